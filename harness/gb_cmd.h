@@ -1,0 +1,16 @@
+/*
+ * gb_cmd.h -- the subcommands of the gridbench binary.  Each takes the
+ * argv of its subcommand (argv[0] is the subcommand name), prints its own
+ * --help, reports errors on stderr as "gridbench CMD: ..." and returns
+ * the process exit status (0, 1 for wrong results, sysexits codes for
+ * bad usage or input).  harness/main.c only dispatches.
+ */
+#ifndef GB_CMD_H
+#define GB_CMD_H
+
+int gb_cmd_run(int argc, char **argv);
+int gb_cmd_list(int argc, char **argv);
+int gb_cmd_gen(int argc, char **argv);
+int gb_cmd_env(int argc, char **argv);
+
+#endif

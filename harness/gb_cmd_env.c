@@ -1,0 +1,179 @@
+/*
+ * gb_cmd_env.c -- `gridbench env`: print the measurement environment as
+ * one JSON object (machine, build, date, checksums of the named files,
+ * optionally a calibration timing), to standard output or, with --out,
+ * to a file written through gb_tmp_open / gb_tmp_commit.
+ *
+ * Everything that can fail (hashing the files, calibrating) happens before
+ * the first byte is written, so an error never leaves half an object.
+ * Output layout (keys always present, in this order):
+ *   { "cpu", "cores", "kernel", "compiler", "cflags", "commit", "date",
+ *     "host", "files": [ {"path","sha256","bytes"}, ... ],
+ *     "calibration": {...} or null }
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gb_cmd.h"
+#include "gb_env.h"
+#include "gb_sha256.h"
+
+#define CMD "gridbench env"
+
+static void env_usage(FILE *f)
+{
+    fprintf(f,
+"usage: gridbench env [--out FILE] [--calibrate] [--model M] [FILE...]\n"
+"\n"
+"Print the measurement environment as a JSON object: CPU model, logical\n"
+"cores, kernel, compiler, compile flags, source commit, UTC date, host name,\n"
+"and the SHA-256 and size of every FILE (maps, scenarios, binaries).\n"
+"\n"
+"  -o, --out FILE      write the JSON to FILE (temporary file, then renamed)\n"
+"                      instead of standard output\n"
+"  -c, --calibrate     also time a fixed workload: single-source Dijkstra\n"
+"                      (gb_dijkstra_all) over the map of `gridbench gen\n"
+"                      --family random --size 256x256 --percent 20 --seed 1`,\n"
+"                      %d runs; reports the median ns and cells settled per s\n"
+"  -m, --model M       movement model of the calibration: 8-nocut (default),\n"
+"                      8-cut1, 8-cutall, 4\n"
+"  -h, --help          this text\n"
+"\n"
+"Exit status: 0 written; 64 bad usage; 66 a FILE is unreadable; 71 out of\n"
+"memory; 73/74 cannot write (sysexits.h).\n"
+"\n"
+"Example:\n"
+"  gridbench env --calibrate --out results/env.json \\\n"
+"      datasets/default/*.map datasets/default/*.scen\n",
+            GB_CALIB_RUNS);
+}
+
+typedef struct file_sum {
+    const char *path;
+    char hex[65];
+    uint64_t bytes;
+} file_sum;
+
+static void write_json(FILE *f, const gb_env *e, const file_sum *fs, int nfs,
+                       const gb_calib *cal)
+{
+    fputs("{\n", f);
+    gb_env_json_members(f, e, "  ");
+    fputs("  \"files\": [", f);
+    for (int i = 0; i < nfs; i++) {
+        fputs(i ? ",\n    {\"path\": " : "\n    {\"path\": ", f);
+        gb_json_str(f, fs[i].path);
+        fputs(", \"sha256\": ", f);
+        gb_json_str(f, fs[i].hex);
+        fputs(", \"bytes\": ", f);
+        gb_json_num(f, (double)fs[i].bytes);
+        fputc('}', f);
+    }
+    fputs(nfs ? "\n  ],\n" : "],\n", f);
+    fputs("  \"calibration\": ", f);
+    if (cal) gb_calib_json(f, cal);
+    else fputs("null", f);
+    fputs("\n}\n", f);
+}
+
+/* "gridbench CMD: path[:line[:col]]: msg" (or without the location). */
+static int report(const gb_diag *d)
+{
+    if (!d->path[0])
+        fprintf(stderr, CMD ": %s\n", d->msg);
+    else if (d->line > 0 && d->col > 0)
+        fprintf(stderr, CMD ": %s:%ld:%ld: %s\n", d->path, d->line, d->col, d->msg);
+    else if (d->line > 0)
+        fprintf(stderr, CMD ": %s:%ld: %s\n", d->path, d->line, d->msg);
+    else
+        fprintf(stderr, CMD ": %s: %s\n", d->path, d->msg);
+    return d->code;
+}
+
+int gb_cmd_env(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        { "out", required_argument, 0, 'o' }, { "calibrate", no_argument, 0, 'c' },
+        { "model", required_argument, 0, 'm' }, { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 }
+    };
+    const char *out = NULL;
+    int calibrate = 0;
+    gb_model model = GB_MODEL_8_NOCUT;
+    int c;
+    optind = 0;     /* glibc: full reinitialisation, also between calls */
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:cm:h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'c': calibrate = 1; break;
+        case 'm': {
+            int m = gb_model_from_name(optarg);
+            if (m < 0) {
+                fprintf(stderr, CMD ": --model: expected 8-nocut, 8-cut1, 8-cutall or 4, "
+                        "found '%s'\n", optarg);
+                return EX_USAGE;
+            }
+            model = (gb_model)m;
+            break;
+        }
+        case 'h': env_usage(stdout); return 0;
+        case ':':
+            fprintf(stderr, CMD ": %s: expected a value, found none\n", argv[optind - 1]);
+            return EX_USAGE;
+        default:
+            fprintf(stderr, CMD ": expected an option listed by --help, found '%s'\n",
+                    argv[optind - 1]);
+            return EX_USAGE;
+        }
+    }
+    if (out && !out[0]) {
+        fprintf(stderr, CMD ": --out: expected a file name, found an empty string\n");
+        return EX_USAGE;
+    }
+
+    gb_diag d;
+    gb_diag_clear(&d);
+    int nfs = argc - optind;
+    file_sum *fs = calloc(nfs > 0 ? (size_t)nfs : 1, sizeof *fs);
+    if (!fs) {
+        fprintf(stderr, CMD ": expected memory for %d file entries, found none\n", nfs);
+        return EX_OSERR;
+    }
+    for (int i = 0; i < nfs; i++) {
+        fs[i].path = argv[optind + i];
+        if (gb_sha256_file_n(fs[i].path, fs[i].hex, &fs[i].bytes, &d) != 0) {
+            free(fs);
+            return report(&d);
+        }
+    }
+    gb_calib cal;
+    if (calibrate && gb_env_calibrate(model, &cal, &d) != 0) {
+        free(fs);
+        return report(&d);
+    }
+    gb_env e;
+    gb_env_collect(&e);
+
+    int rc = 0;
+    if (out) {
+        char tmp[4096];
+        FILE *f = gb_tmp_open(out, tmp, sizeof tmp, &d);
+        if (!f) {
+            rc = report(&d);
+        } else {
+            write_json(f, &e, fs, nfs, calibrate ? &cal : NULL);
+            if (gb_tmp_commit(f, tmp, out, &d) != 0) rc = report(&d);
+        }
+    } else {
+        write_json(stdout, &e, fs, nfs, calibrate ? &cal : NULL);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, CMD ": <stdout>: expected all bytes written, found a write error\n");
+            rc = EX_IOERR;
+        }
+    }
+    free(fs);
+    return rc;
+}

@@ -1,0 +1,354 @@
+/*
+ * gb_cmd_gen.c -- `gridbench gen`: command-line parsing into a
+ * gb_gen_opts, then gb_gen_map + gb_gen_scen, then both files written
+ * through gb_map_write / gb_scen_write (temporary file + rename).
+ *
+ * Both the map and the scenario are generated before anything is
+ * written, so a failure never leaves a map without its scenario.  File
+ * names follow gb_gen_name(): DIR/<name>.map and DIR/<name>.map.scen,
+ * and the scenario's map column is the bare "<name>.map".
+ *
+ * Numbers are parsed by hand (digits only, range-checked, locale-free):
+ * the file names and contents must not depend on the environment.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gb_cmd.h"
+#include "gb_gen.h"
+
+#define CMD "gridbench gen"
+
+static void gen_usage(FILE *f)
+{
+    fprintf(f,
+"usage: gridbench gen --family random|maze|rooms [OPTIONS] --out DIR\n"
+"\n"
+"Generate a map of one of the synthetic Moving AI families and a scenario\n"
+"for it: DIR/<name>.map and DIR/<name>.map.scen, written through a temporary\n"
+"file and renamed.  Same options, same bytes, on every run and machine.\n"
+"\n"
+"  -f, --family NAME     random (cells blocked at random), maze (corridors\n"
+"                        between 1-thick walls), rooms (rooms with doors)\n"
+"  -s, --size WxH        map size, or N for NxN (default 512x512)\n"
+"  -p, --percent P       random: percentage of blocked cells, 0 <= P < 100,\n"
+"                        at most 6 decimals (default 20)\n"
+"  -c, --corridor C      maze: corridor width, walls every C+1 cells (default 4)\n"
+"  -r, --room R          rooms: walls every R cells, rooms (R-1)x(R-1) inside\n"
+"                        (default 16)\n"
+"  -S, --seed S          unsigned 64-bit seed (default 0)\n"
+"  -n, --per-bucket N    queries per bucket of 4 length units (default 10)\n"
+"  -Q, --max-queries N   keep at most N queries: whole buckets, evenly spaced\n"
+"                        over the lengths (default 0 = no limit)\n"
+"  -m, --model M         movement model of the lengths: 8-nocut (default),\n"
+"                        8-cut1, 8-cutall, 4\n"
+"  -o, --out DIR         output directory (created if missing)\n"
+"  -h, --help            this text\n"
+"\n"
+"Names: random<S>-<P>-<seed>, maze<S>-<C>-<seed>, room<S>-<R>-<seed>, where\n"
+"S is the width for a square map and WxH otherwise (random512-20-0,\n"
+"maze256-4-7, room128x64-16-3).  Queries use only the largest connected\n"
+"component; lengths are Dijkstra's, printed %%.8f; bucket = floor(length/4);\n"
+"only buckets that could be filled with N queries are written.\n"
+"\n"
+"Exit status: 0 written; 64 bad usage; 65 no bucket could be filled;\n"
+"71 out of memory; 73/74 cannot write (sysexits.h).\n"
+"\n"
+"Example:\n"
+"  gridbench gen --family maze --size 128x128 --corridor 2 --seed 1 \\\n"
+"      --per-bucket 5 --max-queries 150 --out datasets/default\n");
+}
+
+/* Unsigned decimal, digits only, at most max.  0 or EX_USAGE. */
+static int parse_u64(const char *opt, const char *s, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    const char *p = s;
+    if (!*p) goto bad;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9') goto bad;
+        unsigned dgt = (unsigned)(*p - '0');
+        if (v > (max - dgt) / 10) {
+            fprintf(stderr, CMD ": %s: expected a number at most %llu, found '%s'\n",
+                    opt, (unsigned long long)max, s);
+            return EX_USAGE;
+        }
+        v = v * 10 + dgt;
+    }
+    *out = v;
+    return 0;
+bad:
+    fprintf(stderr, CMD ": %s: expected a non-negative integer (digits only), found '%s'\n",
+            opt, s);
+    return EX_USAGE;
+}
+
+static int parse_int(const char *opt, const char *s, int max, int *out)
+{
+    uint64_t v;
+    int rc = parse_u64(opt, s, (uint64_t)max, &v);
+    if (rc == 0) *out = (int)v;
+    return rc;
+}
+
+/* "W x H" or "N": 1..GB_GEN_MAX_SIDE each. */
+static int parse_size(const char *s, int32_t *w, int32_t *h)
+{
+    uint64_t a = 0, b = 0;
+    const char *p = s;
+    int na = 0, nb = 0;
+    for (; *p >= '0' && *p <= '9'; p++, na++)
+        if ((a = a * 10 + (uint64_t)(*p - '0')) > GB_GEN_MAX_SIDE) goto bad;
+    if (*p == 'x' || *p == 'X') {
+        for (p++; *p >= '0' && *p <= '9'; p++, nb++)
+            if ((b = b * 10 + (uint64_t)(*p - '0')) > GB_GEN_MAX_SIDE) goto bad;
+        if (nb == 0) goto bad;
+    } else {
+        b = a;
+        nb = na;
+    }
+    if (*p || na == 0 || a == 0 || b == 0) goto bad;
+    *w = (int32_t)a;
+    *h = (int32_t)b;
+    return 0;
+bad:
+    fprintf(stderr, CMD ": --size: expected WIDTHxHEIGHT or N with values from 1 to %d, "
+            "found '%s'\n", GB_GEN_MAX_SIDE, s);
+    return EX_USAGE;
+}
+
+/* digits [ '.' digits ], at most 6 decimals, value < 100. */
+static int parse_percent(const char *s, double *out)
+{
+    const char *p = s;
+    long long ip = 0, fp = 0;
+    int ni = 0, nf = 0;
+    for (; *p >= '0' && *p <= '9'; p++, ni++)
+        if ((ip = ip * 10 + (*p - '0')) >= 100) goto bad;
+    if (*p == '.') {
+        for (p++; *p >= '0' && *p <= '9'; p++, nf++) {
+            if (nf == 6) goto bad;
+            fp = fp * 10 + (*p - '0');
+        }
+        if (nf == 0) goto bad;
+    }
+    if (*p || ni == 0) goto bad;
+    double scale = 1;
+    for (int i = 0; i < nf; i++) scale *= 10;
+    *out = (double)ip + (double)fp / scale;
+    return 0;
+bad:
+    fprintf(stderr, CMD ": --percent: expected a number from 0 to less than 100 with at "
+            "most 6 decimals (e.g. 20 or 12.5), found '%s'\n", s);
+    return EX_USAGE;
+}
+
+/* mkdir -p.  0, or prints the error and returns EX_CANTCREAT. */
+static int make_dirs(const char *dir)
+{
+    char buf[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof buf) {
+        fprintf(stderr, CMD ": --out: expected a directory path of 1 to %zu bytes, found %zu\n",
+                sizeof buf - 1, n);
+        return EX_USAGE;
+    }
+    memcpy(buf, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0') continue;
+        char c = buf[i];
+        buf[i] = '\0';
+        struct stat st;
+        if (stat(buf, &st) != 0) {
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+                fprintf(stderr, CMD ": %s: expected a directory that can be created, "
+                        "found '%s'\n", buf, strerror(errno));
+                return EX_CANTCREAT;
+            }
+        } else if (!S_ISDIR(st.st_mode)) {
+            fprintf(stderr, CMD ": %s: expected a directory, found a file\n", buf);
+            return EX_CANTCREAT;
+        }
+        buf[i] = c;
+    }
+    return 0;
+}
+
+/* "gridbench CMD: path[:line[:col]]: msg" (or without the location). */
+static int report(const gb_diag *d)
+{
+    if (!d->path[0])
+        fprintf(stderr, CMD ": %s\n", d->msg);
+    else if (d->line > 0 && d->col > 0)
+        fprintf(stderr, CMD ": %s:%ld:%ld: %s\n", d->path, d->line, d->col, d->msg);
+    else if (d->line > 0)
+        fprintf(stderr, CMD ": %s:%ld: %s\n", d->path, d->line, d->msg);
+    else
+        fprintf(stderr, CMD ": %s: %s\n", d->path, d->msg);
+    return d->code;
+}
+
+int gb_cmd_gen(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        { "family", required_argument, 0, 'f' },   { "size", required_argument, 0, 's' },
+        { "percent", required_argument, 0, 'p' },  { "corridor", required_argument, 0, 'c' },
+        { "room", required_argument, 0, 'r' },     { "seed", required_argument, 0, 'S' },
+        { "per-bucket", required_argument, 0, 'n' },
+        { "max-queries", required_argument, 0, 'Q' },
+        { "model", required_argument, 0, 'm' },    { "out", required_argument, 0, 'o' },
+        { "help", no_argument, 0, 'h' },           { 0, 0, 0, 0 }
+    };
+    gb_gen_opts o;
+    gb_gen_defaults(&o);
+    const char *out = NULL;
+    int have_family = 0;
+    /* Which family-specific option was given, to refuse it for another
+     * family: [0] percent, [1] corridor, [2] room. */
+    int given[3] = { 0, 0, 0 };
+    int c;
+    optind = 0;     /* glibc: full reinitialisation, also between calls */
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":f:s:p:c:r:S:n:Q:m:o:h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'f': {
+            int f = gb_gen_family_from_name(optarg);
+            if (f < 0) {
+                fprintf(stderr, CMD ": --family: expected random, maze or rooms, found '%s'\n",
+                        optarg);
+                return EX_USAGE;
+            }
+            o.family = f;
+            have_family = 1;
+            break;
+        }
+        case 's': if (parse_size(optarg, &o.width, &o.height)) return EX_USAGE; break;
+        case 'p': if (parse_percent(optarg, &o.percent)) return EX_USAGE; given[0] = 1; break;
+        case 'c':
+            if (parse_int("--corridor", optarg, GB_GEN_MAX_CORRIDOR, &o.corridor)) return EX_USAGE;
+            given[1] = 1;
+            break;
+        case 'r':
+            if (parse_int("--room", optarg, GB_GEN_MAX_ROOM, &o.room)) return EX_USAGE;
+            given[2] = 1;
+            break;
+        case 'S': if (parse_u64("--seed", optarg, UINT64_MAX, &o.seed)) return EX_USAGE; break;
+        case 'n':
+            if (parse_int("--per-bucket", optarg, 1000000, &o.per_bucket)) return EX_USAGE;
+            break;
+        case 'Q':
+            if (parse_int("--max-queries", optarg, 100000000, &o.max_queries)) return EX_USAGE;
+            break;
+        case 'm': {
+            int m = gb_model_from_name(optarg);
+            if (m < 0) {
+                fprintf(stderr, CMD ": --model: expected 8-nocut, 8-cut1, 8-cutall or 4, "
+                        "found '%s'\n", optarg);
+                return EX_USAGE;
+            }
+            o.model = (gb_model)m;
+            break;
+        }
+        case 'o': out = optarg; break;
+        case 'h': gen_usage(stdout); return 0;
+        case ':':
+            fprintf(stderr, CMD ": %s: expected a value, found none\n", argv[optind - 1]);
+            return EX_USAGE;
+        default:
+            fprintf(stderr, CMD ": expected an option listed by --help, found '%s'\n",
+                    argv[optind - 1]);
+            return EX_USAGE;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, CMD ": expected no operands, found '%s'\n", argv[optind]);
+        return EX_USAGE;
+    }
+    if (!have_family) {
+        fprintf(stderr, CMD ": expected --family random|maze|rooms, found none "
+                "(see `gridbench gen --help`)\n");
+        return EX_USAGE;
+    }
+    if (!out) {
+        fprintf(stderr, CMD ": expected --out DIR, found none (see `gridbench gen --help`)\n");
+        return EX_USAGE;
+    }
+    static const char *const opt_name[3] = { "--percent", "--corridor", "--room" };
+    static const int opt_family[3] = { GB_GEN_RANDOM, GB_GEN_MAZE, GB_GEN_ROOMS };
+    for (int i = 0; i < 3; i++) {
+        if (given[i] && o.family != opt_family[i]) {
+            fprintf(stderr, CMD ": %s: expected with --family %s, found --family %s\n",
+                    opt_name[i], gb_gen_family_name(opt_family[i]),
+                    gb_gen_family_name(o.family));
+            return EX_USAGE;
+        }
+    }
+    gb_diag d;
+    gb_diag_clear(&d);
+    if (gb_gen_check(&o, &d) != 0) {
+        fprintf(stderr, CMD ": %s\n", d.msg);
+        return EX_USAGE;
+    }
+
+    char name[256];
+    if (gb_gen_name(&o, name, sizeof name) != 0) {
+        fprintf(stderr, CMD ": expected a file name shorter than %zu bytes, found a longer one\n",
+                sizeof name);
+        return EX_SOFTWARE;
+    }
+    char map_field[272], map_path[4096], scen_path[4096];
+    snprintf(map_field, sizeof map_field, "%s.map", name);
+    size_t ol = strlen(out);
+    const char *sep = ol > 0 && out[ol - 1] == '/' ? "" : "/";
+    int k1 = snprintf(map_path, sizeof map_path, "%s%s%s", out, sep, map_field);
+    int k2 = snprintf(scen_path, sizeof scen_path, "%s%s%s.scen", out, sep, map_field);
+    if (k1 < 0 || k2 < 0 || (size_t)k2 >= sizeof scen_path || (size_t)k1 >= sizeof map_path) {
+        fprintf(stderr, CMD ": --out: expected a path shorter than %zu bytes, found %zu\n",
+                sizeof scen_path - strlen(map_field) - 8, ol);
+        return EX_USAGE;
+    }
+
+    gb_map m;
+    int rc = gb_gen_map(&o, &m, &d);
+    if (rc) return report(&d);
+    m.path = strdup(map_path);      /* names the map in gb_gen_scen's errors */
+    gb_scen s;
+    rc = gb_gen_scen(&o, &m, map_field, &s, &d);
+    if (rc) {
+        gb_map_free(&m);
+        return report(&d);
+    }
+    rc = make_dirs(out);
+    if (rc == 0) {
+        rc = gb_map_write(map_path, &m, &d);
+        if (rc == 0) rc = gb_scen_write(scen_path, &s, &d);
+        if (rc) report(&d);
+    }
+    if (rc == 0) {
+        char param[64];
+        if (o.family == GB_GEN_RANDOM) {
+            /* The percentage as the name prints it: between the first and
+             * the last '-' of "random<S>-<P>-<seed>". */
+            const char *p1 = strchr(name, '-') + 1, *p2 = strrchr(name, '-');
+            snprintf(param, sizeof param, "%.*s%% blocked", (int)(p2 - p1), p1);
+        } else if (o.family == GB_GEN_MAZE) {
+            snprintf(param, sizeof param, "corridor %d", o.corridor);
+        } else {
+            snprintf(param, sizeof param, "room %d", o.room);
+        }
+        fprintf(stderr, CMD ": wrote %s (%s %ldx%ld, %s, seed %llu, %ld passable cells)\n",
+                map_path, gb_gen_family_name(o.family), (long)o.width, (long)o.height, param,
+                (unsigned long long)o.seed, (long)m.grid.npassable);
+        fprintf(stderr, CMD ": wrote %s (%zu queries, %zu buckets from %ld to %ld, "
+                "%d per bucket, model %s)\n",
+                scen_path, s.n, s.n / (size_t)o.per_bucket, (long)s.q[0].bucket,
+                (long)s.q[s.n - 1].bucket, o.per_bucket, gb_model_name(o.model));
+    }
+    gb_scen_free(&s);
+    gb_map_free(&m);
+    return rc;
+}

@@ -1,0 +1,239 @@
+/*
+ * gb_cmd_run.c -- `gridbench run` and `gridbench list`: command-line
+ * parsing into a gb_run_opts, then gb_run().
+ *
+ * Solvers and queues multiply: every --solver runs on every --queue,
+ * except solvers that use no priority queue (bfs), which run once with
+ * queue "fifo".  "all" expands to GB_ALL_SOLVERS / every queue.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gb_cmd.h"
+#include "gb_run.h"
+
+/* What `--solver all` means: one of each family, octile where a heuristic
+ * is needed, plus the other admissible heuristics for A*. */
+static const char *const all_solvers[] = {
+    "dijkstra", "astar-octile", "astar-euclidean", "astar-chebyshev",
+    "wastar-octile:w=1.5", "gbfs-octile", "bfs", "bidijkstra", "biastar-octile", "jps",
+};
+
+static void run_usage(FILE *f)
+{
+    fprintf(f,
+"usage: gridbench run [OPTIONS] SCEN...\n"
+"\n"
+"Run every query of every scenario file through every solver x queue pair,\n"
+"check each path (legal moves, recomputed cost, Dijkstra's optimum, the\n"
+"scenario's printed length) and write one CSV row per (query, solver, queue).\n"
+"\n"
+"  -s, --solver NAME     solver to run (repeatable, or comma-separated; 'all';\n"
+"                        default dijkstra); see `gridbench list`\n"
+"  -q, --queue NAME      priority queue (repeatable, comma-separated, 'all';\n"
+"                        default bheap)\n"
+"  -m, --model NAME      movement model (default 8-nocut)\n"
+"  -o, --out FILE        CSV file, written to a temp file and renamed at the end\n"
+"                        (default: standard output)\n"
+"      --map FILE        use FILE as the map of every scenario\n"
+"  -r, --reps N          timed repetitions per query (median reported; default 1)\n"
+"      --max-expanded N  stop a search after N expansions (status 'limit')\n"
+"      --first N         skip the first N queries of each scenario\n"
+"      --count N         run at most N queries of each scenario\n"
+"      --strict          exit 2 when a scenario's printed length disagrees\n"
+"      --quiet           no progress on stderr\n"
+"  -h, --help            this text\n"
+"\n"
+"Exit status: 0 all rows right; 1 a solver returned an invalid, suboptimal\n"
+"or missing path; 2 (--strict) scenario lengths disagree; 64-78 bad usage or\n"
+"input (sysexits.h).\n"
+"\n"
+"Example:\n"
+"  gridbench run --solver astar-octile,jps --queue bheap,bucket \\\n"
+"      --out results/arena.csv ../shared/movingai/dao/arena.map.scen\n");
+}
+
+static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq)
+{
+    char err[256];
+    for (int i = 0; i < ns; i++) {
+        gb_solver_spec sp;
+        if (gb_solver_parse(solvers[i], &sp, err, sizeof err) != 0) {
+            fprintf(stderr, "gridbench run: %s\n", err);
+            return EX_USAGE;
+        }
+        if (gb_solver_unsupported(&sp, o->model, err, sizeof err)) {
+            fprintf(stderr, "gridbench run: %s\n", err);
+            return EX_USAGE;
+        }
+        int nqq = sp.algo == GB_ALGO_BFS ? 1 : nq;
+        for (int j = 0; j < nqq; j++) {
+            if (o->npairs >= GB_RUN_MAX_PAIRS) {
+                fprintf(stderr, "gridbench run: expected at most %d solver x queue pairs, found more\n",
+                        GB_RUN_MAX_PAIRS);
+                return EX_USAGE;
+            }
+            gb_pair *p = &o->pairs[o->npairs++];
+            p->spec = sp;
+            p->queue = sp.algo == GB_ALGO_BFS ? -1 : queues[j];
+        }
+    }
+    return 0;
+}
+
+static int parse_count(const char *opt, const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < 0) {
+        fprintf(stderr, "gridbench run: %s: expected a non-negative integer, found '%s'\n", opt, s);
+        return EX_USAGE;
+    }
+    *out = v;
+    return 0;
+}
+
+int gb_cmd_run(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        { "solver", required_argument, 0, 's' }, { "queue", required_argument, 0, 'q' },
+        { "model", required_argument, 0, 'm' },  { "out", required_argument, 0, 'o' },
+        { "map", required_argument, 0, 'M' },    { "reps", required_argument, 0, 'r' },
+        { "max-expanded", required_argument, 0, 'X' },
+        { "first", required_argument, 0, 'F' },  { "count", required_argument, 0, 'C' },
+        { "strict", no_argument, 0, 'S' },       { "quiet", no_argument, 0, 'Q' },
+        { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
+    };
+    static gb_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.model = GB_MODEL_8_NOCUT;
+    o.reps = 1;
+    o.progress = 1;
+    char *solvers[64];
+    int ns = 0, queues[GB_Q_COUNT * 4], nq = 0, all_solv = 0;
+    char *lists[2][16];
+    int nl[2] = { 0, 0 };
+    long v;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "s:q:m:o:r:h", lo, NULL)) != -1) {
+        switch (c) {
+        case 's': if (nl[0] < 16) lists[0][nl[0]++] = optarg; break;
+        case 'q': if (nl[1] < 16) lists[1][nl[1]++] = optarg; break;
+        case 'm': {
+            int m = gb_model_from_name(optarg);
+            if (m < 0) {
+                fprintf(stderr, "gridbench run: --model: expected 8-nocut, 8-cut1, 8-cutall or 4, found '%s'\n", optarg);
+                return EX_USAGE;
+            }
+            o.model = (gb_model)m;
+            break;
+        }
+        case 'o': o.out = optarg; break;
+        case 'M': o.map_override = optarg; break;
+        case 'r':
+            if (parse_count("--reps", optarg, &v)) return EX_USAGE;
+            if (v < 1 || v > 1000) {
+                fprintf(stderr, "gridbench run: --reps: expected 1..1000, found %ld\n", v);
+                return EX_USAGE;
+            }
+            o.reps = (int)v;
+            break;
+        case 'X': if (parse_count("--max-expanded", optarg, &v)) return EX_USAGE; o.max_expanded = (uint64_t)v; break;
+        case 'F': if (parse_count("--first", optarg, &v)) return EX_USAGE; o.first = v; break;
+        case 'C': if (parse_count("--count", optarg, &v)) return EX_USAGE; o.count = v; break;
+        case 'S': o.strict = 1; break;
+        case 'Q': o.progress = 0; break;
+        case 'h': run_usage(stdout); return 0;
+        default: run_usage(stderr); return EX_USAGE;
+        }
+    }
+    /* split comma lists */
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < nl[k]; i++) {
+            for (char *tok = strtok(lists[k][i], ","); tok; tok = strtok(NULL, ",")) {
+                if (k == 0) {
+                    if (strcmp(tok, "all") == 0) { all_solv = 1; continue; }
+                    if (ns >= 64) { fprintf(stderr, "gridbench run: too many --solver names\n"); return EX_USAGE; }
+                    solvers[ns++] = tok;
+                } else if (strcmp(tok, "all") == 0) {
+                    for (int q = 0; q < GB_Q_COUNT && nq < GB_Q_COUNT * 4; q++) queues[nq++] = q;
+                } else {
+                    int q = gb_queue_from_name(tok);
+                    if (q < 0) {
+                        fprintf(stderr, "gridbench run: --queue: expected one of bheap, bheap-dk, 4heap, "
+                                "pairing, bucket, radix or all, found '%s'\n", tok);
+                        return EX_USAGE;
+                    }
+                    if (nq < GB_Q_COUNT * 4) queues[nq++] = q;
+                }
+            }
+        }
+    }
+    if (nq == 0) queues[nq++] = GB_Q_BHEAP;
+    if (all_solv) {
+        char err[256];
+        for (size_t i = 0; i < sizeof all_solvers / sizeof all_solvers[0]; i++) {
+            gb_solver_spec sp;
+            gb_solver_parse(all_solvers[i], &sp, err, sizeof err);
+            if (gb_solver_unsupported(&sp, o.model, err, sizeof err)) continue;   /* jps off 8-nocut */
+            if (ns < 64) solvers[ns++] = (char *)all_solvers[i];
+        }
+    }
+    if (ns == 0) solvers[ns++] = (char *)"dijkstra";
+    int rc = add_pairs(&o, solvers, ns, queues, nq);
+    if (rc) return rc;
+    for (int i = 0; i < o.npairs; i++) o.pairs[i].spec.max_expanded = o.max_expanded;
+    if (optind >= argc) {
+        fprintf(stderr, "gridbench run: expected at least one scenario file, found none\n");
+        run_usage(stderr);
+        return EX_USAGE;
+    }
+    gb_run_totals tot;
+    gb_diag d;
+    rc = gb_run(&o, argv + optind, argc - optind, &tot, &d);
+    if (d.code) {
+        fprintf(stderr, "gridbench run: ");
+        gb_diag_print(&d, stderr);
+    }
+    return rc;
+}
+
+/* ---- list ------------------------------------------------------------- */
+
+int gb_cmd_list(int argc, char **argv)
+{
+    if (argc > 1) {
+        if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+            printf("usage: gridbench list\n\nPrint every solver, heuristic, queue and movement model,\n"
+                   "one per line, as KIND NAME DESCRIPTION (tab-separated).\n\n"
+                   "Example:\n  gridbench list | grep ^queue\n");
+            return 0;
+        }
+        fprintf(stderr, "gridbench list: expected no arguments, found '%s'\n", argv[1]);
+        return EX_USAGE;
+    }
+    const char *desc;
+    for (int i = 0; gb_solver_list(i, &desc); i++)
+        printf("solver\t%s\t%s\n", gb_solver_list(i, NULL), desc);
+    for (int h = 0; h < GB_H_COUNT; h++) {
+        char adm[64] = "";
+        for (int m = 0; m < GB_MODEL_COUNT; m++)
+            if (gb_heur_admissible((gb_heur)h, (gb_model)m)) {
+                if (adm[0]) strcat(adm, ",");
+                strcat(adm, gb_model_name((gb_model)m));
+            }
+        printf("heuristic\t%s\t%s; admissible on: %s\n", gb_heur_name((gb_heur)h),
+               gb_heur_desc((gb_heur)h), adm[0] ? adm : "none");
+    }
+    for (int q = 0; q < GB_Q_COUNT; q++)
+        printf("queue\t%s\t%s\n", gb_queue_name((gb_queue_kind)q), gb_queue_desc((gb_queue_kind)q));
+    for (int m = 0; m < GB_MODEL_COUNT; m++)
+        printf("model\t%s\t%s%s\n", gb_model_name((gb_model)m), gb_model_desc((gb_model)m),
+               m == GB_MODEL_8_NOCUT ? " [default]" : "");
+    return 0;
+}

@@ -1,0 +1,245 @@
+/*
+ * gb_diag.c -- filling, formatting and printing gb_diag records, plus the
+ * whole-file reader shared by the loaders.  See gb_diag.h for the record's
+ * invariants.  Nothing here allocates except gb_read_file(), and only
+ * gb_diag_print() writes to a stream.
+ */
+#include "gb_diag.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Marks a cut end of a windowed line ("..." would read as map cells). */
+#define CUT "[...]"
+#define CUT_LEN (sizeof CUT - 1)
+/* Width of the window kept from a long source line: CUT + body + CUT +
+ * NUL must fit in text. */
+#define TEXT_BODY (sizeof(((gb_diag *)0)->text) - 2 * CUT_LEN - 1)
+/* How many bytes of context to keep left of the caret in a window. */
+#define TEXT_LEFT 60
+
+static void copy_str(char *dst, size_t dstsz, const char *src)
+{
+    size_t n = src ? strlen(src) : 0;
+    if (n >= dstsz) n = dstsz - 1;
+    if (n) memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+void gb_diag_clear(gb_diag *d)
+{
+    if (d) memset(d, 0, sizeof *d);
+}
+
+int gb_diag_set(gb_diag *d, int code, const char *path, long line, long col,
+                const char *fmt, ...)
+{
+    if (!d) return code;
+    gb_diag_clear(d);
+    d->code = code;
+    copy_str(d->path, sizeof d->path, path);
+    d->line = line > 0 ? line : 0;
+    d->col = (line > 0 && col > 0) ? col : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+/* Copy s[0..n) into dst, tabs kept, other non-printable bytes as '?'. */
+static size_t put_printable(char *dst, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        dst[i] = (c == '\t' || (c >= 0x20 && c < 0x7f)) ? (char)c : '?';
+    }
+    return n;
+}
+
+void gb_diag_set_text(gb_diag *d, const char *line, size_t len)
+{
+    if (!d) return;
+    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) len--;
+    d->text[0] = '\0';
+    d->text_col = 0;
+    if (len < sizeof d->text) {
+        d->text[put_printable(d->text, line, len)] = '\0';
+        return;
+    }
+    /* Too long: keep a window of TEXT_BODY bytes around the caret. */
+    size_t caret = d->col > 0 ? (size_t)d->col - 1 : 0;
+    size_t start = caret > TEXT_LEFT ? caret - TEXT_LEFT : 0;
+    if (start > 0 && start + TEXT_BODY > len)
+        start = len > TEXT_BODY ? len - TEXT_BODY : 0;
+    size_t body = len - start < TEXT_BODY ? len - start : TEXT_BODY;
+    size_t k = 0;
+    if (start > 0) { memcpy(d->text, CUT, CUT_LEN); k = CUT_LEN; }
+    k += put_printable(d->text + k, line + start, body);
+    if (start + body < len) { memcpy(d->text + k, CUT, CUT_LEN); k += CUT_LEN; }
+    d->text[k] = '\0';
+    if (d->col > 0)
+        d->text_col = (long)(caret - start) + 1 + (start > 0 ? (long)CUT_LEN : 0);
+}
+
+void gb_diag_format(const gb_diag *d, char *buf, size_t n)
+{
+    if (n == 0) return;
+    const char *path = d->path[0] ? d->path : "<input>";
+    if (d->line > 0 && d->col > 0)
+        snprintf(buf, n, "%s:%ld:%ld: error: %s", path, d->line, d->col, d->msg);
+    else if (d->line > 0)
+        snprintf(buf, n, "%s:%ld: error: %s", path, d->line, d->msg);
+    else
+        snprintf(buf, n, "%s: error: %s", path, d->msg);
+}
+
+void gb_diag_print(const gb_diag *d, FILE *f)
+{
+    if (!d || d->code == 0) return;
+    char buf[sizeof d->path + sizeof d->msg + 64];
+    gb_diag_format(d, buf, sizeof buf);
+    fprintf(f, "%s\n", buf);
+    if (!d->text[0]) return;
+    fprintf(f, "  %s\n", d->text);
+    long tc = d->text_col > 0 ? d->text_col : d->col;
+    if (tc <= 0) return;
+    fputs("  ", f);
+    size_t tlen = strlen(d->text);
+    for (long i = 0; i < tc - 1; i++)
+        fputc((size_t)i < tlen && d->text[i] == '\t' ? '\t' : ' ', f);
+    fputs("^\n", f);
+}
+
+void gb_diag_quote(char *out, size_t outsz, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t k = 0;
+    if (outsz < 8) { if (outsz) out[0] = '\0'; return; }
+    out[k++] = '\'';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        size_t need = (c >= 0x20 && c < 0x7f) ? 1 : 4;
+        /* keep room for CUT + "'" + NUL unless this is the last byte */
+        size_t reserve = (i + 1 < n) ? CUT_LEN + 2 : 2;
+        if (k + need + reserve > outsz) {
+            memcpy(out + k, CUT, CUT_LEN);
+            k += CUT_LEN;
+            break;
+        }
+        if (need == 1) {
+            out[k++] = (char)c;
+        } else {
+            out[k++] = '\\'; out[k++] = 'x';
+            out[k++] = hex[c >> 4]; out[k++] = hex[c & 15];
+        }
+    }
+    out[k++] = '\'';
+    out[k] = '\0';
+}
+
+int gb_read_file(const char *path, char **buf, size_t *len, gb_diag *d)
+{
+    gb_diag_clear(d);
+    *buf = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gb_diag_set(d, EX_NOINPUT, path, 0, 0,
+                           "expected a readable file, found '%s'", strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0) {
+        int e = errno;
+        fclose(f);
+        return gb_diag_set(d, EX_NOINPUT, path, 0, 0,
+                           "expected a readable file, found '%s'", strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fclose(f);
+        return gb_diag_set(d, EX_NOINPUT, path, 0, 0,
+                           "expected a regular file, found %s",
+                           S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+    }
+    /* Start from the size stat reports; grow if the file turns out longer. */
+    size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+    char *p = malloc(cap);
+    if (!p) {
+        fclose(f);
+        return gb_diag_set(d, EX_OSERR, path, 0, 0,
+                           "expected %zu bytes of memory for the file, found none", cap);
+    }
+    size_t n = 0;
+    for (;;) {
+        if (n + 1 >= cap) {
+            size_t ncap = cap * 2;
+            char *q = ncap > cap ? realloc(p, ncap) : NULL;
+            if (!q) {
+                free(p);
+                fclose(f);
+                return gb_diag_set(d, EX_OSERR, path, 0, 0,
+                                   "expected memory to grow the file buffer "
+                                   "past %zu bytes, found none", cap);
+            }
+            p = q;
+            cap = ncap;
+        }
+        size_t got = fread(p + n, 1, cap - 1 - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) {
+        int e = errno;
+        free(p);
+        fclose(f);
+        return gb_diag_set(d, EX_IOERR, path, 0, 0,
+                           "expected to read the whole file, found read error '%s' "
+                           "after %zu bytes", e ? strerror(e) : "unknown", n);
+    }
+    fclose(f);
+    p[n] = '\0';
+    *buf = p;
+    *len = n;
+    return 0;
+}
+
+FILE *gb_tmp_open(const char *path, char *tmp, size_t tmpsz, gb_diag *d)
+{
+    int k = snprintf(tmp, tmpsz, "%s.tmp.%ld", path, (long)getpid());
+    if (k < 0 || (size_t)k >= tmpsz) {
+        if (tmpsz) tmp[0] = '\0';
+        gb_diag_set(d, EX_CANTCREAT, path, 0, 0,
+                    "expected an output path shorter than %zu bytes, found %zu bytes",
+                    tmpsz > 16 ? tmpsz - 16 : 0, strlen(path));
+        return NULL;
+    }
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        gb_diag_set(d, EX_CANTCREAT, tmp, 0, 0,
+                    "expected a writable file, found '%s'", strerror(errno));
+    return f;
+}
+
+int gb_tmp_commit(FILE *f, const char *tmp, const char *path, gb_diag *d)
+{
+    int bad = fflush(f) != 0 || ferror(f);
+    int e = bad ? errno : 0;
+    if (fclose(f) != 0 && !bad) { bad = 1; e = errno; }
+    if (bad) {
+        remove(tmp);
+        return gb_diag_set(d, EX_IOERR, tmp, 0, 0,
+                           "expected all bytes written, found write error '%s'",
+                           e ? strerror(e) : "unknown");
+    }
+    if (rename(tmp, path) != 0) {
+        e = errno;
+        remove(tmp);
+        return gb_diag_set(d, EX_CANTCREAT, path, 0, 0,
+                           "expected to rename the temporary file over it, "
+                           "found '%s'", strerror(e));
+    }
+    return 0;
+}

@@ -1,0 +1,387 @@
+/*
+ * gb_map.c -- Moving AI .map reader and writer.  See gb_map.h for the
+ * format and the invariants of a loaded map.
+ *
+ * Parsing works on an in-memory buffer with a line cursor (LF or CRLF,
+ * final newline optional) and runs in two passes:
+ *   1. read the header, check the dimensions (each <= INT32_MAX - 2 and
+ *      (W + 2) * (H + 2) <= GB_GRID_MAX_CELLS, in 64-bit arithmetic that
+ *      cannot overflow), then check every row's terrain and length, the
+ *      row count and the tail -- without allocating anything;
+ *   2. allocate the grid and the terrain copy (their size is now known to
+ *      be justified by the bytes actually present) and fill them.
+ * Every error is EX_DATAERR with the line, the column, the source line
+ * and an "expected X, found Y" message; the first error wins.
+ *
+ * Terrain rules live in one table, terrain_class[].
+ *
+ * Time complexity: O(file size) for parsing, O(W * H) for writing.
+ */
+#include "gb_map.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- terrain ---------------------------------------------------------- */
+
+enum { T_BAD = 0, T_PASS = 1, T_BLOCK = 2 };
+
+static const unsigned char terrain_class[256] = {
+    ['.'] = T_PASS,  ['G'] = T_PASS,  ['S'] = T_PASS,
+    ['@'] = T_BLOCK, ['O'] = T_BLOCK, ['T'] = T_BLOCK, ['W'] = T_BLOCK,
+};
+#define TERRAIN_LIST ". G S @ O T W"
+
+/* ---- lines and tokens ------------------------------------------------- */
+
+/* Line cursor over buf[0..len): no = number of lines returned so far. */
+typedef struct cursor {
+    const char *buf;
+    size_t len;
+    size_t pos;     /* offset of the next unread byte */
+    long no;        /* 1-based number of the last line returned */
+} cursor;
+
+/* Next line as s[0..n), without its LF or CRLF.  0 at end of input. */
+static int next_line(cursor *c, const char **s, size_t *n)
+{
+    if (c->pos >= c->len) return 0;
+    const char *p = c->buf + c->pos;
+    size_t rest = c->len - c->pos;
+    const char *nl = memchr(p, '\n', rest);
+    size_t k = nl ? (size_t)(nl - p) : rest;
+    c->pos += nl ? k + 1 : k;
+    if (k > 0 && p[k - 1] == '\r') k--;
+    c->no++;
+    *s = p;
+    *n = k;
+    return 1;
+}
+
+static int is_blank(char ch) { return ch == ' ' || ch == '\t'; }
+
+/* A blank-separated token: s[0..n) starting at 1-based column col. */
+typedef struct tok {
+    const char *s;
+    size_t n;
+    long col;
+} tok;
+
+/* Split s[0..n) at runs of blanks; store at most max tokens in t and
+ * return how many there are in all. */
+static size_t split(const char *s, size_t n, tok *t, size_t max)
+{
+    size_t k = 0, i = 0;
+    for (;;) {
+        while (i < n && is_blank(s[i])) i++;
+        if (i >= n) break;
+        size_t b = i;
+        while (i < n && !is_blank(s[i])) i++;
+        if (k < max) {
+            t[k].s = s + b;
+            t[k].n = i - b;
+            t[k].col = (long)b + 1;
+        }
+        k++;
+    }
+    return k;
+}
+
+static int tok_is(const tok *t, const char *word)
+{
+    size_t n = strlen(word);
+    return t->n == n && memcmp(t->s, word, n) == 0;
+}
+
+/* ---- parser state and errors ------------------------------------------ */
+
+typedef struct parser {
+    const char *path;
+    cursor c;
+    gb_diag *d;
+    const char *line;   /* current line, for diagnostics */
+    size_t linelen;
+} parser;
+
+/* Fill the diagnostic (EX_DATAERR) at line:col; with_text attaches the
+ * current line.  Returns EX_DATAERR. */
+static int fail_at(parser *P, long line, long col, int with_text, const char *fmt, ...)
+    GB_PRINTF_LIKE(5, 6);
+static int fail_at(parser *P, long line, long col, int with_text, const char *fmt, ...)
+{
+    char msg[sizeof P->d->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    gb_diag_set(P->d, EX_DATAERR, P->path, line, col, "%s", msg);
+    if (with_text) gb_diag_set_text(P->d, P->line, P->linelen);
+    return EX_DATAERR;
+}
+
+/* Quote the current line without its surrounding blanks. */
+static void quote_trimmed(char *q, size_t qsz, const char *s, size_t n)
+{
+    while (n > 0 && is_blank(*s)) { s++; n--; }
+    while (n > 0 && is_blank(s[n - 1])) n--;
+    gb_diag_quote(q, qsz, s, n);
+}
+
+/* ---- header ----------------------------------------------------------- */
+
+enum { H_TYPE, H_HEIGHT, H_WIDTH, H_MAP, H_COUNT };
+static const char *const hdr_kw[H_COUNT] = { "type", "height", "width", "map" };
+static const char *const hdr_desc[H_COUNT] = {
+    "type octile", "height <rows>", "width <columns>", "map"
+};
+
+/* Read header line `which`; for type/height/width store its value token. */
+static int header_line(parser *P, int which, tok *val)
+{
+    const char *s;
+    size_t n;
+    char q[80];
+    if (!next_line(&P->c, &s, &n))
+        return fail_at(P, P->c.no + 1, 0, 0, "expected '%s', found end of file",
+                       hdr_desc[which]);
+    P->line = s;
+    P->linelen = n;
+    tok t[3];
+    size_t k = split(s, n, t, 3);
+    if (k == 0)
+        return fail_at(P, P->c.no, 1, 1, "expected '%s', found empty line",
+                       hdr_desc[which]);
+    if (!tok_is(&t[0], hdr_kw[which])) {
+        int other = 0;
+        for (int j = 0; j < H_COUNT; j++) other |= tok_is(&t[0], hdr_kw[j]);
+        quote_trimmed(q, sizeof q, s, n);
+        return fail_at(P, P->c.no, t[0].col, 1, "expected '%s', found %s%s",
+                       hdr_desc[which], q,
+                       other ? " (header order is type, height, width, map)" : "");
+    }
+    if (which == H_MAP) {
+        if (k > 1) {
+            quote_trimmed(q, sizeof q, t[1].s, n - (size_t)(t[1].col - 1));
+            return fail_at(P, P->c.no, t[1].col, 1,
+                           "expected end of line after 'map', found %s", q);
+        }
+        return 0;
+    }
+    if (k < 2) {
+        quote_trimmed(q, sizeof q, s, n);
+        return fail_at(P, P->c.no, t[0].col + (long)t[0].n, 1,
+                       "expected '%s', found %s", hdr_desc[which], q);
+    }
+    if (k > 2) {
+        quote_trimmed(q, sizeof q, t[2].s, n - (size_t)(t[2].col - 1));
+        return fail_at(P, P->c.no, t[2].col, 1,
+                       "expected end of line after '%s %.*s', found %s",
+                       hdr_kw[which], (int)(t[1].n < 32 ? t[1].n : 32), t[1].s, q);
+    }
+    if (which == H_TYPE && !tok_is(&t[1], "octile")) {
+        quote_trimmed(q, sizeof q, s, n);
+        return fail_at(P, P->c.no, t[1].col, 1, "expected 'type octile', found %s", q);
+    }
+    *val = t[1];
+    return 0;
+}
+
+/* Largest single dimension: the padded size W + 2 must fit int32_t. */
+#define DIM_MAX ((long long)INT32_MAX - 2)
+
+/* Parse a dimension token: decimal digits only, 1 <= value <= DIM_MAX. */
+static int parse_dim(parser *P, const tok *t, const char *what, int32_t *out)
+{
+    char q[64];
+    gb_diag_quote(q, sizeof q, t->s, t->n);
+    for (size_t i = 0; i < t->n; i++)
+        if (t->s[i] < '0' || t->s[i] > '9')
+            return fail_at(P, P->c.no, t->col, 1,
+                           "expected %s as a positive integer, found %s", what, q);
+    char num[24];
+    long long v = DIM_MAX + 1;        /* more than 20 digits: out of range */
+    if (t->n < sizeof num) {
+        memcpy(num, t->s, t->n);
+        num[t->n] = '\0';
+        char *end;
+        errno = 0;
+        v = strtoll(num, &end, 10);
+        if (errno == ERANGE || *end != '\0') v = DIM_MAX + 1;
+    }
+    if (v > DIM_MAX)
+        return fail_at(P, P->c.no, t->col, 1, "expected %s at most %lld, found %s",
+                       what, DIM_MAX, q);
+    if (v <= 0)
+        return fail_at(P, P->c.no, t->col, 1,
+                       "expected %s as a positive integer, found %s", what, q);
+    *out = (int32_t)v;
+    return 0;
+}
+
+/* ---- rows ------------------------------------------------------------- */
+
+/* Pass 1: check H rows of W terrain characters, then only blank lines. */
+static int check_rows(parser *P, int32_t W, int32_t H)
+{
+    const char *s;
+    size_t n;
+    char q[80];
+    for (int32_t r = 0; r < H; r++) {
+        if (!next_line(&P->c, &s, &n))
+            return fail_at(P, P->c.no + 1, 0, 0, "expected %ld rows, found %ld",
+                           (long)H, (long)r);
+        P->line = s;
+        P->linelen = n;
+        size_t lim = n < (size_t)W ? n : (size_t)W;
+        for (size_t i = 0; i < lim; i++) {
+            if (terrain_class[(unsigned char)s[i]] == T_BAD) {
+                gb_diag_quote(q, sizeof q, s + i, 1);
+                return fail_at(P, P->c.no, (long)i + 1, 1,
+                               "expected a terrain character (" TERRAIN_LIST
+                               "), found %s", q);
+            }
+        }
+        if (n != (size_t)W)
+            return fail_at(P, P->c.no, n < (size_t)W ? (long)n + 1 : (long)W + 1, 1,
+                           "expected %ld cells in map row %ld, found %zu",
+                           (long)W, (long)r + 1, n);
+    }
+    while (next_line(&P->c, &s, &n)) {
+        size_t j = 0;
+        while (j < n && is_blank(s[j])) j++;
+        if (j < n) {
+            P->line = s;
+            P->linelen = n;
+            quote_trimmed(q, sizeof q, s + j, n - j);
+            return fail_at(P, P->c.no, (long)j + 1, 1,
+                           "expected end of file after %ld rows, found %s",
+                           (long)H, q);
+        }
+    }
+    return 0;
+}
+
+/* Pass 2: allocate and fill m from the rows starting at cursor c. */
+static int fill(parser *P, cursor c, int32_t W, int32_t H, gb_map *m)
+{
+    if (gb_grid_init(&m->grid, W, H) != 0)
+        return gb_diag_set(P->d, EX_OSERR, P->path, 0, 0,
+                           "expected memory for %lld grid cells, found none",
+                           ((long long)W + 2) * ((long long)H + 2));
+    m->terrain = malloc((size_t)W * (size_t)H);
+    if (!m->terrain)
+        return gb_diag_set(P->d, EX_OSERR, P->path, 0, 0,
+                           "expected memory for %lld terrain cells, found none",
+                           (long long)W * H);
+    int32_t npass = 0;
+    for (int32_t y = 0; y < H; y++) {
+        const char *s;
+        size_t n;
+        next_line(&c, &s, &n);          /* pass 1 proved the row is there */
+        memcpy(m->terrain + (size_t)y * (size_t)W, s, (size_t)W);
+        uint8_t *row = m->grid.pass + gb_grid_id(&m->grid, 0, y);
+        for (int32_t x = 0; x < W; x++) {
+            uint8_t p = terrain_class[(unsigned char)s[x]] == T_PASS;
+            row[x] = p;
+            npass += p;
+        }
+    }
+    m->grid.npassable = npass;
+    return 0;
+}
+
+/* ---- public ----------------------------------------------------------- */
+
+void gb_map_free(gb_map *m)
+{
+    if (!m) return;
+    free(m->path);
+    free(m->terrain);
+    gb_grid_free(&m->grid);
+    memset(m, 0, sizeof *m);
+}
+
+int gb_map_parse(const char *path, const char *buf, size_t len, gb_map *m,
+                 gb_diag *d)
+{
+    memset(m, 0, sizeof *m);
+    gb_diag_clear(d);
+    parser P = { .path = path, .c = { .buf = buf, .len = len }, .d = d };
+    if (len == 0)
+        return gb_diag_set(d, EX_DATAERR, path, 0, 0,
+                           "expected 'type octile', found empty file");
+    tok tv, hv, wv;
+    int32_t W = 0, H = 0;
+    int rc;
+    if ((rc = header_line(&P, H_TYPE, &tv)) != 0) return rc;
+    if ((rc = header_line(&P, H_HEIGHT, &hv)) != 0) return rc;
+    if ((rc = parse_dim(&P, &hv, "height", &H)) != 0) return rc;
+    if ((rc = header_line(&P, H_WIDTH, &wv)) != 0) return rc;
+    if ((rc = parse_dim(&P, &wv, "width", &W)) != 0) return rc;
+    long long cells = ((long long)W + 2) * ((long long)H + 2);   /* < 2^63 */
+    if (cells > GB_GRID_MAX_CELLS)
+        return fail_at(&P, P.c.no, wv.col, 1,
+                       "expected (width + 2) * (height + 2) at most %lld cells, "
+                       "found (%ld + 2) * (%ld + 2) = %lld",
+                       (long long)GB_GRID_MAX_CELLS, (long)W, (long)H, cells);
+    if ((rc = header_line(&P, H_MAP, NULL)) != 0) return rc;
+    cursor rows = P.c;
+    if ((rc = check_rows(&P, W, H)) != 0) return rc;
+    if ((rc = fill(&P, rows, W, H, m)) != 0) { gb_map_free(m); return rc; }
+    if (path && !(m->path = strdup(path))) {
+        gb_map_free(m);
+        return gb_diag_set(d, EX_OSERR, path, 0, 0,
+                           "expected memory for the map's path, found none");
+    }
+    return 0;
+}
+
+int gb_map_load(const char *path, gb_map *m, gb_diag *d)
+{
+    char *buf;
+    size_t len;
+    memset(m, 0, sizeof *m);
+    int rc = gb_read_file(path, &buf, &len, d);
+    if (rc != 0) return rc;
+    rc = gb_map_parse(path, buf, len, m, d);
+    free(buf);
+    return rc;
+}
+
+int gb_map_write(const char *path, const gb_map *m, gb_diag *d)
+{
+    const gb_grid *g = &m->grid;
+    gb_diag_clear(d);
+    if (!g->pass || g->width <= 0 || g->height <= 0)
+        return gb_diag_set(d, EX_SOFTWARE, path, 0, 0,
+                           "expected a loaded map to write, found an empty one");
+    char tmp[4096];
+    FILE *f = gb_tmp_open(path, tmp, sizeof tmp, d);
+    if (!f) return EX_CANTCREAT;
+    fprintf(f, "type octile\nheight %ld\nwidth %ld\nmap\n",
+            (long)g->height, (long)g->width);
+    char *row = malloc((size_t)g->width + 1);
+    if (!row) {
+        fclose(f);
+        remove(tmp);
+        return gb_diag_set(d, EX_OSERR, path, 0, 0,
+                           "expected memory for a row of %ld cells, found none",
+                           (long)g->width);
+    }
+    for (int32_t y = 0; y < g->height; y++) {
+        if (m->terrain) {
+            memcpy(row, m->terrain + (size_t)y * (size_t)g->width, (size_t)g->width);
+        } else {
+            for (int32_t x = 0; x < g->width; x++)
+                row[x] = g->pass[gb_grid_id(g, x, y)] ? '.' : '@';
+        }
+        row[g->width] = '\n';
+        if (fwrite(row, 1, (size_t)g->width + 1, f) != (size_t)g->width + 1) break;
+    }
+    free(row);
+    return gb_tmp_commit(f, tmp, path, d);
+}

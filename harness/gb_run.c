@@ -1,0 +1,389 @@
+/*
+ * gb_run.c -- the runner (see gb_run.h for what a row means).
+ *
+ * Data: one map and one workspace are kept while consecutive scenarios
+ * name the same map file; the oracle's check (step counts and cost) is
+ * kept per query while the pairs run; xy[] converts a path of cell ids
+ * into map coordinates for the validator (sized to the map).
+ *
+ * The CSV goes to "<out>.tmp.<pid>" and is renamed to <out> only when the
+ * run completed; SIGINT/SIGTERM remove the temp file, so an interrupted
+ * run never leaves a half-written <out>.
+ */
+#include "gb_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gb_map.h"
+#include "gb_scen.h"
+#include "gb_validate.h"
+
+static const char *const row_status_names[GB_ROW_NSTATUS] = {
+    "ok", "unreachable", "invalid_path", "suboptimal", "scen_mismatch",
+    "false_unreachable", "limit"
+};
+
+const char *gb_row_status_name(gb_row_status s)
+{
+    return (unsigned)s < GB_ROW_NSTATUS ? row_status_names[s] : "?";
+}
+
+static const char csv_header[] =
+    "map,scen,line,bucket,start_x,start_y,goal_x,goal_y,model,solver,queue,"
+    "guarantee,bound,status,cost,dijkstra_cost,scen_cost,scen_decimals,subopt,"
+    "path_len,expanded,generated,scanned,pushes,pops,decreases,stale,peak_open,"
+    "time_ns,time_cold_ns,reps";
+
+const char *gb_run_csv_header(void) { return csv_header; }
+
+/* ---- temp-file cleanup on signals ------------------------------------ */
+static char sig_tmp[1100];
+static volatile sig_atomic_t sig_armed;
+
+static void on_signal(int sig)
+{
+    if (sig_armed) unlink(sig_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void arm_cleanup(const char *tmp)
+{
+    snprintf(sig_tmp, sizeof sig_tmp, "%s", tmp);
+    sig_armed = 1;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+}
+
+static void disarm_cleanup(void)
+{
+    sig_armed = 0;
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static double now_s(void) { return (double)now_ns() * 1e-9; }
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* CSV field: quote when it contains a comma, quote or newline. */
+static void csv_str(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void to_xy(const gb_grid *g, const int32_t *path, int32_t n, gb_xy *xy)
+{
+    for (int32_t i = 0; i < n; i++) {
+        xy[i].x = gb_grid_x(g, path[i]);
+        xy[i].y = gb_grid_y(g, path[i]);
+    }
+}
+
+/* State kept while consecutive scenarios share a map. */
+typedef struct run_map {
+    char path[1024];
+    gb_map map;
+    gb_ws *ws;
+    gb_xy *xy;
+    int loaded;
+} run_map;
+
+static void run_map_free(run_map *rm)
+{
+    gb_ws_free(rm->ws);
+    free(rm->xy);
+    gb_map_free(&rm->map);
+    memset(rm, 0, sizeof *rm);
+}
+
+static int run_map_get(run_map *rm, const char *path, gb_model model, gb_diag *d)
+{
+    if (rm->loaded && strcmp(rm->path, path) == 0) return 0;
+    run_map_free(rm);
+    int rc = gb_map_load(path, &rm->map, d);
+    if (rc) return rc;
+    snprintf(rm->path, sizeof rm->path, "%s", path);
+    rm->ws = gb_ws_new(&rm->map.grid, model);
+    rm->xy = malloc((size_t)rm->map.grid.ncells * sizeof *rm->xy);
+    if (!rm->ws || !rm->xy) {
+        run_map_free(rm);
+        return gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory for the search "
+                           "state of this map, found none");
+    }
+    rm->loaded = 1;
+    return 0;
+}
+
+/* ---- progress --------------------------------------------------------- */
+typedef struct progress {
+    int on, tty;
+    double t0, last;
+} progress;
+
+static void progress_tick(progress *p, int si, int ns, const char *scen, size_t qi, size_t nq,
+                          int force)
+{
+    if (!p->on) return;
+    double t = now_s();
+    if (!force && t - p->last < (p->tty ? 0.25 : 10.0)) return;
+    p->last = t;
+    double frac = nq ? (double)qi / (double)nq : 1.0;
+    if (p->tty)
+        fprintf(stderr, "\rgridbench run: scen %d/%d %s  %zu/%zu queries (%3.0f%%)  %.1f s   ",
+                si + 1, ns, base_name(scen), qi, nq, 100.0 * frac, t - p->t0);
+    else
+        fprintf(stderr, "gridbench run: scen %d/%d %s  %zu/%zu queries  %.1f s\n",
+                si + 1, ns, base_name(scen), qi, nq, t - p->t0);
+}
+
+/* ---- per-pair summary ------------------------------------------------- */
+typedef struct pair_sum {
+    uint64_t rows, status[GB_ROW_NSTATUS], expanded;
+    int64_t time_ns;
+} pair_sum;
+
+/* ---- the run ---------------------------------------------------------- */
+
+int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *tot,
+           gb_diag *d)
+{
+    memset(tot, 0, sizeof *tot);
+    gb_diag_clear(d);
+    FILE *out = stdout;
+    char tmp[1100] = "";
+    if (o->out) {
+        out = gb_tmp_open(o->out, tmp, sizeof tmp, d);
+        if (!out) return d->code ? d->code : EX_CANTCREAT;
+        arm_cleanup(tmp);
+    }
+    fprintf(out, "%s\n", csv_header);
+
+    pair_sum *sums = calloc((size_t)o->npairs, sizeof *sums);
+    int64_t *times = malloc((size_t)(o->reps > 0 ? o->reps : 1) * sizeof *times);
+    run_map rm;
+    memset(&rm, 0, sizeof rm);
+    progress pr = { o->progress, isatty(2), now_s(), 0.0 };
+    int rc = 0;
+    if (!sums || !times) { rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); goto done; }
+
+    gb_solver_spec oracle;
+    char err[256];
+    gb_solver_parse("dijkstra", &oracle, err, sizeof err);
+    const char *model = gb_model_name(o->model);
+
+    for (int si = 0; si < nscen; si++) {
+        gb_scen sc;
+        rc = gb_scen_load(scens[si], &sc, d);
+        if (rc) goto done;
+        char mpath[1024];
+        if (o->map_override) snprintf(mpath, sizeof mpath, "%s", o->map_override);
+        else if ((rc = gb_scen_resolve_map(&sc, mpath, sizeof mpath, d))) { gb_scen_free(&sc); goto done; }
+        if ((rc = run_map_get(&rm, mpath, o->model, d)) || (rc = gb_scen_check_map(&sc, &rm.map, d))) {
+            gb_scen_free(&sc);
+            goto done;
+        }
+        const gb_grid *grid = &rm.map.grid;
+        const char *mname = base_name(mpath);
+        size_t q0 = (size_t)(o->first > 0 ? o->first : 0);
+        size_t q1 = sc.n;
+        if (o->count > 0 && q0 + (size_t)o->count < q1) q1 = q0 + (size_t)o->count;
+        for (size_t qi = q0; qi < q1; qi++) {
+            const gb_query *q = &sc.q[qi];
+            int32_t s = gb_grid_id(grid, q->sx, q->sy), t = gb_grid_id(grid, q->gx, q->gy);
+            gb_xy sxy = { q->sx, q->sy }, txy = { q->gx, q->gy };
+            gb_result r;
+            if (gb_solve(rm.ws, &oracle, GB_Q_BHEAP, s, t, &r) != 0) {
+                rc = gb_diag_set(d, EX_OSERR, scens[si], q->line, 0, "expected memory for the search, found none");
+                gb_scen_free(&sc);
+                goto done;
+            }
+            gb_check oc;
+            int oracle_found = r.status == GB_FOUND;
+            if (oracle_found) {
+                to_xy(grid, r.path, r.path_len, rm.xy);
+                if (!gb_validate_path(grid, o->model, sxy, txy, rm.xy, (size_t)r.path_len, r.cost, &oc)) {
+                    rc = gb_diag_set(d, EX_SOFTWARE, scens[si], q->line, 0,
+                                     "expected the Dijkstra oracle's path to be valid, found: %s", oc.msg);
+                    gb_scen_free(&sc);
+                    goto done;
+                }
+            }
+            /* Does the scenario's printed length agree with the oracle? */
+            /* (a scenario printing a length for an unreachable goal disagrees) */
+            int scen_ok = oracle_found ? fabs(oc.cost - q->length) <= q->tol : q->length <= 0.0;
+            if (!scen_ok) tot->scen_mismatch++;
+            tot->queries++;
+
+            for (int pi = 0; pi < o->npairs; pi++) {
+                const gb_pair *p = &o->pairs[pi];
+                gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
+                int64_t cold = 0;
+                for (int rep = 0; rep < o->reps; rep++) {
+                    int64_t t0 = now_ns();
+                    int e = gb_solve(rm.ws, &p->spec, qk, s, t, &r);
+                    int64_t t1 = now_ns();
+                    if (e != 0) {
+                        rc = gb_diag_set(d, EX_OSERR, scens[si], q->line, 0,
+                                         "expected memory for solver %s, found none", p->spec.name);
+                        gb_scen_free(&sc);
+                        goto done;
+                    }
+                    times[rep] = t1 - t0;
+                    if (rep == 0) cold = times[0];
+                }
+                qsort(times, (size_t)o->reps, sizeof *times, cmp_i64);
+                int64_t med = times[o->reps / 2];
+
+                double bound;
+                gb_guarantee gu = gb_solver_guarantee(&p->spec, o->model, &bound);
+                gb_check pc;
+                memset(&pc, 0, sizeof pc);
+                gb_row_status st;
+                if (r.status == GB_LIMIT) {
+                    st = GB_ROW_LIMIT;
+                } else if (r.status == GB_FOUND) {
+                    to_xy(grid, r.path, r.path_len, rm.xy);
+                    if (!gb_validate_path(grid, o->model, sxy, txy, rm.xy, (size_t)r.path_len, r.cost, &pc)) {
+                        st = GB_ROW_INVALID;
+                    } else if (!oracle_found) {
+                        /* a valid path where Dijkstra found none: the oracle is wrong */
+                        rc = gb_diag_set(d, EX_SOFTWARE, scens[si], q->line, 0,
+                                         "expected no path (Dijkstra found none), found a valid one from %s",
+                                         p->spec.name);
+                        gb_scen_free(&sc);
+                        goto done;
+                    } else if (gu == GB_GUAR_OPTIMAL && gb_check_cmp(&pc, &oc) != 0) {
+                        st = GB_ROW_SUBOPTIMAL;
+                    } else if (gu == GB_GUAR_BOUNDED
+                               && pc.cost > bound * oc.cost + pc.tol + oc.tol * bound) {
+                        st = GB_ROW_SUBOPTIMAL;
+                    } else {
+                        st = scen_ok ? GB_ROW_OK : GB_ROW_SCEN_MISMATCH;
+                    }
+                } else if (oracle_found) {
+                    st = GB_ROW_FALSE_UNREACHABLE;
+                } else {
+                    st = scen_ok ? GB_ROW_UNREACHABLE : GB_ROW_SCEN_MISMATCH;
+                }
+                if (st == GB_ROW_INVALID || st == GB_ROW_SUBOPTIMAL || st == GB_ROW_FALSE_UNREACHABLE) {
+                    tot->failures++;
+                    fprintf(stderr, "%s:%ld: %s on %s/%s: %s%s%s\n", scens[si], q->line,
+                            gb_row_status_name(st), p->spec.name,
+                            p->queue < 0 ? "fifo" : gb_queue_name(qk),
+                            st == GB_ROW_INVALID ? pc.msg : "",
+                            st == GB_ROW_SUBOPTIMAL ? "cost differs from Dijkstra's" : "",
+                            st == GB_ROW_FALSE_UNREACHABLE ? "no path reported, Dijkstra found one" : "");
+                }
+                tot->status[st]++;
+                tot->rows++;
+                pair_sum *ps = &sums[pi];
+                ps->rows++;
+                ps->status[st]++;
+                ps->expanded += r.st.expanded;
+                ps->time_ns += med;
+
+                /* the row */
+                csv_str(out, mname); fputc(',', out);
+                csv_str(out, scens[si]);
+                fprintf(out, ",%ld,%d,%d,%d,%d,%d,%s,", q->line, q->bucket, q->sx, q->sy, q->gx, q->gy, model);
+                csv_str(out, p->spec.name);
+                fprintf(out, ",%s,%s,%g,%s,", p->queue < 0 ? "fifo" : gb_queue_name(qk),
+                        gb_guarantee_name(gu), bound, gb_row_status_name(st));
+                if (r.status == GB_FOUND) fprintf(out, "%.8f", r.cost);
+                fputc(',', out);
+                if (oracle_found) fprintf(out, "%.8f", oc.cost);
+                fprintf(out, ",%.*f,%d,", q->decimals, q->length, q->decimals);
+                if (r.status == GB_FOUND && pc.ok && oracle_found)
+                    fprintf(out, "%.6f", oc.cost > 0 ? pc.cost / oc.cost : 1.0);
+                fprintf(out, ",%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%lld,%d\n",
+                        r.status == GB_FOUND ? r.path_len : 0,
+                        (unsigned long long)r.st.expanded, (unsigned long long)r.st.generated,
+                        (unsigned long long)r.st.scanned, (unsigned long long)r.st.pushes,
+                        (unsigned long long)r.st.pops, (unsigned long long)r.st.decreases,
+                        (unsigned long long)r.st.stale, (unsigned long long)r.st.peak_open,
+                        (long long)med, (long long)cold, o->reps);
+            }
+            progress_tick(&pr, si, nscen, scens[si], qi + 1 - q0, q1 - q0, 0);
+        }
+        progress_tick(&pr, si, nscen, scens[si], q1 - q0, q1 - q0, 1);
+        if (pr.on && pr.tty) fputc('\n', stderr);
+        gb_scen_free(&sc);
+    }
+
+    if (o->out) {
+        int e = gb_tmp_commit(out, tmp, o->out, d);
+        out = NULL;
+        disarm_cleanup();
+        if (e) { rc = e; goto done_nofile; }
+    } else if (fflush(stdout) != 0) {
+        rc = gb_diag_set(d, EX_IOERR, "<stdout>", 0, 0, "expected to write the CSV, found %s", strerror(errno));
+        goto done_nofile;
+    }
+
+    /* summary */
+    fprintf(stderr, "%-28s %-9s %7s %7s %7s %9s %12s %10s\n", "solver", "queue", "rows", "ok",
+            "failed", "scen_mis", "mean_exp", "mean_us");
+    for (int pi = 0; pi < o->npairs; pi++) {
+        const pair_sum *ps = &sums[pi];
+        const gb_pair *p = &o->pairs[pi];
+        uint64_t failed = ps->status[GB_ROW_INVALID] + ps->status[GB_ROW_SUBOPTIMAL]
+                        + ps->status[GB_ROW_FALSE_UNREACHABLE];
+        double n = ps->rows ? (double)ps->rows : 1.0;
+        fprintf(stderr, "%-28s %-9s %7llu %7llu %7llu %9llu %12.1f %10.2f\n", p->spec.name,
+                p->queue < 0 ? "fifo" : gb_queue_name((gb_queue_kind)p->queue),
+                (unsigned long long)ps->rows, (unsigned long long)ps->status[GB_ROW_OK],
+                (unsigned long long)failed, (unsigned long long)ps->status[GB_ROW_SCEN_MISMATCH],
+                (double)ps->expanded / n, (double)ps->time_ns / n / 1e3);
+    }
+    fprintf(stderr, "gridbench run: %llu queries, %llu rows, %llu solver failures, "
+            "%llu queries where the scenario's length disagrees with Dijkstra\n",
+            (unsigned long long)tot->queries, (unsigned long long)tot->rows,
+            (unsigned long long)tot->failures, (unsigned long long)tot->scen_mismatch);
+    rc = tot->failures ? 1 : (o->strict && tot->scen_mismatch ? 2 : 0);
+    goto done_nofile;
+
+done:
+    if (o->out && out) {
+        fclose(out);
+        unlink(tmp);
+        disarm_cleanup();
+    }
+done_nofile:
+    run_map_free(&rm);
+    free(sums);
+    free(times);
+    return rc;
+}

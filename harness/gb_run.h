@@ -1,0 +1,82 @@
+/*
+ * gb_run.h -- the runner: every query of every scenario, through every
+ * (solver, queue) pair, checked against the Dijkstra oracle, the
+ * validator and the scenario's printed length, one CSV row each.
+ *
+ * Per query the oracle (Dijkstra on the lazy binary heap) runs first; its
+ * path is validated like any other (an oracle that fails validation is an
+ * internal error and stops the run).  Then each pair runs `reps` times
+ * (timed with CLOCK_MONOTONIC around gb_solve), its last path is validated
+ * and its cost compared with the oracle's under the pair's guarantee.
+ *
+ * Row status (column `status`), first that applies:
+ *   limit              the solver hit --max-expanded
+ *   invalid_path       the validator rejected the path (message on stderr)
+ *   false_unreachable  solver found no path, Dijkstra found one
+ *   suboptimal         the cost breaks the guarantee: != optimum for an
+ *                      optimal solver, > bound x optimum for a bounded one
+ *   unreachable        neither found a path (and the scenario agrees)
+ *   scen_mismatch      the solver is right, but Dijkstra's optimum differs
+ *                      from the scenario's printed length by more than the
+ *                      printed precision allows
+ *   ok
+ * The first four are solver failures: the run's exit status is then 1.
+ */
+#ifndef GB_RUN_H
+#define GB_RUN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gb_diag.h"
+#include "gb_search.h"
+
+#define GB_RUN_MAX_PAIRS 256
+
+/* One (solver, queue) pair to run. */
+typedef struct gb_pair {
+    gb_solver_spec spec;
+    int queue;          /* gb_queue_kind, or -1 for solvers without a queue (bfs) */
+} gb_pair;
+
+typedef struct gb_run_opts {
+    gb_pair pairs[GB_RUN_MAX_PAIRS];
+    int npairs;
+    gb_model model;
+    const char *map_override;  /* --map: use this map for every scenario */
+    const char *out;           /* CSV path, or NULL for stdout */
+    int reps;                  /* timed repetitions per pair and query (>= 1) */
+    int strict;                /* scenario mismatches make the exit status 2 */
+    int progress;              /* 1 = progress on stderr */
+    uint64_t max_expanded;     /* per query, 0 = none */
+    long first, count;         /* query subset: skip `first`, run `count` (0 = all) */
+} gb_run_opts;
+
+/* Totals over a run. */
+typedef struct gb_run_totals {
+    uint64_t rows;
+    uint64_t queries;
+    uint64_t failures;        /* rows whose status is a solver failure */
+    uint64_t scen_mismatch;   /* queries whose printed length disagrees */
+    uint64_t status[8];       /* rows per status (gb_row_status) */
+} gb_run_totals;
+
+typedef enum gb_row_status {
+    GB_ROW_OK = 0, GB_ROW_UNREACHABLE, GB_ROW_INVALID, GB_ROW_SUBOPTIMAL,
+    GB_ROW_SCEN_MISMATCH, GB_ROW_FALSE_UNREACHABLE, GB_ROW_LIMIT, GB_ROW_NSTATUS
+} gb_row_status;
+
+const char *gb_row_status_name(gb_row_status s);
+
+/* The CSV header line (no newline); the column list is a public contract. */
+const char *gb_run_csv_header(void);
+
+/* Run scenario files scens[0..n).  Writes the CSV (temp file + rename
+ * when opts->out is set), a summary on stderr, fills *tot.  Returns 0 when
+ * every row is right, 1 when a solver failed, 2 with --strict when only
+ * scenario mismatches were found, or a sysexits code for bad input (the
+ * message is in *d and no CSV is left at opts->out). */
+int gb_run(const gb_run_opts *opts, char *const *scens, int n, gb_run_totals *tot,
+           gb_diag *d);
+
+#endif

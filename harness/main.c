@@ -1,0 +1,46 @@
+/*
+ * main.c -- the gridbench binary: a table of subcommands and a dispatcher.
+ * Every subcommand lives in its own gb_cmd_*.c (see gb_cmd.h).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "gb_cmd.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} cmds[] = {
+    { "run",  gb_cmd_run,  "run solvers x queues over scenarios, check every path, write CSV" },
+    { "list", gb_cmd_list, "list solvers, heuristics, queues and movement models" },
+    { "gen",  gb_cmd_gen,  "generate Moving AI-format maps and scenarios (random, maze, rooms)" },
+    { "env",  gb_cmd_env,  "print the measurement environment as JSON (CPU, compiler, commit, checksums)" },
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gridbench COMMAND [OPTIONS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        fprintf(f, "  %-11s %s\n", cmds[i].name, cmds[i].summary);
+    fprintf(f, "\n`gridbench COMMAND --help` describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EX_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0
+        || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (strcmp(argv[1], cmds[i].name) == 0) return cmds[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "gridbench: expected a command (run, list, gen, env), found '%s'\n", argv[1]);
+    usage(stderr);
+    return EX_USAGE;
+}

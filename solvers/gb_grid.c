@@ -1,0 +1,111 @@
+/*
+ * gb_grid.c -- padded grid allocation and per-model legal-move masks.
+ * See gb_grid.h for the layout and its invariants.
+ */
+#include "gb_grid.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const int8_t gb_dir_dx[8] = { 0, 1, 0, -1, 1, 1, -1, -1 };
+const int8_t gb_dir_dy[8] = { -1, 0, 1, 0, -1, 1, 1, -1 };
+const double gb_dir_cost[8] = { 1, 1, 1, 1, GB_SQRT2, GB_SQRT2, GB_SQRT2, GB_SQRT2 };
+
+static const char *const model_names[GB_MODEL_COUNT] = {
+    "8-nocut", "8-cut1", "8-cutall", "4"
+};
+static const char *const model_descs[GB_MODEL_COUNT] = {
+    "8-connected, diagonal sqrt2, no corner cutting (Moving AI default)",
+    "8-connected, diagonal sqrt2, may cut past one blocked corner",
+    "8-connected, diagonal sqrt2, diagonal needs only the target free",
+    "4-connected, unit cost",
+};
+
+static void set_offsets(gb_grid *g)
+{
+    for (int k = 0; k < 8; k++)
+        g->off[k] = gb_dir_dy[k] * g->stride + gb_dir_dx[k];
+}
+
+int gb_grid_init(gb_grid *g, int32_t width, int32_t height)
+{
+    memset(g, 0, sizeof *g);
+    if (width <= 0 || height <= 0) { errno = EINVAL; return -1; }
+    int64_t n = ((int64_t)width + 2) * ((int64_t)height + 2);
+    if (n > GB_GRID_MAX_CELLS) { errno = EOVERFLOW; return -1; }
+    uint8_t *p = calloc((size_t)n, 1);
+    if (!p) { errno = ENOMEM; return -1; }
+    g->width = width;
+    g->height = height;
+    g->stride = width + 2;
+    g->ncells = (int32_t)n;
+    g->pass = p;
+    set_offsets(g);
+    return 0;
+}
+
+void gb_grid_free(gb_grid *g)
+{
+    free(g->pass);
+    memset(g, 0, sizeof *g);
+}
+
+int gb_grid_copy(gb_grid *dst, const gb_grid *src)
+{
+    if (gb_grid_init(dst, src->width, src->height) != 0) return -1;
+    memcpy(dst->pass, src->pass, (size_t)src->ncells);
+    dst->npassable = src->npassable;
+    return 0;
+}
+
+void gb_grid_recount(gb_grid *g)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < g->ncells; i++) n += g->pass[i];
+    g->npassable = n;
+}
+
+void gb_grid_moves(const gb_grid *g, gb_model m, uint8_t *moves)
+{
+    const uint8_t *p = g->pass;
+    memset(moves, 0, (size_t)g->ncells);
+    for (int32_t y = 0; y < g->height; y++) {
+        for (int32_t x = 0; x < g->width; x++) {
+            int32_t id = gb_grid_id(g, x, y);
+            if (!p[id]) continue;
+            unsigned mask = 0;
+            for (int k = 0; k < 4; k++)
+                if (p[id + g->off[k]]) mask |= 1u << k;
+            if (m != GB_MODEL_4) {
+                for (int k = 4; k < 8; k++) {
+                    if (!p[id + g->off[k]]) continue;
+                    int ox = p[id + gb_dir_dx[k]];                 /* horizontal side */
+                    int oy = p[id + gb_dir_dy[k] * g->stride];     /* vertical side */
+                    int ok = m == GB_MODEL_8_NOCUT ? (ox && oy)
+                           : m == GB_MODEL_8_CUT1  ? (ox || oy)
+                           : 1;
+                    if (ok) mask |= 1u << k;
+                }
+            }
+            moves[id] = (uint8_t)mask;
+        }
+    }
+}
+
+const char *gb_model_name(gb_model m)
+{
+    return (unsigned)m < GB_MODEL_COUNT ? model_names[m] : "?";
+}
+
+const char *gb_model_desc(gb_model m)
+{
+    return (unsigned)m < GB_MODEL_COUNT ? model_descs[m] : "?";
+}
+
+int gb_model_from_name(const char *name)
+{
+    for (int m = 0; m < GB_MODEL_COUNT; m++)
+        if (strcmp(name, model_names[m]) == 0) return m;
+    return -1;
+}

@@ -1,0 +1,115 @@
+/*
+ * gb_grid.h -- padded occupancy grid with 1-D cell ids, and movement models.
+ *
+ * Data structure
+ *   A map of width W and height H is stored as a byte array of
+ *   (W + 2) * (H + 2) cells: the map plus a one-cell border of blocked
+ *   cells on every side.  Cell (x, y) of the map (x = column, y = row,
+ *   (0,0) top-left) has id  (y + 1) * stride + (x + 1),  stride = W + 2.
+ *   Because the border is blocked, every neighbour id  id + off[k]  of a map
+ *   cell is a valid array index, so the hot loops never bounds-check.
+ *
+ * Invariants
+ *   - pass[id] is 1 for a passable map cell and 0 for a blocked cell or a
+ *     border cell; no other values.
+ *   - ncells = stride * (height + 2) fits in int32_t (the loader refuses
+ *     larger maps before allocating: see GB_GRID_MAX_CELLS).
+ *
+ * Directions are numbered 0..7: N E S W (straight, cost 1) then
+ * NE SE SW NW (diagonal, cost sqrt 2).  y grows downwards, so N is dy = -1.
+ *
+ * Movement models (gb_model) decide which of the 8 moves are legal:
+ *   GB_MODEL_8_NOCUT  (default, the model of the Moving AI optimal lengths)
+ *                     diagonal needs the target and both orthogonal cells
+ *                     it passes passable;
+ *   GB_MODEL_8_CUT1   diagonal needs the target and at least one of the
+ *                     two orthogonal cells passable;
+ *   GB_MODEL_8_CUTALL diagonal needs only the target passable;
+ *   GB_MODEL_4        straight moves only (unit cost).
+ * gb_grid_moves() turns a grid and a model into one byte per cell whose bit
+ * k says "move k is legal from here": successor generation is then a loop
+ * over set bits with constant offsets and costs.
+ *
+ * This module does no I/O; the loaders in harness/ fill a gb_grid.
+ */
+#ifndef GB_GRID_H
+#define GB_GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Largest padded cell count we accept: ids must fit in int32_t. */
+#define GB_GRID_MAX_CELLS ((int64_t)INT32_MAX)
+
+/* sqrt(2) correctly rounded to double. */
+#define GB_SQRT2 1.4142135623730951
+
+typedef enum gb_model {
+    GB_MODEL_8_NOCUT = 0,
+    GB_MODEL_8_CUT1,
+    GB_MODEL_8_CUTALL,
+    GB_MODEL_4,
+    GB_MODEL_COUNT
+} gb_model;
+
+enum { GB_DIR_N, GB_DIR_E, GB_DIR_S, GB_DIR_W,
+       GB_DIR_NE, GB_DIR_SE, GB_DIR_SW, GB_DIR_NW };
+
+/* dx, dy of direction k; diagonals are k >= 4. */
+extern const int8_t gb_dir_dx[8];
+extern const int8_t gb_dir_dy[8];
+/* Cost of direction k: 1 for k < 4, GB_SQRT2 for k >= 4. */
+extern const double gb_dir_cost[8];
+
+typedef struct gb_grid {
+    int32_t width;    /* map columns (without padding) */
+    int32_t height;   /* map rows (without padding) */
+    int32_t stride;   /* width + 2 */
+    int32_t ncells;   /* stride * (height + 2): length of pass[] */
+    int32_t npassable;/* number of passable map cells */
+    uint8_t *pass;    /* 1 = passable map cell, 0 = blocked or border */
+    int32_t off[8];   /* id offset of direction k: dy * stride + dx */
+} gb_grid;
+
+/* Allocate an all-blocked grid of width x height.  Returns 0, or -1 when
+ * the size is not positive or the padded size exceeds GB_GRID_MAX_CELLS
+ * (errno = EOVERFLOW) or memory is short (errno = ENOMEM); on failure
+ * *g is left zeroed and nothing is allocated. */
+int gb_grid_init(gb_grid *g, int32_t width, int32_t height);
+
+/* Release the cell array; *g is zeroed.  Safe on a zeroed grid. */
+void gb_grid_free(gb_grid *g);
+
+/* Deep copy of src into dst (dst must not own memory).  0 or -1 (ENOMEM). */
+int gb_grid_copy(gb_grid *dst, const gb_grid *src);
+
+/* Recount npassable after the caller changed pass[] directly. */
+void gb_grid_recount(gb_grid *g);
+
+static inline int32_t gb_grid_id(const gb_grid *g, int32_t x, int32_t y)
+{
+    return (y + 1) * g->stride + (x + 1);
+}
+static inline int32_t gb_grid_x(const gb_grid *g, int32_t id) { return id % g->stride - 1; }
+static inline int32_t gb_grid_y(const gb_grid *g, int32_t id) { return id / g->stride - 1; }
+
+/* Passable test for map coordinates; anything outside the map is blocked. */
+static inline int gb_grid_passable_xy(const gb_grid *g, int32_t x, int32_t y)
+{
+    if (x < 0 || y < 0 || x >= g->width || y >= g->height) return 0;
+    return g->pass[gb_grid_id(g, x, y)];
+}
+
+/* Fill moves[0..ncells) with the legal-move mask of every cell under
+ * model m (bit k set = direction k legal; 0 for blocked and border
+ * cells).  moves must hold g->ncells bytes. */
+void gb_grid_moves(const gb_grid *g, gb_model m, uint8_t *moves);
+
+/* Model names for the CLI and CSV ("8-nocut", "8-cut1", "8-cutall", "4").
+ * gb_model_from_name returns -1 for an unknown name. */
+const char *gb_model_name(gb_model m);
+int gb_model_from_name(const char *name);
+/* One-line human description of a model. */
+const char *gb_model_desc(gb_model m);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * gb_pq_bheap.h -- binary heap with lazy deletion (queue "bheap").
+ *
+ * Data structure
+ *   An implicit binary min-heap of entries {f, g, id} in one array
+ *   h[0 .. n), root at 0, children of i at 2i+1 and 2i+2.  There is no
+ *   index from ids to entries: decrease(id, f, g) simply pushes a second
+ *   entry for id.  The entry with the old key stays in the heap and is
+ *   popped later as a "stale" entry; the search recognises it because the
+ *   id is already closed by then (the new entry strictly precedes the old
+ *   one under gb_pq_before, so it is always popped first).
+ *
+ * Invariants (checked by gb_bheap_check)
+ *   - 0 <= n <= cap, cap = 8 * ncells + 1;
+ *   - every entry has 0 <= id < ncells;
+ *   - heap order: no entry comes before its parent under gb_pq_before.
+ *
+ * Capacity.  Entries are never removed except by pop, so the array must
+ * hold every entry that may be live at once.  A search without re-opening
+ * pushes a node once when it is generated and once per improvement of its
+ * g; each improvement comes from the expansion of a different neighbour
+ * and a cell has at most 8 neighbours, so a node has at most 8 entries
+ * ever, and at most 8 * ncells entries (+1 for slack) exist.  Pushing past
+ * cap is a contract violation (assert).
+ *
+ * Pop order.  Valid entries come out in exactly gb_pq_before order, the
+ * same order as every decrease-key queue; stale entries are interleaved
+ * (they inflate pops, pushes and peak, not the sequence of valid ids).
+ *
+ * Time complexity: push, decrease O(log n); pop O(log n) (bottom-up
+ * sift: one comparison per level on the way down, then a short sift up);
+ * clear O(1); check O(n).
+ */
+#ifndef GB_PQ_BHEAP_H
+#define GB_PQ_BHEAP_H
+
+#include <assert.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "gb_pq.h"
+#include "gb_pq_bheap_dk.h"
+
+/* Heap entries are those of gb_pq_bheap_dk.h: integer images of f and g
+ * that compare exactly like gb_pq_before, without branches (aux unused). */
+typedef gb_bheap_dk_ent gb_bheap_ent;
+
+typedef struct gb_bheap {
+    gb_pq_counters cnt;  /* operation counters, zeroed by clear() */
+    gb_bheap_ent *h;     /* [cap] the heap array */
+    size_t n;            /* entries in h, stale ones included */
+    size_t cap;          /* 8 * ncells + 1 */
+    int32_t ncells;      /* ids are in [0, ncells) */
+} gb_bheap;
+
+static inline int gb_bheap_ent_before(const gb_bheap_ent *a, const gb_bheap_ent *b)
+{
+    return gb_bheap_dk_ent_before(a, b);
+}
+
+/* Allocate room for 8 * ncells + 1 entries.  0, or -1 with errno (ENOMEM,
+ * or EINVAL for ncells < 0) and *q zeroed. */
+static inline int gb_bheap_init(gb_bheap *q, int32_t ncells)
+{
+    gb_bheap z = {0};
+    *q = z;
+    if (ncells < 0) { errno = EINVAL; return -1; }
+    q->cap = 8 * (size_t)ncells + 1;
+    q->h = malloc(q->cap * sizeof *q->h);
+    if (!q->h) { *q = z; errno = ENOMEM; return -1; }
+    q->ncells = ncells;
+    return 0;
+}
+
+/* Release the array; *q is zeroed.  Safe on a zeroed queue. */
+static inline void gb_bheap_free(gb_bheap *q)
+{
+    gb_bheap z = {0};
+    free(q->h);
+    *q = z;
+}
+
+/* Drop every entry and zero the counters.  O(1). */
+static inline void gb_bheap_clear(gb_bheap *q)
+{
+    gb_pq_counters z = {0};
+    q->n = 0;
+    q->cnt = z;
+}
+
+static inline int gb_bheap_empty(const gb_bheap *q) { return q->n == 0; }
+
+/* Entries in the heap, stale ones included. */
+static inline size_t gb_bheap_size(const gb_bheap *q) { return q->n; }
+
+/* Sift entry e up from hole i. */
+static inline void gb_bheap_up_(gb_bheap_ent *h, size_t i, gb_bheap_ent e)
+{
+    while (i > 0) {
+        size_t p = (i - 1) >> 1;
+        if (!gb_bheap_ent_before(&e, &h[p])) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = e;
+}
+
+/* Add an entry (id, f, g).  Any id is accepted, also one already in the
+ * heap.  Precondition: fewer than cap entries. */
+static inline void gb_bheap_push(gb_bheap *q, int32_t id, double f, double g)
+{
+    assert(q->n < q->cap);
+    gb_bheap_up_(q->h, q->n, gb_bheap_dk_ent_make(f, g, id, 0));
+    q->n++;
+    q->cnt.pushes++;
+    if (q->n > q->cnt.peak) q->cnt.peak = q->n;
+}
+
+/* Lazy decrease: push a new entry; the old one is left to go stale.
+ * Counts as one decrease and one push. */
+static inline void gb_bheap_decrease(gb_bheap *q, int32_t id, double f, double g)
+{
+    q->cnt.decreases++;
+    gb_bheap_push(q, id, f, g);
+}
+
+/* Remove the first entry and return its id (possibly a stale entry).
+ * Precondition: not empty. */
+static inline int32_t gb_bheap_pop(gb_bheap *q)
+{
+    gb_bheap_ent *h = q->h;
+    int32_t top = h[0].id;
+    size_t n = --q->n, i = 0, c;
+    q->cnt.pops++;
+    if (n == 0) return top;
+    /* Bottom-up: move the hole to a leaf along the path of first children,
+     * then put the former last entry there and sift it up. */
+    while ((c = 2 * i + 1) < n) {
+        if (c + 1 < n) c += (size_t)gb_bheap_ent_before(&h[c + 1], &h[c]);
+        h[i] = h[c];
+        i = c;
+    }
+    gb_bheap_up_(h, i, h[n]);
+    return top;
+}
+
+/* 0 when the invariants hold; 1 size over capacity, 2 id out of range,
+ * 3 heap order broken. */
+static inline int gb_bheap_check(const gb_bheap *q)
+{
+    size_t i;
+    if (q->n > q->cap) return 1;
+    for (i = 0; i < q->n; i++) {
+        if (q->h[i].id < 0 || q->h[i].id >= q->ncells) return 2;
+        if (i > 0 && gb_bheap_ent_before(&q->h[i], &q->h[(i - 1) >> 1])) return 3;
+    }
+    return 0;
+}
+
+#endif

@@ -1,0 +1,174 @@
+/*
+ * gb_search.h -- the solver layer's public interface: per-map workspace,
+ * per-query result and counters, and the solver/queue registry.
+ *
+ * Data structure
+ *   A gb_ws (workspace) belongs to one grid and one movement model.  It
+ *   holds the legal-move mask of every cell and struct-of-arrays search
+ *   state indexed by cell id: g[], parent[], stamp[].  stamp[id] encodes
+ *   the node's state for the current query:
+ *       stamp[id] <  2*gen      untouched this query (g, parent garbage)
+ *       stamp[id] == 2*gen      generated, open
+ *       stamp[id] == 2*gen + 1  closed
+ *   so starting a query is "gen++", not a clear of the arrays.  When gen
+ *   would overflow, the arrays are cleared once and gen restarts.
+ *   Queues are allocated by gb_ws_prepare(), before any timed search;
+ *   no search allocates.
+ *
+ * Runtime choice happens once per query: gb_solve() looks the (solver,
+ * queue) pair up in a table of functions instantiated at compile time
+ * from one search core (gb_search_core.pmt); no function pointer is
+ * called per node.
+ */
+#ifndef GB_SEARCH_H
+#define GB_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gb_grid.h"
+#include "gb_heuristic.h"
+
+/* ---- queues ---------------------------------------------------------- */
+/* X(ENUM, type suffix, CLI name, description): one line per queue; the
+ * registry, `gridbench list` and the workspace are generated from it. */
+#define GB_QUEUE_LIST(X) \
+    X(BHEAP,    bheap,    "bheap",    "binary heap, lazy deletion (re-push, skip stale)") \
+    X(BHEAP_DK, bheap_dk, "bheap-dk", "binary heap with decrease-key (position index)") \
+    X(4HEAP,    4heap,    "4heap",    "4-ary heap with decrease-key") \
+    X(PAIRING,  pairing,  "pairing",  "pairing heap with decrease-key, two-pass merge") \
+    X(BUCKET,   bucket,   "bucket",   "exact bucket queue for real-valued keys") \
+    X(RADIX,    radix,    "radix",    "radix heap on the bits of f")
+
+typedef enum gb_queue_kind {
+#define GB_X(E, T, N, D) GB_Q_##E,
+    GB_QUEUE_LIST(GB_X)
+#undef GB_X
+    GB_Q_COUNT
+} gb_queue_kind;
+
+const char *gb_queue_name(gb_queue_kind q);
+const char *gb_queue_desc(gb_queue_kind q);
+int gb_queue_from_name(const char *name);   /* -1 if unknown */
+
+/* ---- heuristics ------------------------------------------------------ */
+typedef enum gb_heur {
+#define GB_X(E, N, A, C, D) GB_H_##E,
+    GB_HEUR_LIST(GB_X)
+#undef GB_X
+    GB_H_COUNT
+} gb_heur;
+
+const char *gb_heur_name(gb_heur h);
+const char *gb_heur_desc(gb_heur h);
+int gb_heur_from_name(const char *name);   /* -1 if unknown */
+/* Nonzero when h never overestimates the true distance under model m. */
+int gb_heur_admissible(gb_heur h, gb_model m);
+/* Nonzero when h is consistent (h(n) <= c(n,n') + h(n')) under model m. */
+int gb_heur_consistent(gb_heur h, gb_model m);
+/* Value of heuristic h at cell id (map coordinates x, y) for the goal in
+ * c, unweighted.  For tools (the heuristic validator); solvers inline it. */
+double gb_heur_eval(gb_heur h, const gb_hctx *c, int32_t id, int32_t x, int32_t y);
+
+/* ---- per-query counters and result ----------------------------------- */
+typedef struct gb_stats {
+    uint64_t expanded;   /* nodes taken off the open list and expanded
+                            (JPS: jump points expanded) */
+    uint64_t generated;  /* successors whose g was set or improved */
+    uint64_t scanned;    /* JPS: cells stepped over while jumping; else 0 */
+    uint64_t pushes;     /* queue pushes */
+    uint64_t pops;       /* queue pops (including stale ones) */
+    uint64_t decreases;  /* queue decrease-key calls */
+    uint64_t stale;      /* pops of nodes already closed (lazy queues) */
+    uint64_t peak_open;  /* largest queue size seen */
+} gb_stats;
+
+typedef enum gb_result_status {
+    GB_FOUND = 0,
+    GB_UNREACHABLE,
+    GB_LIMIT            /* stopped by a per-query limit (max_expanded) */
+} gb_result_status;
+
+typedef struct gb_result {
+    gb_result_status status;
+    double cost;        /* path cost as the solver accumulated it */
+    int32_t *path;      /* cell ids start..goal; owned by the workspace,
+                           valid until the next search on it */
+    int32_t path_len;   /* number of cells (1 when start == goal) */
+    gb_stats st;
+} gb_result;
+
+/* ---- solver specification -------------------------------------------- */
+typedef enum gb_algo {
+    GB_ALGO_BESTFIRST = 0,  /* Dijkstra, A*, weighted A*, greedy: one core */
+    GB_ALGO_BFS,            /* breadth-first (hop count) */
+    GB_ALGO_BIDIR,          /* bidirectional Dijkstra / A* */
+    GB_ALGO_JPS,            /* jump point search (8-nocut only) */
+    GB_ALGO_COUNT
+} gb_algo;
+
+/* What a solver promises about the cost it returns. */
+typedef enum gb_guarantee {
+    GB_GUAR_OPTIMAL = 0,    /* equal to the optimum */
+    GB_GUAR_BOUNDED,        /* <= bound * optimum */
+    GB_GUAR_NONE            /* any valid path */
+} gb_guarantee;
+
+typedef struct gb_solver_spec {
+    char name[64];     /* canonical name, e.g. "wastar-octile:w=1.5" */
+    gb_algo algo;
+    gb_heur heur;
+    double wg;         /* weight on g (0 for greedy best-first) */
+    double wh;         /* weight on h */
+    uint64_t max_expanded;  /* 0 = no limit */
+} gb_solver_spec;
+
+/* Parse a solver name: dijkstra, astar-H, wastar-H:w=W, gbfs-H, bfs,
+ * bidijkstra, biastar-H, jps (H = a heuristic name).  0, or -1 with a
+ * message in err (errsz bytes). */
+int gb_solver_parse(const char *name, gb_solver_spec *out, char *err, size_t errsz);
+
+/* What the spec promises under model m, and its bound (1 for optimal,
+ * w for bounded, 0 for none). */
+gb_guarantee gb_solver_guarantee(const gb_solver_spec *s, gb_model m, double *bound);
+const char *gb_guarantee_name(gb_guarantee g);
+
+/* Nonzero (and a message in err) when the solver cannot run under model m
+ * (e.g. jps needs 8-nocut). */
+int gb_solver_unsupported(const gb_solver_spec *s, gb_model m, char *err, size_t errsz);
+
+/* Registry listing for `gridbench list`: the i-th solver family pattern
+ * and description; NULL past the end. */
+const char *gb_solver_list(int i, const char **desc);
+
+/* ---- workspace ------------------------------------------------------- */
+typedef struct gb_ws gb_ws;
+
+/* Create a workspace for grid g (which must outlive it) and model m.
+ * NULL with errno = ENOMEM on failure. */
+gb_ws *gb_ws_new(const gb_grid *g, gb_model m);
+void gb_ws_free(gb_ws *ws);
+/* Allocate what solver s on queue q needs, so that searches do not
+ * allocate.  0, or -1 (ENOMEM).  gb_solve() calls it too, lazily. */
+int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q);
+const uint8_t *gb_ws_moves(const gb_ws *ws);
+gb_model gb_ws_model(const gb_ws *ws);
+const gb_grid *gb_ws_grid(const gb_ws *ws);
+
+/* Run one query.  start and goal are cell ids of passable cells.  Fills
+ * *out (out->path points into the workspace).  Returns 0, or -1 when the
+ * workspace could not be prepared (ENOMEM) or the solver does not support
+ * the model (EINVAL). */
+int gb_solve(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q,
+             int32_t start, int32_t goal, gb_result *out);
+
+/* Visit state of the last search, for footprint images: 0 untouched,
+ * 1 generated (open), 2 expanded (closed).  Valid until the next search. */
+int gb_ws_visit_state(const gb_ws *ws, int32_t id);
+
+/* Single-source Dijkstra from src over the whole component (binary heap):
+ * dist[id] = shortest cost from src, or INFINITY where unreachable
+ * (dist must hold g->ncells doubles).  0, or -1 (ENOMEM). */
+int gb_dijkstra_all(const gb_grid *g, gb_model m, int32_t src, double *dist);
+
+#endif
