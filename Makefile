@@ -38,7 +38,7 @@ TESTBIN  := $(BUILD)/gridbench-tests
 GB_SHARED ?= $(abspath ../shared/movingai)
 TEST_JOBS ?= 2
 
-.PHONY: all test check report bench datasets clean install
+.PHONY: all test check report bench datasets clean install FORCE
 all: gridbench
 
 gridbench: $(BIN)
@@ -46,7 +46,14 @@ gridbench: $(BIN)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(EXTRA_DEFS) -c $< -o $@
+
+# The environment record (gridbench env, env.json) names the build.
+GIT_COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+$(BUILD)/harness/gb_env.o: EXTRA_DEFS = -DGB_BUILD_CFLAGS='"$(CC) $(CFLAGS) $(EXTRA_CFLAGS)"' \
+    -DGB_BUILD_COMMIT='"$(GIT_COMMIT)"'
+$(BUILD)/harness/gb_env.o: FORCE
+FORCE:
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -72,6 +79,7 @@ report: gridbench
 bench: gridbench
 	./scripts/bench.sh $(BENCH_ARGS)
 
+SETS ?= all
 datasets:
 	./datasets/fetch.sh $(SETS)
 

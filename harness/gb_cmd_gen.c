@@ -147,7 +147,8 @@ bad:
     return EX_USAGE;
 }
 
-/* mkdir -p.  0, or prints the error and returns EX_CANTCREAT. */
+/* mkdir -p.  0, or prints the error and returns EX_USAGE (path too long
+ * or empty) or EX_CANTCREAT. */
 static int make_dirs(const char *dir)
 {
     char buf[4096];

@@ -38,8 +38,12 @@
  * nothing, or when every start was used.  Only full buckets (exactly
  * per_bucket queries) are kept; if max_queries > 0 and they hold more
  * than that, max_queries / per_bucket of them are kept, evenly spaced over
- * the full buckets (always the first and the last).  Queries are sorted by
- * bucket, then in the order they were drawn.  start != goal always.
+ * the full buckets: number floor(t * (F - 1) / (k - 1)), t = 0..k-1, of
+ * the F full ones (so the first and the last; the middle one when k = 1).
+ * Queries are sorted by bucket, then in the order they were drawn.
+ * start != goal always.  A goal whose length lies within 1e-8 of a bucket
+ * boundary without being on it is never drawn, so the bucket read back
+ * from the printed %.8f length is always the bucket written.
  *
  * Reproducibility: xoshiro256** seeded through splitmix64 from the seed,
  * one stream for the map and another for the scenario; integers in [0, n)

@@ -1,68 +1,90 @@
 /*
  * gb_pq_bucket.h -- exact bucket queue for real-valued keys (queue "bucket").
  *
- * Data structure
- *   Bucket index of a key:  idx(f) = floor(f * 2^S), S = GB_BUCKET_SHIFT,
- *   i.e. buckets of width w = 2^-S (w = 1/4 by default, see "Width"
- *   below), capped at IDX_CAP = 2^62 for huge keys.  f * 2^S is exact in
- *   double arithmetic (scaling by a power of two only changes the exponent;
- *   it cannot underflow since 2^S >= 1, and a product that overflows to
- *   +inf lands in the cap like every key >= 2^(62-S)), and floor() and the
- *   cap are non-decreasing, so
+ * Bucket index
+ *   idx(f) = floor(f * 2^S), S = GB_BUCKET_SHIFT: buckets of width
+ *   w = 2^-S (w = 1/256 by default, see "Width"), capped at IDX_CAP = 2^62
+ *   for huge keys.  f * 2^S is exact in double arithmetic (scaling by a
+ *   power of two only moves the exponent; it cannot underflow since
+ *   2^S >= 1, and a product that overflows to +inf lands in the cap like
+ *   every key >= 2^(62-S)); the truncating conversion and the cap are
+ *   non-decreasing; so idx is monotone and
  *       idx(a) < idx(b)  implies  a < b.                          (M)
- *   The queued ids live in three places, decided by idx of their key and
- *   the bucket counters cur <= lim (base <= cur + 1, lim = base + nslots):
- *     - the ACTIVE HEAP: idx <= cur.  An exact binary heap with
- *       decrease-key (the core of gb_pq_bheap_dk.h), ordered by the full
- *       gb_pq_before rule; prv[id] is the id's heap slot;
- *     - the WINDOW: cur < idx < lim.  Slot s = idx - base of nslots
- *       (a power of two, 64 .. 2^18, ~ncells) holds a doubly linked list
- *       of ids through nxt[]/prv[] (prv = -1 at the head); a three-level
- *       bitmap (bm0 per slot, bm1 per bm0 word, bm2 per bm1 word) marks
- *       the non-empty slots, and head[s] is valid only when bit s is set;
- *     - the OVERFLOW list: idx >= lim (keys beyond the window), a doubly
- *       linked list through the same nxt[]/prv[].
- *   The place of an id is a function of its key, so no per-id state word
- *   is needed.  kv[id] keeps the key of every queued id.
+ *   No division anywhere: 1/w is the constant 2^S.
+ *
+ * Data structure
+ *   Queued ids are nodes of a pool nd[] (node = {fk, gk, id, nxt, prv},
+ *   32 bytes; fk, gk are the exact integer images of f and g from
+ *   gb_pq_bheap_dk.h, and f is recovered from fk for idx).  Nodes come
+ *   from a LIFO free list, so the nodes in use stay few and cache-hot
+ *   however large the map; loc[id] names the node of a queued id.  With
+ *   the bucket counters base - 1 <= cur < lim = base + nslots, a node
+ *   lives in one of three places, decided by idx of its key alone:
+ *     - ACTIVE: idx <= cur.  The entries {fk, gk, id, node} in heap[]
+ *       are either a RUN (hrun = 1): heap[hs .. hn) strictly ascending
+ *       under gb_pq_before, popped from the front; or a HEAP (hrun = 0,
+ *       hs = 0): the exact binary heap core of gb_pq_bheap_dk.h with
+ *       hpos[node] = heap slot.  A run becomes a heap (an ascending array
+ *       is a heap; only hpos[] is set) the moment anything must enter or
+ *       move inside the active set;
+ *     - WINDOW: cur < idx < lim.  Slot s = idx - base of nslots (a power
+ *       of two, 4096 .. 2^18, about ncells) holds a doubly linked list of
+ *       nodes through nxt/prv (prv = -1 at the head).  A three-level
+ *       bitmap (bm0 a bit per slot, bm1 a bit per bm0 word, bm2 a bit per
+ *       bm1 word) marks the non-empty slots; head[s] is valid only while
+ *       bit s is set;
+ *     - OVERFLOW: idx >= lim (keys beyond the window), one doubly linked
+ *       list through the same nxt/prv.
  *
  * Operations
- *   push: idx <= cur -> heap; < lim -> slot list; else overflow.  This is
- *   what keeps pops exact for non-monotone keys: a key at or below the
- *   current bucket (weighted A*, greedy) goes straight into the heap.
- *   decrease: the new idx is <= the old one.  In the heap: sift up.  In a
- *   list: unlink and re-place by the new idx (left in place when the slot,
- *   or the overflow, does not change).
- *   pop: if the heap is empty, refill it: the first non-empty slot after
- *   cur (bitmap, a few ctz) becomes cur and its whole list is moved into
- *   the heap (Floyd heapify).  If the window is empty too, rebase: scan the
- *   overflow for its least idx m, set base = cur = m, lim = m + nslots,
- *   and move the ids with idx == m to the heap and those below lim to the
- *   window.  Then pop the heap.
+ *   push: idx <= cur -> active; < lim -> slot list; else overflow.  A key
+ *   at or below the current bucket (weighted A*, greedy search) thus goes
+ *   straight into the exact active heap.
+ *   decrease: the new idx is <= the old one.  Active: sift up.  In a list:
+ *   unlink and re-place by the new idx (no move when the slot, or the
+ *   overflow, stays the same).
+ *   pop: if the active set is empty, refill it: the first non-empty slot
+ *   after cur (a few ctz on the bitmap) becomes cur, and its whole list is
+ *   copied into heap[] and made a run (insertion sort, at most
+ *   GB_BUCKET_RUN entries) or a heap (Floyd heapify).  If the window is
+ *   empty too, rebase: scan the overflow for its least idx m, set
+ *   base = cur = m, lim = m + nslots, move the nodes with idx == m to the
+ *   active set and those below lim to the window.  Then take the first
+ *   active entry.
  *
- * Exactness.  Invariant: every heap id has idx <= cur, every other id has
- * idx > cur.  By (M) every heap key is strictly smaller in f than every
- * key outside the heap, so the heap top, the first entry under
- * gb_pq_before inside the heap, is the first entry of the whole queue.
- * A refill takes the least non-empty bucket (window slots are ordered by
- * idx; the overflow only holds idx >= lim, beyond every slot), so the
- * invariant holds after it.  No assumption on the order of pushes.
+ * Exactness.  Invariant: active nodes have idx <= cur, all others
+ * idx > cur.  By (M) every active key is strictly smaller in f than every
+ * other key, so the first active entry under gb_pq_before (the run's front
+ * or the heap's top) is the first entry of the whole queue.  A refill takes
+ * the least non-empty bucket (window slots are in idx order; the overflow
+ * holds only idx >= lim, beyond every slot), so the invariant survives it,
+ * and nothing in the argument depends on the order of pushes: keys below
+ * the last popped one are exact too.  Window slots <= cur - base are always
+ * empty, so the bitmap is all clear whenever a rebase happens.
  *
  * Dijkstra.  With w <= 1 (the least edge cost), a key pushed after popping
- * f >= cur*w is >= f + 1 >= (cur+1)*w, so nothing is ever pushed into the
- * active heap and the heap only sorts one bucket at a time.
+ * f >= cur*w is >= f + 1 >= (cur+1)*w: nothing ever enters the active set
+ * between refills, so each bucket is sorted once and then popped in O(1).
  *
- * Width.  Chosen by measurement (full single-source Dijkstra, 512x512
- * grid, 10% random obstacles, 8-connected without corner cutting; see the
- * queue tests' notes): S = 0..6 (w = 1 .. 1/64) were timed; w = 1/4 ...
- * (the measured figures are in the comment on GB_BUCKET_SHIFT).
+ * Width.  Measured on a full single-source Dijkstra (512x512 grid, 10%
+ * random obstacles, 8-connected without corner cutting, 236042
+ * expansions; best of 45 runs, the machine shared): S = 0, 2, 4, 6, 8, 9,
+ * 10, 12 gave 18.9, 16.8, 15.1, 13.3, 12.6, 12.5, 13.2, 13.3 ms.  A grid
+ * has many cells with the same g = a + b*sqrt2 (on that map about 10 per
+ * distinct value), so below w ~ 1/64 a bucket holds about one distinct key
+ * and the cost is sorting the ids of equal keys; finer buckets then only
+ * add bitmap steps and shrink the window (nslots * w f-units).  w = 1/256
+ * is on the flat optimum and keeps a 2^18-slot window at 1024 f-units.
  *
- * Memory: 40 bytes per cell (kv, nxt, prv, heap) plus ~4.1 bytes per slot.
- * clear() is O(non-empty slots + 1): it walks the bitmap, not the cells.
+ * Memory: 64 bytes per cell (node 32, loc 4, hpos 4, heap entry 24) plus
+ * 4.1 bytes per slot.  clear() is O(non-empty slots + 1): it walks the
+ * bitmap, never the cells.
  *
- * Time complexity: push O(1) (list) or O(log k) (heap of k); decrease O(1)
- * or O(log k); pop O(log k) plus O(1) amortised per id moved into the
- * heap; a rebase is O(overflow size) and happens once per nslots buckets
- * of progress at most.  check O(n + nslots).
+ * Time complexity: push O(1), or O(log k) into an active heap of k;
+ * decrease O(1) or O(log k); pop O(1) from a run, O(log k) from a heap,
+ * plus O(1) amortised per node moved at a refill (O(k^2) worst case for a
+ * run of k <= GB_BUCKET_RUN); a rebase is O(overflow size) and happens at
+ * most once per nslots buckets of progress.  check O(n + nslots).
  */
 #ifndef GB_PQ_BUCKET_H
 #define GB_PQ_BUCKET_H
@@ -81,11 +103,12 @@
 #endif
 #define GB_BUCKET_SCALE ((double)(1u << GB_BUCKET_SHIFT))   /* 1/w, exact */
 #define GB_BUCKET_IDX_CAP ((int64_t)1 << 62)   /* idx of every huge key */
-#define GB_BUCKET_MIN_SLOTS 64
+#define GB_BUCKET_MIN_SLOTS 4096
+#define GB_BUCKET_MAX_SLOTS (1 << 18)          /* bm2 covers 64*64*64 slots */
+/* A bucket of at most this many nodes is sorted into a run at a refill. */
 #ifndef GB_BUCKET_RUN
 #define GB_BUCKET_RUN 32
 #endif
-#define GB_BUCKET_MAX_SLOTS (1 << 18)          /* bm2 covers 64*64*64 slots */
 
 /* A pool node: one queued id. */
 typedef struct gb_bucket_node {
@@ -101,8 +124,10 @@ typedef struct gb_bucket {
     gb_pq_counters cnt;     /* operation counters, zeroed by clear() */
     gb_bucket_node *nd;     /* [ncells] node pool; [0, hw) ever used */
     int32_t *loc;           /* [ncells] node of each queued id */
-    int32_t *hpos;          /* [ncells] heap slot of a node in the heap */
-    gb_bheap_dk_ent *heap;  /* [ncells] the active heap (aux = node) */
+    int32_t *hpos;          /* [ncells] heap slot of an active node (heap
+                               mode only) */
+    gb_bheap_dk_ent *heap;  /* [ncells] the active set, a run or a heap
+                               (aux = node) */
     int32_t *head;          /* [nslots] first node of a slot's list; valid
                                only while the slot's bm0 bit is set */
     uint64_t *bm0;          /* [nslots/64] bit s: slot s non-empty */
@@ -114,7 +139,7 @@ typedef struct gb_bucket {
     size_t n;               /* ids in the queue */
     size_t novf;            /* nodes in the overflow list */
     int64_t base;           /* bucket index of slot 0 */
-    int64_t cur;            /* current bucket: heap nodes have idx <= cur */
+    int64_t cur;            /* current bucket: active nodes have idx <= cur */
     int64_t lim;            /* base + nslots: overflow nodes have idx >= lim */
     int32_t ovf;            /* first node of the overflow list, or -1 */
     int32_t freel;          /* first node of the free list, or -1 */
@@ -299,7 +324,8 @@ static inline void gb_bucket_to_heap_(gb_bucket *q)
     q->hrun = 0;
 }
 
-/* Place node x (bucket index i) where the invariants say. */
+/* Place node x (bucket index i) where the invariants say; entering the
+ * active set turns a run into a heap first. */
 static inline void gb_bucket_place_(gb_bucket *q, int32_t x, int64_t i)
 {
     if (i <= q->cur) {
@@ -336,7 +362,7 @@ static inline void gb_bucket_decrease(gb_bucket *q, int32_t id, double f, double
     q->nd[x].fk = gb_bheap_dk_fkey(f);
     q->nd[x].gk = gb_bheap_dk_gkey(g);
     q->cnt.decreases++;
-    if (oi <= q->cur) {                       /* in the heap: sift up */
+    if (oi <= q->cur) {                       /* active: sift up in the heap */
         if (q->hrun) gb_bucket_to_heap_(q);
         gb_bheap_dk_core_up(q->heap, q->hpos, (size_t)q->hpos[x], gb_bucket_ent_(q, x));
         return;
@@ -374,15 +400,16 @@ static inline int64_t gb_bucket_find_(const gb_bucket *q, uint32_t from)
     return (int64_t)((w0 << 6) | (uint32_t)__builtin_ctzll(q->bm0[w0]));
 }
 
-/* Append node x to the (unordered) heap array at slot k; hpos[] is set
- * only if the loaded entries become a heap. */
+/* Put node x's entry at heap[k], unordered; hpos[] is set only if the
+ * loaded entries become a heap. */
 static inline void gb_bucket_load_(gb_bucket *q, size_t k, int32_t x)
 {
     q->heap[k] = gb_bucket_ent_(q, x);
 }
 
-/* The heap is empty and the queue is not: move the least bucket into the
- * heap (from the window, or by rebasing the window on the overflow). */
+/* The active set is empty and the queue is not: move the least bucket
+ * into it (from the window, or by rebasing the window on the overflow) and
+ * sort it into a run or heapify it. */
 static inline void gb_bucket_refill_(gb_bucket *q)
 {
     size_t k = 0;
@@ -431,7 +458,8 @@ static inline void gb_bucket_refill_(gb_bucket *q)
     }
 }
 
-/* Remove and return the first id.  Precondition: not empty. */
+/* Remove and return the first id (the run's front or the heap's top);
+ * the node goes back to the free list.  Precondition: not empty. */
 static inline int32_t gb_bucket_pop(gb_bucket *q)
 {
     int32_t id, x;
@@ -450,9 +478,10 @@ static inline int32_t gb_bucket_pop(gb_bucket *q)
     return id;
 }
 
-/* 0 when the invariants hold, else a code: 1 counts (n, hn, novf, pool)
- * do not add up, 2 id or node out of range, 3 heap order, 4 heap slot
- * index (hpos) wrong, 5 heap entry differs from its node or has idx > cur,
+/* 0 when the invariants hold, else a code: 1 counts (n, hs/hn, novf,
+ * pool) do not add up, 2 id or node out of range, 3 run not strictly
+ * ascending or heap order broken, 4 heap slot index (hpos) wrong, 5 active
+ * entry differs from its node or has idx > cur,
  * 6 bitmap levels inconsistent, 7 slot list malformed (links, or longer
  * than n), 8 node in the wrong slot or outside (cur, lim), 9 overflow list
  * malformed or node with idx < lim, 10 bounds (base, cur, lim) wrong,

@@ -9,7 +9,7 @@
  *       sib[x]    next sibling to the right, or -1;
  *       prv[x]    left sibling of x, or its parent if x is a first child,
  *                 or -1 for the root;
- *       kv[x]     the key {f, g} of x.
+ *       kv[x]     the key of x (integer images of f and g).
  *   "link" of two trees makes the loser (the root that does not come first
  *   under gb_pq_before) the first child of the winner.  push links the new
  *   node with the root; decrease cuts the node's subtree out of its sibling
@@ -37,11 +37,13 @@
 #include <stdlib.h>
 
 #include "gb_pq.h"
+#include "gb_pq_bheap_dk.h"
 
-/* Key of a queued id. */
+/* Key of a queued id, as the integer images of gb_pq_bheap_dk.h (which
+ * compare exactly like gb_pq_before, without floating-point branches). */
 typedef struct gb_pairing_kv {
-    double f;   /* primary key */
-    double g;   /* secondary key: larger g first */
+    uint64_t fk;   /* gb_bheap_dk_fkey(f) */
+    uint64_t gk;   /* gb_bheap_dk_gkey(g) */
 } gb_pairing_kv;
 
 typedef struct gb_pairing {
@@ -58,7 +60,9 @@ typedef struct gb_pairing {
 /* Nonzero when node a comes before node b. */
 static inline int gb_pairing_before_(const gb_pairing *q, int32_t a, int32_t b)
 {
-    return gb_pq_before(q->kv[a].f, q->kv[a].g, a, q->kv[b].f, q->kv[b].g, b);
+    const gb_pairing_kv *x = &q->kv[a], *y = &q->kv[b];
+    return (x->fk < y->fk)
+         | ((x->fk == y->fk) & ((x->gk < y->gk) | ((x->gk == y->gk) & (a < b))));
 }
 
 /* Allocate for ids in [0, ncells).  0, or -1 with errno (ENOMEM, or EINVAL
@@ -108,8 +112,9 @@ static inline size_t gb_pairing_size(const gb_pairing *q) { return q->n; }
  * are overwritten); return the winner, whose sib/prv the caller sets. */
 static inline int32_t gb_pairing_link_(gb_pairing *q, int32_t a, int32_t b)
 {
-    int32_t c;
-    if (gb_pairing_before_(q, b, a)) { int32_t t = a; a = b; b = t; }
+    int32_t c, w = gb_pairing_before_(q, b, a) ? b : a;
+    b = a ^ b ^ w;                          /* the loser */
+    a = w;
     c = q->child[a];
     q->sib[b] = c;
     if (c >= 0) q->prv[c] = b;
@@ -121,8 +126,8 @@ static inline int32_t gb_pairing_link_(gb_pairing *q, int32_t a, int32_t b)
 /* Insert id, which must not be in the heap. */
 static inline void gb_pairing_push(gb_pairing *q, int32_t id, double f, double g)
 {
-    q->kv[id].f = f;
-    q->kv[id].g = g;
+    q->kv[id].fk = gb_bheap_dk_fkey(f);
+    q->kv[id].gk = gb_bheap_dk_gkey(g);
     q->child[id] = -1;
     q->sib[id] = -1;
     q->prv[id] = -1;
@@ -142,8 +147,8 @@ static inline void gb_pairing_push(gb_pairing *q, int32_t id, double f, double g
  * id is the root, cut its subtree and link it with the root. */
 static inline void gb_pairing_decrease(gb_pairing *q, int32_t id, double f, double g)
 {
-    q->kv[id].f = f;
-    q->kv[id].g = g;
+    q->kv[id].fk = gb_bheap_dk_fkey(f);
+    q->kv[id].gk = gb_bheap_dk_gkey(g);
     q->cnt.decreases++;
     if (id != q->root) {
         int32_t p = q->prv[id], s = q->sib[id];

@@ -138,7 +138,8 @@ typedef struct scen {
     X(Q, few_ids_drained_often, 109, 7, 20000, KEYS_GRID, 40, 30, 25)       \
     X(Q, single_id_sequences, 110, 1, 5000, KEYS_EXTREME, 40, 30, 25)       \
     X(Q, push_heavy_large_queue, 111, 3000, 30000, KEYS_UNIFORM, 60, 25, 14) \
-    X(Q, far_keys_many_ids, 112, 5000, 20000, KEYS_FAR, 50, 30, 19)
+    X(Q, far_keys_many_ids, 112, 5000, 20000, KEYS_FAR, 50, 30, 19)        \
+    X(Q, large_groups_of_equal_keys, 113, 1000, 20000, KEYS_DUP, 70, 10, 19)
 
 #define GB_PQ_SCEN_DEF(Q, NAME, SEED, NC, NOPS, PROF, PP, PD, PO) \
     static const scen sc_##NAME = { #NAME, SEED, NC, NOPS, PROF, PP, PD, PO };
