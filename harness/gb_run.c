@@ -175,6 +175,23 @@ typedef struct pair_sum {
     int64_t time_ns;
 } pair_sum;
 
+/* sqrt 2 as the Moving AI generator used it for the 8-decimal files: their
+ * lengths are %.8f of straight + 1.414213562 * diagonal, which drifts from
+ * the true cost by 3.7e-10 per diagonal step -- more than the printed
+ * precision on long paths (den312d line 5: 70.11269836 printed, 70.11269837
+ * true).  Checked on ../shared/movingai. */
+#define SCEN_SQRT2_PUBLISHED 1.414213562
+
+/* Does the scenario's printed length agree with the optimum (step counts
+ * in oc)?  Within the printed precision q->tol of either the true cost or
+ * the cost with the generator's sqrt 2. */
+static int scen_agrees(const gb_check *oc, const gb_query *q)
+{
+    if (fabs(oc->cost - q->length) <= q->tol) return 1;
+    double pub = (double)oc->straight + SCEN_SQRT2_PUBLISHED * (double)oc->diag;
+    return fabs(pub - q->length) <= q->tol;
+}
+
 /* Nonzero when query q fits the map but puts start or goal on a blocked
  * cell (the only per-query problem that is not fatal). */
 static int endpoint_blocked(const gb_query *q, const gb_grid *g)
@@ -312,7 +329,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
             }
             /* Does the scenario's printed length agree with the oracle? */
             /* (a scenario printing a length for an unreachable goal disagrees) */
-            int scen_ok = oracle_found ? fabs(oc.cost - q->length) <= q->tol : q->length <= 0.0;
+            int scen_ok = oracle_found ? scen_agrees(&oc, q) : q->length <= 0.0;
             if (!scen_ok) tot->scen_mismatch++;
             tot->queries++;
 

@@ -27,8 +27,13 @@
  *       Insert id, which the caller guarantees is not in the queue
  *       (decrease-key queues) -- lazy queues accept anything.
  *   void    gb_QUEUE_decrease(gb_QUEUE *q, int32_t id, double f, double g);
- *       id is in the queue with a key that (f, g) precedes; lazy queues
- *       push a new entry and leave the old one to be popped as stale.
+ *       id is in the queue; its key becomes the better (earlier under the
+ *       ordering rule) of the old key and (f, g).  Usually (f, g) is the
+ *       better one; in greedy best-first search (f = h, independent of g)
+ *       a shorter path to an open node gives the same f and a smaller g,
+ *       which ranks later, and the old key stays.  Lazy queues push a new
+ *       entry and leave the old one to be popped as stale -- the earlier of
+ *       the two pops first either way, so all queues pop the same order.
  *   int32_t gb_QUEUE_pop(gb_QUEUE *q);
  *       Remove and return the first entry under the ordering rule.  The
  *       queue must not be empty.  Lazy queues may return an id whose entry

@@ -2,12 +2,14 @@
  * gb_pq_4heap.h -- 4-ary heap with decrease-key (queue "4heap").
  *
  * Data structure
- *   An implicit 4-ary min-heap of entries {f, g, id} in h[0 .. n), root at
- *   0, children of i at 4i+1 .. 4i+4, parent of i > 0 at (i-1)/4, plus an
+ *   An implicit 4-ary min-heap of entries {f, g, id} (those of
+ *   gb_pq_bheap_dk.h, integer key images, aux unused) in h[0 .. n), root
+ *   at 0, children of i at 4i+1 .. 4i+4, parent of i > 0 at (i-1)/4, plus an
  *   index array pos[ncells]: pos[id] is the slot of id's entry while id is
  *   in the heap (garbage otherwise, never read; clear() is O(1)).  The
  *   shallower tree (log4 n levels) halves the sift-up work of push and
- *   decrease against a binary heap; pop compares up to 4 children a level.
+ *   decrease against a binary heap; pop picks the first of 4 children a
+ *   level with a 2-level tournament (3 comparisons, depth 2).
  *
  * Invariants (checked by gb_4heap_check)
  *   - 0 <= n <= ncells;
@@ -108,11 +110,18 @@ static inline void gb_4heap_push(gb_4heap *q, int32_t id, double f, double g)
     if (q->n > q->cnt.peak) q->cnt.peak = q->n;
 }
 
-/* id is in the heap and (f, g) precedes its key: update it in place. */
+/* id is in the heap and (f, g) precedes its key: update it in place.
+ * If (f, g) does not precede the current key -- the search core does that
+ * when a better g leaves f unchanged, as in greedy search, where the
+ * larger-g-first rule ranks the new key behind the old one -- the key is
+ * kept: the queue holds the minimum of the keys it was given, which is
+ * also the entry a lazy queue pops first, so all queues still agree. */
 static inline void gb_4heap_decrease(gb_4heap *q, int32_t id, double f, double g)
 {
-    gb_4heap_up_(q, (size_t)q->pos[id], gb_bheap_dk_ent_make(f, g, id, 0));
+    size_t i = (size_t)q->pos[id];
+    gb_4heap_ent e = gb_bheap_dk_ent_make(f, g, id, 0);
     q->cnt.decreases++;
+    if (gb_4heap_ent_before(&e, &q->h[i])) gb_4heap_up_(q, i, e);
 }
 
 /* Remove and return the first id.  Precondition: not empty.  Bottom-up:

@@ -3,7 +3,9 @@
  *
  * Data structure
  *   An implicit binary min-heap of entries {f, g, id} in one array
- *   h[0 .. n), root at 0, children of i at 2i+1 and 2i+2.  There is no
+ *   h[0 .. n), root at 0, children of i at 2i+1 and 2i+2 (entries are
+ *   those of gb_pq_bheap_dk.h: f and g as order-preserving integer images,
+ *   compared without branches; aux unused).  There is no
  *   index from ids to entries: decrease(id, f, g) simply pushes a second
  *   entry for id.  The entry with the old key stays in the heap and is
  *   popped later as a "stale" entry; the search recognises it because the
@@ -118,7 +120,10 @@ static inline void gb_bheap_push(gb_bheap *q, int32_t id, double f, double g)
 }
 
 /* Lazy decrease: push a new entry; the old one is left to go stale.
- * Counts as one decrease and one push. */
+ * Counts as one decrease and one push.  A new key that does not precede
+ * the old one is pushed all the same; the old entry then pops first and
+ * the new one goes stale (the decrease-key queues keep the old key: same
+ * order of valid pops). */
 static inline void gb_bheap_decrease(gb_bheap *q, int32_t id, double f, double g)
 {
     q->cnt.decreases++;

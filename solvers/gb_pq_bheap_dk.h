@@ -2,21 +2,30 @@
  * gb_pq_bheap_dk.h -- binary heap with decrease-key (queue "bheap-dk").
  *
  * Data structure
- *   An implicit binary min-heap of entries {f, g, id} in h[0 .. n), root
- *   at 0, children of i at 2i+1 and 2i+2, plus an index array pos[ncells]:
+ *   An implicit binary min-heap of entries in h[0 .. n), root at 0,
+ *   children of i at 2i+1 and 2i+2, plus an index array pos[ncells]:
  *   pos[id] is the slot of id's entry while id is in the heap.  Each id has
  *   at most one entry, so h needs ncells slots.  pos[] of an id that is not
  *   in the heap is garbage and never read; hence clear() is O(1) (no reset
  *   of pos[]).
  *
+ * Entries (shared by every array heap of gridbench: bheap, bheap-dk,
+ * 4heap, and the exact heaps inside bucket and radix) are 24 bytes:
+ * {fk, gk, id, aux}, where fk and gk are order-preserving integer images
+ * of f and g (see gb_bheap_dk_fkey), so that gb_pq_before becomes a
+ * branch-free integer comparison -- a mispredicted floating-point branch
+ * per comparison costs more than the rest of a sift step.  aux is the
+ * index into the position array: the id here, a pool node in bucket and
+ * radix.
+ *
  * Invariants (checked by gb_bheap_dk_check)
  *   - 0 <= n <= ncells;
- *   - for every slot i < n: 0 <= h[i].id < ncells and pos[h[i].id] == i
- *     (so ids are distinct);
+ *   - for every slot i < n: 0 <= h[i].id < ncells, h[i].aux == h[i].id and
+ *     pos[h[i].id] == i (so ids are distinct);
  *   - heap order: no entry comes before its parent under gb_pq_before.
  *
  * The heap core (gb_bheap_dk_core_*) works on an entry array and any int32
- * position array indexed by id.  The bucket queue and the radix heap reuse
+ * position array indexed by aux.  The bucket queue and the radix heap reuse
  * it for their exact "current bucket" heaps, with their own position
  * arrays, so there is one implementation of the exact tie order.
  *
@@ -221,12 +230,18 @@ static inline void gb_bheap_dk_push(gb_bheap_dk *q, int32_t id, double f, double
     if (q->n > q->cnt.peak) q->cnt.peak = q->n;
 }
 
-/* id is in the heap and (f, g) precedes its key: update it in place. */
+/* id is in the heap and (f, g) precedes its key: update it in place.
+ * If (f, g) does not precede the current key -- the search core does that
+ * when a better g leaves f unchanged, as in greedy search, where the
+ * larger-g-first rule ranks the new key behind the old one -- the key is
+ * kept: the queue holds the minimum of the keys it was given, which is
+ * also the entry a lazy queue pops first, so all queues still agree. */
 static inline void gb_bheap_dk_decrease(gb_bheap_dk *q, int32_t id, double f, double g)
 {
-    gb_bheap_dk_core_up(q->h, q->pos, (size_t)q->pos[id],
-                        gb_bheap_dk_ent_make(f, g, id, id));
+    size_t i = (size_t)q->pos[id];
+    gb_bheap_dk_ent e = gb_bheap_dk_ent_make(f, g, id, id);
     q->cnt.decreases++;
+    if (gb_bheap_dk_ent_before(&e, &q->h[i])) gb_bheap_dk_core_up(q->h, q->pos, i, e);
 }
 
 /* Remove and return the first id.  Precondition: not empty. */
@@ -236,7 +251,8 @@ static inline int32_t gb_bheap_dk_pop(gb_bheap_dk *q)
     return gb_bheap_dk_core_pop(q->h, q->pos, &q->n);
 }
 
-/* 0 when the invariants hold; 1 size over ncells, else the core's code. */
+/* 0 when the invariants hold; 1 size over ncells, 5 aux != id, else the
+ * core's code. */
 static inline int gb_bheap_dk_check(const gb_bheap_dk *q)
 {
     if (q->n > (size_t)(q->ncells > 0 ? q->ncells : 0)) return 1;

@@ -354,14 +354,23 @@ static inline void gb_bucket_push(gb_bucket *q, int32_t id, double f, double g)
     if (q->n > q->cnt.peak) q->cnt.peak = q->n;
 }
 
-/* id is in the queue and (f, g) precedes its key: move it. */
+/* id is in the queue and (f, g) precedes its key: move it.
+ * If (f, g) does not precede the current key -- the search core does that
+ * when a better g leaves f unchanged, as in greedy search, where the
+ * larger-g-first rule ranks the new key behind the old one -- the key is
+ * kept: the queue holds the minimum of the keys it was given, which is
+ * also the entry a lazy queue pops first, so all queues still agree. */
 static inline void gb_bucket_decrease(gb_bucket *q, int32_t id, double f, double g)
 {
     int32_t x = q->loc[id];
-    int64_t oi = gb_bucket_kidx(q->nd[x].fk), i = gb_bucket_idx(f);
-    q->nd[x].fk = gb_bheap_dk_fkey(f);
-    q->nd[x].gk = gb_bheap_dk_gkey(g);
+    uint64_t fk = gb_bheap_dk_fkey(f), gk = gb_bheap_dk_gkey(g);
+    int64_t oi, i;
     q->cnt.decreases++;
+    if (!(fk < q->nd[x].fk || (fk == q->nd[x].fk && gk < q->nd[x].gk))) return;
+    oi = gb_bucket_kidx(q->nd[x].fk);
+    i = gb_bucket_idx(f);
+    q->nd[x].fk = fk;
+    q->nd[x].gk = gk;
     if (oi <= q->cur) {                       /* active: sift up in the heap */
         if (q->hrun) gb_bucket_to_heap_(q);
         gb_bheap_dk_core_up(q->heap, q->hpos, (size_t)q->hpos[x], gb_bucket_ent_(q, x));

@@ -144,12 +144,23 @@ static inline void gb_pairing_push(gb_pairing *q, int32_t id, double f, double g
 }
 
 /* id is in the heap and (f, g) precedes its key.  Update the key; unless
- * id is the root, cut its subtree and link it with the root. */
+ * id is the root, cut its subtree and link it with the root.
+ * If (f, g) does not precede the current key -- the search core does that
+ * when a better g leaves f unchanged, as in greedy search, where the
+ * larger-g-first rule ranks the new key behind the old one -- the key is
+ * kept: the queue holds the minimum of the keys it was given, which is
+ * also the entry a lazy queue pops first, so all queues still agree. */
 static inline void gb_pairing_decrease(gb_pairing *q, int32_t id, double f, double g)
 {
+    gb_pairing_kv old = q->kv[id];
+    q->cnt.decreases++;
     q->kv[id].fk = gb_bheap_dk_fkey(f);
     q->kv[id].gk = gb_bheap_dk_gkey(g);
-    q->cnt.decreases++;
+    if (!(q->kv[id].fk < old.fk
+          || (q->kv[id].fk == old.fk && q->kv[id].gk < old.gk))) {
+        q->kv[id] = old;                    /* not better: keep the key */
+        return;
+    }
     if (id != q->root) {
         int32_t p = q->prv[id], s = q->sib[id];
         if (q->child[p] == id) q->child[p] = s;

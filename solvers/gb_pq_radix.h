@@ -52,10 +52,12 @@
  * first difference with L is still bit j-1, where it has the 1) and above
  * L; buckets below b are empty at a refill.  With last = umax all of b is
  * <= last and goes to the heap; with last = umin the nodes above umin
- * differ from it below bit b-1 and land in lower buckets.  The tests run
- * both choices (GB_RADIX_SMALL = 0 and a huge value) as well.
+ * differ from it below bit b-1 and land in lower buckets.  (The queue
+ * tests pass with GB_RADIX_SMALL forced to 0 and to a huge value too.)
  *
- * Memory: 48 bytes per cell (node 32, loc 4, hpos 4... heap 24 -> 64).
+ * Memory: 64 bytes per cell (node 32, loc 4, hpos 4, heap entry 24).  A
+ * pushed key that is not below the last minimum costs O(1): no key
+ * comparison at all until its bucket is refilled.
  *
  * Time complexity: push O(1) or O(log k) (heap of k); decrease O(1) or
  * O(log k); pop O(log k) plus O(1) per bucket move, each node moving to a
@@ -208,14 +210,21 @@ static inline void gb_radix_push(gb_radix *q, int32_t id, double f, double g)
     if (q->n > q->cnt.peak) q->cnt.peak = q->n;
 }
 
-/* id is in the queue and (f, g) precedes its key: move it. */
+/* id is in the queue and (f, g) precedes its key: move it.
+ * If (f, g) does not precede the current key -- the search core does that
+ * when a better g leaves f unchanged, as in greedy search, where the
+ * larger-g-first rule ranks the new key behind the old one -- the key is
+ * kept: the queue holds the minimum of the keys it was given, which is
+ * also the entry a lazy queue pops first, so all queues still agree. */
 static inline void gb_radix_decrease(gb_radix *q, int32_t id, double f, double g)
 {
     int32_t x = q->loc[id];
-    uint64_t u0 = q->nd[x].fk, u = gb_bheap_dk_fkey(f), last = q->last;
-    q->nd[x].fk = u;
-    q->nd[x].gk = gb_bheap_dk_gkey(g);
+    uint64_t u0 = q->nd[x].fk, u = gb_bheap_dk_fkey(f), gk = gb_bheap_dk_gkey(g);
+    uint64_t last = q->last;
     q->cnt.decreases++;
+    if (!(u < u0 || (u == u0 && gk < q->nd[x].gk))) return;
+    q->nd[x].fk = u;
+    q->nd[x].gk = gk;
     if (u0 <= last) {
         gb_bheap_dk_core_up(q->heap, q->hpos, (size_t)q->hpos[x], gb_radix_ent_(q, x));
     } else {
