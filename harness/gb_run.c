@@ -182,10 +182,7 @@ typedef struct pair_sum {
  * true).  Checked on ../shared/movingai. */
 #define SCEN_SQRT2_PUBLISHED 1.414213562
 
-/* Does the scenario's printed length agree with the optimum (step counts
- * in oc)?  Within the printed precision q->tol of either the true cost or
- * the cost with the generator's sqrt 2. */
-static int scen_agrees(const gb_check *oc, const gb_query *q)
+int gb_scen_agrees(const gb_check *oc, const gb_query *q)
 {
     if (fabs(oc->cost - q->length) <= q->tol) return 1;
     double pub = (double)oc->straight + SCEN_SQRT2_PUBLISHED * (double)oc->diag;
@@ -329,7 +326,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
             }
             /* Does the scenario's printed length agree with the oracle? */
             /* (a scenario printing a length for an unreachable goal disagrees) */
-            int scen_ok = oracle_found ? scen_agrees(&oc, q) : q->length <= 0.0;
+            int scen_ok = oracle_found ? gb_scen_agrees(&oc, q) : q->length <= 0.0;
             if (!scen_ok) tot->scen_mismatch++;
             tot->queries++;
 

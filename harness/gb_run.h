@@ -21,6 +21,13 @@
  *                      printed precision allows
  *   ok
  * The first four are solver failures: the run's exit status is then 1.
+ *
+ * A query whose start or goal lies on a cell the movement model calls
+ * blocked (24 queries of the Warcraft III file do) is the scenario's
+ * fault, not a solver's: a warning names file:line:col, the solvers are
+ * not run, and every pair gets a scen_mismatch row with empty costs.  A
+ * query outside the map or a map of the wrong size is bad input and stops
+ * the run.
  */
 #ifndef GB_RUN_H
 #define GB_RUN_H
@@ -29,7 +36,9 @@
 #include <stdio.h>
 
 #include "gb_diag.h"
+#include "gb_scen.h"
 #include "gb_search.h"
+#include "gb_validate.h"
 
 #define GB_RUN_MAX_PAIRS 256
 
@@ -67,6 +76,12 @@ typedef enum gb_row_status {
 } gb_row_status;
 
 const char *gb_row_status_name(gb_row_status s);
+
+/* Does the scenario's printed length q->length agree with the optimum
+ * whose step counts are in oc?  Yes when it is within the printed
+ * precision q->tol of the true cost, or of straight + 1.414213562 * diag
+ * (the sqrt 2 the Moving AI generator used for its 8-decimal files). */
+int gb_scen_agrees(const gb_check *oc, const gb_query *q);
 
 /* The CSV header line (no newline); the column list is a public contract. */
 const char *gb_run_csv_header(void);
