@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# scripts/deps.sh -- install the Debian packages gridbench needs, if missing.
+#
+#   build-essential   gcc, make (C11 build)
+#   libcriterion-dev  the test framework (make test)
+#   gnuplot-nox       plots (make report)
+#   hyperfine         whole-process timing (make report)
+#
+# Installs only what dpkg does not already have; uses sudo when not root.
+# Extra packages can be named on the command line (e.g. valgrind for
+# `make bench CALLGRIND=1`, clang for the sanitizer/fuzz builds).
+set -euo pipefail
+
+want=(build-essential libcriterion-dev gnuplot-nox hyperfine "$@")
+missing=()
+for p in "${want[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "deps: all packages present (${want[*]})" >&2
+    exit 0
+fi
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "deps: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    SUDO=sudo
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
