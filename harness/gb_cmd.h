@@ -12,5 +12,6 @@ int gb_cmd_run(int argc, char **argv);
 int gb_cmd_list(int argc, char **argv);
 int gb_cmd_gen(int argc, char **argv);
 int gb_cmd_env(int argc, char **argv);
+int gb_cmd_heuristics(int argc, char **argv);
 
 #endif

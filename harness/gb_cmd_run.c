@@ -20,6 +20,7 @@
 static const char *const all_solvers[] = {
     "dijkstra", "astar-octile", "astar-euclidean", "astar-chebyshev",
     "wastar-octile:w=1.5", "gbfs-octile", "bfs", "bidijkstra", "biastar-octile", "jps",
+    "astar-diff:k=8",
 };
 
 static void run_usage(FILE *f)

@@ -79,7 +79,7 @@ static void heur_names(char *buf, size_t n)
 {
     size_t len = 0;
     buf[0] = '\0';
-    for (int h = 0; h < GB_H_COUNT; h++) {
+    for (int h = 0; h < GB_H_NSIMPLE; h++) {
         int w = snprintf(buf + len, n - len, "%s, ", gb_heur_name((gb_heur)h));
         if (w < 0 || (size_t)w >= n - len) return;
         len += (size_t)w;
@@ -306,7 +306,7 @@ static int fill_wh(gb_hv *v, const gb_hv_spec *s, gb_diag *d)
     const gb_grid *g = v->g;
     const double w = s->weight;
     const gb_landmarks *L = NULL;
-    gb_hctx c = { gb_grid_x(g, v->goal), gb_grid_y(g, v->goal), v->goal };
+    gb_hctx c = { gb_grid_x(g, v->goal), gb_grid_y(g, v->goal), v->goal, NULL };
     if (s->kind == GB_HV_DIFF) {
         L = gb_hv_landmarks(v, s->k);
         if (!L)
@@ -315,9 +315,9 @@ static int fill_wh(gb_hv *v, const gb_hv_spec *s, gb_diag *d)
                 : gb_diag_set(d, EX_SOFTWARE, "", 0, 0, "expected k from 1 to %d, found %d",
                               GB_LANDMARKS_MAX, s->k);
     } else if (s->kind == GB_HV_BUILTIN) {
-        if ((unsigned)s->heur >= GB_H_COUNT)
+        if ((unsigned)s->heur >= GB_H_NSIMPLE)
             return gb_diag_set(d, EX_SOFTWARE, "", 0, 0, "expected a heuristic 0..%d, found %d",
-                               GB_H_COUNT - 1, (int)s->heur);
+                               GB_H_NSIMPLE - 1, (int)s->heur);
     } else if (s->kind != GB_HV_USER || !s->fn) {
         return gb_diag_set(d, EX_SOFTWARE, "", 0, 0,
                            "expected a built-in, diff or user heuristic with a callback, found kind %d",

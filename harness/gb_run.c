@@ -334,6 +334,13 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 const gb_pair *p = &o->pairs[pi];
                 gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
                 int64_t cold = 0;
+                /* allocations and landmark tables happen here, not in the timed call */
+                if (gb_ws_prepare(rm.ws, &p->spec, qk) != 0) {
+                    rc = gb_diag_set(d, EX_OSERR, scens[si], q->line, 0,
+                                     "expected memory for solver %s, found none", p->spec.name);
+                    gb_scen_free(&sc);
+                    goto done;
+                }
                 for (int rep = 0; rep < o->reps; rep++) {
                     int64_t t0 = now_ns();
                     int e = gb_solve(rm.ws, &p->spec, qk, s, t, &r);

@@ -16,6 +16,8 @@ static const struct {
     { "run",  gb_cmd_run,  "run solvers x queues over scenarios, check every path, write CSV" },
     { "list", gb_cmd_list, "list solvers, heuristics, queues and movement models" },
     { "gen",  gb_cmd_gen,  "generate Moving AI-format maps and scenarios (random, maze, rooms)" },
+    { "heuristics", gb_cmd_heuristics,
+              "check heuristics for admissibility, consistency and informedness against exact distances" },
     { "env",  gb_cmd_env,  "print the measurement environment as JSON (CPU, compiler, commit, checksums)" },
 };
 
@@ -40,7 +42,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0) return cmds[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "gridbench: expected a command (run, list, gen, env), found '%s'\n", argv[1]);
+    fprintf(stderr, "gridbench: expected a command (run, list, heuristics, gen, env), found '%s'\n", argv[1]);
     usage(stderr);
     return EX_USAGE;
 }

@@ -8,6 +8,11 @@
  * directly (it is instantiated once per heuristic at compile time), so no
  * function pointer is called per node.
  *
+ * The differential heuristic (ALT, gb_landmarks.h) needs per-map tables
+ * and so is not in the list: gb_search.h appends it as GB_H_DIFF, the
+ * workspace builds its tables, and gb_h_diff() reads them through
+ * gb_hctx.lm.
+ *
  * Adding a heuristic = one inline function below + one line in
  * GB_HEUR_LIST.  The line gives: the enum suffix, the name used on the
  * command line, the movement models under which the heuristic is
@@ -35,11 +40,13 @@
 #include <stdint.h>
 
 #include "gb_grid.h"
+#include "gb_landmarks.h"
 
 /* Everything a heuristic may look at about the goal. */
 typedef struct gb_hctx {
     int32_t gx, gy;   /* goal map coordinates */
     int32_t goal;     /* goal cell id */
+    const gb_landmarks *lm;  /* landmark tables (GB_H_DIFF only), else NULL */
 } gb_hctx;
 
 #define GB_HM_ALL ((1u << GB_MODEL_COUNT) - 1)
@@ -88,6 +95,14 @@ static inline double gb_h_chebyshev(const gb_hctx *c, int32_t id, int32_t x, int
     (void)id;
     int32_t dx = gb_h_abs(x - c->gx), dy = gb_h_abs(y - c->gy);
     return (double)(dx > dy ? dx : dy);
+}
+
+/* Differential heuristic: max over landmarks of |d(L,n) - d(L,goal)|;
+ * admissible and consistent under the model its tables were built for. */
+static inline double gb_h_diff(const gb_hctx *c, int32_t id, int32_t x, int32_t y)
+{
+    (void)x; (void)y;
+    return gb_landmarks_h(c->lm, id, c->goal);
 }
 
 #endif

@@ -36,6 +36,9 @@
 #define GB_CAT3(a, b, c) GB_CAT(GB_CAT(a, b), c)
 #define GB_ALWAYS_INLINE __attribute__((always_inline))
 
+/* Landmark tables kept per workspace (one per distinct k in use). */
+#define GB_WS_MAX_LM 4
+
 /* Generation counter limit: 2*gen + 1 must fit in uint32_t. */
 #define GEN_MAX 0x7ffffffeu
 
@@ -54,6 +57,9 @@ struct gb_ws {
     int32_t *fifo;         /* BFS queue of ncells ids, or NULL */
     int32_t *path;         /* path buffer of ncells ids */
     gb_algo last_algo;     /* algorithm of the last search (visit state) */
+    gb_landmarks lm[GB_WS_MAX_LM]; /* differential-heuristic tables, built on demand */
+    int lm_req[GB_WS_MAX_LM];      /* k each was built for (0 = free slot) */
+    const gb_landmarks *lm_cur;    /* the table of the current query's k */
 #define GB_X(E, T, N, D) gb_##T q_##T[2]; uint8_t ready_##T[2];
     GB_QUEUE_LIST(GB_X)
 #undef GB_X
@@ -67,6 +73,7 @@ static inline GB_ALWAYS_INLINE double gb_heur_inline(int h, const gb_hctx *c, in
 #define GB_X(E, N, A, C, D) case GB_H_##E: return gb_h_##N(c, id, x, y);
     GB_HEUR_LIST(GB_X)
 #undef GB_X
+    case GB_H_DIFF: return gb_h_diff(c, id, x, y);
     default: return 0.0;
     }
 }
@@ -266,7 +273,7 @@ GB_QUEUE_LIST(GB_WRAP_Q)
 #define GB_WRAP_H_pairing(E, N, A, C, D)  GB_WRAP_ONE(pairing, E, N)
 #define GB_WRAP_H_bucket(E, N, A, C, D)   GB_WRAP_ONE(bucket, E, N)
 #define GB_WRAP_H_radix(E, N, A, C, D)    GB_WRAP_ONE(radix, E, N)
-#define GB_WRAP_Q(E, T, N, D) GB_HEUR_LIST(GB_WRAP_H_##T)
+#define GB_WRAP_Q(E, T, N, D) GB_HEUR_LIST(GB_WRAP_H_##T) GB_WRAP_ONE(T, DIFF, diff)
 GB_QUEUE_LIST(GB_WRAP_Q)
 #undef GB_WRAP_Q
 
@@ -283,8 +290,8 @@ GB_QUEUE_LIST(GB_WRAP_Q)
 #define GB_ROW_BD_pairing(E, N, A, C, D)  bd_pairing_##N,
 #define GB_ROW_BD_bucket(E, N, A, C, D)   bd_bucket_##N,
 #define GB_ROW_BD_radix(E, N, A, C, D)    bd_radix_##N,
-#define GB_ROW_BF(E, T, N, D) { GB_HEUR_LIST(GB_ROW_BF_##T) },
-#define GB_ROW_BD(E, T, N, D) { GB_HEUR_LIST(GB_ROW_BD_##T) },
+#define GB_ROW_BF(E, T, N, D) { GB_HEUR_LIST(GB_ROW_BF_##T) bf_##T##_diff },
+#define GB_ROW_BD(E, T, N, D) { GB_HEUR_LIST(GB_ROW_BD_##T) bd_##T##_diff },
 #define GB_ROW_JPS(E, T, N, D) jps_##T,
 static const gb_search_fn bf_table[GB_Q_COUNT][GB_H_COUNT] = { GB_QUEUE_LIST(GB_ROW_BF) };
 static const gb_search_fn bd_table[GB_Q_COUNT][GB_H_COUNT] = { GB_QUEUE_LIST(GB_ROW_BD) };
@@ -364,21 +371,25 @@ static const char *const heur_names[GB_H_COUNT] = {
 #define GB_X(E, N, A, C, D) #N,
     GB_HEUR_LIST(GB_X)
 #undef GB_X
+    "diff",
 };
 static const char *const heur_descs[GB_H_COUNT] = {
 #define GB_X(E, N, A, C, D) D,
     GB_HEUR_LIST(GB_X)
 #undef GB_X
+    "differential (landmarks, ALT): max |d(L,n) - d(L,goal)|; k landmarks",
 };
 static const unsigned heur_adm[GB_H_COUNT] = {
 #define GB_X(E, N, A, C, D) A,
     GB_HEUR_LIST(GB_X)
 #undef GB_X
+    GB_HM_ALL,
 };
 static const unsigned heur_cons[GB_H_COUNT] = {
 #define GB_X(E, N, A, C, D) C,
     GB_HEUR_LIST(GB_X)
 #undef GB_X
+    GB_HM_ALL,
 };
 
 const char *gb_queue_name(gb_queue_kind q) { return (unsigned)q < GB_Q_COUNT ? queue_names[q] : "?"; }
@@ -421,6 +432,7 @@ static const struct { const char *pattern, *desc; } solver_list[] = {
     { "bidijkstra",     "bidirectional Dijkstra; optimal" },
     { "biastar-H",      "bidirectional A*, average potentials; optimal for consistent H" },
     { "jps",            "Jump Point Search (octile), model 8-nocut only; optimal" },
+    { "astar-diff:k=K", "A* with the differential heuristic, K landmarks (default 8); any H takes diff" },
 };
 
 const char *gb_solver_list(int i, const char **desc)
@@ -432,7 +444,33 @@ const char *gb_solver_list(int i, const char **desc)
 
 static int parse_heur(const char *h, gb_solver_spec *out, char *err, size_t errsz)
 {
-    int k = gb_heur_from_name(h);
+    char name[32];
+    const char *colon = strchr(h, ':');
+    size_t n = colon ? (size_t)(colon - h) : strlen(h);
+    if (n >= sizeof name) n = sizeof name - 1;
+    memcpy(name, h, n);
+    name[n] = '\0';
+    if (strcmp(name, "diff") == 0) {
+        out->heur = GB_H_DIFF;
+        out->k = GB_DIFF_DEFAULT_K;
+        if (colon) {
+            char *end;
+            errno = 0;
+            long k = strncmp(colon, ":k=", 3) == 0 ? strtol(colon + 3, &end, 10) : -1;
+            if (k < 1 || k > GB_LANDMARKS_MAX || errno || *end) {
+                snprintf(err, errsz, "heuristic '%s': expected diff:k=K with 1 <= K <= %d", h,
+                         GB_LANDMARKS_MAX);
+                return -1;
+            }
+            out->k = (int)k;
+        }
+        return 0;
+    }
+    if (colon) {
+        snprintf(err, errsz, "heuristic '%s': only diff takes parameters (diff:k=K)", h);
+        return -1;
+    }
+    int k = gb_heur_from_name(name);
     if (k < 0) {
         snprintf(err, errsz, "unknown heuristic '%s' (see `gridbench list`)", h);
         return -1;
@@ -474,8 +512,8 @@ int gb_solver_parse(const char *name, gb_solver_spec *out, char *err, size_t err
         if (parse_heur(buf + 5, out, err, errsz)) return -1;
     } else if (strncmp(buf, "wastar-", 7) == 0) {
         out->algo = GB_ALGO_BESTFIRST;
-        char *colon = strchr(buf, ':');
-        if (!colon || strncmp(colon, ":w=", 3) != 0) {
+        char *colon = strstr(buf, ":w=");
+        if (!colon) {
             snprintf(err, errsz, "solver '%s': expected wastar-H:w=W, found no ':w='", name);
             return -1;
         }
@@ -490,11 +528,23 @@ int gb_solver_parse(const char *name, gb_solver_spec *out, char *err, size_t err
         }
         out->wh = w;
         if (parse_heur(buf + 7, out, err, errsz)) return -1;
-        snprintf(out->name, sizeof out->name, "wastar-%s:w=%g", gb_heur_name(out->heur), w);
+        if (out->heur == GB_H_DIFF)
+            snprintf(out->name, sizeof out->name, "wastar-diff:k=%d:w=%g", out->k, w);
+        else
+            snprintf(out->name, sizeof out->name, "wastar-%s:w=%g", gb_heur_name(out->heur), w);
         return 0;
     } else {
         snprintf(err, errsz, "unknown solver '%s' (see `gridbench list`)", name);
         return -1;
+    }
+    if (out->heur == GB_H_DIFF) {
+        /* canonical name carries k */
+        char base[32];
+        snprintf(base, sizeof base, "%.31s", name);
+        char *c = strchr(base, ':');
+        if (c) *c = '\0';
+        snprintf(out->name, sizeof out->name, "%s:k=%d", base, out->k);
+        return 0;
     }
     snprintf(out->name, sizeof out->name, "%s", name);
     return 0;
@@ -585,6 +635,7 @@ void gb_ws_free(gb_ws *ws)
     free(ws->indir);
     free(ws->fifo);
     free(ws->path);
+    for (int i = 0; i < GB_WS_MAX_LM; i++) gb_landmarks_free(&ws->lm[i]);
     free(ws);
 }
 
@@ -616,6 +667,22 @@ static int prepare_queue(gb_ws *ws, gb_queue_kind q, int dirs)
 int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q)
 {
     size_t n = (size_t)ws->grid->ncells;
+    if (s->heur == GB_H_DIFF) {
+        int slot = -1;
+        for (int i = 0; i < GB_WS_MAX_LM && slot < 0; i++)
+            if (ws->lm_req[i] == s->k) slot = i;
+        if (slot < 0) {
+            /* a free slot, else recycle the last one */
+            slot = GB_WS_MAX_LM - 1;
+            for (int i = GB_WS_MAX_LM - 1; i >= 0; i--)
+                if (!ws->lm_req[i]) slot = i;
+            gb_landmarks_free(&ws->lm[slot]);
+            ws->lm_req[slot] = 0;
+            if (gb_landmarks_build(&ws->lm[slot], ws->grid, ws->model, s->k) != 0) return -1;
+            ws->lm_req[slot] = s->k;
+        }
+        ws->lm_cur = &ws->lm[slot];
+    }
     switch (s->algo) {
     case GB_ALGO_BFS:
         if (!ws->fifo && !(ws->fifo = malloc(n * sizeof *ws->fifo))) goto nomem;
@@ -709,4 +776,9 @@ int gb_dijkstra_all(const gb_grid *g, gb_model m, int32_t src, double *dist)
         dist[i] = ws->stamp[i] == closed ? ws->g[i] : INFINITY;
     gb_ws_free(ws);
     return 0;
+}
+
+const gb_landmarks *gb_ws_landmarks(const gb_ws *ws)
+{
+    return ws->lm_cur;
 }

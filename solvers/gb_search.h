@@ -56,8 +56,13 @@ typedef enum gb_heur {
 #define GB_X(E, N, A, C, D) GB_H_##E,
     GB_HEUR_LIST(GB_X)
 #undef GB_X
+    GB_H_DIFF,      /* differential heuristic (landmarks); needs per-map tables */
     GB_H_COUNT
 } gb_heur;
+/* Heuristics that need nothing but the goal: [0, GB_H_NSIMPLE). */
+#define GB_H_NSIMPLE GB_H_DIFF
+/* Default number of landmarks of the differential heuristic. */
+#define GB_DIFF_DEFAULT_K 8
 
 const char *gb_heur_name(gb_heur h);
 const char *gb_heur_desc(gb_heur h);
@@ -120,11 +125,13 @@ typedef struct gb_solver_spec {
     gb_heur heur;
     double wg;         /* weight on g (0 for greedy best-first) */
     double wh;         /* weight on h */
+    int k;             /* landmarks for heur == GB_H_DIFF */
     uint64_t max_expanded;  /* 0 = no limit */
 } gb_solver_spec;
 
 /* Parse a solver name: dijkstra, astar-H, wastar-H:w=W, gbfs-H, bfs,
- * bidijkstra, biastar-H, jps (H = a heuristic name).  0, or -1 with a
+ * bidijkstra, biastar-H, jps (H = a heuristic name; "diff" takes an
+ * optional ":k=K" landmark count, e.g. astar-diff:k=16).  0, or -1 with a
  * message in err (errsz bytes). */
 int gb_solver_parse(const char *name, gb_solver_spec *out, char *err, size_t errsz);
 
@@ -154,6 +161,9 @@ int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q);
 const uint8_t *gb_ws_moves(const gb_ws *ws);
 gb_model gb_ws_model(const gb_ws *ws);
 const gb_grid *gb_ws_grid(const gb_ws *ws);
+/* The landmark tables of the differential heuristic last prepared on this
+ * workspace, or NULL when none was. */
+const gb_landmarks *gb_ws_landmarks(const gb_ws *ws);
 
 /* Run one query.  start and goal are cell ids of passable cells.  Fills
  * *out (out->path points into the workspace).  Returns 0, or -1 when the

@@ -47,7 +47,8 @@ static const char *const solvers_all[] = {
     "dijkstra", "astar-zero", "astar-manhattan", "astar-octile", "astar-euclidean",
     "astar-chebyshev", "wastar-octile:w=1.5", "wastar-euclidean:w=3", "gbfs-octile",
     "gbfs-manhattan", "bfs", "bidijkstra", "biastar-octile", "biastar-euclidean",
-    "biastar-chebyshev", "biastar-manhattan", "jps",
+    "biastar-chebyshev", "biastar-manhattan", "jps", "astar-diff:k=4", "biastar-diff:k=3",
+    "wastar-diff:k=2:w=2",
 };
 #define NSOLVERS (sizeof solvers_all / sizeof solvers_all[0])
 

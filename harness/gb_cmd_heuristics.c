@@ -1,0 +1,582 @@
+/*
+ * gb_cmd_heuristics.c -- `gridbench heuristics`: check heuristics for
+ * admissibility, consistency and informedness against exact distances
+ * (harness/gb_heurval.h), write one CSV row per (heuristic, weight, goal),
+ * and print a verdict per heuristic that is compared with what the
+ * registry (GB_HEUR_LIST) claims.
+ *
+ * Data flow: options -> map (+ scenario) -> goal ids -> for each goal one
+ * reverse Dijkstra (gb_hv_set_goal) and one gb_hv_eval per heuristic ->
+ * CSV row + running aggregate per heuristic (struct agg) -> verdict table.
+ * Landmark tables for diff:k=K are built once, before the first goal, so
+ * that their preprocessing time is measured alone.
+ *
+ * Output files go through gb_tmp_open / gb_tmp_commit (temp + rename); a
+ * signal while running removes the temporaries.
+ *
+ * CSV (one row per heuristic x goal, header first):
+ *   map, model, heuristic, weight, goal_x, goal_y, reachable, eccentricity,
+ *   tol, inadmissible_cells, max_over, max_over_ratio, over_x, over_y,
+ *   edges, inconsistent_edges, max_violation, viol_x1, viol_y1, viol_x2,
+ *   viol_y2, mean_ratio, ratio_cells, ratio_bin_00 .. ratio_bin_19,
+ *   ratio_bin_over
+ * "None" is 0 for max_over / max_over_ratio / max_violation and -1 for the
+ * example coordinates.  --hist FILE: one row per heuristic x distance
+ * bucket, pooled over all goals:
+ *   heuristic, weight, bucket, lo, hi, mean_ratio, cells
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gb_cmd.h"
+#include "gb_heurval.h"
+#include "gb_map.h"
+#include "gb_scen.h"
+
+#include "gb_cmd.h"
+
+#define CMD "gridbench heuristics"
+#define MAX_SPECS 64
+
+static const char csv_header[] =
+    "map,model,heuristic,weight,goal_x,goal_y,reachable,eccentricity,tol,"
+    "inadmissible_cells,max_over,max_over_ratio,over_x,over_y,edges,"
+    "inconsistent_edges,max_violation,viol_x1,viol_y1,viol_x2,viol_y2,"
+    "mean_ratio,ratio_cells";
+
+static void heur_usage(FILE *f)
+{
+    fprintf(f,
+"usage: gridbench heuristics [OPTIONS] MAP\n"
+"       gridbench heuristics [OPTIONS] --scen FILE [MAP]\n"
+"\n"
+"Check heuristics against the exact distance h* to a set of goals (one\n"
+"reverse Dijkstra per goal) over every reachable cell of MAP:\n"
+"  admissible    w h(n) <= h*(n) + tol at every reachable cell n\n"
+"  consistent    w h(n) <= c(n,n') + w h(n') + tol over every legal move\n"
+"  informedness  w h / h*: mean, histogram (20 bins over [0,1] + overflow),\n"
+"                mean per distance bucket floor(h*/4) (--hist)\n"
+"tol = 16 * DBL_EPSILON * max(w,1) * max(E,1)^2, E = the goal's largest h*.\n"
+"Writes one CSV row per (heuristic, goal) and prints a verdict per heuristic,\n"
+"compared with what the registry (`gridbench list`) claims for the model.\n"
+"\n"
+"  -H, --heuristic SPEC  NAME[:k=K][:w=W]; NAME one of zero, manhattan, octile,\n"
+"                        euclidean, chebyshev, or diff (differential heuristic,\n"
+"                        K landmarks, default 8); W the weight (default 1).\n"
+"                        Repeatable and comma-separated; 'all' = every\n"
+"                        built-in plus diff:k=8 (the default)\n"
+"  -m, --model NAME      movement model (default 8-nocut)\n"
+"  -g, --goals N         goals sampled from the passable cells (default 8);\n"
+"                        with --scen: at most N distinct scenario goals\n"
+"                        (default all of them)\n"
+"  -S, --scen FILE       take the goals from FILE (distinct, in file order;\n"
+"                        blocked goals skipped); MAP defaults to its map\n"
+"  -s, --seed S          seed of the goal sample (default 1)\n"
+"  -o, --out FILE        CSV file, written to a temp file and renamed at the\n"
+"                        end (default: standard output); the verdict table\n"
+"                        then goes to standard output instead of stderr\n"
+"      --hist FILE       also write mean w h / h* per distance bucket:\n"
+"                        heuristic,weight,bucket,lo,hi,mean_ratio,cells\n"
+"      --require-admissible  exit 1 when any heuristic overestimates\n"
+"      --require-consistent  exit 1 when any heuristic is inconsistent\n"
+"  -q, --quiet           no progress on stderr\n"
+"  -h, --help            this text\n"
+"\n"
+"Exit status: 0 done (whatever the verdicts); 1 a --require-* check\n"
+"failed; 64-78 bad usage or input (sysexits.h).\n"
+"\n"
+"Example:\n"
+"  gridbench heuristics ../shared/movingai/mazes/maze512-4-0.map \\\n"
+"      --heuristic octile,octile:w=1.5,diff:k=8 --goals 4 --out heur.csv\n");
+}
+
+/* ---- temp-file cleanup on signals ------------------------------------ */
+static char sig_tmp[2][1100];
+static volatile sig_atomic_t sig_armed;
+
+static void on_signal(int sig)
+{
+    if (sig_armed) {
+        if (sig_tmp[0][0]) unlink(sig_tmp[0]);
+        if (sig_tmp[1][0]) unlink(sig_tmp[1]);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void arm_cleanup(void)
+{
+    sig_armed = 1;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+}
+
+static void disarm_cleanup(void)
+{
+    sig_armed = 0;
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    sig_tmp[0][0] = sig_tmp[1][0] = '\0';
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+static int parse_u64(const char *opt, const char *s, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-') {
+        fprintf(stderr, CMD ": %s: expected a non-negative integer, found '%s'\n", opt, s);
+        return EX_USAGE;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Add spec s unless an equal (name, weight) one is there already. */
+static int add_spec(gb_hv_spec *specs, int *n, const gb_hv_spec *s)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(specs[i].name, s->name) == 0 && specs[i].weight == s->weight) return 0;
+    if (*n >= MAX_SPECS) {
+        fprintf(stderr, CMD ": --heuristic: expected at most %d heuristics, found more\n", MAX_SPECS);
+        return EX_USAGE;
+    }
+    specs[(*n)++] = *s;
+    return 0;
+}
+
+/* Split one --heuristic argument at commas and add its specs. */
+static int add_spec_list(gb_hv_spec *specs, int *n, const char *arg)
+{
+    const char *p = arg;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char tok[128], err[256];
+        if (len == 0 || len >= sizeof tok) {
+            fprintf(stderr, CMD ": --heuristic: expected NAME[:k=K][:w=W], found '%.*s' in '%s'\n",
+                    (int)(len < 60 ? len : 60), p, arg);
+            return EX_USAGE;
+        }
+        memcpy(tok, p, len);
+        tok[len] = '\0';
+        int rc;
+        gb_hv_spec s;
+        if (strcmp(tok, "all") == 0) {
+            for (int h = 0; h < GB_H_NSIMPLE; h++) {
+                gb_hv_spec_builtin(&s, (gb_heur)h, 1.0);
+                if ((rc = add_spec(specs, n, &s)) != 0) return rc;
+            }
+            gb_hv_spec_diff(&s, GB_HV_DEFAULT_K, 1.0);
+            if ((rc = add_spec(specs, n, &s)) != 0) return rc;
+        } else {
+            if (gb_hv_parse(tok, &s, err, sizeof err) != 0) {
+                fprintf(stderr, CMD ": --heuristic: %s\n", err);
+                return EX_USAGE;
+            }
+            if ((rc = add_spec(specs, n, &s)) != 0) return rc;
+        }
+        if (!comma) return 0;
+        p = comma + 1;
+    }
+}
+
+/* Per-heuristic totals over all goals. */
+typedef struct agg {
+    int64_t inadmissible, inconsistent, ratio_cells;
+    int32_t goals_inadm, goals_incons;
+    double ratio_sum;
+    double max_over, max_violation;      /* worst over all goals */
+    int32_t over_x, over_y, over_gx, over_gy;
+    int32_t v_x1, v_y1, v_x2, v_y2, v_gx, v_gy;
+    int32_t nbuckets;                    /* pooled distance buckets */
+    double *bsum;
+    int64_t *bcells;
+} agg;
+
+static int agg_add(agg *a, const gb_hv_result *r)
+{
+    if (r->inadmissible) {
+        if (a->goals_inadm == 0 || r->max_over > a->max_over) {
+            a->max_over = r->max_over;
+            a->over_x = r->over_x; a->over_y = r->over_y;
+            a->over_gx = r->goal_x; a->over_gy = r->goal_y;
+        }
+        a->goals_inadm++;
+        a->inadmissible += r->inadmissible;
+    }
+    if (r->inconsistent) {
+        if (a->goals_incons == 0 || r->max_violation > a->max_violation) {
+            a->max_violation = r->max_violation;
+            a->v_x1 = r->viol_x1; a->v_y1 = r->viol_y1;
+            a->v_x2 = r->viol_x2; a->v_y2 = r->viol_y2;
+            a->v_gx = r->goal_x; a->v_gy = r->goal_y;
+        }
+        a->goals_incons++;
+        a->inconsistent += r->inconsistent;
+    }
+    a->ratio_cells += r->ratio_cells;
+    a->ratio_sum += r->ratio_sum;
+    if (r->nbuckets > a->nbuckets) {
+        double *s = realloc(a->bsum, (size_t)r->nbuckets * sizeof *s);
+        if (s) a->bsum = s;
+        int64_t *c = realloc(a->bcells, (size_t)r->nbuckets * sizeof *c);
+        if (c) a->bcells = c;
+        if (!s || !c) return -1;
+        for (int32_t b = a->nbuckets; b < r->nbuckets; b++) { s[b] = 0.0; c[b] = 0; }
+        a->nbuckets = r->nbuckets;
+    }
+    for (int32_t b = 0; b < r->nbuckets; b++) {
+        a->bsum[b] += r->bucket_sum[b];
+        a->bcells[b] += r->bucket_cells[b];
+    }
+    return 0;
+}
+
+static void write_row(FILE *f, const char *map, gb_model m, const gb_hv_spec *s,
+                      const gb_hv_result *r)
+{
+    fprintf(f, "%s,%s,%s,%g,%d,%d,%d,%.10g,%.3g,%lld,%.10g,%.10g,%d,%d,%lld,%lld,%.10g,%d,%d,%d,%d,%.10g,%lld",
+            map, gb_model_name(m), s->name, s->weight, (int)r->goal_x, (int)r->goal_y,
+            (int)r->reachable, r->ecc, r->tol, (long long)r->inadmissible, r->max_over,
+            r->max_over_ratio, (int)r->over_x, (int)r->over_y, (long long)r->edges,
+            (long long)r->inconsistent, r->max_violation, (int)r->viol_x1, (int)r->viol_y1,
+            (int)r->viol_x2, (int)r->viol_y2, r->mean_ratio, (long long)r->ratio_cells);
+    for (int b = 0; b <= GB_HV_NBINS; b++) fprintf(f, ",%lld", (long long)r->bins[b]);
+    fputc('\n', f);
+}
+
+static const char *verdict_name(int adm, int cons)
+{
+    return adm && cons ? "admissible+consistent" : adm ? "admissible" : cons ? "consistent" : "neither";
+}
+
+/* ---- the command ------------------------------------------------------ */
+
+int gb_cmd_heuristics(int argc, char **argv)
+{
+    enum { OPT_HIST = 256, OPT_REQ_ADM, OPT_REQ_CONS };
+    static const struct option lo[] = {
+        { "heuristic", required_argument, 0, 'H' }, { "model", required_argument, 0, 'm' },
+        { "goals", required_argument, 0, 'g' },     { "scen", required_argument, 0, 'S' },
+        { "seed", required_argument, 0, 's' },      { "out", required_argument, 0, 'o' },
+        { "hist", required_argument, 0, OPT_HIST },
+        { "require-admissible", no_argument, 0, OPT_REQ_ADM },
+        { "require-consistent", no_argument, 0, OPT_REQ_CONS },
+        { "quiet", no_argument, 0, 'q' },           { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 }
+    };
+    static gb_hv_spec specs[MAX_SPECS];
+    int nspecs = 0;
+    gb_model model = GB_MODEL_8_NOCUT;
+    long long ngoals_opt = -1;
+    unsigned long long seed = 1, v;
+    const char *scen_path = NULL, *out_path = NULL, *hist_path = NULL;
+    int req_adm = 0, req_cons = 0, quiet = 0, c, rc;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "H:m:g:S:s:o:qh", lo, NULL)) != -1) {
+        switch (c) {
+        case 'H':
+            if ((rc = add_spec_list(specs, &nspecs, optarg)) != 0) return rc;
+            break;
+        case 'm': {
+            int m = gb_model_from_name(optarg);
+            if (m < 0) {
+                fprintf(stderr, CMD ": --model: expected 8-nocut, 8-cut1, 8-cutall or 4, found '%s'\n", optarg);
+                return EX_USAGE;
+            }
+            model = (gb_model)m;
+            break;
+        }
+        case 'g':
+            if (parse_u64("--goals", optarg, &v)) return EX_USAGE;
+            if (v < 1 || v > (unsigned long long)INT32_MAX) {
+                fprintf(stderr, CMD ": --goals: expected 1..%ld, found %s\n", (long)INT32_MAX, optarg);
+                return EX_USAGE;
+            }
+            ngoals_opt = (long long)v;
+            break;
+        case 'S': scen_path = optarg; break;
+        case 's': if (parse_u64("--seed", optarg, &seed)) return EX_USAGE; break;
+        case 'o': out_path = optarg; break;
+        case OPT_HIST: hist_path = optarg; break;
+        case OPT_REQ_ADM: req_adm = 1; break;
+        case OPT_REQ_CONS: req_cons = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h': heur_usage(stdout); return 0;
+        default: heur_usage(stderr); return EX_USAGE;
+        }
+    }
+    if (argc - optind > 1) {
+        fprintf(stderr, CMD ": expected one MAP, found %d arguments ('%s', '%s'%s)\n",
+                argc - optind, argv[optind], argv[optind + 1], argc - optind > 2 ? ", ..." : "");
+        return EX_USAGE;
+    }
+    if (argc - optind == 0 && !scen_path) {
+        fprintf(stderr, CMD ": expected a MAP (or --scen FILE), found none\n");
+        heur_usage(stderr);
+        return EX_USAGE;
+    }
+    if (out_path && hist_path && strcmp(out_path, hist_path) == 0) {
+        fprintf(stderr, CMD ": expected --out and --hist to name different files, found '%s' twice\n",
+                out_path);
+        return EX_USAGE;
+    }
+    if (nspecs == 0 && (rc = add_spec_list(specs, &nspecs, "all")) != 0) return rc;
+
+    /* ---- inputs ---- */
+    gb_diag d;
+    gb_map map;
+    gb_scen scen;
+    memset(&map, 0, sizeof map);
+    memset(&scen, 0, sizeof scen);
+    gb_hv *hv = NULL;
+    int32_t *goals = NULL, ngoals = 0, skipped = 0;
+    agg *aggs = NULL;
+    FILE *out = stdout, *hist = NULL;
+    char out_tmp[1100] = "", hist_tmp[1100] = "", map_buf[4096];
+    const char *map_path = argc - optind == 1 ? argv[optind] : NULL;
+    rc = 0;
+
+    if (scen_path) {
+        if ((rc = gb_scen_load(scen_path, &scen, &d)) != 0) goto diag_fail;
+        if (!map_path) {
+            if ((rc = gb_scen_resolve_map(&scen, map_buf, sizeof map_buf, &d)) != 0) goto diag_fail;
+            map_path = map_buf;
+        }
+    }
+    if ((rc = gb_map_load(map_path, &map, &d)) != 0) goto diag_fail;
+    const gb_grid *g = &map.grid;
+    if (g->npassable == 0) {
+        rc = gb_diag_set(&d, EX_DATAERR, map_path, 0, 0, "expected at least one passable cell, found none");
+        goto diag_fail;
+    }
+    if (scen_path) {
+        for (size_t i = 0; i < scen.n; i++) {
+            const gb_query *q = &scen.q[i];
+            if (q->map_w != g->width || q->map_h != g->height) {
+                rc = gb_diag_set(&d, EX_DATAERR, scen_path, q->line, q->col[GB_SCEN_MAP_W],
+                                 "expected the map size of %s (%dx%d), found %dx%d",
+                                 base_name(map_path), (int)g->width, (int)g->height,
+                                 (int)q->map_w, (int)q->map_h);
+                goto diag_fail;
+            }
+        }
+        size_t cap = ngoals_opt > 0 && (size_t)ngoals_opt < scen.n ? (size_t)ngoals_opt : scen.n;
+        goals = malloc(cap * sizeof *goals);
+        if (!goals) goto nomem;
+        ngoals = gb_hv_scen_goals(&scen, g, (int32_t)cap, goals, &skipped);
+        if (ngoals < 0) goto nomem;
+        if (ngoals == 0) {
+            rc = gb_diag_set(&d, EX_DATAERR, scen_path, 0, 0,
+                             "expected a goal on a passable cell, found none (%ld skipped)", (long)skipped);
+            goto diag_fail;
+        }
+    } else {
+        int32_t n = ngoals_opt > 0 ? (int32_t)ngoals_opt : 8;
+        if (n > g->npassable) n = g->npassable;
+        goals = malloc((size_t)n * sizeof *goals);
+        if (!goals) goto nomem;
+        ngoals = gb_hv_sample_goals(g, n, (uint64_t)seed, goals);
+        if (ngoals < 0) goto nomem;
+    }
+
+    /* ---- outputs ---- */
+    if (out_path) {
+        out = gb_tmp_open(out_path, out_tmp, sizeof out_tmp, &d);
+        if (!out) { out = stdout; rc = d.code ? d.code : EX_CANTCREAT; goto diag_fail; }
+        snprintf(sig_tmp[0], sizeof sig_tmp[0], "%s", out_tmp);
+    }
+    if (hist_path) {
+        hist = gb_tmp_open(hist_path, hist_tmp, sizeof hist_tmp, &d);
+        if (!hist) { rc = d.code ? d.code : EX_CANTCREAT; goto diag_fail; }
+        snprintf(sig_tmp[1], sizeof sig_tmp[1], "%s", hist_tmp);
+    }
+    if (out_path || hist_path) arm_cleanup();
+    hv = gb_hv_new(g, model);
+    aggs = calloc((size_t)nspecs, sizeof *aggs);
+    if (!hv || !aggs) goto nomem;
+
+    /* Landmarks first, so that their preprocessing is timed alone. */
+    for (int i = 0; i < nspecs; i++)
+        if (specs[i].kind == GB_HV_DIFF) {
+            if (!quiet) fprintf(stderr, CMD ": building %d landmarks...\n", specs[i].k);
+            if (!gb_hv_landmarks(hv, specs[i].k)) goto nomem;
+        }
+
+    fputs(csv_header, out);
+    for (int b = 0; b < GB_HV_NBINS; b++) fprintf(out, ",ratio_bin_%02d", b);
+    fputs(",ratio_bin_over\n", out);
+
+    /* ---- goals x heuristics ---- */
+    const char *mname = base_name(map_path);
+    const int tty = isatty(2);
+    const double t0 = now_s();
+    double last = t0;
+    int32_t rmin = INT32_MAX, rmax = 0;
+    double tolmax = 0.0;
+    for (int32_t gi = 0; gi < ngoals; gi++) {
+        if ((rc = gb_hv_set_goal(hv, goals[gi], &d)) != 0) goto diag_fail;
+        for (int i = 0; i < nspecs; i++) {
+            gb_hv_result r;
+            if ((rc = gb_hv_eval(hv, &specs[i], &r, &d)) != 0) goto diag_fail;
+            write_row(out, mname, model, &specs[i], &r);
+            if (r.reachable < rmin) rmin = r.reachable;
+            if (r.reachable > rmax) rmax = r.reachable;
+            if (r.tol > tolmax) tolmax = r.tol;
+            int e = agg_add(&aggs[i], &r);
+            gb_hv_result_free(&r);
+            if (e) goto nomem;
+        }
+        if (!quiet) {
+            double t = now_s();
+            if (tty)
+                fprintf(stderr, "\r" CMD ": goal %ld/%ld  %.1f s   ", (long)gi + 1, (long)ngoals, t - t0);
+            else if (t - last >= 5.0 || gi + 1 == ngoals) {
+                fprintf(stderr, CMD ": goal %ld/%ld  %.1f s\n", (long)gi + 1, (long)ngoals, t - t0);
+                last = t;
+            }
+        }
+    }
+    if (!quiet && tty) fputc('\n', stderr);
+
+    if (hist) {
+        fputs("heuristic,weight,bucket,lo,hi,mean_ratio,cells\n", hist);
+        for (int i = 0; i < nspecs; i++)
+            for (int32_t b = 0; b < aggs[i].nbuckets; b++) {
+                if (!aggs[i].bcells[b]) continue;
+                fprintf(hist, "%s,%g,%ld,%g,%g,%.10g,%lld\n", specs[i].name, specs[i].weight,
+                        (long)b, b * GB_HV_BUCKET_WIDTH, (b + 1) * GB_HV_BUCKET_WIDTH,
+                        aggs[i].bsum[b] / (double)aggs[i].bcells[b], (long long)aggs[i].bcells[b]);
+            }
+        int e = gb_tmp_commit(hist, hist_tmp, hist_path, &d);
+        hist = NULL;
+        hist_tmp[0] = '\0';
+        if (e) { rc = e; goto diag_fail; }
+    }
+    if (out_path) {
+        int e = gb_tmp_commit(out, out_tmp, out_path, &d);
+        out = stdout;
+        out_tmp[0] = '\0';
+        if (e) { rc = e; goto diag_fail; }
+    } else if (fflush(stdout) != 0) {
+        rc = gb_diag_set(&d, EX_IOERR, "<stdout>", 0, 0, "expected to write the CSV, found %s", strerror(errno));
+        goto diag_fail;
+    }
+    disarm_cleanup();
+
+    /* ---- verdicts ---- */
+    FILE *vf = out_path ? stdout : stderr;
+    fprintf(vf, "%s, model %s, %ld goals (%s), reachable cells per goal %ld..%ld, tol <= %.2g\n",
+            mname, gb_model_name(model), (long)ngoals,
+            scen_path ? "from the scenario" : "sampled", (long)rmin, (long)rmax, tolmax);
+    if (scen_path && skipped)
+        fprintf(vf, "(%ld scenario queries skipped: goal on a blocked cell)\n", (long)skipped);
+    if (!scen_path) fprintf(vf, "(seed %llu)\n", seed);
+    fprintf(vf, "%-16s %6s  %-21s %11s %10s %12s %10s %9s  %-22s %s\n", "heuristic", "weight",
+            "verdict", "inadm.cells", "max.over", "incons.edges", "max.viol", "mean.h/h*",
+            "registry", "landmarks");
+    int fail_adm = 0, fail_cons = 0, wrong = 0, unrefuted = 0;
+    for (int i = 0; i < nspecs; i++) {
+        const agg *a = &aggs[i];
+        const int adm = a->inadmissible == 0, cons = a->inconsistent == 0;
+        fail_adm |= !adm;
+        fail_cons |= !cons;
+        int cadm, ccons;
+        char reg[64], lmk[96] = "";
+        if (!gb_hv_claim(&specs[i], model, &cadm, &ccons)) {
+            snprintf(reg, sizeof reg, "no claim%s", specs[i].weight > 1.0 ? " (w > 1)" : "");
+        } else if ((cadm && !adm) || (ccons && !cons)) {
+            snprintf(reg, sizeof reg, "WRONG: claims %s", verdict_name(cadm && !adm, ccons && !cons));
+            wrong = 1;
+        } else if ((!cadm && adm) || (!ccons && cons)) {
+            snprintf(reg, sizeof reg, "agrees*");
+            unrefuted = 1;
+        } else {
+            snprintf(reg, sizeof reg, "agrees");
+        }
+        if (specs[i].kind == GB_HV_DIFF) {
+            const gb_landmarks *L = gb_hv_landmarks(hv, specs[i].k);
+            if (L) snprintf(lmk, sizeof lmk, "%d lm, %.1f MiB, %.1f ms", L->k,
+                            (double)L->bytes / (1024.0 * 1024.0), L->prep_ns * 1e-6);
+        }
+        fprintf(vf, "%-16s %6g  %-21s %11lld %10.4g %12lld %10.4g %9.4f  %-22s %s\n",
+                specs[i].name, specs[i].weight, verdict_name(adm, cons), (long long)a->inadmissible,
+                a->max_over, (long long)a->inconsistent, a->max_violation,
+                a->ratio_cells ? a->ratio_sum / (double)a->ratio_cells : 0.0, reg, lmk);
+    }
+    for (int i = 0; i < nspecs; i++) {
+        const agg *a = &aggs[i];
+        if (a->inadmissible)
+            fprintf(vf, "  %s w=%g: overestimates at %lld cells over %ld goals; largest %.6g at (%d, %d) for goal (%d, %d)\n",
+                    specs[i].name, specs[i].weight, (long long)a->inadmissible, (long)a->goals_inadm,
+                    a->max_over, (int)a->over_x, (int)a->over_y, (int)a->over_gx, (int)a->over_gy);
+        if (a->inconsistent)
+            fprintf(vf, "  %s w=%g: inconsistent on %lld moves over %ld goals; largest %.6g on (%d, %d) -> (%d, %d) for goal (%d, %d)\n",
+                    specs[i].name, specs[i].weight, (long long)a->inconsistent, (long)a->goals_incons,
+                    a->max_violation, (int)a->v_x1, (int)a->v_y1, (int)a->v_x2, (int)a->v_y2,
+                    (int)a->v_gx, (int)a->v_gy);
+    }
+    if (unrefuted)
+        fprintf(vf, "* the registry denies a property that held on every goal checked (a sample\n"
+                    "  cannot prove it; not an error)\n");
+    if (wrong) {
+        for (int i = 0; i < nspecs; i++) {
+            int cadm, ccons;
+            if (!gb_hv_claim(&specs[i], model, &cadm, &ccons)) continue;
+            if (cadm && aggs[i].inadmissible)
+                fprintf(stderr, CMD ": WARNING: the registry claims %s is admissible under %s, "
+                        "but it overestimates at %lld cells: the registry (GB_HEUR_LIST) is wrong\n",
+                        specs[i].name, gb_model_name(model), (long long)aggs[i].inadmissible);
+            if (ccons && aggs[i].inconsistent)
+                fprintf(stderr, CMD ": WARNING: the registry claims %s is consistent under %s, "
+                        "but %lld moves violate it: the registry (GB_HEUR_LIST) is wrong\n",
+                        specs[i].name, gb_model_name(model), (long long)aggs[i].inconsistent);
+        }
+    }
+    fflush(vf);
+    rc = (req_adm && fail_adm) || (req_cons && fail_cons) ? 1 : 0;
+    goto done;
+
+nomem:
+    rc = gb_diag_set(&d, EX_OSERR, "", 0, 0, "expected memory, found none");
+diag_fail:
+    fprintf(stderr, CMD ": ");
+    gb_diag_print(&d, stderr);
+done:
+    if (hist) { fclose(hist); unlink(hist_tmp); }
+    if (out != stdout) { fclose(out); unlink(out_tmp); }
+    disarm_cleanup();
+    if (aggs)
+        for (int i = 0; i < nspecs; i++) { free(aggs[i].bsum); free(aggs[i].bcells); }
+    free(aggs);
+    free(goals);
+    gb_hv_free(hv);
+    gb_map_free(&map);
+    gb_scen_free(&scen);
+    return rc;
+}
