@@ -1,0 +1,206 @@
+/*
+ * test_cli.c -- the command line is a public contract: flags, CSV
+ * columns, exit statuses, atomic output, and the dataset download script.
+ * Runs the real binary named by GB_BIN (set by `make test`).
+ */
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gb_run.h"
+
+static const char *bin(void)
+{
+    const char *b = getenv("GB_BIN");
+    if (!b || !*b) cr_skip_test("GB_BIN not set (run through make test)");
+    return b;
+}
+
+static const char *shared(void)
+{
+    const char *d = getenv("GB_SHARED");
+    return d && *d ? d : "../shared/movingai";
+}
+
+/* Run a shell command; capture stdout+stderr (up to n bytes) into out;
+ * return the exit status. */
+static int sh(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int sh(char *out, size_t n, const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    char full[4200];
+    snprintf(full, sizeof full, "(%s) 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    cr_assert_not_null(p);
+    size_t len = 0;
+    if (out && n) {
+        len = fread(out, 1, n - 1, p);
+        out[len] = '\0';
+    }
+    char sink[4096];
+    while (fread(sink, 1, sizeof sink, p) > 0) {}
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static char *tmpdir(void)
+{
+    static char d[64];
+    snprintf(d, sizeof d, "/tmp/gbcli.XXXXXX");
+    cr_assert_not_null(mkdtemp(d));
+    return d;
+}
+
+static long count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    long n = 0;
+    int c;
+    while ((c = fgetc(f)) != EOF) n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+static char out[65536];
+
+Test(cli, top_level_help_lists_every_command_and_unknown_command_is_usage_error)
+{
+    cr_assert_eq(sh(out, sizeof out, "%s --help", bin()), 0);
+    const char *cmds[] = { "run", "list", "heuristics", "gen", "env" };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char pat[32];
+        snprintf(pat, sizeof pat, "  %s ", cmds[i]);
+        cr_expect(strstr(out, pat) != NULL, "command %s missing from --help:\n%s", cmds[i], out);
+        cr_expect_eq(sh(NULL, 0, "%s %s --help >/dev/null", bin(), cmds[i]), 0, "%s --help", cmds[i]);
+    }
+    cr_expect_eq(sh(out, sizeof out, "%s frobnicate", bin()), 64);
+    cr_expect(strstr(out, "expected a command") != NULL, "%s", out);
+}
+
+Test(cli, run_help_documents_every_flag)
+{
+    cr_assert_eq(sh(out, sizeof out, "%s run --help", bin()), 0);
+    const char *flags[] = { "--solver", "--queue", "--model", "--out", "--map", "--reps",
+                            "--max-expanded", "--first", "--count", "--strict", "--quiet",
+                            "Example:" };
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        cr_expect(strstr(out, flags[i]) != NULL, "%s missing from run --help", flags[i]);
+}
+
+Test(cli, csv_header_is_the_documented_contract)
+{
+    cr_expect_str_eq(gb_run_csv_header(),
+        "map,scen,line,bucket,start_x,start_y,goal_x,goal_y,model,solver,queue,"
+        "guarantee,bound,status,cost,dijkstra_cost,scen_cost,scen_decimals,subopt,"
+        "path_len,expanded,generated,scanned,pushes,pops,decreases,stale,peak_open,"
+        "time_ns,time_cold_ns,reps");
+}
+
+Test(cli, run_writes_one_row_per_query_solver_and_queue_atomically)
+{
+    char *d = tmpdir();
+    int rc = sh(out, sizeof out, "%s run --quiet -s dijkstra,jps,bfs -q bheap,bucket --count 7 "
+                "--out %s/r.csv %s/dao/arena.map.scen", bin(), d, shared());
+    if (access("../shared/movingai", R_OK) != 0 && !getenv("GB_SHARED")) cr_skip_test("no shared data");
+    cr_assert_eq(rc, 0, "%s", out);
+    char path[128];
+    snprintf(path, sizeof path, "%s/r.csv", d);
+    /* 7 queries x (dijkstra, jps on 2 queues + bfs once) + header */
+    cr_expect_eq(count_lines(path), 1 + 7 * 5);
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    cr_assert(fgets(line, sizeof line, f));
+    line[strcspn(line, "\n")] = '\0';
+    cr_expect_str_eq(line, gb_run_csv_header());
+    int fifo = 0;
+    while (fgets(line, sizeof line, f)) {
+        cr_expect(strstr(line, ",ok,") != NULL, "row not ok: %s", line);
+        fifo += strstr(line, ",bfs,fifo,") != NULL;
+    }
+    fclose(f);
+    cr_expect_eq(fifo, 7, "bfs runs once per query, with queue fifo");
+    cr_expect_eq(sh(out, sizeof out, "ls %s | grep -c tmp", d), 1, "temp file left behind: %s", out);
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
+Test(cli, bad_input_exits_with_sysexits_and_leaves_no_output)
+{
+    char *d = tmpdir();
+    cr_expect_eq(sh(out, sizeof out, "%s run --quiet --out %s/r.csv %s/missing.scen", bin(), d, d), 66);
+    cr_expect(strstr(out, "missing.scen: error: expected a readable file") != NULL, "%s", out);
+    char path[128];
+    snprintf(path, sizeof path, "%s/r.csv", d);
+    cr_expect_neq(access(path, F_OK), 0, "a CSV was left after a failed run");
+    cr_expect_eq(sh(out, sizeof out, "ls -A %s | wc -l", d), 0);
+    cr_expect(strncmp(out, "0", 1) == 0, "files left: %s", out);
+
+    cr_expect_eq(sh(out, sizeof out, "%s run -s astar-nope x.scen", bin()), 64);
+    cr_expect(strstr(out, "unknown heuristic 'nope'") != NULL, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "%s run -q fibonacci x.scen", bin()), 64);
+    cr_expect_eq(sh(out, sizeof out, "%s run -s jps -m 4 x.scen", bin()), 64);
+    cr_expect(strstr(out, "supports model 8-nocut only") != NULL, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "%s run --reps 0 x.scen", bin()), 64);
+    cr_expect_eq(sh(out, sizeof out, "%s run", bin()), 64);
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
+Test(cli, scenario_disagreement_is_counted_not_fatal_unless_strict)
+{
+    char *d = tmpdir();
+    /* a 3x3 open map and a scenario that misprints one length */
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "printf 'type octile\\nheight 3\\nwidth 3\\nmap\\n...\\n...\\n...\\n' > %s/m.map && "
+             "printf 'version 1\\n0\\tm.map\\t3\\t3\\t0\\t0\\t2\\t2\\t2.82842712\\n"
+             "0\\tm.map\\t3\\t3\\t0\\t0\\t2\\t0\\t2.50000000\\n' > %s/m.map.scen", d, d);
+    cr_assert_eq(sh(NULL, 0, "%s", cmd), 0);
+    cr_expect_eq(sh(out, sizeof out, "%s run --quiet -o %s/a.csv %s/m.map.scen", bin(), d, d), 0, "%s", out);
+    cr_expect(strstr(out, "1 queries where the scenario's length disagrees") != NULL, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "grep -c scen_mismatch %s/a.csv", d), 0);
+    cr_expect(strncmp(out, "1", 1) == 0, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "%s run --quiet --strict -o %s/b.csv %s/m.map.scen", bin(), d, d), 2);
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
+Test(cli, list_prints_one_line_per_solver_heuristic_queue_model)
+{
+    cr_assert_eq(sh(out, sizeof out, "%s list", bin()), 0);
+    const char *must[] = { "solver\tdijkstra\t", "solver\tjps\t", "heuristic\toctile\t",
+                           "heuristic\tdiff\t", "queue\tbucket\t", "queue\tradix\t",
+                           "model\t8-nocut\t" };
+    for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
+        cr_expect(strstr(out, must[i]) != NULL, "'%s' missing from list", must[i]);
+}
+
+Test(cli, fetch_script_downloads_verifies_and_refuses_a_bad_hash)
+{
+    char abs[1024];
+    if (!realpath(shared(), abs)) cr_skip_test("no shared data");
+    char *d = tmpdir();
+    cr_assert_eq(sh(out, sizeof out, "datasets/fetch.sh --base file://%s --dest %s/ok dao", abs, d), 0,
+                 "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "cd %s/ok && sha256sum -c --quiet %s/dao/../SHA256SUMS 2>&1 | grep -c dao/arena",
+                    d, abs), 1);   /* only the dao files exist: the others are reported missing */
+    cr_expect_eq(sh(out, sizeof out, "cmp %s/ok/dao/arena.map %s/dao/arena.map", d, abs), 0, "%s", out);
+    /* a mirror serving a corrupted file */
+    cr_assert_eq(sh(NULL, 0, "mkdir -p %s/bad/dao && cp %s/dao/arena.map.scen %s/bad/dao/ && "
+                    "{ cat %s/dao/arena.map; echo; } > %s/bad/dao/arena.map", d, abs, d, abs, d), 0);
+    int rc = sh(out, sizeof out, "datasets/fetch.sh --base file://%s/bad --dest %s/got dao", d, d);
+    cr_expect_eq(rc, 65, "%s", out);
+    cr_expect(strstr(out, "arena.map") != NULL, "%s", out);
+    struct stat st;
+    char p[256];
+    snprintf(p, sizeof p, "%s/got/dao/arena.map", d);
+    cr_expect_neq(stat(p, &st), 0, "a file with a bad hash was installed");
+    sh(NULL, 0, "rm -rf %s", d);
+}
