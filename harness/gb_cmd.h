@@ -13,5 +13,8 @@ int gb_cmd_list(int argc, char **argv);
 int gb_cmd_gen(int argc, char **argv);
 int gb_cmd_env(int argc, char **argv);
 int gb_cmd_heuristics(int argc, char **argv);
+int gb_cmd_summary(int argc, char **argv);
+int gb_cmd_footprint(int argc, char **argv);
+int gb_cmd_report(int argc, char **argv);
 
 #endif

@@ -44,6 +44,8 @@ static void run_usage(FILE *f)
 "      --max-expanded N  stop a search after N expansions (status 'limit')\n"
 "      --first N         skip the first N queries of each scenario\n"
 "      --count N         run at most N queries of each scenario\n"
+"      --sample N        of those, about N evenly spaced ones (every k-th query,\n"
+"                        so all buckets are represented)\n"
 "      --strict          exit 2 when a scenario's printed length disagrees\n"
 "      --quiet           no progress on stderr\n"
 "  -h, --help            this text\n"
@@ -106,6 +108,7 @@ int gb_cmd_run(int argc, char **argv)
         { "map", required_argument, 0, 'M' },    { "reps", required_argument, 0, 'r' },
         { "max-expanded", required_argument, 0, 'X' },
         { "first", required_argument, 0, 'F' },  { "count", required_argument, 0, 'C' },
+        { "sample", required_argument, 0, 'P' },
         { "strict", no_argument, 0, 'S' },       { "quiet", no_argument, 0, 'Q' },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
     };
@@ -147,6 +150,7 @@ int gb_cmd_run(int argc, char **argv)
         case 'X': if (parse_count("--max-expanded", optarg, &v)) return EX_USAGE; o.max_expanded = (uint64_t)v; break;
         case 'F': if (parse_count("--first", optarg, &v)) return EX_USAGE; o.first = v; break;
         case 'C': if (parse_count("--count", optarg, &v)) return EX_USAGE; o.count = v; break;
+        case 'P': if (parse_count("--sample", optarg, &v)) return EX_USAGE; o.sample = v; break;
         case 'S': o.strict = 1; break;
         case 'Q': o.progress = 0; break;
         case 'h': run_usage(stdout); return 0;

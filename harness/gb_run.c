@@ -274,7 +274,10 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
         size_t q0 = (size_t)(o->first > 0 ? o->first : 0);
         size_t q1 = sc.n;
         if (o->count > 0 && q0 + (size_t)o->count < q1) q1 = q0 + (size_t)o->count;
-        for (size_t qi = q0; qi < q1; qi++) {
+        size_t step = 1;
+        if (o->sample > 0 && q1 > q0 && (q1 - q0) > (size_t)o->sample)
+            step = (q1 - q0) / (size_t)o->sample;
+        for (size_t qi = q0; qi < q1; qi += step) {
             const gb_query *q = &sc.q[qi];
             if ((rc = gb_scen_check_query(&sc, qi, &rm.map, d)) != 0) {
                 if (!endpoint_blocked(q, grid)) {    /* size or bounds: bad input */

@@ -59,6 +59,7 @@ typedef struct gb_run_opts {
     int progress;              /* 1 = progress on stderr */
     uint64_t max_expanded;     /* per query, 0 = none */
     long first, count;         /* query subset: skip `first`, run `count` (0 = all) */
+    long sample;               /* > 0: of those, about `sample` evenly spaced ones */
 } gb_run_opts;
 
 /* Totals over a run. */

@@ -19,6 +19,11 @@ static const struct {
     { "heuristics", gb_cmd_heuristics,
               "check heuristics for admissibility, consistency and informedness against exact distances" },
     { "env",  gb_cmd_env,  "print the measurement environment as JSON (CPU, compiler, commit, checksums)" },
+    { "summary", gb_cmd_summary,
+              "per map x solver x queue statistics of a run's per-query CSV (percentiles, speedups)" },
+    { "footprint", gb_cmd_footprint,
+              "images of the cells each solver expanded on one query (PPM + gnuplot parameters)" },
+    { "report", gb_cmd_report, "render report.md and report.html of a results/<run-id>/ folder" },
 };
 
 static void usage(FILE *f)
@@ -42,7 +47,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0) return cmds[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "gridbench: expected a command (run, list, heuristics, gen, env), found '%s'\n", argv[1]);
+    fprintf(stderr, "gridbench: expected a command (run, list, heuristics, gen, env, summary, footprint, report), found '%s'\n", argv[1]);
     usage(stderr);
     return EX_USAGE;
 }

@@ -91,7 +91,7 @@ Test(cli, run_help_documents_every_flag)
 {
     cr_assert_eq(sh(out, sizeof out, "%s run --help", bin()), 0);
     const char *flags[] = { "--solver", "--queue", "--model", "--out", "--map", "--reps",
-                            "--max-expanded", "--first", "--count", "--strict", "--quiet",
+                            "--max-expanded", "--first", "--count", "--sample", "--strict", "--quiet",
                             "Example:" };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         cr_expect(strstr(out, flags[i]) != NULL, "%s missing from run --help", flags[i]);
@@ -129,6 +129,10 @@ Test(cli, run_writes_one_row_per_query_solver_and_queue_atomically)
     }
     fclose(f);
     cr_expect_eq(fifo, 7, "bfs runs once per query, with queue fifo");
+    /* --sample 10 of arena's 160 queries: every 16th, lines 2, 18, ... */
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet --sample 10 %s/dao/arena.map.scen 2>/dev/null | cut -d, -f3 | tr '\\n' ' '",
+                    bin(), shared()), 0);
+    cr_expect_str_eq(out, "line 2 18 34 50 66 82 98 114 130 146 ");
     cr_expect_eq(sh(out, sizeof out, "ls %s | grep -c tmp", d), 1, "temp file left behind: %s", out);
     sh(NULL, 0, "rm -rf %s", d);
 }

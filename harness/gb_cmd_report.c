@@ -1,0 +1,947 @@
+/*
+ * gb_cmd_report.c -- `gridbench report DIR`: render DIR/report.md and
+ * DIR/report.html from the artefacts scripts/report.sh leaves in a run
+ * folder.  Static HTML (inline CSS, no JavaScript); both files say the
+ * same things in the same order:
+ *
+ *   title, environment (env.json), headline findings (from summary.csv:
+ *   fastest solver per map, speedups, fewest expansions, failures,
+ *   scenario disagreements; hyperfine), tables (per map on the reference
+ *   queue, hyperfine, every pair), plots (plots.tsv), notes (notes.txt and
+ *   the definitions of the figures).
+ *
+ * Inputs in DIR (paths in the report are relative to DIR):
+ *   env.json       required: `gridbench env` output plus a "run" object
+ *                  (run_id, model, reps, count, solvers[], queues[],
+ *                  scenarios[{path, sha256, bytes}], run_status,
+ *                  hyperfine {runs, warmup, scen, solvers[]} or null)
+ *   summary.csv    required: `gridbench summary` output (read by header)
+ *   hyperfine.json optional: `hyperfine --export-json`
+ *   plots.tsv      optional manifest, one image per line:
+ *                  section<TAB>png<TAB>svg<TAB>caption (svg may be "-")
+ *   notes.txt      optional: one note per line
+ *
+ * Inline markup in the text this file produces: `code` and **bold**;
+ * data values (names, paths) are always put inside `code` spans or table
+ * cells and escaped for the output format.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gb_cmd.h"
+#include "gb_csv.h"
+#include "gb_jvalue.h"
+
+#define CMD "gridbench report"
+
+static void report_usage(FILE *f)
+{
+    fprintf(f,
+"usage: gridbench report DIR\n"
+"\n"
+"Render DIR/report.md and DIR/report.html (static, no JavaScript) from the\n"
+"files scripts/report.sh writes into a run folder: env.json and summary.csv\n"
+"(required), hyperfine.json, plots.tsv (section, png, svg, caption per line)\n"
+"and notes.txt (optional).  Both files are written to a temporary file and\n"
+"renamed.\n"
+"\n"
+"  -h, --help   this text\n"
+"\n"
+"Exit status: 0 written; 64 bad usage; 65 bad input; 66 missing input;\n"
+"71 out of memory; 73/74 cannot write.\n"
+"\n"
+"Example:\n"
+"  gridbench report results/latest\n");
+}
+
+/* ---- summary rows ------------------------------------------------------ */
+
+enum { ST_OK, ST_UNREACH, ST_INVALID, ST_SUBOPT, ST_SCEN, ST_FALSE_UNREACH, ST_LIMIT, ST_N };
+static const char *const st_names[ST_N] = {
+    "ok", "unreachable", "invalid_path", "suboptimal", "scen_mismatch", "false_unreachable", "limit"
+};
+
+typedef struct srow {
+    char *map, *solver, *queue, *guarantee;
+    double n, t_med, t_mean, t_p25, t_p75, t_p95, t_iqr, cold, exp_mean, exp_med;
+    double speedup, speedup_n, sub_mean, sub_max;   /* NaN when empty */
+    double st[ST_N];
+} srow;
+
+typedef struct table {
+    srow *r;
+    size_t n;
+    char **maps;        /* distinct maps, first-appearance order */
+    size_t nmaps;
+    const char *ref;    /* reference queue */
+} table;
+
+enum { C_MAP, C_SOLVER, C_QUEUE, C_GUAR, C_N, C_TMED, C_TMEAN, C_P25, C_P75, C_P95, C_IQR, C_COLD,
+       C_EMEAN, C_EMED, C_SPEED, C_SPEEDN, C_SUBM, C_SUBX, C_NCOL };
+static const char *const col_names[C_NCOL + ST_N] = {
+    "map", "solver", "queue", "guarantee", "n", "time_median_ns", "time_mean_ns", "time_p25_ns",
+    "time_p75_ns", "time_p95_ns", "time_iqr_ns", "time_cold_median_ns", "expanded_mean",
+    "expanded_median", "speedup", "speedup_n", "subopt_mean", "subopt_max",
+    "ok", "unreachable", "invalid_path", "suboptimal", "scen_mismatch", "false_unreachable", "limit"
+};
+
+static double numf(const char *s)
+{
+    double v;
+    return gb_csv_double(s, &v) == 0 ? v : NAN;
+}
+
+static void table_free(table *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->r[i].map);
+        free(t->r[i].solver);
+        free(t->r[i].queue);
+        free(t->r[i].guarantee);
+    }
+    free(t->r);
+    free(t->maps);
+    memset(t, 0, sizeof *t);
+}
+
+static int table_load(const char *path, table *t, gb_diag *d)
+{
+    memset(t, 0, sizeof *t);
+    gb_csv c;
+    int rc = gb_csv_open(&c, path, d);
+    if (rc) return rc;
+    int idx[C_NCOL + ST_N];
+    if ((rc = gb_csv_require(&c, col_names, C_NCOL + ST_N, idx, d)) != 0) { gb_csv_close(&c); return rc; }
+    size_t cap = 0;
+    while ((rc = gb_csv_next(&c, d)) == 0) {
+        if (t->n == cap) {
+            cap = cap ? 2 * cap : 64;
+            srow *nr = realloc(t->r, cap * sizeof *nr);
+            if (!nr) { rc = EX_OSERR; break; }
+            t->r = nr;
+        }
+        srow *r = &t->r[t->n++];
+        memset(r, 0, sizeof *r);
+        r->map = strdup(gb_csv_field(&c, idx[C_MAP]));
+        r->solver = strdup(gb_csv_field(&c, idx[C_SOLVER]));
+        r->queue = strdup(gb_csv_field(&c, idx[C_QUEUE]));
+        r->guarantee = strdup(gb_csv_field(&c, idx[C_GUAR]));
+        if (!r->map || !r->solver || !r->queue || !r->guarantee) { rc = EX_OSERR; break; }
+        double *dst[] = { &r->n, &r->t_med, &r->t_mean, &r->t_p25, &r->t_p75, &r->t_p95, &r->t_iqr,
+                          &r->cold, &r->exp_mean, &r->exp_med, &r->speedup, &r->speedup_n,
+                          &r->sub_mean, &r->sub_max };
+        for (int k = C_N; k < C_NCOL; k++) *dst[k - C_N] = numf(gb_csv_field(&c, idx[k]));
+        for (int k = 0; k < ST_N; k++) {
+            r->st[k] = numf(gb_csv_field(&c, idx[C_NCOL + k]));
+            if (isnan(r->st[k])) r->st[k] = 0;
+        }
+    }
+    gb_csv_close(&c);
+    if (rc == EX_OSERR) gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none");
+    if (rc == GB_CSV_EOF) rc = 0;
+    if (!rc && t->n == 0) rc = gb_diag_set(d, EX_DATAERR, path, 0, 0, "expected at least one summary row, found none");
+    if (!rc) {
+        t->maps = malloc(t->n * sizeof *t->maps);
+        if (!t->maps) rc = gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none");
+    }
+    if (rc) { table_free(t); return rc; }
+    t->ref = NULL;
+    for (size_t i = 0; i < t->n; i++) {
+        size_t m = 0;
+        while (m < t->nmaps && strcmp(t->maps[m], t->r[i].map) != 0) m++;
+        if (m == t->nmaps) t->maps[t->nmaps++] = t->r[i].map;
+        if (strcmp(t->r[i].queue, "bheap") == 0) t->ref = "bheap";
+    }
+    if (!t->ref) t->ref = t->r[0].queue;
+    return 0;
+}
+
+static double failures(const srow *r)
+{
+    return r->st[ST_INVALID] + r->st[ST_SUBOPT] + r->st[ST_FALSE_UNREACH] + r->st[ST_LIMIT];
+}
+
+/* The row of solver on map at the reference queue, or its first row. */
+static const srow *ref_row(const table *t, const char *map, const char *solver)
+{
+    const srow *first = NULL;
+    for (size_t i = 0; i < t->n; i++) {
+        const srow *r = &t->r[i];
+        if (strcmp(r->map, map) || strcmp(r->solver, solver)) continue;
+        if (strcmp(r->queue, t->ref) == 0) return r;
+        if (!first) first = r;
+    }
+    return first;
+}
+
+static const srow *find_row(const table *t, const char *map, const char *solver, const char *queue)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->r[i].map, map) && !strcmp(t->r[i].solver, solver) && !strcmp(t->r[i].queue, queue))
+            return &t->r[i];
+    return NULL;
+}
+
+/* ---- formatting -------------------------------------------------------- */
+
+/* A time in ns as microseconds with about 3 significant digits. */
+static const char *fmt_us(char *b, size_t n, double ns)
+{
+    if (isnan(ns)) { snprintf(b, n, "-"); return b; }
+    double us = ns / 1e3;
+    int dec = us >= 100 ? 0 : us >= 10 ? 1 : us >= 1 ? 2 : 3;
+    snprintf(b, n, "%.*f", dec, us);
+    return b;
+}
+
+static const char *fmt_num(char *b, size_t n, double v, int dec)
+{
+    if (isnan(v)) snprintf(b, n, "-");
+    else snprintf(b, n, "%.*f", dec, v);
+    return b;
+}
+
+static const char *fmt_x(char *b, size_t n, double v)
+{
+    if (isnan(v)) snprintf(b, n, "-");
+    else snprintf(b, n, "%.*f×", v >= 100 ? 0 : v >= 10 ? 1 : 2, v);
+    return b;
+}
+
+/* ---- the two documents ------------------------------------------------- */
+
+typedef struct doc {
+    FILE *md, *html;
+} doc;
+
+static void html_esc(FILE *f, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n && s[i]; i++) {
+        switch (s[i]) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default: fputc(s[i], f);
+        }
+    }
+}
+
+/* Inline markup to HTML: `code`, **bold**, everything else escaped. */
+static void html_inline(FILE *f, const char *s)
+{
+    while (*s) {
+        if (*s == '`') {
+            const char *e = strchr(s + 1, '`');
+            if (e) {
+                fputs("<code>", f);
+                html_esc(f, s + 1, (size_t)(e - s - 1));
+                fputs("</code>", f);
+                s = e + 1;
+                continue;
+            }
+        }
+        if (s[0] == '*' && s[1] == '*') {
+            const char *e = strstr(s + 2, "**");
+            if (e) {
+                fputs("<strong>", f);
+                char tmp[1024];
+                size_t k = (size_t)(e - s - 2);
+                if (k >= sizeof tmp) k = sizeof tmp - 1;
+                memcpy(tmp, s + 2, k);
+                tmp[k] = '\0';
+                html_inline(f, tmp);
+                fputs("</strong>", f);
+                s = e + 2;
+                continue;
+            }
+        }
+        html_esc(f, s, 1);
+        s++;
+    }
+}
+
+/* Inline markup to Markdown: `code` spans and **bold** kept; outside
+ * them '*', '_', '<' and '\\' escaped; in a table cell also '|' (GFM
+ * wants it escaped inside code spans too); newlines as blanks. */
+static void md_inline(FILE *f, const char *s, int cell)
+{
+    int code = 0;
+    for (; *s; s++) {
+        char c = *s;
+        if (c == '\n' || c == '\r') { fputc(' ', f); continue; }
+        if (c == '`') { code = !code; fputc(c, f); continue; }
+        if (cell && c == '|') { fputs("\\|", f); continue; }
+        if (!code && c == '*' && s[1] == '*') { fputs("**", f); s++; continue; }
+        if (!code && (c == '*' || c == '_' || c == '<' || c == '\\')) fputc('\\', f);
+        fputc(c, f);
+    }
+}
+
+static void md_cell(FILE *f, const char *s) { md_inline(f, s, 1); }
+
+/* Image alt text: the words only (no markup, no brackets). */
+static void md_alt(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        if (!strchr("`*[]\\\n", *s)) fputc(*s, f);
+}
+
+static void d_heading(doc *d, int level, const char *id, const char *text)
+{
+    fprintf(d->md, "\n%.*s ", level, "######");
+    md_inline(d->md, text, 0);
+    fputs("\n\n", d->md);
+    fprintf(d->html, "<h%d id=\"%s\">", level, id);
+    html_inline(d->html, text);
+    fprintf(d->html, "</h%d>\n", level);
+}
+
+static void d_para(doc *d, const char *fmt, ...) GB_PRINTF_LIKE(2, 3);
+static void d_para(doc *d, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    md_inline(d->md, buf, 0);
+    fputs("\n\n", d->md);
+    fputs("<p>", d->html);
+    html_inline(d->html, buf);
+    fputs("</p>\n", d->html);
+}
+
+static void d_list_begin(doc *d) { fputs("<ul>\n", d->html); }
+static void d_list_end(doc *d) { fputs("</ul>\n", d->html); fputc('\n', d->md); }
+
+static void d_item(doc *d, const char *fmt, ...) GB_PRINTF_LIKE(2, 3);
+static void d_item(doc *d, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fputs("- ", d->md);
+    md_inline(d->md, buf, 0);
+    fputc('\n', d->md);
+    fputs("<li>", d->html);
+    html_inline(d->html, buf);
+    fputs("</li>\n", d->html);
+}
+
+/* align: one of 'l' / 'r' per column. */
+static void d_table_begin(doc *d, int n, const char *const *hdr, const char *align)
+{
+    fputs("|", d->md);
+    for (int i = 0; i < n; i++) { fputc(' ', d->md); md_cell(d->md, hdr[i]); fputs(" |", d->md); }
+    fputs("\n|", d->md);
+    for (int i = 0; i < n; i++) fputs(align[i] == 'r' ? "---:|" : "---|", d->md);
+    fputc('\n', d->md);
+    fputs("<table>\n<thead><tr>", d->html);
+    for (int i = 0; i < n; i++) {
+        fprintf(d->html, "<th class=\"%s\">", align[i] == 'r' ? "r" : "l");
+        html_inline(d->html, hdr[i]);
+        fputs("</th>", d->html);
+    }
+    fputs("</tr></thead>\n<tbody>\n", d->html);
+}
+
+static void d_table_row(doc *d, int n, char *const *cells, const char *align)
+{
+    fputs("|", d->md);
+    for (int i = 0; i < n; i++) { fputc(' ', d->md); md_cell(d->md, cells[i]); fputs(" |", d->md); }
+    fputc('\n', d->md);
+    fputs("<tr>", d->html);
+    for (int i = 0; i < n; i++) {
+        fprintf(d->html, "<td class=\"%s\">", align[i] == 'r' ? "r" : "l");
+        html_inline(d->html, cells[i]);
+        fputs("</td>", d->html);
+    }
+    fputs("</tr>\n", d->html);
+}
+
+static void d_table_end(doc *d)
+{
+    fputc('\n', d->md);
+    fputs("</tbody>\n</table>\n", d->html);
+}
+
+static void d_figure(doc *d, const char *png, const char *svg, const char *caption)
+{
+    fputs("![", d->md);
+    md_alt(d->md, caption);
+    fprintf(d->md, "](%s)\n\n", png);
+    md_inline(d->md, caption, 0);
+    if (svg && svg[0] && strcmp(svg, "-") != 0) fprintf(d->md, " ([SVG](%s))", svg);
+    fputs("\n\n", d->md);
+    fputs("<figure>\n<a href=\"", d->html);
+    html_esc(d->html, svg && svg[0] && strcmp(svg, "-") ? svg : png, (size_t)-1);
+    fputs("\"><img src=\"", d->html);
+    html_esc(d->html, png, (size_t)-1);
+    fputs("\" alt=\"", d->html);
+    html_esc(d->html, caption, (size_t)-1);
+    fputs("\" loading=\"lazy\"></a>\n<figcaption>", d->html);
+    html_inline(d->html, caption);
+    if (svg && svg[0] && strcmp(svg, "-") != 0) {
+        fputs(" (<a href=\"", d->html);
+        html_esc(d->html, svg, (size_t)-1);
+        fputs("\">SVG</a>)", d->html);
+    }
+    fputs("</figcaption>\n</figure>\n", d->html);
+}
+
+static const char html_head[] =
+    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+    "<title>gridbench report</title>\n<style>\n"
+    "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;max-width:1280px;"
+    "margin:2em auto;padding:0 1em;color:#222;line-height:1.45}\n"
+    "h1{border-bottom:2px solid #ddd;padding-bottom:.3em}h2{border-bottom:1px solid #eee;"
+    "padding-bottom:.2em;margin-top:2em}\n"
+    "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:.9em}\n"
+    "th,td{border:1px solid #ddd;padding:.25em .6em}th{background:#f4f4f4}\n"
+    "td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}\n"
+    "tbody tr:nth-child(even){background:#fafafa}\n"
+    "code{background:#f2f2f2;padding:0 .25em;border-radius:3px;font-size:.92em}\n"
+    "figure{margin:1em 0 2em}figure img{max-width:100%;height:auto;border:1px solid #eee}\n"
+    "figcaption{color:#555;font-size:.9em}\n"
+    ".env td:first-child{font-weight:600;white-space:nowrap}\n"
+    ".bad{color:#b00020;font-weight:600}details{margin:1em 0}summary{cursor:pointer}\n"
+    "nav a{margin-right:1em}\n"
+    "</style>\n</head>\n<body>\n";
+
+/* ---- sections ---------------------------------------------------------- */
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* Join the strings of a JSON array with ", " (each in `code`). */
+static void join_names(const gb_jv *arr, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (!arr || arr->type != GB_JV_ARR) { snprintf(out, n, "-"); return; }
+    size_t k = 0;
+    for (size_t i = 0; i < arr->n && k + 4 < n; i++) {
+        int w = snprintf(out + k, n - k, "%s`%s`", i ? ", " : "", gb_jv_str(&arr->items[i], "?"));
+        if (w < 0) break;
+        k += (size_t)w;
+    }
+    if (k >= n) out[n - 1] = '\0';
+}
+
+static void env_row(doc *d, const char *key, const char *val)
+{
+    char *cells[2] = { (char *)key, (char *)val };
+    d_table_row(d, 2, cells, "ll");
+}
+
+static void section_env(doc *d, const gb_jv *env)
+{
+    char b[4096], c[1024];
+    d_heading(d, 2, "environment", "Environment");
+    fputs("<div class=\"env\">\n", d->html);
+    static const char *const hdr[2] = { "item", "value" };
+    d_table_begin(d, 2, hdr, "ll");
+    const gb_jv *run = gb_jv_get(env, "run");
+    snprintf(b, sizeof b, "`%s`", gb_jv_str(gb_jv_get(run, "run_id"), "?"));
+    env_row(d, "Run", b);
+    env_row(d, "Date (UTC)", gb_jv_str(gb_jv_get(env, "date"), "unknown"));
+    snprintf(b, sizeof b, "`%s`", gb_jv_str(gb_jv_get(env, "commit"), "unknown"));
+    env_row(d, "Commit", b);
+    snprintf(b, sizeof b, "%s, %.0f logical cores", gb_jv_str(gb_jv_get(env, "cpu"), "unknown"),
+             gb_jv_num(gb_jv_get(env, "cores"), 0));
+    env_row(d, "CPU", b);
+    env_row(d, "Kernel", gb_jv_str(gb_jv_get(env, "kernel"), "unknown"));
+    env_row(d, "Host", gb_jv_str(gb_jv_get(env, "host"), "unknown"));
+    env_row(d, "Compiler", gb_jv_str(gb_jv_get(env, "compiler"), "unknown"));
+    snprintf(b, sizeof b, "`%s`", gb_jv_str(gb_jv_get(env, "cflags"), "unknown"));
+    env_row(d, "Build flags", b);
+    const gb_jv *cal = gb_jv_get(env, "calibration");
+    if (cal && cal->type == GB_JV_OBJ) {
+        snprintf(b, sizeof b, "single-source Dijkstra on `%s` (%s): median %.2f ms over %.0f runs, "
+                 "%.2f M cells/s (compare machines by this figure)",
+                 gb_jv_str(gb_jv_get(cal, "map"), "?"), gb_jv_str(gb_jv_get(cal, "model"), "?"),
+                 gb_jv_num(gb_jv_get(cal, "median_ns"), NAN) / 1e6, gb_jv_num(gb_jv_get(cal, "runs"), NAN),
+                 gb_jv_num(gb_jv_get(cal, "cells_per_s"), NAN) / 1e6);
+        env_row(d, "Calibration", b);
+    }
+    snprintf(b, sizeof b, "`%s`", gb_jv_str(gb_jv_get(run, "model"), "?"));
+    env_row(d, "Movement model", b);
+    double count = gb_jv_num(gb_jv_get(run, "count"), 0);
+    snprintf(b, sizeof b, "%.0f timed runs per query and pair (median reported, cold = first run)",
+             gb_jv_num(gb_jv_get(run, "reps"), NAN));
+    env_row(d, "Repetitions", b);
+    if (count > 0) {
+        snprintf(b, sizeof b, "the first %.0f queries of each scenario", count);
+        env_row(d, "Queries", b);
+    }
+    join_names(gb_jv_get(run, "solvers"), b, sizeof b);
+    env_row(d, "Solvers", b);
+    join_names(gb_jv_get(run, "queues"), b, sizeof b);
+    env_row(d, "Queues", b);
+    const gb_jv *sc = gb_jv_get(run, "scenarios");
+    if (sc && sc->type == GB_JV_ARR) {
+        size_t k = 0;
+        b[0] = '\0';
+        size_t shown = sc->n > 12 ? 10 : sc->n;   /* long lists: the first ten */
+        for (size_t i = 0; i < shown && k + 8 < sizeof b; i++) {
+            const char *p = gb_jv_str(gb_jv_get(&sc->items[i], "path"), "?");
+            const char *h = gb_jv_str(gb_jv_get(&sc->items[i], "sha256"), "?");
+            int w = snprintf(b + k, sizeof b - k, "%s`%s` (SHA-256 `%.12s…`)", i ? ", " : "", p, h);
+            if (w < 0) break;
+            k += (size_t)w;
+        }
+        if (k >= sizeof b) k = sizeof b - 1;
+        if (shown < sc->n)
+            snprintf(b + k, sizeof b - k, " and %zu more (every path and SHA-256 in `env.json`)",
+                     sc->n - shown);
+        env_row(d, "Scenarios", b);
+    }
+    const gb_jv *hf = gb_jv_get(run, "hyperfine");
+    if (hf && hf->type == GB_JV_OBJ) {
+        join_names(gb_jv_get(hf, "solvers"), c, sizeof c);
+        snprintf(b, sizeof b, "%.0f runs after %.0f warm-up per command, scenario `%s`, solvers %s",
+                 gb_jv_num(gb_jv_get(hf, "runs"), NAN), gb_jv_num(gb_jv_get(hf, "warmup"), NAN),
+                 base_name(gb_jv_str(gb_jv_get(hf, "scen"), "?")), c);
+        env_row(d, "hyperfine", b);
+    }
+    d_table_end(d);
+    fputs("</div>\n", d->html);
+    d_para(d, "Full record: `env.json`; per-query rows: `queries.csv`; statistics: `summary.csv`.");
+}
+
+static void status_text(const srow *r, char *b, size_t n)
+{
+    size_t k = 0;
+    b[0] = '\0';
+    for (int s = 0; s < ST_N; s++) {
+        if (r->st[s] <= 0) continue;
+        int w = snprintf(b + k, n - k, "%s%.0f %s", k ? ", " : "", r->st[s], st_names[s]);
+        if (w < 0 || (size_t)w >= n - k) break;
+        k += (size_t)w;
+    }
+    if (!k) snprintf(b, n, "-");
+}
+
+static void section_headlines(doc *d, const table *t, const gb_jv *hf)
+{
+    char a[64], b2[64], c2[64], fx[64];
+    d_heading(d, 2, "findings", "Headline findings");
+    d_list_begin(d);
+    for (size_t m = 0; m < t->nmaps; m++) {
+        const char *map = t->maps[m];
+        const srow *best = NULL, *bestany = NULL, *fewest = NULL;
+        const srow *base = find_row(t, map, "dijkstra", "bheap");
+        for (size_t i = 0; i < t->n; i++) {
+            const srow *r = &t->r[i];
+            if (strcmp(r->map, map) || failures(r) > 0) continue;
+            if (!bestany || r->t_med < bestany->t_med) bestany = r;
+            if (strcmp(r->guarantee, "optimal") != 0) continue;
+            if (!best || r->t_med < best->t_med) best = r;
+            if (!fewest || r->exp_mean < fewest->exp_mean) fewest = r;
+        }
+        if (!best && !bestany) {
+            d_item(d, "`%s`: every solver failed on some query (see below).", map);
+            continue;
+        }
+        char line[2048];
+        int k = 0;
+        if (best) {
+            k = snprintf(line, sizeof line, "`%s`: fastest optimal solver **`%s` on `%s`**, median %s µs per query",
+                         map, best->solver, best->queue, fmt_us(a, sizeof a, best->t_med));
+            if (base && !isnan(best->speedup) && best != base)
+                k += snprintf(line + k, sizeof line - (size_t)k, ", %s faster than `dijkstra` on `bheap` (%s µs)",
+                              fmt_x(fx, sizeof fx, best->speedup), fmt_us(b2, sizeof b2, base->t_med));
+        } else {
+            k = snprintf(line, sizeof line, "`%s`: no optimal solver ran without failures", map);
+        }
+        if (bestany && bestany != best && k < (int)sizeof line)
+            k += snprintf(line + k, sizeof line - (size_t)k, "; fastest of all: `%s` on `%s` (%s, "
+                          "median %s µs, %s faster than Dijkstra, paths %s × optimal on average)",
+                          bestany->solver, bestany->queue,
+                          strcmp(bestany->guarantee, "bounded") == 0 ? "bounded suboptimal" : "no guarantee",
+                          fmt_us(a, sizeof a, bestany->t_med), fmt_x(fx, sizeof fx, bestany->speedup),
+                          fmt_num(c2, sizeof c2, bestany->sub_mean, 3));
+        if (fewest && base && fewest->exp_mean > 0 && k < (int)sizeof line)
+            snprintf(line + k, sizeof line - (size_t)k, "; fewest expansions among optimal solvers: `%s` "
+                     "(mean %s, %s fewer than Dijkstra's %s).", fewest->solver,
+                     fmt_num(a, sizeof a, fewest->exp_mean, 0),
+                     fmt_x(fx, sizeof fx, base->exp_mean / fewest->exp_mean),
+                     fmt_num(b2, sizeof b2, base->exp_mean, 0));
+        else if (k < (int)sizeof line)
+            snprintf(line + k, sizeof line - (size_t)k, ".");
+        d_item(d, "%s", line);
+        /* optimal solvers slower than Dijkstra here (on the reference queue) */
+        if (base) {
+            char slow[1024] = "";
+            size_t sk = 0;
+            for (size_t i = 0; i < t->n; i++) {
+                const srow *r = &t->r[i];
+                if (strcmp(r->map, map) || r == base || ref_row(t, map, r->solver) != r) continue;
+                if (strcmp(r->guarantee, "optimal") || isnan(r->speedup) || r->speedup >= 1.0) continue;
+                int w = snprintf(slow + sk, sizeof slow - sk, "%s`%s` %s", sk ? ", " : "", r->solver,
+                                 fmt_x(fx, sizeof fx, r->speedup));
+                if (w < 0 || (size_t)w >= sizeof slow - sk) break;
+                sk += (size_t)w;
+            }
+            if (sk)
+                d_item(d, "`%s`: slower than Dijkstra here (speedup below 1, queue `%s`): %s.", map, t->ref, slow);
+        }
+    }
+    /* failures */
+    double nfail = 0, rows = 0;
+    for (size_t i = 0; i < t->n; i++) { nfail += failures(&t->r[i]); rows += t->r[i].n; }
+    if (nfail == 0) {
+        d_item(d, "**No solver failures**: all %.0f rows returned a valid path within the solver's "
+               "guarantee (or agreed with Dijkstra that there is none).", rows);
+    } else {
+        d_item(d, "**%.0f solver failures** in %.0f rows (invalid path, suboptimal beyond the guarantee, "
+               "false unreachable or expansion limit):", nfail, rows);
+        fputs("<ul>\n", d->html);
+        for (size_t i = 0; i < t->n; i++) {
+            const srow *r = &t->r[i];
+            if (failures(r) == 0) continue;
+            char st[256];
+            status_text(r, st, sizeof st);
+            char buf[1024];
+            snprintf(buf, sizeof buf, "`%s` / `%s` on `%s`: %s", r->solver, r->queue, r->map, st);
+            fputs("    - ", d->md);
+            md_inline(d->md, buf, 0);
+            fputc('\n', d->md);
+            fputs("<li class=\"bad\">", d->html);
+            html_inline(d->html, buf);
+            fputs("</li>\n", d->html);
+        }
+        fputs("</ul>\n", d->html);
+    }
+    /* scenario disagreements: per map the largest count over its pairs */
+    double nscen = 0;
+    char maps[2048] = "";
+    size_t mk = 0;
+    for (size_t m = 0; m < t->nmaps; m++) {
+        double mx = 0;
+        for (size_t i = 0; i < t->n; i++)
+            if (!strcmp(t->r[i].map, t->maps[m]) && t->r[i].st[ST_SCEN] > mx) mx = t->r[i].st[ST_SCEN];
+        if (mx > 0) {
+            int w = snprintf(maps + mk, sizeof maps - mk, "%s`%s` (%.0f)", mk ? ", " : "", t->maps[m], mx);
+            if (w > 0 && (size_t)w < sizeof maps - mk) mk += (size_t)w;
+        }
+        nscen += mx;
+    }
+    if (nscen == 0)
+        d_item(d, "Every scenario's printed optimal length agrees with Dijkstra's.");
+    else
+        d_item(d, "**%.0f queries** whose printed length disagrees with Dijkstra's optimum "
+               "(status `scen_mismatch`; the solvers are not at fault): %s.", nscen, maps);
+    /* hyperfine */
+    const gb_jv *res = gb_jv_get(hf, "results");
+    if (res && res->type == GB_JV_ARR && res->n > 0) {
+        const gb_jv *fast = NULL;
+        for (size_t i = 0; i < res->n; i++)
+            if (!fast || gb_jv_num(gb_jv_get(&res->items[i], "mean"), INFINITY)
+                         < gb_jv_num(gb_jv_get(fast, "mean"), INFINITY))
+                fast = &res->items[i];
+        d_item(d, "Whole `gridbench run` processes (hyperfine): fastest `%s`, %.1f ± %.1f ms "
+               "(each process also loads the map and runs the Dijkstra oracle on every query).",
+               gb_jv_str(gb_jv_get(fast, "command"), "?"), gb_jv_num(gb_jv_get(fast, "mean"), NAN) * 1e3,
+               gb_jv_num(gb_jv_get(fast, "stddev"), NAN) * 1e3);
+    }
+    d_list_end(d);
+}
+
+static void pair_table(doc *d, const table *t, const char *map, int all)
+{
+    static const char *const hdr[] = {
+        "solver", "queue", "guarantee", "n", "median µs", "mean µs", "p95 µs", "IQR µs", "cold median µs",
+        "mean expanded", "median expanded", "speedup", "subopt mean", "subopt max", "status"
+    };
+    static const char align[] = "lllrrrrrrrrrrrl";
+    d_table_begin(d, 15, hdr, align);
+    char cell[15][160];
+    char *cells[15];
+    for (int k = 0; k < 15; k++) cells[k] = cell[k];
+    /* one row per solver (reference queue) or every pair, in summary order */
+    for (size_t i = 0; i < t->n; i++) {
+        const srow *r = &t->r[i];
+        if (strcmp(r->map, map) != 0) continue;
+        if (!all) {
+            if (ref_row(t, map, r->solver) != r) continue;
+        }
+        snprintf(cell[0], sizeof cell[0], "`%s`", r->solver);
+        snprintf(cell[1], sizeof cell[1], "`%s`", r->queue);
+        snprintf(cell[2], sizeof cell[2], "%s", r->guarantee);
+        fmt_num(cell[3], sizeof cell[3], r->n, 0);
+        fmt_us(cell[4], sizeof cell[4], r->t_med);
+        fmt_us(cell[5], sizeof cell[5], r->t_mean);
+        fmt_us(cell[6], sizeof cell[6], r->t_p95);
+        fmt_us(cell[7], sizeof cell[7], r->t_iqr);
+        fmt_us(cell[8], sizeof cell[8], r->cold);
+        fmt_num(cell[9], sizeof cell[9], r->exp_mean, 1);
+        fmt_num(cell[10], sizeof cell[10], r->exp_med, 0);
+        fmt_x(cell[11], sizeof cell[11], r->speedup);
+        fmt_num(cell[12], sizeof cell[12], r->sub_mean, 4);
+        fmt_num(cell[13], sizeof cell[13], r->sub_max, 4);
+        if (failures(r) > 0) {   /* bold: status_text leaves room for the markers */
+            memcpy(cell[14], "**", 2);
+            status_text(r, cell[14] + 2, sizeof cell[14] - 4);
+            strcat(cell[14], "**");
+        } else {
+            status_text(r, cell[14], sizeof cell[14]);
+        }
+        d_table_row(d, 15, cells, align);
+    }
+    d_table_end(d);
+}
+
+static void section_tables(doc *d, const table *t, const gb_jv *hf)
+{
+    d_heading(d, 2, "tables", "Tables");
+    d_para(d, "Times are per query in microseconds: the median of the timed repetitions of each "
+           "query, then summarised over the queries (median, mean, 95th percentile, interquartile "
+           "range); \"cold\" is the first repetition.  Speedup = median time of `dijkstra` on "
+           "`bheap` / median time of the row, on the same queries.");
+    for (size_t m = 0; m < t->nmaps; m++) {
+        char h[512], id[64];
+        snprintf(h, sizeof h, "`%s`: each solver on queue `%s`", t->maps[m], t->ref);
+        snprintf(id, sizeof id, "map-%zu", m);
+        d_heading(d, 3, id, h);
+        pair_table(d, t, t->maps[m], 0);
+    }
+    const gb_jv *res = gb_jv_get(hf, "results");
+    if (res && res->type == GB_JV_ARR && res->n > 0) {
+        d_heading(d, 3, "hyperfine", "Whole-process timing (hyperfine)");
+        d_para(d, "Wall time of complete `gridbench run` processes, one per solver (map loading, the "
+               "Dijkstra oracle and path validation included), from `hyperfine.json`.");
+        static const char *const hdr[] = { "command", "mean ± σ (ms)", "median (ms)", "min (ms)",
+                                           "max (ms)", "user (ms)", "system (ms)", "runs", "relative" };
+        static const char align[] = "lrrrrrrrr";
+        double fastest = INFINITY;
+        for (size_t i = 0; i < res->n; i++) {
+            double v = gb_jv_num(gb_jv_get(&res->items[i], "mean"), INFINITY);
+            if (v < fastest) fastest = v;
+        }
+        d_table_begin(d, 9, hdr, align);
+        for (size_t i = 0; i < res->n; i++) {
+            const gb_jv *r = &res->items[i];
+            char cell[9][128];
+            char *cells[9];
+            for (int k = 0; k < 9; k++) cells[k] = cell[k];
+            double mean = gb_jv_num(gb_jv_get(r, "mean"), NAN) * 1e3;
+            const gb_jv *times = gb_jv_get(r, "times");
+            snprintf(cell[0], sizeof cell[0], "`%s`", gb_jv_str(gb_jv_get(r, "command"), "?"));
+            snprintf(cell[1], sizeof cell[1], "%.1f ± %.1f", mean, gb_jv_num(gb_jv_get(r, "stddev"), NAN) * 1e3);
+            fmt_num(cell[2], sizeof cell[2], gb_jv_num(gb_jv_get(r, "median"), NAN) * 1e3, 1);
+            fmt_num(cell[3], sizeof cell[3], gb_jv_num(gb_jv_get(r, "min"), NAN) * 1e3, 1);
+            fmt_num(cell[4], sizeof cell[4], gb_jv_num(gb_jv_get(r, "max"), NAN) * 1e3, 1);
+            fmt_num(cell[5], sizeof cell[5], gb_jv_num(gb_jv_get(r, "user"), NAN) * 1e3, 1);
+            fmt_num(cell[6], sizeof cell[6], gb_jv_num(gb_jv_get(r, "system"), NAN) * 1e3, 1);
+            snprintf(cell[7], sizeof cell[7], "%zu", times && times->type == GB_JV_ARR ? times->n : 0);
+            snprintf(cell[8], sizeof cell[8], "%.2f", mean / (fastest * 1e3));
+            d_table_row(d, 9, cells, align);
+        }
+        d_table_end(d);
+    }
+    d_heading(d, 3, "all-pairs", "Every solver × queue pair");
+    fputs("<details>\n<summary>Show the full table per map (from <code>summary.csv</code>)</summary>\n", d->html);
+    for (size_t m = 0; m < t->nmaps; m++) {
+        char h[512];
+        snprintf(h, sizeof h, "`%s`", t->maps[m]);
+        d_para(d, "**%s**", h);
+        pair_table(d, t, t->maps[m], 1);
+    }
+    fputs("</details>\n", d->html);
+}
+
+/* ---- plots manifest ---------------------------------------------------- */
+
+static const char *section_title(const char *s)
+{
+    static const char *const map[][2] = {
+        { "time", "Search time vs path length" },
+        { "expansions", "Expansions vs path length" },
+        { "speedup", "Speedup over Dijkstra" },
+        { "queues", "Priority queues compared" },
+        { "cactus", "Cactus plot" },
+        { "heuristics", "Heuristic accuracy (h / h*)" },
+        { "footprint", "Search footprints" },
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(map[i][0], s) == 0) return map[i][1];
+    return s;
+}
+
+static int section_plots(doc *d, const char *dir, gb_diag *dg)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/plots.tsv", dir);
+    FILE *f = fopen(path, "r");
+    d_heading(d, 2, "plots", "Plots");
+    if (!f) {
+        d_para(d, "No plots were made for this run (no `plots.tsv`).");
+        return 0;
+    }
+    char line[8192], last[128] = "";
+    long ln = 0;
+    int nsec = 0;
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!line[0] || line[0] == '#') continue;
+        char *fld[4];
+        int n = 0;
+        char *p = line;
+        while (n < 4) {
+            fld[n++] = p;
+            char *tab = strchr(p, '\t');
+            if (!tab) break;
+            *tab = '\0';
+            p = tab + 1;
+        }
+        if (n < 4) {
+            fclose(f);
+            return gb_diag_set(dg, EX_DATAERR, path, ln, 0, "expected 4 tab-separated fields "
+                               "(section, png, svg, caption), found %d", n);
+        }
+        if (strcmp(fld[0], last) != 0) {
+            char id[160];
+            snprintf(last, sizeof last, "%s", fld[0]);
+            snprintf(id, sizeof id, "plot-%s", fld[0]);
+            d_heading(d, 3, id, section_title(fld[0]));
+            nsec++;
+        }
+        d_figure(d, fld[1], fld[2], fld[3]);
+    }
+    fclose(f);
+    if (!nsec) d_para(d, "No plots were made for this run.");
+    return 0;
+}
+
+static void section_notes(doc *d, const char *dir, const table *t)
+{
+    char path[4200], line[4096];
+    d_heading(d, 2, "notes", "Notes");
+    d_list_begin(d);
+    snprintf(path, sizeof path, "%s/notes.txt", dir);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        while (fgets(line, sizeof line, f)) {
+            line[strcspn(line, "\r\n")] = '\0';
+            if (line[0]) d_item(d, "%s", line);
+        }
+        fclose(f);
+    }
+    d_item(d, "Percentiles interpolate linearly between closest ranks (Hyndman & Fan type 7): "
+           "over n sorted values, Q(p) = x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]) with h = (n−1)p.");
+    d_item(d, "Each row of `queries.csv` is one query × solver × queue; every path was checked by "
+           "the independent validator and against the Dijkstra oracle (column `status`).");
+    d_item(d, "Per-solver plots and the per-map tables show each solver on the reference queue `%s` "
+           "(`bheap` when the run used it), or on its first queue when it never ran on that one "
+           "(`bfs` runs only on `fifo`).", t->ref);
+    d_list_end(d);
+}
+
+/* ---- command ----------------------------------------------------------- */
+
+static int report_err(const gb_diag *d)
+{
+    fprintf(stderr, CMD ": ");
+    gb_diag_print(d, stderr);
+    return d->code;
+}
+
+int gb_cmd_report(int argc, char **argv)
+{
+    static const struct option lo[] = { { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+        if (c == 'h') { report_usage(stdout); return 0; }
+        fprintf(stderr, CMD ": expected an option listed by --help, found '%s'\n", argv[optind - 1]);
+        return EX_USAGE;
+    }
+    if (argc - optind != 1) {
+        fprintf(stderr, CMD ": expected one run directory, found %d arguments\n", argc - optind);
+        report_usage(stderr);
+        return EX_USAGE;
+    }
+    const char *dir = argv[optind];
+    char path[4200], mdp[4200], htp[4200], mdt[4300], htt[4300];
+    gb_diag d;
+    gb_diag_clear(&d);
+    gb_jv *env = NULL, *hf = NULL;
+    table t;
+    snprintf(path, sizeof path, "%s/env.json", dir);
+    int rc = gb_jv_load(path, &env, &d);
+    if (rc) return report_err(&d);
+    if (!env || env->type != GB_JV_OBJ) {
+        gb_jv_free(env);
+        gb_diag_set(&d, EX_DATAERR, path, 0, 0, "expected a JSON object, found another value");
+        return report_err(&d);
+    }
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    if ((rc = table_load(path, &t, &d)) != 0) { gb_jv_free(env); return report_err(&d); }
+    snprintf(path, sizeof path, "%s/hyperfine.json", dir);
+    FILE *probe = fopen(path, "r");
+    if (probe) {
+        fclose(probe);
+        if ((rc = gb_jv_load(path, &hf, &d)) != 0) { gb_jv_free(env); table_free(&t); return report_err(&d); }
+    }
+
+    snprintf(mdp, sizeof mdp, "%s/report.md", dir);
+    snprintf(htp, sizeof htp, "%s/report.html", dir);
+    doc dc;
+    dc.md = gb_tmp_open(mdp, mdt, sizeof mdt, &d);
+    dc.html = dc.md ? gb_tmp_open(htp, htt, sizeof htt, &d) : NULL;
+    if (!dc.md || !dc.html) {
+        if (dc.md) { fclose(dc.md); remove(mdt); }
+        gb_jv_free(env);
+        gb_jv_free(hf);
+        table_free(&t);
+        return report_err(&d);
+    }
+    const char *run_id = gb_jv_str(gb_jv_path(env, "run/run_id"), "run");
+    char title[512];
+    snprintf(title, sizeof title, "gridbench report %s", run_id);
+    fprintf(dc.md, "# %s\n\n", title);
+    fputs(html_head, dc.html);
+    fputs("<h1>", dc.html);
+    html_esc(dc.html, title, (size_t)-1);
+    fputs("</h1>\n<nav><a href=\"#environment\">Environment</a><a href=\"#findings\">Findings</a>"
+          "<a href=\"#tables\">Tables</a><a href=\"#plots\">Plots</a><a href=\"#notes\">Notes</a></nav>\n",
+          dc.html);
+    section_env(&dc, env);
+    section_headlines(&dc, &t, hf);
+    section_tables(&dc, &t, hf);
+    rc = section_plots(&dc, dir, &d);
+    section_notes(&dc, dir, &t);
+    fputs("</body>\n</html>\n", dc.html);
+    if (rc) {
+        fclose(dc.md);
+        fclose(dc.html);
+        remove(mdt);
+        remove(htt);
+    } else if ((rc = gb_tmp_commit(dc.md, mdt, mdp, &d)) != 0) {
+        fclose(dc.html);
+        remove(htt);
+    } else {
+        rc = gb_tmp_commit(dc.html, htt, htp, &d);
+    }
+    gb_jv_free(env);
+    gb_jv_free(hf);
+    table_free(&t);
+    if (rc) return report_err(&d);
+    fprintf(stderr, CMD ": wrote %s and %s\n", mdp, htp);
+    return 0;
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# scripts/bench.sh -- speed figures per solver x queue x map, measured side
+# by side in one run (this machine is shared and noisy: compare ratios, not
+# absolute times across runs).
+#
+# Prints, per map, solver and queue: queries, median ns per query, mean
+# expansions, expansions per second (sum of expansions / sum of median
+# times) and the speed ratio against the lazy binary heap for the same
+# solver.  With --callgrind it also counts instructions per expansion of
+# the search function itself (valgrind --tool=callgrind, inclusive cost of
+# the solver's instantiated function / expansions): a stable figure that
+# does not depend on the machine's load.
+#
+#   make bench                                   shared 512x512 maps, or the default data
+#   make bench BENCH_ARGS="--solvers astar-octile --queues all --callgrind"
+set -euo pipefail
+
+usage() {
+    cat <<'EOF'
+usage: scripts/bench.sh [OPTIONS] [SCEN...]
+
+  --solvers LIST   comma-separated (default dijkstra,astar-octile,jps)
+  --queues LIST    comma-separated or all (default all)
+  --reps N         timed repetitions per query (default 3)
+  --count N        about N evenly spaced queries per scenario (default 300, 0 = all)
+  --callgrind      also count instructions per expansion (slow: 100 queries)
+  --out DIR        keep the CSVs here (default: a temp dir, removed)
+  --bin PATH       gridbench binary (default ./gridbench)
+
+SCEN defaults to the shared 512x512 maps (random512-10-0, AR0011SR,
+maze512-4-0) plus Berlin_0_256 when ../shared/movingai exists, else
+datasets/default/*.scen.
+EOF
+}
+
+solvers=dijkstra,astar-octile,jps queues=all reps=3 count=300 callgrind=0 out="" bin=./gridbench
+scens=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --solvers) solvers=$2; shift 2 ;;
+        --queues) queues=$2; shift 2 ;;
+        --reps) reps=$2; shift 2 ;;
+        --count) count=$2; shift 2 ;;
+        --callgrind) callgrind=1; shift ;;
+        --out) out=$2; shift 2 ;;
+        --bin) bin=$2; shift 2 ;;
+        -h|--help) usage; exit 0 ;;
+        -*) echo "bench.sh: unknown option $1" >&2; usage >&2; exit 64 ;;
+        *) scens+=("$1"); shift ;;
+    esac
+done
+S=${GB_SHARED:-../shared/movingai}
+if [ ${#scens[@]} -eq 0 ]; then
+    if [ -d "$S" ]; then
+        scens=("$S/random/random512-10-0.map.scen" "$S/bgmaps/AR0011SR.map.scen"
+               "$S/mazes/maze512-4-0.map.scen" "$S/street/Berlin_0_256.map.scen")
+    else
+        scens=(datasets/default/*.scen)
+    fi
+fi
+dir=${out:-$(mktemp -d)}
+mkdir -p "$dir"
+[ -n "$out" ] || trap 'rm -rf "$dir"' EXIT
+
+echo "# $("$bin" env | tr -d '\n' | sed 's/  */ /g' | cut -c1-300)" >&2
+printf '%-18s %-22s %-9s %6s %12s %10s %9s %8s\n' map solver queue n median_ns mean_exp Mexp_s vs_bheap
+for sc in "${scens[@]}"; do
+    name=$(basename "$sc" .scen); name=${name%.map}
+    "$bin" run --quiet --solver "$solvers" --queue "$queues" --reps "$reps" --sample "$count" \
+        --out "$dir/$name.csv" "$sc" 2>"$dir/$name.err" || { cat "$dir/$name.err" >&2; exit 1; }
+    # median per (solver, queue) of time_ns; expansions/s from sums
+    awk -F, -v map="$name" '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["status"] != "ok" { next }
+        { k = $col["solver"] SUBSEP $col["queue"]
+          n[k]++; t[k, n[k]] = $col["time_ns"]; ts[k] += $col["time_ns"]; e[k] += $col["expanded"]
+          if (!(k in seen)) { seen[k] = 1; order[++no] = k } }
+        END {
+          for (j = 1; j <= no; j++) {
+            k = order[j]; m = n[k]
+            # insertion sort of this group (small groups)
+            for (a = 2; a <= m; a++) { v = t[k, a]; b = a - 1
+              while (b >= 1 && t[k, b] > v) { t[k, b + 1] = t[k, b]; b-- } t[k, b + 1] = v }
+            med[k] = (m % 2) ? t[k, (m + 1) / 2] : (t[k, m / 2] + t[k, m / 2 + 1]) / 2
+            split(k, sq, SUBSEP); if (sq[2] == "bheap" || sq[2] == "fifo") base[sq[1]] = ts[k]
+          }
+          for (j = 1; j <= no; j++) {
+            k = order[j]; split(k, sq, SUBSEP)
+            r = (sq[1] in base) ? sprintf("%.2fx", base[sq[1]] / ts[k]) : "-"
+            printf "%-18s %-22s %-9s %6d %12.0f %10.1f %9.2f %8s\n", map, sq[1], sq[2], n[k], med[k],
+                   e[k] / n[k], e[k] / ts[k] * 1000, r
+          }
+        }' "$dir/$name.csv"
+done
+
+if [ "$callgrind" = 1 ]; then
+    command -v valgrind >/dev/null || { echo "bench.sh: --callgrind needs valgrind (apt-get install valgrind)" >&2; exit 69; }
+    echo
+    printf '%-18s %-22s %-9s %14s %12s %10s\n' map solver queue instructions expansions Ir_per_exp
+    IFS=, read -r -a sl <<<"$solvers"
+    if [ "$queues" = all ]; then ql=(bheap bheap-dk 4heap pairing bucket radix); else IFS=, read -r -a ql <<<"$queues"; fi
+    for sc in "${scens[@]}"; do
+        name=$(basename "$sc" .scen); name=${name%.map}
+        for s in "${sl[@]}"; do
+            for q in "${ql[@]}"; do
+                valgrind --tool=callgrind --callgrind-out-file="$dir/cg.out" "$bin" run --quiet \
+                    --solver "$s" --queue "$q" --sample 100 --out "$dir/cg.csv" "$sc" 2>/dev/null
+                # the instantiated search function: bf_<queue>_<heuristic> / jps_<queue> / bd_...
+                qt=${q//-/_}
+                case "$s" in
+                    dijkstra) fn="bf_${qt}_zero" ;;
+                    astar-*) fn="bf_${qt}_${s#astar-}" ;;
+                    jps) fn="jps_${qt}" ;;
+                    bidijkstra) fn="bd_${qt}_zero" ;;
+                    biastar-*) fn="bd_${qt}_${s#biastar-}" ;;
+                    *) fn="" ;;
+                esac
+                [ -n "$fn" ] || continue
+                ir=$(callgrind_annotate --inclusive=yes "$dir/cg.out" 2>/dev/null \
+                     | grep -E "[:]${fn} " | head -1 | awk '{gsub(",", "", $1); print $1}')
+                ex=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "expanded") c = i; next } { s += $c } END { print s }' "$dir/cg.csv")
+                printf '%-18s %-22s %-9s %14s %12s %10s\n' "$name" "$s" "$q" "${ir:-?}" "$ex" \
+                    "$( [ -n "$ir" ] && [ "$ex" -gt 0 ] && echo $((ir / ex)) || echo '?')"
+            done
+        done
+    done
+fi

@@ -1,0 +1,389 @@
+#!/usr/bin/env bash
+# report.sh -- the main job of gridbench: run the solver x queue matrix over
+# a dataset and write results/<run-id>/ with the per-query CSV, the summary,
+# the environment, hyperfine timings, plots, search footprints and a
+# report (report.md + report.html).
+#
+# This script only orchestrates; the work is done by
+#   gridbench run        per-query CSV (queries.csv)
+#   gridbench summary    statistics (summary.csv) and plot data (data/)
+#   gridbench env        environment and calibration (env.json)
+#   gridbench footprint  search footprint images (footprints/)
+#   gridbench report     report.md / report.html
+#   hyperfine            whole-process timings (hyperfine.json)
+#   gnuplot              plots/*.gp -> plots/*.png + *.svg
+#
+# Everything is written into results/<run-id>.tmp/, which is renamed to
+# results/<run-id>/ only when the report is complete; results/latest then
+# points at it.  An interrupted or failed run leaves no half folder.
+#
+# Exit status: 0 report written; 1 report written, but a solver returned a
+# wrong path (see the report); 2 bad usage; 3 a tool is missing; 4 a step
+# failed (its message is on stderr).
+set -euo pipefail
+
+PROG=report.sh
+usage() {
+    cat <<'EOF'
+usage: scripts/report.sh [OPTIONS]
+
+Run solvers x queues over scenario files with `gridbench run`, then write
+results/<run-id>/: queries.csv, summary.csv, env.json, hyperfine.json,
+plots/ (PNG + SVG), footprints/, report.md and report.html.
+
+Input
+  --scen FILE           scenario file (repeatable); default: $SCEN if set
+                        (whitespace-separated list), else datasets/default/*.scen
+  --count N             only the first N queries of each scenario (default all)
+Matrix
+  --solvers LIST        comma-separated solver names or 'all' (default all)
+  --queues LIST         comma-separated queue names or 'all' (default all)
+  --model M             movement model (default 8-nocut)
+  --reps N              timed repetitions per query (default 3)
+hyperfine (whole `gridbench run` processes, one per solver)
+  --hyperfine-runs N    runs per command (default 3)
+  --hyperfine-warmup N  warm-up runs per command (default 1)
+  --hyperfine-solvers L solvers to time (default dijkstra,astar-octile,jps,bidijkstra)
+  --hyperfine-scen FILE scenario to run (default: the first one)
+  --no-hyperfine        skip this step
+Footprints (the longest query of each map, one panel per solver)
+  --footprint-solvers L solvers to draw (default dijkstra,astar-octile,jps,bidijkstra)
+  --no-footprints       skip this step
+Output
+  --out-dir DIR         parent of the run folder (default results)
+  --run-id ID           run folder name (default <UTC yyyymmddThhmmZ>-<commit>)
+  --heuristics FILE     the --hist CSV of `gridbench heuristics` (mean h/h* per
+                        distance bucket): copied into the run and plotted
+  --bin PATH            gridbench binary (default $GB_BIN, else ./gridbench)
+  -h, --help            this text
+
+Examples
+  make report
+  scripts/report.sh --scen ../shared/movingai/dao/arena.map.scen --solvers astar-octile,jps
+EOF
+}
+
+say() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+die() { local code=$1; shift; say "error: $*"; exit "$code"; }
+trap 'say "error: line $LINENO: \`$BASH_COMMAND\` failed"' ERR
+
+# ---- options -----------------------------------------------------------
+SCENS=()
+COUNT=0
+SOLVERS=all
+QUEUES=all
+MODEL=8-nocut
+REPS=3
+HF_RUNS=3
+HF_WARMUP=1
+HF_SOLVERS=dijkstra,astar-octile,jps,bidijkstra
+HF_SCEN=
+HYPERFINE=1
+FP_SOLVERS=dijkstra,astar-octile,jps,bidijkstra
+FOOTPRINTS=1
+OUT_DIR=results
+RUN_ID=
+HEUR=
+BIN=${GB_BIN:-./gridbench}
+ARGS_GIVEN="$*"
+
+need_arg() { [ "$#" -ge 2 ] || die 2 "$1: expected a value, found none"; }
+is_count() { [[ $1 =~ ^[0-9]+$ ]]; }
+
+while [ "$#" -gt 0 ]; do
+    case $1 in
+    --scen) need_arg "$@"; SCENS+=("$2"); shift 2 ;;
+    --count) need_arg "$@"; is_count "$2" || die 2 "--count: expected a non-negative integer, found '$2'"; COUNT=$2; shift 2 ;;
+    --solvers) need_arg "$@"; SOLVERS=$2; shift 2 ;;
+    --queues) need_arg "$@"; QUEUES=$2; shift 2 ;;
+    --model) need_arg "$@"; MODEL=$2; shift 2 ;;
+    --reps) need_arg "$@"; is_count "$2" && [ "$2" -ge 1 ] || die 2 "--reps: expected a positive integer, found '$2'"; REPS=$2; shift 2 ;;
+    --hyperfine-runs) need_arg "$@"; is_count "$2" && [ "$2" -ge 2 ] || die 2 "--hyperfine-runs: expected an integer >= 2 (hyperfine's minimum), found '$2'"; HF_RUNS=$2; shift 2 ;;
+    --hyperfine-warmup) need_arg "$@"; is_count "$2" || die 2 "--hyperfine-warmup: expected a non-negative integer, found '$2'"; HF_WARMUP=$2; shift 2 ;;
+    --hyperfine-solvers) need_arg "$@"; HF_SOLVERS=$2; shift 2 ;;
+    --hyperfine-scen) need_arg "$@"; HF_SCEN=$2; shift 2 ;;
+    --no-hyperfine) HYPERFINE=0; shift ;;
+    --footprint-solvers) need_arg "$@"; FP_SOLVERS=$2; shift 2 ;;
+    --no-footprints) FOOTPRINTS=0; shift ;;
+    --out-dir) need_arg "$@"; OUT_DIR=$2; shift 2 ;;
+    --run-id) need_arg "$@"; RUN_ID=$2; shift 2 ;;
+    --heuristics) need_arg "$@"; HEUR=$2; shift 2 ;;
+    --bin) need_arg "$@"; BIN=$2; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; die 2 "expected an option listed above, found '$1'" ;;
+    esac
+done
+
+if [ "${#SCENS[@]}" -eq 0 ]; then
+    if [ -n "${SCEN:-}" ]; then
+        read -r -a SCENS <<<"$SCEN"
+    else
+        SCENS=(datasets/default/*.scen)
+    fi
+fi
+for s in "${SCENS[@]}"; do
+    [ -f "$s" ] || die 2 "scenario '$s': expected a readable file, found none"
+done
+[ -z "$HF_SCEN" ] && HF_SCEN=${SCENS[0]}
+[ -z "$HEUR" ] || [ -f "$HEUR" ] || die 2 "--heuristics: expected a readable file, found none at '$HEUR'"
+if [ -n "$RUN_ID" ] && ! [[ $RUN_ID =~ ^[A-Za-z0-9._-]+$ && $RUN_ID != .* ]]; then
+    die 2 "--run-id: expected letters, digits, '.', '_' or '-' (not starting with '.'), found '$RUN_ID'"
+fi
+
+# ---- tools -------------------------------------------------------------
+[ -x "$BIN" ] || die 3 "gridbench binary '$BIN' not found or not executable: run \`make\` first (or pass --bin)"
+for cmd in summary footprint report; do
+    "$BIN" "$cmd" --help >/dev/null 2>&1 ||
+        die 3 "'$BIN' has no '$cmd' subcommand: rebuild it (\`make\`)"
+done
+command -v gnuplot >/dev/null 2>&1 ||
+    die 3 "gnuplot not found: install the Debian package gnuplot-nox (sudo apt-get install gnuplot-nox)"
+if [ "$HYPERFINE" = 1 ]; then
+    command -v hyperfine >/dev/null 2>&1 ||
+        die 3 "hyperfine not found: install the Debian package hyperfine (sudo apt-get install hyperfine), or pass --no-hyperfine"
+fi
+command -v sha256sum >/dev/null 2>&1 || die 3 "sha256sum not found: install the Debian package coreutils"
+
+abspath() { readlink -f -- "$1"; }
+BIN_ABS=$(abspath "$BIN")
+PLOTDIR=$(abspath "$(dirname "$0")/../plots")
+[ -f "$PLOTDIR/style.gp" ] || die 3 "gnuplot scripts not found in $PLOTDIR"
+
+# JPS exists only for 8-nocut: leave it out of the default lists elsewhere.
+drop_jps() {
+    if [ "$MODEL" = 8-nocut ]; then printf '%s' "$1"; return; fi
+    printf '%s' "$1" | tr ',' '\n' | { grep -vx jps || true; } | paste -sd, -
+}
+HF_SOLVERS=$(drop_jps "$HF_SOLVERS")
+FP_SOLVERS=$(drop_jps "$FP_SOLVERS")
+
+# ---- run folder --------------------------------------------------------
+T0=$(date +%s)
+step_t=$T0
+NSTEPS=7
+step() {   # step N "what"
+    local now; now=$(date +%s)
+    say "[$1/$NSTEPS] $2   (+$((now - T0)) s)"
+    step_t=$now
+}
+
+COMMIT=$("$BIN" env | sed -n 's/^ *"commit": "\(.*\)",$/\1/p' | tr -c 'A-Za-z0-9._\n-' '_')
+[ -n "$COMMIT" ] || COMMIT=unknown
+if [ -z "$RUN_ID" ]; then
+    base="$(date -u +%Y%m%dT%H%MZ)-$COMMIT"
+    RUN_ID=$base
+    n=2
+    while [ -e "$OUT_DIR/$RUN_ID" ] || [ -e "$OUT_DIR/$RUN_ID.tmp" ]; do RUN_ID="$base-$n"; n=$((n + 1)); done
+fi
+FINAL="$OUT_DIR/$RUN_ID"
+TMP="$OUT_DIR/$RUN_ID.tmp"
+[ -e "$FINAL" ] && die 2 "run folder '$FINAL' exists already: choose another --run-id"
+mkdir -p "$OUT_DIR"
+rm -rf -- "$TMP"
+mkdir -p "$TMP/plots" "$TMP/data"
+done_ok=0
+cleanup() {
+    if [ "$done_ok" != 1 ]; then
+        rm -rf -- "$TMP"
+        say "incomplete run: removed $TMP"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+say "run $RUN_ID -> $FINAL (${#SCENS[@]} scenario files, solvers $SOLVERS, queues $QUEUES, model $MODEL, $REPS reps)"
+
+# JSON helpers: a string literal, and a list of strings.
+json_str() {
+    local s=$1
+    s=${s//\\/\\\\}; s=${s//\"/\\\"}; s=${s//$'\t'/\\t}; s=${s//$'\n'/\\n}; s=${s//$'\r'/\\r}
+    printf '"%s"' "$s"
+}
+json_list() {   # json_list a b c -> ["a", "b", "c"]
+    local out="" x
+    for x in "$@"; do out+="${out:+, }$(json_str "$x")"; done
+    printf '[%s]' "$out"
+}
+json_files() {   # json_files FILE... -> [{"path", "sha256", "bytes"}, ...]
+    local out="" f
+    for f in "$@"; do
+        out+="${out:+,
+      }{\"path\": $(json_str "$f"), \"sha256\": \"$(sha256sum -- "$f" | cut -d' ' -f1)\", \"bytes\": $(stat -c %s -- "$f")}"
+    done
+    printf '[\n      %s\n    ]' "$out"
+}
+
+# The map of each scenario, as gridbench finds it (the scen's own map
+# column next to it, else the scen's name minus .scen).
+MAPS=()
+for s in "${SCENS[@]}"; do
+    m="$(dirname -- "$s")/$(awk 'NR <= 2 && NF >= 9 { print $2; exit }' "$s")"
+    [ -f "$m" ] || m=${s%.scen}
+    if [ -f "$m" ]; then
+        dup=0
+        for x in "${MAPS[@]+"${MAPS[@]}"}"; do [ "$x" = "$m" ] && dup=1; done
+        [ "$dup" = 1 ] || MAPS+=("$m")
+    fi
+done
+
+# ---- 1. environment ------------------------------------------------------
+step 1 "environment and calibration (gridbench env --calibrate)"
+"$BIN" env --calibrate --model "$MODEL" --out "$TMP/env-base.json" "$BIN_ABS" "${SCENS[@]}" \
+    "${MAPS[@]+"${MAPS[@]}"}" || die 4 "gridbench env failed"
+
+# ---- 2. the matrix -------------------------------------------------------
+step 2 "gridbench run: solvers $SOLVERS x queues $QUEUES over ${#SCENS[@]} scenario files, $REPS reps"
+run_args=(run --solver "$SOLVERS" --queue "$QUEUES" --model "$MODEL" --reps "$REPS" --out "$TMP/queries.csv")
+[ "$COUNT" -gt 0 ] && run_args+=(--count "$COUNT")
+run_rc=0
+"$BIN" "${run_args[@]}" "${SCENS[@]}" || run_rc=$?
+case $run_rc in
+0) ;;
+1) say "warning: some solvers returned wrong paths; they are listed in the report" ;;
+*) die 4 "gridbench run failed (exit status $run_rc)" ;;
+esac
+
+# ---- 3. summary ----------------------------------------------------------
+step 3 "gridbench summary -> summary.csv, data/"
+"$BIN" summary "$TMP/queries.csv" --out "$TMP/summary.csv" --plot-data "$TMP/data" ||
+    die 4 "gridbench summary failed"
+meta() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$TMP/data/meta.tsv"; }
+REF_QUEUE=$(meta ref_queue)
+mapfile -t RUN_SOLVERS < <(meta solver)
+mapfile -t RUN_QUEUES < <(meta queue)
+
+# ---- 4. hyperfine --------------------------------------------------------
+HF_JSON=null
+if [ "$HYPERFINE" = 1 ] && [ -n "$HF_SOLVERS" ]; then
+    step 4 "hyperfine: whole gridbench run processes ($HF_SOLVERS; $HF_RUNS runs, $HF_WARMUP warm-up) on $(basename -- "$HF_SCEN")"
+    hf_args=(--runs "$HF_RUNS" --warmup "$HF_WARMUP" -N -i --export-json "$TMP/hyperfine.json")
+    [ -t 2 ] || hf_args+=(--style basic)
+    IFS=, read -r -a hf_list <<<"$HF_SOLVERS"
+    hf_count=()
+    [ "$COUNT" -gt 0 ] && hf_count=(--count "$COUNT")
+    for s in "${hf_list[@]}"; do
+        hf_args+=(-n "$s" "$(printf '%q ' "$BIN_ABS" run --quiet --model "$MODEL" --solver "$s" \
+            "${hf_count[@]+"${hf_count[@]}"}" "$(abspath "$HF_SCEN")")")
+    done
+    hyperfine "${hf_args[@]}" >&2 || die 4 "hyperfine failed"
+    HF_JSON="{\"version\": $(json_str "$(hyperfine --version)"), \"runs\": $HF_RUNS, \"warmup\": $HF_WARMUP, \"scen\": $(json_str "$HF_SCEN"), \"solvers\": $(json_list "${hf_list[@]}")}"
+else
+    step 4 "hyperfine: skipped"
+    echo "hyperfine step skipped (--no-hyperfine, or no solver left to time for model $MODEL)." >>"$TMP/notes.txt"
+fi
+
+# ---- 5. env.json -----------------------------------------------------------
+step 5 "env.json"
+{
+    sed '$d' "$TMP/env-base.json" | sed '$s/$/,/'
+    cat <<EOF
+  "run": {
+    "run_id": $(json_str "$RUN_ID"),
+    "command": $(json_str "scripts/report.sh $ARGS_GIVEN"),
+    "model": $(json_str "$MODEL"),
+    "reps": $REPS,
+    "count": $COUNT,
+    "solvers_requested": $(json_str "$SOLVERS"),
+    "queues_requested": $(json_str "$QUEUES"),
+    "solvers": $(json_list "${RUN_SOLVERS[@]}"),
+    "queues": $(json_list "${RUN_QUEUES[@]}"),
+    "reference_queue": $(json_str "$REF_QUEUE"),
+    "scenarios": $(json_files "${SCENS[@]}"),
+    "maps": $(json_files "${MAPS[@]+"${MAPS[@]}"}"),
+    "run_status": $run_rc,
+    "gnuplot": $(json_str "$(gnuplot --version)"),
+    "hyperfine": $HF_JSON
+  }
+}
+EOF
+} >"$TMP/env.json.part"
+mv -- "$TMP/env.json.part" "$TMP/env.json"
+rm -f -- "$TMP/env-base.json"
+
+# ---- 6. plots and footprints -------------------------------------------------
+step 6 "plots (gnuplot) and search footprints"
+# Every gnuplot call runs inside the run folder with relative paths and is
+# recorded in replot.sh, so a plot can be remade from the folder alone.
+printf '#!/bin/bash\n# Remake the plots of this run: cd into this folder, then bash replot.sh\nset -e\n' \
+    >"$TMP/replot.sh"
+gq() { printf '%s' "${1//\'/\'\'}"; }   # text for a gnuplot '...' string
+gp() {   # gp SCRIPT 'assignments' OUT-BASENAME SECTION CAPTION
+    local script=$1 vars=$2 base=$3 section=$4 caption=$5 fmt cmd
+    for fmt in png svg; do
+        cmd=(gnuplot -e "plotdir='$(gq "$PLOTDIR")'; $vars; out='plots/$base.$fmt'" "$PLOTDIR/$script")
+        (cd "$TMP" && "${cmd[@]}") || die 4 "gnuplot $script failed for plots/$base.$fmt"
+        printf '%q ' "${cmd[@]}" >>"$TMP/replot.sh"
+        echo >>"$TMP/replot.sh"
+    done
+    printf '%s\tplots/%s.png\tplots/%s.svg\t%s\n' "$section" "$base" "$base" "$caption" >>"$TMP/plots.tsv"
+}
+: >"$TMP/plots.tsv"
+q_note="solvers on queue $REF_QUEUE (bfs: fifo)"
+while IFS=$'\t' read -r idx map slug scen nq; do
+    case $idx in '#'*) continue ;; esac
+    gp time_vs_length.gp "data='data/bucket-$slug.tsv'; map='$(gq "$map")'; queue='$(gq "$REF_QUEUE")'" "time-$slug" time \
+        "Median time per query by optimal path length on \`$map\` ($nq queries, $q_note); log scale."
+done <"$TMP/data/maps.tsv"
+while IFS=$'\t' read -r idx map slug scen nq; do
+    case $idx in '#'*) continue ;; esac
+    gp expansions_vs_length.gp "data='data/bucket-$slug.tsv'; map='$(gq "$map")'; queue='$(gq "$REF_QUEUE")'" "expansions-$slug" expansions \
+        "Mean nodes expanded by optimal path length on \`$map\` ($q_note); log scale."
+done <"$TMP/data/maps.tsv"
+if [ -s "$TMP/data/speedup.tsv" ]; then
+    gp speedup.gp "data='data/speedup.tsv'; queue='$(gq "$REF_QUEUE")'" speedup speedup \
+        "Per-query speedup over \`dijkstra\` on \`bheap\`, one box per solver and map (box: 25th-75th percentile, whiskers 5th-95th, bar: median); log scale."
+else
+    echo "Speedup plot skipped: the run has no dijkstra on bheap, or no other solver, to compare." >>"$TMP/notes.txt"
+fi
+if [ -s "$TMP/data/queues.tsv" ]; then
+    gp queues.gp "data='data/queues.tsv'; queue='$(gq "$REF_QUEUE")'" queues queues \
+        "Median over queries of time on each queue / time on \`$REF_QUEUE\`, same solver and query; below 1 = faster."
+else
+    echo "Queue comparison skipped: no solver ran on more than one queue." >>"$TMP/notes.txt"
+fi
+gp cactus.gp "data='data/cactus.tsv'; queue='$(gq "$REF_QUEUE")'" cactus cactus \
+    "Cactus plot: each solver's query times sorted, all maps pooled ($q_note); point (k, t) = k queries solved within t each."
+
+if [ -n "$HEUR" ]; then
+    cp -- "$HEUR" "$TMP/heuristics.csv"
+fi
+HIST_HEADER=heuristic,weight,bucket,lo,hi,mean_ratio,cells
+if [ -f "$TMP/heuristics.csv" ]; then
+    if [ "$(head -n 1 "$TMP/heuristics.csv" | tr -d '\r')" = "$HIST_HEADER" ]; then
+        gp heuristics.gp "data='heuristics.csv'" heuristics heuristics \
+            "Heuristic informedness from \`gridbench heuristics --hist\`: mean w·h / h* per true-distance bucket (1 = exact, above 1 = overestimates)."
+    else
+        echo "heuristics.csv is included, but not plotted: expected the --hist CSV of \`gridbench heuristics\` (header $HIST_HEADER)." >>"$TMP/notes.txt"
+    fi
+fi
+
+if [ "$FOOTPRINTS" = 1 ] && [ -n "$FP_SOLVERS" ]; then
+    mkdir -p "$TMP/footprints"
+    while IFS=$'\t' read -r idx map slug scen nq; do
+        case $idx in '#'*) continue ;; esac
+        scen_abs=$(abspath "$scen")
+        (cd "$TMP" && "$BIN_ABS" footprint --scen "$scen_abs" --longest \
+            --model "$MODEL" --solver "$FP_SOLVERS" --out "footprints/$slug") ||
+            die 4 "gridbench footprint failed on $scen"
+        line=$(sed -n '1s/.* line \([0-9]*\):.*/\1/p' "$TMP/footprints/$slug.tsv")
+        gp footprint.gp "params='footprints/$slug.gp'" "footprint-$slug" footprint \
+            "Search footprint of the longest query of \`$map\` (line $line of its scenario): blue = expanded, orange = generated but not expanded, red = path. JPS shows only its jump points."
+    done <"$TMP/data/maps.tsv"
+else
+    echo "Search footprints skipped (--no-footprints, or no solver left to draw for model $MODEL)." >>"$TMP/notes.txt"
+fi
+
+# ---- 7. report -------------------------------------------------------------------
+step 7 "report.md and report.html"
+if [ "$run_rc" = 1 ]; then
+    echo "**gridbench run reported solver failures** (exit status 1): see the headline findings." >>"$TMP/notes.txt"
+fi
+"$BIN" report "$TMP" || die 4 "gridbench report failed"
+
+# ---- publish ---------------------------------------------------------------------
+mv -T -- "$TMP" "$FINAL"
+done_ok=1
+ln -sfn -- "$RUN_ID" "$OUT_DIR/latest.tmp.$$"
+mv -T -- "$OUT_DIR/latest.tmp.$$" "$OUT_DIR/latest"
+say "done in $(( $(date +%s) - T0 )) s: $FINAL/report.html ($OUT_DIR/latest -> $RUN_ID)"
+printf '%s\n' "$FINAL"
+exit "$run_rc"

@@ -1,0 +1,894 @@
+/*
+ * test_report.c -- Criterion tests for the reporting chain: the CSV and
+ * JSON readers (harness/gb_csv, harness/gb_jvalue), the statistics of
+ * `gridbench summary` (harness/gb_summary), `gridbench footprint`,
+ * `gridbench report`, and scripts/report.sh end to end.
+ *
+ *   quantile     gb_quantile is Hyndman & Fan type 7, value by value
+ *   csv_reader   quoting, "" escapes, newlines in quotes, CRLF, BOM, blank
+ *                lines, the pinned message for a short record
+ *   json_reader  values, escapes (\u, surrogate pairs), pinned error text
+ *   summary      a hand-written per-query CSV (shuffled and extra columns,
+ *                a quoted map name with a comma, CRLF, unequal query sets)
+ *                -> every figure of summary.csv as the header documents,
+ *                the plot data, and the pinned errors; the CLI writes the
+ *                same bytes as the library ($GB_BIN)
+ *   footprint    a 6x3 map: the PPM's header, size and pixels, the tables
+ *   report_cli   usage errors of the new subcommands and of the script
+ *   report_e2e   scripts/report.sh on a tiny generated dataset: every
+ *                artefact exists and is well-formed (CSV headers and row
+ *                counts, PNG signatures, SVG heads, every link of
+ *                report.html and report.md resolves, env.json keys and
+ *                checksums), and summary figures recomputed here from
+ *                queries.csv match summary.csv
+ *
+ * Tests that run the binary take it from $GB_BIN (set by `make test`) and
+ * are skipped without it, or when it lacks the new subcommands; the
+ * end-to-end test runs from the repository root (the directory `make
+ * test` runs in) and needs gnuplot and hyperfine.
+ */
+#include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gb_csv.h"
+#include "gb_diag.h"
+#include "gb_jvalue.h"
+#include "gb_run.h"
+#include "gb_sha256.h"
+#include "gb_summary.h"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static void make_tmpdir(char *buf, size_t n)
+{
+    snprintf(buf, n, "/tmp/gb-test-report-XXXXXX");
+    cr_assert(mkdtemp(buf) != NULL, "mkdtemp: %s", strerror(errno));
+}
+
+static void rm_rf(const char *dir)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert(f != NULL, "cannot create %s: %s", path, strerror(errno));
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    char *buf;
+    size_t l;
+    gb_diag d;
+    int rc = gb_read_file(path, &buf, &l, &d);
+    cr_assert_eq(rc, 0, "cannot read %s: %s", path, d.msg);
+    if (len) *len = l;
+    return buf;
+}
+
+static int file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Run a shell command (printf-style), output to log; the exit status. */
+static int sh(const char *log, const char *fmt, ...) GB_PRINTF_LIKE(2, 3);
+static int sh(const char *log, const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    char full[8400];
+    snprintf(full, sizeof full, "( %s ) >'%s' 2>&1", cmd, log);
+    int st = system(full);
+    return st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Last ~1500 bytes of a log, for failure messages. */
+static const char *tail_of(const char *path)
+{
+    static char buf[1600];
+    FILE *f = fopen(path, "rb");
+    if (!f) return "(no log)";
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, n > 1500 ? n - 1500 : 0, SEEK_SET);
+    size_t k = fread(buf, 1, sizeof buf - 1, f);
+    buf[k] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* $GB_BIN when it is set and knows the reporting subcommands, else NULL. */
+static const char *gb_bin_or_null(void)
+{
+    const char *bin = getenv("GB_BIN");
+    if (!bin || !bin[0]) return NULL;
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "'%s' summary --help >/dev/null 2>&1 && '%s' footprint --help >/dev/null 2>&1"
+             " && '%s' report --help >/dev/null 2>&1", bin, bin, bin);
+    return system(cmd) == 0 ? bin : NULL;
+}
+
+/* The same, or skip the test. */
+static const char *gb_bin(void)
+{
+    const char *bin = getenv("GB_BIN");
+    if (!bin || !bin[0]) cr_skip_test("GB_BIN is not set (make test sets it)");
+    if (!gb_bin_or_null())
+        cr_skip_test("%s lacks the summary/footprint/report subcommands (register gb_cmd_summary, "
+                     "gb_cmd_footprint and gb_cmd_report in harness/main.c)", bin);
+    return bin;
+}
+
+/* Type 7 quantile, written independently of gb_quantile (sorts a copy). */
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+static double q7(const double *v, size_t n, double p)
+{
+    double *x = malloc(n * sizeof *x);
+    cr_assert(x != NULL);
+    memcpy(x, v, n * sizeof *x);
+    qsort(x, n, sizeof *x, cmp_d);
+    double pos = p * (double)(n - 1);
+    size_t i = (size_t)pos;
+    double r = i + 1 < n ? x[i] + (pos - (double)i) * (x[i + 1] - x[i]) : x[n - 1];
+    free(x);
+    return r;
+}
+
+/* A CSV read completely: header names and the records, by column name. */
+typedef struct table {
+    char **hdr;
+    int ncol;
+    char ***row;    /* row[r][c] */
+    size_t nrow;
+} table;
+
+static void table_load(const char *path, table *t)
+{
+    gb_csv c;
+    gb_diag d;
+    memset(t, 0, sizeof *t);
+    cr_assert_eq(gb_csv_open(&c, path, &d), 0, "%s: %s", path, d.msg);
+    t->ncol = c.nhdr;
+    t->hdr = calloc((size_t)c.nhdr, sizeof *t->hdr);
+    for (int i = 0; i < c.nhdr; i++) t->hdr[i] = strdup(c.hdr[i]);
+    size_t cap = 0;
+    int rc;
+    while ((rc = gb_csv_next(&c, &d)) == 0) {
+        if (t->nrow == cap) {
+            cap = cap ? 2 * cap : 256;
+            t->row = realloc(t->row, cap * sizeof *t->row);
+            cr_assert(t->row != NULL);
+        }
+        char **r = calloc((size_t)c.nhdr, sizeof *r);
+        for (int i = 0; i < c.nhdr; i++) r[i] = strdup(gb_csv_field(&c, i));
+        t->row[t->nrow++] = r;
+    }
+    cr_assert_eq(rc, GB_CSV_EOF, "%s:%ld: %s", path, d.line, d.msg);
+    gb_csv_close(&c);
+}
+
+static int tcol(const table *t, const char *name)
+{
+    for (int i = 0; i < t->ncol; i++)
+        if (strcmp(t->hdr[i], name) == 0) return i;
+    cr_assert_fail("no column '%s'", name);
+    return -1;
+}
+
+static const char *tget(const table *t, size_t r, const char *name) { return t->row[r][tcol(t, name)]; }
+static double tnum(const table *t, size_t r, const char *name) { return atof(tget(t, r, name)); }
+
+static void table_free(table *t)
+{
+    for (size_t r = 0; r < t->nrow; r++) {
+        for (int i = 0; i < t->ncol; i++) free(t->row[r][i]);
+        free(t->row[r]);
+    }
+    for (int i = 0; i < t->ncol; i++) free(t->hdr[i]);
+    free(t->row);
+    free(t->hdr);
+}
+
+/* Row of (map, solver, queue) in a summary table, or -1. */
+static long find_group(const table *t, const char *map, const char *solver, const char *queue)
+{
+    for (size_t r = 0; r < t->nrow; r++)
+        if (!strcmp(tget(t, r, "map"), map) && !strcmp(tget(t, r, "solver"), solver)
+            && !strcmp(tget(t, r, "queue"), queue))
+            return (long)r;
+    return -1;
+}
+
+static void first_line(const char *path, char *out, size_t n)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f != NULL, "cannot open %s", path);
+    cr_assert(fgets(out, (int)n, f) != NULL, "%s is empty", path);
+    out[strcspn(out, "\r\n")] = '\0';
+    fclose(f);
+}
+
+#define EXPECT_NEAR(a, b, tol) \
+    cr_expect(fabs((double)(a) - (double)(b)) <= (tol), "%s = %.9g, expected %.9g", #a, (double)(a), (double)(b))
+
+/* ---- quantiles ------------------------------------------------------- */
+
+Test(quantile, type7_values)
+{
+    const double x4[] = { 1, 2, 3, 4 };
+    cr_expect_eq(gb_quantile(x4, 4, 0.0), 1.0);
+    cr_expect_eq(gb_quantile(x4, 4, 1.0), 4.0);
+    EXPECT_NEAR(gb_quantile(x4, 4, 0.5), 2.5, 1e-12);
+    EXPECT_NEAR(gb_quantile(x4, 4, 0.25), 1.75, 1e-12);
+    EXPECT_NEAR(gb_quantile(x4, 4, 0.75), 3.25, 1e-12);
+    EXPECT_NEAR(gb_quantile(x4, 4, 0.95), 3.85, 1e-12);
+    const double x5[] = { 100, 200, 300, 400, 1000 };
+    EXPECT_NEAR(gb_quantile(x5, 5, 0.5), 300, 1e-9);
+    EXPECT_NEAR(gb_quantile(x5, 5, 0.95), 880, 1e-9);   /* h = 3.8: 400 + 0.8 * 600 */
+    const double x1[] = { 7 };
+    cr_expect_eq(gb_quantile(x1, 1, 0.5), 7.0);
+    cr_expect_eq(gb_quantile(x1, 1, 0.95), 7.0);
+    cr_expect(isnan(gb_quantile(x1, 0, 0.5)));
+}
+
+/* ---- CSV reader ------------------------------------------------------- */
+
+Test(csv_reader, quoting_crlf_bom_and_blank_lines)
+{
+    char dir[64], path[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/t.csv", dir);
+    write_file(path, "\xEF\xBB\xBF" "a,b,c\r\n1,\"x,y\",\"he said \"\"hi\"\"\"\r\n\n"
+                     "2,\"multi\nline\",z\n,,\r\n3,4");
+    gb_csv c;
+    gb_diag d;
+    cr_assert_eq(gb_csv_open(&c, path, &d), 0, "%s", d.msg);
+    cr_expect_eq(c.nhdr, 3);
+    cr_expect_eq(gb_csv_col(&c, "a"), 0);
+    cr_expect_eq(gb_csv_col(&c, "c"), 2);
+    cr_expect_eq(gb_csv_col(&c, "d"), -1);
+    cr_assert_eq(gb_csv_next(&c, &d), 0, "%s", d.msg);
+    cr_expect_eq(c.line, 2);
+    cr_expect_str_eq(gb_csv_field(&c, 0), "1");
+    cr_expect_str_eq(gb_csv_field(&c, 1), "x,y");
+    cr_expect_str_eq(gb_csv_field(&c, 2), "he said \"hi\"");
+    cr_assert_eq(gb_csv_next(&c, &d), 0, "%s", d.msg);
+    cr_expect_eq(c.line, 4);
+    cr_expect_str_eq(gb_csv_field(&c, 1), "multi\nline");
+    cr_expect_str_eq(gb_csv_field(&c, 2), "z");
+    cr_assert_eq(gb_csv_next(&c, &d), 0, "%s", d.msg);
+    cr_expect_eq(c.line, 6);
+    cr_expect_str_eq(gb_csv_field(&c, 0), "");
+    cr_expect_str_eq(gb_csv_field(&c, 2), "");
+    cr_expect_eq(gb_csv_next(&c, &d), EX_DATAERR);
+    cr_expect_eq(d.line, 7);
+    cr_expect_str_eq(d.msg, "expected 3 fields as in the header, found 2");
+    gb_csv_close(&c);
+    rm_rf(dir);
+}
+
+Test(csv_reader, errors)
+{
+    char dir[64], path[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/t.csv", dir);
+    gb_csv c;
+    gb_diag d;
+    write_file(path, "");
+    cr_expect_eq(gb_csv_open(&c, path, &d), EX_DATAERR);
+    cr_expect_str_eq(d.msg, "expected a header line, found an empty file");
+    write_file(path, "a,b,a\n");
+    cr_expect_eq(gb_csv_open(&c, path, &d), EX_DATAERR);
+    cr_expect_str_eq(d.msg, "expected unique header names, found 'a' twice");
+    write_file(path, "a,b\n\"x\"y,2\n");
+    cr_assert_eq(gb_csv_open(&c, path, &d), 0);
+    cr_expect_eq(gb_csv_next(&c, &d), EX_DATAERR);
+    cr_expect_eq(d.line, 2);
+    cr_expect_eq(d.col, 4);
+    cr_expect_str_eq(d.msg, "expected ',' or the end of the line after a closing quote, found 'y'");
+    gb_csv_close(&c);
+    write_file(path, "a,b\n1,\"open\n");
+    cr_assert_eq(gb_csv_open(&c, path, &d), 0);
+    cr_expect_eq(gb_csv_next(&c, &d), EX_DATAERR);
+    cr_expect_str_eq(d.msg, "expected a closing quote before the end of the file, found none");
+    gb_csv_close(&c);
+    static const char *const need[] = { "a", "zz" };
+    int idx[2];
+    write_file(path, "a,b\n");
+    cr_assert_eq(gb_csv_open(&c, path, &d), 0);
+    cr_expect_eq(gb_csv_require(&c, need, 2, idx, &d), EX_DATAERR);
+    cr_expect_str_eq(d.msg, "expected a column 'zz' in the header, found none");
+    gb_csv_close(&c);
+    snprintf(path, sizeof path, "%s/missing.csv", dir);
+    cr_expect_eq(gb_csv_open(&c, path, &d), EX_NOINPUT);
+    rm_rf(dir);
+}
+
+/* ---- JSON reader ------------------------------------------------------ */
+
+Test(json_reader, values_and_escapes)
+{
+    const char *src = " {\"a\": [1, 2.5e1, -0.5], \"s\": \"x\\u00e9\\ud83d\\ude00\\n\\\"\", "
+                      "\"t\": true, \"f\": false, \"n\": null, \"o\": {\"k\": \"v\"}, \"e\": []} ";
+    gb_jv *v;
+    gb_diag d;
+    cr_assert_eq(gb_jv_parse("<t>", src, strlen(src), &v, &d), 0, "%s", d.msg);
+    const gb_jv *a = gb_jv_get(v, "a");
+    cr_assert(a && a->type == GB_JV_ARR && a->n == 3);
+    cr_expect_eq(a->items[1].num, 25.0);
+    cr_expect_eq(a->items[2].num, -0.5);
+    cr_expect_str_eq(gb_jv_str(gb_jv_get(v, "s"), ""), "x\xc3\xa9\xf0\x9f\x98\x80\n\"");
+    cr_expect_eq(gb_jv_get(v, "t")->type, GB_JV_BOOL);
+    cr_expect_eq(gb_jv_get(v, "t")->num, 1.0);
+    cr_expect_eq(gb_jv_get(v, "f")->num, 0.0);
+    cr_expect_eq(gb_jv_get(v, "n")->type, GB_JV_NULL);
+    cr_expect_str_eq(gb_jv_str(gb_jv_path(v, "o/k"), ""), "v");
+    cr_expect_null(gb_jv_path(v, "o/missing"));
+    cr_expect_eq(gb_jv_get(v, "e")->n, 0);
+    cr_expect_eq(gb_jv_num(gb_jv_get(v, "s"), 42), 42);
+    gb_jv_free(v);
+}
+
+Test(json_reader, errors_name_the_place)
+{
+    gb_jv *v;
+    gb_diag d;
+    const char *s1 = "{\"a\": 1,}";
+    cr_expect_eq(gb_jv_parse("x.json", s1, strlen(s1), &v, &d), EX_DATAERR);
+    cr_expect_null(v);
+    cr_expect_eq(d.line, 1);
+    cr_expect_eq(d.col, 9);
+    cr_expect_str_eq(d.msg, "expected a member name in quotes, found '}'");
+    const char *s2 = "[1,\n 2 3]";
+    cr_expect_eq(gb_jv_parse("x.json", s2, strlen(s2), &v, &d), EX_DATAERR);
+    cr_expect_eq(d.line, 2);
+    cr_expect_eq(d.col, 4);
+    cr_expect_str_eq(d.msg, "expected ',' or ']', found '3]'");
+    cr_expect_str_eq(d.text, " 2 3]");
+    const char *s3 = "{} x";
+    cr_expect_eq(gb_jv_parse("x.json", s3, strlen(s3), &v, &d), EX_DATAERR);
+    cr_expect_str_eq(d.msg, "expected the end of the input after the JSON value, found 'x'");
+    const char *s4 = "\"abc";
+    cr_expect_eq(gb_jv_parse("x.json", s4, strlen(s4), &v, &d), EX_DATAERR);
+    cr_expect_str_eq(d.msg, "expected a closing '\"' of the string, found the end of the input");
+}
+
+/* ---- summary ---------------------------------------------------------- */
+
+/* Columns shuffled, an extra one ("note"), a map name with a comma, CRLF
+ * on some lines.  m1: dijkstra/bheap on q2..q6, astar-octile/bheap on
+ * q2..q5, wastar/bucket (bounded) on q2..q6 (q6 hits the limit), bfs/fifo
+ * on q2 only; "m,2": dijkstra and astar on one query. */
+static const char hand_csv[] =
+    "time_ns,note,map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,time_cold_ns\r\n"
+    "100,\"a, b\",m1,s1.scen,2,0,dijkstra,bheap,optimal,ok,1,1.000000,10,105\r\n"
+    "50,,m1,s1.scen,2,0,astar-octile,bheap,optimal,ok,1,1.000000,1,55\n"
+    "10,,m1,s1.scen,2,0,wastar-octile:w=1.5,bucket,bounded,ok,1,1.000000,5,15\n"
+    "7,,m1,s1.scen,2,0,bfs,fifo,none,ok,1,1.000000,3,9\n"
+    "200,,m1,s1.scen,3,1,dijkstra,bheap,optimal,ok,5,1.000000,20,205\n"
+    "100,,m1,s1.scen,3,1,astar-octile,bheap,optimal,ok,5,1.000000,2,105\n"
+    "20,,m1,s1.scen,3,1,wastar-octile:w=1.5,bucket,bounded,ok,5,1.100000,5,25\n"
+    "300,,m1,s1.scen,4,1,dijkstra,bheap,optimal,ok,6,1.000000,30,305\n"
+    "100,,m1,s1.scen,4,1,astar-octile,bheap,optimal,ok,6,1.000000,3,105\n"
+    "30,,m1,s1.scen,4,1,wastar-octile:w=1.5,bucket,bounded,ok,6,1.200000,5,35\n"
+    "400,,m1,s1.scen,5,2,dijkstra,bheap,optimal,ok,9,1.000000,40,405\n"
+    "200,,m1,s1.scen,5,2,astar-octile,bheap,optimal,ok,9,1.000000,4,205\n"
+    "40,,m1,s1.scen,5,2,wastar-octile:w=1.5,bucket,bounded,ok,9,1.300000,5,45\n"
+    "1000,,m1,s1.scen,6,2,dijkstra,bheap,optimal,ok,10,1.000000,50,1005\n"
+    "50,,m1,s1.scen,6,2,wastar-octile:w=1.5,bucket,bounded,limit,10,,5,55\n"
+    "42,,\"m,2\",s2.scen,2,0,dijkstra,bheap,optimal,scen_mismatch,3,1.000000,4,50\n"
+    "21,,\"m,2\",s2.scen,2,0,astar-octile,bheap,optimal,scen_mismatch,3,1.000000,2,30\n"
+    "\n";
+
+Test(summary, hand_written_csv)
+{
+    char dir[64], in[128], out[128], pd[128], p[256];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(in, sizeof in, "%s/q.csv", dir);
+    snprintf(out, sizeof out, "%s/s.csv", dir);
+    snprintf(pd, sizeof pd, "%s/pd", dir);
+    write_file(in, hand_csv);
+    gb_summary *s;
+    gb_diag d;
+    cr_assert_eq(gb_summary_load(in, &s, &d), 0, "%s:%ld: %s", d.path, d.line, d.msg);
+    cr_expect_eq(gb_summary_nrows(s), 17);
+    cr_expect_eq(gb_summary_ngroups(s), 6);
+    cr_assert_eq(gb_summary_write_csv(s, out, &d), 0, "%s", d.msg);
+    cr_assert_eq(mkdir(pd, 0777), 0);
+    cr_assert_eq(gb_summary_write_plot_data(s, pd, &d), 0, "%s", d.msg);
+    gb_summary_free(s);
+
+    char hdr[1024];
+    first_line(out, hdr, sizeof hdr);
+    cr_expect_str_eq(hdr, gb_summary_csv_header());
+    table t;
+    table_load(out, &t);
+    cr_assert_eq(t.nrow, 6);
+    /* output order: map by first appearance, then pair by first appearance */
+    static const char *const order[6][3] = {
+        { "m1", "dijkstra", "bheap" }, { "m1", "astar-octile", "bheap" },
+        { "m1", "wastar-octile:w=1.5", "bucket" }, { "m1", "bfs", "fifo" },
+        { "m,2", "dijkstra", "bheap" }, { "m,2", "astar-octile", "bheap" }
+    };
+    for (size_t r = 0; r < 6; r++) {
+        cr_expect_str_eq(tget(&t, r, "map"), order[r][0]);
+        cr_expect_str_eq(tget(&t, r, "solver"), order[r][1]);
+        cr_expect_str_eq(tget(&t, r, "queue"), order[r][2]);
+    }
+    /* dijkstra on m1: times 100 200 300 400 1000 */
+    cr_expect_str_eq(tget(&t, 0, "guarantee"), "optimal");
+    cr_expect_str_eq(tget(&t, 0, "n"), "5");
+    EXPECT_NEAR(tnum(&t, 0, "time_median_ns"), 300, 1e-9);
+    EXPECT_NEAR(tnum(&t, 0, "time_mean_ns"), 400, 1e-9);
+    EXPECT_NEAR(tnum(&t, 0, "time_p25_ns"), 200, 1e-9);
+    EXPECT_NEAR(tnum(&t, 0, "time_p75_ns"), 400, 1e-9);
+    EXPECT_NEAR(tnum(&t, 0, "time_p95_ns"), 880, 1e-9);
+    EXPECT_NEAR(tnum(&t, 0, "time_iqr_ns"), 200, 1e-9);
+    EXPECT_NEAR(tnum(&t, 0, "time_cold_median_ns"), 305, 1e-9);
+    EXPECT_NEAR(tnum(&t, 0, "expanded_mean"), 30, 1e-9);
+    EXPECT_NEAR(tnum(&t, 0, "expanded_median"), 30, 1e-9);
+    cr_expect_str_eq(tget(&t, 0, "speedup"), "1.0000");
+    cr_expect_str_eq(tget(&t, 0, "speedup_n"), "5");
+    cr_expect_str_eq(tget(&t, 0, "subopt_mean"), "");     /* optimal: not reported */
+    cr_expect_str_eq(tget(&t, 0, "ok"), "5");
+    /* astar on m1: 50 100 100 200 (no q6) */
+    EXPECT_NEAR(tnum(&t, 1, "time_median_ns"), 100, 1e-9);
+    EXPECT_NEAR(tnum(&t, 1, "time_mean_ns"), 112.5, 1e-9);
+    EXPECT_NEAR(tnum(&t, 1, "time_p25_ns"), 87.5, 1e-9);
+    EXPECT_NEAR(tnum(&t, 1, "time_p75_ns"), 125, 1e-9);
+    EXPECT_NEAR(tnum(&t, 1, "time_p95_ns"), 185, 1e-9);
+    EXPECT_NEAR(tnum(&t, 1, "time_iqr_ns"), 37.5, 1e-9);
+    EXPECT_NEAR(tnum(&t, 1, "expanded_mean"), 2.5, 1e-9);
+    /* speedup on the 4 shared queries: median(100,200,300,400) / 100 */
+    cr_expect_str_eq(tget(&t, 1, "speedup"), "2.5000");
+    cr_expect_str_eq(tget(&t, 1, "speedup_n"), "4");
+    /* wastar: bounded, subopt 1.0 1.1 1.2 1.3 (q6 empty), one limit */
+    cr_expect_str_eq(tget(&t, 2, "guarantee"), "bounded");
+    EXPECT_NEAR(tnum(&t, 2, "time_median_ns"), 30, 1e-9);
+    cr_expect_str_eq(tget(&t, 2, "speedup"), "10.0000");
+    cr_expect_str_eq(tget(&t, 2, "subopt_mean"), "1.150000");
+    cr_expect_str_eq(tget(&t, 2, "subopt_max"), "1.300000");
+    cr_expect_str_eq(tget(&t, 2, "ok"), "4");
+    cr_expect_str_eq(tget(&t, 2, "limit"), "1");
+    /* bfs: one row */
+    cr_expect_str_eq(tget(&t, 3, "n"), "1");
+    EXPECT_NEAR(tnum(&t, 3, "time_p95_ns"), 7, 1e-9);
+    cr_expect_str_eq(tget(&t, 3, "time_iqr_ns"), "0.000");
+    cr_expect_str_eq(tget(&t, 3, "subopt_max"), "1.000000");
+    cr_expect_str_eq(tget(&t, 3, "speedup"), "14.2857");    /* 100 / 7 on q2 */
+    /* m,2 */
+    cr_expect_str_eq(tget(&t, 5, "speedup"), "2.0000");
+    cr_expect_str_eq(tget(&t, 5, "scen_mismatch"), "1");
+    cr_expect_str_eq(tget(&t, 5, "ok"), "0");
+    table_free(&t);
+
+    /* plot data */
+    char *meta = slurp((snprintf(p, sizeof p, "%s/meta.tsv", pd), p), NULL);
+    cr_expect(strstr(meta, "ref_queue\tbheap\nbaseline\t1\nmaps\t2\nsolvers\t4\nqueues\t3\n") == meta, "%s", meta);
+    cr_expect(strstr(meta, "solver\twastar-octile:w=1.5\n") != NULL);
+    free(meta);
+    char *maps = slurp((snprintf(p, sizeof p, "%s/maps.tsv", pd), p), NULL);
+    cr_expect_str_eq(maps, "# idx\tmap\tslug\tscen\tqueries\n0\tm1\tm1\ts1.scen\t5\n1\tm,2\tm_2\ts2.scen\t1\n");
+    free(maps);
+    char *sp = slurp((snprintf(p, sizeof p, "%s/speedup.tsv", pd), p), NULL);
+    /* astar per query: 2 2 3 2 -> p5 2, p25 2, p50 2, p75 2.25, p95 2.85 */
+    cr_expect(strstr(sp, "\"m1\"\tsolver\tn\tp5\tp25\tp50\tp75\tp95\n0\tastar-octile\t4\t2\t2\t2\t2.25\t2.85\n") != NULL,
+              "%s", sp);
+    free(sp);
+    char *bk = slurp((snprintf(p, sizeof p, "%s/bucket-m1.tsv", pd), p), NULL);
+    /* dijkstra bucket 1: q3, q4 -> len mean 5.5, times 0.2 0.3 us */
+    cr_expect(strstr(bk, "\"dijkstra\"\tbucket\tn\tlen_mean\ttime_median_us\ttime_p25_us\ttime_p75_us\t"
+                         "expanded_mean\texpanded_median\n0\t1\t1\t0.1\t0.1\t0.1\t10\t10\n"
+                         "1\t2\t5.5\t0.25\t0.225\t0.275\t25\t25\n") != NULL, "%s", bk);
+    free(bk);
+    char *qu = slurp((snprintf(p, sizeof p, "%s/queues.tsv", pd), p), NULL);
+    cr_expect_str_eq(qu, "");    /* no solver ran on two queues */
+    free(qu);
+    char *ca = slurp((snprintf(p, sizeof p, "%s/cactus.tsv", pd), p), NULL);
+    /* wastar: 4 solved rows (the limit row is not solved) */
+    cr_expect(strstr(ca, "\"wastar-octile:w=1.5\"\trank\ttime_us\n1\t0.01\n2\t0.02\n3\t0.03\n4\t0.04\n\n\n") != NULL,
+              "%s", ca);
+    free(ca);
+
+    /* the CLI writes the same bytes */
+    const char *bin = gb_bin_or_null();
+    if (bin) {
+        char log[128], out2[128];
+        snprintf(log, sizeof log, "%s/log", dir);
+        snprintf(out2, sizeof out2, "%s/s2.csv", dir);
+        int rc = sh(log, "'%s' summary '%s' --out '%s'", bin, in, out2);
+        cr_expect_eq(rc, 0, "summary exit %d: %s", rc, tail_of(log));
+        char *x = slurp(out, NULL), *y = slurp(out2, NULL);
+        cr_expect_str_eq(x, y);
+        free(x);
+        free(y);
+    }
+    rm_rf(dir);
+}
+
+Test(summary, errors_are_pinned)
+{
+    char dir[64], in[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(in, sizeof in, "%s/q.csv", dir);
+    gb_summary *s;
+    gb_diag d;
+    write_file(in, "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,time_cold_ns\n");
+    cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
+    cr_expect_str_eq(d.msg, "expected a column 'time_ns' in the header, found none");
+    const char *hdr = "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,time_ns,time_cold_ns\n";
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%sm,s,2,0,dijkstra,bheap,optimal,ok,1,1,3,abc,4\n", hdr);
+    write_file(in, buf);
+    cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
+    cr_expect_eq(d.line, 2);
+    cr_expect_str_eq(d.msg, "column time_ns: expected a number, found 'abc'");
+    snprintf(buf, sizeof buf, "%sm,s,2,0,dijkstra,bheap,optimal,fine,1,1,3,5,4\n", hdr);
+    write_file(in, buf);
+    cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
+    cr_expect_str_eq(d.msg, "column status: expected ok, unreachable, invalid_path, suboptimal, "
+                            "scen_mismatch, false_unreachable or limit, found 'fine'");
+    snprintf(buf, sizeof buf, "%sm,s,2,0,dijkstra,bheap,optimal,ok,1,x,3,5,4\n", hdr);
+    write_file(in, buf);
+    cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
+    cr_expect_str_eq(d.msg, "column subopt: expected a number or an empty field, found 'x'");
+    write_file(in, hdr);
+    cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
+    cr_expect_str_eq(d.msg, "expected at least one data row, found none");
+    rm_rf(dir);
+}
+
+/* ---- footprint -------------------------------------------------------- */
+
+Test(footprint, tiny_map_pixels_and_tables)
+{
+    const char *bin = gb_bin();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/t.map", dir);
+    write_file(p, "type octile\nheight 3\nwidth 6\nmap\n......\n.@@@@.\n......\n");
+    snprintf(p, sizeof p, "%s/t.map.scen", dir);
+    write_file(p, "version 1\n0\tt.map\t6\t3\t0\t1\t5\t1\t7.00000000\n");
+    int rc = sh(log, "'%s' footprint --scen '%s' --line 2 --solver dijkstra,jps --out '%s/fp'", bin, p, dir);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, tail_of(log));
+    size_t len;
+    char *ppm = slurp((snprintf(p, sizeof p, "%s/fp-dijkstra.ppm", dir), p), &len);
+    const char *head = "P6\n6 3\n255\n";
+    size_t hl = strlen(head);
+    cr_assert_eq(len, hl + 6 * 3 * 3);
+    cr_assert(memcmp(ppm, head, hl) == 0);
+    const unsigned char *px = (const unsigned char *)ppm + hl;
+#define PX(x, y) (px + ((y) * 6 + (x)) * 3)
+    cr_expect(memcmp(PX(1, 1), "\x3a\x3a\x3a", 3) == 0, "blocked cell colour");
+    cr_expect(memcmp(PX(0, 1), "\x2c\xa0\x2c", 3) == 0, "start colour");
+    cr_expect(memcmp(PX(5, 1), "\x7b\x2f\xbe", 3) == 0, "goal colour");
+    int red = 0;
+    for (int i = 0; i < 18; i++) red += memcmp(px + i * 3, "\xd6\x27\x28", 3) == 0;
+    cr_expect_eq(red, 6, "path cells between start and goal: expected 6, found %d", red);
+#undef PX
+    free(ppm);
+    cr_expect(file_exists((snprintf(p, sizeof p, "%s/fp-jps.ppm", dir), p)));
+    char *tsv = slurp((snprintf(p, sizeof p, "%s/fp.tsv", dir), p), NULL);
+    cr_expect(strstr(tsv, " line 2: (0,1) -> (5,1), map t.map 6x3, model 8-nocut, queue bheap\n") != NULL, "%s", tsv);
+    cr_expect(strstr(tsv, "\ndijkstra\tfp-dijkstra.ppm\tfound\t7.00000000\t8\t") != NULL, "%s", tsv);
+    cr_expect(strstr(tsv, "\njps\tfp-jps.ppm\tfound\t7.00000000\t8\t") != NULL, "%s", tsv);
+    free(tsv);
+    char *gp = slurp((snprintf(p, sizeof p, "%s/fp.gp", dir), p), NULL);
+    cr_expect(strstr(gp, "fp_n = 2\nfp_w = 6\nfp_h = 3\nfp_sx = 0\nfp_sy = 1\nfp_gx = 5\nfp_gy = 1\n") != NULL, "%s", gp);
+    cr_expect(strstr(gp, "fp_skip1 = 11\n") != NULL, "%s", gp);
+    free(gp);
+    /* errors */
+    snprintf(p, sizeof p, "%s/t.map.scen", dir);
+    rc = sh(log, "'%s' footprint --scen '%s' --line 9 --solver dijkstra --out '%s/fp'", bin, p, dir);
+    cr_expect_eq(rc, EX_DATAERR);
+    char *l = slurp(log, NULL);
+    cr_expect(strstr(l, "expected a query on line 9, found none (queries are on lines 2..2)") != NULL, "%s", l);
+    free(l);
+    rc = sh(log, "'%s' footprint --scen '%s' --solver dijkstra --out '%s/fp'", bin, p, dir);
+    cr_expect_eq(rc, EX_USAGE);
+    l = slurp(log, NULL);
+    cr_expect(strstr(l, "expected exactly one of --line N and --longest, found neither") != NULL, "%s", l);
+    free(l);
+    rc = sh(log, "'%s' footprint --scen '%s' --longest --model 4 --solver jps --out '%s/fp'", bin, p, dir);
+    cr_expect_eq(rc, EX_USAGE);
+    rm_rf(dir);
+}
+
+/* ---- CLI errors ------------------------------------------------------- */
+
+Test(report_cli, usage_errors)
+{
+    const char *bin = gb_bin();
+    char dir[64], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    cr_expect_eq(sh(log, "'%s' summary", bin), EX_USAGE);
+    char *l = slurp(log, NULL);
+    cr_expect(strstr(l, "gridbench summary: expected one QUERIES.csv, found 0 file arguments") != NULL, "%s", l);
+    free(l);
+    cr_expect_eq(sh(log, "'%s' summary '%s/none.csv'", bin, dir), EX_NOINPUT);
+    cr_expect_eq(sh(log, "'%s' report '%s'", bin, dir), EX_NOINPUT);
+    l = slurp(log, NULL);
+    cr_expect(strstr(l, "env.json") != NULL, "%s", l);
+    free(l);
+    cr_expect_eq(sh(log, "'%s' report", bin), EX_USAGE);
+    cr_expect_eq(sh(log, "'%s' summary --help", bin), 0);
+    rm_rf(dir);
+}
+
+Test(report_cli, script_names_missing_tools_and_bad_options)
+{
+    const char *bin = gb_bin();
+    if (!file_exists("scripts/report.sh")) cr_skip_test("not run from the repository root");
+    char dir[64], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    int rc = sh(log, "/bin/bash scripts/report.sh --bin '%s' --reps 0", bin);
+    cr_expect_eq(rc, 2);
+    char *l = slurp(log, NULL);
+    cr_expect(strstr(l, "report.sh: error: --reps: expected a positive integer, found '0'") != NULL, "%s", l);
+    free(l);
+    /* no gnuplot on PATH: the message names the Debian package */
+    rc = sh(log, "PATH=/nonexistent /bin/bash scripts/report.sh --bin '%s'", bin);
+    cr_expect_eq(rc, 3);
+    l = slurp(log, NULL);
+    cr_expect(strstr(l, "gnuplot not found: install the Debian package gnuplot-nox") != NULL, "%s", l);
+    free(l);
+    rm_rf(dir);
+}
+
+/* ---- end to end ------------------------------------------------------- */
+
+/* Every src="..." / href="..." of an HTML file (except anchors and
+ * absolute URLs) and every ](...) of a Markdown file names a file in dir. */
+static int check_links(const char *dir, const char *file, const char *const *marks, int nmarks, char close)
+{
+    char p[4200];
+    snprintf(p, sizeof p, "%s/%s", dir, file);
+    char *text = slurp(p, NULL);
+    int n = 0;
+    for (int m = 0; m < nmarks; m++) {
+        for (const char *s = strstr(text, marks[m]); s; s = strstr(s + 1, marks[m])) {
+            const char *b = s + strlen(marks[m]);
+            const char *e = strchr(b, close);
+            cr_assert(e != NULL);
+            char link[1024];
+            snprintf(link, sizeof link, "%.*s", (int)(e - b), b);
+            if (link[0] == '#' || strstr(link, "://")) continue;
+            snprintf(p, sizeof p, "%s/%s", dir, link);
+            cr_expect(file_exists(p), "%s links to %s, which does not exist", file, link);
+            n++;
+        }
+    }
+    free(text);
+    return n;
+}
+
+/* Count the query lines of a scenario file (all but "version"). */
+static size_t scen_queries(const char *path)
+{
+    char *t = slurp(path, NULL);
+    size_t n = 0;
+    for (char *l = strtok(t, "\n"); l; l = strtok(NULL, "\n"))
+        if (strncmp(l, "version", 7) != 0 && l[0]) n++;
+    free(t);
+    return n;
+}
+
+Test(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
+{
+    const char *bin = gb_bin();
+    if (!file_exists("scripts/report.sh") || !file_exists("plots/style.gp"))
+        cr_skip_test("not run from the repository root");
+    if (system("command -v gnuplot >/dev/null 2>&1 && command -v hyperfine >/dev/null 2>&1") != 0)
+        cr_skip_test("gnuplot or hyperfine not installed");
+    char dir[64], log[128], p[4200], run[256];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    int rc = sh(log, "'%s' gen --family random --size 32x32 --percent 20 --seed 3 --per-bucket 1 "
+                "--max-queries 5 --out '%s/data' && '%s' gen --family rooms --room 8 --size 32x24 --seed 2 "
+                "--per-bucket 1 --max-queries 4 --out '%s/data'", bin, dir, bin, dir);
+    cr_assert_eq(rc, 0, "gen: %s", tail_of(log));
+    char s1[256], s2[256];
+    snprintf(s1, sizeof s1, "%s/data/random32-20-3.map.scen", dir);
+    snprintf(s2, sizeof s2, "%s/data/room32x24-8-2.map.scen", dir);
+    cr_assert(file_exists(s1) && file_exists(s2), "generated scenarios missing");
+    size_t nq = scen_queries(s1) + scen_queries(s2);
+    cr_assert(nq >= 4, "expected a few queries, found %zu", nq);
+
+    rc = sh(log, "/bin/bash scripts/report.sh --bin '%s' --scen '%s' --scen '%s' "
+            "--solvers dijkstra,astar-octile,jps --queues bheap,bucket --reps 1 "
+            "--hyperfine-runs 2 --hyperfine-warmup 0 --hyperfine-solvers dijkstra,jps "
+            "--footprint-solvers dijkstra,jps --out-dir '%s/results' --run-id test-run",
+            bin, s1, s2, dir);
+    cr_assert_eq(rc, 0, "report.sh exit %d: %s", rc, tail_of(log));
+    snprintf(run, sizeof run, "%s/results/test-run", dir);
+    snprintf(p, sizeof p, "%s/results/test-run.tmp", dir);
+    cr_expect(access(p, F_OK) != 0, "the temporary run folder was left behind");
+    snprintf(p, sizeof p, "%s/results/latest", dir);
+    char target[256] = "";
+    ssize_t tl = readlink(p, target, sizeof target - 1);
+    cr_expect(tl > 0, "results/latest is not a symlink");
+    if (tl > 0) target[tl] = '\0';
+    cr_expect_str_eq(target, "test-run");
+
+    static const char *const files[] = {
+        "queries.csv", "summary.csv", "env.json", "hyperfine.json", "report.md", "report.html",
+        "plots/speedup.png", "plots/speedup.svg", "plots/queues.png", "plots/queues.svg",
+        "plots/cactus.png", "plots/cactus.svg",
+        "plots/time-random32-20-3.map.png", "plots/time-room32x24-8-2.map.svg",
+        "plots/expansions-random32-20-3.map.png", "plots/footprint-room32x24-8-2.map.png",
+        "footprints/random32-20-3.map-jps.ppm", "data/meta.tsv", "plots.tsv",
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", run, files[i]);
+        cr_expect(file_exists(p), "missing %s", files[i]);
+    }
+
+    /* every PNG starts with the PNG signature, every SVG with <?xml or <svg */
+    snprintf(p, sizeof p, "%s/plots", run);
+    DIR *dp = opendir(p);
+    cr_assert(dp != NULL);
+    int npng = 0, nsvg = 0;
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL) {
+        size_t l = strlen(e->d_name);
+        if (l < 5) continue;
+        char f[4300];
+        snprintf(f, sizeof f, "%s/plots/%s", run, e->d_name);
+        if (!strcmp(e->d_name + l - 4, ".png")) {
+            size_t len;
+            char *b = slurp(f, &len);
+            cr_expect(len > 8 && memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0, "%s is not a PNG", e->d_name);
+            free(b);
+            npng++;
+        } else if (!strcmp(e->d_name + l - 4, ".svg")) {
+            char *b = slurp(f, NULL);
+            cr_expect(!strncmp(b, "<?xml", 5) || !strncmp(b, "<svg", 4), "%s is not an SVG", e->d_name);
+            cr_expect(strstr(b, "</svg>") != NULL, "%s is truncated", e->d_name);
+            free(b);
+            nsvg++;
+        }
+    }
+    closedir(dp);
+    /* 2 maps x (time, expansions, footprint) + speedup, queues, cactus */
+    cr_expect_eq(npng, 9);
+    cr_expect_eq(nsvg, 9);
+
+    /* queries.csv: the runner's header, queries x pairs rows */
+    char hdr[2048];
+    snprintf(p, sizeof p, "%s/queries.csv", run);
+    first_line(p, hdr, sizeof hdr);
+    cr_expect_str_eq(hdr, gb_run_csv_header());
+    table q;
+    table_load(p, &q);
+    cr_expect_eq(q.nrow, nq * 6, "queries.csv rows: expected %zu x 6, found %zu", nq, q.nrow);
+    /* summary.csv: its header, maps x pairs rows */
+    snprintf(p, sizeof p, "%s/summary.csv", run);
+    first_line(p, hdr, sizeof hdr);
+    cr_expect_str_eq(hdr, gb_summary_csv_header());
+    table s;
+    table_load(p, &s);
+    cr_expect_eq(s.nrow, 2 * 6);
+
+    /* summary figures recomputed from queries.csv */
+    static const char *const groups[][3] = {
+        { "random32-20-3.map", "astar-octile", "bheap" },
+        { "room32x24-8-2.map", "jps", "bucket" },
+    };
+    for (size_t g = 0; g < 2; g++) {
+        double t[64], ex = 0, base[64], mine[64];
+        size_t n = 0, nb = 0;
+        for (size_t r = 0; r < q.nrow; r++) {
+            if (strcmp(tget(&q, r, "map"), groups[g][0])) continue;
+            if (!strcmp(tget(&q, r, "solver"), groups[g][1]) && !strcmp(tget(&q, r, "queue"), groups[g][2])) {
+                cr_assert(n < 64);
+                t[n++] = tnum(&q, r, "time_ns");
+                ex += tnum(&q, r, "expanded");
+            }
+        }
+        /* baseline times on the same queries (every query ran both) */
+        for (size_t r = 0; r < q.nrow; r++) {
+            if (strcmp(tget(&q, r, "map"), groups[g][0])) continue;
+            if (!strcmp(tget(&q, r, "solver"), "dijkstra") && !strcmp(tget(&q, r, "queue"), "bheap"))
+                base[nb++] = tnum(&q, r, "time_ns");
+        }
+        memcpy(mine, t, n * sizeof *t);
+        cr_assert(n > 0 && nb == n);
+        long row = find_group(&s, groups[g][0], groups[g][1], groups[g][2]);
+        cr_assert(row >= 0, "no summary row for %s/%s/%s", groups[g][0], groups[g][1], groups[g][2]);
+        cr_expect_eq((size_t)tnum(&s, (size_t)row, "n"), n);
+        EXPECT_NEAR(tnum(&s, (size_t)row, "time_median_ns"), q7(t, n, 0.5), 1e-3);
+        EXPECT_NEAR(tnum(&s, (size_t)row, "time_p95_ns"), q7(t, n, 0.95), 1e-3);
+        EXPECT_NEAR(tnum(&s, (size_t)row, "time_iqr_ns"), q7(t, n, 0.75) - q7(t, n, 0.25), 2e-3);
+        EXPECT_NEAR(tnum(&s, (size_t)row, "expanded_mean"), ex / (double)n, 1e-3);
+        double sp = q7(base, nb, 0.5) / q7(mine, n, 0.5);
+        EXPECT_NEAR(tnum(&s, (size_t)row, "speedup"), sp, 1e-4 * sp + 1e-4);
+    }
+    table_free(&q);
+    table_free(&s);
+
+    /* env.json: the environment keys and the run's settings */
+    gb_jv *env;
+    gb_diag d;
+    snprintf(p, sizeof p, "%s/env.json", run);
+    cr_assert_eq(gb_jv_load(p, &env, &d), 0, "env.json:%ld:%ld: %s", d.line, d.col, d.msg);
+    static const char *const keys[] = { "cpu", "cores", "kernel", "compiler", "cflags", "commit", "date",
+                                        "host", "files", "calibration", "run" };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        cr_expect_not_null(gb_jv_get(env, keys[i]), "env.json lacks \"%s\"", keys[i]);
+    cr_expect(gb_jv_num(gb_jv_path(env, "calibration/median_ns"), 0) > 0);
+    const gb_jv *runo = gb_jv_get(env, "run");
+    cr_expect_str_eq(gb_jv_str(gb_jv_get(runo, "run_id"), ""), "test-run");
+    cr_expect_str_eq(gb_jv_str(gb_jv_get(runo, "model"), ""), "8-nocut");
+    cr_expect_eq(gb_jv_num(gb_jv_get(runo, "reps"), 0), 1);
+    cr_expect_eq(gb_jv_num(gb_jv_get(runo, "run_status"), -1), 0);
+    const gb_jv *sv = gb_jv_get(runo, "solvers");
+    cr_assert(sv && sv->type == GB_JV_ARR && sv->n == 3);
+    cr_expect_str_eq(gb_jv_str(&sv->items[2], ""), "jps");
+    const gb_jv *qs = gb_jv_get(runo, "queues");
+    cr_expect(qs && qs->type == GB_JV_ARR && qs->n == 2);
+    const gb_jv *sc = gb_jv_get(runo, "scenarios");
+    cr_assert(sc && sc->type == GB_JV_ARR && sc->n == 2);
+    char hex[65];
+    cr_assert_eq(gb_sha256_file(s1, hex, &d), 0);
+    cr_expect_str_eq(gb_jv_str(gb_jv_get(&sc->items[0], "sha256"), ""), hex);
+    cr_expect_str_eq(gb_jv_str(gb_jv_get(&sc->items[0], "path"), ""), s1);
+    const gb_jv *hfo = gb_jv_get(runo, "hyperfine");
+    cr_expect(hfo && hfo->type == GB_JV_OBJ && gb_jv_num(gb_jv_get(hfo, "runs"), 0) == 2);
+    gb_jv_free(env);
+
+    /* hyperfine.json: one result per solver with its times */
+    gb_jv *hf;
+    snprintf(p, sizeof p, "%s/hyperfine.json", run);
+    cr_assert_eq(gb_jv_load(p, &hf, &d), 0, "%s", d.msg);
+    const gb_jv *res = gb_jv_get(hf, "results");
+    cr_assert(res && res->type == GB_JV_ARR && res->n == 2);
+    cr_expect_str_eq(gb_jv_str(gb_jv_get(&res->items[0], "command"), ""), "dijkstra");
+    cr_expect(gb_jv_num(gb_jv_get(&res->items[1], "mean"), 0) > 0);
+    gb_jv_free(hf);
+
+    /* every link of the report resolves; the sections are there */
+    static const char *const html_marks[] = { "src=\"", "href=\"" };
+    static const char *const md_marks[] = { "](" };
+    int nl = check_links(run, "report.html", html_marks, 2, '"');
+    cr_expect(nl >= 18, "expected the 9 images and their SVG links in report.html, found %d links", nl);
+    nl = check_links(run, "report.md", md_marks, 1, ')');
+    cr_expect(nl >= 9, "expected the 9 images in report.md, found %d links", nl);
+    snprintf(p, sizeof p, "%s/report.html", run);
+    char *html = slurp(p, NULL);
+    cr_expect(strstr(html, "<script") == NULL, "report.html must not use JavaScript");
+    const char *env_at = strstr(html, "id=\"environment\""), *find_at = strstr(html, "id=\"findings\""),
+               *tab_at = strstr(html, "id=\"tables\""), *plot_at = strstr(html, "id=\"plots\"");
+    cr_expect(env_at && find_at && tab_at && plot_at && env_at < find_at && find_at < tab_at && tab_at < plot_at,
+              "report.html sections out of order");
+    cr_expect(strstr(html, "No solver failures") != NULL);
+    cr_expect(strstr(html, "hyperfine") != NULL);
+    free(html);
+    rm_rf(dir);
+}
