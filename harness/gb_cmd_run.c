@@ -42,6 +42,8 @@ static void run_usage(FILE *f)
 "      --map FILE        use FILE as the map of every scenario\n"
 "  -r, --reps N          timed repetitions per query (median reported; default 1)\n"
 "      --max-expanded N  stop a search after N expansions (status 'limit')\n"
+"      --max-ms N        stop a search after N ms of wall time (status 'limit';\n"
+"                        the clock is read every 256 expansions)\n"
 "      --first N         skip the first N queries of each scenario\n"
 "      --count N         run at most N queries of each scenario\n"
 "      --sample N        of those, about N evenly spaced ones (every k-th query,\n"
@@ -107,6 +109,7 @@ int gb_cmd_run(int argc, char **argv)
         { "model", required_argument, 0, 'm' },  { "out", required_argument, 0, 'o' },
         { "map", required_argument, 0, 'M' },    { "reps", required_argument, 0, 'r' },
         { "max-expanded", required_argument, 0, 'X' },
+        { "max-ms", required_argument, 0, 'T' },
         { "first", required_argument, 0, 'F' },  { "count", required_argument, 0, 'C' },
         { "sample", required_argument, 0, 'P' },
         { "strict", no_argument, 0, 'S' },       { "quiet", no_argument, 0, 'Q' },
@@ -148,6 +151,14 @@ int gb_cmd_run(int argc, char **argv)
             o.reps = (int)v;
             break;
         case 'X': if (parse_count("--max-expanded", optarg, &v)) return EX_USAGE; o.max_expanded = (uint64_t)v; break;
+        case 'T':
+            if (parse_count("--max-ms", optarg, &v)) return EX_USAGE;
+            if (v > 86400000L) {
+                fprintf(stderr, "gridbench run: --max-ms: expected at most 86400000 (a day), found %ld\n", v);
+                return EX_USAGE;
+            }
+            o.max_ms = (uint64_t)v;
+            break;
         case 'F': if (parse_count("--first", optarg, &v)) return EX_USAGE; o.first = v; break;
         case 'C': if (parse_count("--count", optarg, &v)) return EX_USAGE; o.count = v; break;
         case 'P': if (parse_count("--sample", optarg, &v)) return EX_USAGE; o.sample = v; break;
@@ -192,7 +203,10 @@ int gb_cmd_run(int argc, char **argv)
     if (ns == 0) solvers[ns++] = (char *)"dijkstra";
     int rc = add_pairs(&o, solvers, ns, queues, nq);
     if (rc) return rc;
-    for (int i = 0; i < o.npairs; i++) o.pairs[i].spec.max_expanded = o.max_expanded;
+    for (int i = 0; i < o.npairs; i++) {
+        o.pairs[i].spec.max_expanded = o.max_expanded;
+        o.pairs[i].spec.max_ns = o.max_ms * 1000000u;
+    }
     if (optind >= argc) {
         fprintf(stderr, "gridbench run: expected at least one scenario file, found none\n");
         run_usage(stderr);

@@ -58,6 +58,7 @@ typedef struct gb_run_opts {
     int strict;                /* scenario mismatches make the exit status 2 */
     int progress;              /* 1 = progress on stderr */
     uint64_t max_expanded;     /* per query, 0 = none */
+    uint64_t max_ms;           /* per query wall time, 0 = none */
     long first, count;         /* query subset: skip `first`, run `count` (0 = all) */
     long sample;               /* > 0: of those, about `sample` evenly spaced ones */
 } gb_run_opts;

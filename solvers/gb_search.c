@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gb_pq.h"
 #include "gb_pq_bheap.h"
@@ -64,6 +65,26 @@ struct gb_ws {
     GB_QUEUE_LIST(GB_X)
 #undef GB_X
 };
+
+/* ---- time limit ------------------------------------------------------- */
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Deadline of a search with limit max_ns (0 = none: INT64_MAX). */
+static int64_t deadline_of(const gb_solver_spec *s)
+{
+    return s->max_ns ? mono_ns() + (int64_t)s->max_ns : INT64_MAX;
+}
+
+/* Every GB_TIME_CHECK expansions: is the deadline past? */
+static inline int over_time(uint64_t expanded, int64_t deadline)
+{
+    return deadline != INT64_MAX && (expanded % GB_TIME_CHECK) == 0 && mono_ns() > deadline;
+}
 
 /* ---- heuristics by compile-time constant ----------------------------- */
 static inline GB_ALWAYS_INLINE double gb_heur_inline(int h, const gb_hctx *c, int32_t id,
@@ -311,6 +332,7 @@ static void bfs_run(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t g
     double *g = ws->g;
     int32_t *parent = ws->parent, *fifo = ws->fifo;
     int32_t head = 0, tail = 0;
+    const int64_t deadline = deadline_of(s);
     gb_stats st;
     memset(&st, 0, sizeof st);
     gb_result_status status = GB_UNREACHABLE;
@@ -326,7 +348,10 @@ static void bfs_run(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t g
         st.pops++;
         stamp[id] = closed;
         st.expanded++;
-        if (s->max_expanded && st.expanded > s->max_expanded) { status = GB_LIMIT; break; }
+        if ((s->max_expanded && st.expanded > s->max_expanded) || over_time(st.expanded, deadline)) {
+            status = GB_LIMIT;
+            break;
+        }
         unsigned m = ws->moves[id];
         while (m) {
             int k = __builtin_ctz(m);

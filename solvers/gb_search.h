@@ -91,8 +91,11 @@ typedef struct gb_stats {
 typedef enum gb_result_status {
     GB_FOUND = 0,
     GB_UNREACHABLE,
-    GB_LIMIT            /* stopped by a per-query limit (max_expanded) */
+    GB_LIMIT            /* stopped by a per-query limit (max_expanded, max_ns) */
 } gb_result_status;
+
+/* Expansions between two reads of the clock when max_ns is set. */
+#define GB_TIME_CHECK 256
 
 typedef struct gb_result {
     gb_result_status status;
@@ -127,6 +130,8 @@ typedef struct gb_solver_spec {
     double wh;         /* weight on h */
     int k;             /* landmarks for heur == GB_H_DIFF */
     uint64_t max_expanded;  /* 0 = no limit */
+    uint64_t max_ns;        /* wall-time limit per search in ns, 0 = none
+                               (checked every GB_TIME_CHECK expansions) */
 } gb_solver_spec;
 
 /* Parse a solver name: dijkstra, astar-H, wastar-H:w=W, gbfs-H, bfs,

@@ -91,7 +91,7 @@ Test(cli, run_help_documents_every_flag)
 {
     cr_assert_eq(sh(out, sizeof out, "%s run --help", bin()), 0);
     const char *flags[] = { "--solver", "--queue", "--model", "--out", "--map", "--reps",
-                            "--max-expanded", "--first", "--count", "--sample", "--strict", "--quiet",
+                            "--max-expanded", "--max-ms", "--first", "--count", "--sample", "--strict", "--quiet",
                             "Example:" };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         cr_expect(strstr(out, flags[i]) != NULL, "%s missing from run --help", flags[i]);
@@ -175,6 +175,23 @@ Test(cli, scenario_disagreement_is_counted_not_fatal_unless_strict)
     cr_expect_eq(sh(out, sizeof out, "grep -c scen_mismatch %s/a.csv", d), 0);
     cr_expect(strncmp(out, "1", 1) == 0, "%s", out);
     cr_expect_eq(sh(out, sizeof out, "%s run --quiet --strict -o %s/b.csv %s/m.map.scen", bin(), d, d), 2);
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
+Test(cli, limits_give_limit_rows_not_failures)
+{
+    char *d = tmpdir();
+    cr_assert_eq(sh(NULL, 0, "printf 'type octile\\nheight 1\\nwidth 40\\nmap\\n%%s\\n' "
+                    "........................................ > %s/l.map && "
+                    "printf 'version 1\\n9\\tl.map\\t40\\t1\\t0\\t0\\t39\\t0\\t39.00000000\\n' > %s/l.map.scen",
+                    d, d), 0);
+    /* 39 steps need 39 expansions: a limit of 10 stops every solver but
+     * JPS, which crosses the corridor in one jump */
+    cr_expect_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra,bfs,bidijkstra,jps --max-expanded 10 "
+                    "-o %s/r.csv %s/l.map.scen", bin(), d, d), 0, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "cut -d, -f14 %s/r.csv | sort | uniq -c | tr -s ' '", d), 0);
+    cr_expect(strstr(out, "3 limit") != NULL && strstr(out, "1 ok") != NULL, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "%s run --quiet --max-ms x %s/l.map.scen", bin(), d), 64);
     sh(NULL, 0, "rm -rf %s", d);
 }
 
