@@ -38,7 +38,7 @@ TESTBIN  := $(BUILD)/gridbench-tests
 GB_SHARED ?= $(abspath ../shared/movingai)
 TEST_JOBS ?= 2
 
-.PHONY: all test check report bench datasets clean install FORCE
+.PHONY: all test check report bench datasets clean install examples FORCE
 all: gridbench
 
 gridbench: $(BIN)
@@ -82,6 +82,29 @@ bench: gridbench
 SETS ?= all
 datasets:
 	./datasets/fetch.sh $(SETS)
+
+# ---- library install (pkg-config) and the examples built against it ------
+PREFIX  ?= /usr/local
+VERSION := 0.1.0
+install: $(LIB) $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/gridbench \
+	  $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 solvers/*.h harness/*.h $(DESTDIR)$(PREFIX)/include/gridbench/
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' gridbench.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gridbench.pc
+
+# `make examples PREFIX=DIR` builds examples/ against the library installed
+# in DIR (run `make install PREFIX=DIR` first), through pkg-config only.
+EXDIR ?= build/examples
+examples:
+	@mkdir -p $(EXDIR)
+	PKG_CONFIG_PATH=$(PREFIX)/lib/pkgconfig:$$PKG_CONFIG_PATH; export PKG_CONFIG_PATH; \
+	$(CC) -O2 -Wall -Wextra $$(pkg-config --cflags gridbench) examples/my_solver.c \
+	  -o $(EXDIR)/my_solver $$(pkg-config --libs gridbench) && \
+	$(CC) -O2 -Wall -Wextra -shared -fPIC $$(pkg-config --cflags gridbench) examples/plugin.c \
+	  -o $(EXDIR)/libuserdijkstra.so
 
 clean:
 	rm -rf build build-san gridbench

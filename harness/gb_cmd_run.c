@@ -14,6 +14,7 @@
 
 #include "gb_cmd.h"
 #include "gb_run.h"
+#include "gb_user.h"
 
 /* What `--solver all` means: one of each family, octile where a heuristic
  * is needed, plus the other admissible heuristics for A*. */
@@ -50,6 +51,9 @@ static void run_usage(FILE *f)
 "                        so all buckets are represented)\n"
 "      --strict          exit 2 when a scenario's printed length disagrees\n"
 "      --quiet           no progress on stderr\n"
+"      --plugin LIB.so   load user solvers from a shared library exporting\n"
+"                        gb_plugin_solvers() (see harness/gb_user.h); they run\n"
+"                        with queue 'none' under their own names\n"
 "  -h, --help            this text\n"
 "\n"
 "Exit status: 0 all rows right; 1 a solver returned an invalid, suboptimal\n"
@@ -66,6 +70,20 @@ static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq
     char err[256];
     for (int i = 0; i < ns; i++) {
         gb_solver_spec sp;
+        const gb_user_solver *u = gb_user_find(solvers[i]);
+        if (u) {   /* a user solver (--plugin or gb_user_register): no queue */
+            if (o->npairs >= GB_RUN_MAX_PAIRS) {
+                fprintf(stderr, "gridbench run: expected at most %d solver x queue pairs, found more\n",
+                        GB_RUN_MAX_PAIRS);
+                return EX_USAGE;
+            }
+            gb_pair *p = &o->pairs[o->npairs++];
+            memset(p, 0, sizeof *p);
+            snprintf(p->spec.name, sizeof p->spec.name, "%s", u->name);
+            p->queue = -1;
+            p->user = u;
+            continue;
+        }
         if (gb_solver_parse(solvers[i], &sp, err, sizeof err) != 0) {
             fprintf(stderr, "gridbench run: %s\n", err);
             return EX_USAGE;
@@ -82,6 +100,7 @@ static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq
                 return EX_USAGE;
             }
             gb_pair *p = &o->pairs[o->npairs++];
+            memset(p, 0, sizeof *p);
             p->spec = sp;
             p->queue = sp.algo == GB_ALGO_BFS ? -1 : queues[j];
         }
@@ -112,6 +131,7 @@ int gb_cmd_run(int argc, char **argv)
         { "max-ms", required_argument, 0, 'T' },
         { "first", required_argument, 0, 'F' },  { "count", required_argument, 0, 'C' },
         { "sample", required_argument, 0, 'P' },
+        { "plugin", required_argument, 0, 'L' },
         { "strict", no_argument, 0, 'S' },       { "quiet", no_argument, 0, 'Q' },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
     };
@@ -123,6 +143,8 @@ int gb_cmd_run(int argc, char **argv)
     char *solvers[64];
     int ns = 0, queues[GB_Q_COUNT * 4], nq = 0, all_solv = 0;
     char *lists[2][16];
+    char *plugins[8];
+    int nplug = 0;
     int nl[2] = { 0, 0 };
     long v;
     int c;
@@ -163,9 +185,23 @@ int gb_cmd_run(int argc, char **argv)
         case 'C': if (parse_count("--count", optarg, &v)) return EX_USAGE; o.count = v; break;
         case 'P': if (parse_count("--sample", optarg, &v)) return EX_USAGE; o.sample = v; break;
         case 'S': o.strict = 1; break;
+        case 'L':
+            if (nplug >= 8) { fprintf(stderr, "gridbench run: expected at most 8 --plugin, found more\n"); return EX_USAGE; }
+            plugins[nplug++] = optarg;
+            break;
         case 'Q': o.progress = 0; break;
         case 'h': run_usage(stdout); return 0;
         default: run_usage(stderr); return EX_USAGE;
+        }
+    }
+    for (int i = 0; i < nplug; i++) {
+        gb_diag pd;
+        gb_diag_clear(&pd);
+        int prc = gb_user_load_plugin(plugins[i], &pd);
+        if (prc) {
+            fprintf(stderr, "gridbench run: --plugin: ");
+            gb_diag_print(&pd, stderr);
+            return prc;
         }
     }
     /* split comma lists */

@@ -22,6 +22,7 @@
 
 #include "gb_map.h"
 #include "gb_scen.h"
+#include "gb_user.h"
 #include "gb_validate.h"
 
 static const char *const row_status_names[GB_ROW_NSTATUS] = {
@@ -112,12 +113,28 @@ static void to_xy(const gb_grid *g, const int32_t *path, int32_t n, gb_xy *xy)
     }
 }
 
+const char *gb_pair_queue_name(const gb_pair *p)
+{
+    if (p->user) return "none";
+    return p->queue < 0 ? "fifo" : gb_queue_name((gb_queue_kind)p->queue);
+}
+
+/* What a pair promises: the built-in registry's answer, or the user
+ * solver's own claim (optimal or nothing). */
+static gb_guarantee pair_guarantee(const gb_pair *p, gb_model m, double *bound)
+{
+    if (!p->user) return gb_solver_guarantee(&p->spec, m, bound);
+    *bound = p->user->optimal ? 1.0 : 0.0;
+    return p->user->optimal ? GB_GUAR_OPTIMAL : GB_GUAR_NONE;
+}
+
 /* State kept while consecutive scenarios share a map. */
 typedef struct run_map {
     char path[1024];
     gb_map map;
     gb_ws *ws;
     gb_xy *xy;
+    int32_t *upath;   /* path buffer for user solvers */
     int loaded;
 } run_map;
 
@@ -125,6 +142,7 @@ static void run_map_free(run_map *rm)
 {
     gb_ws_free(rm->ws);
     free(rm->xy);
+    free(rm->upath);
     gb_map_free(&rm->map);
     memset(rm, 0, sizeof *rm);
 }
@@ -138,7 +156,8 @@ static int run_map_get(run_map *rm, const char *path, gb_model model, gb_diag *d
     snprintf(rm->path, sizeof rm->path, "%s", path);
     rm->ws = gb_ws_new(&rm->map.grid, model);
     rm->xy = malloc((size_t)rm->map.grid.ncells * sizeof *rm->xy);
-    if (!rm->ws || !rm->xy) {
+    rm->upath = malloc((size_t)rm->map.grid.ncells * sizeof *rm->upath);
+    if (!rm->ws || !rm->xy || !rm->upath) {
         run_map_free(rm);
         return gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory for the search "
                            "state of this map, found none");
@@ -202,7 +221,7 @@ static int endpoint_blocked(const gb_query *q, const gb_grid *g)
  * oc: the oracle's check when Dijkstra found a path; pc: the solver's
  * check when its path is valid. */
 static void write_row(FILE *out, const char *mname, const char *scen, const gb_query *q,
-                      const char *model, const gb_pair *p, gb_queue_kind qk, gb_guarantee gu,
+                      const char *model, const gb_pair *p, gb_guarantee gu,
                       double bound, gb_row_status st, const gb_result *r, const gb_check *oc,
                       const gb_check *pc, int64_t med, int64_t cold, int reps)
 {
@@ -213,7 +232,7 @@ static void write_row(FILE *out, const char *mname, const char *scen, const gb_q
     csv_str(out, scen);
     fprintf(out, ",%ld,%d,%d,%d,%d,%d,%s,", q->line, q->bucket, q->sx, q->sy, q->gx, q->gy, model);
     csv_str(out, p->spec.name);
-    fprintf(out, ",%s,%s,%g,%s,", p->queue < 0 ? "fifo" : gb_queue_name(qk),
+    fprintf(out, ",%s,%s,%g,%s,", gb_pair_queue_name(p),
             gb_guarantee_name(gu), bound, gb_row_status_name(st));
     if (r) fprintf(out, "%.8f", r->cost);
     fputc(',', out);
@@ -227,6 +246,30 @@ static void write_row(FILE *out, const char *mname, const char *scen, const gb_q
             (unsigned long long)c->pops, (unsigned long long)c->decreases,
             (unsigned long long)c->stale, (unsigned long long)c->peak_open,
             (long long)med, (long long)cold, reps);
+}
+
+/* Run a user solver once into *r (path in rm->upath).  Its cost is the
+ * sum of its steps (1 or sqrt 2 by shape; an illegal step is the
+ * validator's to report).  An internal error (-1) becomes an empty found
+ * path, which the validator rejects. */
+static void run_user(const gb_user_solver *u, run_map *rm, gb_model m, int32_t s, int32_t t,
+                     gb_result *r)
+{
+    const gb_grid *g = &rm->map.grid;
+    memset(r, 0, sizeof *r);
+    int32_t n = u->solve(u->ctx, g, m, s, t, rm->upath, g->ncells, &r->st);
+    r->path = rm->upath;
+    if (n == 0) { r->status = GB_UNREACHABLE; return; }
+    r->status = GB_FOUND;
+    if (n < 0 || n > g->ncells) { r->path_len = 0; return; }
+    r->path_len = n;
+    double c = 0.0;
+    for (int32_t i = 0; i + 1 < n; i++) {
+        int32_t dx = gb_grid_x(g, rm->upath[i + 1]) - gb_grid_x(g, rm->upath[i]);
+        int32_t dy = gb_grid_y(g, rm->upath[i + 1]) - gb_grid_y(g, rm->upath[i]);
+        c += dx && dy ? GB_SQRT2 : 1.0;
+    }
+    r->cost = c;
 }
 
 /* ---- the run ---------------------------------------------------------- */
@@ -295,10 +338,9 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 tot->scen_mismatch++;
                 for (int pi = 0; pi < o->npairs; pi++) {
                     const gb_pair *p = &o->pairs[pi];
-                    gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
                     double bound;
-                    gb_guarantee gu = gb_solver_guarantee(&p->spec, o->model, &bound);
-                    write_row(out, mname, scens[si], q, model, p, qk, gu, bound,
+                    gb_guarantee gu = pair_guarantee(p, o->model, &bound);
+                    write_row(out, mname, scens[si], q, model, p, gu, bound,
                               GB_ROW_SCEN_MISMATCH, NULL, NULL, NULL, 0, 0, o->reps);
                     tot->status[GB_ROW_SCEN_MISMATCH]++;
                     tot->rows++;
@@ -338,7 +380,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
                 int64_t cold = 0;
                 /* allocations and landmark tables happen here, not in the timed call */
-                if (gb_ws_prepare(rm.ws, &p->spec, qk) != 0) {
+                if (!p->user && gb_ws_prepare(rm.ws, &p->spec, qk) != 0) {
                     rc = gb_diag_set(d, EX_OSERR, scens[si], q->line, 0,
                                      "expected memory for solver %s, found none", p->spec.name);
                     gb_scen_free(&sc);
@@ -346,7 +388,9 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 }
                 for (int rep = 0; rep < o->reps; rep++) {
                     int64_t t0 = now_ns();
-                    int e = gb_solve(rm.ws, &p->spec, qk, s, t, &r);
+                    int e = 0;
+                    if (p->user) run_user(p->user, &rm, o->model, s, t, &r);
+                    else e = gb_solve(rm.ws, &p->spec, qk, s, t, &r);
                     int64_t t1 = now_ns();
                     if (e != 0) {
                         rc = gb_diag_set(d, EX_OSERR, scens[si], q->line, 0,
@@ -361,7 +405,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 int64_t med = times[o->reps / 2];
 
                 double bound;
-                gb_guarantee gu = gb_solver_guarantee(&p->spec, o->model, &bound);
+                gb_guarantee gu = pair_guarantee(p, o->model, &bound);
                 gb_check pc;
                 memset(&pc, 0, sizeof pc);
                 gb_row_status st;
@@ -395,7 +439,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                     tot->failures++;
                     fprintf(stderr, "%s:%ld: %s on %s/%s: %s%s%s\n", scens[si], q->line,
                             gb_row_status_name(st), p->spec.name,
-                            p->queue < 0 ? "fifo" : gb_queue_name(qk),
+                            gb_pair_queue_name(p),
                             st == GB_ROW_INVALID ? pc.msg : "",
                             st == GB_ROW_SUBOPTIMAL ? "cost differs from Dijkstra's" : "",
                             st == GB_ROW_FALSE_UNREACHABLE ? "no path reported, Dijkstra found one" : "");
@@ -408,7 +452,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 ps->expanded += r.st.expanded;
                 ps->time_ns += med;
 
-                write_row(out, mname, scens[si], q, model, p, qk, gu, bound, st,
+                write_row(out, mname, scens[si], q, model, p, gu, bound, st,
                           r.status == GB_FOUND ? &r : NULL, oracle_found ? &oc : NULL,
                           pc.ok ? &pc : NULL, med, cold, o->reps);
             }
@@ -439,7 +483,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                         + ps->status[GB_ROW_FALSE_UNREACHABLE];
         double n = ps->rows ? (double)ps->rows : 1.0;
         fprintf(stderr, "%-28s %-9s %7llu %7llu %7llu %9llu %12.1f %10.2f\n", p->spec.name,
-                p->queue < 0 ? "fifo" : gb_queue_name((gb_queue_kind)p->queue),
+                gb_pair_queue_name(p),
                 (unsigned long long)ps->rows, (unsigned long long)ps->status[GB_ROW_OK],
                 (unsigned long long)failed, (unsigned long long)ps->status[GB_ROW_SCEN_MISMATCH],
                 (double)ps->expanded / n, (double)ps->time_ns / n / 1e3);

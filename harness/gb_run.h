@@ -43,10 +43,17 @@
 #define GB_RUN_MAX_PAIRS 256
 
 /* One (solver, queue) pair to run. */
+struct gb_user_solver;
+
 typedef struct gb_pair {
     gb_solver_spec spec;
     int queue;          /* gb_queue_kind, or -1 for solvers without a queue (bfs) */
+    const struct gb_user_solver *user;  /* a registered user solver (gb_user.h), or NULL */
 } gb_pair;
+
+/* The queue column of a pair's rows: a queue name, "fifo" (bfs) or "none"
+ * (user solvers). */
+const char *gb_pair_queue_name(const gb_pair *p);
 
 typedef struct gb_run_opts {
     gb_pair pairs[GB_RUN_MAX_PAIRS];

@@ -195,6 +195,35 @@ Test(cli, limits_give_limit_rows_not_failures)
     sh(NULL, 0, "rm -rf %s", d);
 }
 
+/* The C library: installed with make install, found by pkg-config, used
+ * by examples/ (a statically registered solver and a plugin), and a wrong
+ * plugin is caught. */
+Test(cli, installed_library_examples_and_plugins, .timeout = 300)
+{
+    bin();
+    if (sh(NULL, 0, "command -v pkg-config") != 0) cr_skip_test("pkg-config not installed");
+    char *d = tmpdir();
+    cr_assert_eq(sh(out, sizeof out, "make -s install PREFIX=%s >/dev/null && "
+                    "make -s examples PREFIX=%s EXDIR=%s/ex", d, d, d), 0, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --libs gridbench", d), 0);
+    cr_expect(strstr(out, "-lgridbench") != NULL, "%s", out);
+    const char *scen = "datasets/default/room128-16-1.map.scen";
+    cr_expect_eq(sh(out, sizeof out, "%s/ex/my_solver --quiet --solver my-dijkstra --sample 15 -o %s/a.csv %s",
+                    d, d, scen), 0, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "grep -c ',my-dijkstra,none,optimal,1,ok,' %s/a.csv", d), 0, "%s", out);
+    cr_expect_eq(atoi(out), 15, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "%s run --quiet --plugin %s/ex/libuserdijkstra.so --solver plugin-dijkstra "
+                    "--sample 15 -o %s/b.csv %s", bin(), d, d, scen), 0, "%s", out);
+    /* a wrong plugin: every row with a wall in the way is invalid, exit 1 */
+    cr_assert_eq(sh(out, sizeof out, "cc -shared -fPIC $(PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --cflags gridbench) "
+                    "tests/plugins/wrong_plugin.c -o %s/wrong.so", d, d), 0, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "%s run --quiet --plugin %s/wrong.so --solver straight-line --sample 15 "
+                    "-o %s/c.csv %s", bin(), d, d, scen), 1, "%s", out);
+    cr_expect(strstr(out, "invalid_path on straight-line/none") != NULL, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "%s run --plugin %s/nope.so x.scen", bin(), d), 66);
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
 Test(cli, list_prints_one_line_per_solver_heuristic_queue_model)
 {
     cr_assert_eq(sh(out, sizeof out, "%s list", bin()), 0);

@@ -1,0 +1,68 @@
+/*
+ * gb_user.c -- the user-solver registry and the plugin loader (see
+ * gb_user.h).  The registry is a fixed array of GB_USER_MAX entries in
+ * registration order; names are unique across built-in and user solvers.
+ */
+#include "gb_user.h"
+
+#include <dlfcn.h>
+#include <string.h>
+
+static gb_user_solver reg[GB_USER_MAX];
+static int nreg;
+
+static int name_ok(const char *s)
+{
+    if (!s || !*s || strlen(s) >= 64) return 0;
+    for (; *s; s++) {
+        char c = *s;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+              || c == '-' || c == '_' || c == '.' || c == ':'))
+            return 0;
+    }
+    return 1;
+}
+
+int gb_user_register(const char *name, gb_user_solve_fn fn, void *ctx, int optimal)
+{
+    char err[128];
+    gb_solver_spec sp;
+    if (nreg >= GB_USER_MAX || !fn || !name_ok(name) || gb_user_find(name)
+        || gb_solver_parse(name, &sp, err, sizeof err) == 0)
+        return -1;
+    reg[nreg].name = name;
+    reg[nreg].solve = fn;
+    reg[nreg].ctx = ctx;
+    reg[nreg].optimal = optimal;
+    nreg++;
+    return 0;
+}
+
+const gb_user_solver *gb_user_find(const char *name)
+{
+    for (int i = 0; i < nreg; i++)
+        if (strcmp(reg[i].name, name) == 0) return &reg[i];
+    return NULL;
+}
+
+int gb_user_load_plugin(const char *path, gb_diag *d)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) return gb_diag_set(d, EX_NOINPUT, path, 0, 0, "expected a loadable shared library, found: %s", dlerror());
+    gb_plugin_fn fn;
+    void *sym = dlsym(h, GB_PLUGIN_SYMBOL);
+    if (!sym)
+        return gb_diag_set(d, EX_DATAERR, path, 0, 0, "expected the symbol %s, found none", GB_PLUGIN_SYMBOL);
+    memcpy(&fn, &sym, sizeof fn);   /* object pointer -> function pointer, POSIX-style */
+    int n = 0;
+    const gb_user_solver *t = fn(&n);
+    if (!t || n <= 0)
+        return gb_diag_set(d, EX_DATAERR, path, 0, 0, "expected %s to return at least one solver, found %d",
+                           GB_PLUGIN_SYMBOL, n);
+    for (int i = 0; i < n; i++)
+        if (gb_user_register(t[i].name, t[i].solve, t[i].ctx, t[i].optimal) != 0)
+            return gb_diag_set(d, EX_DATAERR, path, 0, 0,
+                               "expected a new solver name of [A-Za-z0-9._:-], found '%s' (taken or invalid)",
+                               t[i].name ? t[i].name : "(null)");
+    return 0;   /* the library stays loaded for the life of the process */
+}
