@@ -104,7 +104,8 @@ examples:
 	$(CC) -O2 -Wall -Wextra $$(pkg-config --cflags gridbench) examples/my_solver.c \
 	  -o $(EXDIR)/my_solver $$(pkg-config --libs gridbench) && \
 	$(CC) -O2 -Wall -Wextra -shared -fPIC $$(pkg-config --cflags gridbench) examples/plugin.c \
-	  -o $(EXDIR)/libuserdijkstra.so
+	  -o $(EXDIR)/libuserdijkstra.so && \
+	$(CC) -O2 -Wall -Wextra examples/solver.c -o $(EXDIR)/solver
 
 clean:
 	rm -rf build build-san gridbench

@@ -61,9 +61,11 @@ static void report_usage(FILE *f)
 
 /* ---- summary rows ------------------------------------------------------ */
 
-enum { ST_OK, ST_UNREACH, ST_INVALID, ST_SUBOPT, ST_SCEN, ST_FALSE_UNREACH, ST_LIMIT, ST_N };
+enum { ST_OK, ST_UNREACH, ST_INVALID, ST_SUBOPT, ST_SCEN, ST_FALSE_UNREACH, ST_LIMIT,
+       ST_PROTOCOL, ST_TIMEOUT, ST_CRASH, ST_N };
 static const char *const st_names[ST_N] = {
-    "ok", "unreachable", "invalid_path", "suboptimal", "scen_mismatch", "false_unreachable", "limit"
+    "ok", "unreachable", "invalid_path", "suboptimal", "scen_mismatch", "false_unreachable", "limit",
+    "protocol_error", "timeout", "crash"
 };
 
 typedef struct srow {
@@ -87,7 +89,8 @@ static const char *const col_names[C_NCOL + ST_N] = {
     "map", "solver", "queue", "guarantee", "n", "time_median_ns", "time_mean_ns", "time_p25_ns",
     "time_p75_ns", "time_p95_ns", "time_iqr_ns", "time_cold_median_ns", "expanded_mean",
     "expanded_median", "speedup", "speedup_n", "subopt_mean", "subopt_max",
-    "ok", "unreachable", "invalid_path", "suboptimal", "scen_mismatch", "false_unreachable", "limit"
+    "ok", "unreachable", "invalid_path", "suboptimal", "scen_mismatch", "false_unreachable", "limit",
+    "protocol_error", "timeout", "crash"
 };
 
 static double numf(const char *s)
@@ -163,7 +166,8 @@ static int table_load(const char *path, table *t, gb_diag *d)
 
 static double failures(const srow *r)
 {
-    return r->st[ST_INVALID] + r->st[ST_SUBOPT] + r->st[ST_FALSE_UNREACH] + r->st[ST_LIMIT];
+    return r->st[ST_INVALID] + r->st[ST_SUBOPT] + r->st[ST_FALSE_UNREACH] + r->st[ST_LIMIT]
+         + r->st[ST_PROTOCOL] + r->st[ST_TIMEOUT] + r->st[ST_CRASH];
 }
 
 /* The row of solver on map at the reference queue, or its first row. */

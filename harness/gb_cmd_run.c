@@ -51,6 +51,14 @@ static void run_usage(FILE *f)
 "                        so all buckets are represented)\n"
 "      --strict          exit 2 when a scenario's printed length disagrees\n"
 "      --quiet           no progress on stderr\n"
+"      --external CMD    also run an external solver: `/bin/sh -c CMD` speaking\n"
+"                        docs/protocol.md on stdin/stdout (repeatable); its rows\n"
+"                        have solver external:NAME and queue 'none', time_ns =\n"
+"                        wall time from request to answer\n"
+"      --external-name NAME  name the --external just before (default: the name\n"
+"                        the solver gives in 'ready NAME', else the command's)\n"
+"      --external-timeout MS  limit per answer and per map for external solvers\n"
+"                        (default 10000; status 'timeout')\n"
 "      --plugin LIB.so   load user solvers from a shared library exporting\n"
 "                        gb_plugin_solvers() (see harness/gb_user.h); they run\n"
 "                        with queue 'none' under their own names\n"
@@ -132,6 +140,9 @@ int gb_cmd_run(int argc, char **argv)
         { "first", required_argument, 0, 'F' },  { "count", required_argument, 0, 'C' },
         { "sample", required_argument, 0, 'P' },
         { "plugin", required_argument, 0, 'L' },
+        { "external", required_argument, 0, 'E' },
+        { "external-name", required_argument, 0, 'N' },
+        { "external-timeout", required_argument, 0, 'W' },
         { "strict", no_argument, 0, 'S' },       { "quiet", no_argument, 0, 'Q' },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
     };
@@ -145,6 +156,8 @@ int gb_cmd_run(int argc, char **argv)
     char *lists[2][16];
     char *plugins[8];
     int nplug = 0;
+    char *ext_cmd[16], *ext_name[16] = { 0 };
+    int next = 0;
     int nl[2] = { 0, 0 };
     long v;
     int c;
@@ -188,6 +201,26 @@ int gb_cmd_run(int argc, char **argv)
         case 'L':
             if (nplug >= 8) { fprintf(stderr, "gridbench run: expected at most 8 --plugin, found more\n"); return EX_USAGE; }
             plugins[nplug++] = optarg;
+            break;
+        case 'E':
+            if (next >= 16) { fprintf(stderr, "gridbench run: expected at most 16 --external, found more\n"); return EX_USAGE; }
+            ext_cmd[next++] = optarg;
+            break;
+        case 'N':
+            if (next == 0 || ext_name[next - 1]) {
+                fprintf(stderr, "gridbench run: --external-name: expected it after an --external "
+                        "without a name, found '%s'\n", optarg);
+                return EX_USAGE;
+            }
+            ext_name[next - 1] = optarg;
+            break;
+        case 'W':
+            if (parse_count("--external-timeout", optarg, &v)) return EX_USAGE;
+            if (v < 1 || v > 86400000L) {
+                fprintf(stderr, "gridbench run: --external-timeout: expected 1..86400000 ms, found %ld\n", v);
+                return EX_USAGE;
+            }
+            o.ext_ms = (int)v;
             break;
         case 'Q': o.progress = 0; break;
         case 'h': run_usage(stdout); return 0;
@@ -236,9 +269,36 @@ int gb_cmd_run(int argc, char **argv)
             if (ns < 64) solvers[ns++] = (char *)all_solvers[i];
         }
     }
-    if (ns == 0) solvers[ns++] = (char *)"dijkstra";
+    if (ns == 0 && next == 0) solvers[ns++] = (char *)"dijkstra";
     int rc = add_pairs(&o, solvers, ns, queues, nq);
     if (rc) return rc;
+    for (int i = 0; i < next; i++) {
+        if (o.npairs >= GB_RUN_MAX_PAIRS) {
+            fprintf(stderr, "gridbench run: expected at most %d solver x queue pairs, found more\n",
+                    GB_RUN_MAX_PAIRS);
+            return EX_USAGE;
+        }
+        gb_pair *p = &o.pairs[o.npairs++];
+        memset(p, 0, sizeof *p);
+        p->queue = -1;
+        p->ext_cmd = ext_cmd[i];
+        p->ext_named = ext_name[i] != NULL;
+        if (p->ext_named) {
+            snprintf(p->spec.name, sizeof p->spec.name, "external:%s", ext_name[i]);
+        } else {   /* basename of the first word that is not `exec` or VAR=value */
+            const char *w = ext_cmd[i];
+            size_t n = 0;
+            for (;;) {
+                w += strspn(w, " \t");
+                n = strcspn(w, " \t;&|<>()");
+                if ((n == 4 && strncmp(w, "exec", 4) == 0) || memchr(w, '=', n)) { w += n; continue; }
+                break;
+            }
+            const char *b = w;
+            for (const char *c2 = w; c2 < w + n; c2++) if (*c2 == '/') b = c2 + 1;
+            snprintf(p->spec.name, sizeof p->spec.name, "external:%.*s", (int)(w + n - b), b);
+        }
+    }
     for (int i = 0; i < o.npairs; i++) {
         o.pairs[i].spec.max_expanded = o.max_expanded;
         o.pairs[i].spec.max_ns = o.max_ms * 1000000u;

@@ -7,9 +7,11 @@
  *   A gb_ext owns one child process at a time (`/bin/sh -c CMD`, spawned
  *   as the leader of its own process group), the write end of a pipe to
  *   its stdin, the read end of a pipe from its stdout, a read buffer, the
- *   encoded map block (kept so that a restarted child can be sent the map
- *   again) and a path buffer of at most `npassable + 1` cells.  The
- *   child's stderr is inherited: its diagnostics reach gridbench's stderr.
+ *   encoded map block (a copy, kept so that a restarted child can be sent
+ *   the map again: the gb_map itself may be freed after gb_ext_open or
+ *   gb_ext_set_map returns) and a path buffer of at most `npassable + 1`
+ *   cells.  The child's stderr is inherited: its diagnostics reach
+ *   gridbench's stderr.
  *
  * Invariants
  *   - pid > 0 exactly when a child is running and has answered `ready`
@@ -83,8 +85,8 @@ typedef struct gb_ext_answer {
 /* "path", "nopath", "protocol_error", "timeout", "crash". */
 const char *gb_ext_status_name(gb_ext_status s);
 
-/* Start `/bin/sh -c cmd`, send it map m (which must outlive the gb_ext:
- * its terrain is kept by reference for restarts) under model, and wait
+/* Start `/bin/sh -c cmd`, send it map m (copied; terrain letters, or
+ * '.'/'@' from the grid when m->terrain is NULL) under model, and wait
  * for `ready`.  max_ms bounds every wait (<= 0: GB_EXT_DEFAULT_MS).
  * Returns the driver, or NULL with *d filled: EX_OSERR (no memory, pipe
  * or spawn failure), EX_UNAVAILABLE (the child exited, timed out or
@@ -93,8 +95,8 @@ const char *gb_ext_status_name(gb_ext_status s);
 gb_ext *gb_ext_open(const char *cmd, const gb_map *m, gb_model model, int max_ms,
                     gb_diag *d);
 
-/* Send the solver a new map (replacing the previous one; m must outlive
- * the gb_ext) and wait for `ready`.  Starts a child when none is running.
+/* Send the solver a new map (copied; it replaces the previous one) and
+ * wait for `ready`.  Starts a child when none is running.
  * Returns 0, or a code as gb_ext_open with *d filled; after a failure the
  * child is killed, and the next query tries a restart with the new map. */
 int gb_ext_set_map(gb_ext *e, const gb_map *m, gb_model model, gb_diag *d);

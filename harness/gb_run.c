@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gb_external.h"
 #include "gb_map.h"
 #include "gb_scen.h"
 #include "gb_user.h"
@@ -27,12 +28,18 @@
 
 static const char *const row_status_names[GB_ROW_NSTATUS] = {
     "ok", "unreachable", "invalid_path", "suboptimal", "scen_mismatch",
-    "false_unreachable", "limit"
+    "false_unreachable", "limit", "protocol_error", "timeout", "crash"
 };
 
 const char *gb_row_status_name(gb_row_status s)
 {
     return (unsigned)s < GB_ROW_NSTATUS ? row_status_names[s] : "?";
+}
+
+int gb_row_status_failed(gb_row_status s)
+{
+    return s == GB_ROW_INVALID || s == GB_ROW_SUBOPTIMAL || s == GB_ROW_FALSE_UNREACHABLE
+        || s == GB_ROW_PROTOCOL || s == GB_ROW_TIMEOUT || s == GB_ROW_CRASH;
 }
 
 static const char csv_header[] =
@@ -115,7 +122,7 @@ static void to_xy(const gb_grid *g, const int32_t *path, int32_t n, gb_xy *xy)
 
 const char *gb_pair_queue_name(const gb_pair *p)
 {
-    if (p->user) return "none";
+    if (p->user || p->ext_cmd) return "none";
     return p->queue < 0 ? "fifo" : gb_queue_name((gb_queue_kind)p->queue);
 }
 
@@ -123,6 +130,7 @@ const char *gb_pair_queue_name(const gb_pair *p)
  * solver's own claim (optimal or nothing). */
 static gb_guarantee pair_guarantee(const gb_pair *p, gb_model m, double *bound)
 {
+    if (p->ext_cmd) { *bound = 1.0; return GB_GUAR_OPTIMAL; }   /* externals claim optimality */
     if (!p->user) return gb_solver_guarantee(&p->spec, m, bound);
     *bound = p->user->optimal ? 1.0 : 0.0;
     return p->user->optimal ? GB_GUAR_OPTIMAL : GB_GUAR_NONE;
@@ -136,15 +144,18 @@ typedef struct run_map {
     gb_xy *xy;
     int32_t *upath;   /* path buffer for user solvers */
     int loaded;
+    unsigned loads;   /* maps loaded so far (external solvers follow it); kept by run_map_free */
 } run_map;
 
 static void run_map_free(run_map *rm)
 {
+    unsigned loads = rm->loads;
     gb_ws_free(rm->ws);
     free(rm->xy);
     free(rm->upath);
     gb_map_free(&rm->map);
     memset(rm, 0, sizeof *rm);
+    rm->loads = loads;
 }
 
 static int run_map_get(run_map *rm, const char *path, gb_model model, gb_diag *d)
@@ -163,6 +174,7 @@ static int run_map_get(run_map *rm, const char *path, gb_model model, gb_diag *d
                            "state of this map, found none");
     }
     rm->loaded = 1;
+    rm->loads++;
     return 0;
 }
 
@@ -221,7 +233,7 @@ static int endpoint_blocked(const gb_query *q, const gb_grid *g)
  * oc: the oracle's check when Dijkstra found a path; pc: the solver's
  * check when its path is valid. */
 static void write_row(FILE *out, const char *mname, const char *scen, const gb_query *q,
-                      const char *model, const gb_pair *p, gb_guarantee gu,
+                      const char *model, const gb_pair *p, const char *pname, gb_guarantee gu,
                       double bound, gb_row_status st, const gb_result *r, const gb_check *oc,
                       const gb_check *pc, int64_t med, int64_t cold, int reps)
 {
@@ -231,7 +243,7 @@ static void write_row(FILE *out, const char *mname, const char *scen, const gb_q
     fputc(',', out);
     csv_str(out, scen);
     fprintf(out, ",%ld,%d,%d,%d,%d,%d,%s,", q->line, q->bucket, q->sx, q->sy, q->gx, q->gy, model);
-    csv_str(out, p->spec.name);
+    csv_str(out, pname);
     fprintf(out, ",%s,%s,%g,%s,", gb_pair_queue_name(p),
             gb_guarantee_name(gu), bound, gb_row_status_name(st));
     if (r) fprintf(out, "%.8f", r->cost);
@@ -272,6 +284,56 @@ static void run_user(const gb_user_solver *u, run_map *rm, gb_model m, int32_t s
     r->cost = c;
 }
 
+/* ---- external solvers ------------------------------------------------- */
+
+/* Start the external pairs on the map just loaded, or send it to them.
+ * A solver that cannot start on the first map stops the run (EX_UNAVAILABLE
+ * or EX_OSERR, message in *d); later failures are left to gb_ext_query,
+ * which restarts the child and reports `crash` rows when it cannot. */
+static int ext_follow_map(const gb_run_opts *o, gb_ext **ext, char (*pname)[64], const gb_map *m,
+                          gb_diag *d)
+{
+    for (int pi = 0; pi < o->npairs; pi++) {
+        const gb_pair *p = &o->pairs[pi];
+        if (!p->ext_cmd) continue;
+        if (!ext[pi]) {
+            ext[pi] = gb_ext_open(p->ext_cmd, m, o->model, o->ext_ms, d);
+            if (!ext[pi]) return d->code;
+            if (!p->ext_named && gb_ext_name(ext[pi])[0])
+                snprintf(pname[pi], 64, "external:%s", gb_ext_name(ext[pi]));
+        } else {
+            gb_diag ed;
+            if (gb_ext_set_map(ext[pi], m, o->model, &ed) != 0)
+                fprintf(stderr, "%s: warning: %s\n", pname[pi], ed.msg);
+        }
+    }
+    return 0;
+}
+
+/* Run an external pair `reps` times (fewer when it fails) into *r, times[]
+ * and *nrep; a path goes to xy.  Returns the last answer's status; *a
+ * holds its message. */
+static gb_ext_status run_external(gb_ext *e, long *next_id, int reps, gb_xy s, gb_xy t,
+                                  gb_xy *xy, gb_result *r, int64_t *times, int *nrep,
+                                  gb_ext_answer *a)
+{
+    gb_ext_status es = GB_EXT_CRASH;
+    memset(r, 0, sizeof *r);
+    *nrep = 0;
+    for (int rep = 0; rep < reps; rep++) {
+        es = gb_ext_query(e, ++*next_id, s, t, a);
+        times[(*nrep)++] = a->wall_ns;
+        if (es != GB_EXT_PATH && es != GB_EXT_NOPATH) break;
+    }
+    r->status = es == GB_EXT_PATH ? GB_FOUND : GB_UNREACHABLE;
+    if (es == GB_EXT_PATH) {
+        memcpy(xy, a->path, a->n * sizeof *xy);          /* n <= npassable + 1 < ncells */
+        r->path_len = (int32_t)a->n;
+        r->cost = gb_ext_path_cost(a->path, a->n);        /* the child reports no cost */
+    }
+    return es;
+}
+
 /* ---- the run ---------------------------------------------------------- */
 
 int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *tot,
@@ -290,11 +352,17 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
 
     pair_sum *sums = calloc((size_t)o->npairs, sizeof *sums);
     int64_t *times = malloc((size_t)(o->reps > 0 ? o->reps : 1) * sizeof *times);
+    gb_ext **ext = calloc((size_t)o->npairs, sizeof *ext);        /* external pairs' drivers */
+    char (*pname)[64] = calloc((size_t)o->npairs, sizeof *pname); /* row names */
+    unsigned ext_loads = 0;                                       /* map the externals hold */
+    long ext_id = 0;                                              /* protocol query ids */
     run_map rm;
     memset(&rm, 0, sizeof rm);
     progress pr = { o->progress, isatty(2), now_s(), 0.0 };
     int rc = 0;
-    if (!sums || !times) { rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); goto done; }
+    if (!sums || !times || !ext || !pname) { rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); goto done; }
+    for (int pi = 0; pi < o->npairs; pi++)
+        snprintf(pname[pi], sizeof pname[pi], "%s", o->pairs[pi].spec.name);
 
     gb_solver_spec oracle;
     char err[256];
@@ -311,6 +379,13 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
         if ((rc = run_map_get(&rm, mpath, o->model, d))) {
             gb_scen_free(&sc);
             goto done;
+        }
+        if (rm.loads != ext_loads) {
+            ext_loads = rm.loads;
+            if ((rc = ext_follow_map(o, ext, pname, &rm.map, d))) {
+                gb_scen_free(&sc);
+                goto done;
+            }
         }
         const gb_grid *grid = &rm.map.grid;
         const char *mname = base_name(mpath);
@@ -340,7 +415,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                     const gb_pair *p = &o->pairs[pi];
                     double bound;
                     gb_guarantee gu = pair_guarantee(p, o->model, &bound);
-                    write_row(out, mname, scens[si], q, model, p, gu, bound,
+                    write_row(out, mname, scens[si], q, model, p, pname[pi], gu, bound,
                               GB_ROW_SCEN_MISMATCH, NULL, NULL, NULL, 0, 0, o->reps);
                     tot->status[GB_ROW_SCEN_MISMATCH]++;
                     tot->rows++;
@@ -380,13 +455,20 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
                 int64_t cold = 0;
                 /* allocations and landmark tables happen here, not in the timed call */
-                if (!p->user && gb_ws_prepare(rm.ws, &p->spec, qk) != 0) {
+                if (!p->user && !p->ext_cmd && gb_ws_prepare(rm.ws, &p->spec, qk) != 0) {
                     rc = gb_diag_set(d, EX_OSERR, scens[si], q->line, 0,
                                      "expected memory for solver %s, found none", p->spec.name);
                     gb_scen_free(&sc);
                     goto done;
                 }
-                for (int rep = 0; rep < o->reps; rep++) {
+                int nrep = o->reps;
+                gb_ext_answer ea;
+                gb_ext_status es = GB_EXT_PATH;
+                if (p->ext_cmd) {
+                    es = run_external(ext[pi], &ext_id, o->reps, sxy, txy, rm.xy, &r, times, &nrep, &ea);
+                    cold = times[0];
+                }
+                for (int rep = 0; rep < (p->ext_cmd ? 0 : o->reps); rep++) {
                     int64_t t0 = now_ns();
                     int e = 0;
                     if (p->user) run_user(p->user, &rm, o->model, s, t, &r);
@@ -401,18 +483,21 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                     times[rep] = t1 - t0;
                     if (rep == 0) cold = times[0];
                 }
-                qsort(times, (size_t)o->reps, sizeof *times, cmp_i64);
-                int64_t med = times[o->reps / 2];
+                qsort(times, (size_t)nrep, sizeof *times, cmp_i64);
+                int64_t med = times[nrep / 2];
 
                 double bound;
                 gb_guarantee gu = pair_guarantee(p, o->model, &bound);
                 gb_check pc;
                 memset(&pc, 0, sizeof pc);
                 gb_row_status st;
-                if (r.status == GB_LIMIT) {
+                if (es == GB_EXT_PROTOCOL || es == GB_EXT_TIMEOUT || es == GB_EXT_CRASH) {
+                    st = es == GB_EXT_PROTOCOL ? GB_ROW_PROTOCOL
+                       : es == GB_EXT_TIMEOUT ? GB_ROW_TIMEOUT : GB_ROW_CRASH;
+                } else if (r.status == GB_LIMIT) {
                     st = GB_ROW_LIMIT;
                 } else if (r.status == GB_FOUND) {
-                    to_xy(grid, r.path, r.path_len, rm.xy);
+                    if (!p->ext_cmd) to_xy(grid, r.path, r.path_len, rm.xy);   /* externals: already xy */
                     if (!gb_validate_path(grid, o->model, sxy, txy, rm.xy, (size_t)r.path_len, r.cost, &pc)) {
                         st = GB_ROW_INVALID;
                     } else if (!oracle_found) {
@@ -435,14 +520,15 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 } else {
                     st = scen_ok ? GB_ROW_UNREACHABLE : GB_ROW_SCEN_MISMATCH;
                 }
-                if (st == GB_ROW_INVALID || st == GB_ROW_SUBOPTIMAL || st == GB_ROW_FALSE_UNREACHABLE) {
+                if (gb_row_status_failed(st)) {
                     tot->failures++;
-                    fprintf(stderr, "%s:%ld: %s on %s/%s: %s%s%s\n", scens[si], q->line,
-                            gb_row_status_name(st), p->spec.name,
+                    fprintf(stderr, "%s:%ld: %s on %s/%s: %s%s%s%s\n", scens[si], q->line,
+                            gb_row_status_name(st), pname[pi],
                             gb_pair_queue_name(p),
                             st == GB_ROW_INVALID ? pc.msg : "",
                             st == GB_ROW_SUBOPTIMAL ? "cost differs from Dijkstra's" : "",
-                            st == GB_ROW_FALSE_UNREACHABLE ? "no path reported, Dijkstra found one" : "");
+                            st == GB_ROW_FALSE_UNREACHABLE ? "no path reported, Dijkstra found one" : "",
+                            st >= GB_ROW_PROTOCOL ? ea.msg : "");
                 }
                 tot->status[st]++;
                 tot->rows++;
@@ -452,9 +538,9 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 ps->expanded += r.st.expanded;
                 ps->time_ns += med;
 
-                write_row(out, mname, scens[si], q, model, p, gu, bound, st,
-                          r.status == GB_FOUND ? &r : NULL, oracle_found ? &oc : NULL,
-                          pc.ok ? &pc : NULL, med, cold, o->reps);
+                write_row(out, mname, scens[si], q, model, p, pname[pi], gu, bound, st,
+                          r.status == GB_FOUND && st < GB_ROW_PROTOCOL ? &r : NULL,
+                          oracle_found ? &oc : NULL, pc.ok ? &pc : NULL, med, cold, nrep);
             }
             progress_tick(&pr, si, nscen, scens[si], qi + 1 - q0, q1 - q0, 0);
         }
@@ -479,10 +565,11 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     for (int pi = 0; pi < o->npairs; pi++) {
         const pair_sum *ps = &sums[pi];
         const gb_pair *p = &o->pairs[pi];
-        uint64_t failed = ps->status[GB_ROW_INVALID] + ps->status[GB_ROW_SUBOPTIMAL]
-                        + ps->status[GB_ROW_FALSE_UNREACHABLE];
+        uint64_t failed = 0;
+        for (int k = 0; k < GB_ROW_NSTATUS; k++)
+            if (gb_row_status_failed((gb_row_status)k)) failed += ps->status[k];
         double n = ps->rows ? (double)ps->rows : 1.0;
-        fprintf(stderr, "%-28s %-9s %7llu %7llu %7llu %9llu %12.1f %10.2f\n", p->spec.name,
+        fprintf(stderr, "%-28s %-9s %7llu %7llu %7llu %9llu %12.1f %10.2f\n", pname[pi],
                 gb_pair_queue_name(p),
                 (unsigned long long)ps->rows, (unsigned long long)ps->status[GB_ROW_OK],
                 (unsigned long long)failed, (unsigned long long)ps->status[GB_ROW_SCEN_MISMATCH],
@@ -502,6 +589,13 @@ done:
         disarm_cleanup();
     }
 done_nofile:
+    for (int pi = 0; ext && pi < o->npairs; pi++) {
+        gb_diag ed;
+        if (ext[pi] && gb_ext_close(ext[pi], &ed) != 0)
+            fprintf(stderr, "%s: warning: %s\n", pname[pi], ed.msg);
+    }
+    free(ext);
+    free(pname);
     run_map_free(&rm);
     free(sums);
     free(times);

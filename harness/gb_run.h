@@ -10,6 +10,11 @@
  * and its cost compared with the oracle's under the pair's guarantee.
  *
  * Row status (column `status`), first that applies:
+ *   protocol_error     an external solver (--external) answered out of
+ *                      protocol (docs/protocol.md; message on stderr)
+ *   timeout            an external solver did not answer in time
+ *                      (--external-timeout)
+ *   crash              an external solver died or closed a pipe
  *   limit              the solver hit --max-expanded
  *   invalid_path       the validator rejected the path (message on stderr)
  *   false_unreachable  solver found no path, Dijkstra found one
@@ -20,7 +25,15 @@
  *                      from the scenario's printed length by more than the
  *                      printed precision allows
  *   ok
- * The first four are solver failures: the run's exit status is then 1.
+ * protocol_error, timeout, crash, invalid_path, false_unreachable and
+ * suboptimal are solver failures: the run's exit status is then 1.
+ *
+ * External solvers (--external CMD) run as child processes through
+ * gb_external.h, one per pair, started at the first map and sent each new
+ * map; their time is the wall time from request to answer; they report no
+ * cost, so the cost checked is the validator's recomputation from the
+ * path (gb_ext_path_cost) and optimality is judged, as for every solver,
+ * on the (straight, diagonal) step counts against Dijkstra's.
  *
  * A query whose start or goal lies on a cell the movement model calls
  * blocked (24 queries of the Warcraft III file do) is the scenario's
@@ -49,10 +62,12 @@ typedef struct gb_pair {
     gb_solver_spec spec;
     int queue;          /* gb_queue_kind, or -1 for solvers without a queue (bfs) */
     const struct gb_user_solver *user;  /* a registered user solver (gb_user.h), or NULL */
+    const char *ext_cmd;  /* --external: shell command of an external solver, or NULL */
+    int ext_named;        /* 1: spec.name is from --external-name (not replaced by `ready NAME`) */
 } gb_pair;
 
 /* The queue column of a pair's rows: a queue name, "fifo" (bfs) or "none"
- * (user solvers). */
+ * (user and external solvers). */
 const char *gb_pair_queue_name(const gb_pair *p);
 
 typedef struct gb_run_opts {
@@ -68,7 +83,19 @@ typedef struct gb_run_opts {
     uint64_t max_ms;           /* per query wall time, 0 = none */
     long first, count;         /* query subset: skip `first`, run `count` (0 = all) */
     long sample;               /* > 0: of those, about `sample` evenly spaced ones */
+    int ext_ms;                /* external solvers: limit per answer and per map, ms
+                                  (0 = GB_EXT_DEFAULT_MS) */
 } gb_run_opts;
+
+/* Row statuses; new ones are only ever appended (summaries index by them). */
+typedef enum gb_row_status {
+    GB_ROW_OK = 0, GB_ROW_UNREACHABLE, GB_ROW_INVALID, GB_ROW_SUBOPTIMAL,
+    GB_ROW_SCEN_MISMATCH, GB_ROW_FALSE_UNREACHABLE, GB_ROW_LIMIT,
+    GB_ROW_PROTOCOL, GB_ROW_TIMEOUT, GB_ROW_CRASH, GB_ROW_NSTATUS
+} gb_row_status;
+
+/* Nonzero for the statuses that are solver failures. */
+int gb_row_status_failed(gb_row_status s);
 
 /* Totals over a run. */
 typedef struct gb_run_totals {
@@ -76,13 +103,8 @@ typedef struct gb_run_totals {
     uint64_t queries;
     uint64_t failures;        /* rows whose status is a solver failure */
     uint64_t scen_mismatch;   /* queries whose printed length disagrees */
-    uint64_t status[8];       /* rows per status (gb_row_status) */
+    uint64_t status[GB_ROW_NSTATUS];  /* rows per status (gb_row_status) */
 } gb_run_totals;
-
-typedef enum gb_row_status {
-    GB_ROW_OK = 0, GB_ROW_UNREACHABLE, GB_ROW_INVALID, GB_ROW_SUBOPTIMAL,
-    GB_ROW_SCEN_MISMATCH, GB_ROW_FALSE_UNREACHABLE, GB_ROW_LIMIT, GB_ROW_NSTATUS
-} gb_row_status;
 
 const char *gb_row_status_name(gb_row_status s);
 

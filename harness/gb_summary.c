@@ -169,7 +169,7 @@ static const char summary_header[] =
     "map,solver,queue,guarantee,n,time_median_ns,time_mean_ns,time_p25_ns,time_p75_ns,"
     "time_p95_ns,time_iqr_ns,time_cold_median_ns,expanded_mean,expanded_median,speedup,"
     "speedup_n,subopt_mean,subopt_max,ok,unreachable,invalid_path,suboptimal,scen_mismatch,"
-    "false_unreachable,limit";
+    "false_unreachable,limit,protocol_error,timeout,crash";
 
 const char *gb_summary_csv_header(void) { return summary_header; }
 
@@ -265,7 +265,8 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
             char q[64];
             gb_diag_quote(q, sizeof q, status, strlen(status));
             rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0, "column status: expected ok, unreachable, "
-                             "invalid_path, suboptimal, scen_mismatch, false_unreachable or limit, found %s", q);
+                             "invalid_path, suboptimal, scen_mismatch, false_unreachable, limit, "
+                             "protocol_error, timeout or crash, found %s", q);
             break;
         }
         r.status = (uint8_t)st;

@@ -551,7 +551,8 @@ Test(summary, errors_are_pinned)
     write_file(in, buf);
     cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
     cr_expect_str_eq(d.msg, "column status: expected ok, unreachable, invalid_path, suboptimal, "
-                            "scen_mismatch, false_unreachable or limit, found 'fine'");
+                            "scen_mismatch, false_unreachable, limit, protocol_error, timeout or "
+                            "crash, found 'fine'");
     snprintf(buf, sizeof buf, "%sm,s,2,0,dijkstra,bheap,optimal,ok,1,x,3,5,4\n", hdr);
     write_file(in, buf);
     cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
