@@ -39,6 +39,9 @@ Matrix
   --solvers LIST        comma-separated solver names or 'all' (default all)
   --queues LIST         comma-separated queue names or 'all' (default all)
   --model M             movement model (default 8-nocut)
+  --external CMD        also run an external solver (docs/protocol.md); repeatable
+  --external-name NAME  name the --external just before
+  --plugin LIB.so       load user solvers (harness/gb_user.h); name them in --solvers
   --reps N              timed repetitions per query (default 3)
 hyperfine (whole `gridbench run` processes, one per solver)
   --hyperfine-runs N    runs per command (default 3)
@@ -90,12 +93,16 @@ ARGS_GIVEN="$*"
 need_arg() { [ "$#" -ge 2 ] || die 2 "$1: expected a value, found none"; }
 is_count() { [[ $1 =~ ^[0-9]+$ ]]; }
 
+EXTRA_RUN=()
 while [ "$#" -gt 0 ]; do
     case $1 in
     --scen) need_arg "$@"; SCENS+=("$2"); shift 2 ;;
     --count) need_arg "$@"; is_count "$2" || die 2 "--count: expected a non-negative integer, found '$2'"; COUNT=$2; shift 2 ;;
     --solvers) need_arg "$@"; SOLVERS=$2; shift 2 ;;
     --queues) need_arg "$@"; QUEUES=$2; shift 2 ;;
+    --external) need_arg "$@"; EXTRA_RUN+=(--external "$2"); shift 2 ;;
+    --external-name) need_arg "$@"; EXTRA_RUN+=(--external-name "$2"); shift 2 ;;
+    --plugin) need_arg "$@"; EXTRA_RUN+=(--plugin "$2"); shift 2 ;;
     --model) need_arg "$@"; MODEL=$2; shift 2 ;;
     --reps) need_arg "$@"; is_count "$2" && [ "$2" -ge 1 ] || die 2 "--reps: expected a positive integer, found '$2'"; REPS=$2; shift 2 ;;
     --hyperfine-runs) need_arg "$@"; is_count "$2" && [ "$2" -ge 2 ] || die 2 "--hyperfine-runs: expected an integer >= 2 (hyperfine's minimum), found '$2'"; HF_RUNS=$2; shift 2 ;;
@@ -234,6 +241,7 @@ step 1 "environment and calibration (gridbench env --calibrate)"
 step 2 "gridbench run: solvers $SOLVERS x queues $QUEUES over ${#SCENS[@]} scenario files, $REPS reps"
 run_args=(run --solver "$SOLVERS" --queue "$QUEUES" --model "$MODEL" --reps "$REPS" --out "$TMP/queries.csv")
 [ "$COUNT" -gt 0 ] && run_args+=(--count "$COUNT")
+[ ${#EXTRA_RUN[@]} -gt 0 ] && run_args+=("${EXTRA_RUN[@]}")
 run_rc=0
 "$BIN" "${run_args[@]}" "${SCENS[@]}" || run_rc=$?
 case $run_rc in
