@@ -6,8 +6,10 @@
  * except solvers that use no priority queue (bfs), which run once with
  * queue "fifo".  "all" expands to GB_ALL_SOLVERS / every queue.
  */
+#define _GNU_SOURCE 1   /* sched_setaffinity, CPU_SET */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +53,8 @@ static void run_usage(FILE *f)
 "                        so all buckets are represented)\n"
 "      --strict          exit 2 when a scenario's printed length disagrees\n"
 "      --quiet           no progress on stderr\n"
+"      --pin CPU         pin the process to one CPU (sched_setaffinity) for\n"
+"                        steadier timings\n"
 "      --external CMD    also run an external solver: `/bin/sh -c CMD` speaking\n"
 "                        docs/protocol.md on stdin/stdout (repeatable); its rows\n"
 "                        have solver external:NAME and queue 'none', time_ns =\n"
@@ -58,6 +62,7 @@ static void run_usage(FILE *f)
 "      --external-name NAME  name the --external just before (default: the name\n"
 "                        the solver gives in 'ready NAME', else the command's)\n"
 "      --external-timeout MS  limit per answer and per map for external solvers\n"
+"                        (--max-ms sets it too when this is not given)\n"
 "                        (default 10000; status 'timeout')\n"
 "      --plugin LIB.so   load user solvers from a shared library exporting\n"
 "                        gb_plugin_solvers() (see harness/gb_user.h); they run\n"
@@ -140,6 +145,7 @@ int gb_cmd_run(int argc, char **argv)
         { "first", required_argument, 0, 'F' },  { "count", required_argument, 0, 'C' },
         { "sample", required_argument, 0, 'P' },
         { "plugin", required_argument, 0, 'L' },
+        { "pin", required_argument, 0, 'U' },
         { "external", required_argument, 0, 'E' },
         { "external-name", required_argument, 0, 'N' },
         { "external-timeout", required_argument, 0, 'W' },
@@ -155,7 +161,7 @@ int gb_cmd_run(int argc, char **argv)
     int ns = 0, queues[GB_Q_COUNT * 4], nq = 0, all_solv = 0;
     char *lists[2][16];
     char *plugins[8];
-    int nplug = 0;
+    int nplug = 0, ext_ms_given = 0;
     char *ext_cmd[16], *ext_name[16] = { 0 };
     int next = 0;
     int nl[2] = { 0, 0 };
@@ -214,6 +220,18 @@ int gb_cmd_run(int argc, char **argv)
             }
             ext_name[next - 1] = optarg;
             break;
+        case 'U': {
+            if (parse_count("--pin", optarg, &v)) return EX_USAGE;
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            if (v >= CPU_SETSIZE) { fprintf(stderr, "gridbench run: --pin: expected a CPU number, found %ld\n", v); return EX_USAGE; }
+            CPU_SET((int)v, &set);
+            if (sched_setaffinity(0, sizeof set, &set) != 0) {
+                fprintf(stderr, "gridbench run: --pin: expected CPU %ld to be usable, found: %s\n", v, strerror(errno));
+                return EX_USAGE;
+            }
+            break;
+        }
         case 'W':
             if (parse_count("--external-timeout", optarg, &v)) return EX_USAGE;
             if (v < 1 || v > 86400000L) {
@@ -221,6 +239,7 @@ int gb_cmd_run(int argc, char **argv)
                 return EX_USAGE;
             }
             o.ext_ms = (int)v;
+            ext_ms_given = 1;
             break;
         case 'Q': o.progress = 0; break;
         case 'h': run_usage(stdout); return 0;
@@ -299,6 +318,7 @@ int gb_cmd_run(int argc, char **argv)
             snprintf(p->spec.name, sizeof p->spec.name, "external:%.*s", (int)(w + n - b), b);
         }
     }
+    if (o.max_ms > 0 && !ext_ms_given) o.ext_ms = (int)o.max_ms;
     for (int i = 0; i < o.npairs; i++) {
         o.pairs[i].spec.max_expanded = o.max_expanded;
         o.pairs[i].spec.max_ns = o.max_ms * 1000000u;

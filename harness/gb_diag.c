@@ -64,7 +64,13 @@ static size_t put_printable(char *dst, const char *s, size_t n)
 void gb_diag_set_text(gb_diag *d, const char *line, size_t len)
 {
     if (!d) return;
-    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) len--;
+    /* drop one line ending (LF or CRLF) if the caller left it on; a CR
+     * that does not end a CRLF is part of the line as the loaders saw it
+     * and shows as '?', so the caret lines up with the columns counted */
+    if (len > 0 && line[len - 1] == '\n') {
+        len--;
+        if (len > 0 && line[len - 1] == '\r') len--;
+    }
     d->text[0] = '\0';
     d->text_col = 0;
     if (len < sizeof d->text) {

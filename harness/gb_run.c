@@ -192,12 +192,21 @@ static void progress_tick(progress *p, int si, int ns, const char *scen, size_t 
     if (!force && t - p->last < (p->tty ? 0.25 : 10.0)) return;
     p->last = t;
     double frac = nq ? (double)qi / (double)nq : 1.0;
-    if (p->tty)
-        fprintf(stderr, "\rgridbench run: scen %d/%d %s  %zu/%zu queries (%3.0f%%)  %.1f s   ",
-                si + 1, ns, base_name(scen), qi, nq, 100.0 * frac, t - p->t0);
-    else
-        fprintf(stderr, "gridbench run: scen %d/%d %s  %zu/%zu queries  %.1f s\n",
-                si + 1, ns, base_name(scen), qi, nq, t - p->t0);
+    /* ETA: the scenarios still to come are assumed to take as long as the
+     * average one so far */
+    double done = ((double)si + frac) / (double)(ns > 0 ? ns : 1), el = t - p->t0;
+    double eta = done > 0 ? el * (1.0 - done) / done : 0.0;
+    if (p->tty) {
+        char bar[21];
+        int fill = (int)(done * 20.0 + 0.5);
+        for (int i = 0; i < 20; i++) bar[i] = i < fill ? '#' : '.';
+        bar[20] = '\0';
+        fprintf(stderr, "\rgridbench run: [%s] %3.0f%%  scen %d/%d %s  %zu/%zu  %.0f s, ETA %.0f s   ",
+                bar, 100.0 * done, si + 1, ns, base_name(scen), qi, nq, el, eta);
+    } else {
+        fprintf(stderr, "gridbench run: %3.0f%%  scen %d/%d %s  %zu/%zu queries  %.0f s, ETA %.0f s\n",
+                100.0 * done, si + 1, ns, base_name(scen), qi, nq, el, eta);
+    }
 }
 
 /* ---- per-pair summary ------------------------------------------------- */
@@ -359,6 +368,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     run_map rm;
     memset(&rm, 0, sizeof rm);
     progress pr = { o->progress, isatty(2), now_s(), 0.0 };
+    pr.last = pr.t0;   /* the first line after one period, not at once */
     int rc = 0;
     if (!sums || !times || !ext || !pname) { rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); goto done; }
     for (int pi = 0; pi < o->npairs; pi++)

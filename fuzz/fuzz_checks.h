@@ -1,0 +1,536 @@
+/*
+ * fuzz_checks.h -- the bodies of the libFuzzer targets, as plain functions
+ * that the fuzz targets (fuzz/fuzz_*.c) and the regression test
+ * (tests/test_fuzz_regressions.c) both call.
+ *
+ *   int gb_fuzz_map(const uint8_t *data, size_t size);
+ *   int gb_fuzz_scen(const uint8_t *data, size_t size);
+ *   int gb_fuzz_solve(const uint8_t *data, size_t size);
+ *
+ * Each returns 0 when every invariant held, otherwise a nonzero code and a
+ * message in gb_fuzz_msg (what failed, with the actual values).  The fuzz
+ * target traps on nonzero; the test asserts 0.  Memory errors, leaks and
+ * undefined behaviour are the sanitizers' job, not these functions'.
+ * Everything here is static: the header is included once per program.
+ *
+ * gb_fuzz_map: data is a .map file (not NUL-terminated).
+ *   On success: width, height > 0; stride = width + 2; ncells =
+ *   stride * (height + 2); off[] matches the directions; pass[] holds only
+ *   0 and 1, 0 on the border; npassable = number of 1s; every terrain byte
+ *   is one of . G S @ O T W and pass[] is 1 exactly under . G S; path is
+ *   the name given.  On failure: the code is EX_DATAERR or EX_OSERR, the
+ *   diagnostic carries the same code, a non-empty NUL-terminated message
+ *   and text, a caret that falls inside the text, and *m owns nothing.
+ *
+ * gb_fuzz_scen: data is a .scen file.
+ *   On success: n >= 1; version 0 or 1; map_field set; per query: line
+ *   strictly increasing and >= 1; decimals >= 0; length finite and >= 0;
+ *   tol finite and > 0; map size > 0, coordinates and bucket >= 0; the
+ *   column of every field >= 1 and increasing along the line.  On failure:
+ *   as for maps.
+ *
+ * gb_fuzz_solve: data encodes a small grid and up to GB_FUZZ_MAXQ queries:
+ *     byte 0      width  - 1 (mod 32)    byte 1   height - 1 (mod 32)
+ *     byte 2      movement model (mod 4)
+ *     bytes 3..   width*height bits, row-major, LSB first: 1 = blocked
+ *                 (missing bytes count as 0 = passable)
+ *     then        4 bytes per query: start x, start y, goal x, goal y
+ *                 (mod width / height); an endpoint on a blocked cell
+ *                 moves to the next passable cell in row-major order.
+ *     No query bytes: one query, first to last passable cell.
+ *   Per query, with Dijkstra on the binary heap as the oracle:
+ *     - Dijkstra's reachability and exact cost (straight and diagonal step
+ *       counts) equal an independent reference search written here from
+ *       the model definitions (no gb_grid_moves, no solver code);
+ *     - every solver of gb_fuzz_solvers on every queue (unsupported
+ *       combinations skipped): gb_solve succeeds, status is FOUND or
+ *       UNREACHABLE, FOUND iff Dijkstra found a path, the path passes
+ *       gb_validate_path, its cost is never below Dijkstra's, equal for an
+ *       optimal solver, <= bound * optimum for a bounded one;
+ *     - every queue gives the same status, path, expanded and generated
+ *       counts as the binary heap (one ordering rule, gb_pq.h).
+ */
+#ifndef GB_FUZZ_CHECKS_H
+#define GB_FUZZ_CHECKS_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gb_diag.h"
+#include "gb_grid.h"
+#include "gb_map.h"
+#include "gb_scen.h"
+#include "gb_search.h"
+#include "gb_validate.h"
+
+/* What the last failing check found ("" after a pass). */
+static char gb_fuzz_msg[768];
+
+/* Record a failure; returns code (nonzero). */
+static int fz_fail(int code, const char *fmt, ...) GB_PRINTF_LIKE(2, 3);
+static int fz_fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(gb_fuzz_msg, sizeof gb_fuzz_msg, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+/* ---- diagnostics ------------------------------------------------------- */
+
+/* Invariants of the diagnostic of a failed load (see gb_diag.h). */
+static int fz_check_diag(const char *what, int rc, const gb_diag *d)
+{
+    char buf[sizeof d->path + sizeof d->msg + 64];
+    if (rc != EX_DATAERR && rc != EX_OSERR)
+        return fz_fail(20, "%s: expected code 65 or 71, found %d", what, rc);
+    if (d->code != rc)
+        return fz_fail(21, "%s: expected diag code %d, found %d", what, rc, d->code);
+    if (!memchr(d->msg, '\0', sizeof d->msg) || !memchr(d->text, '\0', sizeof d->text)
+        || !memchr(d->path, '\0', sizeof d->path))
+        return fz_fail(22, "%s: diagnostic string not NUL-terminated", what);
+    if (d->msg[0] == '\0')
+        return fz_fail(23, "%s: expected a message, found none", what);
+    if (d->line < 0 || d->col < 0 || d->text_col < 0)
+        return fz_fail(24, "%s: expected line/col >= 0, found %ld:%ld (text_col %ld)",
+                       what, d->line, d->col, d->text_col);
+    if (d->col > 0 && d->line == 0)
+        return fz_fail(25, "%s: column %ld without a line", what, d->col);
+    size_t tlen = strlen(d->text);
+    long tc = d->text_col > 0 ? d->text_col : d->col;
+    if (tlen > 0 && tc > (long)tlen + 1)
+        return fz_fail(26, "%s: expected the caret column within the text (%zu bytes), "
+                       "found %ld (col %ld, text_col %ld): %s", what, tlen, tc, d->col,
+                       d->text_col, d->msg);
+    if (d->text_col > 0 && tlen == 0)
+        return fz_fail(27, "%s: text_col %ld without text", what, d->text_col);
+    gb_diag_format(d, buf, sizeof buf);
+    if (strstr(buf, ": error: ") == NULL)
+        return fz_fail(28, "%s: formatted diagnostic lacks ': error: ': %s", what, buf);
+    return 0;
+}
+
+/* ---- .map -------------------------------------------------------------- */
+
+static int fz_terrain_class(unsigned char ch)   /* 1 pass, 2 block, 0 bad */
+{
+    switch (ch) {
+    case '.': case 'G': case 'S': return 1;
+    case '@': case 'O': case 'T': case 'W': return 2;
+    default: return 0;
+    }
+}
+
+static int fz_check_map(const gb_map *m, const char *path)
+{
+    const gb_grid *g = &m->grid;
+    if (g->width <= 0 || g->height <= 0)
+        return fz_fail(1, "map: expected positive dimensions, found %ld x %ld",
+                       (long)g->width, (long)g->height);
+    if (g->stride != g->width + 2)
+        return fz_fail(2, "map: expected stride %ld, found %ld",
+                       (long)g->width + 2, (long)g->stride);
+    int64_t cells = ((int64_t)g->width + 2) * ((int64_t)g->height + 2);
+    if (cells > GB_GRID_MAX_CELLS || g->ncells != cells)
+        return fz_fail(3, "map: expected ncells %lld, found %ld",
+                       (long long)cells, (long)g->ncells);
+    if (!g->pass || !m->terrain)
+        return fz_fail(4, "map: expected pass[] and terrain, found NULL");
+    for (int k = 0; k < 8; k++)
+        if (g->off[k] != gb_dir_dy[k] * g->stride + gb_dir_dx[k])
+            return fz_fail(5, "map: off[%d] = %ld, expected %ld", k, (long)g->off[k],
+                           (long)(gb_dir_dy[k] * g->stride + gb_dir_dx[k]));
+    if (path && (!m->path || strcmp(m->path, path) != 0))
+        return fz_fail(6, "map: expected path '%s', found '%s'", path,
+                       m->path ? m->path : "(null)");
+    int64_t count = 0;
+    for (int32_t id = 0; id < g->ncells; id++) {
+        uint8_t p = g->pass[id];
+        if (p > 1)
+            return fz_fail(7, "map: pass[%ld] = %u, expected 0 or 1", (long)id, p);
+        int32_t x = id % g->stride - 1, y = id / g->stride - 1;
+        int border = x < 0 || y < 0 || x >= g->width || y >= g->height;
+        if (border && p)
+            return fz_fail(8, "map: border cell id %ld is passable", (long)id);
+        if (border) continue;
+        unsigned char ch = (unsigned char)m->terrain[(size_t)y * (size_t)g->width + (size_t)x];
+        int cls = fz_terrain_class(ch);
+        if (cls == 0)
+            return fz_fail(9, "map: terrain (%ld, %ld) = 0x%02X, not a terrain letter",
+                           (long)x, (long)y, ch);
+        if ((cls == 1) != (p == 1))
+            return fz_fail(10, "map: (%ld, %ld) terrain '%c' but pass = %u",
+                           (long)x, (long)y, ch, p);
+        count += p;
+    }
+    if (count != g->npassable)
+        return fz_fail(11, "map: npassable %ld, but %lld passable cells",
+                       (long)g->npassable, (long long)count);
+    return 0;
+}
+
+static int gb_fuzz_map(const uint8_t *data, size_t size)
+{
+    static const char path[] = "fuzz.map";
+    gb_map m;
+    gb_diag d;
+    gb_fuzz_msg[0] = '\0';
+    int rc = gb_map_parse(path, (const char *)data, size, &m, &d);
+    if (rc != 0) {
+        if (m.path || m.terrain || m.grid.pass || m.grid.width || m.grid.npassable)
+            return fz_fail(12, "map: failed parse (%d) left *m non-zero", rc);
+        return fz_check_diag("map", rc, &d);
+    }
+    if (d.code != 0)
+        return fz_fail(13, "map: success but diag code %d", d.code);
+    int bad = fz_check_map(&m, path);
+    gb_map_free(&m);
+    if (m.path || m.terrain || m.grid.pass)
+        return fz_fail(14, "map: gb_map_free left pointers set");
+    return bad;
+}
+
+/* ---- .scen ------------------------------------------------------------- */
+
+static int gb_fuzz_scen(const uint8_t *data, size_t size)
+{
+    static const char path[] = "fuzz.scen";
+    gb_scen s;
+    gb_diag d;
+    gb_fuzz_msg[0] = '\0';
+    int rc = gb_scen_parse(path, (const char *)data, size, &s, &d);
+    if (rc != 0) {
+        if (s.path || s.map_field || s.q || s.n)
+            return fz_fail(40, "scen: failed parse (%d) left *s non-zero", rc);
+        return fz_check_diag("scen", rc, &d);
+    }
+    int bad = 0;
+    if (d.code != 0)
+        bad = fz_fail(41, "scen: success but diag code %d", d.code);
+    else if (s.n < 1 || !s.q)
+        bad = fz_fail(42, "scen: success with %zu queries", s.n);
+    else if (s.version != 0 && s.version != 1)
+        bad = fz_fail(43, "scen: version %d", s.version);
+    else if (!s.map_field)
+        bad = fz_fail(44, "scen: no map_field");
+    else if (!s.path || strcmp(s.path, path) != 0)
+        bad = fz_fail(45, "scen: expected path '%s', found '%s'", path,
+                      s.path ? s.path : "(null)");
+    for (size_t i = 0; !bad && i < s.n; i++) {
+        const gb_query *q = &s.q[i];
+        if (q->decimals < 0)
+            bad = fz_fail(46, "scen: query %zu (line %ld): decimals %d < 0", i, q->line,
+                          q->decimals);
+        else if (!(q->tol > 0) || !isfinite(q->tol))
+            bad = fz_fail(47, "scen: query %zu (line %ld): tol %g, expected finite > 0", i,
+                          q->line, q->tol);
+        else if (!(q->length >= 0) || !isfinite(q->length))
+            bad = fz_fail(48, "scen: query %zu (line %ld): length %g, expected finite >= 0",
+                          i, q->line, q->length);
+        else if (q->line < 1 || (i > 0 && q->line <= s.q[i - 1].line))
+            bad = fz_fail(49, "scen: query %zu: line %ld after line %ld", i, q->line,
+                          i > 0 ? s.q[i - 1].line : 0L);
+        else if (q->map_w < 1 || q->map_h < 1 || q->sx < 0 || q->sy < 0 || q->gx < 0
+                 || q->gy < 0 || q->bucket < 0)
+            bad = fz_fail(50, "scen: query %zu (line %ld): fields out of range "
+                          "(%ld %ld %ld %ld %ld %ld %ld)", i, q->line, (long)q->bucket,
+                          (long)q->map_w, (long)q->map_h, (long)q->sx, (long)q->sy,
+                          (long)q->gx, (long)q->gy);
+        for (int j = 0; !bad && j < GB_SCEN_NCOLS; j++)
+            if (q->col[j] < 1 || (j > 0 && q->col[j] <= q->col[j - 1]))
+                bad = fz_fail(51, "scen: query %zu (line %ld): column %d starts at %ld "
+                              "after %ld", i, q->line, j, (long)q->col[j],
+                              j > 0 ? (long)q->col[j - 1] : 0L);
+    }
+    gb_scen_free(&s);
+    return bad;
+}
+
+/* ---- solve ------------------------------------------------------------- */
+
+#define GB_FUZZ_MAXDIM 32
+#define GB_FUZZ_MAXQ 4
+#define GB_FUZZ_MAXCELLS (GB_FUZZ_MAXDIM * GB_FUZZ_MAXDIM)
+
+static const char *const gb_fuzz_solvers[] = {
+    "dijkstra", "astar-octile", "astar-manhattan", "wastar-octile:w=2", "gbfs-octile",
+    "bfs", "bidijkstra", "biastar-octile", "jps", "astar-diff:k=2",
+};
+#define GB_FUZZ_NSOLVERS (sizeof gb_fuzz_solvers / sizeof gb_fuzz_solvers[0])
+
+/* The decoded input: terrain of w x h cells (1 = passable), row-major. */
+typedef struct fz_grid {
+    int w, h;
+    gb_model model;
+    uint8_t free_[GB_FUZZ_MAXCELLS];
+} fz_grid;
+
+static int fz_free(const fz_grid *G, int x, int y)
+{
+    return x >= 0 && y >= 0 && x < G->w && y < G->h && G->free_[y * G->w + x];
+}
+
+/* Legality of the step (x,y) -> (x+dx,y+dy) from the definitions in
+ * gb_grid.h, written independently of gb_grid_moves(). */
+static int fz_legal(const fz_grid *G, int x, int y, int dx, int dy)
+{
+    if (!fz_free(G, x + dx, y + dy)) return 0;
+    if (dx == 0 || dy == 0) return 1;
+    int a = fz_free(G, x + dx, y), b = fz_free(G, x, y + dy);
+    switch (G->model) {
+    case GB_MODEL_8_NOCUT:  return a && b;
+    case GB_MODEL_8_CUT1:   return a || b;
+    case GB_MODEL_8_CUTALL: return 1;
+    default:                return 0;
+    }
+}
+
+/* Reference shortest path: Dijkstra on (straight, diagonal) step counts
+ * with a simple lazy binary heap; cells are y * w + x.  Since sqrt 2 is
+ * irrational, distinct count pairs of these small grids differ in cost by
+ * far more than rounding, so comparing s + d * sqrt 2 orders them exactly.
+ * Returns 1 and the counts of an optimal path, or 0 when unreachable. */
+typedef struct fz_hent { double key; int cell; } fz_hent;
+
+static int fz_reference(const fz_grid *G, int src, int dst, int64_t *ns, int64_t *nd)
+{
+    static int32_t cs[GB_FUZZ_MAXCELLS], cd[GB_FUZZ_MAXCELLS];
+    static uint8_t seen[GB_FUZZ_MAXCELLS], done[GB_FUZZ_MAXCELLS];
+    static fz_hent heap[8 * GB_FUZZ_MAXCELLS + 1];
+    const int n = G->w * G->h;
+    size_t hn = 0;
+    memset(seen, 0, (size_t)n);
+    memset(done, 0, (size_t)n);
+    cs[src] = cd[src] = 0;
+    seen[src] = 1;
+    heap[hn++] = (fz_hent){ 0.0, src };
+    while (hn > 0) {
+        fz_hent top = heap[0];
+        fz_hent last = heap[--hn];
+        size_t i = 0;
+        for (;;) {                        /* sift last down from the root */
+            size_t c = 2 * i + 1;
+            if (c >= hn) break;
+            if (c + 1 < hn && heap[c + 1].key < heap[c].key) c++;
+            if (!(heap[c].key < last.key)) break;
+            heap[i] = heap[c];
+            i = c;
+        }
+        if (hn > 0) heap[i] = last;
+        int u = top.cell;
+        if (done[u]) continue;
+        done[u] = 1;
+        if (u == dst) { *ns = cs[u]; *nd = cd[u]; return 1; }
+        int x = u % G->w, y = u / G->w;
+        for (int dy = -1; dy <= 1; dy++) {
+            for (int dx = -1; dx <= 1; dx++) {
+                if ((dx == 0 && dy == 0) || ((dx && dy) && G->model == GB_MODEL_4)) continue;
+                if (!fz_legal(G, x, y, dx, dy)) continue;
+                int v = (y + dy) * G->w + (x + dx);
+                if (done[v]) continue;
+                int32_t s2 = cs[u] + (dx && dy ? 0 : 1), d2 = cd[u] + (dx && dy ? 1 : 0);
+                double k = (double)s2 + (double)d2 * GB_SQRT2;
+                if (seen[v] && !(k < (double)cs[v] + (double)cd[v] * GB_SQRT2)) continue;
+                seen[v] = 1;
+                cs[v] = s2;
+                cd[v] = d2;
+                size_t j = hn++;          /* sift up */
+                while (j > 0 && k < heap[(j - 1) / 2].key) {
+                    heap[j] = heap[(j - 1) / 2];
+                    j = (j - 1) / 2;
+                }
+                heap[j] = (fz_hent){ k, v };
+            }
+        }
+    }
+    return 0;
+}
+
+/* One solver run, as compared across queues. */
+typedef struct fz_run {
+    gb_result_status status;
+    int32_t len;
+    uint64_t expanded, generated;
+    gb_check chk;
+    int32_t path[GB_FUZZ_MAXCELLS];
+} fz_run;
+
+/* Solve, then validate a found path.  0 or a failure code. */
+static int fz_solve_one(gb_ws *ws, const gb_solver_spec *sp, gb_queue_kind q, int32_t s,
+                        int32_t t, fz_run *o)
+{
+    static gb_xy xy[GB_FUZZ_MAXCELLS];
+    const gb_grid *g = gb_ws_grid(ws);
+    gb_result r;
+    memset(&r, 0, sizeof r);
+    if (gb_solve(ws, sp, q, s, t, &r) != 0)
+        return fz_fail(60, "solve: gb_solve(%s, %s) failed", sp->name, gb_queue_name(q));
+    o->status = r.status;
+    o->len = 0;
+    o->expanded = r.st.expanded;
+    o->generated = r.st.generated;
+    memset(&o->chk, 0, sizeof o->chk);
+    if (r.status != GB_FOUND && r.status != GB_UNREACHABLE)
+        return fz_fail(61, "solve: %s/%s: status %d without a limit", sp->name,
+                       gb_queue_name(q), (int)r.status);
+    if (r.status != GB_FOUND) return 0;
+    if (r.path_len < 1 || r.path_len > g->npassable || !r.path)
+        return fz_fail(62, "solve: %s/%s: path of %ld cells on a map with %ld passable",
+                       sp->name, gb_queue_name(q), (long)r.path_len, (long)g->npassable);
+    for (int32_t i = 0; i < r.path_len; i++) {
+        if (r.path[i] < 0 || r.path[i] >= g->ncells)
+            return fz_fail(63, "solve: %s/%s: path[%ld] = id %ld out of range", sp->name,
+                           gb_queue_name(q), (long)i, (long)r.path[i]);
+        xy[i] = (gb_xy){ gb_grid_x(g, r.path[i]), gb_grid_y(g, r.path[i]) };
+        o->path[i] = r.path[i];
+    }
+    o->len = r.path_len;
+    gb_xy a = { gb_grid_x(g, s), gb_grid_y(g, s) }, b = { gb_grid_x(g, t), gb_grid_y(g, t) };
+    if (!gb_validate_path(g, gb_ws_model(ws), a, b, xy, (size_t)r.path_len, r.cost, &o->chk))
+        return fz_fail(64, "solve: %s/%s (%d,%d)->(%d,%d) model %s: invalid path: %s",
+                       sp->name, gb_queue_name(q), a.x, a.y, b.x, b.y,
+                       gb_model_name(gb_ws_model(ws)), o->chk.msg);
+    return 0;
+}
+
+/* Decode the input into *G and the queries (cell indices y * w + x).
+ * Returns the number of queries (0 when the grid has no passable cell). */
+static int fz_decode(const uint8_t *data, size_t size, fz_grid *G, int qs[][2])
+{
+    G->w = 1 + (size > 0 ? data[0] % GB_FUZZ_MAXDIM : 0);
+    G->h = 1 + (size > 1 ? data[1] % GB_FUZZ_MAXDIM : 0);
+    G->model = (gb_model)(size > 2 ? data[2] % GB_MODEL_COUNT : 0);
+    const int n = G->w * G->h;
+    const size_t nbytes = ((size_t)n + 7) / 8;
+    int first = -1, last = -1;
+    for (int i = 0; i < n; i++) {
+        size_t at = 3 + (size_t)i / 8;
+        int blocked = at < size ? (data[at] >> (i % 8)) & 1 : 0;
+        G->free_[i] = (uint8_t)!blocked;
+        if (!blocked) { if (first < 0) first = i; last = i; }
+    }
+    if (first < 0) return 0;
+    size_t p = 3 + nbytes;
+    int nq = 0;
+    while (nq < GB_FUZZ_MAXQ && p + 4 <= size) {
+        for (int e = 0; e < 2; e++) {
+            int c = (data[p + 2 * e + 1] % G->h) * G->w + data[p + 2 * e] % G->w;
+            while (!G->free_[c]) c = (c + 1) % n;     /* next passable cell */
+            qs[nq][e] = c;
+        }
+        nq++;
+        p += 4;
+    }
+    if (nq == 0) { qs[0][0] = first; qs[0][1] = last; nq = 1; }
+    return nq;
+}
+
+/* Every solver on every queue for one query, against Dijkstra. */
+static int fz_check_query(gb_ws *ws, const fz_grid *G, int32_t s, int32_t t,
+                          const gb_solver_spec *specs)
+{
+    static fz_run dij, first, o;
+    const gb_model m = G->model;
+    int rc;
+    if ((rc = fz_solve_one(ws, &specs[0], GB_Q_BHEAP, s, t, &dij)) != 0) return rc;
+    const gb_grid *g = gb_ws_grid(ws);
+    int sc = gb_grid_y(g, s) * G->w + gb_grid_x(g, s);
+    int tc = gb_grid_y(g, t) * G->w + gb_grid_x(g, t);
+    int64_t rs = 0, rd = 0;
+    int found = fz_reference(G, sc, tc, &rs, &rd);
+    if (found != (dij.status == GB_FOUND))
+        return fz_fail(70, "solve: model %s (%d,%d)->(%d,%d): Dijkstra found=%d, "
+                       "reference found=%d", gb_model_name(m), sc % G->w, sc / G->w,
+                       tc % G->w, tc / G->w, dij.status == GB_FOUND, found);
+    if (found && (dij.chk.straight != rs || dij.chk.diag != rd))
+        return fz_fail(71, "solve: model %s (%d,%d)->(%d,%d): Dijkstra cost %.9f "
+                       "(%lld straight, %lld diagonal), reference %.9f (%lld, %lld)",
+                       gb_model_name(m), sc % G->w, sc / G->w, tc % G->w, tc / G->w,
+                       dij.chk.cost, (long long)dij.chk.straight, (long long)dij.chk.diag,
+                       gb_check_cost(rs, rd), (long long)rs, (long long)rd);
+    char err[256];
+    for (size_t i = 0; i < GB_FUZZ_NSOLVERS; i++) {
+        const gb_solver_spec *sp = &specs[i];
+        if (gb_solver_unsupported(sp, m, err, sizeof err)) continue;
+        double bound = 0.0;
+        gb_guarantee gu = gb_solver_guarantee(sp, m, &bound);
+        for (int q = 0; q < GB_Q_COUNT; q++) {
+            fz_run *r = q == 0 ? &first : &o;
+            const char *qn = gb_queue_name((gb_queue_kind)q);
+            if ((rc = fz_solve_one(ws, sp, (gb_queue_kind)q, s, t, r)) != 0) return rc;
+            if ((r->status == GB_FOUND) != (dij.status == GB_FOUND))
+                return fz_fail(72, "solve: %s/%s model %s: found=%d, Dijkstra found=%d",
+                               sp->name, qn, gb_model_name(m), r->status == GB_FOUND,
+                               dij.status == GB_FOUND);
+            if (r->status == GB_FOUND) {
+                int cmp = gb_check_cmp(&r->chk, &dij.chk);
+                if (cmp < 0)
+                    return fz_fail(73, "solve: %s/%s model %s: cost %.9f below Dijkstra's %.9f",
+                                   sp->name, qn, gb_model_name(m), r->chk.cost, dij.chk.cost);
+                if (gu == GB_GUAR_OPTIMAL && cmp != 0)
+                    return fz_fail(74, "solve: %s/%s model %s: cost %.9f, optimum %.9f",
+                                   sp->name, qn, gb_model_name(m), r->chk.cost, dij.chk.cost);
+                if (gu == GB_GUAR_BOUNDED
+                    && !(r->chk.cost <= bound * dij.chk.cost * (1 + 1e-12) + 1e-12))
+                    return fz_fail(75, "solve: %s/%s model %s: cost %.9f > %g x optimum %.9f",
+                                   sp->name, qn, gb_model_name(m), r->chk.cost, bound,
+                                   dij.chk.cost);
+            }
+            if (q == 0) continue;
+            if (r->status != first.status || r->len != first.len
+                || r->expanded != first.expanded || r->generated != first.generated
+                || memcmp(r->path, first.path, (size_t)r->len * sizeof *r->path) != 0)
+                return fz_fail(76, "solve: %s model %s: %s gives status %d, %ld cells, "
+                               "%llu expanded, %llu generated; %s gives %d, %ld, %llu, %llu",
+                               sp->name, gb_model_name(m), qn, (int)r->status, (long)r->len,
+                               (unsigned long long)r->expanded,
+                               (unsigned long long)r->generated,
+                               gb_queue_name(GB_Q_BHEAP), (int)first.status,
+                               (long)first.len, (unsigned long long)first.expanded,
+                               (unsigned long long)first.generated);
+        }
+    }
+    return 0;
+}
+
+static int gb_fuzz_solve(const uint8_t *data, size_t size)
+{
+    static fz_grid G;
+    gb_solver_spec specs[GB_FUZZ_NSOLVERS];
+    int qs[GB_FUZZ_MAXQ][2];
+    char err[256];
+    gb_fuzz_msg[0] = '\0';
+    for (size_t i = 0; i < GB_FUZZ_NSOLVERS; i++)
+        if (gb_solver_parse(gb_fuzz_solvers[i], &specs[i], err, sizeof err) != 0)
+            return fz_fail(80, "solve: cannot parse '%s': %s", gb_fuzz_solvers[i], err);
+    int nq = fz_decode(data, size, &G, qs);
+    if (nq == 0) return 0;
+    gb_grid g;
+    if (gb_grid_init(&g, G.w, G.h) != 0)
+        return fz_fail(81, "solve: gb_grid_init(%d, %d) failed", G.w, G.h);
+    for (int y = 0; y < G.h; y++)
+        for (int x = 0; x < G.w; x++)
+            g.pass[gb_grid_id(&g, x, y)] = G.free_[y * G.w + x];
+    gb_grid_recount(&g);
+    gb_ws *ws = gb_ws_new(&g, G.model);
+    if (!ws) {
+        gb_grid_free(&g);
+        return fz_fail(82, "solve: gb_ws_new failed");
+    }
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < nq; i++) {
+        int32_t s = gb_grid_id(&g, qs[i][0] % G.w, qs[i][0] / G.w);
+        int32_t t = gb_grid_id(&g, qs[i][1] % G.w, qs[i][1] / G.w);
+        rc = fz_check_query(ws, &G, s, t, specs);
+    }
+    gb_ws_free(ws);
+    gb_grid_free(&g);
+    return rc;
+}
+
+#endif

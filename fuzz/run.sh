@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# fuzz/run.sh -- run the libFuzzer targets built by `make fuzz` (see
+# fuzz/README.md).  Run from the repository root:
+#
+#   fuzz/run.sh BUILD_DIR SECONDS TARGET...
+#
+# For each target t (map, scen, solve), one after the other:
+#   - the corpus is a fresh temporary copy of fuzz/corpus/t (new inputs go
+#     there, so the repository corpus never changes); for map and scen the
+#     Moving AI files under $GB_SHARED (default ../shared/movingai) are
+#     added as a read-only seed directory of symlinks when it exists;
+#   - BUILD_DIR/fuzz_t runs for SECONDS seconds with -max_len from
+#     FUZZ_MAXLEN_t, the dictionary fuzz/dict/t.dict when present, and
+#     artifacts (crash-*, leak-*, timeout-*, oom-*) written to
+#     fuzz/regressions/t/, which tests/test_fuzz_regressions.c replays;
+#   - the libFuzzer log goes to BUILD_DIR/logs/t.log.
+# At the end: one line per target with its executions and new artifacts.
+# Exit status 1 when any target crashed or left an artifact, else 0.
+#
+# Environment: FUZZ_MAXLEN_map/_scen/_solve, FUZZ_TIMEOUT (seconds per
+# input, default 25), FUZZ_ARGS (extra libFuzzer flags), GB_SHARED.
+set -u
+
+if [ $# -lt 3 ]; then
+    echo "usage: fuzz/run.sh BUILD_DIR SECONDS TARGET..." >&2
+    exit 64
+fi
+build=$1
+seconds=$2
+shift 2
+shared=${GB_SHARED:-../shared/movingai}
+timeout=${FUZZ_TIMEOUT:-25}
+mkdir -p "$build/logs"
+
+# Files libFuzzer writes for a failure (not slow-unit-*, which is no bug).
+count_artifacts() {
+    ls -A "$1" | grep -cE '^(crash|leak|timeout|oom)-'
+}
+
+status=0
+summary=""
+for t in "$@"; do
+    bin="$build/fuzz_$t"
+    if [ ! -x "$bin" ]; then
+        echo "fuzz/run.sh: no fuzzer $bin (run make fuzz)" >&2
+        exit 66
+    fi
+    case $t in
+        map)   maxlen=${FUZZ_MAXLEN_map:-8192};  ext=.map ;;
+        scen)  maxlen=${FUZZ_MAXLEN_scen:-8192}; ext=.scen ;;
+        solve) maxlen=${FUZZ_MAXLEN_solve:-160}; ext= ;;
+        *)     echo "fuzz/run.sh: unknown target '$t'" >&2; exit 64 ;;
+    esac
+    work=$(mktemp -d "${TMPDIR:-/tmp}/gbfuzz-$t.XXXXXX")
+    mkdir -p "$work/corpus" "$work/seeds" "fuzz/regressions/$t"
+    cp fuzz/corpus/"$t"/* "$work/corpus/" 2>/dev/null
+    dirs=("$work/corpus")
+    if [ -n "$ext" ] && [ -d "$shared" ]; then
+        # read-only seeds: symlinks, nothing is copied
+        find "$shared" -name "*$ext" -type f | while read -r f; do
+            ln -s "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")" \
+                "$work/seeds/$(basename "$(dirname "$f")")-$(basename "$f")"
+        done
+        dirs+=("$work/seeds")
+    fi
+    dict=()
+    [ -f "fuzz/dict/$t.dict" ] && dict=("-dict=fuzz/dict/$t.dict")
+    before=$(count_artifacts "fuzz/regressions/$t")
+    log="$build/logs/$t.log"
+    echo "fuzz: $t for ${seconds}s (max_len $maxlen, log $log)"
+    "$bin" -max_total_time="$seconds" -max_len="$maxlen" -timeout="$timeout" \
+        -rss_limit_mb=2048 -report_slow_units="$timeout" -print_final_stats=1 \
+        -artifact_prefix="fuzz/regressions/$t/" "${dict[@]}" ${FUZZ_ARGS:-} \
+        "${dirs[@]}" >"$log" 2>&1
+    rc=$?
+    after=$(count_artifacts "fuzz/regressions/$t")
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    corpus=$(ls "$work/corpus" | wc -l)
+    rm -rf "$work"
+    new=$((after - before))
+    line=$(printf '%-6s %12s executions  corpus %5d  new artifacts %d  exit %d' \
+        "$t" "${execs:-?}" "$corpus" "$new" "$rc")
+    summary="$summary$line"$'\n'
+    if [ "$rc" -ne 0 ] || [ "$new" -gt 0 ]; then
+        status=1
+        echo "fuzz: $t FAILED; end of $log:" >&2
+        grep -E 'gb_fuzz_|ERROR|SUMMARY|artifact|Test unit written' "$log" | tail -n 20 >&2
+    fi
+done
+echo "fuzz summary (${seconds}s per target):"
+printf '%s' "$summary"
+exit $status

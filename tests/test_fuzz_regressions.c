@@ -1,0 +1,134 @@
+/*
+ * test_fuzz_regressions.c -- replay the fuzz inputs through the fuzz
+ * targets' own checks (fuzz/fuzz_checks.h), so that a crash found once
+ * stays fixed and the seed corpora stay valid inputs of the checks.
+ *
+ *   fuzz/regressions/T/   inputs the fuzzers saved (crash-..., leak-..., ...)
+ *   fuzz/corpus/T/        the hand-written seeds
+ *
+ * for T = map, scen, solve; every regular file not starting with '.' is
+ * read into a buffer of exactly its size (no NUL after it, as libFuzzer
+ * passes it) and must make gb_fuzz_T() return 0.  Under `make check` the
+ * sanitizers watch the same runs.  Paths are relative to the repository
+ * root, where `make test` runs.
+ */
+#include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../fuzz/fuzz_checks.h"
+
+typedef int (*check_fn)(const uint8_t *data, size_t size);
+
+/* Read path into a malloc'd buffer of exactly its size (1 byte for an
+ * empty file, so that the pointer is never NULL). */
+static uint8_t *read_exact(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f != NULL, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    cr_assert_eq(fstat(fileno(f), &st), 0, "cannot stat %s", path);
+    size_t n = (size_t)st.st_size;
+    uint8_t *buf = malloc(n ? n : 1);
+    cr_assert(buf != NULL);
+    cr_assert_eq(fread(buf, 1, n, f), n, "short read on %s", path);
+    fclose(f);
+    *size = n;
+    return buf;
+}
+
+/* Replay every file of dir through check; returns how many were replayed
+ * (0 when dir does not exist). */
+static size_t replay_dir(const char *dir, check_fn check)
+{
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    size_t count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;      /* ., .., .gitkeep */
+        char path[1024];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        size_t size;
+        uint8_t *buf = read_exact(path, &size);
+        int rc = check(buf, size);
+        cr_expect_eq(rc, 0, "%s (%zu bytes): check %d: %s", path, size, rc, gb_fuzz_msg);
+        free(buf);
+        count++;
+    }
+    closedir(d);
+    return count;
+}
+
+static void replay_target(const char *t, check_fn check)
+{
+    char dir[256];
+    struct stat st;
+    cr_assert(stat("fuzz", &st) == 0 && S_ISDIR(st.st_mode),
+              "no fuzz/ directory: run the tests from the repository root");
+    snprintf(dir, sizeof dir, "fuzz/regressions/%s", t);
+    cr_expect(stat(dir, &st) == 0 && S_ISDIR(st.st_mode), "missing %s", dir);
+    replay_dir(dir, check);
+    snprintf(dir, sizeof dir, "fuzz/corpus/%s", t);
+    size_t seeds = replay_dir(dir, check);
+    cr_expect_gt(seeds, 0, "expected seed inputs in %s, found none", dir);
+}
+
+Test(fuzz_regressions, map_inputs_keep_the_loader_invariants)
+{
+    replay_target("map", gb_fuzz_map);
+}
+
+Test(fuzz_regressions, scen_inputs_keep_the_loader_invariants)
+{
+    replay_target("scen", gb_fuzz_scen);
+}
+
+Test(fuzz_regressions, solve_inputs_agree_with_dijkstra_and_the_validator)
+{
+    replay_target("solve", gb_fuzz_solve);
+}
+
+/* The checks themselves must fail on a broken result: a corrupted grid
+ * count is caught (guards against a check that can never fire). */
+Test(fuzz_regressions, map_check_detects_a_wrong_passable_count)
+{
+    static const char text[] = "type octile\nheight 2\nwidth 3\nmap\n.@.\nGTS\n";
+    gb_map m;
+    gb_diag d;
+    cr_assert_eq(gb_map_parse("fuzz.map", text, sizeof text - 1, &m, &d), 0, "%s", d.msg);
+    cr_expect_eq(fz_check_map(&m, "fuzz.map"), 0, "%s", gb_fuzz_msg);
+    m.grid.npassable++;
+    cr_expect_eq(fz_check_map(&m, "fuzz.map"), 11);
+    cr_expect(strstr(gb_fuzz_msg, "npassable 5, but 4 passable cells") != NULL, "%s",
+              gb_fuzz_msg);
+    m.grid.npassable--;
+    m.terrain[1] = '.';
+    cr_expect_eq(fz_check_map(&m, "fuzz.map"), 10, "%s", gb_fuzz_msg);
+    gb_map_free(&m);
+}
+
+/* The solve decoder: size, model, terrain bits and query snapping. */
+Test(fuzz_regressions, solve_decoder_reads_the_documented_layout)
+{
+    /* 3 x 2, model 4, cell (1,0) blocked, query (1,0) -> (2,1) */
+    static const uint8_t in[] = { 2, 1, 3, 0x02, 1, 0, 2, 1 };
+    fz_grid G;
+    int qs[GB_FUZZ_MAXQ][2];
+    cr_assert_eq(fz_decode(in, sizeof in, &G, qs), 1);
+    cr_expect_eq(G.w, 3);
+    cr_expect_eq(G.h, 2);
+    cr_expect_eq(G.model, GB_MODEL_4);
+    cr_expect_eq(G.free_[1], 0);
+    cr_expect_eq(G.free_[0] + G.free_[2] + G.free_[3] + G.free_[4] + G.free_[5], 5);
+    cr_expect_eq(qs[0][0], 2, "start on a blocked cell moves to the next passable one");
+    cr_expect_eq(qs[0][1], 5);
+    cr_expect_eq(gb_fuzz_solve(in, sizeof in), 0, "%s", gb_fuzz_msg);
+}
