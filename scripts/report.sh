@@ -19,7 +19,8 @@
 #
 # Exit status: 0 report written; 1 report written, but a solver returned a
 # wrong path (see the report); 2 bad usage; 3 a tool is missing; 4 a step
-# failed (its message is on stderr).
+# failed (its message is on stderr); 5 another process is writing the same
+# run folder.
 set -euo pipefail
 
 PROG=report.sh
@@ -186,10 +187,18 @@ FINAL="$OUT_DIR/$RUN_ID"
 TMP="$OUT_DIR/$RUN_ID.tmp"
 [ -e "$FINAL" ] && die 2 "run folder '$FINAL' exists already: choose another --run-id"
 mkdir -p "$OUT_DIR"
+# One writer per run folder: a second report.sh with the same run id is
+# refused while the first holds the lock (flock, released at exit).
+LOCK="$OUT_DIR/$RUN_ID.lock"
+exec 9>"$LOCK"
+if ! flock -n 9; then
+    die 5 "run folder '$FINAL' is being written by another process (lock $LOCK held)"
+fi
 rm -rf -- "$TMP"
 mkdir -p "$TMP/plots" "$TMP/data"
 done_ok=0
 cleanup() {
+    rm -f -- "$LOCK"
     if [ "$done_ok" != 1 ]; then
         rm -rf -- "$TMP"
         say "incomplete run: removed $TMP"

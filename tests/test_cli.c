@@ -203,12 +203,14 @@ Test(cli, installed_library_examples_and_plugins, .timeout = 300)
     bin();
     if (sh(NULL, 0, "command -v pkg-config") != 0) cr_skip_test("pkg-config not installed");
     char *d = tmpdir();
-    /* a plain build whatever make invoked this test (under `make check` the
-     * sanitizer flags would not link into user programs) */
+    /* a plain build of its own (BUILD=%s/build), whatever make invoked this
+     * test: under `make check` the sanitizer flags would not link into user
+     * programs, and relinking the tree's binary would pull it from under the
+     * tests running beside this one */
     cr_assert_eq(sh(out, sizeof out, "GBENV='env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u OPT "
-                    "-u EXTRA_CFLAGS -u CFLAGS'; $GBENV make -s install PREFIX=%s "
+                    "-u EXTRA_CFLAGS -u CFLAGS'; $GBENV make -s -j2 install BUILD=%s/build PREFIX=%s "
                     ">/dev/null && $GBENV make -s examples PREFIX=%s "
-                    "EXDIR=%s/ex", d, d, d), 0, "%s", out);
+                    "EXDIR=%s/ex", d, d, d, d), 0, "%s", out);
     cr_expect_eq(sh(out, sizeof out, "PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --libs gridbench", d), 0);
     cr_expect(strstr(out, "-lgridbench") != NULL, "%s", out);
     const char *scen = "datasets/default/room128-16-1.map.scen";
@@ -225,6 +227,20 @@ Test(cli, installed_library_examples_and_plugins, .timeout = 300)
                     "-o %s/c.csv %s", bin(), d, d, scen), 1, "%s", out);
     cr_expect(strstr(out, "invalid_path on straight-line/none") != NULL, "%s", out);
     cr_expect_eq(sh(out, sizeof out, "%s run --plugin %s/nope.so x.scen", bin(), d), 66);
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
+Test(cli, a_second_writer_of_the_same_run_folder_is_refused)
+{
+    char *d = tmpdir();
+    /* another process holds the run folder's lock while report.sh starts */
+    int rc = sh(out, sizeof out, "flock %s/r1.lock -c 'GB_BIN=%s scripts/report.sh --bin %s --out-dir %s "
+                "--run-id r1 --scen datasets/default/room128-16-1.map.scen --count 2 --no-hyperfine "
+                "--no-footprints'", d, bin(), bin(), d);
+    cr_expect_eq(rc, 5, "%s", out);
+    cr_expect(strstr(out, "being written by another process") != NULL, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "ls %s", d), 0);
+    cr_expect(strstr(out, "r1.tmp") == NULL && strstr(out, "r1\n") == NULL, "left behind: %s", out);
     sh(NULL, 0, "rm -rf %s", d);
 }
 
