@@ -148,30 +148,40 @@ void gb_diag_quote(char *out, size_t outsz, const char *s, size_t n)
     out[k] = '\0';
 }
 
+FILE *gb_open_regular(const char *path, long long *size, gb_diag *d)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        gb_diag_set(d, EX_NOINPUT, path, 0, 0, "expected a readable file, found '%s'", strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0) {
+        int e = errno;
+        fclose(f);
+        gb_diag_set(d, EX_NOINPUT, path, 0, 0, "expected a readable file, found '%s'", strerror(e));
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fclose(f);
+        gb_diag_set(d, EX_NOINPUT, path, 0, 0, "expected a regular file, found %s",
+                    S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+        return NULL;
+    }
+    if (size) *size = (long long)st.st_size;
+    return f;
+}
+
 int gb_read_file(const char *path, char **buf, size_t *len, gb_diag *d)
 {
     gb_diag_clear(d);
     *buf = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gb_diag_set(d, EX_NOINPUT, path, 0, 0,
-                           "expected a readable file, found '%s'", strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0) {
-        int e = errno;
-        fclose(f);
-        return gb_diag_set(d, EX_NOINPUT, path, 0, 0,
-                           "expected a readable file, found '%s'", strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        fclose(f);
-        return gb_diag_set(d, EX_NOINPUT, path, 0, 0,
-                           "expected a regular file, found %s",
-                           S_ISDIR(st.st_mode) ? "a directory" : "a special file");
-    }
+    long long fsize;
+    FILE *f = gb_open_regular(path, &fsize, d);
+    if (!f) return d->code;
     /* Start from the size stat reports; grow if the file turns out longer. */
-    size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+    size_t cap = fsize > 0 ? (size_t)fsize + 1 : 4096;
     char *p = malloc(cap);
     if (!p) {
         fclose(f);

@@ -88,6 +88,12 @@ void gb_diag_print(const gb_diag *d, FILE *f);
  * On success *d is cleared.  The caller frees *buf. */
 int gb_read_file(const char *path, char **buf, size_t *len, gb_diag *d);
 
+/* Open path for reading, refusing anything but a regular file.  The
+ * stream, with *size (when size is not NULL) set from fstat; or NULL with
+ * EX_NOINPUT and "expected a readable file, found ..." (or "expected a
+ * regular file, found a directory") in *d. */
+FILE *gb_open_regular(const char *path, long long *size, gb_diag *d);
+
 /* Open "<path>.tmp.<pid>" for writing; its name is stored in tmp (size
  * tmpsz).  Returns the stream, or NULL after filling *d with EX_CANTCREAT
  * (name too long for tmp, or the file cannot be created). */

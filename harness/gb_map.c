@@ -2,7 +2,7 @@
  * gb_map.c -- Moving AI .map reader and writer.  See gb_map.h for the
  * format and the invariants of a loaded map.
  *
- * Parsing works on an in-memory buffer with a line cursor (LF or CRLF,
+ * Parsing works on an in-memory buffer with a line gb_cursor (LF or CRLF,
  * final newline optional) and runs in two passes:
  *   1. read the header, check the dimensions (each <= INT32_MAX - 2 and
  *      (W + 2) * (H + 2) <= GB_GRID_MAX_CELLS, in 64-bit arithmetic that
@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_text.h"
+
 /* ---- terrain ---------------------------------------------------------- */
 
 enum { T_BAD = 0, T_PASS = 1, T_BLOCK = 2 };
@@ -38,70 +40,12 @@ static const unsigned char terrain_class[256] = {
 
 /* ---- lines and tokens ------------------------------------------------- */
 
-/* Line cursor over buf[0..len): no = number of lines returned so far. */
-typedef struct cursor {
-    const char *buf;
-    size_t len;
-    size_t pos;     /* offset of the next unread byte */
-    long no;        /* 1-based number of the last line returned */
-} cursor;
-
-/* Next line as s[0..n), without its LF or CRLF.  0 at end of input. */
-static int next_line(cursor *c, const char **s, size_t *n)
-{
-    if (c->pos >= c->len) return 0;
-    const char *p = c->buf + c->pos;
-    size_t rest = c->len - c->pos;
-    const char *nl = memchr(p, '\n', rest);
-    size_t k = nl ? (size_t)(nl - p) : rest;
-    c->pos += nl ? k + 1 : k;
-    if (k > 0 && p[k - 1] == '\r') k--;
-    c->no++;
-    *s = p;
-    *n = k;
-    return 1;
-}
-
-static int is_blank(char ch) { return ch == ' ' || ch == '\t'; }
-
-/* A blank-separated token: s[0..n) starting at 1-based column col. */
-typedef struct tok {
-    const char *s;
-    size_t n;
-    long col;
-} tok;
-
-/* Split s[0..n) at runs of blanks; store at most max tokens in t and
- * return how many there are in all. */
-static size_t split(const char *s, size_t n, tok *t, size_t max)
-{
-    size_t k = 0, i = 0;
-    for (;;) {
-        while (i < n && is_blank(s[i])) i++;
-        if (i >= n) break;
-        size_t b = i;
-        while (i < n && !is_blank(s[i])) i++;
-        if (k < max) {
-            t[k].s = s + b;
-            t[k].n = i - b;
-            t[k].col = (long)b + 1;
-        }
-        k++;
-    }
-    return k;
-}
-
-static int tok_is(const tok *t, const char *word)
-{
-    size_t n = strlen(word);
-    return t->n == n && memcmp(t->s, word, n) == 0;
-}
-
+/* Line gb_cursor over buf[0..len): no = number of lines returned so far. */
 /* ---- parser state and errors ------------------------------------------ */
 
 typedef struct parser {
     const char *path;
-    cursor c;
+    gb_cursor c;
     gb_diag *d;
     const char *line;   /* current line, for diagnostics */
     size_t linelen;
@@ -126,8 +70,8 @@ static int fail_at(parser *P, long line, long col, int with_text, const char *fm
 /* Quote the current line without its surrounding blanks. */
 static void quote_trimmed(char *q, size_t qsz, const char *s, size_t n)
 {
-    while (n > 0 && is_blank(*s)) { s++; n--; }
-    while (n > 0 && is_blank(s[n - 1])) n--;
+    while (n > 0 && gb_is_blank(*s)) { s++; n--; }
+    while (n > 0 && gb_is_blank(s[n - 1])) n--;
     gb_diag_quote(q, qsz, s, n);
 }
 
@@ -140,24 +84,24 @@ static const char *const hdr_desc[H_COUNT] = {
 };
 
 /* Read header line `which`; for type/height/width store its value token. */
-static int header_line(parser *P, int which, tok *val)
+static int header_line(parser *P, int which, gb_tok *val)
 {
     const char *s;
     size_t n;
     char q[80];
-    if (!next_line(&P->c, &s, &n))
+    if (!gb_next_line(&P->c, &s, &n))
         return fail_at(P, P->c.no + 1, 0, 0, "expected '%s', found end of file",
                        hdr_desc[which]);
     P->line = s;
     P->linelen = n;
-    tok t[3];
-    size_t k = split(s, n, t, 3);
+    gb_tok t[3];
+    size_t k = gb_split(s, n, t, 3);
     if (k == 0)
         return fail_at(P, P->c.no, 1, 1, "expected '%s', found empty line",
                        hdr_desc[which]);
-    if (!tok_is(&t[0], hdr_kw[which])) {
+    if (!gb_tok_is(&t[0], hdr_kw[which])) {
         int other = 0;
-        for (int j = 0; j < H_COUNT; j++) other |= tok_is(&t[0], hdr_kw[j]);
+        for (int j = 0; j < H_COUNT; j++) other |= gb_tok_is(&t[0], hdr_kw[j]);
         quote_trimmed(q, sizeof q, s, n);
         return fail_at(P, P->c.no, t[0].col, 1, "expected '%s', found %s%s",
                        hdr_desc[which], q,
@@ -182,7 +126,7 @@ static int header_line(parser *P, int which, tok *val)
                        "expected end of line after '%s %.*s', found %s",
                        hdr_kw[which], (int)(t[1].n < 32 ? t[1].n : 32), t[1].s, q);
     }
-    if (which == H_TYPE && !tok_is(&t[1], "octile")) {
+    if (which == H_TYPE && !gb_tok_is(&t[1], "octile")) {
         quote_trimmed(q, sizeof q, s, n);
         return fail_at(P, P->c.no, t[1].col, 1, "expected 'type octile', found %s", q);
     }
@@ -194,7 +138,7 @@ static int header_line(parser *P, int which, tok *val)
 #define DIM_MAX ((long long)INT32_MAX - 2)
 
 /* Parse a dimension token: decimal digits only, 1 <= value <= DIM_MAX. */
-static int parse_dim(parser *P, const tok *t, const char *what, int32_t *out)
+static int parse_dim(parser *P, const gb_tok *t, const char *what, int32_t *out)
 {
     char q[64];
     gb_diag_quote(q, sizeof q, t->s, t->n);
@@ -231,7 +175,7 @@ static int check_rows(parser *P, int32_t W, int32_t H)
     size_t n;
     char q[80];
     for (int32_t r = 0; r < H; r++) {
-        if (!next_line(&P->c, &s, &n))
+        if (!gb_next_line(&P->c, &s, &n))
             return fail_at(P, P->c.no + 1, 0, 0, "expected %ld rows, found %ld",
                            (long)H, (long)r);
         P->line = s;
@@ -250,9 +194,9 @@ static int check_rows(parser *P, int32_t W, int32_t H)
                            "expected %ld cells in map row %ld, found %zu",
                            (long)W, (long)r + 1, n);
     }
-    while (next_line(&P->c, &s, &n)) {
+    while (gb_next_line(&P->c, &s, &n)) {
         size_t j = 0;
-        while (j < n && is_blank(s[j])) j++;
+        while (j < n && gb_is_blank(s[j])) j++;
         if (j < n) {
             P->line = s;
             P->linelen = n;
@@ -265,8 +209,8 @@ static int check_rows(parser *P, int32_t W, int32_t H)
     return 0;
 }
 
-/* Pass 2: allocate and fill m from the rows starting at cursor c. */
-static int fill(parser *P, cursor c, int32_t W, int32_t H, gb_map *m)
+/* Pass 2: allocate and fill m from the rows starting at gb_cursor c. */
+static int fill(parser *P, gb_cursor c, int32_t W, int32_t H, gb_map *m)
 {
     if (gb_grid_init(&m->grid, W, H) != 0)
         return gb_diag_set(P->d, EX_OSERR, P->path, 0, 0,
@@ -279,9 +223,9 @@ static int fill(parser *P, cursor c, int32_t W, int32_t H, gb_map *m)
                            (long long)W * H);
     int32_t npass = 0;
     for (int32_t y = 0; y < H; y++) {
-        const char *s;
-        size_t n;
-        next_line(&c, &s, &n);          /* pass 1 proved the row is there */
+        const char *s = NULL;
+        size_t n = 0;
+        gb_next_line(&c, &s, &n);          /* pass 1 proved the row is there */
         memcpy(m->terrain + (size_t)y * (size_t)W, s, (size_t)W);
         uint8_t *row = m->grid.pass + gb_grid_id(&m->grid, 0, y);
         for (int32_t x = 0; x < W; x++) {
@@ -314,7 +258,7 @@ int gb_map_parse(const char *path, const char *buf, size_t len, gb_map *m,
     if (len == 0)
         return gb_diag_set(d, EX_DATAERR, path, 0, 0,
                            "expected 'type octile', found empty file");
-    tok tv, hv, wv;
+    gb_tok tv, hv, wv;
     int32_t W = 0, H = 0;
     int rc;
     if ((rc = header_line(&P, H_TYPE, &tv)) != 0) return rc;
@@ -329,7 +273,7 @@ int gb_map_parse(const char *path, const char *buf, size_t len, gb_map *m,
                        "found (%ld + 2) * (%ld + 2) = %lld",
                        (long long)GB_GRID_MAX_CELLS, (long)W, (long)H, cells);
     if ((rc = header_line(&P, H_MAP, NULL)) != 0) return rc;
-    cursor rows = P.c;
+    gb_cursor rows = P.c;
     if ((rc = check_rows(&P, W, H)) != 0) return rc;
     if ((rc = fill(&P, rows, W, H, m)) != 0) { gb_map_free(m); return rc; }
     if (path && !(m->path = strdup(path))) {

@@ -30,69 +30,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gb_text.h"
+
 /* ---- lines and tokens ------------------------------------------------- */
 
-/* Line cursor over buf[0..len): no = number of lines returned so far. */
-typedef struct cursor {
-    const char *buf;
-    size_t len;
-    size_t pos;     /* offset of the next unread byte */
-    long no;        /* 1-based number of the last line returned */
-} cursor;
-
-/* Next line as s[0..n), without its LF or CRLF.  0 at end of input. */
-static int next_line(cursor *c, const char **s, size_t *n)
-{
-    if (c->pos >= c->len) return 0;
-    const char *p = c->buf + c->pos;
-    size_t rest = c->len - c->pos;
-    const char *nl = memchr(p, '\n', rest);
-    size_t k = nl ? (size_t)(nl - p) : rest;
-    c->pos += nl ? k + 1 : k;
-    if (k > 0 && p[k - 1] == '\r') k--;
-    c->no++;
-    *s = p;
-    *n = k;
-    return 1;
-}
-
-static int is_blank(char ch) { return ch == ' ' || ch == '\t'; }
-
-/* A blank-separated token: s[0..n) starting at 1-based column col. */
-typedef struct tok {
-    const char *s;
-    size_t n;
-    long col;
-} tok;
-
-/* Split s[0..n) at runs of blanks; store at most max tokens in t and
- * return how many there are in all. */
-static size_t split(const char *s, size_t n, tok *t, size_t max)
-{
-    size_t k = 0, i = 0;
-    for (;;) {
-        while (i < n && is_blank(s[i])) i++;
-        if (i >= n) break;
-        size_t b = i;
-        while (i < n && !is_blank(s[i])) i++;
-        if (k < max) {
-            t[k].s = s + b;
-            t[k].n = i - b;
-            t[k].col = (long)b + 1;
-        }
-        k++;
-    }
-    return k;
-}
-
-static int tok_is(const tok *t, const char *word)
-{
-    size_t n = strlen(word);
-    return t->n == n && memcmp(t->s, word, n) == 0;
-}
-
-/* ---- parser state and errors ------------------------------------------ */
-
+/* Line gb_cursor over buf[0..len): no = number of lines returned so far. */
 /* How each length was printed, for the tolerance rule. */
 typedef struct lenfmt {
     int sig;        /* significant digits printed (0 for a zero length) */
@@ -101,7 +43,7 @@ typedef struct lenfmt {
 
 typedef struct parser {
     const char *path;
-    cursor c;
+    gb_cursor c;
     gb_diag *d;
     const char *line;   /* current line, for diagnostics */
     size_t linelen;
@@ -133,7 +75,7 @@ static int out_of_memory(parser *P, const char *what)
 
 /* ---- numbers ---------------------------------------------------------- */
 
-static int all_digits(const tok *t)
+static int all_digits(const gb_tok *t)
 {
     if (t->n == 0) return 0;
     for (size_t i = 0; i < t->n; i++)
@@ -142,7 +84,7 @@ static int all_digits(const tok *t)
 }
 
 /* Integer column: digits only, min <= value <= INT32_MAX (min is 0 or 1). */
-static int parse_int(parser *P, const tok *t, const char *what, int min, int32_t *out)
+static int parse_int(parser *P, const gb_tok *t, const char *what, int min, int32_t *out)
 {
     char q[64];
     gb_diag_quote(q, sizeof q, t->s, t->n);
@@ -169,7 +111,7 @@ static int parse_int(parser *P, const tok *t, const char *what, int min, int32_t
 }
 
 /* Length column: [0-9]+(\.[0-9]+)?; fills value, decimals and *f. */
-static int parse_length(parser *P, const tok *t, double *value, int *decimals,
+static int parse_length(parser *P, const gb_tok *t, double *value, int *decimals,
                         lenfmt *f)
 {
     char q[64];
@@ -246,15 +188,15 @@ static int grow(parser *P)
 /* Parse the current line (non-blank) as a query and append it. */
 static int query_line(parser *P, const char *line, size_t n)
 {
-    tok t[GB_SCEN_NCOLS + 1];
-    size_t k = split(line, n, t, GB_SCEN_NCOLS + 1);
+    gb_tok t[GB_SCEN_NCOLS + 1];
+    size_t k = gb_split(line, n, t, GB_SCEN_NCOLS + 1);
     if (k != GB_SCEN_NCOLS) {
         long col;
         if (k > GB_SCEN_NCOLS) {
             col = t[GB_SCEN_NCOLS].col;
         } else {
             size_t e = n;
-            while (e > 0 && is_blank(line[e - 1])) e--;
+            while (e > 0 && gb_is_blank(line[e - 1])) e--;
             col = (long)e + 1;
         }
         return fail(P, col, "expected %d columns, found %zu", GB_SCEN_NCOLS, k);
@@ -280,7 +222,7 @@ static int query_line(parser *P, const char *line, size_t n)
                            &P->fmt[P->s->n])) != 0)
         return rc;
     if (P->s->n == 0) {
-        const tok *m = &t[GB_SCEN_MAP];
+        const gb_tok *m = &t[GB_SCEN_MAP];
         P->s->map_field = malloc(m->n + 1);
         if (!P->s->map_field) return out_of_memory(P, "the map column");
         memcpy(P->s->map_field, m->s, m->n);
@@ -291,12 +233,12 @@ static int query_line(parser *P, const char *line, size_t n)
 }
 
 /* The version header: "version 1" or "version 1.0", nothing else. */
-static int version_line(parser *P, const tok *t, size_t k)
+static int version_line(parser *P, const gb_tok *t, size_t k)
 {
     if (k < 2)
         return fail(P, t[0].col + (long)t[0].n,
                     "expected version 1 or 1.0, found 'version' without a number");
-    if (!tok_is(&t[1], "1") && !tok_is(&t[1], "1.0")) {
+    if (!gb_tok_is(&t[1], "1") && !gb_tok_is(&t[1], "1.0")) {
         int printable = t[1].n <= 32;
         for (size_t i = 0; printable && i < t[1].n; i++)
             printable = t[1].s[i] > 0x20 && t[1].s[i] < 0x7f;
@@ -368,13 +310,13 @@ int gb_scen_parse(const char *path, const char *buf, size_t len, gb_scen *s,
     const char *line;
     size_t n;
     int rc = 0, first = 1;
-    while (rc == 0 && next_line(&P.c, &line, &n)) {
+    while (rc == 0 && gb_next_line(&P.c, &line, &n)) {
         P.line = line;
         P.linelen = n;
-        tok t[3];
-        size_t k = split(line, n, t, 3);
+        gb_tok t[3];
+        size_t k = gb_split(line, n, t, 3);
         if (k == 0) continue;                    /* blank line */
-        if (first && tok_is(&t[0], "version"))
+        if (first && gb_tok_is(&t[0], "version"))
             rc = version_line(&P, t, k);
         else
             rc = query_line(&P, line, n);

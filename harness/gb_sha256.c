@@ -140,23 +140,8 @@ int gb_sha256_file_n(const char *path, char hex[65], uint64_t *bytes, gb_diag *d
 {
     hex[0] = '\0';
     if (bytes) *bytes = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gb_diag_set(d, EX_NOINPUT, path, 0, 0,
-                           "expected a readable file, found '%s'", strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0) {
-        int e = errno;
-        fclose(f);
-        return gb_diag_set(d, EX_NOINPUT, path, 0, 0,
-                           "expected a readable file, found '%s'", strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        fclose(f);
-        return gb_diag_set(d, EX_NOINPUT, path, 0, 0,
-                           "expected a regular file, found %s",
-                           S_ISDIR(st.st_mode) ? "a directory" : "a special file");
-    }
+    FILE *f = gb_open_regular(path, NULL, d);
+    if (!f) return d->code;
     gb_sha256_ctx c;
     gb_sha256_init(&c);
     uint8_t chunk[16384];
