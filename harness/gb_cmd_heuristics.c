@@ -97,36 +97,7 @@ static void heur_usage(FILE *f)
 "      --heuristic octile,octile:w=1.5,diff:k=8 --goals 4 --out heur.csv\n");
 }
 
-/* ---- temp-file cleanup on signals ------------------------------------ */
-static char sig_tmp[2][1100];
-static volatile sig_atomic_t sig_armed;
 
-static void on_signal(int sig)
-{
-    if (sig_armed) {
-        if (sig_tmp[0][0]) unlink(sig_tmp[0]);
-        if (sig_tmp[1][0]) unlink(sig_tmp[1]);
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-static void arm_cleanup(void)
-{
-    sig_armed = 1;
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    signal(SIGHUP, on_signal);
-}
-
-static void disarm_cleanup(void)
-{
-    sig_armed = 0;
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
-    sig_tmp[0][0] = sig_tmp[1][0] = '\0';
-}
 
 /* ---- helpers ---------------------------------------------------------- */
 static double now_s(void)
@@ -409,14 +380,11 @@ int gb_cmd_heuristics(int argc, char **argv)
     if (out_path) {
         out = gb_tmp_open(out_path, out_tmp, sizeof out_tmp, &d);
         if (!out) { out = stdout; rc = d.code ? d.code : EX_CANTCREAT; goto diag_fail; }
-        snprintf(sig_tmp[0], sizeof sig_tmp[0], "%s", out_tmp);
     }
     if (hist_path) {
         hist = gb_tmp_open(hist_path, hist_tmp, sizeof hist_tmp, &d);
         if (!hist) { rc = d.code ? d.code : EX_CANTCREAT; goto diag_fail; }
-        snprintf(sig_tmp[1], sizeof sig_tmp[1], "%s", hist_tmp);
     }
-    if (out_path || hist_path) arm_cleanup();
     hv = gb_hv_new(g, model);
     aggs = calloc((size_t)nspecs, sizeof *aggs);
     if (!hv || !aggs) goto nomem;
@@ -487,7 +455,6 @@ int gb_cmd_heuristics(int argc, char **argv)
         rc = gb_diag_set(&d, EX_IOERR, "<stdout>", 0, 0, "expected to write the CSV, found %s", strerror(errno));
         goto diag_fail;
     }
-    disarm_cleanup();
 
     /* ---- verdicts ---- */
     FILE *vf = out_path ? stdout : stderr;
@@ -568,9 +535,8 @@ diag_fail:
     fprintf(stderr, CMD ": ");
     gb_diag_print(&d, stderr);
 done:
-    if (hist) { fclose(hist); unlink(hist_tmp); }
-    if (out != stdout) { fclose(out); unlink(out_tmp); }
-    disarm_cleanup();
+    if (hist) gb_tmp_abort(hist, hist_tmp);
+    if (out != stdout) gb_tmp_abort(out, out_tmp);
     if (aggs)
         for (int i = 0; i < nspecs; i++) { free(aggs[i].bsum); free(aggs[i].bcells); }
     free(aggs);

@@ -7,6 +7,7 @@
 #include "gb_diag.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,52 @@ int gb_read_file(const char *path, char **buf, size_t *len, gb_diag *d)
     return 0;
 }
 
+/* Temporary files not yet committed, removed if SIGINT, SIGTERM or SIGHUP
+ * ends the process (the handler only calls unlink, raise and signal,
+ * which are async-signal-safe).  A slot is free when its first byte is 0. */
+#define TMP_SLOTS 8
+static char tmp_live[TMP_SLOTS][1100];
+
+static void tmp_on_signal(int sig)
+{
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (tmp_live[i][0]) unlink(tmp_live[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void tmp_track(const char *tmp)
+{
+    static int armed;
+    for (int i = 0; i < TMP_SLOTS; i++) {
+        if (tmp_live[i][0]) continue;
+        if (strlen(tmp) >= sizeof tmp_live[i]) return;
+        memcpy(tmp_live[i], tmp, strlen(tmp) + 1);
+        break;
+    }
+    if (!armed) {
+        armed = 1;
+        signal(SIGINT, tmp_on_signal);
+        signal(SIGTERM, tmp_on_signal);
+        signal(SIGHUP, tmp_on_signal);
+    }
+}
+
+static void tmp_untrack(const char *tmp)
+{
+    for (int i = 0; i < TMP_SLOTS; i++)
+        if (tmp_live[i][0] && strcmp(tmp_live[i], tmp) == 0) tmp_live[i][0] = '\0';
+}
+
+void gb_tmp_abort(FILE *f, const char *tmp)
+{
+    if (f) fclose(f);
+    if (tmp && tmp[0]) {
+        remove(tmp);
+        tmp_untrack(tmp);
+    }
+}
+
 FILE *gb_tmp_open(const char *path, char *tmp, size_t tmpsz, gb_diag *d)
 {
     int k = snprintf(tmp, tmpsz, "%s.tmp.%ld", path, (long)getpid());
@@ -236,6 +283,8 @@ FILE *gb_tmp_open(const char *path, char *tmp, size_t tmpsz, gb_diag *d)
     if (!f)
         gb_diag_set(d, EX_CANTCREAT, tmp, 0, 0,
                     "expected a writable file, found '%s'", strerror(errno));
+    else
+        tmp_track(tmp);
     return f;
 }
 
@@ -244,6 +293,7 @@ int gb_tmp_commit(FILE *f, const char *tmp, const char *path, gb_diag *d)
     int bad = fflush(f) != 0 || ferror(f);
     int e = bad ? errno : 0;
     if (fclose(f) != 0 && !bad) { bad = 1; e = errno; }
+    tmp_untrack(tmp);
     if (bad) {
         remove(tmp);
         return gb_diag_set(d, EX_IOERR, tmp, 0, 0,

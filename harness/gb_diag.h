@@ -92,8 +92,15 @@ int gb_read_file(const char *path, char **buf, size_t *len, gb_diag *d);
  * stream, with *size (when size is not NULL) set from fstat; or NULL with
  * EX_NOINPUT and "expected a readable file, found ..." (or "expected a
  * regular file, found a directory") in *d. */
+/* Give up a file from gb_tmp_open: close f (if not NULL) and remove tmp. */
+void gb_tmp_abort(FILE *f, const char *tmp);
+
 FILE *gb_open_regular(const char *path, long long *size, gb_diag *d);
 
+/* Temporary files from gb_tmp_open are removed if SIGINT, SIGTERM or
+ * SIGHUP ends the process before gb_tmp_commit or gb_tmp_abort (the first
+ * gb_tmp_open installs handlers for those signals), so an interrupted run
+ * leaves neither a half-written output nor its temporary file. */
 /* Open "<path>.tmp.<pid>" for writing; its name is stored in tmp (size
  * tmpsz).  Returns the stream, or NULL after filling *d with EX_CANTCREAT
  * (name too long for tmp, or the file cannot be created). */

@@ -50,34 +50,6 @@ static const char csv_header[] =
 
 const char *gb_run_csv_header(void) { return csv_header; }
 
-/* ---- temp-file cleanup on signals ------------------------------------ */
-static char sig_tmp[1100];
-static volatile sig_atomic_t sig_armed;
-
-static void on_signal(int sig)
-{
-    if (sig_armed) unlink(sig_tmp);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-static void arm_cleanup(const char *tmp)
-{
-    snprintf(sig_tmp, sizeof sig_tmp, "%s", tmp);
-    sig_armed = 1;
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    signal(SIGHUP, on_signal);
-}
-
-static void disarm_cleanup(void)
-{
-    sig_armed = 0;
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
-}
-
 /* ---- helpers ---------------------------------------------------------- */
 static int64_t now_ns(void)
 {
@@ -355,7 +327,6 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     if (o->out) {
         out = gb_tmp_open(o->out, tmp, sizeof tmp, d);
         if (!out) return d->code ? d->code : EX_CANTCREAT;
-        arm_cleanup(tmp);
     }
     fprintf(out, "%s\n", csv_header);
 
@@ -562,7 +533,6 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     if (o->out) {
         int e = gb_tmp_commit(out, tmp, o->out, d);
         out = NULL;
-        disarm_cleanup();
         if (e) { rc = e; goto done_nofile; }
     } else if (fflush(stdout) != 0) {
         rc = gb_diag_set(d, EX_IOERR, "<stdout>", 0, 0, "expected to write the CSV, found %s", strerror(errno));
@@ -593,11 +563,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     goto done_nofile;
 
 done:
-    if (o->out && out) {
-        fclose(out);
-        unlink(tmp);
-        disarm_cleanup();
-    }
+    if (o->out && out) gb_tmp_abort(out, tmp);
 done_nofile:
     for (int pi = 0; ext && pi < o->npairs; pi++) {
         gb_diag ed;

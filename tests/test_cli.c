@@ -244,6 +244,20 @@ Test(cli, a_second_writer_of_the_same_run_folder_is_refused)
     sh(NULL, 0, "rm -rf %s", d);
 }
 
+Test(cli, a_killed_run_leaves_neither_output_nor_temporary_file)
+{
+    char *d = tmpdir();
+    /* a run long enough to be killed midway: all solvers on all queues */
+    int rc = sh(out, sizeof out, "%s run --quiet -s all -q all --out %s/r.csv "
+                "datasets/default/*.scen & p=$!; sleep 1; kill -TERM $p; wait $p; echo \"rc=$?\"",
+                bin(), d);
+    cr_expect_eq(rc, 0);
+    cr_expect(strstr(out, "rc=143") != NULL, "the run was not killed by SIGTERM: %s", out);
+    cr_expect_eq(sh(out, sizeof out, "ls -A %s", d), 0);
+    cr_expect_str_empty(out, "left behind: %s", out);
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
 Test(cli, list_prints_one_line_per_solver_heuristic_queue_model)
 {
     cr_assert_eq(sh(out, sizeof out, "%s list", bin()), 0);
