@@ -228,3 +228,14 @@ int gb_csv_double(const char *s, double *v)
     *v = x;
     return 0;
 }
+
+void gb_csv_write_str(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}

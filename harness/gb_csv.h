@@ -74,6 +74,10 @@ static inline const char *gb_csv_field(const gb_csv *c, int i) { return c->buf +
  * reader. */
 void gb_csv_close(gb_csv *c);
 
+/* Write s as one CSV field: as is, or quoted (with quotes doubled) when
+ * it contains a comma, a quote or a line break. */
+void gb_csv_write_str(FILE *f, const char *s);
+
 /* Parse field text s as a finite double (strtod, whole text, no blanks).
  * Returns 0, or -1 for an empty or malformed field (*v untouched). */
 int gb_csv_double(const char *s, double *v);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "gb_external.h"
+#include "gb_csv.h"
 #include "gb_map.h"
 #include "gb_scen.h"
 #include "gb_user.h"
@@ -72,17 +73,6 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-/* CSV field: quote when it contains a comma, quote or newline. */
-static void csv_str(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
 
 static void to_xy(const gb_grid *g, const int32_t *path, int32_t n, gb_xy *xy)
 {
@@ -220,11 +210,11 @@ static void write_row(FILE *out, const char *mname, const char *scen, const gb_q
 {
     static const gb_stats zero;
     const gb_stats *c = r ? &r->st : &zero;
-    csv_str(out, mname);
+    gb_csv_write_str(out, mname);
     fputc(',', out);
-    csv_str(out, scen);
+    gb_csv_write_str(out, scen);
     fprintf(out, ",%ld,%d,%d,%d,%d,%d,%s,", q->line, q->bucket, q->sx, q->sy, q->gx, q->gy, model);
-    csv_str(out, pname);
+    gb_csv_write_str(out, pname);
     fprintf(out, ",%s,%s,%g,%s,", gb_pair_queue_name(p),
             gb_guarantee_name(gu), bound, gb_row_status_name(st));
     if (r) fprintf(out, "%.8f", r->cost);

@@ -524,18 +524,6 @@ static int compute(gb_summary *s)
     return 0;
 }
 
-/* ---- output ------------------------------------------------------------ */
-
-static void csv_str(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
 
 /* A number, or nothing for NaN. */
 static void csv_num(FILE *f, int decimals, double v)
@@ -548,13 +536,13 @@ static void write_summary(FILE *f, const gb_summary *s)
     fprintf(f, "%s\n", summary_header);
     for (size_t oi = 0; oi < s->groups.n; oi++) {
         const gstat *g = &s->g[s->order[oi]];
-        csv_str(f, s->maps.str[g->map]);
+        gb_csv_write_str(f, s->maps.str[g->map]);
         fputc(',', f);
-        csv_str(f, s->solvers.str[s->pair_solver[g->pair]]);
+        gb_csv_write_str(f, s->solvers.str[s->pair_solver[g->pair]]);
         fputc(',', f);
-        csv_str(f, s->queues.str[s->pair_queue[g->pair]]);
+        gb_csv_write_str(f, s->queues.str[s->pair_queue[g->pair]]);
         fputc(',', f);
-        csv_str(f, g->guarantee);
+        gb_csv_write_str(f, g->guarantee);
         fprintf(f, ",%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,", g->n, g->t_med, g->t_mean,
                 g->t_p25, g->t_p75, g->t_p95, g->t_p75 - g->t_p25, g->cold_med, g->exp_mean, g->exp_med);
         csv_num(f, 4, g->speedup);
