@@ -8,6 +8,13 @@
 #ifndef GB_CMD_H
 #define GB_CMD_H
 
+#include "gb_grid.h"
+
+/* Parse the value of --model for command cmd ("gridbench run"): 0 with
+ * *out set, or EX_USAGE after printing "CMD: --model: expected 8-nocut,
+ * 8-cut1, 8-cutall or 4, found 'ARG'" on stderr. */
+int gb_cli_model(const char *cmd, const char *arg, gb_model *out);
+
 int gb_cmd_run(int argc, char **argv);
 int gb_cmd_list(int argc, char **argv);
 int gb_cmd_gen(int argc, char **argv);

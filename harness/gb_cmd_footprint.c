@@ -233,12 +233,8 @@ int gb_cmd_footprint(int argc, char **argv)
             break;
         }
         case 'm': {
-            int m = gb_model_from_name(optarg);
-            if (m < 0) {
-                fprintf(stderr, CMD ": --model: expected 8-nocut, 8-cut1, 8-cutall or 4, found '%s'\n", optarg);
-                return EX_USAGE;
-            }
-            model = (gb_model)m;
+            int e = gb_cli_model(CMD, optarg, &model);
+            if (e) return e;
             break;
         }
         case 'M': map_override = optarg; break;

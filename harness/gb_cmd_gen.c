@@ -245,13 +245,8 @@ int gb_cmd_gen(int argc, char **argv)
             if (parse_int("--max-queries", optarg, 100000000, &o.max_queries)) return EX_USAGE;
             break;
         case 'm': {
-            int m = gb_model_from_name(optarg);
-            if (m < 0) {
-                fprintf(stderr, CMD ": --model: expected 8-nocut, 8-cut1, 8-cutall or 4, "
-                        "found '%s'\n", optarg);
-                return EX_USAGE;
-            }
-            o.model = (gb_model)m;
+            int e = gb_cli_model(CMD, optarg, &o.model);
+            if (e) return e;
             break;
         }
         case 'o': out = optarg; break;

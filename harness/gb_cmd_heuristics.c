@@ -40,7 +40,6 @@
 #include "gb_map.h"
 #include "gb_scen.h"
 
-#include "gb_cmd.h"
 
 #define CMD "gridbench heuristics"
 #define MAX_SPECS 64
@@ -275,12 +274,8 @@ int gb_cmd_heuristics(int argc, char **argv)
             if ((rc = add_spec_list(specs, &nspecs, optarg)) != 0) return rc;
             break;
         case 'm': {
-            int m = gb_model_from_name(optarg);
-            if (m < 0) {
-                fprintf(stderr, CMD ": --model: expected 8-nocut, 8-cut1, 8-cutall or 4, found '%s'\n", optarg);
-                return EX_USAGE;
-            }
-            model = (gb_model)m;
+            int e = gb_cli_model(CMD, optarg, &model);
+            if (e) return e;
             break;
         }
         case 'g':

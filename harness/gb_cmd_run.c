@@ -173,12 +173,8 @@ int gb_cmd_run(int argc, char **argv)
         case 's': if (nl[0] < 16) lists[0][nl[0]++] = optarg; break;
         case 'q': if (nl[1] < 16) lists[1][nl[1]++] = optarg; break;
         case 'm': {
-            int m = gb_model_from_name(optarg);
-            if (m < 0) {
-                fprintf(stderr, "gridbench run: --model: expected 8-nocut, 8-cut1, 8-cutall or 4, found '%s'\n", optarg);
-                return EX_USAGE;
-            }
-            o.model = (gb_model)m;
+            int e = gb_cli_model("gridbench run", optarg, &o.model);
+            if (e) return e;
             break;
         }
         case 'o': o.out = optarg; break;
