@@ -78,6 +78,19 @@ static void run_usage(FILE *f)
 "      --out results/arena.csv ../shared/movingai/dao/arena.map.scen\n");
 }
 
+/* The next free pair, zeroed; NULL (after saying why) when the table is full. */
+static gb_pair *new_pair(gb_run_opts *o)
+{
+    if (o->npairs >= GB_RUN_MAX_PAIRS) {
+        fprintf(stderr, "gridbench run: expected at most %d solver x queue pairs, found more\n",
+                GB_RUN_MAX_PAIRS);
+        return NULL;
+    }
+    gb_pair *p = &o->pairs[o->npairs++];
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
 static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq)
 {
     char err[256];
@@ -85,13 +98,8 @@ static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq
         gb_solver_spec sp;
         const gb_user_solver *u = gb_user_find(solvers[i]);
         if (u) {   /* a user solver (--plugin or gb_user_register): no queue */
-            if (o->npairs >= GB_RUN_MAX_PAIRS) {
-                fprintf(stderr, "gridbench run: expected at most %d solver x queue pairs, found more\n",
-                        GB_RUN_MAX_PAIRS);
-                return EX_USAGE;
-            }
-            gb_pair *p = &o->pairs[o->npairs++];
-            memset(p, 0, sizeof *p);
+            gb_pair *p = new_pair(o);
+            if (!p) return EX_USAGE;
             snprintf(p->spec.name, sizeof p->spec.name, "%s", u->name);
             p->queue = -1;
             p->user = u;
@@ -107,13 +115,8 @@ static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq
         }
         int nqq = sp.algo == GB_ALGO_BFS ? 1 : nq;
         for (int j = 0; j < nqq; j++) {
-            if (o->npairs >= GB_RUN_MAX_PAIRS) {
-                fprintf(stderr, "gridbench run: expected at most %d solver x queue pairs, found more\n",
-                        GB_RUN_MAX_PAIRS);
-                return EX_USAGE;
-            }
-            gb_pair *p = &o->pairs[o->npairs++];
-            memset(p, 0, sizeof *p);
+            gb_pair *p = new_pair(o);
+            if (!p) return EX_USAGE;
             p->spec = sp;
             p->queue = sp.algo == GB_ALGO_BFS ? -1 : queues[j];
         }
@@ -288,13 +291,8 @@ int gb_cmd_run(int argc, char **argv)
     int rc = add_pairs(&o, solvers, ns, queues, nq);
     if (rc) return rc;
     for (int i = 0; i < next; i++) {
-        if (o.npairs >= GB_RUN_MAX_PAIRS) {
-            fprintf(stderr, "gridbench run: expected at most %d solver x queue pairs, found more\n",
-                    GB_RUN_MAX_PAIRS);
-            return EX_USAGE;
-        }
-        gb_pair *p = &o.pairs[o.npairs++];
-        memset(p, 0, sizeof *p);
+        gb_pair *p = new_pair(&o);
+        if (!p) return EX_USAGE;
         p->queue = -1;
         p->ext_cmd = ext_cmd[i];
         p->ext_named = ext_name[i] != NULL;
