@@ -38,7 +38,7 @@ TESTBIN  := $(BUILD)/gridbench-tests
 GB_SHARED ?= $(abspath ../shared/movingai)
 TEST_JOBS ?= 2
 
-.PHONY: all test check report bench datasets clean install examples FORCE
+.PHONY: all test check check-leak check-cli report bench datasets clean install examples FORCE
 all: gridbench
 
 gridbench: $(BIN)
@@ -76,9 +76,32 @@ test: $(TESTBIN) $(BIN)
 	GB_SHARED=$(GB_SHARED) GB_BIN=$(abspath $(BIN)) LC_ALL=C \
 	  $(TESTBIN) --jobs=$(TEST_JOBS) $(TEST_ARGS)
 
+# make check: the whole suite, the leak self-test and a CLI run over every
+# shared scenario (a sample of each), all under ASan + UBSan + LeakSanitizer.
 check:
-	$(MAKE) BUILD=build-san OPT=-O1 EXTRA_CFLAGS="$(SAN)" test \
+	$(MAKE) BUILD=build-san OPT=-O1 EXTRA_CFLAGS="$(SAN)" test check-leak check-cli \
 	  ASAN_OPTIONS=detect_leaks=1
+
+# The leak self-test must fail exactly its leaking test (tests/gb_test.h):
+# it proves that a leak inside a Criterion test fails it.
+LEAKTEST := $(BUILD)/leak-selftest
+$(LEAKTEST): $(BUILD)/tests/selftest/leak_fails.o
+	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ $^ -lcriterion $(LDLIBS)
+check-leak: $(LEAKTEST)
+	@LC_ALL=C $(LEAKTEST) >$(BUILD)/leak-selftest.log 2>&1; rc=$$?; \
+	if [ $$rc -ne 0 ] && grep -q 'Tested: 2 | Passing: 1 | Failing: 1' $(BUILD)/leak-selftest.log \
+	   && grep -q 'LeakSanitizer: the test leaked memory' $(BUILD)/leak-selftest.log; then \
+	  echo "check-leak: a leaking test fails (as it must)"; \
+	else cat $(BUILD)/leak-selftest.log; echo "check-leak: expected the leaking test to fail (exit $$rc)"; exit 1; fi
+
+# Every scenario file under $(GB_SHARED), 12 queries each, every solver on
+# every queue (skipped when the shared data is absent).
+CHECK_CLI_ARGS ?= --solver all --queue all --sample 12 --quiet
+check-cli: $(BIN)
+	@scens=$$(ls $(GB_SHARED)/*/*.scen 2>/dev/null); \
+	if [ -z "$$scens" ]; then echo "check-cli: no scenarios in $(GB_SHARED), skipped"; exit 0; fi; \
+	LC_ALL=C $(BIN) run $(CHECK_CLI_ARGS) --out $(BUILD)/check-cli.csv $$scens && \
+	echo "check-cli: $$(($$(wc -l <$(BUILD)/check-cli.csv) - 1)) rows, no failures"
 
 report: gridbench
 	./scripts/report.sh $(REPORT_ARGS)

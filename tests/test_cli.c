@@ -3,7 +3,7 @@
  * columns, exit statuses, atomic output, and the dataset download script.
  * Runs the real binary named by GB_BIN (set by `make test`).
  */
-#include <criterion/criterion.h>
+#include "gb_test.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +73,7 @@ static long count_lines(const char *path)
 
 static char out[65536];
 
-Test(cli, top_level_help_lists_every_command_and_unknown_command_is_usage_error)
+GB_TEST(cli, top_level_help_lists_every_command_and_unknown_command_is_usage_error)
 {
     cr_assert_eq(sh(out, sizeof out, "%s --help", bin()), 0);
     const char *cmds[] = { "run", "list", "heuristics", "gen", "env" };
@@ -87,7 +87,7 @@ Test(cli, top_level_help_lists_every_command_and_unknown_command_is_usage_error)
     cr_expect(strstr(out, "expected a command") != NULL, "%s", out);
 }
 
-Test(cli, run_help_documents_every_flag)
+GB_TEST(cli, run_help_documents_every_flag)
 {
     cr_assert_eq(sh(out, sizeof out, "%s run --help", bin()), 0);
     const char *flags[] = { "--solver", "--queue", "--model", "--out", "--map", "--reps",
@@ -97,7 +97,7 @@ Test(cli, run_help_documents_every_flag)
         cr_expect(strstr(out, flags[i]) != NULL, "%s missing from run --help", flags[i]);
 }
 
-Test(cli, csv_header_is_the_documented_contract)
+GB_TEST(cli, csv_header_is_the_documented_contract)
 {
     cr_expect_str_eq(gb_run_csv_header(),
         "map,scen,line,bucket,start_x,start_y,goal_x,goal_y,model,solver,queue,"
@@ -106,7 +106,7 @@ Test(cli, csv_header_is_the_documented_contract)
         "time_ns,time_cold_ns,reps");
 }
 
-Test(cli, run_writes_one_row_per_query_solver_and_queue_atomically)
+GB_TEST(cli, run_writes_one_row_per_query_solver_and_queue_atomically)
 {
     char scen[1024];
     snprintf(scen, sizeof scen, "%s/dao/arena.map.scen", shared());
@@ -139,7 +139,7 @@ Test(cli, run_writes_one_row_per_query_solver_and_queue_atomically)
     sh(NULL, 0, "rm -rf %s", d);
 }
 
-Test(cli, bad_input_exits_with_sysexits_and_leaves_no_output)
+GB_TEST(cli, bad_input_exits_with_sysexits_and_leaves_no_output)
 {
     char *d = tmpdir();
     cr_expect_eq(sh(out, sizeof out, "%s run --quiet --out %s/r.csv %s/missing.scen", bin(), d, d), 66);
@@ -160,7 +160,7 @@ Test(cli, bad_input_exits_with_sysexits_and_leaves_no_output)
     sh(NULL, 0, "rm -rf %s", d);
 }
 
-Test(cli, scenario_disagreement_is_counted_not_fatal_unless_strict)
+GB_TEST(cli, scenario_disagreement_is_counted_not_fatal_unless_strict)
 {
     char *d = tmpdir();
     /* a 3x3 open map and a scenario that misprints one length */
@@ -178,7 +178,7 @@ Test(cli, scenario_disagreement_is_counted_not_fatal_unless_strict)
     sh(NULL, 0, "rm -rf %s", d);
 }
 
-Test(cli, limits_give_limit_rows_not_failures)
+GB_TEST(cli, limits_give_limit_rows_not_failures)
 {
     char *d = tmpdir();
     cr_assert_eq(sh(NULL, 0, "printf 'type octile\\nheight 1\\nwidth 40\\nmap\\n%%s\\n' "
@@ -198,7 +198,7 @@ Test(cli, limits_give_limit_rows_not_failures)
 /* The C library: installed with make install, found by pkg-config, used
  * by examples/ (a statically registered solver and a plugin), and a wrong
  * plugin is caught. */
-Test(cli, installed_library_examples_and_plugins, .timeout = 300)
+GB_TEST(cli, installed_library_examples_and_plugins, .timeout = 300)
 {
     bin();
     if (sh(NULL, 0, "command -v pkg-config") != 0) cr_skip_test("pkg-config not installed");
@@ -230,7 +230,7 @@ Test(cli, installed_library_examples_and_plugins, .timeout = 300)
     sh(NULL, 0, "rm -rf %s", d);
 }
 
-Test(cli, a_second_writer_of_the_same_run_folder_is_refused)
+GB_TEST(cli, a_second_writer_of_the_same_run_folder_is_refused)
 {
     char *d = tmpdir();
     /* another process holds the run folder's lock while report.sh starts */
@@ -244,7 +244,7 @@ Test(cli, a_second_writer_of_the_same_run_folder_is_refused)
     sh(NULL, 0, "rm -rf %s", d);
 }
 
-Test(cli, a_killed_run_leaves_neither_output_nor_temporary_file)
+GB_TEST(cli, a_killed_run_leaves_neither_output_nor_temporary_file)
 {
     char *d = tmpdir();
     /* a run long enough to be killed midway: all solvers on all queues */
@@ -258,7 +258,7 @@ Test(cli, a_killed_run_leaves_neither_output_nor_temporary_file)
     sh(NULL, 0, "rm -rf %s", d);
 }
 
-Test(cli, list_prints_one_line_per_solver_heuristic_queue_model)
+GB_TEST(cli, list_prints_one_line_per_solver_heuristic_queue_model)
 {
     cr_assert_eq(sh(out, sizeof out, "%s list", bin()), 0);
     const char *must[] = { "solver\tdijkstra\t", "solver\tjps\t", "heuristic\toctile\t",
@@ -268,7 +268,7 @@ Test(cli, list_prints_one_line_per_solver_heuristic_queue_model)
         cr_expect(strstr(out, must[i]) != NULL, "'%s' missing from list", must[i]);
 }
 
-Test(cli, fetch_script_downloads_verifies_and_refuses_a_bad_hash)
+GB_TEST(cli, fetch_script_downloads_verifies_and_refuses_a_bad_hash)
 {
     char abs[1024];
     if (!realpath(shared(), abs) || access(abs, R_OK) != 0) cr_skip_test("no shared data");

@@ -15,7 +15,7 @@
  *   calib_*    the calibration record is consistent
  *   cli_*      usage errors and their exit codes
  */
-#include <criterion/criterion.h>
+#include "gb_test.h"
 #include <criterion/redirect.h>
 
 #include <ctype.h>
@@ -63,7 +63,7 @@ static char *read_text(const char *path)
 
 /* ---- SHA-256 ---------------------------------------------------------- */
 
-Test(sha256, fips_vectors)
+GB_TEST(sha256, fips_vectors)
 {
     char hex[65];
     hex_of("abc", 3, hex);
@@ -81,7 +81,7 @@ Test(sha256, fips_vectors)
     cr_expect_str_eq(hex, "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
 }
 
-Test(sha256, million_a)
+GB_TEST(sha256, million_a)
 {
     char *buf = malloc(1000000);
     cr_assert(buf != NULL);
@@ -100,7 +100,7 @@ Test(sha256, million_a)
     free(buf);
 }
 
-Test(sha256, incremental_equals_one_shot)
+GB_TEST(sha256, incremental_equals_one_shot)
 {
     /* Lengths around the padding boundaries (55, 56, 63, 64, 65 ...) and
      * every split point of each message. */
@@ -125,7 +125,7 @@ Test(sha256, incremental_equals_one_shot)
     }
 }
 
-Test(sha256, shared_files_match_sha256sums)
+GB_TEST(sha256, shared_files_match_sha256sums)
 {
     const char *dir = shared_dir();
     if (!dir) cr_skip_test("no shared Moving AI directory with SHA256SUMS (set GB_SHARED)");
@@ -157,7 +157,7 @@ Test(sha256, shared_files_match_sha256sums)
     cr_expect_geq(checked, 14, "only %d files listed", checked);
 }
 
-Test(sha256, file_errors)
+GB_TEST(sha256, file_errors)
 {
     char hex[65] = "x";
     gb_diag d;
@@ -169,7 +169,7 @@ Test(sha256, file_errors)
     cr_expect_str_eq(d.msg, "expected a regular file, found a directory");
 }
 
-Test(sha256, file_matches_buffer)
+GB_TEST(sha256, file_matches_buffer)
 {
     char path[] = "/tmp/gb-test-sha-XXXXXX";
     int fd = mkstemp(path);
@@ -193,7 +193,7 @@ Test(sha256, file_matches_buffer)
 
 /* ---- environment ------------------------------------------------------ */
 
-Test(env, collect_fills_fields)
+GB_TEST(env, collect_fills_fields)
 {
     gb_env e;
     gb_env_collect(&e);
@@ -234,7 +234,7 @@ static char *json_of_str(const char *s)
     return out;
 }
 
-Test(json, string_escaping)
+GB_TEST(json, string_escaping)
 {
     static const struct { const char *in, *out; } cases[] = {
         { "plain", "\"plain\"" },
@@ -258,7 +258,7 @@ Test(json, string_escaping)
     free(null);
 }
 
-Test(json, numbers)
+GB_TEST(json, numbers)
 {
     static const struct { double v; const char *out; } cases[] = {
         { 0, "0" }, { 2, "2" }, { -17, "-17" }, { 1234567890123.0, "1234567890123" },
@@ -409,7 +409,7 @@ static const char *json_member(const char *text, const char *key)
     }
 }
 
-Test(json, parser_self_check)
+GB_TEST(json, parser_self_check)
 {
     cr_expect(json_valid("{\"a\": [1, -2.5e3, \"x\\u00e9\"], \"b\": {\"c\": null}}"));
     cr_expect(!json_valid("{\"a\": 1,}"));
@@ -426,7 +426,7 @@ static void redirect_all(void)
     cr_redirect_stdout();
 }
 
-Test(cli, env_json_output, .timeout = 120)
+GB_TEST(cli, env_json_output, .timeout = 120)
 {
     char dir[] = "/tmp/gb-test-env-XXXXXX";
     cr_assert(mkdtemp(dir) != NULL);
@@ -467,7 +467,7 @@ Test(cli, env_json_output, .timeout = 120)
     rmdir(dir);
 }
 
-Test(cli, env_without_calibration_to_stdout, .init = redirect_all)
+GB_TEST(cli, env_without_calibration_to_stdout, .init = redirect_all)
 {
     char *argv[] = { (char *)"env", NULL };
     cr_assert_eq(gb_cmd_env(1, argv), 0);
@@ -485,7 +485,7 @@ Test(cli, env_without_calibration_to_stdout, .init = redirect_all)
     cr_expect(strncmp(files, "[]", 2) == 0);
 }
 
-Test(cli, env_errors, .init = redirect_all)
+GB_TEST(cli, env_errors, .init = redirect_all)
 {
     char *a1[] = { (char *)"env", (char *)"--model", (char *)"hex", NULL };
     cr_expect_eq(gb_cmd_env(3, a1), EX_USAGE);
@@ -509,7 +509,7 @@ Test(cli, env_errors, .init = redirect_all)
         "'No such file or directory'\n");
 }
 
-Test(cli, env_help, .init = redirect_all)
+GB_TEST(cli, env_help, .init = redirect_all)
 {
     char *argv[] = { (char *)"env", (char *)"--help", NULL };
     cr_assert_eq(gb_cmd_env(2, argv), 0);
@@ -525,7 +525,7 @@ Test(cli, env_help, .init = redirect_all)
 
 /* ---- calibration ------------------------------------------------------ */
 
-Test(calib, record_consistent, .timeout = 120)
+GB_TEST(calib, record_consistent, .timeout = 120)
 {
     gb_calib c;
     gb_diag d;

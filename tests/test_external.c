@@ -30,7 +30,7 @@
  * concurrent .timeout tests also make Criterion 2.4 leak 96 bytes, which
  * fails `make check`).
  */
-#include <criterion/criterion.h>
+#include "gb_test.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,13 +248,13 @@ static void run_arena(const char *cmd)
     gb_scen_free(&sc);
 }
 
-Test(external, python_small_all_models)
+GB_TEST(external, python_small_all_models)
 {
     need_tools(0);
     run_small("python3 examples/solver.py");
 }
 
-Test(external, c_small_all_models)
+GB_TEST(external, c_small_all_models)
 {
     need_tools(1);
     char dir[64], cmd[128];
@@ -263,13 +263,13 @@ Test(external, c_small_all_models)
     remove_c_client(dir);
 }
 
-Test(external, python_arena)
+GB_TEST(external, python_arena)
 {
     need_tools(0);
     run_arena("python3 examples/solver.py");
 }
 
-Test(external, c_arena)
+GB_TEST(external, c_arena)
 {
     need_tools(1);
     char dir[64], cmd[128];
@@ -305,7 +305,7 @@ static void cutting_query(const gb_map *m, gb_xy *s, gb_xy *t)
     cr_assert(found, "no query where cutting corners pays off");
 }
 
-Test(external, wrong_client_every_error_caught)
+GB_TEST(external, wrong_client_every_error_caught)
 {
     need_tools(0);
     gb_map m;
@@ -401,7 +401,7 @@ static void expect_open_fails(const gb_map *m, const char *cmd, int max_ms, cons
     cr_assert_lt(dt, (int64_t)max_ms * 1000000 + 1500000000LL, "%s took %lld ns", cmd, (long long)dt);
 }
 
-Test(external, start_failures)
+GB_TEST(external, start_failures)
 {
     gb_map m;
     load_small(&m);
@@ -438,7 +438,7 @@ Test(external, start_failures)
 #define CLOSE_STDIN_CLIENT \
     "while read -r l; do [ \"$l\" = end ] && break; done; exec 0<&-; echo ready; sleep 10"
 
-Test(external, sigpipe_does_not_kill_the_caller)
+GB_TEST(external, sigpipe_does_not_kill_the_caller)
 {
     gb_map m;
     load_small(&m);
@@ -472,7 +472,7 @@ Test(external, sigpipe_does_not_kill_the_caller)
     "printf 'path 3 5'; i=0; while [ $i -lt 2000 ]; do printf ' 1 1'; i=$((i+1)); done; echo; " \
     "cat >/dev/null"
 
-Test(external, out_of_turn_and_overlong_lines)
+GB_TEST(external, out_of_turn_and_overlong_lines)
 {
     gb_map m;
     load_small(&m);
@@ -499,7 +499,7 @@ Test(external, out_of_turn_and_overlong_lines)
     gb_map_free(&m);
 }
 
-Test(external, restart_gives_up_after_repeated_failures)
+GB_TEST(external, restart_gives_up_after_repeated_failures)
 {
     need_tools(0);
     char dir[64] = "/tmp/gbext.XXXXXX", cmd[512], mark[128];
@@ -534,7 +534,7 @@ Test(external, restart_gives_up_after_repeated_failures)
     rmdir(dir);
 }
 
-Test(external, set_map_switches_map_and_model)
+GB_TEST(external, set_map_switches_map_and_model)
 {
     need_tools(0);
     gb_map m;
@@ -560,7 +560,7 @@ Test(external, set_map_switches_map_and_model)
     gb_map_free(&m2);
 }
 
-Test(external, path_cost_matches_validator)
+GB_TEST(external, path_cost_matches_validator)
 {
     gb_xy p[] = { { 0, 0 }, { 1, 1 }, { 2, 1 }, { 3, 2 }, { 3, 3 } };
     cr_assert_float_eq(gb_ext_path_cost(p, 5), 2.0 + 2.0 * GB_SQRT2, 1e-15);
@@ -603,7 +603,7 @@ static void csv_col(const char *line, int col, char *out, size_t outsz)
     out[n] = '\0';
 }
 
-Test(external, cli_rows_statuses_and_exit)
+GB_TEST(external, cli_rows_statuses_and_exit)
 {
     need_tools(0);
     const char *bin = cli_bin();

@@ -12,7 +12,7 @@
  * sanitizers watch the same runs.  Paths are relative to the repository
  * root, where `make test` runs.
  */
-#include <criterion/criterion.h>
+#include "gb_test.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -81,24 +81,24 @@ static void replay_target(const char *t, check_fn check)
     cr_expect_gt(seeds, 0, "expected seed inputs in %s, found none", dir);
 }
 
-Test(fuzz_regressions, map_inputs_keep_the_loader_invariants)
+GB_TEST(fuzz_regressions, map_inputs_keep_the_loader_invariants)
 {
     replay_target("map", gb_fuzz_map);
 }
 
-Test(fuzz_regressions, scen_inputs_keep_the_loader_invariants)
+GB_TEST(fuzz_regressions, scen_inputs_keep_the_loader_invariants)
 {
     replay_target("scen", gb_fuzz_scen);
 }
 
-Test(fuzz_regressions, solve_inputs_agree_with_dijkstra_and_the_validator)
+GB_TEST(fuzz_regressions, solve_inputs_agree_with_dijkstra_and_the_validator)
 {
     replay_target("solve", gb_fuzz_solve);
 }
 
 /* The checks themselves must fail on a broken result: a corrupted grid
  * count is caught (guards against a check that can never fire). */
-Test(fuzz_regressions, map_check_detects_a_wrong_passable_count)
+GB_TEST(fuzz_regressions, map_check_detects_a_wrong_passable_count)
 {
     static const char text[] = "type octile\nheight 2\nwidth 3\nmap\n.@.\nGTS\n";
     gb_map m;
@@ -116,7 +116,7 @@ Test(fuzz_regressions, map_check_detects_a_wrong_passable_count)
 }
 
 /* The solve decoder: size, model, terrain bits and query snapping. */
-Test(fuzz_regressions, solve_decoder_reads_the_documented_layout)
+GB_TEST(fuzz_regressions, solve_decoder_reads_the_documented_layout)
 {
     /* 3 x 2, model 4, cell (1,0) blocked, query (1,0) -> (2,1) */
     static const uint8_t in[] = { 2, 1, 3, 0x02, 1, 0, 2, 1 };

@@ -25,7 +25,7 @@
  *   default_dataset  datasets/default/ is what its regen commands produce
  *                    today (run from the repository root; skipped elsewhere)
  */
-#include <criterion/criterion.h>
+#include "gb_test.h"
 #include <criterion/redirect.h>
 
 #include <dirent.h>
@@ -193,28 +193,28 @@ static void check_reproducible(const char *const *args, const char *name)
     remove_tree(d2);
 }
 
-Test(gen, reproducible_random, .init = redirect_all)
+GB_TEST(gen, reproducible_random, .init = redirect_all)
 {
     const char *args[] = { "--family", "random", "--size", "96x64", "--percent", "25",
                            "--seed", "42", "--per-bucket", "4", NULL };
     check_reproducible(args, "random96x64-25-42");
 }
 
-Test(gen, reproducible_maze, .init = redirect_all)
+GB_TEST(gen, reproducible_maze, .init = redirect_all)
 {
     const char *args[] = { "--family", "maze", "--size", "80", "--corridor", "3",
                            "--seed", "7", "--per-bucket", "3", "--max-queries", "60", NULL };
     check_reproducible(args, "maze80-3-7");
 }
 
-Test(gen, reproducible_rooms, .init = redirect_all)
+GB_TEST(gen, reproducible_rooms, .init = redirect_all)
 {
     const char *args[] = { "--family", "rooms", "--size", "100x90", "--room", "10",
                            "--seed", "18446744073709551615", "--per-bucket", "5", NULL };
     check_reproducible(args, "room100x90-10-18446744073709551615");
 }
 
-Test(gen, reproducible_in_memory_equals_written)
+GB_TEST(gen, reproducible_in_memory_equals_written)
 {
     /* Two in-memory generations give the same grid and the same queries. */
     gb_gen_opts o = opts_of(GB_GEN_RANDOM, 64, 64, 5);
@@ -239,7 +239,7 @@ Test(gen, reproducible_in_memory_equals_written)
     gb_map_free(&m2);
 }
 
-Test(gen, different_seeds_differ)
+GB_TEST(gen, different_seeds_differ)
 {
     for (int f = 0; f < GB_GEN_COUNT; f++) {
         gb_gen_opts a = opts_of(f, 64, 64, 1), b = opts_of(f, 64, 64, 2);
@@ -267,7 +267,7 @@ Test(gen, different_seeds_differ)
     }
 }
 
-Test(gen, map_ignores_scenario_options)
+GB_TEST(gen, map_ignores_scenario_options)
 {
     gb_gen_opts a = opts_of(GB_GEN_MAZE, 60, 50, 9), b = a;
     b.per_bucket = 2;
@@ -283,7 +283,7 @@ Test(gen, map_ignores_scenario_options)
 
 /* ---- random ----------------------------------------------------------- */
 
-Test(gen, random_obstacle_fraction)
+GB_TEST(gen, random_obstacle_fraction)
 {
     static const double pct[] = { 0, 10, 20, 12.5, 35, 99.5 };
     for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++) {
@@ -307,7 +307,7 @@ Test(gen, random_obstacle_fraction)
     }
 }
 
-Test(gen, random_not_all_in_one_row)
+GB_TEST(gen, random_not_all_in_one_row)
 {
     /* The obstacles spread over the whole map: every 32x32 tile of a 20 %
      * map holds between 10 % and 30 % obstacles. */
@@ -374,7 +374,7 @@ static void check_maze(int32_t W, int32_t H, int C, uint64_t seed)
     gb_map_free(&m);
 }
 
-Test(gen, maze_walls_corridors_tree)
+GB_TEST(gen, maze_walls_corridors_tree)
 {
     check_maze(64, 64, 1, 1);
     check_maze(64, 64, 2, 2);
@@ -384,7 +384,7 @@ Test(gen, maze_walls_corridors_tree)
     check_maze(2, 2, 1, 6);          /* a single lattice cell */
 }
 
-Test(gen, maze_official_layout)
+GB_TEST(gen, maze_official_layout)
 {
     /* Like maze512-4-0: row 0 and column 0 are walls, (1,1) is open. */
     gb_gen_opts o = opts_of(GB_GEN_MAZE, 512, 512, 0);
@@ -435,7 +435,7 @@ static void check_rooms(int32_t W, int32_t H, int R, uint64_t seed)
     gb_map_free(&m);
 }
 
-Test(gen, rooms_walls_doors_connected)
+GB_TEST(gen, rooms_walls_doors_connected)
 {
     check_rooms(128, 128, 16, 1);
     check_rooms(128, 128, 8, 2);
@@ -518,7 +518,7 @@ static void gen_and_check(gb_gen_opts o)
     gb_map_free(&m);
 }
 
-Test(gen, scen_random_queries_exact)
+GB_TEST(gen, scen_random_queries_exact)
 {
     gb_gen_opts o = opts_of(GB_GEN_RANDOM, 96, 96, 21);
     o.percent = 35;          /* several components: queries stay in the largest */
@@ -526,7 +526,7 @@ Test(gen, scen_random_queries_exact)
     gen_and_check(o);
 }
 
-Test(gen, scen_maze_queries_exact)
+GB_TEST(gen, scen_maze_queries_exact)
 {
     gb_gen_opts o = opts_of(GB_GEN_MAZE, 64, 64, 22);
     o.corridor = 2;
@@ -535,7 +535,7 @@ Test(gen, scen_maze_queries_exact)
     gen_and_check(o);
 }
 
-Test(gen, scen_rooms_queries_exact)
+GB_TEST(gen, scen_rooms_queries_exact)
 {
     gb_gen_opts o = opts_of(GB_GEN_ROOMS, 80, 80, 23);
     o.room = 16;
@@ -543,7 +543,7 @@ Test(gen, scen_rooms_queries_exact)
     gen_and_check(o);
 }
 
-Test(gen, scen_model_4_integer_lengths)
+GB_TEST(gen, scen_model_4_integer_lengths)
 {
     gb_gen_opts o = opts_of(GB_GEN_RANDOM, 64, 64, 24);
     o.model = GB_MODEL_4;
@@ -567,7 +567,7 @@ Test(gen, scen_model_4_integer_lengths)
     gb_map_free(&m);
 }
 
-Test(gen, scen_max_queries_keeps_spread_buckets)
+GB_TEST(gen, scen_max_queries_keeps_spread_buckets)
 {
     gb_gen_opts o = opts_of(GB_GEN_RANDOM, 128, 128, 25);
     o.per_bucket = 5;
@@ -600,7 +600,7 @@ Test(gen, scen_max_queries_keeps_spread_buckets)
     gb_map_free(&m);
 }
 
-Test(gen, scen_no_bucket_fillable)
+GB_TEST(gen, scen_no_bucket_fillable)
 {
     gb_gen_opts o = opts_of(GB_GEN_RANDOM, 3, 3, 0);
     o.percent = 0;
@@ -618,7 +618,7 @@ Test(gen, scen_no_bucket_fillable)
     gb_map_free(&m);
 }
 
-Test(gen, scen_tiny_component)
+GB_TEST(gen, scen_tiny_component)
 {
     gb_gen_opts o = opts_of(GB_GEN_RANDOM, 1, 1, 0);
     o.percent = 0;
@@ -632,7 +632,7 @@ Test(gen, scen_tiny_component)
     gb_map_free(&m);
 }
 
-Test(gen, largest_component_helper)
+GB_TEST(gen, largest_component_helper)
 {
     /* Two rooms of 6 and 4 cells separated by a wall column. */
     gb_grid g;
@@ -653,7 +653,7 @@ Test(gen, largest_component_helper)
 
 /* ---- round trip through the files -------------------------------------- */
 
-Test(gen, roundtrip_written_files_load_back, .init = redirect_all)
+GB_TEST(gen, roundtrip_written_files_load_back, .init = redirect_all)
 {
     char dir[64], mp[256], sp[256], resolved[512];
     make_tmpdir(dir, sizeof dir);
@@ -709,7 +709,7 @@ Test(gen, roundtrip_written_files_load_back, .init = redirect_all)
 
 /* ---- names, options, CLI errors --------------------------------------- */
 
-Test(gen, name_scheme)
+GB_TEST(gen, name_scheme)
 {
     char buf[128];
     gb_gen_opts o = opts_of(GB_GEN_RANDOM, 512, 512, 0);
@@ -734,7 +734,7 @@ Test(gen, name_scheme)
     cr_expect_eq(gb_gen_family_from_name("room"), -1);
 }
 
-Test(gen, check_messages)
+GB_TEST(gen, check_messages)
 {
     struct { gb_gen_opts o; const char *msg; } cases[6];
     for (int i = 0; i < 6; i++) cases[i].o = opts_of(GB_GEN_RANDOM, 64, 64, 0);
@@ -760,7 +760,7 @@ Test(gen, check_messages)
     }
 }
 
-Test(gen, cli_bad_percent_message, .init = redirect_all)
+GB_TEST(gen, cli_bad_percent_message, .init = redirect_all)
 {
     const char *args[] = { "--family", "random", "--percent", "1e3", NULL };
     cr_assert_eq(run_gen("/tmp/gb-test-gen-unused", args), EX_USAGE);
@@ -769,7 +769,7 @@ Test(gen, cli_bad_percent_message, .init = redirect_all)
                             "100 with at most 6 decimals (e.g. 20 or 12.5), found '1e3'\n");
 }
 
-Test(gen, cli_option_of_other_family, .init = redirect_all)
+GB_TEST(gen, cli_option_of_other_family, .init = redirect_all)
 {
     const char *args[] = { "--family", "maze", "--room", "8", NULL };
     cr_assert_eq(run_gen("/tmp/gb-test-gen-unused", args), EX_USAGE);
@@ -778,7 +778,7 @@ Test(gen, cli_option_of_other_family, .init = redirect_all)
                             "--family maze\n");
 }
 
-Test(gen, cli_usage_errors, .init = redirect_all)
+GB_TEST(gen, cli_usage_errors, .init = redirect_all)
 {
     const char *a1[] = { "--size", "10x0", "--family", "random", NULL };
     const char *a2[] = { "--family", "hexes", NULL };
@@ -795,7 +795,7 @@ Test(gen, cli_usage_errors, .init = redirect_all)
     cr_expect_neq(stat("/tmp/gb-test-gen-unused", &st), 0, "an error created the directory");
 }
 
-Test(gen, cli_help, .init = redirect_all)
+GB_TEST(gen, cli_help, .init = redirect_all)
 {
     char *argv[] = { (char *)"gen", (char *)"--help", NULL };
     cr_assert_eq(gb_cmd_gen(2, argv), 0);
@@ -810,7 +810,7 @@ Test(gen, cli_help, .init = redirect_all)
 
 /* ---- the bundled dataset ---------------------------------------------- */
 
-Test(gen, default_dataset_matches_regen, .init = redirect_all)
+GB_TEST(gen, default_dataset_matches_regen, .init = redirect_all)
 {
     struct stat st;
     if (stat("datasets/default/regen.sh", &st) != 0)

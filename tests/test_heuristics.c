@@ -28,7 +28,7 @@
  *                 sampling, scenario goals, the command's files and exit
  *                 codes
  */
-#include <criterion/criterion.h>
+#include "gb_test.h"
 #include <criterion/redirect.h>
 
 #include <errno.h>
@@ -142,7 +142,7 @@ static int popcount8(unsigned v)
 
 /* ---- landmarks -------------------------------------------------------- */
 
-Test(heuristics, landmarks_corridor_exact_selection)
+GB_TEST(heuristics, landmarks_corridor_exact_selection)
 {
     static const char *const rows[] = { "..........", "@@@@@@@@@@" };
     gb_map m;
@@ -230,7 +230,7 @@ static void check_selection(const gb_grid *g, gb_model mo, int k)
     gb_landmarks_free(&L);
 }
 
-Test(heuristics, landmarks_farthest_point_rule_bruteforce)
+GB_TEST(heuristics, landmarks_farthest_point_rule_bruteforce)
 {
     for (int fam = 0; fam < GB_GEN_COUNT; fam++)
         for (uint64_t seed = 1; seed <= 3; seed++) {
@@ -251,7 +251,7 @@ Test(heuristics, landmarks_farthest_point_rule_bruteforce)
         }
 }
 
-Test(heuristics, landmarks_other_component_is_zero)
+GB_TEST(heuristics, landmarks_other_component_is_zero)
 {
     /* Left component 3x4 = 12 cells, right one 2x4 = 8 cells. */
     static const char *const rows[] = {
@@ -290,7 +290,7 @@ Test(heuristics, landmarks_other_component_is_zero)
     gb_map_free(&m);
 }
 
-Test(heuristics, landmarks_real_deterministic_and_exact)
+GB_TEST(heuristics, landmarks_real_deterministic_and_exact)
 {
     gb_map m;
     load_shared("street/Berlin_0_256.map", &m);
@@ -321,7 +321,7 @@ Test(heuristics, landmarks_real_deterministic_and_exact)
 
 /* ---- small maps ------------------------------------------------------- */
 
-Test(heuristics, small_empty_8x8_exact)
+GB_TEST(heuristics, small_empty_8x8_exact)
 {
     gb_grid g;
     empty_grid(&g, 8, 8);
@@ -396,7 +396,7 @@ Test(heuristics, small_empty_8x8_exact)
     gb_grid_free(&g);
 }
 
-Test(heuristics, small_manhattan_exact_numbers)
+GB_TEST(heuristics, small_manhattan_exact_numbers)
 {
     /* Empty 3x3, goal in the centre, 8-nocut: the 4 corners have h* =
      * sqrt 2 and manhattan 2, every other cell is exact. */
@@ -429,7 +429,7 @@ Test(heuristics, small_manhattan_exact_numbers)
     gb_grid_free(&g);
 }
 
-Test(heuristics, small_goal_errors)
+GB_TEST(heuristics, small_goal_errors)
 {
     static const char *const rows[] = { ".@", ".." };
     gb_map m;
@@ -471,7 +471,7 @@ static double octile_liar(void *ctx, int32_t id, int32_t x, int32_t y, int32_t g
     return gb_h_octile(&c, id, x, y) + (id == L->cell ? 10.0 : 0.0);
 }
 
-Test(heuristics, broken_weighted_callback_matches_builtin_weight)
+GB_TEST(heuristics, broken_weighted_callback_matches_builtin_weight)
 {
     gb_map m;
     load_shared("street/Berlin_0_256.map", &m);
@@ -508,7 +508,7 @@ Test(heuristics, broken_weighted_callback_matches_builtin_weight)
     gb_map_free(&m);
 }
 
-Test(heuristics, broken_single_cell_liar_is_found)
+GB_TEST(heuristics, broken_single_cell_liar_is_found)
 {
     gb_map m;
     load_shared("dao/arena.map", &m);
@@ -568,7 +568,7 @@ static const char *const real_maps[] = {
 };
 #define NREAL (int)(sizeof real_maps / sizeof real_maps[0])
 
-Test(heuristics, real_octile_admissible_consistent_8nocut)
+GB_TEST(heuristics, real_octile_admissible_consistent_8nocut)
 {
     for (int i = 0; i < NREAL; i++) {
         gb_map m;
@@ -588,7 +588,7 @@ Test(heuristics, real_octile_admissible_consistent_8nocut)
     }
 }
 
-Test(heuristics, real_manhattan_overestimates_on_8_connected)
+GB_TEST(heuristics, real_manhattan_overestimates_on_8_connected)
 {
     static const char *const maps[] = { "dao/arena.map", "mazes/maze512-4-0.map",
                                         "street/Berlin_0_256.map" };
@@ -635,7 +635,7 @@ Test(heuristics, real_manhattan_overestimates_on_8_connected)
     }
 }
 
-Test(heuristics, real_euclidean_chebyshev_weaker_than_octile)
+GB_TEST(heuristics, real_euclidean_chebyshev_weaker_than_octile)
 {
     static const char *const maps[] = { "dao/arena.map", "bgmaps/AR0011SR.map",
                                         "street/Berlin_0_256.map", "mapf/den312d.map" };
@@ -657,7 +657,7 @@ Test(heuristics, real_euclidean_chebyshev_weaker_than_octile)
     }
 }
 
-Test(heuristics, real_weighted_octile_inadmissible)
+GB_TEST(heuristics, real_weighted_octile_inadmissible)
 {
     static const char *const maps[] = { "dao/arena.map", "random/random512-10-0.map" };
     for (int i = 0; i < 2; i++) {
@@ -680,7 +680,7 @@ Test(heuristics, real_weighted_octile_inadmissible)
     }
 }
 
-Test(heuristics, real_diff_admissible_consistent_more_informed)
+GB_TEST(heuristics, real_diff_admissible_consistent_more_informed)
 {
     static const char *const maps[] = { "mazes/maze512-4-0.map", "street/Berlin_0_256.map" };
     for (int i = 0; i < 2; i++) {
@@ -706,7 +706,7 @@ Test(heuristics, real_diff_admissible_consistent_more_informed)
     }
 }
 
-Test(heuristics, real_diff_admissible_every_map_and_model)
+GB_TEST(heuristics, real_diff_admissible_every_map_and_model)
 {
     for (int i = 0; i < NREAL; i++) {
         gb_map m;
@@ -726,7 +726,7 @@ Test(heuristics, real_diff_admissible_every_map_and_model)
 
 /* ---- parsing, claims, goals ------------------------------------------- */
 
-Test(heuristics, parse_specs)
+GB_TEST(heuristics, parse_specs)
 {
     gb_hv_spec s;
     char err[256];
@@ -761,7 +761,7 @@ Test(heuristics, parse_specs)
     cr_assert_str_eq(err, "diff:x=1: expected parameter k=K or w=W (each at most once), found 'x=1'");
 }
 
-Test(heuristics, claims_follow_the_registry)
+GB_TEST(heuristics, claims_follow_the_registry)
 {
     gb_hv_spec s;
     int adm = -1, cons = -1;
@@ -781,7 +781,7 @@ Test(heuristics, claims_follow_the_registry)
     cr_assert_eq(gb_hv_claim(&s, GB_MODEL_4, &adm, &cons), 0);
 }
 
-Test(heuristics, goals_sampled_reproducibly)
+GB_TEST(heuristics, goals_sampled_reproducibly)
 {
     static const char *const rows[] = { ".@..", "..@.", "@..." };
     gb_map m;
@@ -806,7 +806,7 @@ Test(heuristics, goals_sampled_reproducibly)
     gb_map_free(&m);
 }
 
-Test(heuristics, goals_from_scenario_distinct_and_passable)
+GB_TEST(heuristics, goals_from_scenario_distinct_and_passable)
 {
     static const char *const rows[] = { "....", "..@.", "...." };
     gb_map m;
@@ -883,7 +883,7 @@ static void write_test_map(const char *dir, char *path, size_t n)
     gb_map_free(&m);
 }
 
-Test(heuristics, cli_csv_hist_and_exit_codes, .init = redirect_all)
+GB_TEST(heuristics, cli_csv_hist_and_exit_codes, .init = redirect_all)
 {
     char dir[] = "/tmp/gb-test-heur-XXXXXX", map[256], out[256], hist[256];
     cr_assert_not_null(mkdtemp(dir));
@@ -931,7 +931,7 @@ Test(heuristics, cli_csv_hist_and_exit_codes, .init = redirect_all)
     rmdir(dir);
 }
 
-Test(heuristics, cli_usage_and_input_errors, .init = redirect_all)
+GB_TEST(heuristics, cli_usage_and_input_errors, .init = redirect_all)
 {
     const char *help[] = { "--help", NULL };
     cr_assert_eq(run_cmd(help), 0);
@@ -949,7 +949,7 @@ Test(heuristics, cli_usage_and_input_errors, .init = redirect_all)
     cr_assert_eq(run_cmd(missing), EX_NOINPUT);
 }
 
-Test(heuristics, cli_scenario_goals, .init = redirect_all)
+GB_TEST(heuristics, cli_scenario_goals, .init = redirect_all)
 {
     const char *dir = shared_dir();
     if (!dir) cr_skip_test("no shared Moving AI directory (set GB_SHARED)");

@@ -13,7 +13,7 @@
  *   real_*          every .scen under $GB_SHARED (default ../shared/movingai)
  *                   with its map: query counts, dimensions, check_map.
  */
-#include <criterion/criterion.h>
+#include "gb_test.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -196,7 +196,7 @@ static const bad_case bad_cases[] = {
       "found '1.5.3'" },
 };
 
-Test(loaders, bad_inputs)
+GB_TEST(loaders, bad_inputs)
 {
     size_t n = sizeof bad_cases / sizeof bad_cases[0];
     cr_expect(n >= 40, "table has only %zu entries", n);
@@ -249,7 +249,7 @@ static void expect_small_map(const gb_map *m)
     cr_expect_eq(sum, 4);
 }
 
-Test(loaders, map_crlf)
+GB_TEST(loaders, map_crlf)
 {
     gb_map m;
     gb_diag d;
@@ -259,7 +259,7 @@ Test(loaders, map_crlf)
     gb_map_free(&m);
 }
 
-Test(loaders, map_lf_without_final_newline)
+GB_TEST(loaders, map_lf_without_final_newline)
 {
     gb_map m;
     gb_diag d;
@@ -269,7 +269,7 @@ Test(loaders, map_lf_without_final_newline)
     gb_map_free(&m);
 }
 
-Test(loaders, map_mixed_line_ends_blanks_in_header_and_blank_tail)
+GB_TEST(loaders, map_mixed_line_ends_blanks_in_header_and_blank_tail)
 {
     gb_map m;
     gb_diag d;
@@ -280,7 +280,7 @@ Test(loaders, map_mixed_line_ends_blanks_in_header_and_blank_tail)
     gb_map_free(&m);
 }
 
-Test(loaders, map_all_terrain_letters)
+GB_TEST(loaders, map_all_terrain_letters)
 {
     gb_map m;
     gb_diag d;
@@ -294,7 +294,7 @@ Test(loaders, map_all_terrain_letters)
     gb_map_free(&m);
 }
 
-Test(loaders, map_buffer_not_nul_terminated)
+GB_TEST(loaders, map_buffer_not_nul_terminated)
 {
     char buf[64];
     const char *text = HDR ".@.\nGTS\n";
@@ -309,7 +309,7 @@ Test(loaders, map_buffer_not_nul_terminated)
     gb_map_free(&m);
 }
 
-Test(loaders, map_load_missing_file_and_directory)
+GB_TEST(loaders, map_load_missing_file_and_directory)
 {
     char dir[] = "/tmp/gbtestXXXXXX";
     cr_assert(mkdtemp(dir) != NULL);
@@ -335,7 +335,7 @@ Test(loaders, map_load_missing_file_and_directory)
     rmdir(dir);
 }
 
-Test(loaders, map_write_round_trip)
+GB_TEST(loaders, map_write_round_trip)
 {
     char dir[] = "/tmp/gbtestXXXXXX";
     cr_assert(mkdtemp(dir) != NULL);
@@ -366,7 +366,7 @@ Test(loaders, map_write_round_trip)
 
 /* ---- scenarios -------------------------------------------------------- */
 
-Test(loaders, scen_version0_headerless)
+GB_TEST(loaders, scen_version0_headerless)
 {
     gb_scen s;
     gb_diag d;
@@ -388,7 +388,7 @@ Test(loaders, scen_version0_headerless)
     gb_scen_free(&s);
 }
 
-Test(loaders, scen_version1_tabs_and_version10_spaces)
+GB_TEST(loaders, scen_version1_tabs_and_version10_spaces)
 {
     gb_scen a, b;
     gb_diag d;
@@ -416,7 +416,7 @@ Test(loaders, scen_version1_tabs_and_version10_spaces)
     gb_scen_free(&b);
 }
 
-Test(loaders, scen_tolerance_fixed_two_decimals)
+GB_TEST(loaders, scen_tolerance_fixed_two_decimals)
 {
     gb_scen s;
     gb_diag d;
@@ -432,7 +432,7 @@ Test(loaders, scen_tolerance_fixed_two_decimals)
     gb_scen_free(&s);
 }
 
-Test(loaders, scen_tolerance_significant_digits)
+GB_TEST(loaders, scen_tolerance_significant_digits)
 {
     gb_scen s;
     gb_diag d;
@@ -456,7 +456,7 @@ Test(loaders, scen_tolerance_significant_digits)
     gb_scen_free(&s);
 }
 
-Test(loaders, scen_tolerance_eight_decimals)
+GB_TEST(loaders, scen_tolerance_eight_decimals)
 {
     gb_scen s;
     gb_diag d;
@@ -471,7 +471,7 @@ Test(loaders, scen_tolerance_eight_decimals)
     gb_scen_free(&s);
 }
 
-Test(loaders, scen_write_round_trip)
+GB_TEST(loaders, scen_write_round_trip)
 {
     char dir[] = "/tmp/gbtestXXXXXX";
     cr_assert(mkdtemp(dir) != NULL);
@@ -503,7 +503,7 @@ Test(loaders, scen_write_round_trip)
 
 /* ---- map resolution --------------------------------------------------- */
 
-Test(loaders, resolve_map_candidate_order)
+GB_TEST(loaders, resolve_map_candidate_order)
 {
     char dir[] = "/tmp/gbtestXXXXXX";
     cr_assert(mkdtemp(dir) != NULL);
@@ -569,7 +569,7 @@ typedef struct check_case {
     const char *message;   /* NULL = must pass */
 } check_case;
 
-Test(loaders, check_map_errors)
+GB_TEST(loaders, check_map_errors)
 {
     gb_map m;
     gb_diag d;
@@ -612,7 +612,7 @@ Test(loaders, check_map_errors)
     gb_map_free(&m);
 }
 
-Test(loaders, success_clears_diag)
+GB_TEST(loaders, success_clears_diag)
 {
     gb_map m;
     gb_diag d;
@@ -637,7 +637,7 @@ static void print_to_string(const gb_diag *d, char *out, size_t n)
     free(buf);
 }
 
-Test(loaders, diag_format_variants)
+GB_TEST(loaders, diag_format_variants)
 {
     gb_diag d;
     char got[1024];
@@ -659,7 +659,7 @@ Test(loaders, diag_format_variants)
     cr_expect_str_eq(got, "", "nothing printed without an error");
 }
 
-Test(loaders, diag_print_caret)
+GB_TEST(loaders, diag_print_caret)
 {
     gb_map m;
     gb_diag d;
@@ -684,7 +684,7 @@ Test(loaders, diag_print_caret)
     cr_expect_str_eq(got, "t.map:6: error: expected 2 rows, found 1\n");
 }
 
-Test(loaders, diag_long_line_window)
+GB_TEST(loaders, diag_long_line_window)
 {
     /* 1000-column row with a bad cell at column 700 */
     size_t w = 1000;
@@ -727,7 +727,7 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-Test(loaders, real_files)
+GB_TEST(loaders, real_files)
 {
     const char *root = shared_dir();
     if (!root) cr_skip_test("no shared Moving AI directory (set GB_SHARED)");
@@ -821,7 +821,7 @@ Test(loaders, real_files)
         cr_expect(cases[i].found, "%s not found under %s", cases[i].scen, root);
 }
 
-Test(loaders, real_berlin_map_is_crlf)
+GB_TEST(loaders, real_berlin_map_is_crlf)
 {
     const char *root = shared_dir();
     if (!root) cr_skip_test("no shared Moving AI directory (set GB_SHARED)");
@@ -840,7 +840,7 @@ Test(loaders, real_berlin_map_is_crlf)
     gb_map_free(&m);
 }
 
-Test(loaders, real_wc3_endpoint_on_blocked_cell)
+GB_TEST(loaders, real_wc3_endpoint_on_blocked_cell)
 {
     const char *root = shared_dir();
     if (!root) cr_skip_test("no shared Moving AI directory (set GB_SHARED)");

@@ -25,7 +25,7 @@
  * generates a table of thin wrappers per queue (pq_ops), and one Criterion
  * test per (queue, scenario) pair from the GB_PQ_SCENARIOS list.
  */
-#include <criterion/criterion.h>
+#include "gb_test.h"
 
 #include <float.h>
 #include <math.h>
@@ -480,7 +480,7 @@ static void run_scenario(const pq_ops *ops, const scen *sc)
 }
 
 #define GB_PQ_SCEN_TEST(Q, NAME, ...) \
-    Test(pq_##Q, NAME) { run_scenario(&ops_##Q, &sc_##NAME); }
+    GB_TEST(pq_##Q, NAME) { run_scenario(&ops_##Q, &sc_##NAME); }
 #define GB_PQ_ALL_SCEN_TESTS(Q, LAZY) GB_PQ_SCENARIOS(GB_PQ_SCEN_TEST, Q)
 GB_PQ_QUEUES(GB_PQ_ALL_SCEN_TESTS)
 
@@ -572,9 +572,9 @@ static void test_zero_cells(const pq_ops *ops)
 }
 
 #define GB_PQ_EXTRA_TESTS(Q, LAZY)                                             \
-    Test(pq_##Q, clear_empties_and_zeroes_counters) { test_clear(&ops_##Q); } \
-    Test(pq_##Q, single_cell) { test_single(&ops_##Q); }                      \
-    Test(pq_##Q, zero_cells_and_free_of_zeroed_queue)                         \
+    GB_TEST(pq_##Q, clear_empties_and_zeroes_counters) { test_clear(&ops_##Q); } \
+    GB_TEST(pq_##Q, single_cell) { test_single(&ops_##Q); }                      \
+    GB_TEST(pq_##Q, zero_cells_and_free_of_zeroed_queue)                         \
     {                                                                         \
         gb_##Q z;                                                             \
         memset(&z, 0, sizeof z);                                              \
@@ -588,7 +588,7 @@ GB_PQ_QUEUES(GB_PQ_EXTRA_TESTS)
 /* gb_bheap_dk_ent_before on (fkey, gkey, id) must agree with gb_pq_before
  * on (f, g, id) for every pair of keys, including -0, subnormals and
  * DBL_MAX; the bucket queue's inverse image must give back f exactly. */
-Test(pq_keys, integer_images_order_exactly_like_gb_pq_before)
+GB_TEST(pq_keys, integer_images_order_exactly_like_gb_pq_before)
 {
     double v[N_EXTREME * 3 + 40];
     size_t nv = 0, a, b, i;

@@ -27,7 +27,7 @@
  * end-to-end test runs from the repository root (the directory `make
  * test` runs in) and needs gnuplot and hyperfine.
  */
-#include <criterion/criterion.h>
+#include "gb_test.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -237,7 +237,7 @@ static void first_line(const char *path, char *out, size_t n)
 
 /* ---- quantiles ------------------------------------------------------- */
 
-Test(quantile, type7_values)
+GB_TEST(quantile, type7_values)
 {
     const double x4[] = { 1, 2, 3, 4 };
     cr_expect_eq(gb_quantile(x4, 4, 0.0), 1.0);
@@ -257,7 +257,7 @@ Test(quantile, type7_values)
 
 /* ---- CSV reader ------------------------------------------------------- */
 
-Test(csv_reader, quoting_crlf_bom_and_blank_lines)
+GB_TEST(csv_reader, quoting_crlf_bom_and_blank_lines)
 {
     char dir[64], path[128];
     make_tmpdir(dir, sizeof dir);
@@ -291,7 +291,7 @@ Test(csv_reader, quoting_crlf_bom_and_blank_lines)
     rm_rf(dir);
 }
 
-Test(csv_reader, errors)
+GB_TEST(csv_reader, errors)
 {
     char dir[64], path[128];
     make_tmpdir(dir, sizeof dir);
@@ -330,7 +330,7 @@ Test(csv_reader, errors)
 
 /* ---- JSON reader ------------------------------------------------------ */
 
-Test(json_reader, values_and_escapes)
+GB_TEST(json_reader, values_and_escapes)
 {
     const char *src = " {\"a\": [1, 2.5e1, -0.5], \"s\": \"x\\u00e9\\ud83d\\ude00\\n\\\"\", "
                       "\"t\": true, \"f\": false, \"n\": null, \"o\": {\"k\": \"v\"}, \"e\": []} ";
@@ -353,7 +353,7 @@ Test(json_reader, values_and_escapes)
     gb_jv_free(v);
 }
 
-Test(json_reader, errors_name_the_place)
+GB_TEST(json_reader, errors_name_the_place)
 {
     gb_jv *v;
     gb_diag d;
@@ -404,7 +404,7 @@ static const char hand_csv[] =
     "21,,\"m,2\",s2.scen,2,0,astar-octile,bheap,optimal,scen_mismatch,3,1.000000,2,30\n"
     "\n";
 
-Test(summary, hand_written_csv)
+GB_TEST(summary, hand_written_csv)
 {
     char dir[64], in[128], out[128], pd[128], p[256];
     make_tmpdir(dir, sizeof dir);
@@ -530,7 +530,7 @@ Test(summary, hand_written_csv)
     rm_rf(dir);
 }
 
-Test(summary, errors_are_pinned)
+GB_TEST(summary, errors_are_pinned)
 {
     char dir[64], in[128];
     make_tmpdir(dir, sizeof dir);
@@ -565,7 +565,7 @@ Test(summary, errors_are_pinned)
 
 /* ---- footprint -------------------------------------------------------- */
 
-Test(footprint, tiny_map_pixels_and_tables)
+GB_TEST(footprint, tiny_map_pixels_and_tables)
 {
     const char *bin = gb_bin();
     char dir[64], p[256], log[128];
@@ -622,7 +622,7 @@ Test(footprint, tiny_map_pixels_and_tables)
 
 /* ---- CLI errors ------------------------------------------------------- */
 
-Test(report_cli, usage_errors)
+GB_TEST(report_cli, usage_errors)
 {
     const char *bin = gb_bin();
     char dir[64], log[128];
@@ -642,7 +642,7 @@ Test(report_cli, usage_errors)
     rm_rf(dir);
 }
 
-Test(report_cli, script_names_missing_tools_and_bad_options)
+GB_TEST(report_cli, script_names_missing_tools_and_bad_options)
 {
     const char *bin = gb_bin();
     if (!file_exists("scripts/report.sh")) cr_skip_test("not run from the repository root");
@@ -701,7 +701,7 @@ static size_t scen_queries(const char *path)
     return n;
 }
 
-Test(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
+GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
 {
     const char *bin = gb_bin();
     if (!file_exists("scripts/report.sh") || !file_exists("plots/style.gp"))

@@ -16,7 +16,7 @@
  *
  * More random grids: GB_PROP_GRIDS=N (default 300) and GB_PROP_SEED=S.
  */
-#include <criterion/criterion.h>
+#include "gb_test.h"
 #include <criterion/parameterized.h>
 #include <math.h>
 #include <stdio.h>
@@ -175,7 +175,7 @@ static gb_ws *open_grid(gb_grid *g, int w, int h, gb_model m)
     return ws;
 }
 
-Test(search, open_grid_costs_are_octile_and_manhattan)
+GB_TEST(search, open_grid_costs_are_octile_and_manhattan)
 {
     char err[128];
     gb_solver_spec sp;
@@ -195,7 +195,7 @@ Test(search, open_grid_costs_are_octile_and_manhattan)
     gb_grid_free(&g);
 }
 
-Test(search, start_equal_to_goal_costs_zero_for_every_solver)
+GB_TEST(search, start_equal_to_goal_costs_zero_for_every_solver)
 {
     char err[128];
     gb_grid g;
@@ -216,7 +216,7 @@ Test(search, start_equal_to_goal_costs_zero_for_every_solver)
     gb_grid_free(&g);
 }
 
-Test(search, walled_off_goal_is_unreachable_for_every_solver)
+GB_TEST(search, walled_off_goal_is_unreachable_for_every_solver)
 {
     char err[128];
     gb_grid g;
@@ -240,7 +240,7 @@ Test(search, walled_off_goal_is_unreachable_for_every_solver)
     gb_grid_free(&g);
 }
 
-Test(search, diagonal_gap_blocks_8nocut_but_not_8cutall)
+GB_TEST(search, diagonal_gap_blocks_8nocut_but_not_8cutall)
 {
     /* two blocked cells touching at a corner: the only way through is the
      * diagonal squeeze, legal on 8-cutall only */
@@ -263,7 +263,7 @@ Test(search, diagonal_gap_blocks_8nocut_but_not_8cutall)
     gb_grid_free(&g);
 }
 
-Test(search, solver_names_parse_and_reject)
+GB_TEST(search, solver_names_parse_and_reject)
 {
     char err[256];
     gb_solver_spec sp;
@@ -288,7 +288,7 @@ Test(search, solver_names_parse_and_reject)
     cr_expect(gb_solver_unsupported(&sp, GB_MODEL_4, err, sizeof err));
 }
 
-Test(search, dijkstra_all_matches_per_query_dijkstra)
+GB_TEST(search, dijkstra_all_matches_per_query_dijkstra)
 {
     uint64_t seed = 7;
     gb_grid g;
@@ -320,7 +320,7 @@ Test(search, dijkstra_all_matches_per_query_dijkstra)
 
 /* ---- property test on random grids -------------------------------------- */
 
-Test(search, every_solver_and_queue_agrees_with_dijkstra_on_random_grids, .timeout = 600)
+GB_TEST(search, every_solver_and_queue_agrees_with_dijkstra_on_random_grids, .timeout = 600)
 {
     long ngrids = env_long("GB_PROP_GRIDS", 300);
     uint64_t seed = (uint64_t)env_long("GB_PROP_SEED", 20261129);
@@ -451,6 +451,7 @@ ParameterizedTest(shared_case *c, shared, dijkstra_reproduces_every_printed_leng
     gb_ws_free(ws);
     gb_map_free(&mp);
     gb_scen_free(&sc);
+    gb_test_leak_check();
 }
 
 static shared_case matrix_cases[] = {
@@ -490,4 +491,5 @@ ParameterizedTest(shared_case *c, shared, every_solver_and_queue_matches_dijkstr
     gb_ws_free(ws);
     gb_map_free(&mp);
     gb_scen_free(&sc);
+    gb_test_leak_check();
 }

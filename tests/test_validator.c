@@ -3,7 +3,7 @@
  * with exact step counts and rejects every kind of illegal one, with a
  * message that says what was expected and what was found.
  */
-#include <criterion/criterion.h>
+#include "gb_test.h"
 #include <math.h>
 #include <string.h>
 
@@ -28,7 +28,7 @@ static const char *const squeeze[] = { ".@", "@." };
 
 #define XY(a, b) ((gb_xy){ (a), (b) })
 
-Test(validator, accepts_a_straight_and_diagonal_path_with_exact_counts)
+GB_TEST(validator, accepts_a_straight_and_diagonal_path_with_exact_counts)
 {
     gb_grid g;
     grid_from(&g, open4, 4);
@@ -43,7 +43,7 @@ Test(validator, accepts_a_straight_and_diagonal_path_with_exact_counts)
     gb_grid_free(&g);
 }
 
-Test(validator, start_equals_goal_is_a_one_cell_path_of_cost_zero)
+GB_TEST(validator, start_equals_goal_is_a_one_cell_path_of_cost_zero)
 {
     gb_grid g;
     grid_from(&g, open4, 4);
@@ -54,7 +54,7 @@ Test(validator, start_equals_goal_is_a_one_cell_path_of_cost_zero)
     gb_grid_free(&g);
 }
 
-Test(validator, rejects_corner_cutting_under_the_default_model)
+GB_TEST(validator, rejects_corner_cutting_under_the_default_model)
 {
     gb_grid g;
     const char *const rows[] = { "..", "@." };   /* (0,1) blocked */
@@ -70,7 +70,7 @@ Test(validator, rejects_corner_cutting_under_the_default_model)
     gb_grid_free(&g);
 }
 
-Test(validator, cut1_rejects_squeezing_between_two_blocked_cells_cutall_allows_it)
+GB_TEST(validator, cut1_rejects_squeezing_between_two_blocked_cells_cutall_allows_it)
 {
     gb_grid g;
     grid_from(&g, squeeze, 2);
@@ -82,7 +82,7 @@ Test(validator, cut1_rejects_squeezing_between_two_blocked_cells_cutall_allows_i
     gb_grid_free(&g);
 }
 
-Test(validator, rejects_diagonals_on_the_4_connected_model)
+GB_TEST(validator, rejects_diagonals_on_the_4_connected_model)
 {
     gb_grid g;
     grid_from(&g, open4, 4);
@@ -93,7 +93,7 @@ Test(validator, rejects_diagonals_on_the_4_connected_model)
     gb_grid_free(&g);
 }
 
-Test(validator, rejects_a_step_into_a_wall)
+GB_TEST(validator, rejects_a_step_into_a_wall)
 {
     gb_grid g;
     grid_from(&g, corner, 2);
@@ -104,7 +104,7 @@ Test(validator, rejects_a_step_into_a_wall)
     gb_grid_free(&g);
 }
 
-Test(validator, rejects_a_step_off_the_map)
+GB_TEST(validator, rejects_a_step_off_the_map)
 {
     gb_grid g;
     grid_from(&g, open4, 4);
@@ -115,7 +115,7 @@ Test(validator, rejects_a_step_off_the_map)
     gb_grid_free(&g);
 }
 
-Test(validator, rejects_a_jump_and_a_zero_step)
+GB_TEST(validator, rejects_a_jump_and_a_zero_step)
 {
     gb_grid g;
     grid_from(&g, open4, 4);
@@ -129,7 +129,7 @@ Test(validator, rejects_a_jump_and_a_zero_step)
     gb_grid_free(&g);
 }
 
-Test(validator, rejects_wrong_endpoints_and_empty_paths)
+GB_TEST(validator, rejects_wrong_endpoints_and_empty_paths)
 {
     gb_grid g;
     grid_from(&g, open4, 4);
@@ -144,7 +144,7 @@ Test(validator, rejects_wrong_endpoints_and_empty_paths)
     gb_grid_free(&g);
 }
 
-Test(validator, rejects_a_wrong_reported_cost_but_tolerates_rounding)
+GB_TEST(validator, rejects_a_wrong_reported_cost_but_tolerates_rounding)
 {
     gb_grid g;
     grid_from(&g, open4, 4);
@@ -161,7 +161,7 @@ Test(validator, rejects_a_wrong_reported_cost_but_tolerates_rounding)
     gb_grid_free(&g);
 }
 
-Test(validator, cost_comparison_is_exact_on_step_counts)
+GB_TEST(validator, cost_comparison_is_exact_on_step_counts)
 {
     gb_check a, b;
     memset(&a, 0, sizeof a);

@@ -1,0 +1,56 @@
+/*
+ * gb_test.h -- GB_TEST: a Criterion test that also fails on a memory leak.
+ *
+ * Criterion runs each test in a worker process and reports the result
+ * before the worker exits, so LeakSanitizer's report at exit (and its exit
+ * status) comes too late to fail anything: a leaking test passes.  GB_TEST
+ * wraps the body: after it returns, a sanitizer build (make check) asks
+ * LeakSanitizer for a recoverable leak check and fails the test when the
+ * check finds unreachable memory (the report above the failure names the
+ * allocation).  A body that fails an assertion never returns here: it has
+ * failed already.  In a build without the sanitizer the check is a no-op.
+ *
+ *   GB_TEST(suite, name) { ... }
+ *   GB_TEST(suite, name, .timeout = 60, .init = setup) { ... }
+ *
+ * A .fini cannot do this: Criterion ignores assertions and even crashes
+ * in a test's teardown (it prints a warning and counts the test passing).
+ */
+#ifndef GB_TEST_H
+#define GB_TEST_H
+
+#include <criterion/criterion.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define GB_TEST_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GB_TEST_LSAN 1
+#endif
+#endif
+
+#ifdef GB_TEST_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
+/* Fail the running test when LeakSanitizer finds leaked memory now. */
+static inline void gb_test_leak_check(void)
+{
+#ifdef GB_TEST_LSAN
+    if (__lsan_do_recoverable_leak_check() != 0)
+        cr_fail("LeakSanitizer: the test leaked memory (report above)");
+#endif
+}
+
+/* `.disabled = 0` (the default) gives Test() at least one option. */
+#define GB_TEST(...) GB_TEST_(__VA_ARGS__, .disabled = 0)
+#define GB_TEST_(suite, name, ...)                                             \
+    static void gb_test_body_##suite##_##name(void);                           \
+    Test(suite, name, __VA_ARGS__)                                             \
+    {                                                                          \
+        gb_test_body_##suite##_##name();                                       \
+        gb_test_leak_check();                                                  \
+    }                                                                          \
+    static void gb_test_body_##suite##_##name(void)
+
+#endif
