@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_alloc.h"
 #include "gb_cmd.h"
 #include "gb_env.h"
 #include "gb_sha256.h"
@@ -132,7 +133,7 @@ int gb_cmd_env(int argc, char **argv)
     gb_diag d;
     gb_diag_clear(&d);
     int nfs = argc - optind;
-    file_sum *fs = calloc(nfs > 0 ? (size_t)nfs : 1, sizeof *fs);
+    file_sum *fs = gb_calloc(nfs > 0 ? (size_t)nfs : 1, sizeof *fs);
     if (!fs) {
         fprintf(stderr, CMD ": expected memory for %d file entries, found none\n", nfs);
         return EX_OSERR;
@@ -140,13 +141,13 @@ int gb_cmd_env(int argc, char **argv)
     for (int i = 0; i < nfs; i++) {
         fs[i].path = argv[optind + i];
         if (gb_sha256_file_n(fs[i].path, fs[i].hex, &fs[i].bytes, &d) != 0) {
-            free(fs);
+            gb_free(fs);
             return report(&d);
         }
     }
     gb_calib cal;
     if (calibrate && gb_env_calibrate(model, &cal, &d) != 0) {
-        free(fs);
+        gb_free(fs);
         return report(&d);
     }
     gb_env e;
@@ -169,6 +170,6 @@ int gb_cmd_env(int argc, char **argv)
             rc = EX_IOERR;
         }
     }
-    free(fs);
+    gb_free(fs);
     return rc;
 }

@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_alloc.h"
 #include "gb_cmd.h"
 #include "gb_map.h"
 #include "gb_scen.h"
@@ -320,16 +321,22 @@ int gb_cmd_footprint(int argc, char **argv)
     gb_scen_free(&sc);
     const gb_grid *g = &map.grid;
     gb_ws *ws = gb_ws_new(g, model);
-    uint8_t *rgb = malloc((size_t)g->width * (size_t)g->height * 3);
+    uint8_t *rgb = gb_malloc((size_t)g->width * (size_t)g->height * 3);
     if (!ws || !rgb) {
         gb_ws_free(ws);
-        free(rgb);
+        gb_free(rgb);
         gb_map_free(&map);
         fprintf(stderr, CMD ": expected memory for a %dx%d map, found none\n", g->width, g->height);
         return EX_OSERR;
     }
     int32_t s = gb_grid_id(g, q.sx, q.sy), t = gb_grid_id(g, q.gx, q.gy);
-    char tmp[4300], path[4200];
+    /* All outputs appear together or not at all: each file is written to
+     * its temporary file and closed; only when every one is complete are
+     * they renamed into place (ns images, then the .tsv and the .gp). */
+    static char tmps[MAX_SOLVERS + 2][4300];
+    static char dest[MAX_SOLVERS + 2][4200];
+    int ntmp = 0;
+    char path[4200];
 
     for (int i = 0; i < ns && !rc; i++) {
         fp_row *r = &rows[i];
@@ -352,11 +359,12 @@ int gb_cmd_footprint(int argc, char **argv)
             rc = EX_USAGE;
             break;
         }
-        FILE *f = gb_tmp_open(r->file, tmp, sizeof tmp, &d);
+        FILE *f = gb_tmp_open(r->file, tmps[ntmp], sizeof tmps[ntmp], &d);
         if (!f) { rc = report(&d); break; }
         r->header_bytes = fprintf(f, "P6\n%d %d\n255\n", g->width, g->height);
         fwrite(rgb, 3, (size_t)g->width * (size_t)g->height, f);
-        if (gb_tmp_commit(f, tmp, r->file, &d) != 0) { rc = report(&d); break; }
+        if (gb_tmp_close(f, tmps[ntmp], &d) != 0) { rc = report(&d); break; }
+        copy_str(dest[ntmp++], sizeof dest[0], r->file);
     }
     static const char *const status_name[] = { "found", "unreachable", "limit" };
     double opt = -1;
@@ -366,7 +374,8 @@ int gb_cmd_footprint(int argc, char **argv)
 
     if (!rc) {   /* the table */
         snprintf(path, sizeof path, "%s.tsv", out);
-        FILE *f = gb_tmp_open(path, tmp, sizeof tmp, &d);
+        char *tmp = tmps[ntmp];
+        FILE *f = gb_tmp_open(path, tmp, sizeof tmps[0], &d);
         if (!f) rc = report(&d);
         else {
             fprintf(f, "# %s line %ld: (%d,%d) -> (%d,%d), map %s %dx%d, model %s, queue %s\n",
@@ -380,12 +389,14 @@ int gb_cmd_footprint(int argc, char **argv)
                         (unsigned long long)r->st.expanded, (unsigned long long)r->st.generated,
                         (unsigned long long)r->st.scanned, r->nopen, r->nclosed);
             }
-            if (gb_tmp_commit(f, tmp, path, &d) != 0) rc = report(&d);
+            if (gb_tmp_close(f, tmp, &d) != 0) rc = report(&d);
+            else copy_str(dest[ntmp++], sizeof dest[0], path);
         }
     }
     if (!rc) {   /* the gnuplot parameters */
         snprintf(path, sizeof path, "%s.gp", out);
-        FILE *f = gb_tmp_open(path, tmp, sizeof tmp, &d);
+        char *tmp = tmps[ntmp];
+        FILE *f = gb_tmp_open(path, tmp, sizeof tmps[0], &d);
         if (!f) rc = report(&d);
         else {
             char title[2048];
@@ -424,14 +435,19 @@ int gb_cmd_footprint(int argc, char **argv)
                 gp_str(f, l1);
                 fputc('\n', f);
             }
-            if (gb_tmp_commit(f, tmp, path, &d) != 0) rc = report(&d);
+            if (gb_tmp_close(f, tmp, &d) != 0) rc = report(&d);
+            else copy_str(dest[ntmp++], sizeof dest[0], path);
         }
+    }
+    for (int i = 0; i < ntmp; i++) {
+        if (rc) gb_tmp_abort(NULL, tmps[i]);
+        else if (gb_tmp_rename(tmps[i], dest[i], &d) != 0) rc = report(&d);
     }
     if (!rc)
         fprintf(stderr, CMD ": %s line %ld, %d solvers -> %s.{tsv,gp} and %d images\n", base_name(scen),
                 q.line, ns, out, ns);
     gb_ws_free(ws);
-    free(rgb);
+    gb_free(rgb);
     gb_map_free(&map);
     return rc;
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gb_alloc.h"
 #include "gb_cmd.h"
 #include "gb_gen.h"
 
@@ -311,7 +312,7 @@ int gb_cmd_gen(int argc, char **argv)
     gb_map m;
     int rc = gb_gen_map(&o, &m, &d);
     if (rc) return report(&d);
-    m.path = strdup(map_path);      /* names the map in gb_gen_scen's errors */
+    m.path = gb_strdup(map_path);      /* names the map in gb_gen_scen's errors */
     gb_scen s;
     rc = gb_gen_scen(&o, &m, map_field, &s, &d);
     if (rc) {

@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gb_alloc.h"
 #include "gb_cmd.h"
 #include "gb_heurval.h"
 #include "gb_map.h"
@@ -211,9 +212,9 @@ static int agg_add(agg *a, const gb_hv_result *r)
     a->ratio_cells += r->ratio_cells;
     a->ratio_sum += r->ratio_sum;
     if (r->nbuckets > a->nbuckets) {
-        double *s = realloc(a->bsum, (size_t)r->nbuckets * sizeof *s);
+        double *s = gb_realloc(a->bsum, (size_t)r->nbuckets * sizeof *s);
         if (s) a->bsum = s;
-        int64_t *c = realloc(a->bcells, (size_t)r->nbuckets * sizeof *c);
+        int64_t *c = gb_realloc(a->bcells, (size_t)r->nbuckets * sizeof *c);
         if (c) a->bcells = c;
         if (!s || !c) return -1;
         for (int32_t b = a->nbuckets; b < r->nbuckets; b++) { s[b] = 0.0; c[b] = 0; }
@@ -353,7 +354,7 @@ int gb_cmd_heuristics(int argc, char **argv)
             }
         }
         size_t cap = ngoals_opt > 0 && (size_t)ngoals_opt < scen.n ? (size_t)ngoals_opt : scen.n;
-        goals = malloc(cap * sizeof *goals);
+        goals = gb_malloc(cap * sizeof *goals);
         if (!goals) goto nomem;
         ngoals = gb_hv_scen_goals(&scen, g, (int32_t)cap, goals, &skipped);
         if (ngoals < 0) goto nomem;
@@ -365,7 +366,7 @@ int gb_cmd_heuristics(int argc, char **argv)
     } else {
         int32_t n = ngoals_opt > 0 ? (int32_t)ngoals_opt : 8;
         if (n > g->npassable) n = g->npassable;
-        goals = malloc((size_t)n * sizeof *goals);
+        goals = gb_malloc((size_t)n * sizeof *goals);
         if (!goals) goto nomem;
         ngoals = gb_hv_sample_goals(g, n, (uint64_t)seed, goals);
         if (ngoals < 0) goto nomem;
@@ -381,7 +382,7 @@ int gb_cmd_heuristics(int argc, char **argv)
         if (!hist) { rc = d.code ? d.code : EX_CANTCREAT; goto diag_fail; }
     }
     hv = gb_hv_new(g, model);
-    aggs = calloc((size_t)nspecs, sizeof *aggs);
+    aggs = gb_calloc((size_t)nspecs, sizeof *aggs);
     if (!hv || !aggs) goto nomem;
 
     /* Landmarks first, so that their preprocessing is timed alone. */
@@ -533,9 +534,9 @@ done:
     if (hist) gb_tmp_abort(hist, hist_tmp);
     if (out != stdout) gb_tmp_abort(out, out_tmp);
     if (aggs)
-        for (int i = 0; i < nspecs; i++) { free(aggs[i].bsum); free(aggs[i].bcells); }
-    free(aggs);
-    free(goals);
+        for (int i = 0; i < nspecs; i++) { gb_free(aggs[i].bsum); gb_free(aggs[i].bcells); }
+    gb_free(aggs);
+    gb_free(goals);
     gb_hv_free(hv);
     gb_map_free(&map);
     gb_scen_free(&scen);

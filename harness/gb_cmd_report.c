@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_alloc.h"
 #include "gb_cmd.h"
 #include "gb_csv.h"
 #include "gb_jvalue.h"
@@ -102,13 +103,13 @@ static double numf(const char *s)
 static void table_free(table *t)
 {
     for (size_t i = 0; i < t->n; i++) {
-        free(t->r[i].map);
-        free(t->r[i].solver);
-        free(t->r[i].queue);
-        free(t->r[i].guarantee);
+        gb_free(t->r[i].map);
+        gb_free(t->r[i].solver);
+        gb_free(t->r[i].queue);
+        gb_free(t->r[i].guarantee);
     }
-    free(t->r);
-    free(t->maps);
+    gb_free(t->r);
+    gb_free(t->maps);
     memset(t, 0, sizeof *t);
 }
 
@@ -124,16 +125,16 @@ static int table_load(const char *path, table *t, gb_diag *d)
     while ((rc = gb_csv_next(&c, d)) == 0) {
         if (t->n == cap) {
             cap = cap ? 2 * cap : 64;
-            srow *nr = realloc(t->r, cap * sizeof *nr);
+            srow *nr = gb_realloc(t->r, cap * sizeof *nr);
             if (!nr) { rc = EX_OSERR; break; }
             t->r = nr;
         }
         srow *r = &t->r[t->n++];
         memset(r, 0, sizeof *r);
-        r->map = strdup(gb_csv_field(&c, idx[C_MAP]));
-        r->solver = strdup(gb_csv_field(&c, idx[C_SOLVER]));
-        r->queue = strdup(gb_csv_field(&c, idx[C_QUEUE]));
-        r->guarantee = strdup(gb_csv_field(&c, idx[C_GUAR]));
+        r->map = gb_strdup(gb_csv_field(&c, idx[C_MAP]));
+        r->solver = gb_strdup(gb_csv_field(&c, idx[C_SOLVER]));
+        r->queue = gb_strdup(gb_csv_field(&c, idx[C_QUEUE]));
+        r->guarantee = gb_strdup(gb_csv_field(&c, idx[C_GUAR]));
         if (!r->map || !r->solver || !r->queue || !r->guarantee) { rc = EX_OSERR; break; }
         double *dst[] = { &r->n, &r->t_med, &r->t_mean, &r->t_p25, &r->t_p75, &r->t_p95, &r->t_iqr,
                           &r->cold, &r->exp_mean, &r->exp_med, &r->speedup, &r->speedup_n,
@@ -149,7 +150,7 @@ static int table_load(const char *path, table *t, gb_diag *d)
     if (rc == GB_CSV_EOF) rc = 0;
     if (!rc && t->n == 0) rc = gb_diag_set(d, EX_DATAERR, path, 0, 0, "expected at least one summary row, found none");
     if (!rc) {
-        t->maps = malloc(t->n * sizeof *t->maps);
+        t->maps = gb_malloc(t->n * sizeof *t->maps);
         if (!t->maps) rc = gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none");
     }
     if (rc) { table_free(t); return rc; }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gb_cmd.h"
 #include "gb_summary.h"
@@ -89,13 +90,18 @@ int gb_cmd_summary(int argc, char **argv)
     if (rc) return report(&d);
     if (plot) {
         struct stat st;
-        if (stat(plot, &st) != 0 && mkdir(plot, 0777) != 0) {
-            fprintf(stderr, CMD ": %s: expected a directory for --plot-data, found none and could "
-                    "not create it\n", plot);
-            gb_summary_free(s);
-            return EX_CANTCREAT;
+        int made = 0;
+        if (stat(plot, &st) != 0) {
+            if (mkdir(plot, 0777) != 0) {
+                fprintf(stderr, CMD ": %s: expected a directory for --plot-data, found none and "
+                        "could not create it\n", plot);
+                gb_summary_free(s);
+                return EX_CANTCREAT;
+            }
+            made = 1;
         }
         if ((rc = gb_summary_write_plot_data(s, plot, &d)) != 0) {
+            if (made) rmdir(plot);   /* only if nothing got written into it */
             gb_summary_free(s);
             return report(&d);
         }

@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_alloc.h"
+
 static int grow_buf(gb_csv *c, size_t need)
 {
     if (need <= c->cap) return 0;
     size_t cap = c->cap ? c->cap : 256;
     while (cap < need) cap *= 2;
-    char *b = realloc(c->buf, cap);
+    char *b = gb_realloc(c->buf, cap);
     if (!b) return -1;
     c->buf = b;
     c->cap = cap;
@@ -39,7 +41,7 @@ static int end_field(gb_csv *c)
     if (push_byte(c, '\0') != 0) return -1;
     if (c->nf + 1 >= c->capf) {
         int capf = c->capf ? c->capf * 2 : 32;
-        size_t *o = realloc(c->off, (size_t)capf * sizeof *o);
+        size_t *o = gb_realloc(c->off, (size_t)capf * sizeof *o);
         if (!o) return -1;
         c->off = o;
         c->capf = capf;
@@ -57,7 +59,7 @@ static int read_record(gb_csv *c, gb_diag *d)
         c->len = 0;
         c->nf = 0;
         if (c->capf == 0) {
-            c->off = malloc(32 * sizeof *c->off);
+            c->off = gb_malloc(32 * sizeof *c->off);
             if (!c->off) return gb_diag_set(d, EX_OSERR, c->path, c->next_line, 0,
                                             "expected memory for a record, found none");
             c->capf = 32;
@@ -155,7 +157,7 @@ int gb_csv_open(gb_csv *c, const char *path, gb_diag *d)
         return gb_diag_set(d, EX_DATAERR, path, 0, 0, "expected a header line, found an empty file");
     }
     if (rc) { gb_csv_close(c); return rc; }
-    c->hdr = calloc((size_t)c->nf, sizeof *c->hdr);
+    c->hdr = gb_calloc((size_t)c->nf, sizeof *c->hdr);
     if (!c->hdr) { gb_csv_close(c); return gb_diag_set(d, EX_OSERR, path, 1, 0, "expected memory, found none"); }
     c->nhdr = c->nf;
     for (int i = 0; i < c->nf; i++) {
@@ -172,7 +174,7 @@ int gb_csv_open(gb_csv *c, const char *path, gb_diag *d)
             gb_csv_close(c);
             return rc;
         }
-        c->hdr[i] = strdup(name);
+        c->hdr[i] = gb_strdup(name);
         if (!c->hdr[i]) { gb_csv_close(c); return gb_diag_set(d, EX_OSERR, path, 1, 0, "expected memory, found none"); }
     }
     gb_diag_clear(d);
@@ -211,10 +213,10 @@ void gb_csv_close(gb_csv *c)
 {
     if (c->f) fclose(c->f);
     if (c->hdr)
-        for (int i = 0; i < c->nhdr; i++) free(c->hdr[i]);
-    free(c->hdr);
-    free(c->buf);
-    free(c->off);
+        for (int i = 0; i < c->nhdr; i++) gb_free(c->hdr[i]);
+    gb_free(c->hdr);
+    gb_free(c->buf);
+    gb_free(c->off);
     memset(c, 0, sizeof *c);
 }
 

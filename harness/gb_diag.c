@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gb_alloc.h"
+
 /* Marks a cut end of a windowed line ("..." would read as map cells). */
 #define CUT "[...]"
 #define CUT_LEN (sizeof CUT - 1)
@@ -183,7 +185,7 @@ int gb_read_file(const char *path, char **buf, size_t *len, gb_diag *d)
     if (!f) return d->code;
     /* Start from the size stat reports; grow if the file turns out longer. */
     size_t cap = fsize > 0 ? (size_t)fsize + 1 : 4096;
-    char *p = malloc(cap);
+    char *p = gb_malloc(cap);
     if (!p) {
         fclose(f);
         return gb_diag_set(d, EX_OSERR, path, 0, 0,
@@ -193,9 +195,9 @@ int gb_read_file(const char *path, char **buf, size_t *len, gb_diag *d)
     for (;;) {
         if (n + 1 >= cap) {
             size_t ncap = cap * 2;
-            char *q = ncap > cap ? realloc(p, ncap) : NULL;
+            char *q = ncap > cap ? gb_realloc(p, ncap) : NULL;
             if (!q) {
-                free(p);
+                gb_free(p);
                 fclose(f);
                 return gb_diag_set(d, EX_OSERR, path, 0, 0,
                                    "expected memory to grow the file buffer "
@@ -210,7 +212,7 @@ int gb_read_file(const char *path, char **buf, size_t *len, gb_diag *d)
     }
     if (ferror(f)) {
         int e = errno;
-        free(p);
+        gb_free(p);
         fclose(f);
         return gb_diag_set(d, EX_IOERR, path, 0, 0,
                            "expected to read the whole file, found read error '%s' "
@@ -226,7 +228,7 @@ int gb_read_file(const char *path, char **buf, size_t *len, gb_diag *d)
 /* Temporary files not yet committed, removed if SIGINT, SIGTERM or SIGHUP
  * ends the process (the handler only calls unlink, raise and signal,
  * which are async-signal-safe).  A slot is free when its first byte is 0. */
-#define TMP_SLOTS 8
+#define TMP_SLOTS 32
 static char tmp_live[TMP_SLOTS][1100];
 
 static void tmp_on_signal(int sig)
@@ -288,24 +290,36 @@ FILE *gb_tmp_open(const char *path, char *tmp, size_t tmpsz, gb_diag *d)
     return f;
 }
 
-int gb_tmp_commit(FILE *f, const char *tmp, const char *path, gb_diag *d)
+int gb_tmp_close(FILE *f, const char *tmp, gb_diag *d)
 {
     int bad = fflush(f) != 0 || ferror(f);
     int e = bad ? errno : 0;
     if (fclose(f) != 0 && !bad) { bad = 1; e = errno; }
-    tmp_untrack(tmp);
     if (bad) {
         remove(tmp);
+        tmp_untrack(tmp);
         return gb_diag_set(d, EX_IOERR, tmp, 0, 0,
                            "expected all bytes written, found write error '%s'",
                            e ? strerror(e) : "unknown");
     }
+    return 0;
+}
+
+int gb_tmp_rename(const char *tmp, const char *path, gb_diag *d)
+{
+    tmp_untrack(tmp);
     if (rename(tmp, path) != 0) {
-        e = errno;
+        int e = errno;
         remove(tmp);
         return gb_diag_set(d, EX_CANTCREAT, path, 0, 0,
                            "expected to rename the temporary file over it, "
                            "found '%s'", strerror(e));
     }
     return 0;
+}
+
+int gb_tmp_commit(FILE *f, const char *tmp, const char *path, gb_diag *d)
+{
+    int rc = gb_tmp_close(f, tmp, d);
+    return rc ? rc : gb_tmp_rename(tmp, path, d);
 }

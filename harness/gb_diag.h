@@ -112,6 +112,14 @@ FILE *gb_tmp_open(const char *path, char *tmp, size_t tmpsz, gb_diag *d);
  * EX_CANTCREAT (rename failed) and removes tmp.  f is closed either way. */
 int gb_tmp_commit(FILE *f, const char *tmp, const char *path, gb_diag *d);
 
+/* gb_tmp_commit in two steps, for outputs that appear together or not at
+ * all: gb_tmp_close checks and closes f (on error: EX_IOERR, tmp
+ * removed); the temporary file stays (and is still removed by a signal)
+ * until gb_tmp_rename moves it over path (on error: EX_CANTCREAT, tmp
+ * removed) or gb_tmp_abort(NULL, tmp) drops it. */
+int gb_tmp_close(FILE *f, const char *tmp, gb_diag *d);
+int gb_tmp_rename(const char *tmp, const char *path, gb_diag *d);
+
 /* Write a short, quoted, printable rendering of s[0..n) into out (size
  * outsz >= 8): 'abc', with non-printable bytes as \xNN and long inputs
  * cut with "[...]".  Used to build "found '...'" messages. */

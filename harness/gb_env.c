@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gb_alloc.h"
 #include "gb_gen.h"
 #include "gb_search.h"
 
@@ -137,11 +138,11 @@ int gb_env_calibrate(gb_model m, gb_calib *out, gb_diag *d)
     if (rc) return rc;
     gb_gen_name(&o, out->map, sizeof out->map);
     const gb_grid *g = &map.grid;
-    uint8_t *mark = malloc((size_t)g->ncells);
-    double *dist = malloc((size_t)g->ncells * sizeof *dist);
+    uint8_t *mark = gb_malloc((size_t)g->ncells);
+    double *dist = gb_malloc((size_t)g->ncells * sizeof *dist);
     int32_t n = 0;
     if (!mark || !dist || gb_gen_largest_component(g, m, mark, &n) != 0) {
-        free(mark); free(dist);
+        gb_free(mark); gb_free(dist);
         gb_map_free(&map);
         return gb_diag_set(d, EX_OSERR, "", 0, 0,
                            "expected memory for the calibration map, found none");
@@ -149,9 +150,9 @@ int gb_env_calibrate(gb_model m, gb_calib *out, gb_diag *d)
     int32_t src = -1;
     for (int32_t id = gb_grid_id(g, g->width / 2, g->height / 2); id < g->ncells; id++)
         if (mark[id]) { src = id; break; }
-    free(mark);
+    gb_free(mark);
     if (src < 0) {
-        free(dist);
+        gb_free(dist);
         gb_map_free(&map);
         return gb_diag_set(d, EX_SOFTWARE, "", 0, 0,
                            "expected a component cell after the calibration map's centre, "
@@ -163,7 +164,7 @@ int gb_env_calibrate(gb_model m, gb_calib *out, gb_diag *d)
         int bad = gb_dijkstra_all(g, m, src, dist) != 0;
         int64_t t1 = now_ns();
         if (bad) {
-            free(dist);
+            gb_free(dist);
             gb_map_free(&map);
             return gb_diag_set(d, EX_OSERR, "", 0, 0,
                                "expected memory for Dijkstra's workspace, found none");
@@ -182,7 +183,7 @@ int gb_env_calibrate(gb_model m, gb_calib *out, gb_diag *d)
     out->min_ns = t[0];
     out->max_ns = t[GB_CALIB_RUNS - 1];
     out->cells_per_s = out->median_ns > 0 ? (double)cells * 1e9 / (double)out->median_ns : 0;
-    free(dist);
+    gb_free(dist);
     gb_map_free(&map);
     return 0;
 }

@@ -43,6 +43,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gb_alloc.h"
+
 extern char **environ;
 
 /* Grace period for a child that closed a pipe to exit by itself, so that
@@ -337,7 +339,7 @@ static int read_line(gb_ext *e, int64_t deadline, char **line, size_t *len)
             } else {
                 size_t nsz = e->bufsz * 2;
                 if (nsz > e->line_max + 2) nsz = e->line_max + 2;
-                char *nb = nsz > e->bufsz ? realloc(e->buf, nsz) : NULL;
+                char *nb = nsz > e->bufsz ? gb_realloc(e->buf, nsz) : NULL;
                 if (!nb) { errno = ENOMEM; return RL_ERROR; }
                 e->buf = nb;
                 e->bufsz = nsz;
@@ -429,12 +431,12 @@ static int load_map(gb_ext *e, const gb_map *m, gb_model model)
     char head[96];
     int hl = snprintf(head, sizeof head, "map %d %d %s\n", g->width, g->height, gb_model_name(model));
     size_t len = (size_t)hl + h * (w + 1) + 4;
-    char *blk = malloc(len);
+    char *blk = gb_malloc(len);
     size_t cap = (size_t)(g->npassable > 0 ? g->npassable : 0) + 1;
-    gb_xy *path = malloc(cap * sizeof *path);
+    gb_xy *path = gb_malloc(cap * sizeof *path);
     if (!blk || !path) {
-        free(blk);
-        free(path);
+        gb_free(blk);
+        gb_free(path);
         return ENOMEM;
     }
     memcpy(blk, head, (size_t)hl);
@@ -446,8 +448,8 @@ static int load_map(gb_ext *e, const gb_map *m, gb_model model)
         *p++ = '\n';
     }
     memcpy(p, "end\n", 4);
-    free(e->mapblock);
-    free(e->path);
+    gb_free(e->mapblock);
+    gb_free(e->path);
     e->mapblock = blk;
     e->maplen = len;
     e->path = path;
@@ -570,14 +572,14 @@ static int start_child(gb_ext *e, char *err, size_t errsz)
 gb_ext *gb_ext_open(const char *cmd, const gb_map *m, gb_model model, int max_ms, gb_diag *d)
 {
     gb_diag_clear(d);
-    gb_ext *e = calloc(1, sizeof *e);
+    gb_ext *e = gb_calloc(1, sizeof *e);
     if (e) {
-        e->cmd = strdup(cmd);
+        e->cmd = gb_strdup(cmd);
         e->bufsz = 4096;
-        e->buf = malloc(e->bufsz);
+        e->buf = gb_malloc(e->bufsz);
     }
     if (!e || !e->cmd || !e->buf || load_map(e, m, model) != 0) {
-        if (e) { free(e->cmd); free(e->buf); free(e); }
+        if (e) { gb_free(e->cmd); gb_free(e->buf); gb_free(e); }
         gb_diag_set(d, EX_OSERR, cmd, 0, 0, "expected memory for the external solver, found none");
         return NULL;
     }
@@ -834,10 +836,10 @@ int gb_ext_close(gb_ext *e, gb_diag *d)
                         "after 'quit', found it %s%s", how, wrote ? "" : " (could not send 'quit')");
         }
     }
-    free(e->cmd);
-    free(e->mapblock);
-    free(e->buf);
-    free(e->path);
-    free(e);
+    gb_free(e->cmd);
+    gb_free(e->mapblock);
+    gb_free(e->buf);
+    gb_free(e->path);
+    gb_free(e);
     return rc;
 }

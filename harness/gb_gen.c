@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_alloc.h"
 #include "gb_search.h"
 
 /* ---- PRNG: splitmix64 seeding, xoshiro256** -------------------------- */
@@ -356,13 +357,13 @@ int gb_gen_map(const gb_gen_opts *o, gb_map *out, gb_diag *d)
     if (gb_grid_init(g, o->width, o->height) != 0)
         return out_of_memory(d, "the map's grid");
     size_t cells = (size_t)o->width * (size_t)o->height;
-    out->terrain = malloc(cells);
+    out->terrain = gb_malloc(cells);
     /* Scratch: random needs W*H indices; maze 2 and rooms 3 ints per
      * lattice cell (at most W*H / 1 of them). */
     size_t nwork = o->family == GB_GEN_RANDOM ? cells : 3 * cells;
-    int32_t *work = malloc(nwork * sizeof *work);
+    int32_t *work = gb_malloc(nwork * sizeof *work);
     if (!out->terrain || !work) {
-        free(work);
+        gb_free(work);
         gb_map_free(out);
         return out_of_memory(d, "the generator's work arrays");
     }
@@ -373,7 +374,7 @@ int gb_gen_map(const gb_gen_opts *o, gb_map *out, gb_diag *d)
     case GB_GEN_MAZE:   gen_maze(g, o, &r, work);   break;
     default:            gen_rooms(g, o, &r, work);  break;
     }
-    free(work);
+    gb_free(work);
     for (int32_t y = 0; y < o->height; y++)
         for (int32_t x = 0; x < o->width; x++)
             out->terrain[(size_t)y * (size_t)o->width + (size_t)x] =
@@ -412,11 +413,11 @@ int gb_gen_largest_component(const gb_grid *g, gb_model m, uint8_t *mark, int32_
     const int32_t nc = g->ncells;   /* local: mark[] writes may alias *g */
     if (nc <= 0) return 0;
     memset(mark, 0, (size_t)nc);
-    uint8_t *moves = malloc((size_t)nc);
-    int32_t *queue = malloc((size_t)nc * sizeof *queue);
+    uint8_t *moves = gb_malloc((size_t)nc);
+    int32_t *queue = gb_malloc((size_t)nc * sizeof *queue);
     if (!moves || !queue) {
-        free(moves);
-        free(queue);
+        gb_free(moves);
+        gb_free(queue);
         errno = ENOMEM;
         return -1;
     }
@@ -431,8 +432,8 @@ int gb_gen_largest_component(const gb_grid *g, gb_model m, uint8_t *mark, int32_
     }
     memset(mark, 0, (size_t)nc);
     if (best_root >= 0) flood(g, moves, mark, 1, best_root, queue);
-    free(moves);
-    free(queue);
+    gb_free(moves);
+    gb_free(queue);
     *count = best;
     return 0;
 }
@@ -462,8 +463,8 @@ typedef struct scen_work {
 
 static void scen_work_free(scen_work *w)
 {
-    free(w->mark); free(w->comp); free(w->used); free(w->dist);
-    free(w->bof); free(w->order); free(w->first); free(w->fill); free(w->cand);
+    gb_free(w->mark); gb_free(w->comp); gb_free(w->used); gb_free(w->dist);
+    gb_free(w->bof); gb_free(w->order); gb_free(w->first); gb_free(w->fill); gb_free(w->cand);
     memset(w, 0, sizeof *w);
 }
 
@@ -473,10 +474,10 @@ static int grow_buckets(scen_work *w, size_t nb)
     if (nb <= w->nbk) return 0;
     size_t cap = w->nbk ? w->nbk : 64;
     while (cap < nb) cap *= 2;
-    int32_t *f = realloc(w->first, (cap + 1) * sizeof *f);
+    int32_t *f = gb_realloc(w->first, (cap + 1) * sizeof *f);
     if (!f) return -1;
     w->first = f;
-    int32_t *c = realloc(w->fill, cap * sizeof *c);
+    int32_t *c = gb_realloc(w->fill, cap * sizeof *c);
     if (!c) return -1;
     w->fill = c;
     memset(c + w->nbk, 0, (cap - w->nbk) * sizeof *c);
@@ -488,7 +489,7 @@ static int push_cand(scen_work *w, cand c)
 {
     if (w->ncand == w->capcand) {
         size_t cap = w->capcand ? 2 * w->capcand : 256;
-        cand *p = realloc(w->cand, cap * sizeof *p);
+        cand *p = gb_realloc(w->cand, cap * sizeof *p);
         if (!p) return -1;
         w->cand = p;
         w->capcand = cap;
@@ -570,8 +571,8 @@ int gb_gen_scen(const gb_gen_opts *o, const gb_map *m, const char *map_field,
                            "expected a generated or loaded map, found an empty one");
     scen_work w;
     memset(&w, 0, sizeof w);
-    w.mark = malloc((size_t)g->ncells);
-    w.dist = malloc((size_t)g->ncells * sizeof *w.dist);
+    w.mark = gb_malloc((size_t)g->ncells);
+    w.dist = gb_malloc((size_t)g->ncells * sizeof *w.dist);
     if (!w.mark || !w.dist) {
         scen_work_free(&w);
         return out_of_memory(d, "the scenario search");
@@ -587,10 +588,10 @@ int gb_gen_scen(const gb_gen_opts *o, const gb_map *m, const char *map_field,
                            "expected a largest connected component (%s) of at least 2 "
                            "cells, found %ld", gb_model_name(o->model), (long)n);
     }
-    w.comp = malloc((size_t)n * sizeof *w.comp);
-    w.used = calloc((size_t)n, 1);
-    w.bof = malloc((size_t)n * sizeof *w.bof);
-    w.order = malloc((size_t)n * sizeof *w.order);
+    w.comp = gb_malloc((size_t)n * sizeof *w.comp);
+    w.used = gb_calloc((size_t)n, 1);
+    w.bof = gb_malloc((size_t)n * sizeof *w.bof);
+    w.order = gb_malloc((size_t)n * sizeof *w.order);
     if (!w.comp || !w.used || !w.bof || !w.order) {
         scen_work_free(&w);
         return out_of_memory(d, "the scenario search");
@@ -637,10 +638,10 @@ int gb_gen_scen(const gb_gen_opts *o, const gb_map *m, const char *map_field,
     /* keepb[b] = 1 for kept buckets: index i of the full list is kept when
      * it is floor(t * (nfull - 1) / (keep - 1)) for some t (keep == 1: the
      * middle one). */
-    uint8_t *keepb = calloc(w.nbk, 1);
-    size_t *slot = malloc(w.nbk * sizeof *slot);
+    uint8_t *keepb = gb_calloc(w.nbk, 1);
+    size_t *slot = gb_malloc(w.nbk * sizeof *slot);
     if (!keepb || !slot) {
-        free(keepb); free(slot);
+        gb_free(keepb); gb_free(slot);
         scen_work_free(&w);
         return out_of_memory(d, "the bucket selection");
     }
@@ -659,10 +660,10 @@ int gb_gen_scen(const gb_gen_opts *o, const gb_map *m, const char *map_field,
         slot[b] = total;
         if (keepb[b]) total += (size_t)o->per_bucket;
     }
-    out->q = calloc(total, sizeof *out->q);
-    out->map_field = strdup(map_field);
+    out->q = gb_calloc(total, sizeof *out->q);
+    out->map_field = gb_strdup(map_field);
     if (!out->q || !out->map_field) {
-        free(keepb); free(slot);
+        gb_free(keepb); gb_free(slot);
         scen_work_free(&w);
         gb_scen_free(out);
         return out_of_memory(d, "the generated queries");
@@ -685,8 +686,8 @@ int gb_gen_scen(const gb_gen_opts *o, const gb_map *m, const char *map_field,
     for (size_t i = 0; i < total; i++) out->q[i].line = (long)i + 2;
     out->n = total;
     out->version = 1;
-    free(keepb);
-    free(slot);
+    gb_free(keepb);
+    gb_free(slot);
     scen_work_free(&w);
     return 0;
 }

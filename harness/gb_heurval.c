@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_alloc.h"
+
 /* Distinct k values of diff specs one validator keeps tables for. */
 #define HV_MAX_TABLES 8
 
@@ -184,7 +186,7 @@ static uint64_t below(uint64_t *s, uint64_t n)
 int32_t gb_hv_sample_goals(const gb_grid *g, int32_t n, uint64_t seed, int32_t *out)
 {
     if (n <= 0 || g->npassable <= 0) return 0;
-    int32_t *ids = malloc((size_t)g->npassable * sizeof *ids);
+    int32_t *ids = gb_malloc((size_t)g->npassable * sizeof *ids);
     if (!ids) { errno = ENOMEM; return -1; }
     int32_t np = 0;
     for (int32_t id = 0; id < g->ncells && np < g->npassable; id++)
@@ -198,14 +200,14 @@ int32_t gb_hv_sample_goals(const gb_grid *g, int32_t n, uint64_t seed, int32_t *
         ids[j] = t;
         out[i] = ids[i];
     }
-    free(ids);
+    gb_free(ids);
     return n;
 }
 
 int32_t gb_hv_scen_goals(const gb_scen *s, const gb_grid *g, int32_t max, int32_t *out,
                          int32_t *skipped)
 {
-    uint8_t *seen = calloc((size_t)g->ncells, 1);
+    uint8_t *seen = gb_calloc((size_t)g->ncells, 1);
     if (!seen) { errno = ENOMEM; return -1; }
     int32_t n = 0, skip = 0;
     for (size_t i = 0; i < s->n && (max <= 0 || n < max); i++) {
@@ -216,7 +218,7 @@ int32_t gb_hv_scen_goals(const gb_scen *s, const gb_grid *g, int32_t max, int32_
         seen[id] = 1;
         out[n++] = id;
     }
-    free(seen);
+    gb_free(seen);
     if (skipped) *skipped = skip;
     return n;
 }
@@ -226,15 +228,15 @@ int32_t gb_hv_scen_goals(const gb_scen *s, const gb_grid *g, int32_t max, int32_
 gb_hv *gb_hv_new(const gb_grid *g, gb_model m)
 {
     if ((unsigned)m >= GB_MODEL_COUNT) { errno = EINVAL; return NULL; }
-    gb_hv *v = calloc(1, sizeof *v);
+    gb_hv *v = gb_calloc(1, sizeof *v);
     if (!v) { errno = ENOMEM; return NULL; }
     const size_t n = (size_t)g->ncells;
     v->g = g;
     v->model = m;
     v->goal = -1;
-    v->moves = malloc(n);
-    v->hstar = malloc(n * sizeof *v->hstar);
-    v->wh = malloc(n * sizeof *v->wh);
+    v->moves = gb_malloc(n);
+    v->hstar = gb_malloc(n * sizeof *v->hstar);
+    v->wh = gb_malloc(n * sizeof *v->wh);
     if (!v->moves || !v->hstar || !v->wh) {
         gb_hv_free(v);
         errno = ENOMEM;
@@ -248,10 +250,10 @@ void gb_hv_free(gb_hv *v)
 {
     if (!v) return;
     for (int i = 0; i < v->ntables; i++) gb_landmarks_free(&v->tables[i]);
-    free(v->moves);
-    free(v->hstar);
-    free(v->wh);
-    free(v);
+    gb_free(v->moves);
+    gb_free(v->hstar);
+    gb_free(v->wh);
+    gb_free(v);
 }
 
 int gb_hv_set_goal(gb_hv *v, int32_t goal, gb_diag *d)
@@ -360,8 +362,8 @@ int gb_hv_eval(gb_hv *v, const gb_hv_spec *s, gb_hv_result *r, gb_diag *d)
     r->over_x = r->over_y = -1;
     r->viol_x1 = r->viol_y1 = r->viol_x2 = r->viol_y2 = -1;
     r->nbuckets = (int32_t)floor(v->ecc / GB_HV_BUCKET_WIDTH) + 1;
-    r->bucket_sum = calloc((size_t)r->nbuckets, sizeof *r->bucket_sum);
-    r->bucket_cells = calloc((size_t)r->nbuckets, sizeof *r->bucket_cells);
+    r->bucket_sum = gb_calloc((size_t)r->nbuckets, sizeof *r->bucket_sum);
+    r->bucket_cells = gb_calloc((size_t)r->nbuckets, sizeof *r->bucket_cells);
     if (!r->bucket_sum || !r->bucket_cells) {
         gb_hv_result_free(r);
         return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory for %ld buckets, found none",
@@ -433,7 +435,7 @@ int gb_hv_eval(gb_hv *v, const gb_hv_spec *s, gb_hv_result *r, gb_diag *d)
 
 void gb_hv_result_free(gb_hv_result *r)
 {
-    free(r->bucket_sum);
-    free(r->bucket_cells);
+    gb_free(r->bucket_sum);
+    gb_free(r->bucket_cells);
     memset(r, 0, sizeof *r);
 }

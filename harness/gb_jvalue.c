@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_alloc.h"
+
 typedef struct parser {
     const char *path;
     const char *s;     /* buffer */
@@ -58,10 +60,10 @@ static void free_children(gb_jv *v)
 {
     for (size_t i = 0; i < v->n; i++) {
         free_children(&v->items[i]);
-        free(v->items[i].key);
-        free(v->items[i].str);
+        gb_free(v->items[i].key);
+        gb_free(v->items[i].str);
     }
-    free(v->items);
+    gb_free(v->items);
     v->items = NULL;
     v->n = 0;
 }
@@ -109,12 +111,12 @@ static int parse_string(parser *p, char **out, size_t *outlen)
     while (end < p->len && p->s[end] != '"') end += p->s[end] == '\\' ? 2 : 1;
     if (end >= p->len) return fail_at(p, p->len, "a closing '\"' of the string");
     /* decoded text is never longer than the source */
-    char *o = malloc(end - start + 1);
+    char *o = gb_malloc(end - start + 1);
     if (!o) return oom(p);
     size_t k = 0;
     while (p->pos < end) {
         unsigned char c = (unsigned char)p->s[p->pos];
-        if (c < 0x20) { free(o); return fail_at(p, p->pos, "no control character inside a string"); }
+        if (c < 0x20) { gb_free(o); return fail_at(p, p->pos, "no control character inside a string"); }
         if (c != '\\') { o[k++] = (char)c; p->pos++; continue; }
         char e = p->s[p->pos + 1];
         switch (e) {
@@ -129,7 +131,7 @@ static int parse_string(parser *p, char **out, size_t *outlen)
         case 'u': {
             uint32_t u;
             if (read_hex4(p, p->pos + 2, &u) != 0) {
-                free(o);
+                gb_free(o);
                 return fail_at(p, p->pos, "4 hex digits after \\u");
             }
             size_t adv = 6;
@@ -151,7 +153,7 @@ static int parse_string(parser *p, char **out, size_t *outlen)
             continue;
         }
         default:
-            free(o);
+            gb_free(o);
             return fail_at(p, p->pos, "an escape \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX");
         }
         p->pos += 2;
@@ -207,7 +209,7 @@ static int parse_container(parser *p, gb_jv *v, int obj, int depth)
     for (;;) {
         if (v->n == cap) {
             size_t nc = cap ? cap * 2 : 4;
-            gb_jv *it = realloc(v->items, nc * sizeof *it);
+            gb_jv *it = gb_realloc(v->items, nc * sizeof *it);
             if (!it) return oom(p);
             v->items = it;
             cap = nc;
@@ -267,7 +269,7 @@ int gb_jv_parse(const char *path, const char *buf, size_t len, gb_jv **out, gb_d
     *out = NULL;
     gb_diag_clear(d);
     parser p = { path, buf, len, 0, d };
-    gb_jv *v = calloc(1, sizeof *v);
+    gb_jv *v = gb_calloc(1, sizeof *v);
     if (!v) return oom(&p);
     int rc = parse_value(&p, v, 0);
     if (!rc) {
@@ -287,7 +289,7 @@ int gb_jv_load(const char *path, gb_jv **out, gb_diag *d)
     int rc = gb_read_file(path, &buf, &len, d);
     if (rc) return rc;
     rc = gb_jv_parse(path, buf, len, out, d);
-    free(buf);
+    gb_free(buf);
     return rc;
 }
 
@@ -295,9 +297,9 @@ void gb_jv_free(gb_jv *v)
 {
     if (!v) return;
     free_children(v);
-    free(v->key);
-    free(v->str);
-    free(v);
+    gb_free(v->key);
+    gb_free(v->str);
+    gb_free(v);
 }
 
 const gb_jv *gb_jv_get(const gb_jv *v, const char *key)

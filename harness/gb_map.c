@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_alloc.h"
 #include "gb_text.h"
 
 /* ---- terrain ---------------------------------------------------------- */
@@ -216,7 +217,7 @@ static int fill(parser *P, gb_cursor c, int32_t W, int32_t H, gb_map *m)
         return gb_diag_set(P->d, EX_OSERR, P->path, 0, 0,
                            "expected memory for %lld grid cells, found none",
                            ((long long)W + 2) * ((long long)H + 2));
-    m->terrain = malloc((size_t)W * (size_t)H);
+    m->terrain = gb_malloc((size_t)W * (size_t)H);
     if (!m->terrain)
         return gb_diag_set(P->d, EX_OSERR, P->path, 0, 0,
                            "expected memory for %lld terrain cells, found none",
@@ -243,8 +244,8 @@ static int fill(parser *P, gb_cursor c, int32_t W, int32_t H, gb_map *m)
 void gb_map_free(gb_map *m)
 {
     if (!m) return;
-    free(m->path);
-    free(m->terrain);
+    gb_free(m->path);
+    gb_free(m->terrain);
     gb_grid_free(&m->grid);
     memset(m, 0, sizeof *m);
 }
@@ -276,7 +277,7 @@ int gb_map_parse(const char *path, const char *buf, size_t len, gb_map *m,
     gb_cursor rows = P.c;
     if ((rc = check_rows(&P, W, H)) != 0) return rc;
     if ((rc = fill(&P, rows, W, H, m)) != 0) { gb_map_free(m); return rc; }
-    if (path && !(m->path = strdup(path))) {
+    if (path && !(m->path = gb_strdup(path))) {
         gb_map_free(m);
         return gb_diag_set(d, EX_OSERR, path, 0, 0,
                            "expected memory for the map's path, found none");
@@ -292,7 +293,7 @@ int gb_map_load(const char *path, gb_map *m, gb_diag *d)
     int rc = gb_read_file(path, &buf, &len, d);
     if (rc != 0) return rc;
     rc = gb_map_parse(path, buf, len, m, d);
-    free(buf);
+    gb_free(buf);
     return rc;
 }
 
@@ -308,7 +309,7 @@ int gb_map_write(const char *path, const gb_map *m, gb_diag *d)
     if (!f) return EX_CANTCREAT;
     fprintf(f, "type octile\nheight %ld\nwidth %ld\nmap\n",
             (long)g->height, (long)g->width);
-    char *row = malloc((size_t)g->width + 1);
+    char *row = gb_malloc((size_t)g->width + 1);
     if (!row) {
         fclose(f);
         remove(tmp);
@@ -326,6 +327,6 @@ int gb_map_write(const char *path, const gb_map *m, gb_diag *d)
         row[g->width] = '\n';
         if (fwrite(row, 1, (size_t)g->width + 1, f) != (size_t)g->width + 1) break;
     }
-    free(row);
+    gb_free(row);
     return gb_tmp_commit(f, tmp, path, d);
 }

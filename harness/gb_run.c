@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gb_alloc.h"
 #include "gb_external.h"
 #include "gb_csv.h"
 #include "gb_map.h"
@@ -113,8 +114,8 @@ static void run_map_free(run_map *rm)
 {
     unsigned loads = rm->loads;
     gb_ws_free(rm->ws);
-    free(rm->xy);
-    free(rm->upath);
+    gb_free(rm->xy);
+    gb_free(rm->upath);
     gb_map_free(&rm->map);
     memset(rm, 0, sizeof *rm);
     rm->loads = loads;
@@ -128,8 +129,8 @@ static int run_map_get(run_map *rm, const char *path, gb_model model, gb_diag *d
     if (rc) return rc;
     snprintf(rm->path, sizeof rm->path, "%s", path);
     rm->ws = gb_ws_new(&rm->map.grid, model);
-    rm->xy = malloc((size_t)rm->map.grid.ncells * sizeof *rm->xy);
-    rm->upath = malloc((size_t)rm->map.grid.ncells * sizeof *rm->upath);
+    rm->xy = gb_malloc((size_t)rm->map.grid.ncells * sizeof *rm->xy);
+    rm->upath = gb_malloc((size_t)rm->map.grid.ncells * sizeof *rm->upath);
     if (!rm->ws || !rm->xy || !rm->upath) {
         run_map_free(rm);
         return gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory for the search "
@@ -320,10 +321,10 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     }
     fprintf(out, "%s\n", csv_header);
 
-    pair_sum *sums = calloc((size_t)o->npairs, sizeof *sums);
-    int64_t *times = malloc((size_t)(o->reps > 0 ? o->reps : 1) * sizeof *times);
-    gb_ext **ext = calloc((size_t)o->npairs, sizeof *ext);        /* external pairs' drivers */
-    char (*pname)[64] = calloc((size_t)o->npairs, sizeof *pname); /* row names */
+    pair_sum *sums = gb_calloc((size_t)o->npairs, sizeof *sums);
+    int64_t *times = gb_malloc((size_t)(o->reps > 0 ? o->reps : 1) * sizeof *times);
+    gb_ext **ext = gb_calloc((size_t)o->npairs, sizeof *ext);        /* external pairs' drivers */
+    char (*pname)[64] = gb_calloc((size_t)o->npairs, sizeof *pname); /* row names */
     unsigned ext_loads = 0;                                       /* map the externals hold */
     long ext_id = 0;                                              /* protocol query ids */
     run_map rm;
@@ -560,10 +561,10 @@ done_nofile:
         if (ext[pi] && gb_ext_close(ext[pi], &ed) != 0)
             fprintf(stderr, "%s: warning: %s\n", pname[pi], ed.msg);
     }
-    free(ext);
-    free(pname);
+    gb_free(ext);
+    gb_free(pname);
     run_map_free(&rm);
-    free(sums);
-    free(times);
+    gb_free(sums);
+    gb_free(times);
     return rc;
 }

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gb_alloc.h"
 #include "gb_text.h"
 
 /* ---- lines and tokens ------------------------------------------------- */
@@ -175,10 +176,10 @@ static int grow(parser *P)
     size_t ncap = P->cap ? P->cap * 2 : 256;
     if (ncap < P->cap || ncap > SIZE_MAX / sizeof(gb_query))
         return out_of_memory(P, "the query array");
-    gb_query *q = realloc(s->q, ncap * sizeof *q);
+    gb_query *q = gb_realloc(s->q, ncap * sizeof *q);
     if (!q) return out_of_memory(P, "the query array");
     s->q = q;
-    lenfmt *f = realloc(P->fmt, ncap * sizeof *f);
+    lenfmt *f = gb_realloc(P->fmt, ncap * sizeof *f);
     if (!f) return out_of_memory(P, "the query array");
     P->fmt = f;
     P->cap = ncap;
@@ -223,7 +224,7 @@ static int query_line(parser *P, const char *line, size_t n)
         return rc;
     if (P->s->n == 0) {
         const gb_tok *m = &t[GB_SCEN_MAP];
-        P->s->map_field = malloc(m->n + 1);
+        P->s->map_field = gb_malloc(m->n + 1);
         if (!P->s->map_field) return out_of_memory(P, "the map column");
         memcpy(P->s->map_field, m->s, m->n);
         P->s->map_field[m->n] = '\0';
@@ -292,9 +293,9 @@ static void set_tolerances(gb_scen *s, const lenfmt *f)
 void gb_scen_free(gb_scen *s)
 {
     if (!s) return;
-    free(s->path);
-    free(s->map_field);
-    free(s->q);
+    gb_free(s->path);
+    gb_free(s->map_field);
+    gb_free(s->q);
     memset(s, 0, sizeof *s);
 }
 
@@ -325,11 +326,11 @@ int gb_scen_parse(const char *path, const char *buf, size_t len, gb_scen *s,
     if (rc == 0 && s->n == 0)
         rc = gb_diag_set(d, EX_DATAERR, path, 0, 0,
                          "expected at least one query, found none");
-    if (rc == 0 && path && !(s->path = strdup(path)))
+    if (rc == 0 && path && !(s->path = gb_strdup(path)))
         rc = out_of_memory(&P, "the scenario's path");
     if (rc == 0)
         set_tolerances(s, P.fmt);
-    free(P.fmt);
+    gb_free(P.fmt);
     if (rc != 0) gb_scen_free(s);
     return rc;
 }
@@ -342,7 +343,7 @@ int gb_scen_load(const char *path, gb_scen *s, gb_diag *d)
     int rc = gb_read_file(path, &buf, &len, d);
     if (rc != 0) return rc;
     rc = gb_scen_parse(path, buf, len, s, d);
-    free(buf);
+    gb_free(buf);
     return rc;
 }
 
@@ -350,7 +351,7 @@ int gb_scen_load(const char *path, gb_scen *s, gb_diag *d)
 static char *join(const char *a, size_t an, const char *b)
 {
     size_t bn = strlen(b);
-    char *r = malloc(an + bn + 1);
+    char *r = gb_malloc(an + bn + 1);
     if (!r) return NULL;
     memcpy(r, a, an);
     memcpy(r + an, b, bn + 1);
@@ -417,7 +418,7 @@ int gb_scen_resolve_map(const gb_scen *s, char *out, size_t outsz, gb_diag *d)
                      "expected the map file at %s, found none",
                      nc ? tried : "(no candidate: empty map column and no .scen suffix)");
 done:
-    for (int i = 0; i < nc; i++) free(cand[i]);
+    for (int i = 0; i < nc; i++) gb_free(cand[i]);
     return rc;
 }
 

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_alloc.h"
 #include "gb_csv.h"
 #include "gb_run.h"
 
@@ -45,7 +46,7 @@ static uint64_t hash_str(const char *s)
 
 static int strtab_rehash(strtab *t, size_t nslot)
 {
-    int32_t *sl = malloc(nslot * sizeof *sl);
+    int32_t *sl = gb_malloc(nslot * sizeof *sl);
     if (!sl) return -1;
     for (size_t i = 0; i < nslot; i++) sl[i] = -1;
     for (size_t i = 0; i < t->n; i++) {
@@ -53,7 +54,7 @@ static int strtab_rehash(strtab *t, size_t nslot)
         while (sl[h] >= 0) h = (h + 1) & (nslot - 1);
         sl[h] = (int32_t)i;
     }
-    free(t->slot);
+    gb_free(t->slot);
     t->slot = sl;
     t->nslot = nslot;
     return 0;
@@ -71,12 +72,12 @@ static int32_t strtab_intern(strtab *t, const char *s, int *added)
     }
     if (t->n == t->cap) {
         size_t nc = t->cap ? 2 * t->cap : 16;
-        char **ns = realloc(t->str, nc * sizeof *ns);
+        char **ns = gb_realloc(t->str, nc * sizeof *ns);
         if (!ns) return -1;
         t->str = ns;
         t->cap = nc;
     }
-    char *c = strdup(s);
+    char *c = gb_strdup(s);
     if (!c) return -1;
     t->str[t->n] = c;
     t->slot[h] = (int32_t)t->n;
@@ -97,9 +98,9 @@ static int32_t strtab_find(const strtab *t, const char *s)
 
 static void strtab_free(strtab *t)
 {
-    for (size_t i = 0; i < t->n; i++) free(t->str[i]);
-    free(t->str);
-    free(t->slot);
+    for (size_t i = 0; i < t->n; i++) gb_free(t->str[i]);
+    gb_free(t->str);
+    gb_free(t->slot);
     memset(t, 0, sizeof *t);
 }
 
@@ -139,6 +140,7 @@ struct gb_summary {
     int32_t *query_map;                  /* per query */
     srow *rows;
     size_t nrows, caprows;
+    size_t map_cap, pair_cap, query_cap, group_cap;   /* entries of the per-X arrays */
     gstat *g;                            /* per group (interned order) */
     size_t *order;                       /* group indices in output order */
     int32_t *gidx;                       /* map x pair -> group or -1 */
@@ -146,6 +148,11 @@ struct gb_summary {
     int32_t baseline;                    /* pair of dijkstra/bheap, or -1 */
     int32_t ref_queue;                   /* index into queues */
     int32_t *plot_pair;                  /* per solver: the pair plotted */
+    /* scratch for the writers, allocated by compute() so that writing
+     * never allocates: nothing fails half-way through a set of files */
+    double *scr_a, *scr_b;               /* nrows entries each */
+    size_t *scr_t;                       /* nrows entries */
+    char *scr_use;                       /* per queue */
 };
 
 double gb_quantile(const double *x, size_t n, double p)
@@ -179,38 +186,46 @@ size_t gb_summary_nrows(const gb_summary *s) { return s->nrows; }
 void gb_summary_free(gb_summary *s)
 {
     if (!s) return;
-    for (size_t i = 0; i < s->maps.n; i++) {
-        free(s->map_scen[i]);
-        if (s->map_slug) free(s->map_slug[i]);
-    }
-    free(s->map_slug);
-    for (size_t i = 0; i < s->groups.n; i++) free(s->g[i].rows);
+    /* An allocation can fail between interning a name and growing its
+     * per-entry arrays: only entries below both counts are owned. */
+    size_t nmap = s->maps.n < s->map_cap ? s->maps.n : s->map_cap;
+    for (size_t i = 0; i < nmap; i++) gb_free(s->map_scen[i]);
+    if (s->map_slug)
+        for (size_t i = 0; i < s->maps.n; i++) gb_free(s->map_slug[i]);
+    gb_free(s->map_slug);
+    size_t ngroup = s->groups.n < s->group_cap ? s->groups.n : s->group_cap;
+    for (size_t i = 0; i < ngroup; i++) gb_free(s->g[i].rows);
     strtab_free(&s->maps);
     strtab_free(&s->solvers);
     strtab_free(&s->queues);
     strtab_free(&s->pairs);
     strtab_free(&s->queries);
     strtab_free(&s->groups);
-    free(s->pair_solver);
-    free(s->pair_queue);
-    free(s->map_scen);
-    free(s->map_queries);
-    free(s->query_map);
-    free(s->rows);
-    free(s->g);
-    free(s->order);
-    free(s->gidx);
-    free(s->qtime);
-    free(s->plot_pair);
-    free(s);
+    gb_free(s->pair_solver);
+    gb_free(s->pair_queue);
+    gb_free(s->map_scen);
+    gb_free(s->map_queries);
+    gb_free(s->query_map);
+    gb_free(s->rows);
+    gb_free(s->g);
+    gb_free(s->order);
+    gb_free(s->gidx);
+    gb_free(s->qtime);
+    gb_free(s->plot_pair);
+    gb_free(s->scr_a);
+    gb_free(s->scr_b);
+    gb_free(s->scr_t);
+    gb_free(s->scr_use);
+    gb_free(s);
 }
 
-/* Grow a per-entry array of a string table to t->cap entries. */
-#define GROW_TO(arr, cap)                                                   \
+/* Grow a per-entry array from old to cap entries, the new ones zero. */
+#define GROW_TO(arr, old, cap)                                              \
     do {                                                                    \
-        void *p_ = realloc((arr), (cap) * sizeof *(arr));                   \
+        void *p_ = gb_realloc((arr), (cap) * sizeof *(arr));                \
         if (!p_) goto nomem;                                                \
         (arr) = p_;                                                         \
+        memset((arr) + (old), 0, ((cap) - (old)) * sizeof *(arr));          \
     } while (0)
 
 enum { C_MAP, C_SCEN, C_LINE, C_BUCKET, C_SOLVER, C_QUEUE, C_GUAR, C_STATUS, C_DCOST,
@@ -244,10 +259,9 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
     if (rc) return rc;
     int idx[C_NCOLS];
     if ((rc = gb_csv_require(&c, col_names, C_NCOLS, idx, d)) != 0) { gb_csv_close(&c); return rc; }
-    gb_summary *s = calloc(1, sizeof *s);
+    gb_summary *s = gb_calloc(1, sizeof *s);
     if (!s) { gb_csv_close(&c); return gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none"); }
     char key[4096];
-    size_t keycap = 0, paircap = 0, mapcap = 0, groupcap = 0;
 
     while ((rc = gb_csv_next(&c, d)) == 0) {
         const char *map = gb_csv_field(&c, idx[C_MAP]);
@@ -288,13 +302,13 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
         int32_t mi = strtab_intern(&s->maps, map, &added);
         if (mi < 0) goto nomem;
         if (added) {
-            if (s->maps.cap > mapcap) {
-                mapcap = s->maps.cap;
-                GROW_TO(s->map_scen, mapcap);
-                GROW_TO(s->map_queries, mapcap);
+            if (s->maps.cap > s->map_cap) {
+                GROW_TO(s->map_scen, s->map_cap, s->maps.cap);
+                GROW_TO(s->map_queries, s->map_cap, s->maps.cap);
+                s->map_cap = s->maps.cap;
             }
             s->map_queries[mi] = 0;
-            s->map_scen[mi] = strdup(scen);
+            s->map_scen[mi] = gb_strdup(scen);
             if (!s->map_scen[mi]) goto nomem;
         }
         int32_t si = strtab_intern(&s->solvers, solver, NULL);
@@ -304,10 +318,10 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
         int32_t pi = strtab_intern(&s->pairs, key, &added);
         if (pi < 0) goto nomem;
         if (added) {
-            if (s->pairs.cap > paircap) {
-                paircap = s->pairs.cap;
-                GROW_TO(s->pair_solver, paircap);
-                GROW_TO(s->pair_queue, paircap);
+            if (s->pairs.cap > s->pair_cap) {
+                GROW_TO(s->pair_solver, s->pair_cap, s->pairs.cap);
+                GROW_TO(s->pair_queue, s->pair_cap, s->pairs.cap);
+                s->pair_cap = s->pairs.cap;
             }
             s->pair_solver[pi] = si;
             s->pair_queue[pi] = qi;
@@ -316,9 +330,9 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
         int32_t qy = strtab_intern(&s->queries, key, &added);
         if (qy < 0) goto nomem;
         if (added) {
-            if (s->queries.cap > keycap) {
-                keycap = s->queries.cap;
-                GROW_TO(s->query_map, keycap);
+            if (s->queries.cap > s->query_cap) {
+                GROW_TO(s->query_map, s->query_cap, s->queries.cap);
+                s->query_cap = s->queries.cap;
             }
             s->query_map[qy] = mi;
             s->map_queries[mi]++;
@@ -327,9 +341,9 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
         int32_t gi = strtab_intern(&s->groups, key, &added);
         if (gi < 0) goto nomem;
         if (added) {
-            if (s->groups.cap > groupcap) {
-                groupcap = s->groups.cap;
-                GROW_TO(s->g, groupcap);
+            if (s->groups.cap > s->group_cap) {
+                GROW_TO(s->g, s->group_cap, s->groups.cap);
+                s->group_cap = s->groups.cap;
             }
             memset(&s->g[gi], 0, sizeof s->g[gi]);
             s->g[gi].map = mi;
@@ -341,7 +355,7 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
         r.query = qy;
         if (s->nrows == s->caprows) {
             size_t nc = s->caprows ? 2 * s->caprows : 1024;
-            GROW_TO(s->rows, nc);
+            GROW_TO(s->rows, s->caprows, nc);
             s->caprows = nc;
         }
         s->rows[s->nrows++] = r;
@@ -378,7 +392,7 @@ static int make_slugs(gb_summary *s)
 {
     strtab seen;
     memset(&seen, 0, sizeof seen);
-    s->map_slug = calloc(s->maps.n ? s->maps.n : 1, sizeof *s->map_slug);
+    s->map_slug = gb_calloc(s->maps.n ? s->maps.n : 1, sizeof *s->map_slug);
     if (!s->map_slug) return -1;
     for (size_t mi = 0; mi < s->maps.n; mi++) {
         char out[256];
@@ -398,7 +412,7 @@ static int make_slugs(gb_summary *s)
             snprintf(out + strlen(out), 24, "-%zu", mi);
             if (strtab_intern(&seen, out, NULL) < 0) { strtab_free(&seen); return -1; }
         }
-        s->map_slug[mi] = strdup(out);
+        s->map_slug[mi] = gb_strdup(out);
         if (!s->map_slug[mi]) { strtab_free(&seen); return -1; }
     }
     strtab_free(&seen);
@@ -411,7 +425,7 @@ static int compute(gb_summary *s)
     /* rows per group */
     for (size_t i = 0; i < s->nrows; i++) s->g[s->rows[i].group].n++;
     for (size_t gi = 0; gi < ng; gi++) {
-        s->g[gi].rows = malloc((s->g[gi].n ? s->g[gi].n : 1) * sizeof *s->g[gi].rows);
+        s->g[gi].rows = gb_malloc((s->g[gi].n ? s->g[gi].n : 1) * sizeof *s->g[gi].rows);
         if (!s->g[gi].rows) return -1;
         s->g[gi].n = 0;
     }
@@ -419,10 +433,16 @@ static int compute(gb_summary *s)
         gstat *g = &s->g[s->rows[i].group];
         g->rows[g->n++] = i;
     }
-    s->order = malloc(ng * sizeof *s->order);
-    s->gidx = malloc(nm * np * sizeof *s->gidx);
-    s->qtime = malloc(np * nq * sizeof *s->qtime);
-    s->plot_pair = malloc((s->solvers.n ? s->solvers.n : 1) * sizeof *s->plot_pair);
+    s->order = gb_malloc(ng * sizeof *s->order);
+    s->gidx = gb_malloc(nm * np * sizeof *s->gidx);
+    s->qtime = gb_malloc(np * nq * sizeof *s->qtime);
+    s->plot_pair = gb_malloc((s->solvers.n ? s->solvers.n : 1) * sizeof *s->plot_pair);
+    size_t nalloc = s->nrows ? s->nrows : 1;
+    s->scr_a = gb_malloc(nalloc * sizeof *s->scr_a);
+    s->scr_b = gb_malloc(nalloc * sizeof *s->scr_b);
+    s->scr_t = gb_malloc(nalloc * sizeof *s->scr_t);
+    s->scr_use = gb_calloc(s->queues.n ? s->queues.n : 1, 1);
+    if (!s->scr_a || !s->scr_b || !s->scr_t || !s->scr_use) return -1;
     if (!s->order || !s->gidx || !s->qtime || !s->plot_pair) return -1;
     for (size_t i = 0; i < nm * np; i++) s->gidx[i] = -1;
     for (size_t i = 0; i < np * nq; i++) s->qtime[i] = NAN;
@@ -456,8 +476,8 @@ static int compute(gb_summary *s)
 
     size_t maxn = 0;
     for (size_t gi = 0; gi < ng; gi++) if (s->g[gi].n > maxn) maxn = s->g[gi].n;
-    double *a = malloc((maxn ? maxn : 1) * sizeof *a), *b = malloc((maxn ? maxn : 1) * sizeof *b);
-    if (!a || !b) { free(a); free(b); return -1; }
+    double *a = gb_malloc((maxn ? maxn : 1) * sizeof *a), *b = gb_malloc((maxn ? maxn : 1) * sizeof *b);
+    if (!a || !b) { gb_free(a); gb_free(b); return -1; }
     for (size_t gi = 0; gi < ng; gi++) {
         gstat *g = &s->g[gi];
         size_t n = g->n;
@@ -519,8 +539,8 @@ static int compute(gb_summary *s)
             if (m) { g->sub_mean = ssum / (double)m; g->sub_max = smax; }
         }
     }
-    free(a);
-    free(b);
+    gb_free(a);
+    gb_free(b);
     return 0;
 }
 
@@ -716,12 +736,12 @@ static void write_queues(FILE *f, const gb_summary *s, double *a)
 {
     size_t np = s->pairs.n, nq = s->queries.n;
     /* columns: the queues used by some solver that ran on several queues */
-    char *use = calloc(s->queues.n ? s->queues.n : 1, 1);
-    if (!use) return;
+    char *use = s->scr_use;
+    memset(use, 0, s->queues.n);
     int rows = 0;
     for (size_t pi = 0; pi < np; pi++)
         if (solver_npairs(s, (size_t)s->pair_solver[pi]) > 1) use[s->pair_queue[pi]] = 1, rows = 1;
-    if (!rows) { free(use); return; }   /* nothing to compare: empty file */
+    if (!rows) return;   /* nothing to compare: empty file */
     fputs("solver", f);
     for (size_t qi = 0; qi < s->queues.n; qi++) {
         if (!use[qi]) continue;
@@ -750,7 +770,6 @@ static void write_queues(FILE *f, const gb_summary *s, double *a)
         }
         fputc('\n', f);
     }
-    free(use);
 }
 
 static void write_cactus(FILE *f, const gb_summary *s, double *a)
@@ -777,12 +796,10 @@ static void write_cactus(FILE *f, const gb_summary *s, double *a)
 int gb_summary_write_plot_data(const gb_summary *s, const char *dir, gb_diag *d)
 {
     char path[4096], tmp[4200], name[300];
-    size_t nalloc = s->nrows ? s->nrows : 1;
-    double *a = malloc(nalloc * sizeof *a), *b = malloc(nalloc * sizeof *b);
-    size_t *t = malloc(nalloc * sizeof *t);
+    double *a = s->scr_a, *b = s->scr_b;
+    size_t *t = s->scr_t;
     int rc = 0;
     FILE *f;
-    if (!a || !b || !t) { rc = gb_diag_set(d, EX_OSERR, dir, 0, 0, "expected memory, found none"); goto out; }
 
     if (!(f = open_in(dir, "meta.tsv", path, sizeof path, tmp, sizeof tmp, d))) { rc = d->code; goto out; }
     fprintf(f, "ref_queue\t");
@@ -831,8 +848,5 @@ int gb_summary_write_plot_data(const gb_summary *s, const char *dir, gb_diag *d)
     write_cactus(f, s, a);
     rc = gb_tmp_commit(f, tmp, path, d);
 out:
-    free(a);
-    free(b);
-    free(t);
     return rc;
 }

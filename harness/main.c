@@ -1,11 +1,17 @@
 /*
  * main.c -- the gridbench binary: a table of subcommands and a dispatcher.
  * Every subcommand lives in its own gb_cmd_*.c (see gb_cmd.h).
+ *
+ * Testing hook: GRIDBENCH_FAIL_ALLOC=n makes the n-th allocation of the
+ * process fail (solvers/gb_alloc.h); the suite runs each subcommand with
+ * n = 1, 2, ... to prove that every failure is reported and unwound.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
 
+#include "gb_alloc.h"
 #include "gb_cmd.h"
 
 static const struct {
@@ -36,6 +42,16 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    const char *fail = getenv("GRIDBENCH_FAIL_ALLOC");
+    if (fail && *fail) {
+        char *end;
+        unsigned long long n = strtoull(fail, &end, 10);
+        if (*end != '\0') {
+            fprintf(stderr, "gridbench: GRIDBENCH_FAIL_ALLOC: expected a count of allocations, found '%s'\n", fail);
+            return EX_USAGE;
+        }
+        gb_alloc_fail_at(n);
+    }
     if (argc < 2) {
         usage(stderr);
         return EX_USAGE;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_alloc.h"
+
 const int8_t gb_dir_dx[8] = { 0, 1, 0, -1, 1, 1, -1, -1 };
 const int8_t gb_dir_dy[8] = { -1, 0, 1, 0, -1, 1, 1, -1 };
 const double gb_dir_cost[8] = { 1, 1, 1, 1, GB_SQRT2, GB_SQRT2, GB_SQRT2, GB_SQRT2 };
@@ -34,7 +36,7 @@ int gb_grid_init(gb_grid *g, int32_t width, int32_t height)
     if (width <= 0 || height <= 0) { errno = EINVAL; return -1; }
     int64_t n = ((int64_t)width + 2) * ((int64_t)height + 2);
     if (n > GB_GRID_MAX_CELLS) { errno = EOVERFLOW; return -1; }
-    uint8_t *p = calloc((size_t)n, 1);
+    uint8_t *p = gb_calloc((size_t)n, 1);
     if (!p) { errno = ENOMEM; return -1; }
     g->width = width;
     g->height = height;
@@ -47,7 +49,7 @@ int gb_grid_init(gb_grid *g, int32_t width, int32_t height)
 
 void gb_grid_free(gb_grid *g)
 {
-    free(g->pass);
+    gb_free(g->pass);
     memset(g, 0, sizeof *g);
 }
 

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gb_alloc.h"
 #include "gb_search.h"
 
 static double now_ns(void)
@@ -35,8 +36,8 @@ static double now_ns(void)
 static int32_t seed_cell(const gb_grid *g, gb_model m)
 {
     const size_t n = (size_t)g->ncells;
-    uint8_t *moves = malloc(n), *seen = calloc(n, 1);
-    int32_t *fifo = malloc(n * sizeof *fifo);
+    uint8_t *moves = gb_malloc(n), *seen = gb_calloc(n, 1);
+    int32_t *fifo = gb_malloc(n * sizeof *fifo);
     int32_t best = -1, best_size = 0;
     if (!moves || !seen || !fifo) { best = -2; goto out; }
     gb_grid_moves(g, m, moves);
@@ -55,9 +56,9 @@ static int32_t seed_cell(const gb_grid *g, gb_model m)
         if (tail > best_size) { best_size = tail; best = s; }
     }
 out:
-    free(moves);
-    free(seen);
-    free(fifo);
+    gb_free(moves);
+    gb_free(seen);
+    gb_free(fifo);
     return best;
 }
 
@@ -92,9 +93,9 @@ int gb_landmarks_build(gb_landmarks *L, const gb_grid *g, gb_model m, int k)
     if (seed < 0) { L->prep_ns = now_ns() - t0; return 0; }
 
     const size_t n = (size_t)g->ncells, kreq = (size_t)k;
-    double *tmp = malloc(n * sizeof *tmp), *mind = malloc(n * sizeof *mind);
-    L->lm = malloc(kreq * sizeof *L->lm);
-    L->dist = malloc(n * kreq * sizeof *L->dist);
+    double *tmp = gb_malloc(n * sizeof *tmp), *mind = gb_malloc(n * sizeof *mind);
+    L->lm = gb_malloc(kreq * sizeof *L->lm);
+    L->dist = gb_malloc(n * kreq * sizeof *L->dist);
     if (!tmp || !mind || !L->lm || !L->dist) goto nomem;
 
     double best;
@@ -122,19 +123,19 @@ int gb_landmarks_build(gb_landmarks *L, const gb_grid *g, gb_model m, int k)
         const size_t kc = (size_t)chosen;
         for (size_t i = 0; i < n; i++)
             for (size_t l = 0; l < kc; l++) L->dist[i * kc + l] = L->dist[i * kreq + l];
-        double *shrunk = realloc(L->dist, n * kc * sizeof *L->dist);
+        double *shrunk = gb_realloc(L->dist, n * kc * sizeof *L->dist);
         if (shrunk) L->dist = shrunk;
     }
     L->k = chosen;
     L->bytes = n * (size_t)chosen * sizeof *L->dist + (size_t)chosen * sizeof *L->lm;
-    free(tmp);
-    free(mind);
+    gb_free(tmp);
+    gb_free(mind);
     L->prep_ns = now_ns() - t0;
     return 0;
 
 nomem:
-    free(tmp);
-    free(mind);
+    gb_free(tmp);
+    gb_free(mind);
     gb_landmarks_free(L);
     errno = ENOMEM;
     return -1;
@@ -142,7 +143,7 @@ nomem:
 
 void gb_landmarks_free(gb_landmarks *L)
 {
-    free(L->lm);
-    free(L->dist);
+    gb_free(L->lm);
+    gb_free(L->dist);
     memset(L, 0, sizeof *L);
 }

@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "gb_alloc.h"
 #include "gb_pq.h"
 #include "gb_pq_bheap_dk.h"
 
@@ -54,10 +55,10 @@ static inline int gb_4heap_init(gb_4heap *q, int32_t ncells)
     size_t m = ncells > 0 ? (size_t)ncells : 1;
     *q = z;
     if (ncells < 0) { errno = EINVAL; return -1; }
-    q->h = malloc(m * sizeof *q->h);
-    q->pos = malloc(m * sizeof *q->pos);
+    q->h = gb_malloc(m * sizeof *q->h);
+    q->pos = gb_malloc(m * sizeof *q->pos);
     if (!q->h || !q->pos) {
-        free(q->h); free(q->pos);
+        gb_free(q->h); gb_free(q->pos);
         *q = z;
         errno = ENOMEM;
         return -1;
@@ -70,8 +71,8 @@ static inline int gb_4heap_init(gb_4heap *q, int32_t ncells)
 static inline void gb_4heap_free(gb_4heap *q)
 {
     gb_4heap z = {0};
-    free(q->h);
-    free(q->pos);
+    gb_free(q->h);
+    gb_free(q->pos);
     *q = z;
 }
 

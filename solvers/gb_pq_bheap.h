@@ -51,6 +51,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "gb_alloc.h"
 #include "gb_pq.h"
 #include "gb_pq_bheap_dk.h"
 
@@ -81,7 +82,7 @@ static inline int gb_bheap_init(gb_bheap *q, int32_t ncells)
     *q = z;
     if (ncells < 0) { errno = EINVAL; return -1; }
     q->cap = 8 * (size_t)ncells + 1;
-    q->h = malloc(q->cap * sizeof *q->h);
+    q->h = gb_malloc(q->cap * sizeof *q->h);
     if (!q->h) { *q = z; errno = ENOMEM; return -1; }
     q->ncells = ncells;
     return 0;
@@ -91,7 +92,7 @@ static inline int gb_bheap_init(gb_bheap *q, int32_t ncells)
 static inline void gb_bheap_free(gb_bheap *q)
 {
     gb_bheap z = {0};
-    free(q->h);
+    gb_free(q->h);
     *q = z;
 }
 

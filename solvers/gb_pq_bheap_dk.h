@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_alloc.h"
 #include "gb_pq.h"
 
 /* Order-preserving integer images of the keys.  For finite x, x + 0.0 is
@@ -88,7 +89,7 @@ static inline gb_bheap_dk_ent gb_bheap_dk_ent_make(double f, double g, int32_t i
     return e;
 }
 
-/* gb_pq_before on entries, branch-free (see the key images above). */
+/* gb_pq_before on entries, branch-gb_free(see the key images above). */
 static inline int gb_bheap_dk_ent_before(const gb_bheap_dk_ent *a,
                                          const gb_bheap_dk_ent *b)
 {
@@ -190,10 +191,10 @@ static inline int gb_bheap_dk_init(gb_bheap_dk *q, int32_t ncells)
     size_t m = ncells > 0 ? (size_t)ncells : 1;
     *q = z;
     if (ncells < 0) { errno = EINVAL; return -1; }
-    q->h = malloc(m * sizeof *q->h);
-    q->pos = malloc(m * sizeof *q->pos);
+    q->h = gb_malloc(m * sizeof *q->h);
+    q->pos = gb_malloc(m * sizeof *q->pos);
     if (!q->h || !q->pos) {
-        free(q->h); free(q->pos);
+        gb_free(q->h); gb_free(q->pos);
         *q = z;
         errno = ENOMEM;
         return -1;
@@ -206,8 +207,8 @@ static inline int gb_bheap_dk_init(gb_bheap_dk *q, int32_t ncells)
 static inline void gb_bheap_dk_free(gb_bheap_dk *q)
 {
     gb_bheap_dk z = {0};
-    free(q->h);
-    free(q->pos);
+    gb_free(q->h);
+    gb_free(q->pos);
     *q = z;
 }
 

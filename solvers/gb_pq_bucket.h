@@ -94,6 +94,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_alloc.h"
 #include "gb_pq.h"
 #include "gb_pq_bheap_dk.h"
 
@@ -175,16 +176,16 @@ static inline int gb_bucket_init(gb_bucket *q, int32_t ncells)
     *q = z;
     if (ncells < 0) { errno = EINVAL; return -1; }
     while (ns < ncells && ns < GB_BUCKET_MAX_SLOTS) ns *= 2;
-    q->nd = malloc(m * sizeof *q->nd);
-    q->loc = malloc(m * sizeof *q->loc);
-    q->hpos = malloc(m * sizeof *q->hpos);
-    q->heap = malloc(m * sizeof *q->heap);
-    q->head = malloc((size_t)ns * sizeof *q->head);
-    q->bm0 = calloc((size_t)ns / 64, sizeof *q->bm0);
-    q->bm1 = calloc(((size_t)ns / 64 + 63) / 64, sizeof *q->bm1);
+    q->nd = gb_malloc(m * sizeof *q->nd);
+    q->loc = gb_malloc(m * sizeof *q->loc);
+    q->hpos = gb_malloc(m * sizeof *q->hpos);
+    q->heap = gb_malloc(m * sizeof *q->heap);
+    q->head = gb_malloc((size_t)ns * sizeof *q->head);
+    q->bm0 = gb_calloc((size_t)ns / 64, sizeof *q->bm0);
+    q->bm1 = gb_calloc(((size_t)ns / 64 + 63) / 64, sizeof *q->bm1);
     if (!q->nd || !q->loc || !q->hpos || !q->heap || !q->head || !q->bm0 || !q->bm1) {
-        free(q->nd); free(q->loc); free(q->hpos); free(q->heap);
-        free(q->head); free(q->bm0); free(q->bm1);
+        gb_free(q->nd); gb_free(q->loc); gb_free(q->hpos); gb_free(q->heap);
+        gb_free(q->head); gb_free(q->bm0); gb_free(q->bm1);
         *q = z;
         errno = ENOMEM;
         return -1;
@@ -202,8 +203,8 @@ static inline int gb_bucket_init(gb_bucket *q, int32_t ncells)
 static inline void gb_bucket_free(gb_bucket *q)
 {
     gb_bucket z = {0};
-    free(q->nd); free(q->loc); free(q->hpos); free(q->heap);
-    free(q->head); free(q->bm0); free(q->bm1);
+    gb_free(q->nd); gb_free(q->loc); gb_free(q->hpos); gb_free(q->heap);
+    gb_free(q->head); gb_free(q->bm0); gb_free(q->bm1);
     *q = z;
 }
 

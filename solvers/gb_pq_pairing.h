@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "gb_alloc.h"
 #include "gb_pq.h"
 #include "gb_pq_bheap_dk.h"
 
@@ -74,12 +75,12 @@ static inline int gb_pairing_init(gb_pairing *q, int32_t ncells)
     *q = z;
     q->root = -1;
     if (ncells < 0) { *q = z; errno = EINVAL; return -1; }
-    q->kv = malloc(m * sizeof *q->kv);
-    q->child = malloc(m * sizeof *q->child);
-    q->sib = malloc(m * sizeof *q->sib);
-    q->prv = malloc(m * sizeof *q->prv);
+    q->kv = gb_malloc(m * sizeof *q->kv);
+    q->child = gb_malloc(m * sizeof *q->child);
+    q->sib = gb_malloc(m * sizeof *q->sib);
+    q->prv = gb_malloc(m * sizeof *q->prv);
     if (!q->kv || !q->child || !q->sib || !q->prv) {
-        free(q->kv); free(q->child); free(q->sib); free(q->prv);
+        gb_free(q->kv); gb_free(q->child); gb_free(q->sib); gb_free(q->prv);
         *q = z;
         errno = ENOMEM;
         return -1;
@@ -92,7 +93,7 @@ static inline int gb_pairing_init(gb_pairing *q, int32_t ncells)
 static inline void gb_pairing_free(gb_pairing *q)
 {
     gb_pairing z = {0};
-    free(q->kv); free(q->child); free(q->sib); free(q->prv);
+    gb_free(q->kv); gb_free(q->child); gb_free(q->sib); gb_free(q->prv);
     *q = z;
 }
 

@@ -70,6 +70,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "gb_alloc.h"
 #include "gb_pq.h"
 #include "gb_pq_bheap_dk.h"
 
@@ -118,12 +119,12 @@ static inline int gb_radix_init(gb_radix *q, int32_t ncells)
     size_t m = ncells > 0 ? (size_t)ncells : 1;
     *q = z;
     if (ncells < 0) { errno = EINVAL; return -1; }
-    q->nd = malloc(m * sizeof *q->nd);
-    q->loc = malloc(m * sizeof *q->loc);
-    q->hpos = malloc(m * sizeof *q->hpos);
-    q->heap = malloc(m * sizeof *q->heap);
+    q->nd = gb_malloc(m * sizeof *q->nd);
+    q->loc = gb_malloc(m * sizeof *q->loc);
+    q->hpos = gb_malloc(m * sizeof *q->hpos);
+    q->heap = gb_malloc(m * sizeof *q->heap);
     if (!q->nd || !q->loc || !q->hpos || !q->heap) {
-        free(q->nd); free(q->loc); free(q->hpos); free(q->heap);
+        gb_free(q->nd); gb_free(q->loc); gb_free(q->hpos); gb_free(q->heap);
         *q = z;
         errno = ENOMEM;
         return -1;
@@ -137,7 +138,7 @@ static inline int gb_radix_init(gb_radix *q, int32_t ncells)
 static inline void gb_radix_free(gb_radix *q)
 {
     gb_radix z = {0};
-    free(q->nd); free(q->loc); free(q->hpos); free(q->heap);
+    gb_free(q->nd); gb_free(q->loc); gb_free(q->hpos); gb_free(q->heap);
     *q = z;
 }
 

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gb_alloc.h"
 #include "gb_pq.h"
 #include "gb_pq_bheap.h"
 #include "gb_pq_bheap_dk.h"
@@ -623,17 +624,17 @@ int gb_solver_unsupported(const gb_solver_spec *s, gb_model m, char *err, size_t
 
 gb_ws *gb_ws_new(const gb_grid *g, gb_model m)
 {
-    gb_ws *ws = calloc(1, sizeof *ws);
+    gb_ws *ws = gb_calloc(1, sizeof *ws);
     if (!ws) return NULL;
     size_t n = (size_t)g->ncells;
     ws->grid = g;
     ws->model = m;
     ws->gen = 0;
-    ws->moves = malloc(n);
-    ws->stamp = calloc(n, sizeof *ws->stamp);
-    ws->g = malloc(n * sizeof *ws->g);
-    ws->parent = malloc(n * sizeof *ws->parent);
-    ws->path = malloc(n * sizeof *ws->path);
+    ws->moves = gb_malloc(n);
+    ws->stamp = gb_calloc(n, sizeof *ws->stamp);
+    ws->g = gb_malloc(n * sizeof *ws->g);
+    ws->parent = gb_malloc(n * sizeof *ws->parent);
+    ws->path = gb_malloc(n * sizeof *ws->path);
     if (!ws->moves || !ws->stamp || !ws->g || !ws->parent || !ws->path) {
         gb_ws_free(ws);
         errno = ENOMEM;
@@ -650,18 +651,18 @@ void gb_ws_free(gb_ws *ws)
     for (int d = 0; d < 2; d++) if (ws->ready_##T[d]) gb_##T##_free(&ws->q_##T[d]);
     GB_QUEUE_LIST(GB_X)
 #undef GB_X
-    free(ws->moves);
-    free(ws->stamp);
-    free(ws->g);
-    free(ws->parent);
-    free(ws->stamp2);
-    free(ws->g2);
-    free(ws->parent2);
-    free(ws->indir);
-    free(ws->fifo);
-    free(ws->path);
+    gb_free(ws->moves);
+    gb_free(ws->stamp);
+    gb_free(ws->g);
+    gb_free(ws->parent);
+    gb_free(ws->stamp2);
+    gb_free(ws->g2);
+    gb_free(ws->parent2);
+    gb_free(ws->indir);
+    gb_free(ws->fifo);
+    gb_free(ws->path);
     for (int i = 0; i < GB_WS_MAX_LM; i++) gb_landmarks_free(&ws->lm[i]);
-    free(ws);
+    gb_free(ws);
 }
 
 const uint8_t *gb_ws_moves(const gb_ws *ws) { return ws->moves; }
@@ -710,18 +711,18 @@ int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q)
     }
     switch (s->algo) {
     case GB_ALGO_BFS:
-        if (!ws->fifo && !(ws->fifo = malloc(n * sizeof *ws->fifo))) goto nomem;
+        if (!ws->fifo && !(ws->fifo = gb_malloc(n * sizeof *ws->fifo))) goto nomem;
         return 0;
     case GB_ALGO_JPS:
-        if (!ws->indir && !(ws->indir = malloc(n))) goto nomem;
+        if (!ws->indir && !(ws->indir = gb_malloc(n))) goto nomem;
         return prepare_queue(ws, q, 1);
     case GB_ALGO_BIDIR:
         if (!ws->stamp2) {
-            ws->stamp2 = calloc(n, sizeof *ws->stamp2);
-            ws->g2 = malloc(n * sizeof *ws->g2);
-            ws->parent2 = malloc(n * sizeof *ws->parent2);
+            ws->stamp2 = gb_calloc(n, sizeof *ws->stamp2);
+            ws->g2 = gb_malloc(n * sizeof *ws->g2);
+            ws->parent2 = gb_malloc(n * sizeof *ws->parent2);
             if (!ws->stamp2 || !ws->g2 || !ws->parent2) {
-                free(ws->stamp2); free(ws->g2); free(ws->parent2);
+                gb_free(ws->stamp2); gb_free(ws->g2); gb_free(ws->parent2);
                 ws->stamp2 = NULL; ws->g2 = NULL; ws->parent2 = NULL;
                 goto nomem;
             }
