@@ -40,8 +40,13 @@ static void run_usage(FILE *f)
 "  -q, --queue NAME      priority queue (repeatable, comma-separated, 'all';\n"
 "                        default bheap)\n"
 "  -m, --model NAME      movement model (default 8-nocut)\n"
-"  -o, --out FILE        CSV file, written to a temp file and renamed at the end\n"
-"                        (default: standard output)\n"
+"  -o, --out FILE        CSV file, written at the end (temp file + rename); while\n"
+"                        the run works, the queries done so far are kept in the\n"
+"                        journal FILE.partial (default: standard output)\n"
+"      --resume          continue an interrupted run with the same options: the\n"
+"                        queries in FILE.partial are kept, the rest are run, and\n"
+"                        FILE ends up as an uninterrupted run writes it (needs\n"
+"                        --out; without a journal, a new run starts)\n"
 "      --map FILE        use FILE as the map of every scenario\n"
 "  -r, --reps N          timed repetitions per query (median reported; default 1)\n"
 "      --max-expanded N  stop a search after N expansions (status 'limit')\n"
@@ -153,6 +158,7 @@ int gb_cmd_run(int argc, char **argv)
         { "external-name", required_argument, 0, 'N' },
         { "external-timeout", required_argument, 0, 'W' },
         { "strict", no_argument, 0, 'S' },       { "quiet", no_argument, 0, 'Q' },
+        { "resume", no_argument, 0, 'Z' },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
     };
     static gb_run_opts o;
@@ -241,6 +247,7 @@ int gb_cmd_run(int argc, char **argv)
             ext_ms_given = 1;
             break;
         case 'Q': o.progress = 0; break;
+        case 'Z': o.resume = 1; break;
         case 'h': run_usage(stdout); return 0;
         default: run_usage(stderr); return EX_USAGE;
         }
@@ -316,6 +323,10 @@ int gb_cmd_run(int argc, char **argv)
     for (int i = 0; i < o.npairs; i++) {
         o.pairs[i].spec.max_expanded = o.max_expanded;
         o.pairs[i].spec.max_ns = o.max_ms * 1000000u;
+    }
+    if (o.resume && !o.out) {
+        fprintf(stderr, "gridbench run: --resume: expected --out FILE (the run to continue), found none\n");
+        return EX_USAGE;
     }
     if (optind >= argc) {
         fprintf(stderr, "gridbench run: expected at least one scenario file, found none\n");

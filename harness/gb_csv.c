@@ -233,7 +233,7 @@ int gb_csv_double(const char *s, double *v)
 
 void gb_csv_write_str(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
+    if (s[0] != '#' && !strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
     fputc('"', f);
     for (; *s; s++) {
         if (*s == '"') fputc('"', f);

@@ -6,9 +6,13 @@
  * kept per query while the pairs run; xy[] converts a path of cell ids
  * into map coordinates for the validator (sized to the map).
  *
- * The CSV goes to "<out>.tmp.<pid>" and is renamed to <out> only when the
- * run completed; SIGINT/SIGTERM remove the temp file, so an interrupted
- * run never leaves a half-written <out>.
+ * With --out, rows go to the journal "<out>.partial" (gb_journal.h),
+ * flushed after every query together with a line that marks the query
+ * complete; <out> itself is written (temp file + rename) only when the run
+ * completed, so it is never half-written.  An interrupted or failed run
+ * leaves the journal, and --resume continues it: the queries it holds are
+ * replayed into the totals from their completion lines, without loading
+ * their maps or running anything.
  */
 #include "gb_run.h"
 
@@ -21,10 +25,12 @@
 #include <unistd.h>
 
 #include "gb_alloc.h"
-#include "gb_external.h"
 #include "gb_csv.h"
+#include "gb_external.h"
+#include "gb_journal.h"
 #include "gb_map.h"
 #include "gb_scen.h"
+#include "gb_sha256.h"
 #include "gb_user.h"
 #include "gb_validate.h"
 
@@ -306,6 +312,59 @@ static gb_ext_status run_external(gb_ext *e, long *next_id, int reps, gb_xy s, g
     return es;
 }
 
+/* ---- resuming ---------------------------------------------------------- */
+
+/* What identifies a run for --resume: everything that decides which rows
+ * it writes (scenarios, query selection, map, pairs with their limits,
+ * model, repetitions), as a readable head and a SHA-256 of the whole. */
+static void run_fingerprint(const gb_run_opts *o, char *const *scens, int nscen, char *fp,
+                            size_t n)
+{
+    gb_sha256_ctx c;
+    gb_sha256_init(&c);
+    char b[1200];
+    int k = snprintf(b, sizeof b, "model=%s reps=%d first=%ld count=%ld sample=%ld ext_ms=%d map=%s\n",
+                     gb_model_name(o->model), o->reps, o->first, o->count, o->sample, o->ext_ms,
+                     o->map_override ? o->map_override : "");
+    gb_sha256_update(&c, b, (size_t)k < sizeof b ? (size_t)k : sizeof b - 1);
+    for (int i = 0; i < o->npairs; i++) {
+        const gb_pair *p = &o->pairs[i];
+        k = snprintf(b, sizeof b, "pair %s queue=%d max_expanded=%llu max_ns=%llu user=%d ext=%s\n",
+                     p->spec.name, p->queue, (unsigned long long)p->spec.max_expanded,
+                     (unsigned long long)p->spec.max_ns, p->user != NULL,
+                     p->ext_cmd ? p->ext_cmd : "");
+        gb_sha256_update(&c, b, (size_t)k < sizeof b ? (size_t)k : sizeof b - 1);
+    }
+    for (int i = 0; i < nscen; i++) {
+        gb_sha256_update(&c, scens[i], strlen(scens[i]));
+        gb_sha256_update(&c, "\n", 1);
+    }
+    uint8_t dig[GB_SHA256_BYTES];
+    char hex[65];
+    gb_sha256_final(&c, dig);
+    gb_sha256_hex(dig, hex);
+    snprintf(fp, n, "%d scenario files, %d solver x queue pairs, model %s, %d reps, sha256 %.16s",
+             nscen, o->npairs, gb_model_name(o->model), o->reps, hex);
+}
+
+/* Add a query that the journal holds to the totals, as running it did. */
+static void replay_query(const gb_journal_query *jq, int npairs, gb_run_totals *tot,
+                         pair_sum *sums)
+{
+    tot->queries++;
+    if (!jq->scen_ok) tot->scen_mismatch++;
+    for (int pi = 0; pi < npairs; pi++) {
+        int st = jq->status[pi] < GB_ROW_NSTATUS ? jq->status[pi] : GB_ROW_CRASH;
+        if (gb_row_status_failed((gb_row_status)st)) tot->failures++;
+        tot->status[st]++;
+        tot->rows++;
+        sums[pi].rows++;
+        sums[pi].status[st]++;
+        sums[pi].expanded += jq->expanded[pi];
+        sums[pi].time_ns += (uint64_t)jq->time_ns[pi];
+    }
+}
+
 /* ---- the run ---------------------------------------------------------- */
 
 int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *tot,
@@ -314,17 +373,29 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     memset(tot, 0, sizeof *tot);
     gb_diag_clear(d);
     FILE *out = stdout;
-    char tmp[1100] = "";
+    gb_journal jr;
+    memset(&jr, 0, sizeof jr);
     if (o->out) {
-        out = gb_tmp_open(o->out, tmp, sizeof tmp, d);
-        if (!out) return d->code ? d->code : EX_CANTCREAT;
+        char fp[256];
+        run_fingerprint(o, scens, nscen, fp, sizeof fp);
+        int e = gb_journal_open(&jr, o->out, fp, csv_header, o->npairs, o->resume, d);
+        if (e) return e;
+        out = jr.f;
+        if (o->resume)
+            fprintf(stderr, "gridbench run: %s: %ld queries done before, continuing after them\n",
+                    jr.path, jr.ndone);
+    } else {
+        fprintf(out, "%s\n", csv_header);
     }
-    fprintf(out, "%s\n", csv_header);
 
     pair_sum *sums = gb_calloc((size_t)o->npairs, sizeof *sums);
     int64_t *times = gb_malloc((size_t)(o->reps > 0 ? o->reps : 1) * sizeof *times);
     gb_ext **ext = gb_calloc((size_t)o->npairs, sizeof *ext);        /* external pairs' drivers */
     char (*pname)[64] = gb_calloc((size_t)o->npairs, sizeof *pname); /* row names */
+    uint8_t *qst = gb_malloc((size_t)o->npairs);                      /* this query, per pair: */
+    uint64_t *qexp = gb_malloc((size_t)o->npairs * sizeof *qexp);    /*   status, expansions, */
+    int64_t *qns = gb_malloc((size_t)o->npairs * sizeof *qns);       /*   median time */
+    long qn = 0;                                                      /* queries so far */
     unsigned ext_loads = 0;                                       /* map the externals hold */
     long ext_id = 0;                                              /* protocol query ids */
     run_map rm;
@@ -332,7 +403,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     progress pr = { o->progress, isatty(2), now_s(), 0.0 };
     pr.last = pr.t0;   /* the first line after one period, not at once */
     int rc = 0;
-    if (!sums || !times || !ext || !pname) { rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); goto done; }
+    if (!sums || !times || !ext || !pname || !qst || !qexp || !qns) { rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); goto done; }
     for (int pi = 0; pi < o->npairs; pi++)
         snprintf(pname[pi], sizeof pname[pi], "%s", o->pairs[pi].spec.name);
 
@@ -348,27 +419,44 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
         char mpath[1024];
         if (o->map_override) snprintf(mpath, sizeof mpath, "%s", o->map_override);
         else if ((rc = gb_scen_resolve_map(&sc, mpath, sizeof mpath, d))) { gb_scen_free(&sc); goto done; }
-        if ((rc = run_map_get(&rm, mpath, o->model, d))) {
-            gb_scen_free(&sc);
-            goto done;
-        }
-        if (rm.loads != ext_loads) {
-            ext_loads = rm.loads;
-            if ((rc = ext_follow_map(o, ext, pname, &rm.map, d))) {
-                gb_scen_free(&sc);
-                goto done;
-            }
-        }
-        const gb_grid *grid = &rm.map.grid;
-        const char *mname = base_name(mpath);
         size_t q0 = (size_t)(o->first > 0 ? o->first : 0);
         size_t q1 = sc.n;
         if (o->count > 0 && q0 + (size_t)o->count < q1) q1 = q0 + (size_t)o->count;
         size_t step = 1;
         if (o->sample > 0 && q1 > q0 && (q1 - q0) > (size_t)o->sample)
             step = (q1 - q0) / (size_t)o->sample;
+        size_t nsel = q1 > q0 ? (q1 - q0 + step - 1) / step : 0;   /* queries selected */
+        if (qn + (long)nsel > jr.ndone) {   /* not all replayed: the map is needed */
+            if ((rc = run_map_get(&rm, mpath, o->model, d))) {
+                gb_scen_free(&sc);
+                goto done;
+            }
+            if (rm.loads != ext_loads) {
+                ext_loads = rm.loads;
+                if ((rc = ext_follow_map(o, ext, pname, &rm.map, d))) {
+                    gb_scen_free(&sc);
+                    goto done;
+                }
+            }
+        }
+        const gb_grid *grid = &rm.map.grid;
+        const char *mname = base_name(mpath);
         for (size_t qi = q0; qi < q1; qi += step) {
             const gb_query *q = &sc.q[qi];
+            if (qn < jr.ndone) {   /* --resume: the journal holds this query */
+                if (jr.done[qn].line != q->line) {
+                    rc = gb_diag_set(d, EX_DATAERR, jr.path, 0, 0,
+                                     "expected query %ld of the journal at line %ld of %s, found "
+                                     "line %ld: has the scenario file changed?",
+                                     qn, q->line, scens[si], jr.done[qn].line);
+                    gb_scen_free(&sc);
+                    goto done;
+                }
+                replay_query(&jr.done[qn], o->npairs, tot, sums);
+                qn++;
+                progress_tick(&pr, si, nscen, scens[si], qi + 1 - q0, q1 - q0, 0);
+                continue;
+            }
             if ((rc = gb_scen_check_query(&sc, qi, &rm.map, d)) != 0) {
                 if (!endpoint_blocked(q, grid)) {    /* size or bounds: bad input */
                     gb_scen_free(&sc);
@@ -393,7 +481,15 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                     tot->rows++;
                     sums[pi].rows++;
                     sums[pi].status[GB_ROW_SCEN_MISMATCH]++;
+                    qst[pi] = GB_ROW_SCEN_MISMATCH;
+                    qexp[pi] = 0;
+                    qns[pi] = 0;
                 }
+                if (o->out && (rc = gb_journal_commit(&jr, qn, q->line, 0, qst, qexp, qns, d)) != 0) {
+                    gb_scen_free(&sc);
+                    goto done;
+                }
+                qn++;
                 continue;
             }
             int32_t s = gb_grid_id(grid, q->sx, q->sy), t = gb_grid_id(grid, q->gx, q->gy);
@@ -509,11 +605,19 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 ps->status[st]++;
                 ps->expanded += r.st.expanded;
                 ps->time_ns += med;
+                qst[pi] = (uint8_t)st;
+                qexp[pi] = r.st.expanded;
+                qns[pi] = med;
 
                 write_row(out, mname, scens[si], q, model, p, pname[pi], gu, bound, st,
                           r.status == GB_FOUND && st < GB_ROW_PROTOCOL ? &r : NULL,
                           oracle_found ? &oc : NULL, pc.ok ? &pc : NULL, med, cold, nrep);
             }
+            if (o->out && (rc = gb_journal_commit(&jr, qn, q->line, scen_ok, qst, qexp, qns, d)) != 0) {
+                gb_scen_free(&sc);
+                goto done;
+            }
+            qn++;
             progress_tick(&pr, si, nscen, scens[si], qi + 1 - q0, q1 - q0, 0);
         }
         progress_tick(&pr, si, nscen, scens[si], q1 - q0, q1 - q0, 1);
@@ -522,9 +626,9 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     }
 
     if (o->out) {
-        int e = gb_tmp_commit(out, tmp, o->out, d);
+        int e = gb_journal_finish(&jr, o->out, d);
         out = NULL;
-        if (e) { rc = e; goto done_nofile; }
+        if (e) { rc = e; goto done; }
     } else if (fflush(stdout) != 0) {
         rc = gb_diag_set(d, EX_IOERR, "<stdout>", 0, 0, "expected to write the CSV, found %s", strerror(errno));
         goto done_nofile;
@@ -554,7 +658,11 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     goto done_nofile;
 
 done:
-    if (o->out && out) gb_tmp_abort(out, tmp);
+    if (o->out && jr.f) {   /* failed: keep what is complete */
+        gb_journal_close(&jr);
+        fprintf(stderr, "gridbench run: the queries completed so far are kept in %s.partial; "
+                "`--resume` continues from there\n", o->out);
+    }
 done_nofile:
     for (int pi = 0; ext && pi < o->npairs; pi++) {
         gb_diag ed;
@@ -566,5 +674,8 @@ done_nofile:
     run_map_free(&rm);
     gb_free(sums);
     gb_free(times);
+    gb_free(qst);
+    gb_free(qexp);
+    gb_free(qns);
     return rc;
 }

@@ -83,6 +83,7 @@ typedef struct gb_run_opts {
     uint64_t max_ms;           /* per query wall time, 0 = none */
     long first, count;         /* query subset: skip `first`, run `count` (0 = all) */
     long sample;               /* > 0: of those, about `sample` evenly spaced ones */
+    int resume;                /* 1: continue the journal <out>.partial (gb_journal.h) */
     int ext_ms;                /* external solvers: limit per answer and per map, ms
                                   (0 = GB_EXT_DEFAULT_MS) */
 } gb_run_opts;

@@ -38,7 +38,7 @@ static inline void gb_test_leak_check(void)
 {
 #ifdef GB_TEST_LSAN
     if (__lsan_do_recoverable_leak_check() != 0)
-        cr_fail("LeakSanitizer: the test leaked memory (report above)");
+        cr_assert_fail("LeakSanitizer: the test leaked memory (report above)");
 #endif
 }
 

@@ -15,10 +15,10 @@
 #include "gb_test.h"
 
 #include <dirent.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -215,4 +215,147 @@ GB_TEST(alloc, footprint_and_gen, .timeout = 600)
     cr_assert_gt(fail_each_allocation("footprint", fmt, "fp.tsv", NULL), 20);
     snprintf(fmt, sizeof fmt, "%s gen -f rooms -s 48 -n 2 -o @DIR@", bin());
     cr_assert_gt(fail_each_allocation("gen", fmt, "room48-16-0.map.scen", NULL), 2);
+}
+
+/* ---- --resume ------------------------------------------------------------ */
+
+#define RUN_ARGS "--solver all --queue all --count 30 --max-expanded 3000 datasets/default/maze128-2-1.map.scen " \
+                 "datasets/default/random128-20-1.map.scen datasets/default/room128-16-1.map.scen"
+
+/* Count the lines of path that start with "#=" (complete queries). */
+static long journal_queries(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    long n = 0;
+    int c, prev = '\n', prev2 = 0;
+    while ((c = fgetc(f)) != EOF) {
+        if (prev2 == '\n' && prev == '#' && c == '=') n++;
+        prev2 = prev;
+        prev = c;
+    }
+    fclose(f);
+    return n;
+}
+
+/* The stderr of a run without the mean_us column (timings), and without
+ * the line that --resume adds. */
+static char *totals(const char *errpath)
+{
+    char cmd[1024], p2[600];
+    snprintf(p2, sizeof p2, "%s.totals", errpath);
+    snprintf(cmd, sizeof cmd, "grep -v 'continuing after them' '%s' | "
+             "awk '{ if (NF == 8) $8 = \"\"; print }' >'%s'", errpath, p2);
+    cr_assert_eq(system(cmd), 0);
+    return slurp(p2, NULL);
+}
+
+/* Files equal after dropping the timing columns. */
+static void assert_same_rows(const char *a, const char *b)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cmp -s <(sed -e '" MASK_TIMES "' '%s') <(sed -e '" MASK_TIMES "' '%s')",
+             a, b);
+    char full[2300];
+    snprintf(full, sizeof full, "bash -c \"%s\"", cmd);
+    cr_assert_eq(system(full), 0, "%s and %s differ in more than the timing columns", a, b);
+}
+
+/* Start the run in the background, kill it with sig once the journal
+ * holds at least `want` queries, and check it was really interrupted. */
+static void run_and_kill(const char *dir, int sig, long want)
+{
+    char cmd[2048], out[600], jour[600];
+    snprintf(out, sizeof out, "%s/q.csv", dir);
+    snprintf(jour, sizeof jour, "%s/q.csv.partial", dir);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        snprintf(cmd, sizeof cmd, "exec %s run --quiet " RUN_ARGS " --out '%s' 2>/dev/null", bin(), out);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    long n = 0;
+    for (int i = 0; i < 6000 && (n = journal_queries(jour)) < want; i++) usleep(5000);
+    kill(pid, sig);
+    int st;
+    waitpid(pid, &st, 0);
+    cr_assert(WIFSIGNALED(st), "the run ended before it could be interrupted (%ld queries)", n);
+    cr_assert_geq(n, want, "the journal never reached %ld queries", want);
+    cr_assert_neq(access(out, F_OK), 0, "an interrupted run left %s", out);
+    cr_assert_eq(access(jour, F_OK), 0, "an interrupted run lost its journal %s", jour);
+}
+
+static void resume_case(int sig, int tear)
+{
+    char dir[256], cmd[2048], err[600], ref[600], refe[600];
+    mkdtemp_or_fail(dir, sizeof dir, "resume");
+    snprintf(ref, sizeof ref, "%s/ref.csv", dir);
+    snprintf(refe, sizeof refe, "%s/ref.err", dir);
+    snprintf(err, sizeof err, "%s/resume.err", dir);
+    snprintf(cmd, sizeof cmd, "%s run --quiet " RUN_ARGS " --out '%s'", bin(), ref);
+    cr_assert_eq(run_failing(0, refe, cmd), 0, "the reference run failed");
+
+    run_and_kill(dir, sig, 40);
+    if (tear) {   /* cut the journal in the middle of its last line */
+        snprintf(cmd, sizeof cmd, "f='%s/q.csv.partial'; truncate -s $(( $(stat -c %%s \"$f\") - 7 )) \"$f\"",
+                 dir);
+        cr_assert_eq(system(cmd), 0);
+    }
+    snprintf(cmd, sizeof cmd, "%s run --quiet " RUN_ARGS " --resume --out '%s/q.csv'", bin(), dir);
+    cr_assert_eq(run_failing(0, err, cmd), 0, "the resumed run failed");
+    char *e = slurp(err, NULL);
+    cr_assert(strstr(e, "queries done before, continuing after them") != NULL, "%s", e);
+    cr_assert(strstr(e, " 0 queries done before") == NULL, "nothing was resumed: %s", e);
+    free(e);
+    char q[600], j[600];
+    snprintf(q, sizeof q, "%s/q.csv", dir);
+    snprintf(j, sizeof j, "%s/q.csv.partial", dir);
+    assert_same_rows(q, ref);
+    cr_assert_neq(access(j, F_OK), 0, "the journal is left after the run completed");
+    char *t1 = totals(refe), *t2 = totals(err);
+    cr_assert_str_eq(t2, t1, "the resumed run's totals differ from the uninterrupted run's");
+    free(t1);
+    free(t2);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+GB_TEST(resume, after_sigkill_same_file_and_totals, .timeout = 600) { resume_case(SIGKILL, 0); }
+GB_TEST(resume, after_sigterm, .timeout = 600) { resume_case(SIGTERM, 0); }
+GB_TEST(resume, torn_journal_tail_is_rerun, .timeout = 600) { resume_case(SIGKILL, 1); }
+
+GB_TEST(resume, refuses_a_journal_of_other_options_and_needs_out, .timeout = 600)
+{
+    char dir[256], cmd[2048], err[600];
+    mkdtemp_or_fail(dir, sizeof dir, "resume-other");
+    snprintf(err, sizeof err, "%s/err", dir);
+    run_and_kill(dir, SIGKILL, 5);
+    /* another solver list: refused, the journal untouched */
+    snprintf(cmd, sizeof cmd, "%s run --quiet --solver dijkstra --queue all --count 30 --max-expanded 3000 "
+             "datasets/default/maze128-2-1.map.scen datasets/default/random128-20-1.map.scen "
+             "datasets/default/room128-16-1.map.scen --resume --out '%s/q.csv'", bin(), dir);
+    char j[600];
+    snprintf(j, sizeof j, "%s/q.csv.partial", dir);
+    long before = journal_queries(j);
+    cr_assert_eq(run_failing(0, err, cmd), 65);
+    char *e = slurp(err, NULL);
+    cr_assert(strstr(e, "q.csv.partial:1: error: expected the journal of this run (") != NULL, "%s", e);
+    cr_assert(strstr(e, "rerun without --resume to start over") != NULL, "%s", e);
+    free(e);
+    cr_assert_eq(journal_queries(j), before);
+    /* --resume needs --out */
+    snprintf(cmd, sizeof cmd, "%s run --resume datasets/default/maze128-2-1.map.scen", bin());
+    cr_assert_eq(run_failing(0, err, cmd), 64);
+    e = slurp(err, NULL);
+    cr_assert(strstr(e, "--resume: expected --out FILE") != NULL, "%s", e);
+    free(e);
+    /* no journal: a new run, complete */
+    snprintf(cmd, sizeof cmd, "%s run --quiet --count 2 --resume --out '%s/new.csv' "
+             "datasets/default/maze128-2-1.map.scen", bin(), dir);
+    cr_assert_eq(run_failing(0, err, cmd), 0);
+    snprintf(j, sizeof j, "%s/new.csv", dir);
+    cr_assert_eq(access(j, F_OK), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
 }

@@ -1,0 +1,274 @@
+/*
+ * gb_journal.c -- the journal behind `gridbench run --out` and --resume;
+ * the file format and its invariant (every complete query ends with its
+ * "#=" line) are in gb_journal.h.
+ *
+ * Resuming reads the whole journal (gb_read_file), validates it line by
+ * line, truncates the file after the last complete query and reopens it
+ * for appending.  Finishing streams the journal into the final CSV,
+ * dropping the lines that start with '#'.
+ *
+ * Time: O(journal size) to resume and to finish; a commit is one line.
+ */
+#include "gb_journal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gb_alloc.h"
+
+#define MAGIC "# gridbench run journal v1 "
+
+static void release(gb_journal *j)
+{
+    gb_free(j->done);
+    gb_free(j->st_buf);
+    gb_free(j->exp_buf);
+    gb_free(j->ns_buf);
+    j->done = NULL;
+    j->st_buf = NULL;
+    j->exp_buf = NULL;
+    j->ns_buf = NULL;
+    j->ndone = 0;
+}
+
+void gb_journal_close(gb_journal *j)
+{
+    if (j->f) fclose(j->f);
+    j->f = NULL;
+    release(j);
+}
+
+/* Start a new journal: line 1 and the header. */
+static int start(gb_journal *j, const char *fingerprint, const char *header, gb_diag *d)
+{
+    j->f = fopen(j->path, "wb");
+    if (!j->f)
+        return gb_diag_set(d, EX_CANTCREAT, j->path, 0, 0, "expected a writable journal file, "
+                           "found '%s'", strerror(errno));
+    fprintf(j->f, MAGIC "%s\n%s\n", fingerprint, header);
+    if (fflush(j->f) != 0 || ferror(j->f)) {
+        int e = errno;
+        fclose(j->f);
+        j->f = NULL;
+        remove(j->path);
+        return gb_diag_set(d, EX_IOERR, j->path, 0, 0, "expected to write the journal, found '%s'",
+                           strerror(e));
+    }
+    return 0;
+}
+
+/* Parse one "#=" line s[0..n) (without "#=\t" and the newline) of the
+ * query with index k into q.  0, or -1 when it is malformed. */
+static int parse_commit(const char *s, size_t n, long k, int npairs, gb_journal_query *q)
+{
+    char buf[64];
+    size_t i = 0;
+    long v[3];
+    for (int f = 0; f < 3; f++) {   /* index, line, scen_ok */
+        size_t b = i;
+        while (i < n && s[i] != '\t') i++;
+        if (i == b || i - b >= sizeof buf) return -1;
+        memcpy(buf, s + b, i - b);
+        buf[i - b] = '\0';
+        char *end;
+        errno = 0;
+        v[f] = strtol(buf, &end, 10);
+        if (*end || errno) return -1;
+        if (i < n) i++;
+    }
+    if (v[0] != k || v[1] < 0 || (v[2] != 0 && v[2] != 1)) return -1;
+    q->line = v[1];
+    q->scen_ok = (int)v[2];
+    for (int p = 0; p < npairs; p++) {
+        size_t b = i;
+        while (i < n && s[i] != '\t') i++;
+        if (i == b || i - b >= sizeof buf) return -1;
+        memcpy(buf, s + b, i - b);
+        buf[i - b] = '\0';
+        unsigned st;
+        uint64_t e;
+        int64_t t;
+        int used = 0;
+        if (sscanf(buf, "%u:%" SCNu64 ":%" SCNd64 "%n", &st, &e, &t, &used) != 3
+            || (size_t)used != i - b || st > 255)
+            return -1;
+        q->status[p] = (uint8_t)st;
+        q->expanded[p] = e;
+        q->time_ns[p] = t;
+        if (i < n) i++;
+    }
+    return i == n ? 0 : -1;
+}
+
+/* Load an existing journal: check it, fill j->done, cut the torn tail. */
+static int resume(gb_journal *j, const char *fingerprint, const char *header, gb_diag *d)
+{
+    char *buf;
+    size_t len;
+    int rc = gb_read_file(j->path, &buf, &len, d);
+    if (rc) return rc;
+    /* count the complete queries to size the arrays */
+    long ncommit = 0;
+    for (size_t i = 0; i + 2 < len; i++)
+        if ((i == 0 || buf[i - 1] == '\n') && buf[i] == '#' && buf[i + 1] == '=') ncommit++;
+    size_t cells = (size_t)(ncommit ? ncommit : 1) * (size_t)j->npairs;
+    j->done = gb_calloc((size_t)(ncommit ? ncommit : 1), sizeof *j->done);
+    j->st_buf = gb_malloc(cells);
+    j->exp_buf = gb_malloc(cells * sizeof *j->exp_buf);
+    j->ns_buf = gb_malloc(cells * sizeof *j->ns_buf);
+    if (!j->done || !j->st_buf || !j->exp_buf || !j->ns_buf) {
+        gb_free(buf);
+        release(j);
+        return gb_diag_set(d, EX_OSERR, j->path, 0, 0, "expected memory for the journal, found none");
+    }
+    size_t pos = 0, cut = 0;
+    long lineno = 0, rows = 0;
+    rc = 0;
+    while (pos < len && !rc) {
+        const char *s = buf + pos;
+        const char *nl = memchr(s, '\n', len - pos);
+        if (!nl) break;                          /* a torn last line */
+        size_t n = (size_t)(nl - s);
+        size_t m = n && s[n - 1] == '\r' ? n - 1 : n;
+        lineno++;
+        pos += n + 1;
+        if (lineno == 1) {
+            size_t lm = strlen(MAGIC), lf = strlen(fingerprint);
+            if (m != lm + lf || memcmp(s, MAGIC, lm) != 0 || memcmp(s + lm, fingerprint, lf) != 0) {
+                char q[120];
+                gb_diag_quote(q, sizeof q, s, m);
+                rc = gb_diag_set(d, EX_DATAERR, j->path, 1, 0,
+                                 "expected the journal of this run (%s), found %s: the options "
+                                 "differ from the interrupted run's; rerun without --resume to "
+                                 "start over", fingerprint, q);
+            }
+        } else if (lineno == 2) {
+            if (m != strlen(header) || memcmp(s, header, m) != 0)
+                rc = gb_diag_set(d, EX_DATAERR, j->path, 2, 0,
+                                 "expected the CSV header of this version of gridbench, found another");
+        } else if (m >= 3 && s[0] == '#' && s[1] == '=' && s[2] == '\t') {
+            gb_journal_query *q = &j->done[j->ndone];
+            size_t o = (size_t)j->ndone * (size_t)j->npairs;
+            q->status = j->st_buf + o;
+            q->expanded = j->exp_buf + o;
+            q->time_ns = j->ns_buf + o;
+            if (rows != j->npairs || parse_commit(s + 3, m - 3, j->ndone, j->npairs, q) != 0) {
+                rc = gb_diag_set(d, EX_DATAERR, j->path, lineno, 0,
+                                 "expected the completion line of query %ld after %d rows, "
+                                 "found a malformed line after %ld rows", j->ndone, j->npairs, rows);
+            } else {
+                j->ndone++;
+                rows = 0;
+                cut = pos;
+            }
+        } else if (m && s[0] == '#') {
+            rc = gb_diag_set(d, EX_DATAERR, j->path, lineno, 0,
+                             "expected a CSV row or a '#=' line, found another comment");
+        } else {
+            rows++;
+        }
+    }
+    gb_free(buf);
+    if (!rc && lineno < 2)
+        rc = gb_diag_set(d, EX_DATAERR, j->path, lineno + 1, 0,
+                         "expected a journal header, found %s", lineno ? "one line" : "nothing");
+    if (rc) {
+        release(j);
+        return rc;
+    }
+    if (truncate(j->path, (off_t)cut) != 0 || !(j->f = fopen(j->path, "ab"))) {
+        int e = errno;
+        release(j);
+        return gb_diag_set(d, EX_CANTCREAT, j->path, 0, 0,
+                           "expected to continue the journal, found '%s'", strerror(e));
+    }
+    return 0;
+}
+
+int gb_journal_open(gb_journal *j, const char *out, const char *fingerprint,
+                    const char *header, int npairs, int resume_it, gb_diag *d)
+{
+    memset(j, 0, sizeof *j);
+    j->npairs = npairs;
+    int k = snprintf(j->path, sizeof j->path, "%s.partial", out);
+    if (k < 0 || (size_t)k >= sizeof j->path)
+        return gb_diag_set(d, EX_CANTCREAT, out, 0, 0, "expected an output path shorter than "
+                           "%zu bytes, found %zu bytes", sizeof j->path - 9, strlen(out));
+    struct stat st;
+    if (resume_it && stat(j->path, &st) == 0) return resume(j, fingerprint, header, d);
+    return start(j, fingerprint, header, d);
+}
+
+int gb_journal_commit(gb_journal *j, long index, long line, int scen_ok,
+                      const uint8_t *status, const uint64_t *expanded,
+                      const int64_t *time_ns, gb_diag *d)
+{
+    fprintf(j->f, "#=\t%ld\t%ld\t%d", index, line, scen_ok ? 1 : 0);
+    for (int p = 0; p < j->npairs; p++)
+        fprintf(j->f, "\t%u:%" PRIu64 ":%" PRId64, (unsigned)status[p], expanded[p], time_ns[p]);
+    fputc('\n', j->f);
+    if (fflush(j->f) != 0 || ferror(j->f))
+        return gb_diag_set(d, EX_IOERR, j->path, 0, 0, "expected to write the journal, found '%s'",
+                           strerror(errno));
+    return 0;
+}
+
+int gb_journal_finish(gb_journal *j, const char *out, gb_diag *d)
+{
+    int bad = fflush(j->f) != 0 || ferror(j->f);
+    if (fclose(j->f) != 0) bad = 1;
+    j->f = NULL;
+    if (bad) {
+        release(j);
+        return gb_diag_set(d, EX_IOERR, j->path, 0, 0, "expected to write the journal, found '%s'",
+                           strerror(errno));
+    }
+    FILE *in = fopen(j->path, "rb");
+    if (!in) {
+        release(j);
+        return gb_diag_set(d, EX_NOINPUT, j->path, 0, 0, "expected to read the journal back, "
+                           "found '%s'", strerror(errno));
+    }
+    char tmp[1200];
+    FILE *o = gb_tmp_open(out, tmp, sizeof tmp, d);
+    if (!o) {
+        fclose(in);
+        release(j);
+        return d->code;
+    }
+    /* copy every line that does not start with '#' */
+    char blk[1 << 16];
+    size_t n;
+    int at_start = 1, skip = 0;
+    while ((n = fread(blk, 1, sizeof blk, in)) > 0) {
+        size_t i = 0;
+        while (i < n) {
+            if (at_start) {
+                skip = blk[i] == '#';
+                at_start = 0;
+            }
+            char *nl = memchr(blk + i, '\n', n - i);
+            size_t e = nl ? (size_t)(nl - blk) + 1 : n;
+            if (!skip) fwrite(blk + i, 1, e - i, o);
+            if (nl) at_start = 1;
+            i = e;
+        }
+    }
+    int rerr = ferror(in);
+    fclose(in);
+    release(j);
+    if (rerr) {
+        gb_tmp_abort(o, tmp);
+        return gb_diag_set(d, EX_IOERR, j->path, 0, 0, "expected to read the journal back, found "
+                           "a read error");
+    }
+    int rc = gb_tmp_commit(o, tmp, out, d);
+    if (rc) return rc;
+    remove(j->path);
+    return 0;
+}

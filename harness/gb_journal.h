@@ -1,0 +1,79 @@
+/*
+ * gb_journal.h -- the resumable output of `gridbench run --out FILE`.
+ *
+ * While a run works, its rows go to the journal FILE.partial, flushed
+ * after every query, so a killed run loses at most the query it was on.
+ * The journal is the final CSV plus comment lines (every CSV field that
+ * starts with '#' is quoted, so no row starts with '#'):
+ *
+ *   # gridbench run journal v1 <fingerprint>        line 1: what run this is
+ *   map,scen,line,...                                line 2: the CSV header
+ *   <the rows of query 0>                            one row per solver x queue
+ *   #=<TAB>0<TAB>line<TAB>scen_ok<TAB>st:exp:ns ...  query 0 is complete
+ *   <the rows of query 1>
+ *   #=<TAB>1<TAB>...
+ *
+ * A query is complete when its "#=" line (with its newline) is in the file;
+ * rows after the last complete query are a torn tail.  Resuming reads the
+ * journal, checks line 1 against the fingerprint of the new run (the same
+ * scenarios, query selection, solvers, queues, model, repetitions and
+ * limits), cuts the torn tail and appends from the first query that is not
+ * complete.  The "#=" lines carry what the run's totals need (whether the
+ * scenario agreed, each pair's status, expansions and median time), so a
+ * resumed run ends with the same summary and exit status as one that was
+ * never interrupted.  Finishing copies the journal without its comment
+ * lines to FILE (through a temp file and a rename) and removes it.
+ */
+#ifndef GB_JOURNAL_H
+#define GB_JOURNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gb_diag.h"
+
+/* What one complete query recorded (per pair arrays have npairs entries). */
+typedef struct gb_journal_query {
+    long line;           /* the query's line in its scenario file */
+    int scen_ok;         /* 1 = the scenario's length agreed with Dijkstra */
+    uint8_t *status;     /* per pair: gb_row_status */
+    uint64_t *expanded;  /* per pair */
+    int64_t *time_ns;    /* per pair: median time */
+} gb_journal_query;
+
+typedef struct gb_journal {
+    FILE *f;             /* open for appending; NULL when closed */
+    char path[1100];     /* FILE.partial */
+    int npairs;
+    long ndone;          /* complete queries found when resuming */
+    gb_journal_query *done;   /* [ndone], in run order */
+    uint8_t *st_buf;          /* storage behind done[] */
+    uint64_t *exp_buf;
+    int64_t *ns_buf;
+} gb_journal;
+
+/* Open the journal of `out` for a run with npairs pairs.  resume = 0:
+ * start a new journal (an old one is replaced).  resume = 1: continue an
+ * existing journal whose line 1 matches fingerprint (else EX_DATAERR
+ * naming both), cutting its torn tail; with no journal, start a new one.
+ * Writes line 1 and header (with their newlines) when starting.  Returns
+ * 0, or fills *d (EX_CANTCREAT, EX_IOERR, EX_DATAERR, EX_OSERR). */
+int gb_journal_open(gb_journal *j, const char *out, const char *fingerprint,
+                    const char *header, int npairs, int resume, gb_diag *d);
+
+/* Mark query `index` (its rows written to j->f already) complete and
+ * flush.  Returns 0, or EX_IOERR in *d. */
+int gb_journal_commit(gb_journal *j, long index, long line, int scen_ok,
+                      const uint8_t *status, const uint64_t *expanded,
+                      const int64_t *time_ns, gb_diag *d);
+
+/* Write `out` from the journal (rows only, through a temp file and a
+ * rename), then remove the journal and release j.  Returns 0 or fills *d;
+ * the journal stays on failure. */
+int gb_journal_finish(gb_journal *j, const char *out, gb_diag *d);
+
+/* Close the journal and leave it on disk (an interrupted or failed run),
+ * releasing j.  Safe on a journal that failed to open. */
+void gb_journal_close(gb_journal *j);
+
+#endif
