@@ -15,7 +15,11 @@
 #
 # Everything is written into results/<run-id>.tmp/, which is renamed to
 # results/<run-id>/ only when the report is complete; results/latest then
-# points at it.  An interrupted or failed run leaves no half folder.
+# points at it.  A failed or interrupted run never leaves a half folder
+# under the final name: once `gridbench run` has completed queries (its
+# journal queries.csv.partial, or queries.csv), the .tmp folder is kept and
+# `--resume` continues it -- the queries already run are kept, the later
+# steps are redone -- otherwise the .tmp folder is removed.
 #
 # Exit status: 0 report written; 1 report written, but a solver returned a
 # wrong path (see the report); 2 bad usage; 3 a tool is missing; 4 a step
@@ -56,6 +60,9 @@ Footprints (the longest query of each map, one panel per solver)
 Output
   --out-dir DIR         parent of the run folder (default results)
   --run-id ID           run folder name (default <UTC yyyymmddThhmmZ>-<commit>)
+  --resume              continue an interrupted run (results/<run-id>.tmp, the
+                        newest one unless --run-id is given) with the same
+                        options: queries already in it are not run again
   --heuristics FILE     the --hist CSV of `gridbench heuristics` (mean h/h* per
                         distance bucket): copied into the run and plotted
   --bin PATH            gridbench binary (default $GB_BIN, else ./gridbench)
@@ -63,6 +70,7 @@ Output
 
 Examples
   make report
+  scripts/report.sh --resume          # after an interrupted `make report`
   scripts/report.sh --scen ../shared/movingai/dao/arena.map.scen --solvers astar-octile,jps
 EOF
 }
@@ -88,6 +96,7 @@ FOOTPRINTS=1
 OUT_DIR=results
 RUN_ID=
 HEUR=
+RESUME=0
 BIN=${GB_BIN:-./gridbench}
 ARGS_GIVEN="$*"
 
@@ -116,6 +125,7 @@ while [ "$#" -gt 0 ]; do
     --out-dir) need_arg "$@"; OUT_DIR=$2; shift 2 ;;
     --run-id) need_arg "$@"; RUN_ID=$2; shift 2 ;;
     --heuristics) need_arg "$@"; HEUR=$2; shift 2 ;;
+    --resume) RESUME=1; shift ;;
     --bin) need_arg "$@"; BIN=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die 2 "expected an option listed above, found '$1'" ;;
@@ -177,6 +187,11 @@ step() {   # step N "what"
 
 COMMIT=$("$BIN" env | sed -n 's/^ *"commit": "\(.*\)",$/\1/p' | tr -c 'A-Za-z0-9._\n-' '_')
 [ -n "$COMMIT" ] || COMMIT=unknown
+if [ "$RESUME" = 1 ] && [ -z "$RUN_ID" ]; then   # the newest interrupted run
+    last=$(ls -1dt -- "$OUT_DIR"/*.tmp 2>/dev/null | head -n 1 || true)
+    [ -n "$last" ] || die 2 "--resume: expected an interrupted run folder ($OUT_DIR/<run-id>.tmp), found none"
+    RUN_ID=$(basename -- "$last" .tmp)
+fi
 if [ -z "$RUN_ID" ]; then
     base="$(date -u +%Y%m%dT%H%MZ)-$COMMIT"
     RUN_ID=$base
@@ -194,14 +209,24 @@ exec 9>"$LOCK"
 if ! flock -n 9; then
     die 5 "run folder '$FINAL' is being written by another process (lock $LOCK held)"
 fi
-rm -rf -- "$TMP"
+if [ "$RESUME" = 1 ]; then
+    [ -d "$TMP" ] || die 2 "--resume: expected the interrupted run folder '$TMP', found none"
+    say "resuming $TMP"
+else
+    rm -rf -- "$TMP"
+fi
 mkdir -p "$TMP/plots" "$TMP/data"
+: >"$TMP/notes.txt"
 done_ok=0
 cleanup() {
     rm -f -- "$LOCK"
     if [ "$done_ok" != 1 ]; then
-        rm -rf -- "$TMP"
-        say "incomplete run: removed $TMP"
+        if [ -e "$TMP/queries.csv.partial" ] || [ -e "$TMP/queries.csv" ]; then
+            say "incomplete run kept in $TMP: continue it with \`scripts/report.sh --resume --run-id $RUN_ID\` and the same options, or remove it"
+        else
+            rm -rf -- "$TMP"
+            say "incomplete run: removed $TMP"
+        fi
     fi
 }
 trap cleanup EXIT
@@ -242,22 +267,35 @@ for s in "${SCENS[@]}"; do
 done
 
 # ---- 1. environment ------------------------------------------------------
-step 1 "environment and calibration (gridbench env --calibrate)"
-"$BIN" env --calibrate --model "$MODEL" --out "$TMP/env-base.json" "$BIN_ABS" "${SCENS[@]}" \
-    "${MAPS[@]+"${MAPS[@]}"}" || die 4 "gridbench env failed"
+if [ "$RESUME" = 1 ] && [ -s "$TMP/env-base.json" ]; then
+    step 1 "environment and calibration: kept from the interrupted run"
+else
+    step 1 "environment and calibration (gridbench env --calibrate)"
+    "$BIN" env --calibrate --model "$MODEL" --out "$TMP/env-base.json" "$BIN_ABS" "${SCENS[@]}" \
+        "${MAPS[@]+"${MAPS[@]}"}" || die 4 "gridbench env failed"
+fi
 
 # ---- 2. the matrix -------------------------------------------------------
 step 2 "gridbench run: solvers $SOLVERS x queues $QUEUES over ${#SCENS[@]} scenario files, $REPS reps"
 run_args=(run --solver "$SOLVERS" --queue "$QUEUES" --model "$MODEL" --reps "$REPS" --out "$TMP/queries.csv")
 [ "$COUNT" -gt 0 ] && run_args+=(--count "$COUNT")
 [ ${#EXTRA_RUN[@]} -gt 0 ] && run_args+=("${EXTRA_RUN[@]}")
-run_rc=0
-"$BIN" "${run_args[@]}" "${SCENS[@]}" || run_rc=$?
-case $run_rc in
-0) ;;
-1) say "warning: some solvers returned wrong paths; they are listed in the report" ;;
-*) die 4 "gridbench run failed (exit status $run_rc)" ;;
-esac
+# --resume: a finished step 2 is kept (its exit status in run_status);
+# else gridbench continues its journal queries.csv.partial.
+if [ "$RESUME" = 1 ] && [ -s "$TMP/run_status" ] && [ -s "$TMP/queries.csv" ]; then
+    run_rc=$(cat "$TMP/run_status")
+    say "queries.csv was complete (exit status $run_rc): kept"
+else
+    [ "$RESUME" = 1 ] && run_args+=(--resume)
+    run_rc=0
+    "$BIN" "${run_args[@]}" "${SCENS[@]}" || run_rc=$?
+    case $run_rc in
+    0) ;;
+    1) say "warning: some solvers returned wrong paths; they are listed in the report" ;;
+    *) die 4 "gridbench run failed (exit status $run_rc)" ;;
+    esac
+    echo "$run_rc" >"$TMP/run_status"
+fi
 
 # ---- 3. summary ----------------------------------------------------------
 step 3 "gridbench summary -> summary.csv, data/"
@@ -307,6 +345,7 @@ step 5 "env.json"
     "scenarios": $(json_files "${SCENS[@]}"),
     "maps": $(json_files "${MAPS[@]+"${MAPS[@]}"}"),
     "run_status": $run_rc,
+    "resumed": $([ "$RESUME" = 1 ] && echo true || echo false),
     "gnuplot": $(json_str "$(gnuplot --version)"),
     "hyperfine": $HF_JSON
   }
@@ -397,6 +436,7 @@ fi
 "$BIN" report "$TMP" || die 4 "gridbench report failed"
 
 # ---- publish ---------------------------------------------------------------------
+rm -f -- "$TMP/run_status"
 mv -T -- "$TMP" "$FINAL"
 done_ok=1
 ln -sfn -- "$RUN_ID" "$OUT_DIR/latest.tmp.$$"
