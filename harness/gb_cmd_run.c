@@ -52,6 +52,10 @@ static void run_usage(FILE *f)
 "      --max-expanded N  stop a search after N expansions (status 'limit')\n"
 "      --max-ms N        stop a search after N ms of wall time (status 'limit';\n"
 "                        the clock is read every 256 expansions)\n"
+"      --max-mem SIZE    per query memory: a solver whose workspace (search\n"
+"                        arrays, queue, landmarks) needs more than SIZE bytes\n"
+"                        is not run, and an external solver resident in more\n"
+"                        is stopped (status 'limit'); suffix K, M or G (x1024)\n"
 "      --first N         skip the first N queries of each scenario\n"
 "      --count N         run at most N queries of each scenario\n"
 "      --sample N        of those, about N evenly spaced ones (every k-th query,\n"
@@ -129,6 +133,25 @@ static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq
     return 0;
 }
 
+/* A byte count with an optional K, M or G suffix (powers of 1024), > 0. */
+static int parse_size(const char *opt, const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    int shift = 0;
+    if (*end == 'K' || *end == 'k') shift = 10, end++;
+    else if (*end == 'M' || *end == 'm') shift = 20, end++;
+    else if (*end == 'G' || *end == 'g') shift = 30, end++;
+    if (errno || end == s || *end || s[0] == '-' || v == 0 || v > (UINT64_MAX >> shift)) {
+        fprintf(stderr, "gridbench run: %s: expected a positive byte count with an optional K, M "
+                "or G suffix, found '%s'\n", opt, s);
+        return EX_USAGE;
+    }
+    *out = (uint64_t)v << shift;
+    return 0;
+}
+
 static int parse_count(const char *opt, const char *s, long *out)
 {
     char *end;
@@ -150,6 +173,7 @@ int gb_cmd_run(int argc, char **argv)
         { "map", required_argument, 0, 'M' },    { "reps", required_argument, 0, 'r' },
         { "max-expanded", required_argument, 0, 'X' },
         { "max-ms", required_argument, 0, 'T' },
+        { "max-mem", required_argument, 0, 'B' },
         { "first", required_argument, 0, 'F' },  { "count", required_argument, 0, 'C' },
         { "sample", required_argument, 0, 'P' },
         { "plugin", required_argument, 0, 'L' },
@@ -248,6 +272,7 @@ int gb_cmd_run(int argc, char **argv)
             break;
         case 'Q': o.progress = 0; break;
         case 'Z': o.resume = 1; break;
+        case 'B': if (parse_size("--max-mem", optarg, &o.max_mem)) return EX_USAGE; break;
         case 'h': run_usage(stdout); return 0;
         default: run_usage(stderr); return EX_USAGE;
         }

@@ -56,6 +56,7 @@ extern char **environ;
 struct gb_ext {
     char *cmd;            /* malloc'd copy of the command */
     int max_ms;           /* bound of every wait */
+    uint64_t max_mem;     /* bound of the child's resident bytes, 0 = none */
     pid_t pid;            /* running child (process group leader), or -1 */
     int to_fd;            /* parent's write end of the child's stdin, or -1 */
     int from_fd;          /* parent's read end of the child's stdout, or -1 */
@@ -77,7 +78,7 @@ struct gb_ext {
 };
 
 static const char *const status_names[GB_EXT_NSTATUS] = {
-    "path", "nopath", "protocol_error", "timeout", "crash"
+    "path", "nopath", "protocol_error", "timeout", "crash", "limit"
 };
 
 const char *gb_ext_status_name(gb_ext_status s)
@@ -308,14 +309,30 @@ static int write_all(gb_ext *e, const char *p, size_t n, int64_t deadline)
 }
 
 /* ---- reading ------------------------------------------------------------ */
-enum { RL_LINE = 1, RL_EOF = 0, RL_TIMEOUT = -1, RL_LONG = -2, RL_ERROR = -3 };
+enum { RL_LINE = 1, RL_EOF = 0, RL_TIMEOUT = -1, RL_LONG = -2, RL_ERROR = -3, RL_MEMLIMIT = -4 };
+/* While an answer is awaited with a memory bound, how often to look. */
+#define MEM_POLL_MS 10
+
+/* Resident bytes of process pid (/proc/PID/statm), 0 when unknown. */
+static uint64_t child_rss(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/statm", (long)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    unsigned long long size = 0, res = 0;
+    int n = fscanf(f, "%llu %llu", &size, &res);
+    fclose(f);
+    long pg = sysconf(_SC_PAGESIZE);
+    return n == 2 && pg > 0 ? (uint64_t)res * (uint64_t)pg : 0;
+}
 
 /* Read one line before deadline: on RL_LINE (*line, *len) is it (no LF, no
  * trailing CR), consumed from the buffer.  RL_EOF: end of output before a
  * newline; RL_TIMEOUT; RL_LONG: more than line_max bytes without a
  * newline; RL_ERROR: read error or no memory (errno).  On failure the
  * pending bytes stay in buf[rs..re) for the message. */
-static int read_line(gb_ext *e, int64_t deadline, char **line, size_t *len)
+static int read_line(gb_ext *e, int64_t deadline, uint64_t max_mem, char **line, size_t *len)
 {
     size_t scanned = e->rs;
     for (;;) {
@@ -352,9 +369,11 @@ static int read_line(gb_ext *e, int64_t deadline, char **line, size_t *len)
         struct pollfd pf = { e->from_fd, POLLIN, 0 };
         int left = ms_left(deadline);
         if (left == 0) return RL_TIMEOUT;
-        int pr = poll(&pf, 1, left);
+        int slice = max_mem && left > MEM_POLL_MS ? MEM_POLL_MS : left;
+        int pr = poll(&pf, 1, slice);
         if (pr < 0 && errno != EINTR) return RL_ERROR;
-        if (pr == 0) return RL_TIMEOUT;
+        if (max_mem && child_rss(e->pid) > max_mem) return RL_MEMLIMIT;
+        if (pr == 0 && slice == left) return RL_TIMEOUT;
     }
 }
 
@@ -509,7 +528,8 @@ static int send_map(gb_ext *e, const char *what, char *err, size_t errsz)
     }
     char *line = NULL;
     size_t len = 0;
-    int r = read_line(e, now_ns() + (int64_t)(we ? EXIT_GRACE_MS : e->max_ms) * 1000000, &line, &len);
+    /* no memory bound while the solver loads the map: it bounds queries */
+    int r = read_line(e, now_ns() + (int64_t)(we ? EXIT_GRACE_MS : e->max_ms) * 1000000, 0, &line, &len);
     tok t0 = { "", 0 }, t1 = t0, t2 = t0;
     if (r == RL_LINE) {
         const char *p = line, *end = line + len;
@@ -547,6 +567,7 @@ static int send_map(gb_ext *e, const char *what, char *err, size_t errsz)
         end_child(e, 0, NULL, 0);
         set_msg(err, errsz, "expected 'ready' after %s, found a line longer than %zu bytes "
                 "(solver was killed)", what, e->line_max);
+
     } else {
         int re = errno;
         end_child(e, 0, NULL, 0);
@@ -785,7 +806,8 @@ gb_ext_status gb_ext_query(gb_ext *e, long id, gb_xy s, gb_xy t, gb_ext_answer *
     }
     char *line;
     size_t len;
-    int r = read_line(e, deadline, &line, &len);
+    int r = read_line(e, deadline, e->max_mem, &line, &len);
+    if (r == RL_LINE && e->max_mem && child_rss(e->pid) > e->max_mem) r = RL_MEMLIMIT;
     if (we && r != RL_EOF)
         return fail(e, a, GB_EXT_CRASH, 0, t0, "query %ld: expected the solver to read the "
                     "request, found its input closed", id);
@@ -801,6 +823,10 @@ gb_ext_status gb_ext_query(gb_ext *e, long id, gb_xy s, gb_xy t, gb_ext_answer *
         return fail(e, a, GB_EXT_TIMEOUT, 0, t0, "query %ld: expected an answer within %d ms, "
                     "found %s%s", id, e->max_ms, had ? "the partial line " : "nothing",
                     had ? q : "");
+    case RL_MEMLIMIT:
+        return fail(e, a, GB_EXT_LIMIT, 0, t0, "query %ld: expected the solver to stay within "
+                    "%llu bytes of memory, found it resident in more", id,
+                    (unsigned long long)e->max_mem);
     case RL_LONG:
         return fail(e, a, GB_EXT_PROTOCOL, 0, t0, "query %ld: expected a line of at most %zu "
                     "bytes (%zu cells), found a longer one", id, e->line_max, e->cap_cells);
@@ -820,6 +846,8 @@ gb_ext_status gb_ext_query(gb_ext *e, long id, gb_xy s, gb_xy t, gb_ext_answer *
     a->status = st;
     return st;
 }
+
+void gb_ext_set_max_mem(gb_ext *e, uint64_t bytes) { e->max_mem = bytes; }
 
 int gb_ext_close(gb_ext *e, gb_diag *d)
 {

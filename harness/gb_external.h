@@ -68,6 +68,7 @@ typedef enum gb_ext_status {
     GB_EXT_PROTOCOL,    /* malformed answer, wrong id, wrong cell count... */
     GB_EXT_TIMEOUT,     /* no complete answer within max_ms */
     GB_EXT_CRASH,       /* the child died, closed a pipe, or cannot be restarted */
+    GB_EXT_LIMIT,       /* the child's resident memory passed gb_ext_set_max_mem's bound */
     GB_EXT_NSTATUS
 } gb_ext_status;
 
@@ -100,6 +101,13 @@ gb_ext *gb_ext_open(const char *cmd, const gb_map *m, gb_model model, int max_ms
  * Returns 0, or a code as gb_ext_open with *d filled; after a failure the
  * child is killed, and the next query tries a restart with the new map. */
 int gb_ext_set_map(gb_ext *e, const gb_map *m, gb_model model, gb_diag *d);
+
+/* Bound the child's resident memory while it works on a query (0 = none):
+ * the resident set of the child process (/proc/PID/statm; the shell
+ * `exec`s a single command, so that is the solver) is read every 10 ms
+ * while an answer is awaited and when it arrives (not while it loads a
+ * map), and a child above bytes is ended and the query is GB_EXT_LIMIT. */
+void gb_ext_set_max_mem(gb_ext *e, uint64_t bytes);
 
 /* Ask for a path from s to t (map coordinates; the driver does not check
  * them), tagged with id.  Always fills *a and returns a->status.  After a

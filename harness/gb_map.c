@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "gb_alloc.h"
 #include "gb_text.h"
@@ -239,6 +241,28 @@ static int fill(parser *P, gb_cursor c, int32_t W, int32_t H, gb_map *m)
     return 0;
 }
 
+/* The header of buf[0..len): dimensions, validated.  0 or the error. */
+static int parse_header(parser *P, int32_t *W, int32_t *H)
+{
+    gb_tok tv, hv, wv;
+    int rc;
+    if (P->c.len == 0)
+        return gb_diag_set(P->d, EX_DATAERR, P->path, 0, 0,
+                           "expected 'type octile', found empty file");
+    if ((rc = header_line(P, H_TYPE, &tv)) != 0) return rc;
+    if ((rc = header_line(P, H_HEIGHT, &hv)) != 0) return rc;
+    if ((rc = parse_dim(P, &hv, "height", H)) != 0) return rc;
+    if ((rc = header_line(P, H_WIDTH, &wv)) != 0) return rc;
+    if ((rc = parse_dim(P, &wv, "width", W)) != 0) return rc;
+    long long cells = ((long long)*W + 2) * ((long long)*H + 2);   /* < 2^63 */
+    if (cells > GB_GRID_MAX_CELLS)
+        return fail_at(P, P->c.no, wv.col, 1,
+                       "expected (width + 2) * (height + 2) at most %lld cells, "
+                       "found (%ld + 2) * (%ld + 2) = %lld",
+                       (long long)GB_GRID_MAX_CELLS, (long)*W, (long)*H, cells);
+    return 0;
+}
+
 /* ---- public ----------------------------------------------------------- */
 
 void gb_map_free(gb_map *m)
@@ -256,23 +280,9 @@ int gb_map_parse(const char *path, const char *buf, size_t len, gb_map *m,
     memset(m, 0, sizeof *m);
     gb_diag_clear(d);
     parser P = { .path = path, .c = { .buf = buf, .len = len }, .d = d };
-    if (len == 0)
-        return gb_diag_set(d, EX_DATAERR, path, 0, 0,
-                           "expected 'type octile', found empty file");
-    gb_tok tv, hv, wv;
     int32_t W = 0, H = 0;
     int rc;
-    if ((rc = header_line(&P, H_TYPE, &tv)) != 0) return rc;
-    if ((rc = header_line(&P, H_HEIGHT, &hv)) != 0) return rc;
-    if ((rc = parse_dim(&P, &hv, "height", &H)) != 0) return rc;
-    if ((rc = header_line(&P, H_WIDTH, &wv)) != 0) return rc;
-    if ((rc = parse_dim(&P, &wv, "width", &W)) != 0) return rc;
-    long long cells = ((long long)W + 2) * ((long long)H + 2);   /* < 2^63 */
-    if (cells > GB_GRID_MAX_CELLS)
-        return fail_at(&P, P.c.no, wv.col, 1,
-                       "expected (width + 2) * (height + 2) at most %lld cells, "
-                       "found (%ld + 2) * (%ld + 2) = %lld",
-                       (long long)GB_GRID_MAX_CELLS, (long)W, (long)H, cells);
+    if ((rc = parse_header(&P, &W, &H)) != 0) return rc;
     if ((rc = header_line(&P, H_MAP, NULL)) != 0) return rc;
     gb_cursor rows = P.c;
     if ((rc = check_rows(&P, W, H)) != 0) return rc;
@@ -285,16 +295,99 @@ int gb_map_parse(const char *path, const char *buf, size_t len, gb_map *m,
     return 0;
 }
 
-int gb_map_load(const char *path, gb_map *m, gb_diag *d)
+int gb_map_peek(const char *path, int32_t *width, int32_t *height, long long *file_bytes,
+                gb_diag *d)
 {
+    gb_diag_clear(d);
+    FILE *f = gb_open_regular(path, file_bytes, d);
+    if (!f) return d->code;
+    char buf[4096];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    int err = ferror(f);
+    fclose(f);
+    if (err)
+        return gb_diag_set(d, EX_IOERR, path, 0, 0, "expected to read the header, found a read error");
+    /* a header cut by the 4 KiB window fails here as it would in full */
+    parser P = { .path = path, .c = { .buf = buf, .len = len }, .d = d };
+    return parse_header(&P, width, height);
+}
+
+/* Bytes this process can still allocate: MemAvailable (/proc/meminfo, or
+ * the free pages), less when RLIMIT_AS or RLIMIT_DATA leave less room
+ * above the current size. */
+static uint64_t mem_available(void)
+{
+    uint64_t avail = UINT64_MAX;
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f) {
+        char line[256];
+        unsigned long long kb;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) avail = (uint64_t)kb * 1024;
+        fclose(f);
+    }
+    long pg = sysconf(_SC_PAGESIZE);
+    if (avail == UINT64_MAX) {
+        long n = sysconf(_SC_AVPHYS_PAGES);
+        if (n > 0 && pg > 0) avail = (uint64_t)n * (uint64_t)pg;
+    }
+    unsigned long long vsize = 0;
+    if ((f = fopen("/proc/self/statm", "r"))) {
+        if (fscanf(f, "%llu", &vsize) != 1) vsize = 0;
+        fclose(f);
+    }
+    uint64_t used = pg > 0 ? (uint64_t)vsize * (uint64_t)pg : 0;
+    const int res[2] = { RLIMIT_AS, RLIMIT_DATA };
+    for (int i = 0; i < 2; i++) {
+        struct rlimit rl;
+        if (getrlimit(res[i], &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+            uint64_t room = (uint64_t)rl.rlim_cur > used ? (uint64_t)rl.rlim_cur - used : 0;
+            if (room < avail) avail = room;
+        }
+    }
+    return avail;
+}
+
+/* "12.3 MiB" / "4.5 GiB" */
+static const char *human_bytes(uint64_t n, char *out, size_t sz)
+{
+    if (n >= ((uint64_t)1 << 30)) snprintf(out, sz, "%.1f GiB", (double)n / 1073741824.0);
+    else snprintf(out, sz, "%.1f MiB", (double)n / 1048576.0);
+    return out;
+}
+
+int gb_map_load_fit(const char *path, gb_map *m, uint64_t extra_bytes, gb_diag *d)
+{
+    memset(m, 0, sizeof *m);
+    int32_t W, H;
+    long long fbytes = 0;
+    int rc = gb_map_peek(path, &W, &H, &fbytes, d);
+    if (rc != 0) return rc;
+    uint64_t cells = ((uint64_t)W + 2) * ((uint64_t)H + 2);
+    uint64_t need = (uint64_t)(fbytes > 0 ? fbytes : 0) + cells * sizeof *m->grid.pass
+                    + (uint64_t)W * (uint64_t)H;
+    need = need > UINT64_MAX - extra_bytes ? UINT64_MAX : need + extra_bytes;
+    uint64_t avail = mem_available();
+    if (need > avail) {
+        char a[32], b[32];
+        return gb_diag_set(d, EX_OSERR, path, 3, 0,
+                           "expected a map that fits in memory: %ldx%ld cells need about %s "
+                           "(file, grid%s), found %s available", (long)W, (long)H,
+                           human_bytes(need, a, sizeof a), extra_bytes ? " and search state" : "",
+                           human_bytes(avail, b, sizeof b));
+    }
     char *buf;
     size_t len;
-    memset(m, 0, sizeof *m);
-    int rc = gb_read_file(path, &buf, &len, d);
+    rc = gb_read_file(path, &buf, &len, d);
     if (rc != 0) return rc;
     rc = gb_map_parse(path, buf, len, m, d);
     gb_free(buf);
     return rc;
+}
+
+int gb_map_load(const char *path, gb_map *m, gb_diag *d)
+{
+    return gb_map_load_fit(path, m, 0, d);
 }
 
 int gb_map_write(const char *path, const gb_map *m, gb_diag *d)

@@ -44,6 +44,23 @@ typedef struct gb_map {
  * memory).  On failure *m is zeroed and owns nothing. */
 int gb_map_load(const char *path, gb_map *m, gb_diag *d);
 
+/* Read only the header of the .map file at path: *width and *height
+ * (validated as gb_map_parse does, padded cell count included) and the
+ * file's size in *file_bytes.  Reads at most 4 KiB; allocates nothing.
+ * Returns 0, or the code and *d that loading the file would give for a
+ * header error (or EX_NOINPUT/EX_IOERR). */
+int gb_map_peek(const char *path, int32_t *width, int32_t *height, long long *file_bytes,
+                gb_diag *d);
+
+/* gb_map_load for a caller that will also need extra_bytes for this map
+ * (a search workspace, say): before reading the file, the header is
+ * peeked and the map is refused with EX_OSERR ("expected a map that fits
+ * in memory ...") when the file, the grid, the terrain copy and
+ * extra_bytes together exceed the memory available to the process
+ * (MemAvailable, and the RLIMIT_AS / RLIMIT_DATA headroom).
+ * gb_map_load(p, m, d) is gb_map_load_fit(p, m, 0, d). */
+int gb_map_load_fit(const char *path, gb_map *m, uint64_t extra_bytes, gb_diag *d);
+
 /* Same as gb_map_load, from buf[0..len) (need not be NUL-terminated);
  * path is used for diagnostics and copied into m->path.  The whole input
  * is validated before anything is allocated, and dimensions whose padded

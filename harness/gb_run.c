@@ -127,12 +127,41 @@ static void run_map_free(run_map *rm)
     rm->loads = loads;
 }
 
-static int run_map_get(run_map *rm, const char *path, gb_model model, gb_diag *d)
+/* Bytes the run will hold for a map of ncells padded cells besides the map
+ * itself: the workspace prepared for the oracle and every built-in pair,
+ * and the coordinate and path buffers. */
+static uint64_t run_map_extra(const gb_run_opts *o, int32_t ncells)
+{
+    gb_solver_spec sp[GB_RUN_MAX_PAIRS + 1];
+    gb_queue_kind qk[GB_RUN_MAX_PAIRS + 1];
+    char err[128];
+    int n = 0;
+    gb_solver_parse("dijkstra", &sp[n], err, sizeof err);   /* the oracle */
+    qk[n++] = GB_Q_BHEAP;
+    for (int i = 0; i < o->npairs; i++) {
+        const gb_pair *p = &o->pairs[i];
+        if (p->user || p->ext_cmd) continue;
+        sp[n] = p->spec;
+        qk[n++] = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
+    }
+    const run_map *rm = NULL;   /* for sizeof only */
+    return (uint64_t)gb_ws_bytes_all(ncells, sp, qk, n)
+           + (uint64_t)ncells * (sizeof *rm->xy + sizeof *rm->upath);
+}
+
+static int run_map_get(run_map *rm, const gb_run_opts *o, const char *path, gb_diag *d)
 {
     if (rm->loaded && strcmp(rm->path, path) == 0) return 0;
     run_map_free(rm);
-    int rc = gb_map_load(path, &rm->map, d);
+    /* refuse a map that cannot fit before reading it (gb_map_load_fit) */
+    int32_t W, H;
+    long long fbytes;
+    int rc = gb_map_peek(path, &W, &H, &fbytes, d);
     if (rc) return rc;
+    rc = gb_map_load_fit(path, &rm->map,
+                         run_map_extra(o, (int32_t)(((int64_t)W + 2) * ((int64_t)H + 2))), d);
+    if (rc) return rc;
+    gb_model model = o->model;
     snprintf(rm->path, sizeof rm->path, "%s", path);
     rm->ws = gb_ws_new(&rm->map.grid, model);
     rm->xy = gb_malloc((size_t)rm->map.grid.ncells * sizeof *rm->xy);
@@ -277,6 +306,7 @@ static int ext_follow_map(const gb_run_opts *o, gb_ext **ext, char (*pname)[64],
         if (!ext[pi]) {
             ext[pi] = gb_ext_open(p->ext_cmd, m, o->model, o->ext_ms, d);
             if (!ext[pi]) return d->code;
+            gb_ext_set_max_mem(ext[pi], o->max_mem);
             if (!p->ext_named && gb_ext_name(ext[pi])[0])
                 snprintf(pname[pi], 64, "external:%s", gb_ext_name(ext[pi]));
         } else {
@@ -323,8 +353,9 @@ static void run_fingerprint(const gb_run_opts *o, char *const *scens, int nscen,
     gb_sha256_ctx c;
     gb_sha256_init(&c);
     char b[1200];
-    int k = snprintf(b, sizeof b, "model=%s reps=%d first=%ld count=%ld sample=%ld ext_ms=%d map=%s\n",
-                     gb_model_name(o->model), o->reps, o->first, o->count, o->sample, o->ext_ms,
+    int k = snprintf(b, sizeof b, "model=%s reps=%d first=%ld count=%ld sample=%ld ext_ms=%d "
+                     "max_mem=%llu map=%s\n", gb_model_name(o->model), o->reps, o->first, o->count,
+                     o->sample, o->ext_ms, (unsigned long long)o->max_mem,
                      o->map_override ? o->map_override : "");
     gb_sha256_update(&c, b, (size_t)k < sizeof b ? (size_t)k : sizeof b - 1);
     for (int i = 0; i < o->npairs; i++) {
@@ -427,7 +458,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
             step = (q1 - q0) / (size_t)o->sample;
         size_t nsel = q1 > q0 ? (q1 - q0 + step - 1) / step : 0;   /* queries selected */
         if (qn + (long)nsel > jr.ndone) {   /* not all replayed: the map is needed */
-            if ((rc = run_map_get(&rm, mpath, o->model, d))) {
+            if ((rc = run_map_get(&rm, o, mpath, d))) {
                 gb_scen_free(&sc);
                 goto done;
             }
@@ -522,8 +553,11 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 const gb_pair *p = &o->pairs[pi];
                 gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
                 int64_t cold = 0;
+                /* --max-mem: a solver whose workspace would not fit is not run */
+                int over_mem = o->max_mem && !p->user && !p->ext_cmd
+                               && gb_ws_bytes(grid->ncells, &p->spec, qk) > o->max_mem;
                 /* allocations and landmark tables happen here, not in the timed call */
-                if (!p->user && !p->ext_cmd && gb_ws_prepare(rm.ws, &p->spec, qk) != 0) {
+                if (!p->user && !p->ext_cmd && !over_mem && gb_ws_prepare(rm.ws, &p->spec, qk) != 0) {
                     rc = gb_diag_set(d, EX_OSERR, scens[si], q->line, 0,
                                      "expected memory for solver %s, found none", p->spec.name);
                     gb_scen_free(&sc);
@@ -536,7 +570,13 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                     es = run_external(ext[pi], &ext_id, o->reps, sxy, txy, rm.xy, &r, times, &nrep, &ea);
                     cold = times[0];
                 }
-                for (int rep = 0; rep < (p->ext_cmd ? 0 : o->reps); rep++) {
+                if (over_mem) {
+                    memset(&r, 0, sizeof r);
+                    r.status = GB_LIMIT;
+                    times[0] = 0;
+                    nrep = 1;
+                }
+                for (int rep = 0; rep < (p->ext_cmd || over_mem ? 0 : o->reps); rep++) {
                     int64_t t0 = now_ns();
                     int e = 0;
                     if (p->user) run_user(p->user, &rm, o->model, s, t, &r);
@@ -559,7 +599,9 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 gb_check pc;
                 memset(&pc, 0, sizeof pc);
                 gb_row_status st;
-                if (es == GB_EXT_PROTOCOL || es == GB_EXT_TIMEOUT || es == GB_EXT_CRASH) {
+                if (es == GB_EXT_LIMIT) {
+                    st = GB_ROW_LIMIT;
+                } else if (es == GB_EXT_PROTOCOL || es == GB_EXT_TIMEOUT || es == GB_EXT_CRASH) {
                     st = es == GB_EXT_PROTOCOL ? GB_ROW_PROTOCOL
                        : es == GB_EXT_TIMEOUT ? GB_ROW_TIMEOUT : GB_ROW_CRASH;
                 } else if (r.status == GB_LIMIT) {
@@ -658,10 +700,13 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     goto done_nofile;
 
 done:
-    if (o->out && jr.f) {   /* failed: keep what is complete */
+    if (o->out && jr.f) {   /* failed: keep what is complete, if anything is */
         gb_journal_close(&jr);
-        fprintf(stderr, "gridbench run: the queries completed so far are kept in %s.partial; "
-                "`--resume` continues from there\n", o->out);
+        if (qn > 0)
+            fprintf(stderr, "gridbench run: the %ld queries completed so far are kept in %s; "
+                    "`--resume` continues from there\n", qn, jr.path);
+        else
+            remove(jr.path);
     }
 done_nofile:
     for (int pi = 0; ext && pi < o->npairs; pi++) {

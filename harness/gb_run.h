@@ -81,6 +81,8 @@ typedef struct gb_run_opts {
     int progress;              /* 1 = progress on stderr */
     uint64_t max_expanded;     /* per query, 0 = none */
     uint64_t max_ms;           /* per query wall time, 0 = none */
+    uint64_t max_mem;          /* per query: bytes of the solver's workspace (gb_ws_bytes),
+                                  or of an external solver's resident memory; 0 = none */
     long first, count;         /* query subset: skip `first`, run `count` (0 = all) */
     long sample;               /* > 0: of those, about `sample` evenly spaced ones */
     int resume;                /* 1: continue the journal <out>.partial (gb_journal.h) */

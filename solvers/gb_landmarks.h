@@ -78,6 +78,15 @@ typedef struct gb_landmarks {
  * zeroed and owns nothing.  g must stay unchanged while *L is used. */
 int gb_landmarks_build(gb_landmarks *L, const gb_grid *g, gb_model m, int k);
 
+/* Bytes a table of k landmarks owns on a grid of ncells cells once built
+ * (lm[] and dist[]; the temporary arrays of the build are not counted). */
+static inline size_t gb_landmarks_bytes(int32_t ncells, int k)
+{
+    if (k <= 0) return 0;
+    const gb_landmarks *L = 0;
+    return (size_t)k * sizeof *L->lm + (size_t)(ncells > 0 ? ncells : 0) * (size_t)k * sizeof *L->dist;
+}
+
 /* Release what *L owns and zero it.  Safe on a zeroed table. */
 void gb_landmarks_free(gb_landmarks *L);
 

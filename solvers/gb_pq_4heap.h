@@ -49,6 +49,13 @@ static inline int gb_4heap_ent_before(const gb_4heap_ent *a, const gb_4heap_ent 
 
 /* Allocate for ids in [0, ncells).  0, or -1 with errno (ENOMEM, or EINVAL
  * for ncells < 0) and *q zeroed. */
+/* Bytes gb_4heap_init allocates for ncells (>= 0). */
+static inline size_t gb_4heap_bytes(int32_t ncells)
+{
+    size_t m = ncells > 0 ? (size_t)ncells : 1;
+    return m * (sizeof *((gb_4heap *)0)->h + sizeof *((gb_4heap *)0)->pos);
+}
+
 static inline int gb_4heap_init(gb_4heap *q, int32_t ncells)
 {
     gb_4heap z = {0};

@@ -76,6 +76,12 @@ static inline int gb_bheap_ent_before(const gb_bheap_ent *a, const gb_bheap_ent 
 
 /* Allocate room for 8 * ncells + 1 entries.  0, or -1 with errno (ENOMEM,
  * or EINVAL for ncells < 0) and *q zeroed. */
+/* Bytes gb_bheap_init allocates for ncells (>= 0). */
+static inline size_t gb_bheap_bytes(int32_t ncells)
+{
+    return (8 * (size_t)(ncells > 0 ? ncells : 0) + 1) * sizeof *((gb_bheap *)0)->h;
+}
+
 static inline int gb_bheap_init(gb_bheap *q, int32_t ncells)
 {
     gb_bheap z = {0};

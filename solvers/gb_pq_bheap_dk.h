@@ -185,6 +185,13 @@ static inline int gb_bheap_dk_core_check(const gb_bheap_dk_ent *h,
 
 /* Allocate for ids in [0, ncells).  0, or -1 with errno (ENOMEM, or EINVAL
  * for ncells < 0) and *q zeroed. */
+/* Bytes gb_bheap_dk_init allocates for ncells (>= 0). */
+static inline size_t gb_bheap_dk_bytes(int32_t ncells)
+{
+    size_t m = ncells > 0 ? (size_t)ncells : 1;
+    return m * (sizeof *((gb_bheap_dk *)0)->h + sizeof *((gb_bheap_dk *)0)->pos);
+}
+
 static inline int gb_bheap_dk_init(gb_bheap_dk *q, int32_t ncells)
 {
     gb_bheap_dk z = {0};

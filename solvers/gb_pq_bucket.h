@@ -168,6 +168,17 @@ static inline int64_t gb_bucket_kidx(uint64_t fk)
 
 /* Allocate for ids in [0, ncells).  0, or -1 with errno (ENOMEM, or EINVAL
  * for ncells < 0) and *q zeroed. */
+/* Bytes gb_bucket_init allocates for ncells (>= 0). */
+static inline size_t gb_bucket_bytes(int32_t ncells)
+{
+    const gb_bucket *q = 0;
+    size_t m = ncells > 0 ? (size_t)ncells : 1;
+    size_t ns = GB_BUCKET_MIN_SLOTS;
+    while (ns < (size_t)(ncells > 0 ? ncells : 0) && ns < GB_BUCKET_MAX_SLOTS) ns *= 2;
+    return m * (sizeof *q->nd + sizeof *q->loc + sizeof *q->hpos + sizeof *q->heap)
+         + ns * sizeof *q->head + ns / 64 * sizeof *q->bm0 + (ns / 64 + 63) / 64 * sizeof *q->bm1;
+}
+
 static inline int gb_bucket_init(gb_bucket *q, int32_t ncells)
 {
     gb_bucket z = {0};

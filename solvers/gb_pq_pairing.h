@@ -68,6 +68,14 @@ static inline int gb_pairing_before_(const gb_pairing *q, int32_t a, int32_t b)
 
 /* Allocate for ids in [0, ncells).  0, or -1 with errno (ENOMEM, or EINVAL
  * for ncells < 0) and *q zeroed. */
+/* Bytes gb_pairing_init allocates for ncells (>= 0). */
+static inline size_t gb_pairing_bytes(int32_t ncells)
+{
+    const gb_pairing *q = 0;
+    size_t m = ncells > 0 ? (size_t)ncells : 1;
+    return m * (sizeof *q->kv + sizeof *q->child + sizeof *q->sib + sizeof *q->prv);
+}
+
 static inline int gb_pairing_init(gb_pairing *q, int32_t ncells)
 {
     gb_pairing z = {0};

@@ -113,6 +113,14 @@ static inline int gb_radix_bucket_(uint64_t u, uint64_t last)
 
 /* Allocate for ids in [0, ncells).  0, or -1 with errno (ENOMEM, or EINVAL
  * for ncells < 0) and *q zeroed. */
+/* Bytes gb_radix_init allocates for ncells (>= 0). */
+static inline size_t gb_radix_bytes(int32_t ncells)
+{
+    const gb_radix *q = 0;
+    size_t m = ncells > 0 ? (size_t)ncells : 1;
+    return m * (sizeof *q->nd + sizeof *q->loc + sizeof *q->hpos + sizeof *q->heap);
+}
+
 static inline int gb_radix_init(gb_radix *q, int32_t ncells)
 {
     gb_radix z = {0};

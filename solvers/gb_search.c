@@ -665,6 +665,53 @@ void gb_ws_free(gb_ws *ws)
     gb_free(ws);
 }
 
+size_t gb_ws_bytes_all(int32_t ncells, const gb_solver_spec *s, const gb_queue_kind *q, int n)
+{
+    const gb_ws *ws = NULL;   /* for sizeof only */
+    size_t nc = ncells > 0 ? (size_t)ncells : 0;
+    size_t b = sizeof *ws + nc * (sizeof *ws->moves + sizeof *ws->stamp + sizeof *ws->g
+                                  + sizeof *ws->parent + sizeof *ws->path);
+    int bfs = 0, jps = 0, bidir = 0, nk = 0;
+    int qdirs[GB_Q_COUNT] = { 0 };   /* directions prepared per queue kind */
+    int ks[GB_WS_MAX_LM];            /* landmark counts held, distinct */
+    for (int i = 0; i < n; i++) {
+        int dirs = 1;
+        switch (s[i].algo) {
+        case GB_ALGO_BFS: bfs = 1; continue;
+        case GB_ALGO_JPS: jps = 1; break;
+        case GB_ALGO_BIDIR: bidir = 1; dirs = 2; break;
+        default: break;
+        }
+        if ((unsigned)q[i] < GB_Q_COUNT && qdirs[q[i]] < dirs) qdirs[q[i]] = dirs;
+        if (s[i].heur == GB_H_DIFF) {
+            int seen = 0;
+            for (int k = 0; k < nk; k++) seen |= ks[k] == s[i].k;
+            if (!seen && nk < GB_WS_MAX_LM) ks[nk++] = s[i].k;
+        }
+    }
+    if (bfs) b += nc * sizeof *ws->fifo;
+    if (jps) b += nc * sizeof *ws->indir;
+    if (bidir) b += nc * (sizeof *ws->stamp2 + sizeof *ws->g2 + sizeof *ws->parent2);
+    for (int k = 0; k < nk; k++) b += gb_landmarks_bytes(ncells, ks[k]);
+    for (int k = 0; k < GB_Q_COUNT; k++) {
+        if (!qdirs[k]) continue;
+        size_t qb = 0;
+        switch ((gb_queue_kind)k) {
+#define GB_X(E, T, N, D) case GB_Q_##E: qb = gb_##T##_bytes(ncells); break;
+        GB_QUEUE_LIST(GB_X)
+#undef GB_X
+        default: break;
+        }
+        b += (size_t)qdirs[k] * qb;
+    }
+    return b;
+}
+
+size_t gb_ws_bytes(int32_t ncells, const gb_solver_spec *s, gb_queue_kind q)
+{
+    return gb_ws_bytes_all(ncells, s, &q, 1);
+}
+
 const uint8_t *gb_ws_moves(const gb_ws *ws) { return ws->moves; }
 gb_model gb_ws_model(const gb_ws *ws) { return ws->model; }
 const gb_grid *gb_ws_grid(const gb_ws *ws) { return ws->grid; }

@@ -244,7 +244,7 @@ GB_TEST(cli, a_second_writer_of_the_same_run_folder_is_refused)
     sh(NULL, 0, "rm -rf %s", d);
 }
 
-GB_TEST(cli, a_killed_run_leaves_neither_output_nor_temporary_file)
+GB_TEST(cli, a_killed_run_leaves_no_output_only_its_journal)
 {
     char *d = tmpdir();
     /* a run long enough to be killed midway: all solvers on all queues */
@@ -254,7 +254,11 @@ GB_TEST(cli, a_killed_run_leaves_neither_output_nor_temporary_file)
     cr_expect_eq(rc, 0);
     cr_expect(strstr(out, "rc=143") != NULL, "the run was not killed by SIGTERM: %s", out);
     cr_expect_eq(sh(out, sizeof out, "ls -A %s", d), 0);
-    cr_expect_str_empty(out, "left behind: %s", out);
+    /* no r.csv and no temporary file: only the journal --resume continues */
+    cr_expect_str_eq(out, "r.csv.partial\n", "left behind: %s", out);
+    cr_expect_eq(sh(out, sizeof out, "sed -n 2p %s/r.csv.partial", d), 0);
+    cr_expect(strncmp(out, "map,scen,line,", 14) == 0, "the journal's second line is not the "
+              "CSV header: %s", out);
     sh(NULL, 0, "rm -rf %s", d);
 }
 

@@ -25,6 +25,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gb_map.h"
+#include "gb_search.h"
+
 #define MAZE "datasets/default/maze128-2-1.map"
 
 static const char *bin(void)
@@ -140,11 +143,17 @@ static unsigned long fail_each_allocation(const char *tag, const char *cmdfmt, c
         cr_assert(strstr(err, "memory") != NULL,
                   "%s: allocation %lu failed: expected a message about memory, found: %s",
                   tag, n, err);
-        free(err);
-        char left[4096];
+        /* a run that completed queries keeps them in its journal (for
+         * --resume); nothing else may be left */
+        char left[4096], jour[700];
+        snprintf(jour, sizeof jour, "%s/%s.partial", try, out);
+        if (unlink(jour) == 0)
+            cr_assert(strstr(err, "--resume") != NULL, "%s: allocation %lu failed and kept a "
+                      "journal without saying so: %s", tag, n, err);
         list_dir(try, left, sizeof left);
         cr_assert_str_empty(left, "%s: allocation %lu failed and left files behind:\n%s",
                             tag, n, left);
+        free(err);
     }
     cr_assert_lt(n, 100000);
     /* the first complete run writes what the undisturbed one wrote */
@@ -416,6 +425,141 @@ GB_TEST(resume, report_script_killed_midway)
     snprintf(cmd, sizeof cmd, "grep -q '\"resumed\": true' '%s/cut/env.json' && "
              "grep -q '\"resumed\": false' '%s/whole/env.json'", dir, dir);
     cr_assert_eq(system(cmd), 0, "env.json does not record the resume");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* ---- limits -------------------------------------------------------------- */
+
+/* Field k (0-based) of a CSV line without quoted fields, into out. */
+static void csv_field(const char *line, int k, char *out, size_t n)
+{
+    const char *p = line;
+    for (int i = 0; i < k && p; i++) {
+        p = strchr(p, ',');
+        if (p) p++;
+    }
+    size_t l = p ? strcspn(p, ",\n") : 0;
+    if (l >= n) l = n - 1;
+    memcpy(out, p ? p : "", l);
+    out[l] = '\0';
+}
+
+/* --max-mem: exactly the pairs whose workspace needs more (gb_ws_bytes)
+ * get `limit` rows, the others run; the run still exits 0. */
+GB_TEST(limits, max_mem_limits_exactly_the_solvers_that_need_more)
+{
+    char dir[256], cmd[2048], errp[600], csv[600];
+    mkdtemp_or_fail(dir, sizeof dir, "maxmem");
+    snprintf(errp, sizeof errp, "%s/err", dir);
+    snprintf(csv, sizeof csv, "%s/q.csv", dir);
+    const uint64_t limit = 3u << 20;
+    snprintf(cmd, sizeof cmd, "%s run --quiet --solver dijkstra,bidijkstra,jps,astar-diff:k=8,bfs "
+             "--queue bheap,bucket,pairing --count 3 --max-mem 3M --out '%s' " MAZE ".scen", bin(), csv);
+    cr_assert_eq(run_failing(0, errp, cmd), 0);
+
+    gb_map mp;
+    gb_diag d;
+    cr_assert_eq(gb_map_load(MAZE, &mp, &d), 0, "%s", d.msg);
+    FILE *f = fopen(csv, "r");
+    cr_assert_not_null(f);
+    char line[4096], solver[64], queue[32], status[32], err[128];
+    int nlimit = 0, nok = 0;
+    cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
+    while (fgets(line, sizeof line, f)) {
+        csv_field(line, 9, solver, sizeof solver);
+        csv_field(line, 10, queue, sizeof queue);
+        csv_field(line, 13, status, sizeof status);
+        gb_solver_spec sp;
+        cr_assert_eq(gb_solver_parse(solver, &sp, err, sizeof err), 0, "%s", err);
+        int q = gb_queue_from_name(queue);
+        size_t need = gb_ws_bytes(mp.grid.ncells, &sp, q < 0 ? GB_Q_BHEAP : (gb_queue_kind)q);
+        if (need > limit) {
+            cr_expect_str_eq(status, "limit", "%s on %s needs %zu bytes > 3 MiB", solver, queue, need);
+            nlimit++;
+        } else {
+            cr_expect_str_eq(status, "ok", "%s on %s needs %zu bytes <= 3 MiB", solver, queue, need);
+            nok++;
+        }
+    }
+    fclose(f);
+    gb_map_free(&mp);
+    cr_expect(nlimit > 0 && nok > 0, "the limit should split the pairs: %d limited, %d ran",
+              nlimit, nok);
+    /* bad sizes are usage errors */
+    const char *bad[] = { "0", "12X", "-5", "3MB", "" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, "%s run --max-mem '%s' " MAZE ".scen", bin(), bad[i]);
+        cr_expect_eq(run_failing(0, errp, cmd), 64, "--max-mem '%s'", bad[i]);
+        char *e = slurp(errp, NULL);
+        cr_expect(strstr(e, "--max-mem: expected a positive byte count with an optional K, M or G "
+                         "suffix, found") != NULL, "%s", e);
+        free(e);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* --max-mem on an external solver: its resident memory is watched while
+ * it answers; a Python solver (several MiB resident) at 4 MiB is stopped
+ * with `limit` rows, and runs without the limit (Dijkstra on the pairing
+ * heap needs less than 4 MiB on this map and runs in both). */
+GB_TEST(limits, max_mem_stops_an_external_solver)
+{
+    if (system("command -v python3 >/dev/null 2>&1") != 0) cr_skip_test("python3 not installed");
+    char dir[256], cmd[2048], errp[600], csv[600], line[4096], solver[64], status[32];
+    mkdtemp_or_fail(dir, sizeof dir, "maxmem-ext");
+    snprintf(errp, sizeof errp, "%s/err", dir);
+    snprintf(csv, sizeof csv, "%s/q.csv", dir);
+    for (int limited = 0; limited < 2; limited++) {
+        snprintf(cmd, sizeof cmd, "%s run --quiet --solver dijkstra --queue pairing --external "
+                 "'exec python3 examples/solver.py' --external-name py --count 2 %s --out '%s' "
+                 MAZE ".scen", bin(), limited ? "--max-mem 4M" : "", csv);
+        cr_assert_eq(run_failing(0, errp, cmd), 0, "limited=%d", limited);
+        FILE *f = fopen(csv, "r");
+        cr_assert_not_null(f);
+        int next = 0;
+        cr_assert_not_null(fgets(line, sizeof line, f));
+        while (fgets(line, sizeof line, f)) {
+            csv_field(line, 9, solver, sizeof solver);
+            csv_field(line, 13, status, sizeof status);
+            if (strcmp(solver, "external:py") == 0) {
+                next++;
+                cr_expect_str_eq(status, limited ? "limit" : "ok", "external row: %s", line);
+            } else {
+                cr_expect_str_eq(status, "ok", "%s", line);
+            }
+        }
+        fclose(f);
+        cr_expect_eq(next, 2);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* A map whose header promises more cells than memory can hold is refused
+ * from its header alone: nothing is read or allocated for it. */
+GB_TEST(limits, a_map_larger_than_memory_is_refused_before_loading)
+{
+    char dir[256], cmd[2048], errp[600];
+    mkdtemp_or_fail(dir, sizeof dir, "bigmap");
+    snprintf(errp, sizeof errp, "%s/err", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && printf 'type octile\\nheight 45000\\nwidth 45000\\nmap\\n' "
+             ">big.map && printf 'version 1\\n0\\tbig.map\\t45000\\t45000\\t1\\t1\\t2\\t2\\t1.41421356\\n' "
+             ">big.map.scen", dir);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s run --out '%s/q.csv' '%s/big.map.scen'", bin(), dir, dir);
+    cr_assert_eq(run_failing(0, errp, cmd), 71);
+    char *e = slurp(errp, NULL);
+    cr_expect(strstr(e, "big.map:3: error: expected a map that fits in memory: 45000x45000 cells "
+                     "need about ") != NULL, "%s", e);
+    cr_expect(strstr(e, "(file, grid and search state), found ") != NULL, "%s", e);
+    free(e);
+    char left[4096], p[600];
+    snprintf(p, sizeof p, "%s/q.csv", dir);
+    cr_expect_neq(access(p, F_OK), 0, "a refused run wrote its output");
+    list_dir(dir, left, sizeof left);
+    cr_expect_str_eq(left, "big.map\nbig.map.scen\nerr\n");
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
 }

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_alloc.h"
 #include "gb_map.h"
 #include "gb_run.h"
 #include "gb_scen.h"
@@ -492,4 +493,35 @@ ParameterizedTest(shared_case *c, shared, every_solver_and_queue_matches_dijkstr
     gb_map_free(&mp);
     gb_scen_free(&sc);
     gb_test_leak_check();
+}
+
+/* gb_ws_bytes (what --max-mem and the map-size check go by) is what a
+ * workspace really takes: for every solver x queue, a fresh workspace
+ * prepared for it holds between gb_ws_bytes and that plus the
+ * allocator's rounding (counted by gb_alloc in usable bytes). */
+GB_TEST(memory, ws_bytes_is_what_the_workspace_allocates)
+{
+    gb_map mp;
+    gb_diag d;
+    cr_assert_eq(gb_map_load("datasets/default/room128-16-1.map", &mp, &d), 0, "%s", d.msg);
+    char err[256];
+    for (size_t i = 0; i < sizeof solvers_all / sizeof solvers_all[0]; i++) {
+        gb_solver_spec sp;
+        cr_assert_eq(gb_solver_parse(solvers_all[i], &sp, err, sizeof err), 0, "%s", err);
+        for (int q = 0; q < GB_Q_COUNT; q++) {
+            size_t live0 = gb_alloc_live();
+            gb_ws *ws = gb_ws_new(&mp.grid, GB_MODEL_8_NOCUT);
+            cr_assert_not_null(ws);
+            cr_assert_eq(gb_ws_prepare(ws, &sp, (gb_queue_kind)q), 0);
+            size_t got = gb_alloc_live() - live0;
+            size_t need = gb_ws_bytes(mp.grid.ncells, &sp, (gb_queue_kind)q);
+            cr_expect(need <= got && got <= need + need / 64 + 64 * 1024,
+                      "%s on %s: gb_ws_bytes says %zu, the workspace holds %zu",
+                      solvers_all[i], gb_queue_name((gb_queue_kind)q), need, got);
+            gb_ws_free(ws);
+            cr_expect_eq(gb_alloc_live(), live0, "%s: freeing the workspace left %zu bytes",
+                         solvers_all[i], gb_alloc_live() - live0);
+        }
+    }
+    gb_map_free(&mp);
 }
