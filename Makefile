@@ -140,7 +140,7 @@ examples:
 clean:
 	rm -rf build build-san gridbench
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tests/selftest/leak_fails.d
 
 # ---- fuzzing: libFuzzer targets under clang (fuzz/README.md) -------------
 #   make fuzz        build fuzz/fuzz_*.c and run each for FUZZ_SECONDS
