@@ -848,6 +848,7 @@ gb_ext_status gb_ext_query(gb_ext *e, long id, gb_xy s, gb_xy t, gb_ext_answer *
 }
 
 void gb_ext_set_max_mem(gb_ext *e, uint64_t bytes) { e->max_mem = bytes; }
+uint64_t gb_ext_resident(const gb_ext *e) { return e->pid > 0 ? child_rss(e->pid) : 0; }
 
 int gb_ext_close(gb_ext *e, gb_diag *d)
 {

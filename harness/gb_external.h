@@ -109,6 +109,10 @@ int gb_ext_set_map(gb_ext *e, const gb_map *m, gb_model model, gb_diag *d);
  * map), and a child above bytes is ended and the query is GB_EXT_LIMIT. */
 void gb_ext_set_max_mem(gb_ext *e, uint64_t bytes);
 
+/* Resident bytes of the running child now (/proc/PID/statm), 0 when no
+ * child runs or it cannot be read. */
+uint64_t gb_ext_resident(const gb_ext *e);
+
 /* Ask for a path from s to t (map coordinates; the driver does not check
  * them), tagged with id.  Always fills *a and returns a->status.  After a
  * status other than PATH/NOPATH the child has been killed and reaped; the

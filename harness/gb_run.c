@@ -54,7 +54,7 @@ static const char csv_header[] =
     "map,scen,line,bucket,start_x,start_y,goal_x,goal_y,model,solver,queue,"
     "guarantee,bound,status,cost,dijkstra_cost,scen_cost,scen_decimals,subopt,"
     "path_len,expanded,generated,scanned,pushes,pops,decreases,stale,peak_open,"
-    "time_ns,time_cold_ns,reps";
+    "time_ns,time_cold_ns,reps,mem_bytes";
 
 const char *gb_run_csv_header(void) { return csv_header; }
 
@@ -242,7 +242,7 @@ static int endpoint_blocked(const gb_query *q, const gb_grid *g)
 static void write_row(FILE *out, const char *mname, const char *scen, const gb_query *q,
                       const char *model, const gb_pair *p, const char *pname, gb_guarantee gu,
                       double bound, gb_row_status st, const gb_result *r, const gb_check *oc,
-                      const gb_check *pc, int64_t med, int64_t cold, int reps)
+                      const gb_check *pc, int64_t med, int64_t cold, int reps, uint64_t mem)
 {
     static const gb_stats zero;
     const gb_stats *c = r ? &r->st : &zero;
@@ -258,13 +258,15 @@ static void write_row(FILE *out, const char *mname, const char *scen, const gb_q
     if (oc) fprintf(out, "%.8f", oc->cost);
     fprintf(out, ",%.*f,%d,", q->decimals, q->length, q->decimals);
     if (pc && oc) fprintf(out, "%.6f", oc->cost > 0 ? pc->cost / oc->cost : 1.0);
-    fprintf(out, ",%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%lld,%d\n",
+    fprintf(out, ",%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%lld,%d,",
             r ? r->path_len : 0,
             (unsigned long long)c->expanded, (unsigned long long)c->generated,
             (unsigned long long)c->scanned, (unsigned long long)c->pushes,
             (unsigned long long)c->pops, (unsigned long long)c->decreases,
             (unsigned long long)c->stale, (unsigned long long)c->peak_open,
             (long long)med, (long long)cold, reps);
+    if (mem) fprintf(out, "%llu", (unsigned long long)mem);   /* 0: not known */
+    fputc('\n', out);
 }
 
 /* Run a user solver once into *r (path in rm->upath).  Its cost is the
@@ -507,7 +509,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                     double bound;
                     gb_guarantee gu = pair_guarantee(p, o->model, &bound);
                     write_row(out, mname, scens[si], q, model, p, pname[pi], gu, bound,
-                              GB_ROW_SCEN_MISMATCH, NULL, NULL, NULL, 0, 0, o->reps);
+                              GB_ROW_SCEN_MISMATCH, NULL, NULL, NULL, 0, 0, o->reps, 0);
                     tot->status[GB_ROW_SCEN_MISMATCH]++;
                     tot->rows++;
                     sums[pi].rows++;
@@ -554,8 +556,8 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
                 int64_t cold = 0;
                 /* --max-mem: a solver whose workspace would not fit is not run */
-                int over_mem = o->max_mem && !p->user && !p->ext_cmd
-                               && gb_ws_bytes(grid->ncells, &p->spec, qk) > o->max_mem;
+                uint64_t mem = p->user || p->ext_cmd ? 0 : gb_ws_bytes(grid->ncells, &p->spec, qk);
+                int over_mem = o->max_mem && mem > o->max_mem;
                 /* allocations and landmark tables happen here, not in the timed call */
                 if (!p->user && !p->ext_cmd && !over_mem && gb_ws_prepare(rm.ws, &p->spec, qk) != 0) {
                     rc = gb_diag_set(d, EX_OSERR, scens[si], q->line, 0,
@@ -569,6 +571,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 if (p->ext_cmd) {
                     es = run_external(ext[pi], &ext_id, o->reps, sxy, txy, rm.xy, &r, times, &nrep, &ea);
                     cold = times[0];
+                    mem = gb_ext_resident(ext[pi]);
                 }
                 if (over_mem) {
                     memset(&r, 0, sizeof r);
@@ -653,7 +656,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
 
                 write_row(out, mname, scens[si], q, model, p, pname[pi], gu, bound, st,
                           r.status == GB_FOUND && st < GB_ROW_PROTOCOL ? &r : NULL,
-                          oracle_found ? &oc : NULL, pc.ok ? &pc : NULL, med, cold, nrep);
+                          oracle_found ? &oc : NULL, pc.ok ? &pc : NULL, med, cold, nrep, mem);
             }
             if (o->out && (rc = gb_journal_commit(&jr, qn, q->line, scen_ok, qst, qexp, qns, d)) != 0) {
                 gb_scen_free(&sc);
