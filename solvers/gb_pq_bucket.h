@@ -17,50 +17,90 @@
  *   32 bytes; fk, gk are the exact integer images of f and g from
  *   gb_pq_bheap_dk.h, and f is recovered from fk for idx).  Nodes come
  *   from a LIFO free list, so the nodes in use stay few and cache-hot
- *   however large the map; loc[id] names the node of a queued id.  With
- *   the bucket counters base - 1 <= cur < lim = base + nslots, a node
- *   lives in one of three places, decided by idx of its key alone:
- *     - ACTIVE: idx <= cur.  The entries {fk, gk, id, node} in heap[]
- *       are either a RUN (hrun = 1): heap[hs .. hn) strictly ascending
- *       under gb_pq_before, popped from the front; or a HEAP (hrun = 0,
- *       hs = 0): the exact binary heap core of gb_pq_bheap_dk.h with
- *       hpos[node] = heap slot.  A run becomes a heap (an ascending array
- *       is a heap; only hpos[] is set) the moment anything must enter or
- *       move inside the active set;
+ *   however large the map; loc[id] names the node of a queued id; nd[-1]
+ *   is a scratch node that absorbs the back link written into an empty
+ *   list (see push).  With the bucket counters
+ *   base - 1 <= cur < lim = base + nslots, a node lives in one of three
+ *   places, decided by idx of its key alone:
+ *     - ACTIVE: idx <= cur.  Two parts, S and H, with every entry of S
+ *       before every entry of H under gb_pq_before:
+ *         S, the FRONT STACK: fs[0 .. fn), fn <= GB_BUCKET_FRONT, strictly
+ *           descending, so fs[fn - 1] is the first entry of the queue
+ *           whenever fn > 0;
+ *         H, the entries {fk, gk, id, node} in heap[]: either a RUN
+ *           (hrun = 1): heap[hs .. hn) strictly ascending, popped from
+ *           the front; or a HEAP (hrun = 0, hs = 0): the exact binary heap
+ *           core of gb_pq_bheap_dk.h with hpos[node] = heap slot.  A run
+ *           becomes a heap (an ascending array is a heap; only hpos[] is
+ *           set) the moment anything must enter or move inside H;
  *     - WINDOW: cur < idx < lim.  Slot s = idx - base of nslots (a power
  *       of two, 4096 .. 2^18, about ncells) holds a doubly linked list of
- *       nodes through nxt/prv (prv = -1 at the head).  A three-level
- *       bitmap (bm0 a bit per slot, bm1 a bit per bm0 word, bm2 a bit per
- *       bm1 word) marks the non-empty slots; head[s] is valid only while
- *       bit s is set;
+ *       nodes through nxt/prv (prv = -1 at the head); head[s] is its first
+ *       node, -1 exactly when the slot is empty.  A three-level bitmap
+ *       (bm0 a bit per slot, bm1 a bit per bm0 word, bm2 a bit per bm1
+ *       word) marks the non-empty slots;
  *     - OVERFLOW: idx >= lim (keys beyond the window), one doubly linked
  *       list through the same nxt/prv.
  *
  * Operations
  *   push: idx <= cur -> active; < lim -> slot list; else overflow.  A key
  *   at or below the current bucket (weighted A*, greedy search) thus goes
- *   straight into the exact active heap.
- *   decrease: the new idx is <= the old one.  Active: sift up.  In a list:
- *   unlink and re-place by the new idx (no move when the slot, or the
- *   overflow, stays the same).
- *   pop: if the active set is empty, refill it: the first non-empty slot
- *   after cur (a few ctz on the bitmap) becomes cur, and its whole list is
- *   copied into heap[] and made a run (insertion sort, at most
- *   GB_BUCKET_RUN entries) or a heap (Floyd heapify).  If the window is
- *   empty too, rebase: scan the overflow for its least idx m, set
- *   base = cur = m, lim = m + nslots, move the nodes with idx == m to the
- *   active set and those below lim to the window.  Then take the first
- *   active entry.
+ *   straight into the exact active set.  The slot link has no branch: the
+ *   new node's nxt is head[s] (-1 for an empty slot), the back link goes
+ *   to nd[head[s]] (the scratch nd[-1] for an empty slot), and the three
+ *   bitmap bits are set unconditionally.
+ *   Entering the active set (push, or a decrease into it), entry e goes
+ *   into S when it comes before S's last entry fs[0] -- or, with S empty,
+ *   before H's first entry (or H is empty) -- at its sorted place; else
+ *   into H.  A full S first moves fs[0] to H: in front of a run when there
+ *   is room (hs > 0), else into the heap (it precedes all of H either
+ *   way).  On an f-plateau of A* (ties go to larger g) a successor is
+ *   usually the very next entry to pop: it goes on top of S and comes back
+ *   in O(1), with no sift up and down the heap.
+ *   decrease: the new idx is <= the old one.  In S: move the entry towards
+ *   the top (S is searched linearly; it is short).  In H: sift up; if the
+ *   entry now comes before fs[0], take it off the heap's top and insert it
+ *   into S.  In a list: unlink and re-place by the new idx (no move when
+ *   the slot, or the overflow, stays the same).
+ *   pop: the top of S if any, else the run's front (both inlined into the
+ *   search loop), else the heap's top; if the active set is empty, refill
+ *   it first: the first non-empty slot after cur (a few ctz on the bitmap)
+ *   becomes cur, and its whole list is copied into heap[] and sorted into
+ *   a run (at most GB_BUCKET_RUN entries, see "Sorting a bucket") or
+ *   heapified (Floyd).  If the window is empty too, rebase: scan the
+ *   overflow for its least idx m, set base = cur = m, lim = m + nslots,
+ *   move the nodes with idx == m to the active set and those below lim to
+ *   the window.
  *
  * Exactness.  Invariant: active nodes have idx <= cur, all others
  * idx > cur.  By (M) every active key is strictly smaller in f than every
- * other key, so the first active entry under gb_pq_before (the run's front
- * or the heap's top) is the first entry of the whole queue.  A refill takes
- * the least non-empty bucket (window slots are in idx order; the overflow
- * holds only idx >= lim, beyond every slot), so the invariant survives it,
- * and nothing in the argument depends on the order of pushes: keys below
- * the last popped one are exact too.  Window slots <= cur - base are always
- * empty, so the bitmap is all clear whenever a rebase happens.
+ * other key, so the first active entry under gb_pq_before is the first
+ * entry of the whole queue; and since every entry of S precedes every
+ * entry of H, the first active entry is S's top when S is not empty, else
+ * the run's front or the heap's top.  Each way into S keeps that order:
+ * an entry goes into S only when it precedes fs[0] or (S empty) H's first
+ * entry, hence all of H; an entry goes into H only when S's last entry
+ * fs[0] precedes it or S is empty; fs[0] moved to H precedes all of H;
+ * a decrease only makes an entry earlier, and one in H that overtakes
+ * fs[0] is moved to S.  A refill takes the least non-empty bucket (window
+ * slots are in idx order; the overflow holds only idx >= lim, beyond every
+ * slot), so the invariant survives it, and nothing in the argument depends
+ * on the order of pushes: keys below the last popped one are exact too.
+ * Window slots <= cur - base are always empty, so the bitmap is all clear
+ * whenever a rebase happens.
+ *
+ * Sorting a bucket.  With k <= GB_BUCKET_RUN entries, each entry gets a
+ * packed 64-bit key (pack_sort_): its fk and gk relative to those of the
+ * first entry, biased, in 14-bit fields, then the id (31 bits) and its
+ * index (5 bits).  When every difference fits, the packed key is strictly
+ * monotone in (fk, gk, id), so sorting the packed keys sorts the entries;
+ * up to 16 keys go through a sorting network (Batcher's odd-even merge
+ * sort on 4, 8 or 16 inputs, padded with the largest key) that has no
+ * data-dependent branch -- an insertion sort mispredicts about once per
+ * entry.  Otherwise (keys far apart: A* buckets) an insertion sort on the
+ * entries.  Buckets hold few entries: on random512-10-0 Dijkstra
+ * (100 queries) 3.8 on average, 96% of the refills with 2 to 32 entries
+ * pack.
  *
  * Dijkstra.  With w <= 1 (the least edge cost), a key pushed after popping
  * f >= cur*w is >= f + 1 >= (cur+1)*w: nothing ever enters the active set
@@ -69,22 +109,36 @@
  * Width.  Measured on a full single-source Dijkstra (512x512 grid, 10%
  * random obstacles, 8-connected without corner cutting, 236042
  * expansions; best of 45 runs, the machine shared): S = 0, 2, 4, 6, 8, 9,
- * 10, 12 gave 18.9, 16.8, 15.1, 13.3, 12.6, 12.5, 13.2, 13.3 ms.  A grid
- * has many cells with the same g = a + b*sqrt2 (on that map about 10 per
- * distinct value), so below w ~ 1/64 a bucket holds about one distinct key
- * and the cost is sorting the ids of equal keys; finer buckets then only
- * add bitmap steps and shrink the window (nslots * w f-units).  w = 1/256
- * is on the flat optimum and keeps a 2^18-slot window at 1024 f-units.
+ * 10, 12 gave 18.9, 16.8, 15.1, 13.3, 12.6, 12.5, 13.2, 13.3 ms.  Many
+ * cells share g = a + b*sqrt2, but the doubles are not equal: the same
+ * a + b*sqrt2 summed along different paths differs in the last places.
+ * So below w ~ 1/64 a bucket holds a few keys a few ulps apart (on
+ * random512-10-0 Dijkstra, 100 queries, S = 10, 12 and 14 give identical
+ * buckets: 3.97M refills for 14.5M pops, 40% of them with one distinct
+ * key; S = 8: 3.80M, 37%), and the cost is sorting them; finer buckets then only add bitmap
+ * steps and shrink the window (nslots * w f-units).  w = 1/256 is on the
+ * flat optimum and keeps a 2^18-slot window at 1024 f-units.
+ *
+ * Cost (callgrind, instructions of the search function per expansion,
+ * 100 sampled queries, random512-10-0 / AR0011SR), before -> after the
+ * front stack, the branch-free slot link, the packed sort and the inlined
+ * push and pop: A* octile 868 / 729 -> 580 / 631; Dijkstra 343 / 343 ->
+ * 331 / 349.  Dijkstra wall time (scripts/bench.sh, 223 queries, side by
+ * side with the lazy binary heap): random512-10-0 18.3 -> 21.5 M
+ * expansions/s (1.37x -> 1.53x the heap); AR0011SR unchanged within the
+ * noise (about 34 M/s, 1.8x).
  *
  * Memory: 64 bytes per cell (node 32, loc 4, hpos 4, heap entry 24) plus
- * 4.1 bytes per slot.  clear() is O(non-empty slots + 1): it walks the
- * bitmap, never the cells.
+ * 4.1 bytes per slot and the front stack (24 * GB_BUCKET_FRONT bytes, in
+ * the struct).  clear() is O(non-empty slots + 1): it walks the bitmap,
+ * never the cells.
  *
- * Time complexity: push O(1), or O(log k) into an active heap of k;
- * decrease O(1) or O(log k); pop O(1) from a run, O(log k) from a heap,
- * plus O(1) amortised per node moved at a refill (O(k^2) worst case for a
- * run of k <= GB_BUCKET_RUN); a rebase is O(overflow size) and happens at
- * most once per nslots buckets of progress.  check O(n + nslots).
+ * Time complexity: push O(1), O(GB_BUCKET_FRONT) into S, or O(log k) into
+ * an active heap of k; decrease O(1), O(GB_BUCKET_FRONT) or O(log k); pop
+ * O(1) from S or a run, O(log k) from a heap, plus O(1) amortised per node
+ * moved at a refill (O(k^2) worst case for a run of k <= GB_BUCKET_RUN
+ * that does not pack); a rebase is O(overflow size) and happens at most
+ * once per nslots buckets of progress.  check O(n + nslots).
  */
 #ifndef GB_PQ_BUCKET_H
 #define GB_PQ_BUCKET_H
@@ -98,6 +152,17 @@
 #include "gb_pq.h"
 #include "gb_pq_bheap_dk.h"
 
+
+/* The hot paths of push and pop are inlined into the search loop; the
+ * rare paths (refill, active set, overflow) are kept out of it. */
+#if defined(__GNUC__)
+#define GB_BUCKET_HOT inline __attribute__((always_inline))
+#define GB_BUCKET_COLD __attribute__((noinline, unused))
+#else
+#define GB_BUCKET_HOT inline
+#define GB_BUCKET_COLD inline
+#endif
+
 /* Bucket width w = 2^-GB_BUCKET_SHIFT (see "Width" above). */
 #ifndef GB_BUCKET_SHIFT
 #define GB_BUCKET_SHIFT 8
@@ -109,6 +174,11 @@
 /* A bucket of at most this many nodes is sorted into a run at a refill. */
 #ifndef GB_BUCKET_RUN
 #define GB_BUCKET_RUN 32
+#endif
+_Static_assert(GB_BUCKET_RUN <= 32, "pack_sort_ keeps an entry index in 5 bits");
+/* Capacity of the front stack (see "Front stack" above). */
+#ifndef GB_BUCKET_FRONT
+#define GB_BUCKET_FRONT 32
 #endif
 
 /* A pool node: one queued id. */
@@ -123,14 +193,18 @@ typedef struct gb_bucket_node {
 
 typedef struct gb_bucket {
     gb_pq_counters cnt;     /* operation counters, zeroed by clear() */
-    gb_bucket_node *nd;     /* [ncells] node pool; [0, hw) ever used */
+    gb_bucket_node *nd;     /* [ncells] node pool; [0, hw) ever used;
+                               nd[-1] is a scratch node (see slot_link) */
     int32_t *loc;           /* [ncells] node of each queued id */
     int32_t *hpos;          /* [ncells] heap slot of an active node (heap
                                mode only) */
-    gb_bheap_dk_ent *heap;  /* [ncells] the active set, a run or a heap
-                               (aux = node) */
-    int32_t *head;          /* [nslots] first node of a slot's list; valid
-                               only while the slot's bm0 bit is set */
+    gb_bheap_dk_ent *heap;  /* [ncells] the active set's rest H, a run or
+                               a heap (aux = node) */
+    gb_bheap_dk_ent fs[GB_BUCKET_FRONT]; /* the front stack S: fs[0 .. fn)
+                               strictly descending, fs[fn - 1] pops next */
+    size_t fn;              /* entries in the front stack */
+    int32_t *head;          /* [nslots] first node of a slot's list, -1
+                               exactly when the slot is empty */
     uint64_t *bm0;          /* [nslots/64] bit s: slot s non-empty */
     uint64_t *bm1;          /* [nslots/4096 rounded up] bit w: bm0[w] != 0 */
     uint64_t bm2;           /* bit v: bm1[v] != 0 */
@@ -175,7 +249,7 @@ static inline size_t gb_bucket_bytes(int32_t ncells)
     size_t m = ncells > 0 ? (size_t)ncells : 1;
     size_t ns = GB_BUCKET_MIN_SLOTS;
     while (ns < (size_t)(ncells > 0 ? ncells : 0) && ns < GB_BUCKET_MAX_SLOTS) ns *= 2;
-    return m * (sizeof *q->nd + sizeof *q->loc + sizeof *q->hpos + sizeof *q->heap)
+    return (m + 1) * sizeof *q->nd + m * (sizeof *q->loc + sizeof *q->hpos + sizeof *q->heap)
          + ns * sizeof *q->head + ns / 64 * sizeof *q->bm0 + (ns / 64 + 63) / 64 * sizeof *q->bm1;
 }
 
@@ -187,7 +261,7 @@ static inline int gb_bucket_init(gb_bucket *q, int32_t ncells)
     *q = z;
     if (ncells < 0) { errno = EINVAL; return -1; }
     while (ns < ncells && ns < GB_BUCKET_MAX_SLOTS) ns *= 2;
-    q->nd = gb_malloc(m * sizeof *q->nd);
+    q->nd = gb_malloc((m + 1) * sizeof *q->nd);
     q->loc = gb_malloc(m * sizeof *q->loc);
     q->hpos = gb_malloc(m * sizeof *q->hpos);
     q->heap = gb_malloc(m * sizeof *q->heap);
@@ -201,6 +275,8 @@ static inline int gb_bucket_init(gb_bucket *q, int32_t ncells)
         errno = ENOMEM;
         return -1;
     }
+    q->nd++;                                  /* nd[-1]: the scratch node */
+    memset(q->head, 0xff, (size_t)ns * sizeof *q->head);   /* all -1 */
     q->nslots = ns;
     q->ncells = ncells;
     q->ovf = -1;
@@ -214,7 +290,8 @@ static inline int gb_bucket_init(gb_bucket *q, int32_t ncells)
 static inline void gb_bucket_free(gb_bucket *q)
 {
     gb_bucket z = {0};
-    gb_free(q->nd); gb_free(q->loc); gb_free(q->hpos); gb_free(q->heap);
+    if (q->nd) gb_free(q->nd - 1);
+    gb_free(q->loc); gb_free(q->hpos); gb_free(q->heap);
     gb_free(q->head); gb_free(q->bm0); gb_free(q->bm1);
     *q = z;
 }
@@ -230,7 +307,13 @@ static inline void gb_bucket_clear(gb_bucket *q)
         uint64_t m1 = q->bm1[v];
         m2 &= m2 - 1;
         while (m1) {
-            q->bm0[(v << 6) | __builtin_ctzll(m1)] = 0;
+            uint32_t w0 = ((uint32_t)v << 6) | (uint32_t)__builtin_ctzll(m1);
+            uint64_t m0 = q->bm0[w0];
+            while (m0) {
+                q->head[(w0 << 6) | (uint32_t)__builtin_ctzll(m0)] = -1;
+                m0 &= m0 - 1;
+            }
+            q->bm0[w0] = 0;
             m1 &= m1 - 1;
         }
         q->bm1[v] = 0;
@@ -239,6 +322,7 @@ static inline void gb_bucket_clear(gb_bucket *q)
     q->hn = 0;
     q->hs = 0;
     q->hrun = 0;
+    q->fn = 0;
     q->n = 0;
     q->novf = 0;
     q->ovf = -1;
@@ -253,26 +337,20 @@ static inline void gb_bucket_clear(gb_bucket *q)
 static inline int gb_bucket_empty(const gb_bucket *q) { return q->n == 0; }
 static inline size_t gb_bucket_size(const gb_bucket *q) { return q->n; }
 
-/* Put node x at the head of slot s's list. */
-static inline void gb_bucket_slot_link_(gb_bucket *q, uint32_t s, int32_t x)
+/* Put node x at the head of slot s's list.  No branch: an empty slot has
+ * head -1, and the back link then goes to the scratch node nd[-1]; the
+ * three bitmap levels are set unconditionally. */
+static GB_BUCKET_HOT void gb_bucket_slot_link_(gb_bucket *q, uint32_t s, int32_t x)
 {
-    uint64_t *w = &q->bm0[s >> 6];
-    uint64_t bit = (uint64_t)1 << (s & 63);
-    if (*w & bit) {
-        int32_t h = q->head[s];
-        q->nd[x].nxt = h;
-        q->nd[h].prv = x;
-    } else {
-        q->nd[x].nxt = -1;
-        if (*w == 0) {
-            uint32_t w0 = s >> 6;
-            q->bm1[w0 >> 6] |= (uint64_t)1 << (w0 & 63);
-            q->bm2 |= (uint64_t)1 << (w0 >> 6);
-        }
-        *w |= bit;
-    }
+    int32_t h = q->head[s];
+    uint32_t w0 = s >> 6;
+    q->nd[x].nxt = h;
     q->nd[x].prv = -1;
+    q->nd[h].prv = x;
     q->head[s] = x;
+    q->bm0[w0] |= (uint64_t)1 << (s & 63);
+    q->bm1[w0 >> 6] |= (uint64_t)1 << (w0 & 63);
+    q->bm2 |= (uint64_t)1 << (w0 >> 6);
 }
 
 /* Mark slot s empty in the three bitmap levels. */
@@ -290,8 +368,7 @@ static inline void gb_bucket_slot_unlink_(gb_bucket *q, uint32_t s, int32_t x)
     int32_t p = q->nd[x].prv, y = q->nd[x].nxt;
     if (y >= 0) q->nd[y].prv = p;
     if (p >= 0) q->nd[p].nxt = y;
-    else if (y >= 0) q->head[s] = y;
-    else gb_bucket_slot_clear_(q, s);
+    else if ((q->head[s] = y) < 0) gb_bucket_slot_clear_(q, s);
 }
 
 static inline void gb_bucket_ovf_link_(gb_bucket *q, int32_t x)
@@ -336,31 +413,80 @@ static inline void gb_bucket_to_heap_(gb_bucket *q)
     q->hrun = 0;
 }
 
-/* Place node x (bucket index i) where the invariants say; entering the
- * active set turns a run into a heap first. */
+/* Put e into H (the active set's run or heap); a run becomes a heap. */
+static inline void gb_bucket_h_push_(gb_bucket *q, gb_bheap_dk_ent e)
+{
+    if (q->hrun) gb_bucket_to_heap_(q);
+    gb_bheap_dk_core_push(q->heap, q->hpos, &q->hn, e);
+}
+
+/* Put e, which precedes every entry of H, into H: in front of a run when
+ * there is room, else as a heap entry. */
+static inline void gb_bucket_h_push_front_(gb_bucket *q, gb_bheap_dk_ent e)
+{
+    if (q->hrun && q->hs > 0) q->heap[--q->hs] = e;
+    else if (q->hn == 0) { q->heap[0] = e; q->hn = 1; q->hrun = 1; }
+    else gb_bucket_h_push_(q, e);
+}
+
+/* Insert e, which precedes every entry of H, into the front stack; when
+ * the stack is full its last-popping entry fs[0] moves to H first. */
+static inline void gb_bucket_s_insert_(gb_bucket *q, gb_bheap_dk_ent e)
+{
+    size_t j;
+    if (q->fn == GB_BUCKET_FRONT) {
+        gb_bucket_h_push_front_(q, q->fs[0]);
+        memmove(q->fs, q->fs + 1, (GB_BUCKET_FRONT - 1) * sizeof *q->fs);
+        q->fn--;
+    }
+    for (j = q->fn; j > 0 && gb_bheap_dk_ent_before(&q->fs[j - 1], &e); j--)
+        q->fs[j] = q->fs[j - 1];
+    q->fs[j] = e;
+    q->fn++;
+}
+
+/* Enter entry e (of a node with idx <= cur) into the active set: into the
+ * front stack when it precedes every entry of H and, unless the stack is
+ * empty, the stack's last entry fs[0]; else into H. */
+static inline void gb_bucket_act_push_(gb_bucket *q, gb_bheap_dk_ent e)
+{
+    if (q->fn ? gb_bheap_dk_ent_before(&e, &q->fs[0])
+              : (q->hn == q->hs || gb_bheap_dk_ent_before(&e, &q->heap[q->hs]))) {
+        gb_bucket_s_insert_(q, e);
+    } else
+        gb_bucket_h_push_(q, e);
+}
+
+/* Place node x (bucket index i) where the invariants say. */
 static inline void gb_bucket_place_(gb_bucket *q, int32_t x, int64_t i)
 {
-    if (i <= q->cur) {
-        if (q->hrun) gb_bucket_to_heap_(q);
-        gb_bheap_dk_core_push(q->heap, q->hpos, &q->hn, gb_bucket_ent_(q, x));
-    }
+    if (i <= q->cur)
+        gb_bucket_act_push_(q, gb_bucket_ent_(q, x));
     else if (i < q->lim)
         gb_bucket_slot_link_(q, (uint32_t)(i - q->base), x);
     else
         gb_bucket_ovf_link_(q, x);
 }
 
+/* place_ for the rare cases, out of the search loop. */
+static GB_BUCKET_COLD void gb_bucket_place_cold_(gb_bucket *q, int32_t x, int64_t i)
+{
+    gb_bucket_place_(q, x, i);
+}
+
 /* Insert id, which must not be in the queue. */
-static inline void gb_bucket_push(gb_bucket *q, int32_t id, double f, double g)
+static GB_BUCKET_HOT void gb_bucket_push(gb_bucket *q, int32_t id, double f, double g)
 {
     int32_t x = q->freel;
+    int64_t i = gb_bucket_idx(f);
     if (x >= 0) q->freel = q->nd[x].nxt;
     else x = q->hw++;
     q->nd[x].fk = gb_bheap_dk_fkey(f);
     q->nd[x].gk = gb_bheap_dk_gkey(g);
     q->nd[x].id = id;
     q->loc[id] = x;
-    gb_bucket_place_(q, x, gb_bucket_idx(f));
+    if (i > q->cur && i < q->lim) gb_bucket_slot_link_(q, (uint32_t)(i - q->base), x);
+    else gb_bucket_place_cold_(q, x, i);
     q->n++;
     q->cnt.pushes++;
     if (q->n > q->cnt.peak) q->cnt.peak = q->n;
@@ -383,9 +509,23 @@ static inline void gb_bucket_decrease(gb_bucket *q, int32_t id, double f, double
     i = gb_bucket_idx(f);
     q->nd[x].fk = fk;
     q->nd[x].gk = gk;
-    if (oi <= q->cur) {                       /* active: sift up in the heap */
-        if (q->hrun) gb_bucket_to_heap_(q);
-        gb_bheap_dk_core_up(q->heap, q->hpos, (size_t)q->hpos[x], gb_bucket_ent_(q, x));
+    if (oi <= q->cur) {                       /* active */
+        gb_bheap_dk_ent e = gb_bucket_ent_(q, x);
+        size_t j;
+        for (j = 0; j < q->fn; j++)
+            if (q->fs[j].aux == x) {              /* in S: move towards the top */
+                for (; j + 1 < q->fn && gb_bheap_dk_ent_before(&e, &q->fs[j + 1]); j++)
+                    q->fs[j] = q->fs[j + 1];
+                q->fs[j] = e;
+                return;
+            }
+        if (q->hrun) gb_bucket_to_heap_(q);   /* in H: sift up */
+        gb_bheap_dk_core_up(q->heap, q->hpos, (size_t)q->hpos[x], e);
+        if (q->fn && !gb_bheap_dk_ent_before(&q->fs[0], &q->heap[0])) {
+                                              /* now precedes S's last: */
+            gb_bheap_dk_core_pop(q->heap, q->hpos, &q->hn);   /* x is the root */
+            gb_bucket_s_insert_(q, e);
+        }
         return;
     }
     if (oi < q->lim) {                        /* in a window slot */
@@ -428,10 +568,98 @@ static inline void gb_bucket_load_(gb_bucket *q, size_t k, int32_t x)
     q->heap[k] = gb_bucket_ent_(q, x);
 }
 
+/* One compare-exchange of a sorting network on packed keys (no branch). */
+#define GB_BUCKET_CX_(p, i, j)                                               \
+    do {                                                                     \
+        uint64_t a_ = (p)[i], b_ = (p)[j];                                   \
+        (p)[i] = a_ < b_ ? a_ : b_;                                          \
+        (p)[j] = a_ < b_ ? b_ : a_;                                          \
+    } while (0)
+
+/* Batcher's odd-even merge sort networks on 4, 8 and 16 keys (5, 19, 63
+ * compare-exchanges); each sorts its two halves with the smaller one and
+ * then merges them. */
+static inline void gb_bucket_net4_(uint64_t *p)
+{
+    GB_BUCKET_CX_(p, 0, 1); GB_BUCKET_CX_(p, 2, 3); GB_BUCKET_CX_(p, 0, 2);
+    GB_BUCKET_CX_(p, 1, 3); GB_BUCKET_CX_(p, 1, 2);
+}
+static inline void gb_bucket_net8_(uint64_t *p)
+{
+    gb_bucket_net4_(p);
+    gb_bucket_net4_(p + 4);
+    GB_BUCKET_CX_(p, 0, 4); GB_BUCKET_CX_(p, 2, 6); GB_BUCKET_CX_(p, 2, 4);
+    GB_BUCKET_CX_(p, 1, 5); GB_BUCKET_CX_(p, 3, 7); GB_BUCKET_CX_(p, 3, 5);
+    GB_BUCKET_CX_(p, 1, 2); GB_BUCKET_CX_(p, 3, 4); GB_BUCKET_CX_(p, 5, 6);
+}
+static inline void gb_bucket_net16_(uint64_t *p)
+{
+    gb_bucket_net8_(p);
+    gb_bucket_net8_(p + 8);
+    GB_BUCKET_CX_(p, 0, 8);   GB_BUCKET_CX_(p, 4, 12);  GB_BUCKET_CX_(p, 4, 8);
+    GB_BUCKET_CX_(p, 2, 10);  GB_BUCKET_CX_(p, 6, 14);  GB_BUCKET_CX_(p, 6, 10);
+    GB_BUCKET_CX_(p, 2, 4);   GB_BUCKET_CX_(p, 6, 8);   GB_BUCKET_CX_(p, 10, 12);
+    GB_BUCKET_CX_(p, 1, 9);   GB_BUCKET_CX_(p, 5, 13);  GB_BUCKET_CX_(p, 5, 9);
+    GB_BUCKET_CX_(p, 3, 11);  GB_BUCKET_CX_(p, 7, 15);  GB_BUCKET_CX_(p, 7, 11);
+    GB_BUCKET_CX_(p, 3, 5);   GB_BUCKET_CX_(p, 7, 9);   GB_BUCKET_CX_(p, 11, 13);
+    GB_BUCKET_CX_(p, 1, 2);   GB_BUCKET_CX_(p, 3, 4);   GB_BUCKET_CX_(p, 5, 6);
+    GB_BUCKET_CX_(p, 7, 8);   GB_BUCKET_CX_(p, 9, 10);  GB_BUCKET_CX_(p, 11, 12);
+    GB_BUCKET_CX_(p, 13, 14);
+}
+
+/* Packed sort keys: 5 bits of index, 31 of id, 14 and 14 of the g and f
+ * differences (shifts of the g and f fields). */
+#define GB_BUCKET_PK_G 36
+#define GB_BUCKET_PK_F 50
+
+/* Sort heap[0 .. k), 2 <= k <= GB_BUCKET_RUN, through packed keys:
+ *   key = df << 50 | dg << 36 | id << 5 | i,
+ *   df = fk - fk0 + 2^13,  dg = gk - gk0 + 2^13   (mod 2^64)
+ * with fk0, gk0 those of entry 0 and i < 32 the entry's index.  When every df and dg is
+ * below 2^14 (the differences to entry 0 lie in [-2^13, 2^13); keys are
+ * finite, so no difference comes within 2^13 of 2^64 and a difference
+ * outside that range always shows as df or dg >= 2^14), df and dg are strictly monotone in fk and gk,
+ * so the key is strictly monotone in (fk, gk, id) -- the order of
+ * gb_bheap_dk_ent_before (ids are distinct, i never decides).  Within a
+ * bucket keys differ by a few units in the last place (Dijkstra: the same
+ * a + b*sqrt2 summed in different orders), so they fit, and up to 16 keys
+ * are sorted by a network without data-dependent branches (padded with
+ * the largest key), more by insertion.  Returns 0, with nothing moved,
+ * when some difference does not fit. */
+static inline int gb_bucket_pack_sort_(gb_bucket *q, size_t k)
+{
+    gb_bheap_dk_ent *h = q->heap;
+    const unsigned sf = GB_BUCKET_PK_F, sg = GB_BUCKET_PK_G;
+    const uint64_t bf = h[0].fk - ((uint64_t)1 << (63 - sf)),
+                   bg = h[0].gk - ((uint64_t)1 << (sf - sg - 1));
+    uint64_t p[GB_BUCKET_RUN + 16], d = 0;
+    int32_t xs[GB_BUCKET_RUN];
+    size_t i, j;
+    for (i = 0; i < k; i++) {
+        uint64_t df = h[i].fk - bf, dg = h[i].gk - bg;
+        d |= df >> (64 - sf) | dg >> (sf - sg);
+        p[i] = df << sf | dg << sg | (uint64_t)(uint32_t)h[i].id << 5 | i;
+        xs[i] = h[i].aux;
+    }
+    if (d) return 0;
+    for (i = 0; i < 16; i++) p[k + i] = UINT64_MAX;
+    if (k <= 4) gb_bucket_net4_(p);
+    else if (k <= 8) gb_bucket_net8_(p);
+    else if (k <= 16) gb_bucket_net16_(p);
+    else
+        for (i = 1; i < k; i++) {
+            uint64_t v = p[i];
+            for (j = i; j > 0 && v < p[j - 1]; j--) p[j] = p[j - 1];
+            p[j] = v;
+        }
+    for (i = 0; i < k; i++) h[i] = gb_bucket_ent_(q, xs[p[i] & 31]);
+    return 1;
+}
+
 /* The active set is empty and the queue is not: move the least bucket
  * into it (from the window, or by rebasing the window on the overflow) and
  * sort it into a run or heapify it. */
-static inline void gb_bucket_refill_(gb_bucket *q)
+static GB_BUCKET_COLD void gb_bucket_refill_(gb_bucket *q)
 {
     size_t k = 0;
     int64_t s = gb_bucket_find_(q, (uint32_t)(q->cur - q->base + 1));
@@ -439,6 +667,7 @@ static inline void gb_bucket_refill_(gb_bucket *q)
     if (s >= 0) {
         q->cur = q->base + s;
         for (x = q->head[s]; x >= 0; x = q->nd[x].nxt) gb_bucket_load_(q, k++, x);
+        q->head[s] = -1;
         gb_bucket_slot_clear_(q, (uint32_t)s);
     } else {
         /* Window empty: rebase on the least overflow bucket.  Every slot
@@ -462,6 +691,8 @@ static inline void gb_bucket_refill_(gb_bucket *q)
     }
     q->hn = k;
     q->hs = 0;
+    q->hrun = 1;
+    if (k < 2 || (k <= GB_BUCKET_RUN && gb_bucket_pack_sort_(q, k))) return;
     if (k <= GB_BUCKET_RUN) {                 /* insertion sort: a run */
         size_t i, j;
         gb_bheap_dk_ent *h = q->heap;
@@ -470,7 +701,6 @@ static inline void gb_bucket_refill_(gb_bucket *q)
             for (j = i; j > 0 && gb_bheap_dk_ent_before(&e, &h[j - 1]); j--) h[j] = h[j - 1];
             h[j] = e;
         }
-        q->hrun = 1;
     } else {
         size_t i;
         for (i = 0; i < k; i++) q->hpos[q->heap[i].aux] = (int32_t)i;
@@ -479,19 +709,34 @@ static inline void gb_bucket_refill_(gb_bucket *q)
     }
 }
 
-/* Remove and return the first id (the run's front or the heap's top);
- * the node goes back to the free list.  Precondition: not empty. */
-static inline int32_t gb_bucket_pop(gb_bucket *q)
+/* pop when the front stack is empty and the active set is not a non-empty
+ * run: refill if needed, then take the run's front or the heap's top. */
+static GB_BUCKET_COLD int32_t gb_bucket_pop_cold_(gb_bucket *q, int32_t *xp)
 {
-    int32_t id, x;
     if (q->hn == q->hs) gb_bucket_refill_(q);
     if (q->hrun) {
+        *xp = q->heap[q->hs].aux;
+        return q->heap[q->hs++].id;
+    }
+    *xp = q->heap[0].aux;
+    return gb_bheap_dk_core_pop(q->heap, q->hpos, &q->hn);
+}
+
+/* Remove and return the first id (the front stack's top, else the run's
+ * front or the heap's top); the node goes back to the free list.
+ * Precondition: not empty. */
+static GB_BUCKET_HOT int32_t gb_bucket_pop(gb_bucket *q)
+{
+    int32_t id, x;
+    if (q->fn) {                              /* the front stack's top */
+        q->fn--;
+        x = q->fs[q->fn].aux;
+        id = q->fs[q->fn].id;
+    } else if (q->hrun && q->hs < q->hn) {    /* the run's front */
         x = q->heap[q->hs].aux;
         id = q->heap[q->hs++].id;
-    } else {
-        x = q->heap[0].aux;
-        id = gb_bheap_dk_core_pop(q->heap, q->hpos, &q->hn);
-    }
+    } else
+        id = gb_bucket_pop_cold_(q, &x);
     q->nd[x].nxt = q->freel;                  /* release the node */
     q->freel = x;
     q->n--;
@@ -503,10 +748,11 @@ static inline int32_t gb_bucket_pop(gb_bucket *q)
  * pool) do not add up, 2 id or node out of range, 3 run not strictly
  * ascending or heap order broken, 4 heap slot index (hpos) wrong, 5 active
  * entry differs from its node or has idx > cur,
- * 6 bitmap levels inconsistent, 7 slot list malformed (links, or longer
- * than n), 8 node in the wrong slot or outside (cur, lim), 9 overflow list
+ * 6 bitmap levels inconsistent, 7 slot list malformed (links, longer
+ * than n, or an empty slot whose head is not -1), 8 node in the wrong slot or outside (cur, lim), 9 overflow list
  * malformed or node with idx < lim, 10 bounds (base, cur, lim) wrong,
- * 11 loc[] of a queued id does not name its node. */
+ * 11 loc[] of a queued id does not name its node, 12 front stack not
+ * strictly descending or its last entry not before H's first. */
 static inline int gb_bucket_check(const gb_bucket *q)
 {
     size_t i, total, nfree = 0, nw0 = (size_t)q->nslots >> 6, nw1 = (nw0 + 63) >> 6;
@@ -514,7 +760,8 @@ static inline int gb_bucket_check(const gb_bucket *q)
     int rc;
     if (q->lim != q->base + q->nslots || q->cur < q->base - 1 || q->cur >= q->lim)
         return 10;
-    if (q->hs > q->hn || q->hn - q->hs > q->n || q->novf > q->n) return 1;
+    if (q->hs > q->hn || q->fn > GB_BUCKET_FRONT || q->hn - q->hs + q->fn > q->n
+        || q->novf > q->n) return 1;
     if (q->hw < 0 || q->hw > (q->ncells > 0 ? q->ncells : 0)) return 1;
     if (q->hrun) {                            /* a strictly ascending run */
         for (i = q->hs; i < q->hn; i++) {
@@ -543,10 +790,26 @@ static inline int gb_bucket_check(const gb_bucket *q)
         if (!!(q->bm2 & ((uint64_t)1 << i)) != (want != 0)) return 6;
     }
     if (nw1 < 64 && (q->bm2 >> nw1) != 0) return 6;
-    total = q->hn - q->hs;
+    for (i = 0; i < q->fn; i++) {             /* the front stack */
+        const gb_bheap_dk_ent *e = &q->fs[i];
+        if (e->id < 0 || e->id >= q->ncells || e->aux < 0 || e->aux >= q->hw) return 2;
+        if (i > 0 && !gb_bheap_dk_ent_before(e, &q->fs[i - 1])) return 12;
+        {
+            gb_bheap_dk_ent w = gb_bucket_ent_(q, e->aux);
+            if (e->fk != w.fk || e->gk != w.gk || e->id != w.id) return 5;
+        }
+        if (gb_bucket_kidx(q->nd[e->aux].fk) > q->cur) return 5;
+        if (q->loc[e->id] != e->aux) return 11;
+    }
+    if (q->fn && q->hn > q->hs && !gb_bheap_dk_ent_before(&q->fs[0], &q->heap[q->hs]))
+        return 12;
+    total = q->hn - q->hs + q->fn;
     for (i = 0; i < (size_t)q->nslots; i++) {
         size_t len = 0;
-        if (!(q->bm0[i >> 6] & ((uint64_t)1 << (i & 63)))) continue;
+        if (!(q->bm0[i >> 6] & ((uint64_t)1 << (i & 63)))) {
+            if (q->head[i] != -1) return 7;   /* an empty slot has head -1 */
+            continue;
+        }
         if ((int64_t)i <= q->cur - q->base) return 8;
         p = -1;
         for (x = q->head[i]; x >= 0; x = q->nd[x].nxt) {
