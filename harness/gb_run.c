@@ -130,8 +130,9 @@ static void run_map_free(run_map *rm)
 /* Bytes the run will hold for a map of ncells padded cells besides the map
  * itself: the workspace prepared for the oracle and every built-in pair,
  * and the coordinate and path buffers. */
-static uint64_t run_map_extra(const gb_run_opts *o, int32_t ncells)
+static uint64_t run_map_extra(const gb_run_opts *o, int32_t width, int32_t height)
 {
+    const int64_t ncells = ((int64_t)width + 2) * ((int64_t)height + 2);
     gb_solver_spec sp[GB_RUN_MAX_PAIRS + 1];
     gb_queue_kind qk[GB_RUN_MAX_PAIRS + 1];
     char err[128];
@@ -145,7 +146,7 @@ static uint64_t run_map_extra(const gb_run_opts *o, int32_t ncells)
         qk[n++] = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
     }
     const run_map *rm = NULL;   /* for sizeof only */
-    return (uint64_t)gb_ws_bytes_all(ncells, sp, qk, n)
+    return (uint64_t)gb_ws_bytes_all(width, height, sp, qk, n)
            + (uint64_t)ncells * (sizeof *rm->xy + sizeof *rm->upath);
 }
 
@@ -158,8 +159,7 @@ static int run_map_get(run_map *rm, const gb_run_opts *o, const char *path, gb_d
     long long fbytes;
     int rc = gb_map_peek(path, &W, &H, &fbytes, d);
     if (rc) return rc;
-    rc = gb_map_load_fit(path, &rm->map,
-                         run_map_extra(o, (int32_t)(((int64_t)W + 2) * ((int64_t)H + 2))), d);
+    rc = gb_map_load_fit(path, &rm->map, run_map_extra(o, W, H), d);
     if (rc) return rc;
     gb_model model = o->model;
     snprintf(rm->path, sizeof rm->path, "%s", path);
@@ -556,7 +556,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                 gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
                 int64_t cold = 0;
                 /* --max-mem: a solver whose workspace would not fit is not run */
-                uint64_t mem = p->user || p->ext_cmd ? 0 : gb_ws_bytes(grid->ncells, &p->spec, qk);
+                uint64_t mem = p->user || p->ext_cmd ? 0 : gb_ws_bytes(grid->width, grid->height, &p->spec, qk);
                 int over_mem = o->max_mem && mem > o->max_mem;
                 /* allocations and landmark tables happen here, not in the timed call */
                 if (!p->user && !p->ext_cmd && !over_mem && gb_ws_prepare(rm.ws, &p->spec, qk) != 0) {

@@ -56,6 +56,10 @@ struct gb_ws {
     double *g2;
     int32_t *parent2;
     uint8_t *indir;        /* JPS: direction each node was reached by, or NULL */
+    uint64_t *jrow;        /* JPS: pass[] as bits, row by row (jrw words a row), or NULL */
+    uint64_t *jcol;        /* JPS: pass[] as bits, column by column (jcw words a column) */
+    int32_t jrw, jcw;      /* words per row / column: one spare zero word at the end */
+    int32_t jgx, jgy;      /* JPS: padded column and row of the current goal */
     int32_t *fifo;         /* BFS queue of ncells ids, or NULL */
     int32_t *path;         /* path buffer of ncells ids */
     gb_algo last_algo;     /* algorithm of the last search (visit state) */
@@ -116,23 +120,129 @@ static inline int gb_diag_of(int a, int b)
     return -1;
 }
 
-/* Straight jump from c in direction k (0..3): the first cell that is the
- * goal or has a forced neighbour, or -1 at a wall.  *steps = cells moved;
- * *scanned += cells stepped over. */
-static inline int32_t jps_jump_straight(const gb_ws *ws, int32_t c, int k, int32_t goal,
+/* Straight jumps scan a line (a row, or a column) 64 cells at a time.
+ * jrow holds row y's pass[] bits at jrow[y * jrw ...] (bit p of the line
+ * = padded column p), jcol column x's at jcol[x * jcw ...] (bit p = padded
+ * row p).  Along a line R with neighbour lines A and B, a cell p reached
+ * moving forward (p > from) is a jump point when it is the goal or has a
+ * forced neighbour: A[p] && !A[p-1], or the same on B (the cell beside
+ * p is open while the one beside p's predecessor is blocked: the
+ * no-corner-cutting rule of gb_search_core.pmt); moving backward the
+ * predecessor is p+1.  The scan stops at the first blocked cell of R (the
+ * border is blocked, so every line has one).  A candidate on the blocked
+ * cell itself does not count: it cannot be entered.
+ *
+ * jbits_fwd: the first jump point p > from before the first blocked cell,
+ * or -1; *moved = cells moved (p - from, or up to the cell before the
+ * wall).  gp = the goal's position on this line, or -1. */
+static inline int32_t jbits_fwd(const uint64_t *R, const uint64_t *A, const uint64_t *B,
+                                int32_t from, int32_t gp, int32_t *moved)
+{
+    const int32_t p0 = from + 1;
+    int32_t w = p0 >> 6;
+    uint64_t live = ~0ull << (p0 & 63);
+    uint64_t ap = w ? A[w - 1] >> 63 : 0, bp = w ? B[w - 1] >> 63 : 0;
+    for (;; w++, live = ~0ull) {
+        const uint64_t a = A[w], b = B[w];
+        uint64_t cand = ((a & ~((a << 1) | ap)) | (b & ~((b << 1) | bp))) & live;
+        const uint64_t wall = ~R[w] & live;
+        if (gp >= p0 && (gp >> 6) == w) cand |= 1ull << (gp & 63);
+        if (cand | wall) {
+            const int cp = cand ? __builtin_ctzll(cand) : 64;
+            const int wp = wall ? __builtin_ctzll(wall) : 64;
+            if (cp < wp) {
+                *moved = w * 64 + cp - from;
+                return w * 64 + cp;
+            }
+            if (wall) {
+                *moved = w * 64 + wp - 1 - from;
+                return -1;
+            }
+        }
+        ap = a >> 63;
+        bp = b >> 63;
+    }
+}
+
+/* jbits_bwd: the same moving backward (p < from; predecessor p + 1). */
+static inline int32_t jbits_bwd(const uint64_t *R, const uint64_t *A, const uint64_t *B,
+                                int32_t from, int32_t gp, int32_t *moved)
+{
+    const int32_t p0 = from - 1;
+    int32_t w = p0 >> 6;
+    uint64_t live = (p0 & 63) == 63 ? ~0ull : (1ull << ((p0 & 63) + 1)) - 1;
+    uint64_t an = A[w + 1] << 63, bn = B[w + 1] << 63;   /* bit 0 of the next word */
+    for (;; w--, live = ~0ull) {
+        const uint64_t a = A[w], b = B[w];
+        uint64_t cand = ((a & ~((a >> 1) | an)) | (b & ~((b >> 1) | bn))) & live;
+        const uint64_t wall = ~R[w] & live;
+        if (gp >= 0 && gp <= p0 && (gp >> 6) == w) cand |= 1ull << (gp & 63);
+        if (cand | wall) {
+            const int cp = cand ? 63 - __builtin_clzll(cand) : -1;
+            const int wp = wall ? 63 - __builtin_clzll(wall) : -1;
+            if (cp > wp) {
+                *moved = from - (w * 64 + cp);
+                return w * 64 + cp;
+            }
+            if (wall) {
+                *moved = from - (w * 64 + wp) - 1;
+                return -1;
+            }
+        }
+        an = a << 63;
+        bn = b << 63;
+    }
+}
+
+/* Straight jump from the cell at padded column px, row py in direction k
+ * (0..3): the first cell that is the goal or has a forced neighbour, or
+ * -1 at a wall.  *steps = cells moved; *scanned += cells stepped over. */
+static inline int32_t jps_jump_straight(const gb_ws *ws, int32_t px, int32_t py, int k,
                                         int32_t *steps, uint64_t *scanned)
 {
-    const uint8_t *mv = ws->moves, *pass = ws->grid->pass;
-    const int32_t *off = ws->grid->off;
-    const int32_t ok = off[k], o1 = off[(k + 1) & 3], o2 = off[(k + 3) & 3];
+    const int32_t stride = ws->grid->stride;
+    int32_t moved = 0, p;
+    if (k == GB_DIR_E || k == GB_DIR_W) {
+        const uint64_t *row = ws->jrow + (size_t)py * (size_t)ws->jrw;
+        const int32_t gp = ws->jgy == py ? ws->jgx : -1;
+        p = k == GB_DIR_E ? jbits_fwd(row, row - ws->jrw, row + ws->jrw, px, gp, &moved)
+                          : jbits_bwd(row, row - ws->jrw, row + ws->jrw, px, gp, &moved);
+        *scanned += (uint64_t)moved;
+        if (p < 0) return -1;
+        *steps = moved;
+        return py * stride + p;
+    }
+    const uint64_t *col = ws->jcol + (size_t)px * (size_t)ws->jcw;
+    const int32_t gp = ws->jgx == px ? ws->jgy : -1;
+    p = k == GB_DIR_S ? jbits_fwd(col, col - ws->jcw, col + ws->jcw, py, gp, &moved)
+                      : jbits_bwd(col, col - ws->jcw, col + ws->jcw, py, gp, &moved);
+    *scanned += (uint64_t)moved;
+    if (p < 0) return -1;
+    *steps = moved;
+    return p * stride + px;
+}
+
+/* Diagonal jump from c = (px, py) in direction k (4..7): the first cell
+ * that is the goal or from which a straight jump along a component finds
+ * a jump point, or -1. */
+static inline int32_t jps_jump_diag(const gb_ws *ws, int32_t c, int32_t px, int32_t py, int k,
+                                    int32_t goal, int32_t *steps, uint64_t *scanned)
+{
+    const uint8_t *mv = ws->moves;
+    const int32_t ok = ws->grid->off[k];
+    const int dx = gb_dir_dx[k], dy = gb_dir_dy[k];
+    const int kh = dx > 0 ? GB_DIR_E : GB_DIR_W;
+    const int kv = dy > 0 ? GB_DIR_S : GB_DIR_N;
     const unsigned bit = 1u << k;
-    int32_t n = 0;
+    int32_t n = 0, dummy;
     for (;;) {
         if (!(mv[c] & bit)) { *scanned += (uint64_t)n; return -1; }
         c += ok;
+        px += dx;
+        py += dy;
         n++;
-        if (c == goal || (!pass[c - ok + o1] && pass[c + o1])
-                      || (!pass[c - ok + o2] && pass[c + o2])) {
+        if (c == goal || jps_jump_straight(ws, px, py, kh, &dummy, scanned) >= 0
+                      || jps_jump_straight(ws, px, py, kv, &dummy, scanned) >= 0) {
             *steps = n;
             *scanned += (uint64_t)n;
             return c;
@@ -140,29 +250,19 @@ static inline int32_t jps_jump_straight(const gb_ws *ws, int32_t c, int k, int32
     }
 }
 
-/* Diagonal jump from c in direction k (4..7): the first cell that is the
- * goal or from which a straight jump along a component finds a jump
- * point, or -1. */
-static inline int32_t jps_jump_diag(const gb_ws *ws, int32_t c, int k, int32_t goal,
-                                    int32_t *steps, uint64_t *scanned)
+/* Fill the bit lines of the JPS jumps from pass[] (see jbits_fwd). */
+static void jps_bits_fill(gb_ws *ws)
 {
-    const uint8_t *mv = ws->moves;
-    const int32_t ok = ws->grid->off[k];
-    const int kh = gb_dir_dx[k] > 0 ? GB_DIR_E : GB_DIR_W;
-    const int kv = gb_dir_dy[k] > 0 ? GB_DIR_S : GB_DIR_N;
-    const unsigned bit = 1u << k;
-    int32_t n = 0, dummy;
-    for (;;) {
-        if (!(mv[c] & bit)) { *scanned += (uint64_t)n; return -1; }
-        c += ok;
-        n++;
-        if (c == goal || jps_jump_straight(ws, c, kh, goal, &dummy, scanned) >= 0
-                      || jps_jump_straight(ws, c, kv, goal, &dummy, scanned) >= 0) {
-            *steps = n;
-            *scanned += (uint64_t)n;
-            return c;
-        }
-    }
+    const gb_grid *g = ws->grid;
+    const int32_t rows = g->height + 2, cols = g->stride;
+    memset(ws->jrow, 0, (size_t)rows * (size_t)ws->jrw * sizeof *ws->jrow);
+    memset(ws->jcol, 0, (size_t)cols * (size_t)ws->jcw * sizeof *ws->jcol);
+    for (int32_t y = 0; y < rows; y++)
+        for (int32_t x = 0; x < cols; x++)
+            if (g->pass[y * cols + x]) {
+                ws->jrow[(size_t)y * (size_t)ws->jrw + (size_t)(x >> 6)] |= 1ull << (x & 63);
+                ws->jcol[(size_t)x * (size_t)ws->jcw + (size_t)(y >> 6)] |= 1ull << (y & 63);
+            }
 }
 
 /* Directions to jump in from node id that was reached by direction din
@@ -659,15 +759,19 @@ void gb_ws_free(gb_ws *ws)
     gb_free(ws->g2);
     gb_free(ws->parent2);
     gb_free(ws->indir);
+    gb_free(ws->jrow);
+    gb_free(ws->jcol);
     gb_free(ws->fifo);
     gb_free(ws->path);
     for (int i = 0; i < GB_WS_MAX_LM; i++) gb_landmarks_free(&ws->lm[i]);
     gb_free(ws);
 }
 
-size_t gb_ws_bytes_all(int32_t ncells, const gb_solver_spec *s, const gb_queue_kind *q, int n)
+size_t gb_ws_bytes_all(int32_t width, int32_t height, const gb_solver_spec *s,
+                       const gb_queue_kind *q, int n)
 {
     const gb_ws *ws = NULL;   /* for sizeof only */
+    const int32_t ncells = (int32_t)(((int64_t)width + 2) * ((int64_t)height + 2));
     size_t nc = ncells > 0 ? (size_t)ncells : 0;
     size_t b = sizeof *ws + nc * (sizeof *ws->moves + sizeof *ws->stamp + sizeof *ws->g
                                   + sizeof *ws->parent + sizeof *ws->path);
@@ -690,7 +794,10 @@ size_t gb_ws_bytes_all(int32_t ncells, const gb_solver_spec *s, const gb_queue_k
         }
     }
     if (bfs) b += nc * sizeof *ws->fifo;
-    if (jps) b += nc * sizeof *ws->indir;
+    if (jps)   /* indir, and the bit lines (jrw, jcw as gb_ws_prepare sets them) */
+        b += nc * sizeof *ws->indir
+             + ((size_t)(height + 2) * (size_t)((width + 2) / 64 + 2)
+                + (size_t)(width + 2) * (size_t)((height + 2) / 64 + 2)) * sizeof *ws->jrow;
     if (bidir) b += nc * (sizeof *ws->stamp2 + sizeof *ws->g2 + sizeof *ws->parent2);
     for (int k = 0; k < nk; k++) b += gb_landmarks_bytes(ncells, ks[k]);
     for (int k = 0; k < GB_Q_COUNT; k++) {
@@ -707,9 +814,9 @@ size_t gb_ws_bytes_all(int32_t ncells, const gb_solver_spec *s, const gb_queue_k
     return b;
 }
 
-size_t gb_ws_bytes(int32_t ncells, const gb_solver_spec *s, gb_queue_kind q)
+size_t gb_ws_bytes(int32_t width, int32_t height, const gb_solver_spec *s, gb_queue_kind q)
 {
-    return gb_ws_bytes_all(ncells, s, &q, 1);
+    return gb_ws_bytes_all(width, height, s, &q, 1);
 }
 
 const uint8_t *gb_ws_moves(const gb_ws *ws) { return ws->moves; }
@@ -762,6 +869,19 @@ int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q)
         return 0;
     case GB_ALGO_JPS:
         if (!ws->indir && !(ws->indir = gb_malloc(n))) goto nomem;
+        if (!ws->jrow) {
+            const gb_grid *g = ws->grid;
+            ws->jrw = g->stride / 64 + 2;
+            ws->jcw = (g->height + 2) / 64 + 2;
+            ws->jrow = gb_malloc((size_t)(g->height + 2) * (size_t)ws->jrw * sizeof *ws->jrow);
+            ws->jcol = gb_malloc((size_t)g->stride * (size_t)ws->jcw * sizeof *ws->jcol);
+            if (!ws->jrow || !ws->jcol) {
+                gb_free(ws->jrow); gb_free(ws->jcol);
+                ws->jrow = ws->jcol = NULL;
+                goto nomem;
+            }
+            jps_bits_fill(ws);
+        }
         return prepare_queue(ws, q, 1);
     case GB_ALGO_BIDIR:
         if (!ws->stamp2) {

@@ -163,18 +163,19 @@ void gb_ws_free(gb_ws *ws);
 /* Allocate what solver s on queue q needs, so that searches do not
  * allocate.  0, or -1 (ENOMEM).  gb_solve() calls it too, lazily. */
 int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q);
-/* Bytes a workspace holds for solver s on queue q on a grid of ncells
- * cells: the workspace itself, what gb_ws_prepare allocates for s and q,
+/* Bytes a workspace holds for solver s on queue q on a grid of width x
+ * height map cells: the workspace itself, what gb_ws_prepare allocates for s and q,
  * and s's landmark table, if any; exactly the sizes it asks the allocator
  * for.  Nothing is allocated, so a caller can refuse a solver (or a map)
  * that would not fit before trying. */
-size_t gb_ws_bytes(int32_t ncells, const gb_solver_spec *s, gb_queue_kind q);
+size_t gb_ws_bytes(int32_t width, int32_t height, const gb_solver_spec *s, gb_queue_kind q);
 
 /* Bytes one workspace holds once prepared for all n solvers s[i] on
  * queues q[i] (what it keeps is shared: one set of search arrays, one
  * queue per kind and direction, one landmark table per k, up to the
  * workspace's landmark slots). */
-size_t gb_ws_bytes_all(int32_t ncells, const gb_solver_spec *s, const gb_queue_kind *q, int n);
+size_t gb_ws_bytes_all(int32_t width, int32_t height, const gb_solver_spec *s,
+                       const gb_queue_kind *q, int n);
 const uint8_t *gb_ws_moves(const gb_ws *ws);
 gb_model gb_ws_model(const gb_ws *ws);
 const gb_grid *gb_ws_grid(const gb_ws *ws);

@@ -474,7 +474,7 @@ GB_TEST(limits, max_mem_limits_exactly_the_solvers_that_need_more)
         gb_solver_spec sp;
         cr_assert_eq(gb_solver_parse(solver, &sp, err, sizeof err), 0, "%s", err);
         int q = gb_queue_from_name(queue);
-        size_t need = gb_ws_bytes(mp.grid.ncells, &sp, q < 0 ? GB_Q_BHEAP : (gb_queue_kind)q);
+        size_t need = gb_ws_bytes(mp.grid.width, mp.grid.height, &sp, q < 0 ? GB_Q_BHEAP : (gb_queue_kind)q);
         if (need > limit) {
             cr_expect_str_eq(status, "limit", "%s on %s needs %zu bytes > 3 MiB", solver, queue, need);
             nlimit++;

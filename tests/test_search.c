@@ -514,7 +514,7 @@ GB_TEST(memory, ws_bytes_is_what_the_workspace_allocates)
             cr_assert_not_null(ws);
             cr_assert_eq(gb_ws_prepare(ws, &sp, (gb_queue_kind)q), 0);
             size_t got = gb_alloc_live() - live0;
-            size_t need = gb_ws_bytes(mp.grid.ncells, &sp, (gb_queue_kind)q);
+            size_t need = gb_ws_bytes(mp.grid.width, mp.grid.height, &sp, (gb_queue_kind)q);
             cr_expect(need <= got && got <= need + need / 64 + 64 * 1024,
                       "%s on %s: gb_ws_bytes says %zu, the workspace holds %zu",
                       solvers_all[i], gb_queue_name((gb_queue_kind)q), need, got);
