@@ -201,25 +201,20 @@ static inline int32_t jps_jump_straight(const gb_ws *ws, int32_t px, int32_t py,
                                         int32_t *steps, uint64_t *scanned)
 {
     const int32_t stride = ws->grid->stride;
-    int32_t moved = 0, p;
-    if (k == GB_DIR_E || k == GB_DIR_W) {
-        const uint64_t *row = ws->jrow + (size_t)py * (size_t)ws->jrw;
-        const int32_t gp = ws->jgy == py ? ws->jgx : -1;
-        p = k == GB_DIR_E ? jbits_fwd(row, row - ws->jrw, row + ws->jrw, px, gp, &moved)
-                          : jbits_bwd(row, row - ws->jrw, row + ws->jrw, px, gp, &moved);
-        *scanned += (uint64_t)moved;
-        if (p < 0) return -1;
-        *steps = moved;
-        return py * stride + p;
-    }
-    const uint64_t *col = ws->jcol + (size_t)px * (size_t)ws->jcw;
-    const int32_t gp = ws->jgx == px ? ws->jgy : -1;
-    p = k == GB_DIR_S ? jbits_fwd(col, col - ws->jcw, col + ws->jcw, py, gp, &moved)
-                      : jbits_bwd(col, col - ws->jcw, col + ws->jcw, py, gp, &moved);
+    const int horiz = k == GB_DIR_E || k == GB_DIR_W;
+    const int32_t nw = horiz ? ws->jrw : ws->jcw;
+    const uint64_t *line = horiz ? ws->jrow + (size_t)py * (size_t)nw
+                                 : ws->jcol + (size_t)px * (size_t)nw;
+    const int32_t from = horiz ? px : py;
+    const int32_t gp = horiz ? (ws->jgy == py ? ws->jgx : -1) : (ws->jgx == px ? ws->jgy : -1);
+    int32_t moved = 0;
+    const int32_t p = k == GB_DIR_E || k == GB_DIR_S
+                      ? jbits_fwd(line, line - nw, line + nw, from, gp, &moved)
+                      : jbits_bwd(line, line - nw, line + nw, from, gp, &moved);
     *scanned += (uint64_t)moved;
     if (p < 0) return -1;
     *steps = moved;
-    return p * stride + px;
+    return horiz ? py * stride + p : p * stride + px;
 }
 
 /* Diagonal jump from c = (px, py) in direction k (4..7): the first cell
