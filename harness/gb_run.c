@@ -127,9 +127,9 @@ static void run_map_free(run_map *rm)
     rm->loads = loads;
 }
 
-/* Bytes the run will hold for a map of ncells padded cells besides the map
- * itself: the workspace prepared for the oracle and every built-in pair,
- * and the coordinate and path buffers. */
+/* Bytes the run will hold for a width x height map besides the map itself:
+ * the workspace prepared for the oracle and every built-in pair, and the
+ * coordinate and path buffers. */
 static uint64_t run_map_extra(const gb_run_opts *o, int32_t width, int32_t height)
 {
     const int64_t ncells = ((int64_t)width + 2) * ((int64_t)height + 2);
