@@ -5,6 +5,7 @@
 #   make check      the same suite under ASan + UBSan (+ LeakSanitizer)
 #   make report     the main job: bundled dataset -> results/<run-id>/ + plots
 #   make bench      speed figures per solver x queue on the shared maps
+#   make bench-bounds  the same loop on two inexact timing-bound queues (build-bounds/)
 #   make datasets   download official Moving AI sets (datasets/fetch.sh)
 #   make clean
 #
@@ -38,7 +39,7 @@ TESTBIN  := $(BUILD)/gridbench-tests
 GB_SHARED ?= $(abspath ../shared/movingai)
 TEST_JOBS ?= 2
 
-.PHONY: all test check check-leak check-cli report bench datasets clean install examples FORCE
+.PHONY: all test check check-leak check-cli report bench bench-bounds datasets clean install examples FORCE
 all: gridbench
 
 gridbench: $(BIN)
@@ -109,6 +110,13 @@ report: gridbench
 bench: gridbench
 	./scripts/bench.sh $(BENCH_ARGS)
 
+# Dijkstra on the timing-bound queues of solvers/gb_pq_bound.h (not exact,
+# built only here, in build-bounds/) side by side with bucket and bheap:
+# how fast the search loop can go when the queue does (almost) nothing.
+bench-bounds:
+	$(MAKE) BUILD=build-bounds EXTRA_CFLAGS=-DGB_BOUND_QUEUES build-bounds/gridbench
+	./scripts/bench.sh --bounds $(BENCH_ARGS)
+
 SETS ?= all
 datasets:
 	./datasets/fetch.sh $(SETS)
@@ -138,7 +146,7 @@ examples:
 	$(CC) -O2 -Wall -Wextra examples/solver.c -o $(EXDIR)/solver
 
 clean:
-	rm -rf build build-san gridbench
+	rm -rf build build-san build-bounds gridbench
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tests/selftest/leak_fails.d
 

@@ -32,6 +32,9 @@
 #include "gb_pq_pairing.h"
 #include "gb_pq_bucket.h"
 #include "gb_pq_radix.h"
+#ifdef GB_BOUND_QUEUES
+#include "gb_pq_bound.h"
+#endif
 
 #define GB_CAT_(a, b) a##b
 #define GB_CAT(a, b) GB_CAT_(a, b)
@@ -368,6 +371,16 @@ typedef void (*gb_search_fn)(gb_ws *, const gb_solver_spec *, int32_t, int32_t, 
 #include "gb_search_core.pmt"
 #include "gb_bidir.pmt"
 #undef GB_PQ
+#ifdef GB_BOUND_QUEUES
+#define GB_PQ bound_fifo
+#include "gb_search_core.pmt"
+#include "gb_bidir.pmt"
+#undef GB_PQ
+#define GB_PQ bound_dial
+#include "gb_search_core.pmt"
+#include "gb_bidir.pmt"
+#undef GB_PQ
+#endif
 
 /* One wrapper per (queue T, heuristic N) for each core. */
 #define GB_WRAP_ONE(T, E, N)                                                        \
@@ -390,6 +403,8 @@ GB_QUEUE_LIST(GB_WRAP_Q)
 #define GB_WRAP_H_pairing(E, N, A, C, D)  GB_WRAP_ONE(pairing, E, N)
 #define GB_WRAP_H_bucket(E, N, A, C, D)   GB_WRAP_ONE(bucket, E, N)
 #define GB_WRAP_H_radix(E, N, A, C, D)    GB_WRAP_ONE(radix, E, N)
+#define GB_WRAP_H_bound_fifo(E, N, A, C, D) GB_WRAP_ONE(bound_fifo, E, N)
+#define GB_WRAP_H_bound_dial(E, N, A, C, D) GB_WRAP_ONE(bound_dial, E, N)
 #define GB_WRAP_Q(E, T, N, D) GB_HEUR_LIST(GB_WRAP_H_##T) GB_WRAP_ONE(T, DIFF, diff)
 GB_QUEUE_LIST(GB_WRAP_Q)
 #undef GB_WRAP_Q
@@ -401,12 +416,16 @@ GB_QUEUE_LIST(GB_WRAP_Q)
 #define GB_ROW_BF_pairing(E, N, A, C, D)  bf_pairing_##N,
 #define GB_ROW_BF_bucket(E, N, A, C, D)   bf_bucket_##N,
 #define GB_ROW_BF_radix(E, N, A, C, D)    bf_radix_##N,
+#define GB_ROW_BF_bound_fifo(E, N, A, C, D) bf_bound_fifo_##N,
+#define GB_ROW_BF_bound_dial(E, N, A, C, D) bf_bound_dial_##N,
 #define GB_ROW_BD_bheap(E, N, A, C, D)    bd_bheap_##N,
 #define GB_ROW_BD_bheap_dk(E, N, A, C, D) bd_bheap_dk_##N,
 #define GB_ROW_BD_4heap(E, N, A, C, D)    bd_4heap_##N,
 #define GB_ROW_BD_pairing(E, N, A, C, D)  bd_pairing_##N,
 #define GB_ROW_BD_bucket(E, N, A, C, D)   bd_bucket_##N,
 #define GB_ROW_BD_radix(E, N, A, C, D)    bd_radix_##N,
+#define GB_ROW_BD_bound_fifo(E, N, A, C, D) bd_bound_fifo_##N,
+#define GB_ROW_BD_bound_dial(E, N, A, C, D) bd_bound_dial_##N,
 #define GB_ROW_BF(E, T, N, D) { GB_HEUR_LIST(GB_ROW_BF_##T) bf_##T##_diff },
 #define GB_ROW_BD(E, T, N, D) { GB_HEUR_LIST(GB_ROW_BD_##T) bd_##T##_diff },
 #define GB_ROW_JPS(E, T, N, D) jps_##T,

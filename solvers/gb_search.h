@@ -38,7 +38,18 @@
     X(4HEAP,    4heap,    "4heap",    "4-ary heap with decrease-key") \
     X(PAIRING,  pairing,  "pairing",  "pairing heap with decrease-key, two-pass merge") \
     X(BUCKET,   bucket,   "bucket",   "exact bucket queue for real-valued keys") \
-    X(RADIX,    radix,    "radix",    "radix heap on the bits of f")
+    X(RADIX,    radix,    "radix",    "radix heap on the bits of f") \
+    GB_QUEUE_LIST_BOUNDS(X)
+
+/* Timing-bound queues (solvers/gb_pq_bound.h): not exact, only in a build
+ * with -DGB_BOUND_QUEUES (`make bench-bounds`), never in the default one. */
+#ifdef GB_BOUND_QUEUES
+#define GB_QUEUE_LIST_BOUNDS(X) \
+    X(BOUND_FIFO, bound_fifo, "bound-fifo", "timing bound, NOT exact: FIFO, no order") \
+    X(BOUND_DIAL, bound_dial, "bound-dial", "timing bound, NOT exact: Dial, no order in a bucket")
+#else
+#define GB_QUEUE_LIST_BOUNDS(X)
+#endif
 
 typedef enum gb_queue_kind {
 #define GB_X(E, T, N, D) GB_Q_##E,
