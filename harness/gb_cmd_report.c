@@ -73,6 +73,7 @@ typedef struct srow {
     char *map, *solver, *queue, *guarantee;
     double n, t_med, t_mean, t_p25, t_p75, t_p95, t_iqr, cold, exp_mean, exp_med;
     double speedup, speedup_n, sub_mean, sub_max;   /* NaN when empty */
+    double mem;         /* mem_bytes_max, NaN when empty or absent (older summaries) */
     double st[ST_N];
 } srow;
 
@@ -121,6 +122,7 @@ static int table_load(const char *path, table *t, gb_diag *d)
     if (rc) return rc;
     int idx[C_NCOL + ST_N];
     if ((rc = gb_csv_require(&c, col_names, C_NCOL + ST_N, idx, d)) != 0) { gb_csv_close(&c); return rc; }
+    const int mem_col = gb_csv_col(&c, "mem_bytes_max");
     size_t cap = 0;
     while ((rc = gb_csv_next(&c, d)) == 0) {
         if (t->n == cap) {
@@ -140,6 +142,7 @@ static int table_load(const char *path, table *t, gb_diag *d)
                           &r->cold, &r->exp_mean, &r->exp_med, &r->speedup, &r->speedup_n,
                           &r->sub_mean, &r->sub_max };
         for (int k = C_N; k < C_NCOL; k++) *dst[k - C_N] = numf(gb_csv_field(&c, idx[k]));
+        r->mem = mem_col >= 0 ? numf(gb_csv_field(&c, mem_col)) : NAN;
         for (int k = 0; k < ST_N; k++) {
             r->st[k] = numf(gb_csv_field(&c, idx[C_NCOL + k]));
             if (isnan(r->st[k])) r->st[k] = 0;
@@ -208,6 +211,18 @@ static const char *fmt_num(char *b, size_t n, double v, int dec)
 {
     if (isnan(v)) snprintf(b, n, "-");
     else snprintf(b, n, "%.*f", dec, v);
+    return b;
+}
+
+/* Bytes in KiB, MiB or GiB with about 3 significant digits. */
+static const char *fmt_bytes(char *b, size_t n, double v)
+{
+    static const char *const unit[] = { "KiB", "MiB", "GiB" };
+    int u = 0;
+    if (isnan(v)) { snprintf(b, n, "-"); return b; }
+    v /= 1024;
+    while (u < 2 && v >= 1024) { v /= 1024; u++; }
+    snprintf(b, n, "%.*f %s", v >= 100 ? 0 : v >= 10 ? 1 : 2, v, unit[u]);
     return b;
 }
 
@@ -669,13 +684,13 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
 {
     static const char *const hdr[] = {
         "solver", "queue", "guarantee", "n", "median µs", "mean µs", "p95 µs", "IQR µs", "cold median µs",
-        "mean expanded", "median expanded", "speedup", "subopt mean", "subopt max", "status"
+        "mean expanded", "median expanded", "speedup", "subopt mean", "subopt max", "memory", "status"
     };
-    static const char align[] = "lllrrrrrrrrrrrl";
-    d_table_begin(d, 15, hdr, align);
-    char cell[15][160];
-    char *cells[15];
-    for (int k = 0; k < 15; k++) cells[k] = cell[k];
+    static const char align[] = "lllrrrrrrrrrrrrl";
+    d_table_begin(d, 16, hdr, align);
+    char cell[16][160];
+    char *cells[16];
+    for (int k = 0; k < 16; k++) cells[k] = cell[k];
     /* one row per solver (reference queue) or every pair, in summary order */
     for (size_t i = 0; i < t->n; i++) {
         const srow *r = &t->r[i];
@@ -697,14 +712,15 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
         fmt_x(cell[11], sizeof cell[11], r->speedup);
         fmt_num(cell[12], sizeof cell[12], r->sub_mean, 4);
         fmt_num(cell[13], sizeof cell[13], r->sub_max, 4);
+        fmt_bytes(cell[14], sizeof cell[14], r->mem);
         if (failures(r) > 0) {   /* bold: status_text leaves room for the markers */
-            memcpy(cell[14], "**", 2);
-            status_text(r, cell[14] + 2, sizeof cell[14] - 4);
-            strcat(cell[14], "**");
+            memcpy(cell[15], "**", 2);
+            status_text(r, cell[15] + 2, sizeof cell[15] - 4);
+            strcat(cell[15], "**");
         } else {
-            status_text(r, cell[14], sizeof cell[14]);
+            status_text(r, cell[15], sizeof cell[15]);
         }
-        d_table_row(d, 15, cells, align);
+        d_table_row(d, 16, cells, align);
     }
     d_table_end(d);
 }
@@ -715,7 +731,8 @@ static void section_tables(doc *d, const table *t, const gb_jv *hf)
     d_para(d, "Times are per query in microseconds: the median of the timed repetitions of each "
            "query, then summarised over the queries (median, mean, 95th percentile, interquartile "
            "range); \"cold\" is the first repetition.  Speedup = median time of `dijkstra` on "
-           "`bheap` / median time of the row, on the same queries.");
+           "`bheap` / median time of the row, on the same queries.  Memory = the largest "
+           "workspace of the row's queries (search arrays, queue, landmarks: `mem_bytes`).");
     for (size_t m = 0; m < t->nmaps; m++) {
         char h[512], id[64];
         snprintf(h, sizeof h, "`%s`: each solver on queue `%s`", t->maps[m], t->ref);

@@ -116,6 +116,7 @@ typedef struct srow {
     double expanded;    /* expanded */
     double subopt;      /* subopt, NaN when empty */
     double len;         /* dijkstra_cost, NaN when empty */
+    double mem;         /* mem_bytes, NaN when empty or the column is absent */
 } srow;
 
 typedef struct gstat {
@@ -128,6 +129,7 @@ typedef struct gstat {
     double speedup;             /* NaN when not defined */
     size_t speedup_n;           /* queries shared with the baseline */
     double sub_mean, sub_max;   /* NaN when not reported */
+    double mem_max;             /* largest mem_bytes, NaN when none */
     uint64_t status[GB_ROW_NSTATUS];
 } gstat;
 
@@ -176,7 +178,7 @@ static const char summary_header[] =
     "map,solver,queue,guarantee,n,time_median_ns,time_mean_ns,time_p25_ns,time_p75_ns,"
     "time_p95_ns,time_iqr_ns,time_cold_median_ns,expanded_mean,expanded_median,speedup,"
     "speedup_n,subopt_mean,subopt_max,ok,unreachable,invalid_path,suboptimal,scen_mismatch,"
-    "false_unreachable,limit,protocol_error,timeout,crash";
+    "false_unreachable,limit,protocol_error,timeout,crash,mem_bytes_max";
 
 const char *gb_summary_csv_header(void) { return summary_header; }
 
@@ -259,6 +261,7 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
     if (rc) return rc;
     int idx[C_NCOLS];
     if ((rc = gb_csv_require(&c, col_names, C_NCOLS, idx, d)) != 0) { gb_csv_close(&c); return rc; }
+    const int mem_col = gb_csv_col(&c, "mem_bytes");   /* optional: older CSVs lack it */
     gb_summary *s = gb_calloc(1, sizeof *s);
     if (!s) { gb_csv_close(&c); return gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none"); }
     char key[4096];
@@ -291,6 +294,17 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
         if ((rc = num_field(&c, idx, C_EXP, 0, &r.expanded, d)) != 0) break;
         if ((rc = num_field(&c, idx, C_SUBOPT, 1, &r.subopt, d)) != 0) break;
         if ((rc = num_field(&c, idx, C_DCOST, 1, &r.len, d)) != 0) break;
+        r.mem = NAN;
+        if (mem_col >= 0) {
+            const char *f = gb_csv_field(&c, mem_col);
+            if (f[0] && (gb_csv_double(f, &r.mem) != 0 || r.mem < 0)) {
+                char q[64];
+                gb_diag_quote(q, sizeof q, f, strlen(f));
+                rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0, "column mem_bytes: expected a "
+                                 "non-negative number or an empty field, found %s", q);
+                break;
+            }
+        }
         if (b < 0 || b > INT32_MAX || b != floor(b)) {
             rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0,
                              "column bucket: expected a non-negative integer, found %g", b);
@@ -524,6 +538,11 @@ static int compute(gb_summary *s)
                 g->speedup_n = m;
             }
         }
+        g->mem_max = NAN;
+        for (size_t k = 0; k < n; k++) {
+            double v = s->rows[g->rows[k]].mem;
+            if (!isnan(v) && (isnan(g->mem_max) || v > g->mem_max)) g->mem_max = v;
+        }
         /* suboptimality, for solvers that may return longer paths */
         g->sub_mean = g->sub_max = NAN;
         if (strcmp(g->guarantee, "optimal") != 0) {
@@ -571,6 +590,8 @@ static void write_summary(FILE *f, const gb_summary *s)
         fputc(',', f);
         csv_num(f, 6, g->sub_max);
         for (int k = 0; k < GB_ROW_NSTATUS; k++) fprintf(f, ",%llu", (unsigned long long)g->status[k]);
+        fputc(',', f);
+        csv_num(f, 0, g->mem_max);
         fputc('\n', f);
     }
 }

@@ -50,7 +50,8 @@ typedef struct gb_summary gb_summary;
 
 /* Read the per-query CSV at path (columns found by header name: map,
  * scen, line, bucket, solver, queue, guarantee, status, dijkstra_cost,
- * subopt, expanded, time_ns, time_cold_ns; others ignored) and compute
+ * subopt, expanded, time_ns, time_cold_ns; mem_bytes when present, for
+ * the column mem_bytes_max; others ignored) and compute
  * every group.  Returns 0 with *out set, or a sysexits code with *d
  * filled: EX_NOINPUT, EX_DATAERR (path:line: a missing column, a field
  * that is not a number, an unknown status, no data row), EX_IOERR,

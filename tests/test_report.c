@@ -455,6 +455,7 @@ GB_TEST(summary, hand_written_csv)
     cr_expect_str_eq(tget(&t, 0, "speedup_n"), "5");
     cr_expect_str_eq(tget(&t, 0, "subopt_mean"), "");     /* optimal: not reported */
     cr_expect_str_eq(tget(&t, 0, "ok"), "5");
+    cr_expect_str_eq(tget(&t, 0, "mem_bytes_max"), "");   /* no mem_bytes column */
     /* astar on m1: 50 100 100 200 (no q6) */
     EXPECT_NEAR(tnum(&t, 1, "time_median_ns"), 100, 1e-9);
     EXPECT_NEAR(tnum(&t, 1, "time_mean_ns"), 112.5, 1e-9);
@@ -557,6 +558,30 @@ GB_TEST(summary, errors_are_pinned)
     write_file(in, buf);
     cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
     cr_expect_str_eq(d.msg, "column subopt: expected a number or an empty field, found 'x'");
+    /* mem_bytes is optional, but when present it is a byte count */
+    snprintf(buf, sizeof buf, "%.*s,mem_bytes\nm,s,2,0,dijkstra,bheap,optimal,ok,1,1,3,5,4,-8\n",
+             (int)strlen(hdr) - 1, hdr);
+    write_file(in, buf);
+    cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
+    cr_expect_eq(d.line, 2);
+    cr_expect_str_eq(d.msg, "column mem_bytes: expected a non-negative number or an empty field, "
+                            "found '-8'");
+    snprintf(buf, sizeof buf, "%.*s,mem_bytes\nm,s,2,0,dijkstra,bheap,optimal,ok,1,1,3,5,4,\n"
+             "m,s,3,0,dijkstra,bheap,optimal,ok,1,1,3,5,4,4096\nm,s,4,0,dijkstra,bheap,optimal,ok,1,1,3,5,4,1024\n",
+             (int)strlen(hdr) - 1, hdr);
+    write_file(in, buf);
+    cr_assert_eq(gb_summary_load(in, &s, &d), 0, "%s", d.msg);
+    {
+        char out[160];
+        snprintf(out, sizeof out, "%s/s.csv", dir);
+        cr_assert_eq(gb_summary_write_csv(s, out, &d), 0, "%s", d.msg);
+        gb_summary_free(s);
+        table t;
+        table_load(out, &t);
+        cr_assert_eq(t.nrow, 1);
+        EXPECT_NEAR(tnum(&t, 0, "mem_bytes_max"), 4096, 0);   /* the largest; empty skipped */
+        table_free(&t);
+    }
     write_file(in, hdr);
     cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
     cr_expect_str_eq(d.msg, "expected at least one data row, found none");
@@ -803,7 +828,7 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
         { "room32x24-8-2.map", "jps", "bucket" },
     };
     for (size_t g = 0; g < 2; g++) {
-        double t[64], ex = 0, base[64], mine[64];
+        double t[64], ex = 0, base[64], mine[64], mem = 0;
         size_t n = 0, nb = 0;
         for (size_t r = 0; r < q.nrow; r++) {
             if (strcmp(tget(&q, r, "map"), groups[g][0])) continue;
@@ -811,6 +836,7 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
                 cr_assert(n < 64);
                 t[n++] = tnum(&q, r, "time_ns");
                 ex += tnum(&q, r, "expanded");
+                if (tnum(&q, r, "mem_bytes") > mem) mem = tnum(&q, r, "mem_bytes");
             }
         }
         /* baseline times on the same queries (every query ran both) */
@@ -828,6 +854,8 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
         EXPECT_NEAR(tnum(&s, (size_t)row, "time_p95_ns"), q7(t, n, 0.95), 1e-3);
         EXPECT_NEAR(tnum(&s, (size_t)row, "time_iqr_ns"), q7(t, n, 0.75) - q7(t, n, 0.25), 2e-3);
         EXPECT_NEAR(tnum(&s, (size_t)row, "expanded_mean"), ex / (double)n, 1e-3);
+        cr_expect(mem > 0, "no mem_bytes in queries.csv");
+        EXPECT_NEAR(tnum(&s, (size_t)row, "mem_bytes_max"), mem, 0);
         double sp = q7(base, nb, 0.5) / q7(mine, n, 0.5);
         EXPECT_NEAR(tnum(&s, (size_t)row, "speedup"), sp, 1e-4 * sp + 1e-4);
     }
@@ -881,6 +909,14 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
     cr_expect(nl >= 18, "expected the 9 images and their SVG links in report.html, found %d links", nl);
     nl = check_links(run, "report.md", md_marks, 1, ')');
     cr_expect(nl >= 9, "expected the 9 images in report.md, found %d links", nl);
+    {   /* the tables show each row's workspace */
+        snprintf(p, sizeof p, "%s/report.md", run);
+        char *md = slurp(p, NULL);
+        cr_expect(strstr(md, "| memory |") != NULL, "report.md tables lack the memory column");
+        cr_expect(strstr(md, " KiB |") != NULL || strstr(md, " MiB |") != NULL,
+                  "report.md shows no workspace size");
+        free(md);
+    }
     snprintf(p, sizeof p, "%s/report.html", run);
     char *html = slurp(p, NULL);
     cr_expect(strstr(html, "<script") == NULL, "report.html must not use JavaScript");
