@@ -151,6 +151,7 @@ static int resume(gb_journal *j, const char *fingerprint, const char *header, gb
             if (m != strlen(header) || memcmp(s, header, m) != 0)
                 rc = gb_diag_set(d, EX_DATAERR, j->path, 2, 0,
                                  "expected the CSV header of this version of gridbench, found another");
+            cut = pos;                           /* lines 1 and 2 always stay */
         } else if (m >= 3 && s[0] == '#' && s[1] == '=' && s[2] == '\t') {
             gb_journal_query *q = &j->done[j->ndone];
             size_t o = (size_t)j->ndone * (size_t)j->npairs;
