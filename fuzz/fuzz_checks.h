@@ -6,6 +6,7 @@
  *   int gb_fuzz_map(const uint8_t *data, size_t size);
  *   int gb_fuzz_scen(const uint8_t *data, size_t size);
  *   int gb_fuzz_solve(const uint8_t *data, size_t size);
+ *   int gb_fuzz_journal(const uint8_t *data, size_t size);
  *
  * Each returns 0 when every invariant held, otherwise a nonzero code and a
  * message in gb_fuzz_msg (what failed, with the actual values).  The fuzz
@@ -49,6 +50,21 @@
  *       optimal solver, <= bound * optimum for a bounded one;
  *     - every queue gives the same status, path, expanded and generated
  *       counts as the binary heap (one ordering rule, gb_pq.h).
+ *
+ * gb_fuzz_journal: data is the journal FILE.partial of an interrupted
+ *   `gridbench run --out FILE` with 2 pairs, fingerprint GB_FUZZ_JFP and
+ *   CSV header GB_FUZZ_JHDR (written to a file in a private temp folder),
+ *   resumed with gb_journal_open(resume = 1).
+ *   On failure: a well-formed diagnostic (as for maps, code 65 or 71) and
+ *   the file left byte for byte as it was.
+ *   On success: the file is cut to a prefix of data that ends a line and
+ *   begins with the two header lines; its "#=" lines after line 2 are
+ *   exactly the ndone complete queries, each with a line >= 0 and scen_ok
+ *   0 or 1.  Resuming the cut file again gives the same queries and cuts
+ *   nothing.  Two rows and a gb_journal_commit() of values taken from the
+ *   data are read back by a third resume as one more complete query with
+ *   those values.  gb_journal_finish() then writes FILE with no comment
+ *   line, one line per row line of the journal, and removes the journal.
  */
 #ifndef GB_FUZZ_CHECKS_H
 #define GB_FUZZ_CHECKS_H
@@ -60,8 +76,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "gb_diag.h"
 #include "gb_grid.h"
+#include "gb_journal.h"
 #include "gb_map.h"
 #include "gb_scen.h"
 #include "gb_search.h"
@@ -530,6 +549,196 @@ static int gb_fuzz_solve(const uint8_t *data, size_t size)
     }
     gb_ws_free(ws);
     gb_grid_free(&g);
+    return rc;
+}
+
+/* ---- run journal ------------------------------------------------------ */
+
+#define GB_FUZZ_JMAGIC "# gridbench run journal v1 "   /* gb_journal.c's MAGIC */
+#define GB_FUZZ_JFP "fz 2 pairs"
+#define GB_FUZZ_JHDR "map,scen,line,queue"
+#define GB_FUZZ_JPAIRS 2
+
+/* Read path whole into a malloc'd buffer (*n bytes; NULL when unreadable). */
+static char *fz_slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, len = 0, k;
+    char *b = malloc(cap);
+    while (b && (k = fread(b + len, 1, cap - len, f)) > 0) {
+        len += k;
+        if (len == cap) {
+            char *nb = realloc(b, cap *= 2);
+            if (!nb) { free(b); b = NULL; }
+            b = nb;
+        }
+    }
+    fclose(f);
+    *n = len;
+    return b;
+}
+
+/* Complete queries ("#=" lines after line 2) in b[0..n), or -1 when the
+ * text does not begin with the two header lines. */
+static long fz_journal_commits(const char *b, size_t n)
+{
+    size_t pos = 0;
+    long lineno = 0, commits = 0;
+    while (pos < n) {
+        const char *nl = memchr(b + pos, '\n', n - pos);
+        size_t e = nl ? (size_t)(nl - b) : n;
+        size_t m = e - pos;
+        if (m && b[e - 1] == '\r') m--;
+        lineno++;
+        if (lineno == 1 && (m != strlen(GB_FUZZ_JMAGIC GB_FUZZ_JFP)
+                            || memcmp(b + pos, GB_FUZZ_JMAGIC GB_FUZZ_JFP, m) != 0))
+            return -1;
+        if (lineno == 2 && (m != strlen(GB_FUZZ_JHDR) || memcmp(b + pos, GB_FUZZ_JHDR, m) != 0))
+            return -1;
+        if (lineno > 2 && m >= 2 && b[pos] == '#' && b[pos + 1] == '=') commits++;
+        pos = e + 1;
+    }
+    return lineno < 2 ? -1 : commits;
+}
+
+/* The private folder of gb_fuzz_journal, removed at exit (it is empty
+ * between inputs). */
+static char fz_jdir[64];
+static void fz_jdir_remove(void)
+{
+    if (fz_jdir[0]) rmdir(fz_jdir);
+}
+
+static int gb_fuzz_journal(const uint8_t *data, size_t size)
+{
+    static char out[128], jpath[160];
+    char *dir = fz_jdir;
+    gb_fuzz_msg[0] = '\0';
+    if (!dir[0]) {
+        snprintf(dir, sizeof fz_jdir, "%s", "/tmp/gbfuzz-journal.XXXXXX");
+        if (!mkdtemp(dir)) { dir[0] = '\0'; return fz_fail(90, "journal: mkdtemp failed"); }
+        atexit(fz_jdir_remove);
+        snprintf(out, sizeof out, "%s/q.csv", dir);
+        snprintf(jpath, sizeof jpath, "%s.partial", out);
+    }
+    remove(out);
+    FILE *f = fopen(jpath, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+        return fz_fail(91, "journal: cannot write %s", jpath);
+    gb_journal j;
+    gb_diag d;
+    int rc = gb_journal_open(&j, out, GB_FUZZ_JFP, GB_FUZZ_JHDR, GB_FUZZ_JPAIRS, 1, &d);
+    size_t n = 0;
+    char *now = NULL;
+    if (rc) {
+        if ((rc = fz_check_diag("journal", rc, &d)) != 0) goto done;
+        now = fz_slurp(jpath, &n);
+        if (!now || n != size || (size && memcmp(now, data, size) != 0))
+            rc = fz_fail(92, "journal: a refused journal was changed (%zu bytes, now %zu)", size, n);
+        goto done;
+    }
+    {
+        long ndone = j.ndone;
+        gb_journal_query q0 = { 0, 0, NULL, NULL, NULL };
+        uint8_t st0 = 0;
+        uint64_t ex0 = 0;
+        int64_t ns0 = 0;
+        for (long k = 0; k < ndone; k++)
+            if (j.done[k].line < 0 || (j.done[k].scen_ok != 0 && j.done[k].scen_ok != 1)) {
+                rc = fz_fail(93, "journal: query %ld has line %ld, scen_ok %d", k, j.done[k].line,
+                             j.done[k].scen_ok);
+                gb_journal_close(&j);
+                goto done;
+            }
+        if (ndone > 0) {
+            q0 = j.done[ndone - 1];
+            st0 = q0.status[1];
+            ex0 = q0.expanded[1];
+            ns0 = q0.time_ns[1];
+        }
+        gb_journal_close(&j);
+        now = fz_slurp(jpath, &n);
+        if (!now || n > size || (n && memcmp(now, data, n) != 0) || (n && now[n - 1] != '\n')) {
+            rc = fz_fail(94, "journal: expected the file cut to a prefix of the data ending a line, "
+                         "found %zu of %zu bytes", n, size);
+            goto done;
+        }
+        long c = fz_journal_commits(now, n);
+        if (c != ndone) {
+            rc = fz_fail(95, "journal: the kept file has %ld complete queries (-1: no header "
+                         "lines), the journal read %ld", c, ndone);
+            goto done;
+        }
+        /* again: the same queries, nothing more cut */
+        if ((rc = gb_journal_open(&j, out, GB_FUZZ_JFP, GB_FUZZ_JHDR, GB_FUZZ_JPAIRS, 1, &d)) != 0) {
+            rc = fz_fail(96, "journal: a journal it cut is refused: %s", d.msg);
+            goto done;
+        }
+        if (j.ndone != ndone
+            || (ndone > 0 && (j.done[ndone - 1].line != q0.line || j.done[ndone - 1].status[1] != st0
+                              || j.done[ndone - 1].expanded[1] != ex0
+                              || j.done[ndone - 1].time_ns[1] != ns0))) {
+            long got = j.ndone;
+            gb_journal_close(&j);
+            rc = fz_fail(97, "journal: resumed twice, %ld then %ld queries (or other values)",
+                         ndone, got);
+            goto done;
+        }
+        /* one more query: two rows and its commit, read back */
+        uint8_t st[2] = { size ? data[0] : 0, size > 1 ? data[size - 1] : 7 };
+        uint64_t ex[2] = { (uint64_t)size, UINT64_MAX - (uint64_t)size };
+        int64_t ns[2] = { -(int64_t)size, INT64_MAX };
+        long line = (long)(size * 7);
+        int scen_ok = (int)(size & 1);
+        fputs("r1\nr2\n", j.f);
+        if (gb_journal_commit(&j, ndone, line, scen_ok, st, ex, ns, &d) != 0) {
+            gb_journal_close(&j);
+            rc = fz_fail(98, "journal: commit failed: %s", d.msg);
+            goto done;
+        }
+        gb_journal_close(&j);
+        if ((rc = gb_journal_open(&j, out, GB_FUZZ_JFP, GB_FUZZ_JHDR, GB_FUZZ_JPAIRS, 1, &d)) != 0) {
+            rc = fz_fail(99, "journal: refused after a commit: %s", d.msg);
+            goto done;
+        }
+        const gb_journal_query *q = j.ndone == ndone + 1 ? &j.done[ndone] : NULL;
+        if (!q || q->line != line || q->scen_ok != scen_ok || q->status[0] != st[0]
+            || q->status[1] != st[1] || q->expanded[0] != ex[0] || q->expanded[1] != ex[1]
+            || q->time_ns[0] != ns[0] || q->time_ns[1] != ns[1]) {
+            long got = j.ndone;
+            gb_journal_close(&j);
+            rc = fz_fail(100, "journal: a commit did not read back (%ld queries, expected %ld)",
+                         got, ndone + 1);
+            goto done;
+        }
+        /* finish: FILE holds the row lines only, the journal is gone */
+        free(now);
+        now = fz_slurp(jpath, &n);
+        long rows = 0;
+        for (size_t i = 0; now && i < n; i++)
+            if ((i == 0 || now[i - 1] == '\n') && now[i] != '#') rows++;
+        if (gb_journal_finish(&j, out, &d) != 0) {
+            rc = fz_fail(101, "journal: finish failed: %s", d.msg);
+            goto done;
+        }
+        free(now);
+        now = fz_slurp(out, &n);
+        long lines = 0, hashes = 0;
+        for (size_t i = 0; now && i < n; i++)
+            if (i == 0 || now[i - 1] == '\n') {
+                lines++;
+                hashes += now[i] == '#';
+            }
+        if (!now || hashes || lines != rows || access(jpath, F_OK) == 0)
+            rc = fz_fail(102, "journal: finish wrote %ld lines (%ld comments), expected %ld rows, "
+                         "journal %s", lines, hashes, rows,
+                         access(jpath, F_OK) == 0 ? "left behind" : "removed");
+    }
+done:
+    free(now);
+    remove(jpath);
+    remove(out);
     return rc;
 }
 

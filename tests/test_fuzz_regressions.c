@@ -6,7 +6,7 @@
  *   fuzz/regressions/T/   inputs the fuzzers saved (crash-..., leak-..., ...)
  *   fuzz/corpus/T/        the hand-written seeds
  *
- * for T = map, scen, solve; every regular file not starting with '.' is
+ * for T = map, scen, solve, journal; every regular file not starting with '.' is
  * read into a buffer of exactly its size (no NUL after it, as libFuzzer
  * passes it) and must make gb_fuzz_T() return 0.  Under `make check` the
  * sanitizers watch the same runs.  Paths are relative to the repository
@@ -94,6 +94,22 @@ GB_TEST(fuzz_regressions, scen_inputs_keep_the_loader_invariants)
 GB_TEST(fuzz_regressions, solve_inputs_agree_with_dijkstra_and_the_validator)
 {
     replay_target("solve", gb_fuzz_solve);
+}
+
+GB_TEST(fuzz_regressions, journal_inputs_resume_or_are_refused_untouched)
+{
+    replay_target("journal", gb_fuzz_journal);
+}
+
+/* The journal check catches the bug it was written for: a journal of a
+ * run killed during its first query must keep its two header lines. */
+GB_TEST(fuzz_regressions, journal_check_sees_what_resume_kept)
+{
+    static const char j[] = "# gridbench run journal v1 fz 2 pairs\nmap,scen,line,queue\na,b,1,x\n";
+    cr_expect_eq(gb_fuzz_journal((const uint8_t *)j, sizeof j - 1), 0, "%s", gb_fuzz_msg);
+    cr_expect_eq(fz_journal_commits(j, sizeof j - 1), 0);
+    cr_expect_eq(fz_journal_commits(j + 10, sizeof j - 11), -1);   /* no header lines */
+    cr_expect_eq(fz_journal_commits("", 0), -1);                 /* cut to nothing */
 }
 
 /* The checks themselves must fail on a broken result: a corrupted grid
