@@ -78,6 +78,7 @@
 
 #include <unistd.h>
 
+#include "gb_alloc.h"
 #include "gb_diag.h"
 #include "gb_grid.h"
 #include "gb_journal.h"
@@ -559,24 +560,12 @@ static int gb_fuzz_solve(const uint8_t *data, size_t size)
 #define GB_FUZZ_JHDR "map,scen,line,queue"
 #define GB_FUZZ_JPAIRS 2
 
-/* Read path whole into a malloc'd buffer (*n bytes; NULL when unreadable). */
+/* gb_read_file, the buffer or NULL (freed with gb_free). */
 static char *fz_slurp(const char *path, size_t *n)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, len = 0, k;
-    char *b = malloc(cap);
-    while (b && (k = fread(b + len, 1, cap - len, f)) > 0) {
-        len += k;
-        if (len == cap) {
-            char *nb = realloc(b, cap *= 2);
-            if (!nb) { free(b); b = NULL; }
-            b = nb;
-        }
-    }
-    fclose(f);
-    *n = len;
-    return b;
+    char *b;
+    gb_diag d;
+    return gb_read_file(path, &b, n, &d) == 0 ? b : NULL;
 }
 
 /* Complete queries ("#=" lines after line 2) in b[0..n), or -1 when the
@@ -713,7 +702,7 @@ static int gb_fuzz_journal(const uint8_t *data, size_t size)
             goto done;
         }
         /* finish: FILE holds the row lines only, the journal is gone */
-        free(now);
+        gb_free(now);
         now = fz_slurp(jpath, &n);
         long rows = 0;
         for (size_t i = 0; now && i < n; i++)
@@ -722,7 +711,7 @@ static int gb_fuzz_journal(const uint8_t *data, size_t size)
             rc = fz_fail(101, "journal: finish failed: %s", d.msg);
             goto done;
         }
-        free(now);
+        gb_free(now);
         now = fz_slurp(out, &n);
         long lines = 0, hashes = 0;
         for (size_t i = 0; now && i < n; i++)
@@ -736,7 +725,7 @@ static int gb_fuzz_journal(const uint8_t *data, size_t size)
                          access(jpath, F_OK) == 0 ? "left behind" : "removed");
     }
 done:
-    free(now);
+    gb_free(now);
     remove(jpath);
     remove(out);
     return rc;
