@@ -16,6 +16,7 @@
 int gb_cli_model(const char *cmd, const char *arg, gb_model *out);
 
 int gb_cmd_run(int argc, char **argv);
+int gb_cmd_merge(int argc, char **argv);
 int gb_cmd_list(int argc, char **argv);
 int gb_cmd_gen(int argc, char **argv);
 int gb_cmd_env(int argc, char **argv);

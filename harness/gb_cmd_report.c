@@ -37,6 +37,7 @@
 #include "gb_cmd.h"
 #include "gb_csv.h"
 #include "gb_jvalue.h"
+#include "gb_status.h"
 
 #define CMD "gridbench report"
 
@@ -62,12 +63,8 @@ static void report_usage(FILE *f)
 
 /* ---- summary rows ------------------------------------------------------ */
 
-enum { ST_OK, ST_UNREACH, ST_INVALID, ST_SUBOPT, ST_SCEN, ST_FALSE_UNREACH, ST_LIMIT,
-       ST_PROTOCOL, ST_TIMEOUT, ST_CRASH, ST_N };
-static const char *const st_names[ST_N] = {
-    "ok", "unreachable", "invalid_path", "suboptimal", "scen_mismatch", "false_unreachable", "limit",
-    "protocol_error", "timeout", "crash"
-};
+/* Status columns come from the one status table (gb_status.h). */
+#define ST_N GB_ROW_NSTATUS
 
 typedef struct srow {
     char *map, *solver, *queue, *guarantee;
@@ -87,12 +84,13 @@ typedef struct table {
 
 enum { C_MAP, C_SOLVER, C_QUEUE, C_GUAR, C_N, C_TMED, C_TMEAN, C_P25, C_P75, C_P95, C_IQR, C_COLD,
        C_EMEAN, C_EMED, C_SPEED, C_SPEEDN, C_SUBM, C_SUBX, C_NCOL };
-static const char *const col_names[C_NCOL + ST_N] = {
+static const char *col_names[C_NCOL + ST_N] = {
     "map", "solver", "queue", "guarantee", "n", "time_median_ns", "time_mean_ns", "time_p25_ns",
     "time_p75_ns", "time_p95_ns", "time_iqr_ns", "time_cold_median_ns", "expanded_mean",
     "expanded_median", "speedup", "speedup_n", "subopt_mean", "subopt_max",
-    "ok", "unreachable", "invalid_path", "suboptimal", "scen_mismatch", "false_unreachable", "limit",
-    "protocol_error", "timeout", "crash"
+#define GB_X(E, N, F, D) N,
+    GB_ROW_STATUS_LIST(GB_X)
+#undef GB_X
 };
 
 static double numf(const char *s)
@@ -168,10 +166,14 @@ static int table_load(const char *path, table *t, gb_diag *d)
     return 0;
 }
 
+/* Solver failures of a summary row: the statuses the table calls failures
+ * (the same count `gridbench run` reports; a `limit` row is not one). */
 static double failures(const srow *r)
 {
-    return r->st[ST_INVALID] + r->st[ST_SUBOPT] + r->st[ST_FALSE_UNREACH] + r->st[ST_LIMIT]
-         + r->st[ST_PROTOCOL] + r->st[ST_TIMEOUT] + r->st[ST_CRASH];
+    double n = 0;
+    for (int k = 0; k < ST_N; k++)
+        if (gb_row_status_failed((gb_row_status)k)) n += r->st[k];
+    return n;
 }
 
 /* The row of solver on map at the reference queue, or its first row. */
@@ -547,7 +549,7 @@ static void status_text(const srow *r, char *b, size_t n)
     b[0] = '\0';
     for (int s = 0; s < ST_N; s++) {
         if (r->st[s] <= 0) continue;
-        int w = snprintf(b + k, n - k, "%s%.0f %s", k ? ", " : "", r->st[s], st_names[s]);
+        int w = snprintf(b + k, n - k, "%s%.0f %s", k ? ", " : "", r->st[s], gb_row_status_name((gb_row_status)s));
         if (w < 0 || (size_t)w >= n - k) break;
         k += (size_t)w;
     }
@@ -627,7 +629,7 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf)
                "guarantee (or agreed with Dijkstra that there is none).", rows);
     } else {
         d_item(d, "**%.0f solver failures** in %.0f rows (invalid path, suboptimal beyond the guarantee, "
-               "false unreachable or expansion limit):", nfail, rows);
+               "false unreachable, or an external solver or worker that failed):", nfail, rows);
         fputs("<ul>\n", d->html);
         for (size_t i = 0; i < t->n; i++) {
             const srow *r = &t->r[i];
@@ -652,7 +654,7 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf)
     for (size_t m = 0; m < t->nmaps; m++) {
         double mx = 0;
         for (size_t i = 0; i < t->n; i++)
-            if (!strcmp(t->r[i].map, t->maps[m]) && t->r[i].st[ST_SCEN] > mx) mx = t->r[i].st[ST_SCEN];
+            if (!strcmp(t->r[i].map, t->maps[m]) && t->r[i].st[GB_ROW_SCEN_MISMATCH] > mx) mx = t->r[i].st[GB_ROW_SCEN_MISMATCH];
         if (mx > 0) {
             int w = snprintf(maps + mk, sizeof maps - mk, "%s`%s` (%.0f)", mk ? ", " : "", t->maps[m], mx);
             if (w > 0 && (size_t)w < sizeof maps - mk) mk += (size_t)w;

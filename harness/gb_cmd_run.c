@@ -13,8 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "gb_cmd.h"
+#include "gb_ocache.h"
+#include "gb_plan.h"
 #include "gb_run.h"
 #include "gb_user.h"
 
@@ -64,6 +68,18 @@ static void run_usage(FILE *f)
 "      --quiet           no progress on stderr\n"
 "      --pin CPU         pin the process to one CPU (sched_setaffinity) for\n"
 "                        steadier timings\n"
+"  -j, --jobs N          run queries in N worker processes (0: one per CPU this\n"
+"                        process may use; default 1); each worker is pinned to\n"
+"                        its own CPU when N <= those CPUs; the CSV is the same\n"
+"                        as with 1 (timing columns aside)\n"
+"      --shard I/N       run shard I (0-based) of N: the plan's queries k with\n"
+"                        k mod N = I; needs --out, and writes FILE.shard beside\n"
+"                        it for `gridbench merge`\n"
+"      --oracle-cache DIR  keep Dijkstra's optimum of every query in DIR and\n"
+"                        reuse it (default $XDG_CACHE_HOME/gridbench/oracle or\n"
+"                        ~/.cache/gridbench/oracle); a hit is still checked\n"
+"                        against the scenario's printed length\n"
+"      --no-oracle-cache run Dijkstra for every query, cache nothing\n"
 "      --external CMD    also run an external solver: `/bin/sh -c CMD` speaking\n"
 "                        docs/protocol.md on stdin/stdout (repeatable); its rows\n"
 "                        have solver external:NAME and queue 'none', time_ns =\n"
@@ -85,6 +101,86 @@ static void run_usage(FILE *f)
 "Example:\n"
 "  gridbench run --solver astar-octile,jps --queue bheap,bucket \\\n"
 "      --out results/arena.csv ../shared/movingai/dao/arena.map.scen\n");
+}
+
+/* ---- what the runner tells: notes, progress, the summary --------------- */
+
+typedef struct progress_state {
+    int on, tty;
+    double t0, last;
+    int printed;
+} progress_state;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void cli_note(void *ctx, gb_run_note_kind kind, const char *text)
+{
+    progress_state *p = ctx;
+    (void)kind;
+    if (p->tty && p->printed) { fputc('\n', stderr); p->printed = 0; }
+    fprintf(stderr, "%s\n", text);
+}
+
+/* A bar with an ETA on a terminal, a line every 10 s otherwise.  The ETA
+ * goes by the plan's estimated work (gb_plan_work: long queries weigh
+ * more), not by the count of queries. */
+static void cli_progress(void *ctx, const gb_run_progress *pr)
+{
+    progress_state *p = ctx;
+    double t = now_s();
+    int last = pr->done == pr->total;
+    if (!last && t - p->last < (p->tty ? 0.25 : 10.0)) return;
+    if (last && !p->tty && t - p->t0 < 10.0) return;
+    p->last = t;
+    double frac = pr->work > 0 ? pr->work_done / pr->work : 1.0;
+    double eta = frac > 0 ? pr->elapsed_s * (1.0 - frac) / frac : 0.0;
+    const char *b = strrchr(pr->scen, '/');
+    b = b ? b + 1 : pr->scen;
+    if (p->tty) {
+        char bar[21];
+        int fill = (int)(frac * 20.0 + 0.5);
+        for (int i = 0; i < 20; i++) bar[i] = i < fill ? '#' : '.';
+        bar[20] = '\0';
+        fprintf(stderr, "\rgridbench run: [%s] %3.0f%%  %zu/%zu queries  %s  %.0f s, ETA %.0f s   ",
+                bar, 100.0 * frac, pr->done, pr->total, b, pr->elapsed_s, eta);
+        p->printed = 1;
+    } else {
+        fprintf(stderr, "gridbench run: %3.0f%%  %zu/%zu queries  %s  %.0f s, ETA %.0f s\n",
+                100.0 * frac, pr->done, pr->total, b, pr->elapsed_s, eta);
+    }
+}
+
+static void print_summary(const gb_run_opts *o, const gb_run_totals *tot)
+{
+    fprintf(stderr, "%-28s %-9s %7s %7s %7s %9s %12s %10s\n", "solver", "queue", "rows", "ok",
+            "failed", "scen_mis", "mean_exp", "mean_us");
+    for (int pi = 0; pi < o->npairs; pi++) {
+        const gb_run_pairsum *ps = &tot->pair[pi];
+        uint64_t failed = 0;
+        for (int k = 0; k < GB_ROW_NSTATUS; k++)
+            if (gb_row_status_failed((gb_row_status)k)) failed += ps->status[k];
+        double n = ps->rows ? (double)ps->rows : 1.0;
+        fprintf(stderr, "%-28s %-9s %7llu %7llu %7llu %9llu %12.1f %10.2f\n", ps->name,
+                gb_pair_queue_name(&o->pairs[pi]),
+                (unsigned long long)ps->rows, (unsigned long long)ps->status[GB_ROW_OK],
+                (unsigned long long)failed, (unsigned long long)ps->status[GB_ROW_SCEN_MISMATCH],
+                (double)ps->expanded / n, (double)ps->time_ns / n / 1e3);
+    }
+    fprintf(stderr, "gridbench run: %llu queries, %llu rows, %llu solver failures, "
+            "%llu queries where the scenario's length disagrees with Dijkstra",
+            (unsigned long long)tot->queries, (unsigned long long)tot->rows,
+            (unsigned long long)tot->failures, (unsigned long long)tot->scen_mismatch);
+    if (tot->worker_crashes) fprintf(stderr, ", %llu worker processes died",
+                                     (unsigned long long)tot->worker_crashes);
+    fputc('\n', stderr);
+    if (o->oracle_cache)
+        fprintf(stderr, "gridbench run: oracle cache %s: %llu optima found there\n", o->oracle_cache,
+                (unsigned long long)tot->oracle_hits);
 }
 
 /* The next free pair, zeroed; NULL (after saying why) when the table is full. */
@@ -183,13 +279,17 @@ int gb_cmd_run(int argc, char **argv)
         { "external-timeout", required_argument, 0, 'W' },
         { "strict", no_argument, 0, 'S' },       { "quiet", no_argument, 0, 'Q' },
         { "resume", no_argument, 0, 'Z' },
+        { "jobs", required_argument, 0, 'j' },
+        { "shard", required_argument, 0, 'H' },
+        { "oracle-cache", required_argument, 0, 'O' },
+        { "no-oracle-cache", no_argument, 0, 'o' + 256 },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
     };
     static gb_run_opts o;
     memset(&o, 0, sizeof o);
     o.model = GB_MODEL_8_NOCUT;
     o.reps = 1;
-    o.progress = 1;
+    o.progress_on = 1;
     char *solvers[64];
     int ns = 0, queues[GB_Q_COUNT * 4], nq = 0, all_solv = 0;
     char *lists[2][16];
@@ -201,7 +301,9 @@ int gb_cmd_run(int argc, char **argv)
     long v;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:q:m:o:r:h", lo, NULL)) != -1) {
+    int no_cache = 0;
+    const char *cache_dir = NULL;
+    while ((c = getopt_long(argc, argv, "s:q:m:o:r:j:h", lo, NULL)) != -1) {
         switch (c) {
         case 's': if (nl[0] < 16) lists[0][nl[0]++] = optarg; break;
         case 'q': if (nl[1] < 16) lists[1][nl[1]++] = optarg; break;
@@ -270,8 +372,30 @@ int gb_cmd_run(int argc, char **argv)
             o.ext_ms = (int)v;
             ext_ms_given = 1;
             break;
-        case 'Q': o.progress = 0; break;
+        case 'Q': o.progress_on = 0; break;
         case 'Z': o.resume = 1; break;
+        case 'j': {
+            if (parse_count("--jobs", optarg, &v)) return EX_USAGE;
+            if (v > 1024) {
+                fprintf(stderr, "gridbench run: --jobs: expected 0..1024, found %ld\n", v);
+                return EX_USAGE;
+            }
+            if (v == 0) {
+                cpu_set_t set;
+                v = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+            }
+            o.jobs = (int)v;
+            break;
+        }
+        case 'H':
+            if (gb_plan_parse_shard(optarg, &o.shard_i, &o.shard_n) != 0) {
+                fprintf(stderr, "gridbench run: --shard: expected I/N with 0 <= I < N (e.g. 0/4), "
+                        "found '%s'\n", optarg);
+                return EX_USAGE;
+            }
+            break;
+        case 'O': cache_dir = optarg; break;
+        case 'o' + 256: no_cache = 1; break;
         case 'B': if (parse_size("--max-mem", optarg, &o.max_mem)) return EX_USAGE; break;
         case 'h': run_usage(stdout); return 0;
         default: run_usage(stderr); return EX_USAGE;
@@ -358,13 +482,34 @@ int gb_cmd_run(int argc, char **argv)
         run_usage(stderr);
         return EX_USAGE;
     }
-    gb_run_totals tot;
+    if (o.shard_n > 1 && !o.out) {
+        fprintf(stderr, "gridbench run: --shard: expected --out FILE (a shard is merged from its "
+                "file), found none\n");
+        return EX_USAGE;
+    }
+    if (no_cache && cache_dir) {
+        fprintf(stderr, "gridbench run: expected --oracle-cache DIR or --no-oracle-cache, found both\n");
+        return EX_USAGE;
+    }
+    static char default_cache[1024];
+    if (cache_dir) o.oracle_cache = cache_dir;
+    else if (!no_cache && gb_ocache_default_dir(default_cache, sizeof default_cache) == 0)
+        o.oracle_cache = default_cache;
+    o.pin = 1;
+    progress_state ps = { o.progress_on, isatty(2), now_s(), 0.0, 0 };
+    ps.last = ps.t0;
+    o.note = cli_note;
+    o.progress = o.progress_on ? cli_progress : NULL;
+    o.ctx = &ps;
+    static gb_run_totals tot;
     gb_diag d;
     rc = gb_run(&o, argv + optind, argc - optind, &tot, &d);
+    if (ps.tty && ps.printed) fputc('\n', stderr);
     if (d.code) {
         fprintf(stderr, "gridbench run: ");
         gb_diag_print(&d, stderr);
     }
+    if (rc == 0 || rc == 1 || rc == 2) print_summary(&o, &tot);
     return rc;
 }
 

@@ -1,26 +1,47 @@
 /*
- * gb_run.c -- the runner (see gb_run.h for what a row means).
+ * gb_run.c -- the runner: plan -> execute -> sink (see gb_run.h for the
+ * stages and for what a row means).
  *
- * Data: one map and one workspace are kept while consecutive scenarios
- * name the same map file; the oracle's check (step counts and cost) is
- * kept per query while the pairs run; xy[] converts a path of cell ids
- * into map coordinates for the validator (sized to the map).
+ * Execute (struct exec, one per process that solves): one map and one
+ * workspace are kept while consecutive queries name the same map file;
+ * every pair is prepared (and timed, prep_ns) when a map is loaded; the
+ * oracle's check (step counts and cost) is kept per query while the pairs
+ * run; xy[] converts a path of cell ids into map coordinates for the
+ * validator.  A query's rows and notes are written into two memory
+ * streams (struct qres), which the sink copies out: in this process with
+ * --jobs 1, through a pipe from a worker otherwise.
  *
- * With --out, rows go to the journal "<out>.partial" (gb_journal.h),
- * flushed after every query together with a line that marks the query
- * complete; <out> itself is written (temp file + rename) only when the run
- * completed, so it is never half-written.  An interrupted or failed run
- * leaves the journal, and --resume continues it: the queries it holds are
- * replayed into the totals from their completion lines, without loading
- * their maps or running anything.
+ * Sink (struct sink, in the process that writes the output): rows go to
+ * the journal "<out>.partial" (gb_journal.h), flushed after every query
+ * together with a line that marks the query complete; <out> itself is
+ * written (temp file + rename) only when the run completed, so it is never
+ * half-written.  --resume replays the queries the journal holds into the
+ * totals without running anything.
+ *
+ * Workers (--jobs N): the parent hands out plan positions over a command
+ * pipe per worker (at most WORKER_DEPTH outstanding each, at most RING
+ * positions ahead of the next one to write) and reads results from a
+ * result pipe per worker with poll(); results wait in a ring until every
+ * earlier position is written.  A worker that dies: its first outstanding
+ * position becomes `crash` rows, the others are handed out again, and a
+ * new worker takes its place.  A worker that meets bad input sends the
+ * diagnostic and the run stops as it would in one process.
  */
+#define _GNU_SOURCE 1   /* sched_setaffinity, open_memstream, pipe2 */
 #include "gb_run.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <float.h>
 #include <math.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,32 +50,17 @@
 #include "gb_external.h"
 #include "gb_journal.h"
 #include "gb_map.h"
+#include "gb_ocache.h"
+#include "gb_plan.h"
 #include "gb_scen.h"
-#include "gb_sha256.h"
 #include "gb_user.h"
 #include "gb_validate.h"
-
-static const char *const row_status_names[GB_ROW_NSTATUS] = {
-    "ok", "unreachable", "invalid_path", "suboptimal", "scen_mismatch",
-    "false_unreachable", "limit", "protocol_error", "timeout", "crash"
-};
-
-const char *gb_row_status_name(gb_row_status s)
-{
-    return (unsigned)s < GB_ROW_NSTATUS ? row_status_names[s] : "?";
-}
-
-int gb_row_status_failed(gb_row_status s)
-{
-    return s == GB_ROW_INVALID || s == GB_ROW_SUBOPTIMAL || s == GB_ROW_FALSE_UNREACHABLE
-        || s == GB_ROW_PROTOCOL || s == GB_ROW_TIMEOUT || s == GB_ROW_CRASH;
-}
 
 static const char csv_header[] =
     "map,scen,line,bucket,start_x,start_y,goal_x,goal_y,model,solver,queue,"
     "guarantee,bound,status,cost,dijkstra_cost,scen_cost,scen_decimals,subopt,"
     "path_len,expanded,generated,scanned,pushes,pops,decreases,stale,peak_open,"
-    "time_ns,time_cold_ns,reps,mem_bytes";
+    "time_ns,time_cold_ns,reps,mem_bytes,prep_ns,time_source,solver_time_ns";
 
 const char *gb_run_csv_header(void) { return csv_header; }
 
@@ -66,12 +72,18 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static double now_s(void) { return (double)now_ns() * 1e-9; }
-
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (sorted in place): the middle value, or the mean
+ * of the two middle values when n is even. */
+static int64_t median_i64(int64_t *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_i64);
+    return n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
 }
 
 static const char *base_name(const char *p)
@@ -79,7 +91,6 @@ static const char *base_name(const char *p)
     const char *s = strrchr(p, '/');
     return s ? s + 1 : p;
 }
-
 
 static void to_xy(const gb_grid *g, const int32_t *path, int32_t n, gb_xy *xy)
 {
@@ -95,6 +106,11 @@ const char *gb_pair_queue_name(const gb_pair *p)
     return p->queue < 0 ? "fifo" : gb_queue_name((gb_queue_kind)p->queue);
 }
 
+static const char *pair_time_source(const gb_pair *p)
+{
+    return p->ext_cmd ? "process" : p->user ? "plugin" : "inproc";
+}
+
 /* What a pair promises: the built-in registry's answer, or the user
  * solver's own claim (optimal or nothing). */
 static gb_guarantee pair_guarantee(const gb_pair *p, gb_model m, double *bound)
@@ -104,114 +120,6 @@ static gb_guarantee pair_guarantee(const gb_pair *p, gb_model m, double *bound)
     *bound = p->user->optimal ? 1.0 : 0.0;
     return p->user->optimal ? GB_GUAR_OPTIMAL : GB_GUAR_NONE;
 }
-
-/* State kept while consecutive scenarios share a map. */
-typedef struct run_map {
-    char path[1024];
-    gb_map map;
-    gb_ws *ws;
-    gb_xy *xy;
-    int32_t *upath;   /* path buffer for user solvers */
-    int loaded;
-    unsigned loads;   /* maps loaded so far (external solvers follow it); kept by run_map_free */
-} run_map;
-
-static void run_map_free(run_map *rm)
-{
-    unsigned loads = rm->loads;
-    gb_ws_free(rm->ws);
-    gb_free(rm->xy);
-    gb_free(rm->upath);
-    gb_map_free(&rm->map);
-    memset(rm, 0, sizeof *rm);
-    rm->loads = loads;
-}
-
-/* Bytes the run will hold for a width x height map besides the map itself:
- * the workspace prepared for the oracle and every built-in pair, and the
- * coordinate and path buffers. */
-static uint64_t run_map_extra(const gb_run_opts *o, int32_t width, int32_t height)
-{
-    const int64_t ncells = ((int64_t)width + 2) * ((int64_t)height + 2);
-    gb_solver_spec sp[GB_RUN_MAX_PAIRS + 1];
-    gb_queue_kind qk[GB_RUN_MAX_PAIRS + 1];
-    char err[128];
-    int n = 0;
-    gb_solver_parse("dijkstra", &sp[n], err, sizeof err);   /* the oracle */
-    qk[n++] = GB_Q_BHEAP;
-    for (int i = 0; i < o->npairs; i++) {
-        const gb_pair *p = &o->pairs[i];
-        if (p->user || p->ext_cmd) continue;
-        sp[n] = p->spec;
-        qk[n++] = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
-    }
-    const run_map *rm = NULL;   /* for sizeof only */
-    return (uint64_t)gb_ws_bytes_all(width, height, sp, qk, n)
-           + (uint64_t)ncells * (sizeof *rm->xy + sizeof *rm->upath);
-}
-
-static int run_map_get(run_map *rm, const gb_run_opts *o, const char *path, gb_diag *d)
-{
-    if (rm->loaded && strcmp(rm->path, path) == 0) return 0;
-    run_map_free(rm);
-    /* refuse a map that cannot fit before reading it (gb_map_load_fit) */
-    int32_t W, H;
-    long long fbytes;
-    int rc = gb_map_peek(path, &W, &H, &fbytes, d);
-    if (rc) return rc;
-    rc = gb_map_load_fit(path, &rm->map, run_map_extra(o, W, H), d);
-    if (rc) return rc;
-    gb_model model = o->model;
-    snprintf(rm->path, sizeof rm->path, "%s", path);
-    rm->ws = gb_ws_new(&rm->map.grid, model);
-    rm->xy = gb_malloc((size_t)rm->map.grid.ncells * sizeof *rm->xy);
-    rm->upath = gb_malloc((size_t)rm->map.grid.ncells * sizeof *rm->upath);
-    if (!rm->ws || !rm->xy || !rm->upath) {
-        run_map_free(rm);
-        return gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory for the search "
-                           "state of this map, found none");
-    }
-    rm->loaded = 1;
-    rm->loads++;
-    return 0;
-}
-
-/* ---- progress --------------------------------------------------------- */
-typedef struct progress {
-    int on, tty;
-    double t0, last;
-} progress;
-
-static void progress_tick(progress *p, int si, int ns, const char *scen, size_t qi, size_t nq,
-                          int force)
-{
-    if (!p->on) return;
-    double t = now_s();
-    if (!force && t - p->last < (p->tty ? 0.25 : 10.0)) return;
-    p->last = t;
-    double frac = nq ? (double)qi / (double)nq : 1.0;
-    /* ETA: the scenarios still to come are assumed to take as long as the
-     * average one so far */
-    double done = ((double)si + frac) / (double)(ns > 0 ? ns : 1), el = t - p->t0;
-    double eta = done > 0 ? el * (1.0 - done) / done : 0.0;
-    if (p->tty) {
-        char bar[21];
-        int fill = (int)(done * 20.0 + 0.5);
-        for (int i = 0; i < 20; i++) bar[i] = i < fill ? '#' : '.';
-        bar[20] = '\0';
-        fprintf(stderr, "\rgridbench run: [%s] %3.0f%%  scen %d/%d %s  %zu/%zu  %.0f s, ETA %.0f s   ",
-                bar, 100.0 * done, si + 1, ns, base_name(scen), qi, nq, el, eta);
-    } else {
-        fprintf(stderr, "gridbench run: %3.0f%%  scen %d/%d %s  %zu/%zu queries  %.0f s, ETA %.0f s\n",
-                100.0 * done, si + 1, ns, base_name(scen), qi, nq, el, eta);
-    }
-}
-
-/* ---- per-pair summary ------------------------------------------------- */
-typedef struct pair_sum {
-    uint64_t rows, status[GB_ROW_NSTATUS], expanded;
-    int64_t time_ns;
-} pair_sum;
 
 /* sqrt 2 as the Moving AI generator used it for the 8-decimal files: their
  * lengths are %.8f of straight + 1.414213562 * diagonal, which drifts from
@@ -236,494 +144,1250 @@ static int endpoint_blocked(const gb_query *q, const gb_grid *g)
     return !gb_grid_passable_xy(g, q->sx, q->sy) || !gb_grid_passable_xy(g, q->gx, q->gy);
 }
 
-/* One CSV row.  r: the solver's result when it found a path (else NULL);
- * oc: the oracle's check when Dijkstra found a path; pc: the solver's
- * check when its path is valid. */
+/* The check of an optimum known by its step counts (a cache hit), as the
+ * validator would have filled it for such a path. */
+static void check_of_counts(int64_t straight, int64_t diag, gb_check *c)
+{
+    memset(c, 0, sizeof *c);
+    c->ok = 1;
+    c->straight = straight;
+    c->diag = diag;
+    c->cost = gb_check_cost(straight, diag);
+    c->tol = ((double)(straight + diag + 1) + 2.0) * DBL_EPSILON * (c->cost > 1.0 ? c->cost : 1.0);
+    c->bad_step = -1;
+}
+
+/* ---- classification: one pure function over the status table ---------- */
+
+/* What a pair's run came to, for classify(). */
+typedef struct outcome {
+    int ext_status;        /* gb_ext_status of an external pair, else GB_EXT_PATH */
+    int over_mem;          /* not run: its workspace passes --max-mem */
+    gb_result_status rs;   /* the solver's result */
+    int valid;             /* its path passed the validator (rs == GB_FOUND) */
+    int oracle_found;      /* Dijkstra found a path */
+    int scen_ok;           /* the scenario agrees with Dijkstra */
+    gb_guarantee gu;
+    double bound;
+    const gb_check *pc, *oc;   /* the path's and the optimum's checks */
+} outcome;
+
+/* The row status of an outcome (gb_run.h lists the order), or -1 when a
+ * valid path was found where Dijkstra found none (the oracle is wrong: an
+ * internal error, not a row). */
+static int classify(const outcome *w)
+{
+    if (w->ext_status == GB_EXT_LIMIT || w->over_mem) return GB_ROW_LIMIT;
+    if (w->ext_status == GB_EXT_PROTOCOL) return GB_ROW_PROTOCOL;
+    if (w->ext_status == GB_EXT_TIMEOUT) return GB_ROW_TIMEOUT;
+    if (w->ext_status == GB_EXT_CRASH) return GB_ROW_CRASH;
+    if (w->rs == GB_LIMIT) return GB_ROW_LIMIT;
+    if (w->rs == GB_FOUND) {
+        if (!w->valid) return GB_ROW_INVALID;
+        if (!w->oracle_found) return -1;
+        if (w->gu == GB_GUAR_OPTIMAL && gb_check_cmp(w->pc, w->oc) != 0) return GB_ROW_SUBOPTIMAL;
+        if (w->gu == GB_GUAR_BOUNDED
+            && w->pc->cost > w->bound * w->oc->cost + w->pc->tol + w->oc->tol * w->bound)
+            return GB_ROW_SUBOPTIMAL;
+        return w->scen_ok ? GB_ROW_OK : GB_ROW_SCEN_MISMATCH;
+    }
+    if (w->oracle_found) return GB_ROW_FALSE_UNREACHABLE;
+    return w->scen_ok ? GB_ROW_UNREACHABLE : GB_ROW_SCEN_MISMATCH;
+}
+
+/* ---- rows ------------------------------------------------------------- */
+
+/* What one row says beyond the query. */
+typedef struct row {
+    const gb_pair *p;
+    const char *name;
+    gb_guarantee gu;
+    double bound;
+    gb_row_status st;
+    const gb_stats *counters;   /* the solver's counters (at the stop for limit rows), or NULL */
+    int has_cost;               /* cost and path_len are the solver's (a path was found) */
+    double cost;
+    int32_t path_len;
+    const gb_check *oc, *pc;    /* the optimum's and the path's checks, or NULL */
+    int64_t med, cold;
+    int reps;
+    uint64_t mem, prep;         /* 0: not known (an empty field) */
+    int64_t self_ns;            /* external solver's own time, < 0: none */
+} row;
+
 static void write_row(FILE *out, const char *mname, const char *scen, const gb_query *q,
-                      const char *model, const gb_pair *p, const char *pname, gb_guarantee gu,
-                      double bound, gb_row_status st, const gb_result *r, const gb_check *oc,
-                      const gb_check *pc, int64_t med, int64_t cold, int reps, uint64_t mem)
+                      const char *model, const row *w)
 {
     static const gb_stats zero;
-    const gb_stats *c = r ? &r->st : &zero;
+    const gb_stats *c = w->counters ? w->counters : &zero;
     gb_csv_write_str(out, mname);
     fputc(',', out);
     gb_csv_write_str(out, scen);
     fprintf(out, ",%ld,%d,%d,%d,%d,%d,%s,", q->line, q->bucket, q->sx, q->sy, q->gx, q->gy, model);
-    gb_csv_write_str(out, pname);
-    fprintf(out, ",%s,%s,%g,%s,", gb_pair_queue_name(p),
-            gb_guarantee_name(gu), bound, gb_row_status_name(st));
-    if (r) fprintf(out, "%.8f", r->cost);
+    gb_csv_write_str(out, w->name);
+    fprintf(out, ",%s,%s,%g,%s,", gb_pair_queue_name(w->p), gb_guarantee_name(w->gu), w->bound,
+            gb_row_status_name(w->st));
+    if (w->has_cost) fprintf(out, "%.8f", w->cost);
     fputc(',', out);
-    if (oc) fprintf(out, "%.8f", oc->cost);
+    if (w->oc) fprintf(out, "%.8f", w->oc->cost);
     fprintf(out, ",%.*f,%d,", q->decimals, q->length, q->decimals);
-    if (pc && oc) fprintf(out, "%.6f", oc->cost > 0 ? pc->cost / oc->cost : 1.0);
+    if (w->pc && w->oc) fprintf(out, "%.6f", w->oc->cost > 0 ? w->pc->cost / w->oc->cost : 1.0);
     fprintf(out, ",%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%lld,%d,",
-            r ? r->path_len : 0,
+            w->has_cost ? w->path_len : 0,
             (unsigned long long)c->expanded, (unsigned long long)c->generated,
             (unsigned long long)c->scanned, (unsigned long long)c->pushes,
             (unsigned long long)c->pops, (unsigned long long)c->decreases,
             (unsigned long long)c->stale, (unsigned long long)c->peak_open,
-            (long long)med, (long long)cold, reps);
-    if (mem) fprintf(out, "%llu", (unsigned long long)mem);   /* 0: not known */
+            (long long)w->med, (long long)w->cold, w->reps);
+    if (w->mem) fprintf(out, "%llu", (unsigned long long)w->mem);
+    fputc(',', out);
+    if (w->prep) fprintf(out, "%llu", (unsigned long long)w->prep);
+    fprintf(out, ",%s,", pair_time_source(w->p));
+    if (w->self_ns >= 0) fprintf(out, "%lld", (long long)w->self_ns);
     fputc('\n', out);
 }
 
-/* Run a user solver once into *r (path in rm->upath).  Its cost is the
+/* ---- one query's result ----------------------------------------------- */
+
+/* Notes travel with a query's result as lines "<kind digit><text>\n". */
+typedef struct qres {
+    int scen_ok;
+    int oracle_hit;
+    uint8_t *st;          /* [npairs] gb_row_status */
+    uint64_t *exp;        /* [npairs] expansions */
+    int64_t *ns;          /* [npairs] median time */
+    char (*name)[64];     /* [npairs] the rows' solver names */
+    char *rows;  size_t rows_len;
+    char *notes; size_t notes_len;
+} qres;
+
+static int qres_init(qres *r, int npairs)
+{
+    memset(r, 0, sizeof *r);
+    size_t n = npairs > 0 ? (size_t)npairs : 1;
+    r->st = gb_calloc(n, sizeof *r->st);
+    r->exp = gb_calloc(n, sizeof *r->exp);
+    r->ns = gb_calloc(n, sizeof *r->ns);
+    r->name = gb_calloc(n, sizeof *r->name);
+    return r->st && r->exp && r->ns && r->name ? 0 : -1;
+}
+
+static void qres_clear_text(qres *r)
+{
+    free(r->rows);      /* from open_memstream or qres_recv: the C allocator */
+    free(r->notes);
+    r->rows = r->notes = NULL;
+    r->rows_len = r->notes_len = 0;
+}
+
+static void qres_free(qres *r)
+{
+    qres_clear_text(r);
+    gb_free(r->st);
+    gb_free(r->exp);
+    gb_free(r->ns);
+    gb_free(r->name);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- execute ---------------------------------------------------------- */
+
+typedef struct exec {
+    const gb_run_opts *o;
+    const gb_plan *pl;
+    /* the map in use */
+    char mpath[1024];
+    gb_map map;
+    gb_ws *ws;
+    gb_xy *xy;
+    int32_t *upath;          /* path buffer for user solvers */
+    int loaded;
+    gb_ocache *oc;           /* this map's oracle cache, or NULL */
+    int oc_warned;
+    uint64_t *prep;          /* [npairs] preparation on this map, ns */
+    /* external solvers */
+    gb_ext **ext;            /* [npairs] */
+    char (*pname)[64];       /* [npairs] row names */
+    long ext_id;
+    /* scratch */
+    int64_t *times, *self;   /* [reps] */
+    gb_solver_spec oracle;
+    FILE *rows_f, *notes_f;  /* memory streams of the query being run */
+} exec;
+
+static void note(exec *ex, gb_run_note_kind k, const char *fmt, ...) GB_PRINTF_LIKE(3, 4);
+static void note(exec *ex, gb_run_note_kind k, const char *fmt, ...)
+{
+    char b[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    for (char *c = b; *c; c++) if (*c == '\n' || *c == '\r') *c = ' ';
+    fprintf(ex->notes_f, "%d%s\n", (int)k, b);
+}
+
+static void exec_unload(exec *ex)
+{
+    gb_ocache_close(ex->oc);
+    ex->oc = NULL;
+    gb_ws_free(ex->ws);
+    gb_free(ex->xy);
+    gb_free(ex->upath);
+    gb_map_free(&ex->map);
+    ex->ws = NULL;
+    ex->xy = NULL;
+    ex->upath = NULL;
+    ex->loaded = 0;
+    ex->mpath[0] = '\0';
+}
+
+static void exec_free(exec *ex)
+{
+    exec_unload(ex);
+    for (int pi = 0; ex->ext && pi < ex->o->npairs; pi++) {
+        gb_diag ed;
+        if (ex->ext[pi] && gb_ext_close(ex->ext[pi], &ed) != 0 && ex->notes_f)
+            note(ex, GB_NOTE_WARNING, "%s: warning: %s", ex->pname[pi], ed.msg);
+    }
+    gb_free(ex->ext);
+    gb_free(ex->pname);
+    gb_free(ex->prep);
+    gb_free(ex->times);
+    gb_free(ex->self);
+    memset(ex, 0, sizeof *ex);
+}
+
+static int exec_init(exec *ex, const gb_run_opts *o, const gb_plan *pl, gb_diag *d)
+{
+    memset(ex, 0, sizeof *ex);
+    ex->o = o;
+    ex->pl = pl;
+    size_t np = o->npairs > 0 ? (size_t)o->npairs : 1, nr = o->reps > 0 ? (size_t)o->reps : 1;
+    ex->ext = gb_calloc(np, sizeof *ex->ext);
+    ex->pname = gb_calloc(np, sizeof *ex->pname);
+    ex->prep = gb_calloc(np, sizeof *ex->prep);
+    ex->times = gb_malloc(nr * sizeof *ex->times);
+    ex->self = gb_malloc(nr * sizeof *ex->self);
+    if (!ex->ext || !ex->pname || !ex->prep || !ex->times || !ex->self) {
+        exec_free(ex);
+        return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none");
+    }
+    for (int pi = 0; pi < o->npairs; pi++)
+        snprintf(ex->pname[pi], sizeof ex->pname[pi], "%s", o->pairs[pi].spec.name);
+    char err[256];
+    gb_solver_parse("dijkstra", &ex->oracle, err, sizeof err);
+    return 0;
+}
+
+/* The queue of the oracle: the fastest exact one (gb_run.h). */
+#define ORACLE_QUEUE GB_Q_BUCKET
+
+/* Bytes the run holds for a width x height map besides the map itself:
+ * the workspace prepared for the oracle and every built-in pair, and the
+ * coordinate and path buffers. */
+static uint64_t map_extra(const gb_run_opts *o, int32_t width, int32_t height)
+{
+    const int64_t ncells = ((int64_t)width + 2) * ((int64_t)height + 2);
+    gb_solver_spec sp[GB_RUN_MAX_PAIRS + 1];
+    gb_queue_kind qk[GB_RUN_MAX_PAIRS + 1];
+    char err[128];
+    int n = 0;
+    gb_solver_parse("dijkstra", &sp[n], err, sizeof err);   /* the oracle */
+    qk[n++] = ORACLE_QUEUE;
+    for (int i = 0; i < o->npairs; i++) {
+        const gb_pair *p = &o->pairs[i];
+        if (p->user || p->ext_cmd) continue;
+        sp[n] = p->spec;
+        qk[n++] = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
+    }
+    return (uint64_t)gb_ws_bytes_all(width, height, sp, qk, n)
+           + (uint64_t)ncells * (sizeof(gb_xy) + sizeof(int32_t));
+}
+
+static uint64_t pair_ws_bytes(const gb_pair *p, const gb_grid *g)
+{
+    if (p->user || p->ext_cmd) return 0;
+    gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
+    return gb_ws_bytes(g->width, g->height, &p->spec, qk);
+}
+
+/* Load the map of plan scenario si (unless it is the one in use), start
+ * or update the external solvers, open the oracle cache, and prepare
+ * every pair, timing each preparation. */
+static int exec_map(exec *ex, int si, gb_diag *d)
+{
+    const gb_run_opts *o = ex->o;
+    const gb_plan_scen *ps = &ex->pl->scen[si];
+    if (ex->loaded && strcmp(ex->mpath, ps->map) == 0) return 0;
+    exec_unload(ex);
+    int32_t W, H;
+    long long fbytes;
+    int rc = gb_map_peek(ps->map, &W, &H, &fbytes, d);   /* refuse what cannot fit, unread */
+    if (rc) return rc;
+    if ((rc = gb_map_load_fit(ps->map, &ex->map, map_extra(o, W, H), d)) != 0) return rc;
+    snprintf(ex->mpath, sizeof ex->mpath, "%s", ps->map);
+    ex->ws = gb_ws_new(&ex->map.grid, o->model);
+    ex->xy = gb_malloc((size_t)ex->map.grid.ncells * sizeof *ex->xy);
+    ex->upath = gb_malloc((size_t)ex->map.grid.ncells * sizeof *ex->upath);
+    if (!ex->ws || !ex->xy || !ex->upath) {
+        exec_unload(ex);
+        return gb_diag_set(d, EX_OSERR, ps->map, 0, 0, "expected memory for the search "
+                           "state of this map, found none");
+    }
+    ex->loaded = 1;
+    if (gb_ws_prepare(ex->ws, &ex->oracle, ORACLE_QUEUE) != 0)
+        return gb_diag_set(d, EX_OSERR, ps->map, 0, 0, "expected memory for the oracle, found none");
+    for (int pi = 0; pi < o->npairs; pi++) {
+        const gb_pair *p = &o->pairs[pi];
+        int64_t t0 = now_ns();
+        if (p->ext_cmd) {
+            if (!ex->ext[pi]) {
+                ex->ext[pi] = gb_ext_open(p->ext_cmd, &ex->map, o->model, o->ext_ms, d);
+                if (!ex->ext[pi]) return d->code;   /* cannot start on its first map */
+                gb_ext_set_max_mem(ex->ext[pi], o->max_mem);
+                if (!p->ext_named && gb_ext_name(ex->ext[pi])[0])
+                    snprintf(ex->pname[pi], sizeof ex->pname[pi], "external:%s",
+                             gb_ext_name(ex->ext[pi]));
+            } else {
+                gb_diag ed;
+                if (gb_ext_set_map(ex->ext[pi], &ex->map, o->model, &ed) != 0)
+                    note(ex, GB_NOTE_WARNING, "%s: warning: %s", ex->pname[pi], ed.msg);
+            }
+        } else if (!p->user) {
+            uint64_t mem = pair_ws_bytes(p, &ex->map.grid);
+            if (o->max_mem && mem > o->max_mem) { ex->prep[pi] = 0; continue; }
+            gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
+            if (gb_ws_prepare(ex->ws, &p->spec, qk) != 0)
+                return gb_diag_set(d, EX_OSERR, ps->map, 0, 0,
+                                   "expected memory for solver %s, found none", p->spec.name);
+        }
+        int64_t t = now_ns() - t0;
+        ex->prep[pi] = t > 0 ? (uint64_t)t : 1;
+    }
+    if (o->oracle_cache) {
+        gb_diag cd;
+        gb_diag_clear(&cd);
+        gb_ocache_stats cs;
+        ex->oc = gb_ocache_open(o->oracle_cache, ps->map_sha, o->model, &cs, &cd);
+        if (!ex->oc && cd.code == EX_OSERR) {
+            *d = cd;
+            return cd.code;
+        }
+        if (!ex->oc) {
+            if (!ex->oc_warned) {
+                char b[1024];
+                gb_diag_format(&cd, b, sizeof b);
+                note(ex, GB_NOTE_WARNING, "%s (the oracle runs without its cache)", b);
+            }
+            ex->oc_warned = 1;
+        } else if (cs.rebuilt || cs.dropped) {
+            note(ex, GB_NOTE_WARNING, "%s: warning: expected an intact oracle cache file, found %s; "
+                 "rebuilt with the %llu good entries", gb_ocache_path(ex->oc),
+                 cs.dropped ? "torn or corrupt entries" : "another version",
+                 (unsigned long long)cs.loaded);
+        }
+    }
+    return 0;
+}
+
+/* Run a user solver once into *r (path in ex->upath).  Its cost is the
  * sum of its steps (1 or sqrt 2 by shape; an illegal step is the
  * validator's to report).  An internal error (-1) becomes an empty found
  * path, which the validator rejects. */
-static void run_user(const gb_user_solver *u, run_map *rm, gb_model m, int32_t s, int32_t t,
-                     gb_result *r)
+static void run_user(const gb_user_solver *u, exec *ex, int32_t s, int32_t t, gb_result *r)
 {
-    const gb_grid *g = &rm->map.grid;
+    const gb_grid *g = &ex->map.grid;
     memset(r, 0, sizeof *r);
-    int32_t n = u->solve(u->ctx, g, m, s, t, rm->upath, g->ncells, &r->st);
-    r->path = rm->upath;
+    int32_t n = u->solve(u->ctx, g, ex->o->model, s, t, ex->upath, g->ncells, &r->st);
+    r->path = ex->upath;
     if (n == 0) { r->status = GB_UNREACHABLE; return; }
     r->status = GB_FOUND;
     if (n < 0 || n > g->ncells) { r->path_len = 0; return; }
     r->path_len = n;
     double c = 0.0;
     for (int32_t i = 0; i + 1 < n; i++) {
-        int32_t dx = gb_grid_x(g, rm->upath[i + 1]) - gb_grid_x(g, rm->upath[i]);
-        int32_t dy = gb_grid_y(g, rm->upath[i + 1]) - gb_grid_y(g, rm->upath[i]);
+        int32_t dx = gb_grid_x(g, ex->upath[i + 1]) - gb_grid_x(g, ex->upath[i]);
+        int32_t dy = gb_grid_y(g, ex->upath[i + 1]) - gb_grid_y(g, ex->upath[i]);
         c += dx && dy ? GB_SQRT2 : 1.0;
     }
     r->cost = c;
 }
 
-/* ---- external solvers ------------------------------------------------- */
-
-/* Start the external pairs on the map just loaded, or send it to them.
- * A solver that cannot start on the first map stops the run (EX_UNAVAILABLE
- * or EX_OSERR, message in *d); later failures are left to gb_ext_query,
- * which restarts the child and reports `crash` rows when it cannot. */
-static int ext_follow_map(const gb_run_opts *o, gb_ext **ext, char (*pname)[64], const gb_map *m,
-                          gb_diag *d)
-{
-    for (int pi = 0; pi < o->npairs; pi++) {
-        const gb_pair *p = &o->pairs[pi];
-        if (!p->ext_cmd) continue;
-        if (!ext[pi]) {
-            ext[pi] = gb_ext_open(p->ext_cmd, m, o->model, o->ext_ms, d);
-            if (!ext[pi]) return d->code;
-            gb_ext_set_max_mem(ext[pi], o->max_mem);
-            if (!p->ext_named && gb_ext_name(ext[pi])[0])
-                snprintf(pname[pi], 64, "external:%s", gb_ext_name(ext[pi]));
-        } else {
-            gb_diag ed;
-            if (gb_ext_set_map(ext[pi], m, o->model, &ed) != 0)
-                fprintf(stderr, "%s: warning: %s\n", pname[pi], ed.msg);
-        }
-    }
-    return 0;
-}
-
-/* Run an external pair `reps` times (fewer when it fails) into *r, times[]
- * and *nrep; a path goes to xy.  Returns the last answer's status; *a
- * holds its message. */
-static gb_ext_status run_external(gb_ext *e, long *next_id, int reps, gb_xy s, gb_xy t,
-                                  gb_xy *xy, gb_result *r, int64_t *times, int *nrep,
-                                  gb_ext_answer *a)
+/* Run an external pair `reps` times (fewer when it fails) into *r,
+ * ex->times, ex->self and *nrep; a path goes to ex->xy.  Returns the last
+ * answer's status; *a holds its message.  *self_ok: every answer carried
+ * the solver's own time. */
+static gb_ext_status run_external(exec *ex, gb_ext *e, gb_xy s, gb_xy t, gb_result *r, int *nrep,
+                                  int *self_ok, gb_ext_answer *a)
 {
     gb_ext_status es = GB_EXT_CRASH;
     memset(r, 0, sizeof *r);
     *nrep = 0;
-    for (int rep = 0; rep < reps; rep++) {
-        es = gb_ext_query(e, ++*next_id, s, t, a);
-        times[(*nrep)++] = a->wall_ns;
+    *self_ok = 1;
+    for (int rep = 0; rep < ex->o->reps; rep++) {
+        es = gb_ext_query(e, ++ex->ext_id, s, t, a);
+        ex->times[*nrep] = a->wall_ns;
+        ex->self[*nrep] = a->self_ns;
+        if (a->self_ns < 0) *self_ok = 0;
+        ++*nrep;
         if (es != GB_EXT_PATH && es != GB_EXT_NOPATH) break;
     }
     r->status = es == GB_EXT_PATH ? GB_FOUND : GB_UNREACHABLE;
     if (es == GB_EXT_PATH) {
-        memcpy(xy, a->path, a->n * sizeof *xy);          /* n <= npassable + 1 < ncells */
+        memcpy(ex->xy, a->path, a->n * sizeof *ex->xy);   /* n <= npassable + 1 < ncells */
         r->path_len = (int32_t)a->n;
         r->cost = gb_ext_path_cost(a->path, a->n);        /* the child reports no cost */
     }
     return es;
 }
 
-/* ---- resuming ---------------------------------------------------------- */
-
-/* What identifies a run for --resume: everything that decides which rows
- * it writes (scenarios, query selection, map, pairs with their limits,
- * model, repetitions), as a readable head and a SHA-256 of the whole. */
-static void run_fingerprint(const gb_run_opts *o, char *const *scens, int nscen, char *fp,
-                            size_t n)
+/* Execute plan index k into *res (rows and notes as text).  Returns 0, or
+ * a sysexits code with *d filled when the input is bad or the oracle
+ * wrong (the run must stop). */
+static int exec_query(exec *ex, size_t k, qres *res, gb_diag *d)
 {
-    gb_sha256_ctx c;
-    gb_sha256_init(&c);
-    char b[1200];
-    int k = snprintf(b, sizeof b, "model=%s reps=%d first=%ld count=%ld sample=%ld ext_ms=%d "
-                     "max_mem=%llu map=%s\n", gb_model_name(o->model), o->reps, o->first, o->count,
-                     o->sample, o->ext_ms, (unsigned long long)o->max_mem,
-                     o->map_override ? o->map_override : "");
-    gb_sha256_update(&c, b, (size_t)k < sizeof b ? (size_t)k : sizeof b - 1);
-    for (int i = 0; i < o->npairs; i++) {
-        const gb_pair *p = &o->pairs[i];
-        k = snprintf(b, sizeof b, "pair %s queue=%d max_expanded=%llu max_ns=%llu user=%d ext=%s\n",
-                     p->spec.name, p->queue, (unsigned long long)p->spec.max_expanded,
-                     (unsigned long long)p->spec.max_ns, p->user != NULL,
-                     p->ext_cmd ? p->ext_cmd : "");
-        gb_sha256_update(&c, b, (size_t)k < sizeof b ? (size_t)k : sizeof b - 1);
+    const gb_run_opts *o = ex->o;
+    const gb_plan_item *it = &ex->pl->item[k];
+    const gb_plan_scen *ps = &ex->pl->scen[it->scen];
+    const gb_query *q = &ps->sc.q[it->qi];
+    const char *scen = ps->path, *model = gb_model_name(o->model);
+    int rc;
+    qres_clear_text(res);
+    ex->rows_f = open_memstream(&res->rows, &res->rows_len);
+    ex->notes_f = open_memstream(&res->notes, &res->notes_len);
+    if (!ex->rows_f || !ex->notes_f) {
+        rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
+        goto out;
     }
-    for (int i = 0; i < nscen; i++) {
-        gb_sha256_update(&c, scens[i], strlen(scens[i]));
-        gb_sha256_update(&c, "\n", 1);
+    if ((rc = exec_map(ex, it->scen, d)) != 0) goto out;
+    const gb_grid *grid = &ex->map.grid;
+    const char *mname = base_name(ps->map);
+    res->oracle_hit = 0;
+
+    if ((rc = gb_scen_check_query(&ps->sc, it->qi, &ex->map, d)) != 0) {
+        if (!endpoint_blocked(q, grid)) goto out;   /* size or bounds: bad input */
+        /* The scenario puts an endpoint on a cell the movement model calls
+         * blocked (the Warcraft III set does): the scenario disagrees with
+         * the model, the solvers are not at fault. */
+        note(ex, GB_NOTE_WARNING, "%s:%ld:%ld: warning: %s; query counted as scen_mismatch",
+             d->path, d->line, d->col, d->msg);
+        gb_diag_clear(d);
+        rc = 0;
+        res->scen_ok = 0;
+        for (int pi = 0; pi < o->npairs; pi++) {
+            row w;
+            memset(&w, 0, sizeof w);
+            w.p = &o->pairs[pi];
+            w.name = ex->pname[pi];
+            w.gu = pair_guarantee(w.p, o->model, &w.bound);
+            w.st = GB_ROW_SCEN_MISMATCH;
+            w.reps = o->reps;
+            w.self_ns = -1;
+            write_row(ex->rows_f, mname, scen, q, model, &w);
+            res->st[pi] = GB_ROW_SCEN_MISMATCH;
+            res->exp[pi] = 0;
+            res->ns[pi] = 0;
+            memcpy(res->name[pi], ex->pname[pi], sizeof res->name[pi]);
+        }
+        goto out;
     }
-    uint8_t dig[GB_SHA256_BYTES];
-    char hex[65];
-    gb_sha256_final(&c, dig);
-    gb_sha256_hex(dig, hex);
-    snprintf(fp, n, "%d scenario files, %d solver x queue pairs, model %s, %d reps, sha256 %.16s",
-             nscen, o->npairs, gb_model_name(o->model), o->reps, hex);
+
+    /* the oracle: the cache when it holds the query and agrees with the
+     * scenario, else Dijkstra (whose answer is then cached) */
+    int32_t s = gb_grid_id(grid, q->sx, q->sy), t = gb_grid_id(grid, q->gx, q->gy);
+    gb_xy sxy = { q->sx, q->sy }, txy = { q->gx, q->gy };
+    gb_result r;
+    gb_check oc;
+    memset(&oc, 0, sizeof oc);
+    int oracle_found = 0, scen_ok = 0, have_cached = 0;
+    int64_t ca = 0, cb = 0;
+    if (ex->oc && gb_ocache_get(ex->oc, q->sx, q->sy, q->gx, q->gy, &ca, &cb)) {
+        have_cached = 1;
+        if (cb >= 0) {
+            check_of_counts(ca, cb, &oc);
+            if (gb_scen_agrees(&oc, q)) oracle_found = scen_ok = res->oracle_hit = 1;
+        } else if (q->length <= 0.0) {
+            scen_ok = res->oracle_hit = 1;
+        }
+    }
+    if (!res->oracle_hit) {
+        if (gb_solve(ex->ws, &ex->oracle, ORACLE_QUEUE, s, t, &r) != 0) {
+            rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory for the search, found none");
+            goto out;
+        }
+        memset(&oc, 0, sizeof oc);
+        oracle_found = r.status == GB_FOUND;
+        if (oracle_found) {
+            to_xy(grid, r.path, r.path_len, ex->xy);
+            if (!gb_validate_path(grid, o->model, sxy, txy, ex->xy, (size_t)r.path_len, r.cost, &oc)) {
+                rc = gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0,
+                                 "expected the Dijkstra oracle's path to be valid, found: %s", oc.msg);
+                goto out;
+            }
+        }
+        /* (a scenario printing a length for an unreachable goal disagrees) */
+        scen_ok = oracle_found ? gb_scen_agrees(&oc, q) : q->length <= 0.0;
+        int64_t na = oracle_found ? oc.straight : 0, nb = oracle_found ? oc.diag : -1;
+        if (ex->oc && (!have_cached || ca != na || cb != nb)) {
+            if (have_cached)
+                note(ex, GB_NOTE_WARNING, "%s:%ld: warning: the oracle cache said %s, Dijkstra "
+                     "says %s; the cache entry is replaced", scen, q->line,
+                     cb < 0 ? "unreachable" : "another optimum", nb < 0 ? "unreachable" : "this one");
+            int pe = gb_ocache_put(ex->oc, q->sx, q->sy, q->gx, q->gy, na, nb);
+            if (pe == -2) {
+                rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory for the oracle "
+                                 "cache, found none");
+                goto out;
+            }
+            if (pe != 0 && !ex->oc_warned) {
+                ex->oc_warned = 1;
+                note(ex, GB_NOTE_WARNING, "%s: warning: expected to append to the oracle cache, "
+                     "found '%s'; it is no longer written", gb_ocache_path(ex->oc), strerror(errno));
+            }
+        }
+    }
+    res->scen_ok = scen_ok;
+
+    for (int pi = 0; pi < o->npairs; pi++) {
+        const gb_pair *p = &o->pairs[pi];
+        gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
+        /* --max-mem: a solver whose workspace would not fit is not run */
+        uint64_t mem = pair_ws_bytes(p, grid);
+        int over_mem = o->max_mem && mem > o->max_mem;
+        int nrep = o->reps, self_ok = 0, ran = 0;
+        int64_t cold = 0;
+        gb_ext_answer ea;
+        ea.msg[0] = '\0';
+        gb_ext_status es = GB_EXT_PATH;
+        memset(&r, 0, sizeof r);
+        if (p->ext_cmd) {
+            es = run_external(ex, ex->ext[pi], sxy, txy, &r, &nrep, &self_ok, &ea);
+            cold = ex->times[0];
+            mem = gb_ext_resident(ex->ext[pi]);
+            ran = 1;
+        } else if (over_mem) {
+            r.status = GB_LIMIT;
+            ex->times[0] = 0;
+            nrep = 1;
+        } else {
+            for (int rep = 0; rep < o->reps; rep++) {
+                int64_t t0 = now_ns();
+                int e = 0;
+                if (p->user) run_user(p->user, ex, s, t, &r);
+                else e = gb_solve(ex->ws, &p->spec, qk, s, t, &r);
+                int64_t t1 = now_ns();
+                if (e != 0) {
+                    rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0,
+                                     "expected memory for solver %s, found none", p->spec.name);
+                    goto out;
+                }
+                ex->times[rep] = t1 - t0;
+                if (rep == 0) cold = ex->times[0];
+            }
+            ran = 1;
+        }
+        int64_t med = median_i64(ex->times, nrep);
+
+        outcome w;
+        memset(&w, 0, sizeof w);
+        gb_check pc;
+        memset(&pc, 0, sizeof pc);
+        w.ext_status = es;
+        w.over_mem = over_mem;
+        w.rs = r.status;
+        w.oracle_found = oracle_found;
+        w.scen_ok = scen_ok;
+        w.gu = pair_guarantee(p, o->model, &w.bound);
+        w.pc = &pc;
+        w.oc = &oc;
+        int ext_failed = es == GB_EXT_PROTOCOL || es == GB_EXT_TIMEOUT || es == GB_EXT_CRASH
+                         || es == GB_EXT_LIMIT;
+        if (!ext_failed && r.status == GB_FOUND) {
+            if (!p->ext_cmd) to_xy(grid, r.path, r.path_len, ex->xy);   /* externals: already xy */
+            w.valid = gb_validate_path(grid, o->model, sxy, txy, ex->xy, (size_t)r.path_len,
+                                       r.cost, &pc);
+        }
+        int st = classify(&w);
+        if (st < 0) {   /* a valid path where Dijkstra found none: the oracle is wrong */
+            rc = gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0,
+                             "expected no path (Dijkstra found none), found a valid one from %s",
+                             p->spec.name);
+            goto out;
+        }
+        if (gb_row_status_failed((gb_row_status)st))
+            note(ex, GB_NOTE_FAILURE, "%s:%ld: %s on %s/%s: %s%s%s%s", scen, q->line,
+                 gb_row_status_name((gb_row_status)st), ex->pname[pi], gb_pair_queue_name(p),
+                 st == GB_ROW_INVALID ? pc.msg : "",
+                 st == GB_ROW_SUBOPTIMAL ? "cost differs from Dijkstra's" : "",
+                 st == GB_ROW_FALSE_UNREACHABLE ? "no path reported, Dijkstra found one" : "",
+                 st >= GB_ROW_PROTOCOL ? ea.msg : "");
+        res->st[pi] = (uint8_t)st;
+        res->exp[pi] = r.st.expanded;
+        res->ns[pi] = med;
+        memcpy(res->name[pi], ex->pname[pi], sizeof res->name[pi]);
+
+        row rw;
+        memset(&rw, 0, sizeof rw);
+        rw.p = p;
+        rw.name = ex->pname[pi];
+        rw.gu = w.gu;
+        rw.bound = w.bound;
+        rw.st = (gb_row_status)st;
+        rw.counters = ran && !ext_failed ? &r.st : NULL;
+        rw.has_cost = r.status == GB_FOUND && !ext_failed;
+        rw.cost = r.cost;
+        rw.path_len = r.path_len;
+        rw.oc = oracle_found ? &oc : NULL;
+        rw.pc = pc.ok ? &pc : NULL;
+        rw.med = med;
+        rw.cold = cold;
+        rw.reps = nrep;
+        rw.mem = mem;
+        rw.prep = ex->prep[pi];
+        rw.self_ns = p->ext_cmd && self_ok && nrep > 0 ? median_i64(ex->self, nrep) : -1;
+        write_row(ex->rows_f, mname, scen, q, model, &rw);
+    }
+out:
+    if (ex->rows_f && fclose(ex->rows_f) != 0 && !rc)
+        rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
+    if (ex->notes_f && fclose(ex->notes_f) != 0 && !rc)
+        rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
+    ex->rows_f = ex->notes_f = NULL;
+    return rc;
 }
 
-/* Add a query that the journal holds to the totals, as running it did. */
-static void replay_query(const gb_journal_query *jq, int npairs, gb_run_totals *tot,
-                         pair_sum *sums)
+/* ---- sink ------------------------------------------------------------- */
+
+typedef struct sink {
+    const gb_run_opts *o;
+    const gb_plan *pl;
+    gb_journal jr;
+    FILE *out;               /* the journal's stream, or stdout */
+    gb_run_totals *tot;
+    size_t done, total;      /* queries of this run written / to write */
+    double work_done, work;
+    int64_t t0;
+} sink;
+
+static void forward_notes(const gb_run_opts *o, const char *s, size_t n)
 {
-    tot->queries++;
-    if (!jq->scen_ok) tot->scen_mismatch++;
-    for (int pi = 0; pi < npairs; pi++) {
-        int st = jq->status[pi] < GB_ROW_NSTATUS ? jq->status[pi] : GB_ROW_CRASH;
-        if (gb_row_status_failed((gb_row_status)st)) tot->failures++;
-        tot->status[st]++;
-        tot->rows++;
-        sums[pi].rows++;
-        sums[pi].status[st]++;
-        sums[pi].expanded += jq->expanded[pi];
-        sums[pi].time_ns += (uint64_t)jq->time_ns[pi];
+    while (n > 0) {
+        const char *e = memchr(s, '\n', n);
+        size_t len = e ? (size_t)(e - s) : n;
+        if (len > 1 && o->note) {
+            char b[1100];
+            size_t m = len - 1 < sizeof b - 1 ? len - 1 : sizeof b - 1;
+            memcpy(b, s + 1, m);
+            b[m] = '\0';
+            int kind = s[0] - '0';
+            o->note(o->ctx, kind >= 0 && kind <= GB_NOTE_INFO ? (gb_run_note_kind)kind
+                                                             : GB_NOTE_WARNING, b);
+        }
+        if (!e) break;
+        n -= len + 1;
+        s = e + 1;
     }
+}
+
+static void count_row(gb_run_totals *tot, int pi, int st, uint64_t expanded, int64_t ns,
+                      const char *name)
+{
+    if (st >= GB_ROW_NSTATUS) st = GB_ROW_CRASH;
+    if (gb_row_status_failed((gb_row_status)st)) tot->failures++;
+    tot->status[st]++;
+    tot->rows++;
+    gb_run_pairsum *ps = &tot->pair[pi];
+    if (name) snprintf(ps->name, sizeof ps->name, "%s", name);
+    ps->rows++;
+    ps->status[st]++;
+    ps->expanded += expanded;
+    ps->time_ns += ns;
+}
+
+static void sink_progress(sink *sk, size_t k)
+{
+    sk->done++;
+    sk->work_done += gb_plan_work(sk->pl, k);
+    if (!sk->o->progress) return;
+    gb_run_progress p = { sk->done, sk->total, sk->work_done, sk->work,
+                          sk->pl->scen[sk->pl->item[k].scen].path,
+                          (double)(now_ns() - sk->t0) * 1e-9 };
+    sk->o->progress(sk->o->ctx, &p);
+}
+
+/* Write the result of plan index k (the qn-th query of this run). */
+static int sink_query(sink *sk, size_t k, long qn, const qres *r, gb_diag *d)
+{
+    const gb_run_opts *o = sk->o;
+    if (r->rows_len && fwrite(r->rows, 1, r->rows_len, sk->out) != r->rows_len)
+        return gb_diag_set(d, EX_IOERR, o->out ? sk->jr.path : "<stdout>", 0, 0,
+                           "expected to write the rows, found '%s'", strerror(errno));
+    forward_notes(o, r->notes, r->notes_len);
+    gb_run_totals *tot = sk->tot;
+    tot->queries++;
+    if (!r->scen_ok) tot->scen_mismatch++;
+    if (r->oracle_hit) tot->oracle_hits++;
+    for (int pi = 0; pi < o->npairs; pi++)
+        count_row(tot, pi, r->st[pi], r->exp[pi], r->ns[pi], r->name[pi][0] ? r->name[pi] : NULL);
+    if (o->out) {
+        int rc = gb_journal_commit(&sk->jr, qn, gb_plan_query(sk->pl, k)->line, r->scen_ok, r->st,
+                                   r->exp, r->ns, d);
+        if (rc) return rc;
+    }
+    sink_progress(sk, k);
+    return 0;
+}
+
+/* `crash` rows for plan index k, whose worker died (the parent writes them). */
+static int crash_rows(exec *ex, size_t k, int wstatus, qres *r)
+{
+    const gb_run_opts *o = ex->o;
+    const gb_plan_scen *ps = &ex->pl->scen[ex->pl->item[k].scen];
+    const gb_query *q = &ps->sc.q[ex->pl->item[k].qi];
+    qres_clear_text(r);
+    ex->rows_f = open_memstream(&r->rows, &r->rows_len);
+    ex->notes_f = open_memstream(&r->notes, &r->notes_len);
+    if (!ex->rows_f || !ex->notes_f) {
+        if (ex->rows_f) fclose(ex->rows_f);
+        if (ex->notes_f) fclose(ex->notes_f);
+        ex->rows_f = ex->notes_f = NULL;
+        return -1;
+    }
+    char why[96];
+    if (WIFSIGNALED(wstatus)) snprintf(why, sizeof why, "killed by signal %d", WTERMSIG(wstatus));
+    else snprintf(why, sizeof why, "exited with status %d", WEXITSTATUS(wstatus));
+    r->scen_ok = 1;
+    r->oracle_hit = 0;
+    for (int pi = 0; pi < o->npairs; pi++) {
+        row w;
+        memset(&w, 0, sizeof w);
+        w.p = &o->pairs[pi];
+        w.name = ex->pname[pi];
+        w.gu = pair_guarantee(w.p, o->model, &w.bound);
+        w.st = GB_ROW_CRASH;
+        w.reps = 0;
+        w.self_ns = -1;
+        write_row(ex->rows_f, base_name(ps->map), ps->path, q, gb_model_name(o->model), &w);
+        r->st[pi] = GB_ROW_CRASH;
+        r->exp[pi] = 0;
+        r->ns[pi] = 0;
+        r->name[pi][0] = '\0';
+    }
+    note(ex, GB_NOTE_FAILURE, "%s:%ld: crash on every pair: the worker process running this "
+         "query %s", ps->path, q->line, why);
+    int bad = fclose(ex->rows_f) != 0;
+    bad |= fclose(ex->notes_f) != 0;
+    ex->rows_f = ex->notes_f = NULL;
+    return bad ? -1 : 0;
+}
+
+/* ---- workers ---------------------------------------------------------- */
+
+#define WORKER_DEPTH 2      /* positions outstanding per worker */
+#define MSG_MAGIC 0x47425251u   /* "QRBG" */
+enum { MSG_RESULT = 1, MSG_ERROR = 2 };
+
+typedef struct msg_head {
+    uint32_t magic, kind;
+    uint64_t pos;            /* position in the run's todo list */
+    int32_t scen_ok, oracle_hit;
+    uint64_t rows_len, notes_len;
+} msg_head;
+
+typedef struct worker {
+    pid_t pid;               /* 0: none */
+    int cmd, res;            /* write end of its commands, read end of its results */
+    size_t out[WORKER_DEPTH];  /* positions sent, oldest first */
+    int nout;
+    char *buf;               /* bytes read, not yet a whole message */
+    size_t len, cap;
+    int cpu;                 /* CPU to pin it to, or -1 */
+} worker;
+
+static int write_full(int fd, const void *b, size_t n)
+{
+    const char *p = b;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) { if (errno == EINTR) continue; return -1; }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int read_full(int fd, void *b, size_t n)
+{
+    char *p = b;
+    while (n) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0) { if (errno == EINTR) continue; return -1; }
+        if (r == 0) return -1;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+static size_t msg_size(int npairs, const msg_head *h)
+{
+    return sizeof *h + (size_t)npairs * (1 + 8 + 8 + 64) + h->rows_len + h->notes_len;
+}
+
+/* The worker's loop: read positions, execute, send results.  Never returns. */
+static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *todo, int cmd,
+                        int res)
+{
+    exec ex;
+    gb_diag d;
+    gb_diag_clear(&d);
+    qres r;
+    int code = 0;
+    if (exec_init(&ex, o, pl, &d) != 0 || qres_init(&r, o->npairs) != 0) _exit(71);
+    /* a test hook: GRIDBENCH_WORKER_CRASH_AT=k kills the worker that is
+     * handed plan index k (tests/test_scale.c proves a crash is contained) */
+    const char *ca = getenv("GRIDBENCH_WORKER_CRASH_AT");
+    long crash_at = ca && *ca ? strtol(ca, NULL, 10) : -1;
+    uint64_t pos;
+    while (read_full(cmd, &pos, sizeof pos) == 0 && pos != UINT64_MAX) {
+        if (crash_at >= 0 && todo[pos] == (size_t)crash_at) kill(getpid(), SIGKILL);
+        int rc = exec_query(&ex, todo[pos], &r, &d);
+        msg_head h = { MSG_MAGIC, rc ? MSG_ERROR : MSG_RESULT, pos, r.scen_ok, r.oracle_hit,
+                       rc ? 0 : r.rows_len, r.notes_len };
+        int bad = write_full(res, &h, sizeof h) != 0;
+        if (rc) {
+            bad |= write_full(res, &d, sizeof d) != 0;
+            bad |= r.notes_len && write_full(res, r.notes, r.notes_len) != 0;
+            code = rc;
+            break;
+        }
+        size_t np = (size_t)o->npairs;
+        bad |= write_full(res, r.st, np) != 0;
+        bad |= write_full(res, r.exp, np * 8) != 0;
+        bad |= write_full(res, r.ns, np * 8) != 0;
+        bad |= write_full(res, r.name, np * 64) != 0;
+        bad |= r.rows_len && write_full(res, r.rows, r.rows_len) != 0;
+        bad |= r.notes_len && write_full(res, r.notes, r.notes_len) != 0;
+        if (bad) { code = 74; break; }
+    }
+    qres_free(&r);
+    exec_free(&ex);
+    _exit(code ? 1 : 0);
+}
+
+typedef struct pool {
+    worker *w;
+    int n;
+    const gb_run_opts *o;
+    const gb_plan *pl;
+    const size_t *todo;
+} pool;
+
+static int worker_start(pool *pp, int i)
+{
+    worker *w = &pp->w[i];
+    int c[2], r[2];
+    if (pipe2(c, O_CLOEXEC) != 0) return -1;
+    if (pipe2(r, O_CLOEXEC) != 0) { close(c[0]); close(c[1]); return -1; }
+    fflush(NULL);   /* nothing buffered is written twice */
+    pid_t pid = fork();
+    if (pid < 0) { close(c[0]); close(c[1]); close(r[0]); close(r[1]); return -1; }
+    if (pid == 0) {
+        /* the worker: default signal dispositions (the parent's handlers
+         * remove the parent's temp files), die with the parent, keep only
+         * its own pipe ends */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() == 1) _exit(1);
+        for (int j = 0; j < pp->n; j++)
+            if (j != i && pp->w[j].pid) { close(pp->w[j].cmd); close(pp->w[j].res); }
+        close(c[1]);
+        close(r[0]);
+        if (w->cpu >= 0) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            CPU_SET(w->cpu, &set);
+            sched_setaffinity(0, sizeof set, &set);
+        }
+        worker_main(pp->o, pp->pl, pp->todo, c[0], r[1]);
+    }
+    close(c[0]);
+    close(r[1]);
+    w->pid = pid;
+    w->cmd = c[1];
+    w->res = r[0];
+    w->nout = 0;
+    w->len = 0;
+    return 0;
+}
+
+/* Stop worker i (after its last result, or because it died): close its
+ * pipes and reap it.  Its wait status goes to *ws. */
+static void worker_stop(worker *w, int kill_it, int *ws)
+{
+    int status = 0;
+    if (!w->pid) return;
+    if (kill_it) kill(w->pid, SIGKILL);
+    else {
+        uint64_t stop = UINT64_MAX;
+        (void)!write(w->cmd, &stop, sizeof stop);
+    }
+    close(w->cmd);
+    close(w->res);
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {}
+    if (ws) *ws = status;
+    w->pid = 0;
+}
+
+static int worker_send(worker *w, size_t pos)
+{
+    uint64_t v = pos;
+    if (write_full(w->cmd, &v, sizeof v) != 0) return -1;
+    w->out[w->nout++] = pos;
+    return 0;
+}
+
+/* The CPUs this process may run on, in order, into cpus[] (at most n). */
+static int allowed_cpus(int *cpus, int n)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+    int k = 0;
+    for (int c = 0; c < CPU_SETSIZE && k < n; c++)
+        if (CPU_ISSET(c, &set)) cpus[k++] = c;
+    return k;
+}
+
+/* Parse a whole message at the head of w->buf into *r (returns its size),
+ * 0 when not all of it is there yet. */
+static size_t msg_take(worker *w, int npairs, qres *r, msg_head *h, gb_diag *d)
+{
+    if (w->len < sizeof *h) return 0;
+    memcpy(h, w->buf, sizeof *h);
+    size_t need = h->kind == MSG_ERROR ? sizeof *h + sizeof *d + h->notes_len : msg_size(npairs, h);
+    if (w->len < need) return 0;
+    const char *p = w->buf + sizeof *h;
+    qres_clear_text(r);
+    if (h->kind == MSG_ERROR) {
+        memcpy(d, p, sizeof *d);
+        p += sizeof *d;
+    } else {
+        size_t np = (size_t)npairs;
+        memcpy(r->st, p, np); p += np;
+        memcpy(r->exp, p, np * 8); p += np * 8;
+        memcpy(r->ns, p, np * 8); p += np * 8;
+        memcpy(r->name, p, np * 64); p += np * 64;
+        r->rows = malloc(h->rows_len + 1);
+        if (!r->rows) return (size_t)-1;
+        memcpy(r->rows, p, h->rows_len);
+        r->rows_len = h->rows_len;
+        p += h->rows_len;
+        r->scen_ok = h->scen_ok;
+        r->oracle_hit = h->oracle_hit;
+    }
+    r->notes = malloc(h->notes_len + 1);
+    if (!r->notes) return (size_t)-1;
+    memcpy(r->notes, p, h->notes_len);
+    r->notes_len = h->notes_len;
+    return need;
+}
+
+#define RING 256   /* results kept ahead of the next position to write */
+
+/* Execute todo[0..ntodo) on o->jobs workers and sink them in order;
+ * position i is the (first_qn + i)-th query of the run. */
+static int run_pool(sink *sk, exec *ex, const size_t *todo, size_t ntodo, long first_qn, gb_diag *d)
+{
+    const gb_run_opts *o = sk->o;
+    int nw = o->jobs;
+    if ((size_t)nw > ntodo) nw = (int)ntodo;
+    pool pp = { NULL, nw, o, sk->pl, todo };
+    qres *ring = gb_calloc(RING, sizeof *ring);
+    unsigned char *ready = gb_calloc(RING, 1);
+    size_t *retry = gb_malloc((size_t)(nw * WORKER_DEPTH + 1) * sizeof *retry);
+    struct pollfd *pfd = gb_malloc((size_t)nw * sizeof *pfd);
+    pp.w = gb_calloc((size_t)nw, sizeof *pp.w);
+    int rc = 0, nring = 0;
+    /* a dead worker's command pipe must fail with EPIPE, not kill us */
+    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+    if (!ring || !ready || !retry || !pfd || !pp.w) goto oom;
+    for (; nring < RING; nring++)
+        if (qres_init(&ring[nring], o->npairs) != 0) goto oom;
+    int cpus[1024], ncpu = allowed_cpus(cpus, 1024);
+    for (int i = 0; i < nw; i++) {
+        pp.w[i].cpu = o->pin && nw <= ncpu ? cpus[i] : -1;
+        if (worker_start(&pp, i) != 0) {
+            rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected to start worker %d of %d, found '%s'",
+                             i + 1, nw, strerror(errno));
+            goto done;
+        }
+    }
+    size_t next_write = 0, next_send = 0, nretry = 0;
+    while (next_write < ntodo) {
+        /* hand out work: retried positions first, then new ones in order */
+        for (int i = 0; i < nw; i++) {
+            worker *w = &pp.w[i];
+            while (w->pid && w->nout < WORKER_DEPTH) {
+                size_t pos;
+                if (nretry) pos = retry[--nretry];
+                else if (next_send < ntodo && next_send < next_write + RING) pos = next_send++;
+                else break;
+                if (worker_send(w, pos) != 0) { retry[nretry++] = pos; break; }
+            }
+        }
+        int np = 0;
+        for (int i = 0; i < nw; i++) {
+            pfd[i].fd = pp.w[i].pid && pp.w[i].nout ? pp.w[i].res : -1;
+            pfd[i].events = POLLIN;
+            pfd[i].revents = 0;
+            if (pfd[i].fd >= 0) np++;
+        }
+        if (np == 0) {
+            rc = gb_diag_set(d, EX_SOFTWARE, "", 0, 0, "expected a worker with work, found none");
+            goto done;
+        }
+        if (poll(pfd, (nfds_t)nw, -1) < 0) {
+            if (errno == EINTR) continue;
+            rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected poll() to work, found '%s'", strerror(errno));
+            goto done;
+        }
+        for (int i = 0; i < nw; i++) {
+            worker *w = &pp.w[i];
+            if (pfd[i].fd < 0 || !pfd[i].revents) continue;
+            if (w->len + 65536 > w->cap) {
+                size_t nc = w->cap ? 2 * w->cap : 131072;
+                while (nc < w->len + 65536) nc *= 2;
+                char *nb = gb_realloc(w->buf, nc);
+                if (!nb) goto oom;
+                w->buf = nb;
+                w->cap = nc;
+            }
+            ssize_t got = read(w->res, w->buf + w->len, w->cap - w->len);
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) {   /* the worker died: its oldest position crashed */
+                int ws = 0;
+                worker_stop(w, 1, &ws);
+                sk->tot->worker_crashes++;
+                size_t pos = w->out[0];
+                for (int j = w->nout - 1; j >= 1; j--) retry[nretry++] = w->out[j];
+                w->nout = 0;
+                qres *slot = &ring[pos % RING];
+                if (crash_rows(ex, todo[pos], ws, slot) != 0) goto oom;
+                ready[pos % RING] = 1;
+                w->len = 0;
+                if (worker_start(&pp, i) != 0) {
+                    rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected to restart a worker, found '%s'",
+                                     strerror(errno));
+                    goto done;
+                }
+                continue;
+            }
+            w->len += (size_t)got;
+            for (;;) {
+                msg_head h;
+                if (!w->nout) break;
+                size_t pos = w->out[0];
+                qres *slot = &ring[pos % RING];
+                size_t used = msg_take(w, o->npairs, slot, &h, d);
+                if (used == (size_t)-1) goto oom;
+                if (used == 0) break;
+                if (h.magic != MSG_MAGIC || h.pos != pos) {
+                    rc = gb_diag_set(d, EX_SOFTWARE, "", 0, 0, "expected the result of position %zu "
+                                     "from a worker, found a garbled message", pos);
+                    goto done;
+                }
+                memmove(w->buf, w->buf + used, w->len - used);
+                w->len -= used;
+                memmove(w->out, w->out + 1, (size_t)(w->nout - 1) * sizeof *w->out);
+                w->nout--;
+                if (h.kind == MSG_ERROR) {   /* bad input: stop as one process would */
+                    forward_notes(o, slot->notes, slot->notes_len);
+                    rc = d->code ? d->code : EX_SOFTWARE;
+                    goto done;
+                }
+                ready[pos % RING] = 1;
+            }
+        }
+        /* write what is complete, in order */
+        while (next_write < ntodo && ready[next_write % RING]) {
+            qres *slot = &ring[next_write % RING];
+            if ((rc = sink_query(sk, todo[next_write], first_qn + (long)next_write, slot, d)) != 0)
+                goto done;
+            qres_clear_text(slot);
+            ready[next_write % RING] = 0;
+            next_write++;
+        }
+    }
+    goto done;
+oom:
+    rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none");
+done:
+    for (int i = 0; pp.w && i < nw; i++) {
+        worker_stop(&pp.w[i], rc != 0, NULL);
+        gb_free(pp.w[i].buf);
+    }
+    signal(SIGPIPE, old_pipe);
+    for (int i = 0; i < nring; i++) qres_free(&ring[i]);
+    gb_free(ring);
+    gb_free(ready);
+    gb_free(retry);
+    gb_free(pfd);
+    gb_free(pp.w);
+    return rc;
+}
+
+/* ---- the shard manifest ------------------------------------------------ */
+
+static int write_shard_manifest(const gb_run_opts *o, const gb_plan *pl, size_t nq, gb_diag *d)
+{
+    char path[1100], tmp[1200];
+    snprintf(path, sizeof path, "%s.shard", o->out);
+    FILE *f = gb_tmp_open(path, tmp, sizeof tmp, d);
+    if (!f) return d->code;
+    fprintf(f, "gridbench shard v1\nplan %s\nshard %ld/%ld\nplan_queries %zu\nqueries %zu\n"
+            "pairs %d\nrows %zu\n", pl->fingerprint, o->shard_i, o->shard_n, pl->n, nq,
+            o->npairs, nq * (size_t)o->npairs);
+    return gb_tmp_commit(f, tmp, path, d);
 }
 
 /* ---- the run ---------------------------------------------------------- */
 
-int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *tot,
-           gb_diag *d)
+int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *tot, gb_diag *d)
 {
     memset(tot, 0, sizeof *tot);
     gb_diag_clear(d);
-    FILE *out = stdout;
-    gb_journal jr;
-    memset(&jr, 0, sizeof jr);
+    for (int pi = 0; pi < o->npairs; pi++)
+        snprintf(tot->pair[pi].name, sizeof tot->pair[pi].name, "%s", o->pairs[pi].spec.name);
+
+    /* plan */
+    gb_plan pl;
+    int rc = gb_plan_build(&pl, o, scens, nscen, d);
+    if (rc) return rc;
+    size_t *todo = gb_malloc((pl.n ? pl.n : 1) * sizeof *todo);
+    size_t ntodo = 0;
+    if (!todo) { gb_plan_free(&pl); return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); }
+    for (size_t k = 0; k < pl.n; k++)
+        if (o->shard_n <= 1 || (long)(k % (size_t)o->shard_n) == o->shard_i) todo[ntodo++] = k;
+
+    /* sink */
+    sink sk;
+    memset(&sk, 0, sizeof sk);
+    sk.o = o;
+    sk.pl = &pl;
+    sk.tot = tot;
+    sk.out = stdout;
+    sk.total = ntodo;
+    sk.t0 = now_ns();
+    for (size_t i = 0; i < ntodo; i++) sk.work += gb_plan_work(&pl, todo[i]);
+    exec ex;
+    int have_ex = 0;
+    qres r;
+    memset(&r, 0, sizeof r);
+    long qn = 0;
     if (o->out) {
         char fp[256];
-        run_fingerprint(o, scens, nscen, fp, sizeof fp);
-        int e = gb_journal_open(&jr, o->out, fp, csv_header, o->npairs, o->resume, d);
-        if (e) return e;
-        out = jr.f;
-        if (o->resume)
-            fprintf(stderr, "gridbench run: %s: %ld queries done before, continuing after them\n",
-                    jr.path, jr.ndone);
+        if (o->shard_n > 1) snprintf(fp, sizeof fp, "%s, shard %ld/%ld", pl.fingerprint, o->shard_i, o->shard_n);
+        else snprintf(fp, sizeof fp, "%s", pl.fingerprint);
+        if ((rc = gb_journal_open(&sk.jr, o->out, fp, csv_header, o->npairs, o->resume, d)) != 0) {
+            gb_free(todo);
+            gb_plan_free(&pl);
+            return rc;
+        }
+        sk.out = sk.jr.f;
+        if (o->resume && o->note) {
+            char b[1200];
+            snprintf(b, sizeof b, "gridbench run: %s: %ld queries done before, continuing after them",
+                     sk.jr.path, sk.jr.ndone);
+            o->note(o->ctx, GB_NOTE_INFO, b);
+        }
     } else {
-        fprintf(out, "%s\n", csv_header);
+        fprintf(stdout, "%s\n", csv_header);
     }
 
-    pair_sum *sums = gb_calloc((size_t)o->npairs, sizeof *sums);
-    int64_t *times = gb_malloc((size_t)(o->reps > 0 ? o->reps : 1) * sizeof *times);
-    gb_ext **ext = gb_calloc((size_t)o->npairs, sizeof *ext);        /* external pairs' drivers */
-    char (*pname)[64] = gb_calloc((size_t)o->npairs, sizeof *pname); /* row names */
-    uint8_t *qst = gb_malloc((size_t)o->npairs);                      /* this query, per pair: */
-    uint64_t *qexp = gb_malloc((size_t)o->npairs * sizeof *qexp);    /*   status, expansions, */
-    int64_t *qns = gb_malloc((size_t)o->npairs * sizeof *qns);       /*   median time */
-    long qn = 0;                                                      /* queries so far */
-    unsigned ext_loads = 0;                                       /* map the externals hold */
-    long ext_id = 0;                                              /* protocol query ids */
-    run_map rm;
-    memset(&rm, 0, sizeof rm);
-    progress pr = { o->progress, isatty(2), now_s(), 0.0 };
-    pr.last = pr.t0;   /* the first line after one period, not at once */
-    int rc = 0;
-    if (!sums || !times || !ext || !pname || !qst || !qexp || !qns) { rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); goto done; }
-    for (int pi = 0; pi < o->npairs; pi++)
-        snprintf(pname[pi], sizeof pname[pi], "%s", o->pairs[pi].spec.name);
-
-    gb_solver_spec oracle;
-    char err[256];
-    gb_solver_parse("dijkstra", &oracle, err, sizeof err);
-    const char *model = gb_model_name(o->model);
-
-    for (int si = 0; si < nscen; si++) {
-        gb_scen sc;
-        rc = gb_scen_load(scens[si], &sc, d);
-        if (rc) goto done;
-        char mpath[1024];
-        if (o->map_override) snprintf(mpath, sizeof mpath, "%s", o->map_override);
-        else if ((rc = gb_scen_resolve_map(&sc, mpath, sizeof mpath, d))) { gb_scen_free(&sc); goto done; }
-        size_t q0 = (size_t)(o->first > 0 ? o->first : 0);
-        size_t q1 = sc.n;
-        if (o->count > 0 && q0 + (size_t)o->count < q1) q1 = q0 + (size_t)o->count;
-        size_t step = 1;
-        if (o->sample > 0 && q1 > q0 && (q1 - q0) > (size_t)o->sample)
-            step = (q1 - q0) / (size_t)o->sample;
-        size_t nsel = q1 > q0 ? (q1 - q0 + step - 1) / step : 0;   /* queries selected */
-        if (qn + (long)nsel > jr.ndone) {   /* not all replayed: the map is needed */
-            if ((rc = run_map_get(&rm, o, mpath, d))) {
-                gb_scen_free(&sc);
-                goto done;
-            }
-            if (rm.loads != ext_loads) {
-                ext_loads = rm.loads;
-                if ((rc = ext_follow_map(o, ext, pname, &rm.map, d))) {
-                    gb_scen_free(&sc);
-                    goto done;
-                }
-            }
+    /* resume: the journal's queries, in order, are this run's first ones */
+    if ((size_t)sk.jr.ndone > ntodo) {
+        rc = gb_diag_set(d, EX_DATAERR, sk.jr.path, 0, 0, "expected at most %zu queries in the "
+                         "journal, found %ld", ntodo, sk.jr.ndone);
+        goto done;
+    }
+    for (; qn < sk.jr.ndone; qn++) {
+        const gb_journal_query *jq = &sk.jr.done[qn];
+        size_t k = todo[qn];
+        const gb_query *q = gb_plan_query(&pl, k);
+        if (jq->line != q->line) {
+            rc = gb_diag_set(d, EX_DATAERR, sk.jr.path, 0, 0,
+                             "expected query %ld of the journal at line %ld of %s, found "
+                             "line %ld: has the scenario file changed?",
+                             qn, q->line, pl.scen[pl.item[k].scen].path, jq->line);
+            goto done;
         }
-        const gb_grid *grid = &rm.map.grid;
-        const char *mname = base_name(mpath);
-        for (size_t qi = q0; qi < q1; qi += step) {
-            const gb_query *q = &sc.q[qi];
-            if (qn < jr.ndone) {   /* --resume: the journal holds this query */
-                if (jr.done[qn].line != q->line) {
-                    rc = gb_diag_set(d, EX_DATAERR, jr.path, 0, 0,
-                                     "expected query %ld of the journal at line %ld of %s, found "
-                                     "line %ld: has the scenario file changed?",
-                                     qn, q->line, scens[si], jr.done[qn].line);
-                    gb_scen_free(&sc);
-                    goto done;
-                }
-                replay_query(&jr.done[qn], o->npairs, tot, sums);
-                qn++;
-                progress_tick(&pr, si, nscen, scens[si], qi + 1 - q0, q1 - q0, 0);
-                continue;
-            }
-            if ((rc = gb_scen_check_query(&sc, qi, &rm.map, d)) != 0) {
-                if (!endpoint_blocked(q, grid)) {    /* size or bounds: bad input */
-                    gb_scen_free(&sc);
-                    goto done;
-                }
-                /* The scenario puts an endpoint on a cell the movement model
-                 * calls blocked (the Warcraft III set does): the scenario
-                 * disagrees with the model, the solvers are not at fault. */
-                fprintf(stderr, "%s:%ld:%ld: warning: %s; query counted as scen_mismatch\n",
-                        d->path, d->line, d->col, d->msg);
-                gb_diag_clear(d);
-                rc = 0;
-                tot->queries++;
-                tot->scen_mismatch++;
-                for (int pi = 0; pi < o->npairs; pi++) {
-                    const gb_pair *p = &o->pairs[pi];
-                    double bound;
-                    gb_guarantee gu = pair_guarantee(p, o->model, &bound);
-                    write_row(out, mname, scens[si], q, model, p, pname[pi], gu, bound,
-                              GB_ROW_SCEN_MISMATCH, NULL, NULL, NULL, 0, 0, o->reps, 0);
-                    tot->status[GB_ROW_SCEN_MISMATCH]++;
-                    tot->rows++;
-                    sums[pi].rows++;
-                    sums[pi].status[GB_ROW_SCEN_MISMATCH]++;
-                    qst[pi] = GB_ROW_SCEN_MISMATCH;
-                    qexp[pi] = 0;
-                    qns[pi] = 0;
-                }
-                if (o->out && (rc = gb_journal_commit(&jr, qn, q->line, 0, qst, qexp, qns, d)) != 0) {
-                    gb_scen_free(&sc);
-                    goto done;
-                }
-                qn++;
-                continue;
-            }
-            int32_t s = gb_grid_id(grid, q->sx, q->sy), t = gb_grid_id(grid, q->gx, q->gy);
-            gb_xy sxy = { q->sx, q->sy }, txy = { q->gx, q->gy };
-            gb_result r;
-            if (gb_solve(rm.ws, &oracle, GB_Q_BHEAP, s, t, &r) != 0) {
-                rc = gb_diag_set(d, EX_OSERR, scens[si], q->line, 0, "expected memory for the search, found none");
-                gb_scen_free(&sc);
-                goto done;
-            }
-            gb_check oc;
-            memset(&oc, 0, sizeof oc);
-            int oracle_found = r.status == GB_FOUND;
-            if (oracle_found) {
-                to_xy(grid, r.path, r.path_len, rm.xy);
-                if (!gb_validate_path(grid, o->model, sxy, txy, rm.xy, (size_t)r.path_len, r.cost, &oc)) {
-                    rc = gb_diag_set(d, EX_SOFTWARE, scens[si], q->line, 0,
-                                     "expected the Dijkstra oracle's path to be valid, found: %s", oc.msg);
-                    gb_scen_free(&sc);
-                    goto done;
-                }
-            }
-            /* Does the scenario's printed length agree with the oracle? */
-            /* (a scenario printing a length for an unreachable goal disagrees) */
-            int scen_ok = oracle_found ? gb_scen_agrees(&oc, q) : q->length <= 0.0;
-            if (!scen_ok) tot->scen_mismatch++;
-            tot->queries++;
-
-            for (int pi = 0; pi < o->npairs; pi++) {
-                const gb_pair *p = &o->pairs[pi];
-                gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
-                int64_t cold = 0;
-                /* --max-mem: a solver whose workspace would not fit is not run */
-                uint64_t mem = p->user || p->ext_cmd ? 0 : gb_ws_bytes(grid->width, grid->height, &p->spec, qk);
-                int over_mem = o->max_mem && mem > o->max_mem;
-                /* allocations and landmark tables happen here, not in the timed call */
-                if (!p->user && !p->ext_cmd && !over_mem && gb_ws_prepare(rm.ws, &p->spec, qk) != 0) {
-                    rc = gb_diag_set(d, EX_OSERR, scens[si], q->line, 0,
-                                     "expected memory for solver %s, found none", p->spec.name);
-                    gb_scen_free(&sc);
-                    goto done;
-                }
-                int nrep = o->reps;
-                gb_ext_answer ea;
-                gb_ext_status es = GB_EXT_PATH;
-                if (p->ext_cmd) {
-                    es = run_external(ext[pi], &ext_id, o->reps, sxy, txy, rm.xy, &r, times, &nrep, &ea);
-                    cold = times[0];
-                    mem = gb_ext_resident(ext[pi]);
-                }
-                if (over_mem) {
-                    memset(&r, 0, sizeof r);
-                    r.status = GB_LIMIT;
-                    times[0] = 0;
-                    nrep = 1;
-                }
-                for (int rep = 0; rep < (p->ext_cmd || over_mem ? 0 : o->reps); rep++) {
-                    int64_t t0 = now_ns();
-                    int e = 0;
-                    if (p->user) run_user(p->user, &rm, o->model, s, t, &r);
-                    else e = gb_solve(rm.ws, &p->spec, qk, s, t, &r);
-                    int64_t t1 = now_ns();
-                    if (e != 0) {
-                        rc = gb_diag_set(d, EX_OSERR, scens[si], q->line, 0,
-                                         "expected memory for solver %s, found none", p->spec.name);
-                        gb_scen_free(&sc);
-                        goto done;
-                    }
-                    times[rep] = t1 - t0;
-                    if (rep == 0) cold = times[0];
-                }
-                qsort(times, (size_t)nrep, sizeof *times, cmp_i64);
-                int64_t med = times[nrep / 2];
-
-                double bound;
-                gb_guarantee gu = pair_guarantee(p, o->model, &bound);
-                gb_check pc;
-                memset(&pc, 0, sizeof pc);
-                gb_row_status st;
-                if (es == GB_EXT_LIMIT) {
-                    st = GB_ROW_LIMIT;
-                } else if (es == GB_EXT_PROTOCOL || es == GB_EXT_TIMEOUT || es == GB_EXT_CRASH) {
-                    st = es == GB_EXT_PROTOCOL ? GB_ROW_PROTOCOL
-                       : es == GB_EXT_TIMEOUT ? GB_ROW_TIMEOUT : GB_ROW_CRASH;
-                } else if (r.status == GB_LIMIT) {
-                    st = GB_ROW_LIMIT;
-                } else if (r.status == GB_FOUND) {
-                    if (!p->ext_cmd) to_xy(grid, r.path, r.path_len, rm.xy);   /* externals: already xy */
-                    if (!gb_validate_path(grid, o->model, sxy, txy, rm.xy, (size_t)r.path_len, r.cost, &pc)) {
-                        st = GB_ROW_INVALID;
-                    } else if (!oracle_found) {
-                        /* a valid path where Dijkstra found none: the oracle is wrong */
-                        rc = gb_diag_set(d, EX_SOFTWARE, scens[si], q->line, 0,
-                                         "expected no path (Dijkstra found none), found a valid one from %s",
-                                         p->spec.name);
-                        gb_scen_free(&sc);
-                        goto done;
-                    } else if (gu == GB_GUAR_OPTIMAL && gb_check_cmp(&pc, &oc) != 0) {
-                        st = GB_ROW_SUBOPTIMAL;
-                    } else if (gu == GB_GUAR_BOUNDED
-                               && pc.cost > bound * oc.cost + pc.tol + oc.tol * bound) {
-                        st = GB_ROW_SUBOPTIMAL;
-                    } else {
-                        st = scen_ok ? GB_ROW_OK : GB_ROW_SCEN_MISMATCH;
-                    }
-                } else if (oracle_found) {
-                    st = GB_ROW_FALSE_UNREACHABLE;
-                } else {
-                    st = scen_ok ? GB_ROW_UNREACHABLE : GB_ROW_SCEN_MISMATCH;
-                }
-                if (gb_row_status_failed(st)) {
-                    tot->failures++;
-                    fprintf(stderr, "%s:%ld: %s on %s/%s: %s%s%s%s\n", scens[si], q->line,
-                            gb_row_status_name(st), pname[pi],
-                            gb_pair_queue_name(p),
-                            st == GB_ROW_INVALID ? pc.msg : "",
-                            st == GB_ROW_SUBOPTIMAL ? "cost differs from Dijkstra's" : "",
-                            st == GB_ROW_FALSE_UNREACHABLE ? "no path reported, Dijkstra found one" : "",
-                            st >= GB_ROW_PROTOCOL ? ea.msg : "");
-                }
-                tot->status[st]++;
-                tot->rows++;
-                pair_sum *ps = &sums[pi];
-                ps->rows++;
-                ps->status[st]++;
-                ps->expanded += r.st.expanded;
-                ps->time_ns += med;
-                qst[pi] = (uint8_t)st;
-                qexp[pi] = r.st.expanded;
-                qns[pi] = med;
-
-                write_row(out, mname, scens[si], q, model, p, pname[pi], gu, bound, st,
-                          r.status == GB_FOUND && st < GB_ROW_PROTOCOL ? &r : NULL,
-                          oracle_found ? &oc : NULL, pc.ok ? &pc : NULL, med, cold, nrep, mem);
-            }
-            if (o->out && (rc = gb_journal_commit(&jr, qn, q->line, scen_ok, qst, qexp, qns, d)) != 0) {
-                gb_scen_free(&sc);
-                goto done;
-            }
-            qn++;
-            progress_tick(&pr, si, nscen, scens[si], qi + 1 - q0, q1 - q0, 0);
-        }
-        progress_tick(&pr, si, nscen, scens[si], q1 - q0, q1 - q0, 1);
-        if (pr.on && pr.tty) fputc('\n', stderr);
-        gb_scen_free(&sc);
+        tot->queries++;
+        if (!jq->scen_ok) tot->scen_mismatch++;
+        for (int pi = 0; pi < o->npairs; pi++)
+            count_row(tot, pi, jq->status[pi], jq->expanded[pi], jq->time_ns[pi], NULL);
+        sink_progress(&sk, k);
     }
 
+    /* execute */
+    if ((rc = exec_init(&ex, o, &pl, d)) != 0) goto done;
+    have_ex = 1;
+    if (o->jobs > 1 && ntodo - (size_t)qn > 1) {
+        rc = run_pool(&sk, &ex, todo + qn, ntodo - (size_t)qn, qn, d);
+        if (rc) {
+            qn = (long)sk.done;   /* what the journal holds */
+            goto done;
+        }
+        qn = (long)ntodo;
+    } else {
+        if (qres_init(&r, o->npairs) != 0) { rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); goto done; }
+        for (; (size_t)qn < ntodo; qn++) {
+            rc = exec_query(&ex, todo[qn], &r, d);
+            if (rc) { forward_notes(o, r.notes, r.notes_len); goto done; }
+            if ((rc = sink_query(&sk, todo[qn], qn, &r, d)) != 0) goto done;
+        }
+    }
+
+    /* finish */
     if (o->out) {
-        int e = gb_journal_finish(&jr, o->out, d);
-        out = NULL;
-        if (e) { rc = e; goto done; }
+        rc = gb_journal_finish(&sk.jr, o->out, d);
+        if (rc) goto done;
+        if (o->shard_n > 1 && (rc = write_shard_manifest(o, &pl, ntodo, d)) != 0) goto done_nofile;
     } else if (fflush(stdout) != 0) {
         rc = gb_diag_set(d, EX_IOERR, "<stdout>", 0, 0, "expected to write the CSV, found %s", strerror(errno));
         goto done_nofile;
     }
-
-    /* summary */
-    fprintf(stderr, "%-28s %-9s %7s %7s %7s %9s %12s %10s\n", "solver", "queue", "rows", "ok",
-            "failed", "scen_mis", "mean_exp", "mean_us");
-    for (int pi = 0; pi < o->npairs; pi++) {
-        const pair_sum *ps = &sums[pi];
-        const gb_pair *p = &o->pairs[pi];
-        uint64_t failed = 0;
-        for (int k = 0; k < GB_ROW_NSTATUS; k++)
-            if (gb_row_status_failed((gb_row_status)k)) failed += ps->status[k];
-        double n = ps->rows ? (double)ps->rows : 1.0;
-        fprintf(stderr, "%-28s %-9s %7llu %7llu %7llu %9llu %12.1f %10.2f\n", pname[pi],
-                gb_pair_queue_name(p),
-                (unsigned long long)ps->rows, (unsigned long long)ps->status[GB_ROW_OK],
-                (unsigned long long)failed, (unsigned long long)ps->status[GB_ROW_SCEN_MISMATCH],
-                (double)ps->expanded / n, (double)ps->time_ns / n / 1e3);
-    }
-    fprintf(stderr, "gridbench run: %llu queries, %llu rows, %llu solver failures, "
-            "%llu queries where the scenario's length disagrees with Dijkstra\n",
-            (unsigned long long)tot->queries, (unsigned long long)tot->rows,
-            (unsigned long long)tot->failures, (unsigned long long)tot->scen_mismatch);
     rc = tot->failures ? 1 : (o->strict && tot->scen_mismatch ? 2 : 0);
     goto done_nofile;
 
 done:
-    if (o->out && jr.f) {   /* failed: keep what is complete, if anything is */
-        gb_journal_close(&jr);
-        if (qn > 0)
-            fprintf(stderr, "gridbench run: the %ld queries completed so far are kept in %s; "
-                    "`--resume` continues from there\n", qn, jr.path);
-        else
-            remove(jr.path);
+    if (o->out && sk.jr.f) {   /* failed: keep what is complete, if anything is */
+        gb_journal_close(&sk.jr);
+        if (qn > 0) {
+            if (o->note) {
+                char b[1300];
+                snprintf(b, sizeof b, "gridbench run: the %ld queries completed so far are kept in "
+                         "%s; `--resume` continues from there", qn, sk.jr.path);
+                o->note(o->ctx, GB_NOTE_INFO, b);
+            }
+        } else {
+            remove(sk.jr.path);
+        }
     }
 done_nofile:
-    for (int pi = 0; ext && pi < o->npairs; pi++) {
-        gb_diag ed;
-        if (ext[pi] && gb_ext_close(ext[pi], &ed) != 0)
-            fprintf(stderr, "%s: warning: %s\n", pname[pi], ed.msg);
+    if (have_ex) {
+        /* closing external solvers may leave warnings */
+        qres_clear_text(&r);
+        FILE *nf = open_memstream(&r.notes, &r.notes_len);
+        ex.notes_f = nf;
+        exec_free(&ex);
+        if (nf && fclose(nf) == 0) forward_notes(o, r.notes, r.notes_len);
     }
-    gb_free(ext);
-    gb_free(pname);
-    run_map_free(&rm);
-    gb_free(sums);
-    gb_free(times);
-    gb_free(qst);
-    gb_free(qexp);
-    gb_free(qns);
+    qres_free(&r);
+    gb_free(todo);
+    gb_plan_free(&pl);
     return rc;
 }

@@ -3,19 +3,36 @@
  * (solver, queue) pair, checked against the Dijkstra oracle, the
  * validator and the scenario's printed length, one CSV row each.
  *
- * Per query the oracle (Dijkstra on the lazy binary heap) runs first; its
- * path is validated like any other (an oracle that fails validation is an
- * internal error and stops the run).  Then each pair runs `reps` times
- * (timed with CLOCK_MONOTONIC around gb_solve), its last path is validated
- * and its cost compared with the oracle's under the pair's guarantee.
+ * The run is three stages (plan -> execute -> sink):
+ *   plan     gb_plan.h: every selected query of every scenario, with the
+ *            run's fingerprint (options, pairs, SHA-256 of every file);
+ *   execute  one query at a time: the oracle, every pair, validation, and
+ *            the row status by one classification (classify() in gb_run.c)
+ *            over the one status table of gb_status.h;
+ *   sink     the rows of each query in plan order into the journal and the
+ *            CSV, the totals, the notes and the progress.
+ * With --jobs N, N forked worker processes execute queries handed out by
+ * the process that sinks; results come back over pipes and are written in
+ * plan order, so the CSV is the same as with one process (timing columns
+ * aside).  A worker that dies turns its query into `crash` rows and is
+ * replaced; the run goes on.
  *
- * Row status (column `status`), first that applies:
- *   protocol_error     an external solver (--external) answered out of
- *                      protocol (docs/protocol.md; message on stderr)
- *   timeout            an external solver did not answer in time
- *                      (--external-timeout)
- *   crash              an external solver died or closed a pipe
- *   limit              the solver hit --max-expanded
+ * Per query the oracle gives the optimum: the oracle cache (gb_ocache.h)
+ * when it holds the query and agrees with the scenario's printed length,
+ * else Dijkstra on the bucket queue (the fastest exact queue; Dijkstra is
+ * exact on every queue, see tests/test_search.c), whose path is validated
+ * like any other (an oracle that fails validation is an internal error and
+ * stops the run).  Then each pair runs `reps` times (timed with
+ * CLOCK_MONOTONIC around gb_solve), its last path is validated and its
+ * cost compared with the oracle's under the pair's guarantee.  Per map,
+ * each pair's preparation (queues, landmark and jump tables) is done
+ * before any query and timed into prep_ns.
+ *
+ * Row status (column `status`; names and which are failures: gb_status.h),
+ * first that applies:
+ *   protocol_error, timeout, crash   an external solver (--external)
+ *                      misbehaved, or a --jobs worker died (crash)
+ *   limit              --max-expanded, --max-ms or --max-mem stopped it
  *   invalid_path       the validator rejected the path (message on stderr)
  *   false_unreachable  solver found no path, Dijkstra found one
  *   suboptimal         the cost breaks the guarantee: != optimum for an
@@ -25,8 +42,6 @@
  *                      from the scenario's printed length by more than the
  *                      printed precision allows
  *   ok
- * protocol_error, timeout, crash, invalid_path, false_unreachable and
- * suboptimal are solver failures: the run's exit status is then 1.
  *
  * External solvers (--external CMD) run as child processes through
  * gb_external.h, one per pair, started at the first map and sent each new
@@ -49,6 +64,7 @@
 #include <stdio.h>
 
 #include "gb_diag.h"
+#include "gb_status.h"
 #include "gb_scen.h"
 #include "gb_search.h"
 #include "gb_validate.h"
@@ -70,6 +86,21 @@ typedef struct gb_pair {
  * (user and external solvers). */
 const char *gb_pair_queue_name(const gb_pair *p);
 
+/* What the runner tells its caller while it works (the CLI prints it;
+ * the library never does). */
+typedef enum gb_run_note_kind {
+    GB_NOTE_FAILURE = 0,   /* "file:line: status on solver/queue: why" */
+    GB_NOTE_WARNING,       /* "file:line:col: warning: ..." */
+    GB_NOTE_INFO           /* "gridbench run: ..." */
+} gb_run_note_kind;
+
+typedef struct gb_run_progress {
+    size_t done, total;        /* queries of this run (shard) written, and to write */
+    double work_done, work;    /* the same weighted by gb_plan_work() */
+    const char *scen;          /* scenario of the last query written */
+    double elapsed_s;          /* since the run started */
+} gb_run_progress;
+
 typedef struct gb_run_opts {
     gb_pair pairs[GB_RUN_MAX_PAIRS];
     int npairs;
@@ -78,7 +109,7 @@ typedef struct gb_run_opts {
     const char *out;           /* CSV path, or NULL for stdout */
     int reps;                  /* timed repetitions per pair and query (>= 1) */
     int strict;                /* scenario mismatches make the exit status 2 */
-    int progress;              /* 1 = progress on stderr */
+    int progress_on;           /* the CLI's: 1 = progress on stderr */
     uint64_t max_expanded;     /* per query, 0 = none */
     uint64_t max_ms;           /* per query wall time, 0 = none */
     uint64_t max_mem;          /* per query: bytes of the solver's workspace (gb_ws_bytes),
@@ -88,17 +119,22 @@ typedef struct gb_run_opts {
     int resume;                /* 1: continue the journal <out>.partial (gb_journal.h) */
     int ext_ms;                /* external solvers: limit per answer and per map, ms
                                   (0 = GB_EXT_DEFAULT_MS) */
+    int jobs;                  /* worker processes (<= 1: run in this process) */
+    int pin;                   /* 1: pin worker i to the i-th allowed CPU (jobs <= CPUs) */
+    long shard_i, shard_n;     /* --shard I/N (shard_n 0 = the whole plan) */
+    const char *oracle_cache;  /* directory of the oracle cache (gb_ocache.h), or NULL */
+    /* callbacks (may be NULL); called in the process that writes the output */
+    void (*note)(void *ctx, gb_run_note_kind kind, const char *text);
+    void (*progress)(void *ctx, const gb_run_progress *p);
+    void *ctx;
 } gb_run_opts;
 
-/* Row statuses; new ones are only ever appended (summaries index by them). */
-typedef enum gb_row_status {
-    GB_ROW_OK = 0, GB_ROW_UNREACHABLE, GB_ROW_INVALID, GB_ROW_SUBOPTIMAL,
-    GB_ROW_SCEN_MISMATCH, GB_ROW_FALSE_UNREACHABLE, GB_ROW_LIMIT,
-    GB_ROW_PROTOCOL, GB_ROW_TIMEOUT, GB_ROW_CRASH, GB_ROW_NSTATUS
-} gb_row_status;
-
-/* Nonzero for the statuses that are solver failures. */
-int gb_row_status_failed(gb_row_status s);
+/* Per pair, over a run. */
+typedef struct gb_run_pairsum {
+    char name[64];            /* as in the rows (an external's `ready NAME` included) */
+    uint64_t rows, status[GB_ROW_NSTATUS], expanded;
+    int64_t time_ns;          /* sum of the rows' time_ns */
+} gb_run_pairsum;
 
 /* Totals over a run. */
 typedef struct gb_run_totals {
@@ -107,9 +143,10 @@ typedef struct gb_run_totals {
     uint64_t failures;        /* rows whose status is a solver failure */
     uint64_t scen_mismatch;   /* queries whose printed length disagrees */
     uint64_t status[GB_ROW_NSTATUS];  /* rows per status (gb_row_status) */
+    uint64_t oracle_hits;     /* queries whose optimum came from the oracle cache */
+    uint64_t worker_crashes;  /* --jobs workers that died (their query: crash rows) */
+    gb_run_pairsum pair[GB_RUN_MAX_PAIRS];   /* [npairs of the options] */
 } gb_run_totals;
-
-const char *gb_row_status_name(gb_row_status s);
 
 /* Does the scenario's printed length q->length agree with the optimum
  * whose step counts are in oc?  Yes when it is within the printed
@@ -120,8 +157,12 @@ int gb_scen_agrees(const gb_check *oc, const gb_query *q);
 /* The CSV header line (no newline); the column list is a public contract. */
 const char *gb_run_csv_header(void);
 
-/* Run scenario files scens[0..n).  Writes the CSV (temp file + rename
- * when opts->out is set), a summary on stderr, fills *tot.  Returns 0 when
+/* Run scenario files scens[0..n): plan (gb_plan.h), execute each query of
+ * this shard (in this process, or in opts->jobs worker processes), and
+ * sink the rows in plan order into the CSV (through the journal and a
+ * rename when opts->out is set), so the output does not depend on how the
+ * work was split.  With a shard and opts->out, OUT.shard describes it for
+ * gb_merge.  Fills *tot; prints nothing (see note and progress).  Returns 0 when
  * every row is right, 1 when a solver failed, 2 with --strict when only
  * scenario mismatches were found, or a sysexits code for bad input (the
  * message is in *d and no CSV is left at opts->out). */

@@ -177,8 +177,11 @@ static int cmp_dbl(const void *a, const void *b)
 static const char summary_header[] =
     "map,solver,queue,guarantee,n,time_median_ns,time_mean_ns,time_p25_ns,time_p75_ns,"
     "time_p95_ns,time_iqr_ns,time_cold_median_ns,expanded_mean,expanded_median,speedup,"
-    "speedup_n,subopt_mean,subopt_max,ok,unreachable,invalid_path,suboptimal,scen_mismatch,"
-    "false_unreachable,limit,protocol_error,timeout,crash,mem_bytes_max";
+    "speedup_n,subopt_mean,subopt_max"
+#define GB_X(E, N, F, D) "," N
+    GB_ROW_STATUS_LIST(GB_X)
+#undef GB_X
+    ",mem_bytes_max";
 
 const char *gb_summary_csv_header(void) { return summary_header; }
 
@@ -276,14 +279,12 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
         srow r;
         memset(&r, 0, sizeof r);
         int st = -1;
-        for (int k = 0; k < GB_ROW_NSTATUS; k++)
-            if (strcmp(status, gb_row_status_name((gb_row_status)k)) == 0) st = k;
+        st = gb_row_status_from_name(status, strlen(status));
         if (st < 0) {
             char q[64];
             gb_diag_quote(q, sizeof q, status, strlen(status));
-            rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0, "column status: expected ok, unreachable, "
-                             "invalid_path, suboptimal, scen_mismatch, false_unreachable, limit, "
-                             "protocol_error, timeout or crash, found %s", q);
+            rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0, "column status: expected %s, found %s",
+                             gb_row_status_expected(), q);
             break;
         }
         r.status = (uint8_t)st;

@@ -20,6 +20,7 @@ static const struct {
     const char *summary;
 } cmds[] = {
     { "run",  gb_cmd_run,  "run solvers x queues over scenarios, check every path, write CSV" },
+    { "merge", gb_cmd_merge, "merge the CSVs of `run --shard I/N` into the CSV of one run" },
     { "list", gb_cmd_list, "list solvers, heuristics, queues and movement models" },
     { "gen",  gb_cmd_gen,  "generate Moving AI-format maps and scenarios (random, maze, rooms)" },
     { "heuristics", gb_cmd_heuristics,

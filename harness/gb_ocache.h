@@ -1,0 +1,80 @@
+/*
+ * gb_ocache.h -- the oracle cache: Dijkstra's optimum of a query, paid once.
+ *
+ * Key: the SHA-256 of the map file's bytes, the movement model, the start
+ * and goal cells, and GB_OCACHE_ORACLE_VERSION (bumped whenever the
+ * oracle could answer differently).  Value: the optimum's step counts
+ * (straight, diagonal) -- the exact cost a + b*sqrt 2 -- or "unreachable".
+ *
+ * Layout: one file per map and model, DIR/<map sha256>.<model>.gboc:
+ *
+ *   a 128-byte header line   "gridbench-oracle-cache 1 oracle=N map=<sha256> model=M" + spaces + "\n"
+ *   32-byte records          int32 sx, sy, gx, gy, straight, diag (diag < 0:
+ *                            unreachable), uint32 check, uint32 magic
+ *
+ * check is a hash of the record's first 24 bytes and the map's SHA-256, so
+ * a record torn, flipped or copied from another map's file is detected.
+ * Records are only appended, each with one write() on an O_APPEND
+ * descriptor (32 bytes: never interleaved with another writer's record on
+ * a local file system), so any number of processes (--jobs workers,
+ * shards on one machine) can fill one file at once; a later record of a
+ * key wins.  Opening a file whose header is not this version's, whose
+ * length leaves a torn record, or that holds a corrupt record rebuilds it
+ * (the good records, through a temp file and a rename, under an exclusive
+ * flock of DIR/<file>.lock): nothing wrong is ever trusted.  A record
+ * appended by another process to the file being replaced is lost, which
+ * costs one recomputation, never a wrong answer.
+ *
+ * The caller still checks every hit against the scenario's printed length
+ * and recomputes on disagreement (gb_run.c), so a stale or wrong entry
+ * cannot turn into a wrong verdict either.
+ */
+#ifndef GB_OCACHE_H
+#define GB_OCACHE_H
+
+#include <stdint.h>
+
+#include "gb_diag.h"
+#include "gb_grid.h"
+
+/* Bump when the oracle (or the cost model) could answer differently. */
+#define GB_OCACHE_ORACLE_VERSION 1
+
+typedef struct gb_ocache gb_ocache;
+
+typedef struct gb_ocache_stats {
+    uint64_t loaded;     /* records read when opened */
+    uint64_t dropped;    /* torn or corrupt records dropped (file rebuilt) */
+    int rebuilt;         /* 1: the file was rebuilt (version, torn or corrupt) */
+} gb_ocache_stats;
+
+/* The default cache directory: $XDG_CACHE_HOME/gridbench/oracle, else
+ * $HOME/.cache/gridbench/oracle; written into buf (size n).  0, or -1 when
+ * neither variable is set (no default cache). */
+int gb_ocache_default_dir(char *buf, size_t n);
+
+/* Open (creating DIR and the file as needed) the cache of the map whose
+ * SHA-256 is map_sha (64 hex digits) under model m.  Returns the cache, or
+ * NULL with *d filled (EX_CANTCREAT, EX_IOERR, EX_OSERR); *st (if not
+ * NULL) says what was loaded, dropped or rebuilt. */
+gb_ocache *gb_ocache_open(const char *dir, const char *map_sha, gb_model m, gb_ocache_stats *st,
+                          gb_diag *d);
+
+/* Look up start (sx,sy) -> goal (gx,gy).  1 and *straight, *diag (diag < 0:
+ * unreachable) on a hit, 0 on a miss. */
+int gb_ocache_get(const gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
+                  int64_t *straight, int64_t *diag);
+
+/* Record an answer (diag < 0: unreachable) in memory and append it to the
+ * file.  0, -1 when the append failed (the cache stays usable in
+ * memory; the caller may warn), or -2 when memory ran out. */
+int gb_ocache_put(gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
+                  int64_t straight, int64_t diag);
+
+/* The file behind c. */
+const char *gb_ocache_path(const gb_ocache *c);
+
+/* Close the file and free c.  Safe on NULL. */
+void gb_ocache_close(gb_ocache *c);
+
+#endif
