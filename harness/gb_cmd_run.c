@@ -32,6 +32,16 @@ static const char *const all_solvers[] = {
 
 static void run_usage(FILE *f)
 {
+    /* the statuses come from the one table (gb_status.h) */
+    char st[2048];
+    size_t k = 0;
+    for (int i = 0; i < GB_ROW_NSTATUS && k < sizeof st; i++) {
+        int w = snprintf(st + k, sizeof st - k, "  %-18s %s%s\n", gb_row_status_name((gb_row_status)i),
+                         gb_row_status_failed((gb_row_status)i) ? "[failure] " : "",
+                         gb_row_status_desc((gb_row_status)i));
+        if (w < 0) break;
+        k += (size_t)w;
+    }
     fprintf(f,
 "usage: gridbench run [OPTIONS] SCEN...\n"
 "\n"
@@ -94,13 +104,19 @@ static void run_usage(FILE *f)
 "                        with queue 'none' under their own names\n"
 "  -h, --help            this text\n"
 "\n"
+"Row status (column `status`), first that applies: protocol_error, timeout,\n"
+"crash, limit, invalid_path, false_unreachable, suboptimal, unreachable,\n"
+"scen_mismatch, ok:\n"
+"%s"
+"\n"
 "Exit status: 0 all rows right; 1 a solver returned an invalid, suboptimal\n"
 "or missing path; 2 (--strict) scenario lengths disagree; 64-78 bad usage or\n"
 "input (sysexits.h).\n"
 "\n"
 "Example:\n"
 "  gridbench run --solver astar-octile,jps --queue bheap,bucket \\\n"
-"      --out results/arena.csv ../shared/movingai/dao/arena.map.scen\n");
+"      --out results/arena.csv ../shared/movingai/dao/arena.map.scen\n"
+"  gridbench run -s jps --jobs 2 --out q.csv datasets/default/*.scen\n", st);
 }
 
 /* ---- what the runner tells: notes, progress, the summary --------------- */

@@ -1,0 +1,434 @@
+/*
+ * test_scale.c -- the scale-out runner: one status table, --jobs N, the
+ * oracle cache, --shard I/N + gridbench merge, and resuming a killed
+ * parallel run.
+ *
+ * Equality of two runs always means: the same CSV bytes once the timing
+ * columns are masked (GB_MASK_TIMES) -- the same rows, in the same order,
+ * with the same answers and counters.
+ */
+#include "gb_test.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gb_ocache.h"
+#include "gb_run.h"
+#include "gb_sha256.h"
+#include "gb_status.h"
+
+static const char *bin(void)
+{
+    const char *b = getenv("GB_BIN");
+    if (!b || !*b) cr_skip_test("GB_BIN not set (run through make test)");
+    return b;
+}
+
+static int sh(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int sh(char *out, size_t n, const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    char full[4200];
+    snprintf(full, sizeof full, "(%s) 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    cr_assert_not_null(p);
+    size_t len = 0;
+    if (out && n) {
+        len = fread(out, 1, n - 1, p);
+        out[len] = '\0';
+    }
+    char sink[4096];
+    while (fread(sink, 1, sizeof sink, p) > 0) {}
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static char *tmpdir(char *d, size_t n)
+{
+    snprintf(d, n, "/tmp/gbscale.XXXXXX");
+    cr_assert_not_null(mkdtemp(d));
+    return d;
+}
+
+static void rmdir_all(const char *d) { sh(NULL, 0, "rm -rf '%s'", d); }
+
+static char out[65536];
+
+/* The default scenarios, the first 24 queries of each: a small plan whose
+ * queries differ in length, so workers finish out of order. */
+#define SCENS "datasets/default/maze128-2-1.map.scen datasets/default/random128-20-1.map.scen " \
+              "datasets/default/room128-16-1.map.scen"
+#define SOLVERS "-s dijkstra,astar-octile,jps,bfs -q bheap,bucket --count 24"
+
+/* Assert that two run CSVs hold the same rows, timing columns aside. */
+static void same_rows(const char *a, const char *b)
+{
+    int rc = sh(out, sizeof out, "sed -e '" GB_MASK_TIMES "' '%s' >'%s.m' && sed -e '" GB_MASK_TIMES
+                "' '%s' >'%s.m' && cmp '%s.m' '%s.m' && rm -f '%s.m' '%s.m'", a, a, b, b, a, b, a, b);
+    cr_assert_eq(rc, 0, "%s and %s differ in more than the timing columns: %s", a, b, out);
+}
+
+static long lines_of(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    long n = 0;
+    int c;
+    while ((c = fgetc(f)) != EOF) n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+/* ---- the status table --------------------------------------------------- */
+
+GB_TEST(status, one_table_names_each_status_once_and_the_readme_follows_it)
+{
+    for (int i = 0; i < GB_ROW_NSTATUS; i++) {
+        const char *n = gb_row_status_name((gb_row_status)i);
+        cr_assert_eq(gb_row_status_from_name(n, strlen(n)), i, "%s", n);
+        for (int j = 0; j < i; j++)
+            cr_assert_str_neq(n, gb_row_status_name((gb_row_status)j));
+        cr_assert(strstr(gb_row_status_expected(), n) != NULL, "%s", n);
+    }
+    cr_assert_eq(gb_row_status_from_name("okay", 4), -1);
+    cr_assert_str_eq(gb_row_status_name(GB_ROW_NSTATUS), "?");
+    /* the README's status table: the same names, flags and descriptions, in order */
+    FILE *f = fopen("README.md", "r");
+    cr_assert_not_null(f, "README.md not found (tests run from the repository root)");
+    char line[1024];
+    int in = 0, k = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strstr(line, "<!-- status table")) { in = 1; continue; }
+        if (!in) continue;
+        if (strncmp(line, "| `", 3) != 0) {
+            if (k > 0) break;
+            continue;
+        }
+        cr_assert_lt(k, GB_ROW_NSTATUS, "the README lists more statuses than gb_status.h: %s", line);
+        char want[600];
+        snprintf(want, sizeof want, "| `%s` | %s | %s |\n", gb_row_status_name((gb_row_status)k),
+                 gb_row_status_failed((gb_row_status)k) ? "yes" : "no",
+                 gb_row_status_desc((gb_row_status)k));
+        cr_assert_str_eq(line, want, "README status row %d", k);
+        k++;
+    }
+    fclose(f);
+    cr_assert_eq(k, GB_ROW_NSTATUS, "the README lists %d statuses, gb_status.h %d", k, GB_ROW_NSTATUS);
+}
+
+GB_TEST(status, run_and_report_count_the_same_failures)
+{
+    /* --max-expanded makes limit rows: not failures, for run and report alike */
+    char d[64];
+    tmpdir(d, sizeof d);
+    int rc = sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --max-expanded 200 --count 20 --out %s/q.csv "
+                "datasets/default/room128-16-1.map.scen", bin(), d);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, " 0 solver failures") != NULL, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "grep -c ',limit,' %s/q.csv", d), 0, "no limit rows: %s", out);
+    cr_assert_eq(sh(out, sizeof out, "%s summary --out %s/s.csv %s/q.csv && mkdir -p %s/r && "
+                    "cp %s/s.csv %s/r/summary.csv && cp %s/q.csv %s/r/queries.csv && %s env >%s/r/env.json && "
+                    "%s report %s/r && cat %s/r/report.md", bin(), d, d, d, d, d, d, d, bin(), d, bin(), d, d),
+                 0, "%s", out);
+    cr_assert(strstr(out, "No solver failures") != NULL, "report disagrees with run:\n%.3000s", out);
+    rmdir_all(d);
+}
+
+/* ---- --jobs ------------------------------------------------------------- */
+
+GB_TEST(jobs, two_workers_write_what_one_process_writes)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    char a[128], b[128], c[128];
+    snprintf(a, sizeof a, "%s/j1.csv", d);
+    snprintf(b, sizeof b, "%s/j2.csv", d);
+    snprintf(c, sizeof c, "%s/j3.csv", d);
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet --no-oracle-cache " SOLVERS " --out %s " SCENS,
+                    bin(), a), 0, "%s", out);
+    static char t1[sizeof out];
+    memcpy(t1, out, sizeof out);
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet --no-oracle-cache " SOLVERS " --jobs 2 --out %s " SCENS,
+                    bin(), b), 0, "%s", out);
+    /* the totals line is the same too */
+    const char *l1 = strstr(t1, "gridbench run: "), *l2 = strstr(out, "gridbench run: ");
+    cr_assert(l1 && l2, "%s\n%s", t1, out);
+    cr_assert_eq(strncmp(l1, l2, strcspn(l1, "\n")), 0, "%s\n%s", t1, out);
+    same_rows(a, b);
+    /* more workers than queries, and to stdout */
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet --no-oracle-cache -s jps --count 1 --jobs 5 "
+                    "datasets/default/maze128-2-1.map.scen >%s", bin(), c), 0, "%s", out);
+    cr_assert_eq(lines_of(c), 2);
+    rmdir_all(d);
+}
+
+GB_TEST(jobs, a_dead_worker_becomes_crash_rows_and_the_run_goes_on)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --out %s/ref.csv " SCENS,
+                    bin(), d), 0, "%s", out);
+    /* plan index 13 is line 5 of the second scenario (line 1 is the header) */
+    int rc = sh(out, sizeof out, "GRIDBENCH_WORKER_CRASH_AT=13 %s run --quiet -s dijkstra,jps --count 10 "
+                "--jobs 2 --out %s/q.csv " SCENS, bin(), d);
+    cr_assert_eq(rc, 1, "a crash is a solver failure: exit 1, found %d: %s", rc, out);
+    cr_assert(strstr(out, "random128-20-1.map.scen:5: crash on every pair: the worker process "
+                          "running this query killed by signal 9") != NULL, "%s", out);
+    cr_assert(strstr(out, "1 worker processes died") != NULL, "%s", out);
+    /* exactly that query's two rows are crash rows; every other row is the reference's */
+    cr_assert_eq(sh(out, sizeof out, "grep -c ',crash,' %s/q.csv", d), 0);
+    cr_assert_eq(atoi(out), 2, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "grep -v ',crash,' %s/q.csv | sed -e '" GB_MASK_TIMES "' >%s/a && "
+                    "sed -e '" GB_MASK_TIMES "' %s/ref.csv | grep -v 'random128-20-1.map.scen,5,' >%s/b && "
+                    "cmp %s/a %s/b", d, d, d, d, d, d), 0, "%s", out);
+    rmdir_all(d);
+}
+
+GB_TEST(jobs, a_killed_parallel_run_resumes_to_the_same_csv)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra,astar-octile,jps -q bheap,bucket "
+                    "--out %s/ref.csv " SCENS, bin(), d), 0, "%s", out);
+    /* kill the parent with SIGKILL once some queries are in its journal;
+     * its workers die with it (PR_SET_PDEATHSIG) */
+    int rc = sh(out, sizeof out, "%s run --quiet --no-oracle-cache -s dijkstra,astar-octile,jps -q bheap,bucket "
+                "--jobs 2 --out %s/q.csv " SCENS " & p=$!; "
+                "for i in $(seq 1 400); do n=$(grep -c '^#=' %s/q.csv.partial 2>/dev/null); "
+                "[ \"${n:-0}\" -ge 40 ] && break; sleep 0.01; done; kill -KILL $p; wait $p; echo rc=$?",
+                bin(), d, d);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "rc=137") != NULL, "the run was not killed: %s", out);
+    cr_assert_eq(access(strcat(strcpy(out, d), "/q.csv"), F_OK), -1, "a killed run left its CSV");
+    cr_assert_eq(sh(out, sizeof out, "sleep 0.2; pgrep -f '[g]ridbench run.*%s/q.csv' || echo none", d), 0);
+    cr_assert(strstr(out, "none") != NULL, "workers outlived their parent: %s", out);
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra,astar-octile,jps -q bheap,bucket "
+                    "--jobs 2 --resume --out %s/q.csv " SCENS, bin(), d), 0, "%s", out);
+    cr_assert(strstr(out, "queries done before") != NULL, "%s", out);
+    char a[128], b[128];
+    snprintf(a, sizeof a, "%s/ref.csv", d);
+    snprintf(b, sizeof b, "%s/q.csv", d);
+    same_rows(a, b);
+    rmdir_all(d);
+}
+
+/* ---- shards and merge --------------------------------------------------- */
+
+GB_TEST(shard, three_shards_merge_into_the_unsharded_csv)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet " SOLVERS " --out %s/ref.csv " SCENS, bin(), d),
+                 0, "%s", out);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(sh(out, sizeof out, "%s run --quiet " SOLVERS " --shard %d/3 --out %s/s%d.csv " SCENS,
+                        bin(), i, d, i), 0, "%s", out);
+    /* given in any order */
+    cr_assert_eq(sh(out, sizeof out, "%s merge --out %s/all.csv %s/s2.csv %s/s0.csv %s/s1.csv", bin(), d,
+                    d, d, d), 0, "%s", out);
+    cr_assert(strstr(out, "3 shards, 72 queries, 504 rows, 0 solver failures") != NULL, "%s", out);
+    char a[128], b[128];
+    snprintf(a, sizeof a, "%s/ref.csv", d);
+    snprintf(b, sizeof b, "%s/all.csv", d);
+    same_rows(a, b);
+    /* shard 1 of 3 holds plan indices 1, 4, 7, ...: 24 queries x 7 pairs */
+    cr_assert_eq(lines_of(strcat(strcpy(a, d), "/s1.csv")), 1 + 24 * 7);
+    rmdir_all(d);
+}
+
+GB_TEST(shard, merge_refuses_gaps_duplicates_other_plans_and_torn_shards)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s jps --count 8 --shard %d/2 --out %s/s%d.csv " SCENS,
+                        bin(), i, d, i), 0, "%s", out);
+    /* a missing shard */
+    cr_assert_eq(sh(out, sizeof out, "%s merge --out %s/m.csv %s/s0.csv", bin(), d, d), 65, "%s", out);
+    cr_assert(strstr(out, "expected shards 0..1 of 2, found no shard 1/2 among the 1 given") != NULL, "%s", out);
+    /* a duplicate */
+    cr_assert_eq(sh(out, sizeof out, "%s merge --out %s/m.csv %s/s0.csv %s/s1.csv %s/s0.csv", bin(), d, d, d, d),
+                 65, "%s", out);
+    cr_assert(strstr(out, "expected each shard once, found shard 0/2 twice") != NULL, "%s", out);
+    /* another plan: a scenario file whose contents changed (same path) */
+    cr_assert_eq(sh(out, sizeof out, "mkdir %s/in && cp datasets/default/maze128-2-1.map* %s/in/ && "
+                    "%s run --quiet -s jps --count 8 --shard 0/2 --out %s/t0.csv %s/in/maze128-2-1.map.scen && "
+                    "sed -i '2s/\\t[0-9.]*$/\\t99.5/' %s/in/maze128-2-1.map.scen && "
+                    "%s run --quiet -s jps --count 8 --shard 1/2 --out %s/t1.csv %s/in/maze128-2-1.map.scen; "
+                    "%s merge --out %s/m.csv %s/t0.csv %s/t1.csv", d, d, bin(), d, d, d, bin(), d, d,
+                    bin(), d, d, d), 65, "%s", out);
+    cr_assert(strstr(out, "found another plan") != NULL, "%s", out);
+    /* other options */
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra --count 8 --shard 1/2 --out %s/o1.csv " SCENS
+                    "; %s merge %s/s0.csv %s/o1.csv", bin(), d, bin(), d, d), 65, "%s", out);
+    /* a shard whose CSV lost a row */
+    cr_assert_eq(sh(out, sizeof out, "sed -i '$d' %s/s1.csv; %s merge %s/s0.csv %s/s1.csv", d, bin(), d, d),
+                 65, "%s", out);
+    cr_assert(strstr(out, "expected 12 rows") != NULL, "%s", out);
+    /* no manifest */
+    cr_assert_eq(sh(out, sizeof out, "rm %s/s1.csv.shard; %s merge %s/s0.csv %s/s1.csv", d, bin(), d, d),
+                 66, "%s", out);
+    cr_assert(strstr(out, "s1.csv.shard") != NULL, "%s", out);
+    /* nothing written by any refusal */
+    cr_assert_eq(access(strcat(strcpy(out, d), "/m.csv"), F_OK), -1);
+    /* --shard needs --out and a well-formed I/N */
+    cr_assert_eq(sh(out, sizeof out, "%s run -s jps --shard 0/2 " SCENS, bin()), 64, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "%s run -s jps --shard 2/2 --out %s/x.csv " SCENS, bin(), d), 64, "%s", out);
+    cr_assert(strstr(out, "--shard: expected I/N with 0 <= I < N") != NULL, "%s", out);
+    rmdir_all(d);
+}
+
+/* ---- the oracle cache --------------------------------------------------- */
+
+GB_TEST(ocache, a_warm_cache_skips_dijkstra_and_changes_no_row)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s jps --count 20 --oracle-cache %s/c --out %s/a.csv " SCENS,
+                    bin(), d, d), 0, "%s", out);
+    cr_assert(strstr(out, ": 0 optima found there") != NULL, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s jps --count 20 --oracle-cache %s/c --out %s/b.csv " SCENS,
+                    bin(), d, d), 0, "%s", out);
+    cr_assert(strstr(out, ": 60 optima found there") != NULL, "%s", out);
+    char a[128], b[128];
+    snprintf(a, sizeof a, "%s/a.csv", d);
+    snprintf(b, sizeof b, "%s/b.csv", d);
+    same_rows(a, b);
+    /* one file per map, each 128 + 20 x 32 bytes */
+    cr_assert_eq(sh(out, sizeof out, "ls %s/c/*.gboc | wc -l; stat -c %%s %s/c/*.gboc | sort -u", d, d), 0);
+    cr_assert_str_eq(out, "3\n768\n");
+    rmdir_all(d);
+}
+
+/* Flip one byte of the first record of every cache file in dir/c. */
+static void corrupt_first_records(const char *d)
+{
+    cr_assert_eq(sh(out, sizeof out, "for f in %s/c/*.gboc; do printf '\\377' | "
+                    "dd of=$f bs=1 seek=$((128 + 17)) conv=notrunc 2>/dev/null; done", d), 0);
+}
+
+GB_TEST(ocache, torn_corrupt_or_foreign_files_are_rebuilt_never_trusted)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+#define run "%s run --quiet -s astar-octile --count 10 --oracle-cache %s/c --out %s/%s.csv " \
+            "datasets/default/maze128-2-1.map.scen"
+    cr_assert_eq(sh(out, sizeof out, run, bin(), d, d, "ref"), 0, "%s", out);
+    /* a flipped byte: that record is dropped, recomputed, the file rebuilt */
+    corrupt_first_records(d);
+    cr_assert_eq(sh(out, sizeof out, run, bin(), d, d, "a"), 0, "%s", out);
+    cr_assert(strstr(out, "warning: expected an intact oracle cache file, found torn or corrupt "
+                          "entries; rebuilt with the 9 good entries") != NULL, "%s", out);
+    cr_assert(strstr(out, ": 9 optima found there") != NULL, "%s", out);
+    /* a torn tail (a record cut short) */
+    cr_assert_eq(sh(out, sizeof out, "truncate -s -5 %s/c/*.gboc", d), 0);
+    cr_assert_eq(sh(out, sizeof out, run, bin(), d, d, "b"), 0, "%s", out);
+    cr_assert(strstr(out, "rebuilt with the 9 good entries") != NULL, "%s", out);
+    /* another version's header: everything recomputed */
+    cr_assert_eq(sh(out, sizeof out, "sed -i '1s/oracle=1/oracle=0/' %s/c/*.gboc", d), 0);
+    cr_assert_eq(sh(out, sizeof out, run, bin(), d, d, "c"), 0, "%s", out);
+    cr_assert(strstr(out, "found another version; rebuilt with the 0 good entries") != NULL, "%s", out);
+    cr_assert(strstr(out, ": 0 optima found there") != NULL, "%s", out);
+    char a[128], b[128];
+    snprintf(a, sizeof a, "%s/ref.csv", d);
+    const char *tags[] = { "a", "b", "c" };
+    for (int i = 0; i < 3; i++) {
+        snprintf(b, sizeof b, "%s/%s.csv", d, tags[i]);
+        same_rows(a, b);
+    }
+    rmdir_all(d);
+#undef run
+}
+
+GB_TEST(ocache, a_wrong_entry_with_a_valid_checksum_is_caught_by_the_scenario)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    const char *map = "datasets/default/maze128-2-1.map";
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra --count 3 --oracle-cache %s/c --out %s/ref.csv "
+                    "%s.scen", bin(), d, d, map), 0, "%s", out);
+    /* the first query is (97,43) -> (97,46), optimum 3 straight steps: the
+     * cache is made to say 4 (a well-formed, wrong record, as a bug would) */
+    char sha[65], dir[128];
+    gb_diag dg;
+    cr_assert_eq(gb_sha256_file(map, sha, &dg), 0);
+    snprintf(dir, sizeof dir, "%s/c", d);
+    gb_ocache *c = gb_ocache_open(dir, sha, GB_MODEL_8_NOCUT, NULL, &dg);
+    cr_assert_not_null(c, "%s", dg.msg);
+    int64_t a, b;
+    cr_assert_eq(gb_ocache_get(c, 97, 43, 97, 46, &a, &b), 1);
+    cr_assert_eq(a, 3);
+    cr_assert_eq(b, 0);
+    cr_assert_eq(gb_ocache_put(c, 97, 43, 97, 46, 4, 0), 0);
+    gb_ocache_close(c);
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra --count 3 --oracle-cache %s/c --out %s/q.csv "
+                    "%s.scen", bin(), d, d, map), 0, "%s", out);
+    cr_assert(strstr(out, "maze128-2-1.map.scen:2: warning: the oracle cache said another optimum, "
+                          "Dijkstra says this one; the cache entry is replaced") != NULL, "%s", out);
+    cr_assert(strstr(out, ": 2 optima found there") != NULL, "%s", out);
+    char x[128], y[128];
+    snprintf(x, sizeof x, "%s/ref.csv", d);
+    snprintf(y, sizeof y, "%s/q.csv", d);
+    same_rows(x, y);
+    /* and the file now says 3 again (a later record wins) */
+    c = gb_ocache_open(dir, sha, GB_MODEL_8_NOCUT, NULL, &dg);
+    cr_assert_not_null(c);
+    cr_assert_eq(gb_ocache_get(c, 97, 43, 97, 46, &a, &b), 1);
+    cr_assert_eq(a, 3);
+    gb_ocache_close(c);
+    rmdir_all(d);
+}
+
+GB_TEST(ocache, two_writers_at_once_leave_a_file_every_reader_accepts)
+{
+    char d[64], dir[128];
+    tmpdir(d, sizeof d);
+    snprintf(dir, sizeof dir, "%s/c", d);
+    const char *sha = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    gb_diag dg;
+    /* two processes append 2000 records each to the same file */
+    pid_t pid[2];
+    for (int w = 0; w < 2; w++) {
+        pid[w] = fork();
+        cr_assert_geq(pid[w], 0);
+        if (pid[w] == 0) {
+            gb_ocache *c = gb_ocache_open(dir, sha, GB_MODEL_8_NOCUT, NULL, &dg);
+            if (!c) _exit(2);
+            for (int i = 0; i < 2000; i++)
+                if (gb_ocache_put(c, w, i, i + 1, w + 7, i, w) != 0) _exit(3);
+            gb_ocache_close(c);
+            _exit(0);
+        }
+    }
+    for (int w = 0; w < 2; w++) {
+        int st;
+        cr_assert_eq(waitpid(pid[w], &st, 0), pid[w]);
+        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    gb_ocache_stats cs;
+    gb_ocache *c = gb_ocache_open(dir, sha, GB_MODEL_8_NOCUT, &cs, &dg);
+    cr_assert_not_null(c);
+    cr_assert_eq(cs.loaded, 4000);
+    cr_assert_eq(cs.dropped, 0);
+    cr_assert_eq(cs.rebuilt, 0);
+    int64_t a, b;
+    for (int w = 0; w < 2; w++)
+        for (int i = 0; i < 2000; i += 97) {
+            cr_assert_eq(gb_ocache_get(c, w, i, i + 1, w + 7, &a, &b), 1);
+            cr_assert_eq(a, i);
+            cr_assert_eq(b, w);
+        }
+    cr_assert_eq(gb_ocache_get(c, 5, 5, 5, 5, &a, &b), 0);
+    gb_ocache_close(c);
+    rmdir_all(d);
+}
