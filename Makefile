@@ -107,8 +107,9 @@ check-cli: $(BIN)
 	LC_ALL=C $(BIN) run $(CHECK_CLI_ARGS) --out $(BUILD)/check-cli.csv $$scens && \
 	echo "check-cli: $$(($$(wc -l <$(BUILD)/check-cli.csv) - 1)) rows, no failures"
 
+# make report JOBS=N: N worker processes for gridbench run
 report: gridbench
-	./scripts/report.sh $(REPORT_ARGS)
+	./scripts/report.sh $(if $(JOBS),--jobs $(JOBS)) $(REPORT_ARGS)
 
 bench: gridbench
 	./scripts/bench.sh $(BENCH_ARGS)

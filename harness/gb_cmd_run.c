@@ -535,7 +535,7 @@ int gb_cmd_list(int argc, char **argv)
 {
     if (argc > 1) {
         if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-            printf("usage: gridbench list\n\nPrint every solver, heuristic, queue and movement model,\n"
+            printf("usage: gridbench list\n\nPrint every solver, heuristic, queue, row status and movement model,\n"
                    "one per line, as KIND NAME DESCRIPTION (tab-separated).\n\n"
                    "Example:\n  gridbench list | grep ^queue\n");
             return 0;
@@ -558,6 +558,10 @@ int gb_cmd_list(int argc, char **argv)
     }
     for (int q = 0; q < GB_Q_COUNT; q++)
         printf("queue\t%s\t%s\n", gb_queue_name((gb_queue_kind)q), gb_queue_desc((gb_queue_kind)q));
+    for (int k = 0; k < GB_ROW_NSTATUS; k++)
+        printf("status\t%s\t%s%s\n", gb_row_status_name((gb_row_status)k),
+               gb_row_status_failed((gb_row_status)k) ? "[failure] " : "",
+               gb_row_status_desc((gb_row_status)k));
     for (int m = 0; m < GB_MODEL_COUNT; m++)
         printf("model\t%s\t%s%s\n", gb_model_name((gb_model)m), gb_model_desc((gb_model)m),
                m == GB_MODEL_8_NOCUT ? " [default]" : "");

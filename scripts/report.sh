@@ -40,6 +40,13 @@ Input
   --scen FILE           scenario file (repeatable); default: $SCEN if set
                         (whitespace-separated list), else datasets/default/*.scen
   --count N             only the first N queries of each scenario (default all)
+  --csv FILE            do not run: take FILE (the CSV of `gridbench run`, or
+                        of `gridbench merge` after a sharded run) as queries.csv;
+                        give the same --scen files for the checksums in env.json
+Execution
+  --jobs N              worker processes of `gridbench run` (default 1; env.json
+                        records it: parallel workers share caches and memory
+                        bandwidth, see the README)
 Matrix
   --solvers LIST        comma-separated solver names or 'all' (default all)
   --queues LIST         comma-separated queue names or 'all' (default all)
@@ -97,6 +104,8 @@ OUT_DIR=results
 RUN_ID=
 HEUR=
 RESUME=0
+JOBS=1
+CSV_IN=
 BIN=${GB_BIN:-./gridbench}
 ARGS_GIVEN="$*"
 
@@ -126,6 +135,8 @@ while [ "$#" -gt 0 ]; do
     --run-id) need_arg "$@"; RUN_ID=$2; shift 2 ;;
     --heuristics) need_arg "$@"; HEUR=$2; shift 2 ;;
     --resume) RESUME=1; shift ;;
+    --jobs) need_arg "$@"; is_count "$2" && [ "$2" -ge 1 ] || die 2 "--jobs: expected a positive integer, found '$2'"; JOBS=$2; shift 2 ;;
+    --csv) need_arg "$@"; CSV_IN=$2; shift 2 ;;
     --bin) need_arg "$@"; BIN=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die 2 "expected an option listed above, found '$1'" ;;
@@ -143,6 +154,7 @@ for s in "${SCENS[@]}"; do
     [ -f "$s" ] || die 2 "scenario '$s': expected a readable file, found none"
 done
 [ -z "$HF_SCEN" ] && HF_SCEN=${SCENS[0]}
+[ -z "$CSV_IN" ] || [ -f "$CSV_IN" ] || die 2 "--csv: expected a readable file, found none at '$CSV_IN'"
 [ -z "$HEUR" ] || [ -f "$HEUR" ] || die 2 "--heuristics: expected a readable file, found none at '$HEUR'"
 if [ -n "$RUN_ID" ] && ! [[ $RUN_ID =~ ^[A-Za-z0-9._-]+$ && $RUN_ID != .* ]]; then
     die 2 "--run-id: expected letters, digits, '.', '_' or '-' (not starting with '.'), found '$RUN_ID'"
@@ -277,12 +289,23 @@ fi
 
 # ---- 2. the matrix -------------------------------------------------------
 step 2 "gridbench run: solvers $SOLVERS x queues $QUEUES over ${#SCENS[@]} scenario files, $REPS reps"
-run_args=(run --solver "$SOLVERS" --queue "$QUEUES" --model "$MODEL" --reps "$REPS" --out "$TMP/queries.csv")
+run_args=(run --solver "$SOLVERS" --queue "$QUEUES" --model "$MODEL" --reps "$REPS" --jobs "$JOBS" --out "$TMP/queries.csv")
 [ "$COUNT" -gt 0 ] && run_args+=(--count "$COUNT")
 [ ${#EXTRA_RUN[@]} -gt 0 ] && run_args+=("${EXTRA_RUN[@]}")
 # --resume: a finished step 2 is kept (its exit status in run_status);
 # else gridbench continues its journal queries.csv.partial.
-if [ "$RESUME" = 1 ] && [ -s "$TMP/run_status" ] && [ -s "$TMP/queries.csv" ]; then
+if [ -n "$CSV_IN" ]; then
+    cp -- "$CSV_IN" "$TMP/queries.csv.part" && mv -- "$TMP/queries.csv.part" "$TMP/queries.csv" ||
+        die 4 "cannot copy $CSV_IN into the run folder"
+    # exit status as gridbench run's: 1 when a row has a failure status
+    # (`gridbench list` names them, from the one status table)
+    fails=$("$BIN" list | awk -F'\t' '$1 == "status" && $3 ~ /^\[failure\]/ { print $2 }' | paste -sd'|')
+    run_rc=0
+    awk -F, -v f="^($fails)\$" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c = i; next }
+        $c ~ f { bad = 1 } END { exit bad }' "$TMP/queries.csv" || run_rc=1
+    say "queries.csv taken from $CSV_IN (not run here; exit status $run_rc)"
+    echo "$run_rc" >"$TMP/run_status"
+elif [ "$RESUME" = 1 ] && [ -s "$TMP/run_status" ] && [ -s "$TMP/queries.csv" ]; then
     run_rc=$(cat "$TMP/run_status")
     say "queries.csv was complete (exit status $run_rc): kept"
 else
@@ -336,6 +359,8 @@ step 5 "env.json"
     "command": $(json_str "scripts/report.sh $ARGS_GIVEN"),
     "model": $(json_str "$MODEL"),
     "reps": $REPS,
+    "jobs": $JOBS,
+    "queries_from": $(json_str "${CSV_IN:-gridbench run}"),
     "count": $COUNT,
     "solvers_requested": $(json_str "$SOLVERS"),
     "queues_requested": $(json_str "$QUEUES"),

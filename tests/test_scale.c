@@ -432,3 +432,30 @@ GB_TEST(ocache, two_writers_at_once_leave_a_file_every_reader_accepts)
     gb_ocache_close(c);
     rmdir_all(d);
 }
+
+/* ---- the report from a merged CSV ----------------------------------------- */
+
+GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses, .timeout = 240)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    const char *sc = "datasets/default/room128-16-1.map.scen";
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 6 --shard %d/2 --out %s/s%d.csv %s",
+                        bin(), i, d, i, sc), 0, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "%s merge --quiet --out %s/all.csv %s/s0.csv %s/s1.csv", bin(), d, d, d),
+                 0, "%s", out);
+#define rep "GB_BIN=%s scripts/report.sh --bin %s --csv %s/%s --scen %s --solvers dijkstra,jps " \
+            "--jobs 2 --out-dir %s --run-id %s --no-hyperfine --no-footprints"
+    cr_assert_eq(sh(out, sizeof out, rep, bin(), bin(), d, "all.csv", sc, d, "r1"), 0, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "grep -c '' %s/r1/queries.csv; grep '\"jobs\": 2' %s/r1/env.json; "
+                    "grep -c 'all.csv' %s/r1/env.json", d, d, d), 0, "%s", out);
+    cr_assert(strncmp(out, "13\n", 3) == 0, "%s", out);
+    /* one row made a failure: the report is written, and says so with exit 1 */
+    cr_assert_eq(sh(out, sizeof out, "sed '2s/,ok,/,invalid_path,/' %s/all.csv >%s/bad.csv", d, d), 0);
+    int rc = sh(out, sizeof out, rep, bin(), bin(), d, "bad.csv", sc, d, "r2");
+    cr_assert_eq(rc, 1, "%s", out);
+    cr_assert_eq(access(strcat(strcpy(out, d), "/r2/report.html"), F_OK), 0);
+    rmdir_all(d);
+#undef rep
+}
