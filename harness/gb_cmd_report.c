@@ -504,6 +504,17 @@ static void section_env(doc *d, const gb_jv *env)
     snprintf(b, sizeof b, "%.0f timed runs per query and pair (median reported, cold = first run)",
              gb_jv_num(gb_jv_get(run, "reps"), NAN));
     env_row(d, "Repetitions", b);
+    double jobs = gb_jv_num(gb_jv_get(run, "jobs"), 1);
+    if (jobs > 1) {
+        snprintf(b, sizeof b, "%.0f worker processes, each pinned to its own CPU when there were "
+                 "enough (times measured side by side with other workers: see the README)", jobs);
+        env_row(d, "Parallel", b);
+    }
+    const char *from = gb_jv_str(gb_jv_get(run, "queries_from"), "gridbench run");
+    if (strcmp(from, "gridbench run") != 0) {
+        snprintf(b, sizeof b, "`%s` (not run in this folder, e.g. merged from shards)", from);
+        env_row(d, "Per-query rows", b);
+    }
     if (count > 0) {
         snprintf(b, sizeof b, "the first %.0f queries of each scenario", count);
         env_row(d, "Queries", b);

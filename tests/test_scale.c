@@ -451,6 +451,9 @@ GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses, .timeou
     cr_assert_eq(sh(out, sizeof out, "grep -c '' %s/r1/queries.csv; grep '\"jobs\": 2' %s/r1/env.json; "
                     "grep -c 'all.csv' %s/r1/env.json", d, d, d), 0, "%s", out);
     cr_assert(strncmp(out, "13\n", 3) == 0, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "cat %s/r1/report.md", d), 0);
+    cr_assert(strstr(out, "2 worker processes") != NULL, "%.2000s", out);
+    cr_assert(strstr(out, "all.csv` (not run in this folder") != NULL, "%.2000s", out);
     /* one row made a failure: the report is written, and says so with exit 1 */
     cr_assert_eq(sh(out, sizeof out, "sed '2s/,ok,/,invalid_path,/' %s/all.csv >%s/bad.csv", d, d), 0);
     int rc = sh(out, sizeof out, rep, bin(), bin(), d, "bad.csv", sc, d, "r2");
