@@ -57,8 +57,8 @@ BUILDINFO := $(BUILD)/buildinfo.h
 $(BUILDINFO): FORCE
 	@mkdir -p $(BUILD)
 	@printf '#define GB_BUILD_CFLAGS "%s"\n#define GB_BUILD_COMMIT "%s"\n' \
-	  '$(CC) $(CFLAGS) $(EXTRA_CFLAGS)' '$(GIT_COMMIT)' > $@.new
-	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+	  '$(CC) $(CFLAGS) $(EXTRA_CFLAGS)' '$(GIT_COMMIT)' > $@.new.$$$$ && \
+	if cmp -s $@.new.$$$$ $@; then rm -f $@.new.$$$$; else mv -f $@.new.$$$$ $@; fi
 $(BUILD)/harness/gb_env.o: $(BUILDINFO)
 $(BUILD)/harness/gb_env.o: EXTRA_DEFS = -include $(BUILDINFO)
 FORCE:

@@ -54,7 +54,7 @@
  * gb_fuzz_journal: data is the journal FILE.partial of an interrupted
  *   `gridbench run --out FILE` with 2 pairs, fingerprint GB_FUZZ_JFP and
  *   CSV header GB_FUZZ_JHDR (written to a file in a private temp folder),
- *   resumed with gb_journal_open(resume = 1).
+ *   resumed with gb_journal_open(GB_JOURNAL_RESUME).
  *   On failure: a well-formed diagnostic (as for maps, code 65 or 71) and
  *   the file left byte for byte as it was.
  *   On success: the file is cut to a prefix of data that ends a line and
@@ -617,7 +617,7 @@ static int gb_fuzz_journal(const uint8_t *data, size_t size)
         return fz_fail(91, "journal: cannot write %s", jpath);
     gb_journal j;
     gb_diag d;
-    int rc = gb_journal_open(&j, out, GB_FUZZ_JFP, GB_FUZZ_JHDR, GB_FUZZ_JPAIRS, 1, &d);
+    int rc = gb_journal_open(&j, out, GB_FUZZ_JFP, GB_FUZZ_JHDR, NULL, GB_FUZZ_JPAIRS, GB_JOURNAL_RESUME, &d);
     size_t n = 0;
     char *now = NULL;
     if (rc) {
@@ -660,7 +660,7 @@ static int gb_fuzz_journal(const uint8_t *data, size_t size)
             goto done;
         }
         /* again: the same queries, nothing more cut */
-        if ((rc = gb_journal_open(&j, out, GB_FUZZ_JFP, GB_FUZZ_JHDR, GB_FUZZ_JPAIRS, 1, &d)) != 0) {
+        if ((rc = gb_journal_open(&j, out, GB_FUZZ_JFP, GB_FUZZ_JHDR, NULL, GB_FUZZ_JPAIRS, GB_JOURNAL_RESUME, &d)) != 0) {
             rc = fz_fail(96, "journal: a journal it cut is refused: %s", d.msg);
             goto done;
         }
@@ -687,7 +687,7 @@ static int gb_fuzz_journal(const uint8_t *data, size_t size)
             goto done;
         }
         gb_journal_close(&j);
-        if ((rc = gb_journal_open(&j, out, GB_FUZZ_JFP, GB_FUZZ_JHDR, GB_FUZZ_JPAIRS, 1, &d)) != 0) {
+        if ((rc = gb_journal_open(&j, out, GB_FUZZ_JFP, GB_FUZZ_JHDR, NULL, GB_FUZZ_JPAIRS, GB_JOURNAL_RESUME, &d)) != 0) {
             rc = fz_fail(99, "journal: refused after a commit: %s", d.msg);
             goto done;
         }

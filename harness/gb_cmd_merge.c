@@ -202,6 +202,16 @@ int gb_cmd_merge(int argc, char **argv)
         rc = read_manifest(&s[i], &d);
     }
     /* one plan, each shard once, none missing */
+    if (!rc && out) {   /* none of the shards or their manifests */
+        char **in = gb_calloc((size_t)(2 * n), sizeof *in);
+        if (!in) rc = gb_diag_set(&d, EX_OSERR, "", 0, 0, "expected memory, found none");
+        for (int i = 0; in && i < n; i++) {
+            in[2 * i] = (char *)s[i].csv;
+            in[2 * i + 1] = s[i].man;
+        }
+        if (in) rc = gb_out_check(out, in, 2 * n, &d);
+        gb_free(in);
+    }
     for (int i = 1; i < n && !rc; i++) {
         if (strcmp(s[i].plan, s[0].plan) != 0 || s[i].n != s[0].n
             || s[i].plan_queries != s[0].plan_queries || s[i].pairs != s[0].pairs)

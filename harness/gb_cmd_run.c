@@ -61,6 +61,9 @@ static void run_usage(FILE *f)
 "                        queries in FILE.partial are kept, the rest are run, and\n"
 "                        FILE ends up as an uninterrupted run writes it (needs\n"
 "                        --out; without a journal, a new run starts)\n"
+"      --fresh           start over although FILE.partial holds an earlier run's\n"
+"                        queries (without it, such a journal is refused: resume\n"
+"                        it with --resume)\n"
 "      --map FILE        use FILE as the map of every scenario\n"
 "  -r, --reps N          timed repetitions per query (median reported; default 1)\n"
 "      --max-expanded N  stop a search after N expansions (status 'limit')\n"
@@ -296,6 +299,7 @@ int gb_cmd_run(int argc, char **argv)
         { "strict", no_argument, 0, 'S' },       { "quiet", no_argument, 0, 'Q' },
         { "resume", no_argument, 0, 'Z' },
         { "jobs", required_argument, 0, 'j' },
+        { "fresh", no_argument, 0, 'f' + 256 },
         { "shard", required_argument, 0, 'H' },
         { "oracle-cache", required_argument, 0, 'O' },
         { "no-oracle-cache", no_argument, 0, 'o' + 256 },
@@ -412,6 +416,7 @@ int gb_cmd_run(int argc, char **argv)
             break;
         case 'O': cache_dir = optarg; break;
         case 'o' + 256: no_cache = 1; break;
+        case 'f' + 256: o.fresh = 1; break;
         case 'B': if (parse_size("--max-mem", optarg, &o.max_mem)) return EX_USAGE; break;
         case 'h': run_usage(stdout); return 0;
         default: run_usage(stderr); return EX_USAGE;
@@ -488,6 +493,10 @@ int gb_cmd_run(int argc, char **argv)
     for (int i = 0; i < o.npairs; i++) {
         o.pairs[i].spec.max_expanded = o.max_expanded;
         o.pairs[i].spec.max_ns = o.max_ms * 1000000u;
+    }
+    if (o.resume && o.fresh) {
+        fprintf(stderr, "gridbench run: expected --resume or --fresh, found both\n");
+        return EX_USAGE;
     }
     if (o.resume && !o.out) {
         fprintf(stderr, "gridbench run: --resume: expected --out FILE (the run to continue), found none\n");

@@ -86,7 +86,8 @@ int gb_cmd_summary(int argc, char **argv)
     gb_diag d;
     gb_diag_clear(&d);
     gb_summary *s;
-    int rc = gb_summary_load(argv[optind], &s, &d);
+    int rc = out ? gb_out_check(out, argv + optind, 1, &d) : 0;
+    if (!rc) rc = gb_summary_load(argv[optind], &s, &d);
     if (rc) return report(&d);
     if (plot) {
         struct stat st;

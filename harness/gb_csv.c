@@ -139,9 +139,8 @@ int gb_csv_open(gb_csv *c, const char *path, gb_diag *d)
 {
     memset(c, 0, sizeof *c);
     snprintf(c->path, sizeof c->path, "%s", path);
-    c->f = fopen(path, "rb");
-    if (!c->f)
-        return gb_diag_set(d, EX_NOINPUT, path, 0, 0, "expected a readable file, found %s", strerror(errno));
+    c->f = gb_open_regular(path, NULL, d);
+    if (!c->f) return d->code;
     c->next_line = 1;
     /* UTF-8 byte order mark */
     int b0 = getc(c->f);

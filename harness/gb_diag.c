@@ -7,6 +7,7 @@
 #include "gb_diag.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -153,26 +154,68 @@ void gb_diag_quote(char *out, size_t outsz, const char *s, size_t n)
 
 FILE *gb_open_regular(const char *path, long long *size, gb_diag *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer before its
+     * type is known; a regular file reads the same either way */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         gb_diag_set(d, EX_NOINPUT, path, 0, 0, "expected a readable file, found '%s'", strerror(errno));
         return NULL;
     }
     struct stat st;
-    if (fstat(fileno(f), &st) != 0) {
+    if (fstat(fd, &st) != 0) {
         int e = errno;
-        fclose(f);
+        close(fd);
         gb_diag_set(d, EX_NOINPUT, path, 0, 0, "expected a readable file, found '%s'", strerror(e));
         return NULL;
     }
     if (!S_ISREG(st.st_mode)) {
-        fclose(f);
+        close(fd);
         gb_diag_set(d, EX_NOINPUT, path, 0, 0, "expected a regular file, found %s",
-                    S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+                    S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                    : "a special file");
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        gb_diag_set(d, EX_NOINPUT, path, 0, 0, "expected a readable file, found '%s'", strerror(e));
         return NULL;
     }
     if (size) *size = (long long)st.st_size;
     return f;
+}
+
+int gb_out_check(const char *path, char *const *inputs, int n, gb_diag *d)
+{
+    struct stat st;
+    if (!path || !path[0]) return gb_diag_set(d, EX_USAGE, "", 0, 0, "expected an output file name, found an empty one");
+    if (lstat(path, &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            return gb_diag_set(d, EX_CANTCREAT, path, 0, 0, "expected an output that is a regular file "
+                               "or does not exist yet, found %s",
+                               S_ISDIR(st.st_mode) ? "a directory" : S_ISLNK(st.st_mode) ? "a symbolic link"
+                               : S_ISFIFO(st.st_mode) ? "a FIFO" : "a special file (a device or socket)");
+        for (int i = 0; i < n; i++) {
+            struct stat in;
+            if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
+                return gb_diag_set(d, EX_CANTCREAT, path, 0, 0, "expected an output that is none of "
+                                   "the inputs, found the input %s", inputs[i]);
+        }
+    } else if (errno != ENOENT) {
+        return gb_diag_set(d, EX_CANTCREAT, path, 0, 0, "expected a writable output path, found '%s'",
+                           strerror(errno));
+    }
+    /* the temp file and the rename happen in the output's folder */
+    char dir[1100];
+    const char *sl = strrchr(path, '/');
+    if (sl) snprintf(dir, sizeof dir, "%.*s", (int)(sl - path) + (sl == path), path);
+    else snprintf(dir, sizeof dir, ".");
+    if (access(dir, W_OK | X_OK) != 0)
+        return gb_diag_set(d, EX_CANTCREAT, path, 0, 0, "expected a writable folder %s, found '%s'",
+                           dir, strerror(errno));
+    return 0;
 }
 
 int gb_read_file(const char *path, char **buf, size_t *len, gb_diag *d)
@@ -273,6 +316,12 @@ void gb_tmp_abort(FILE *f, const char *tmp)
 
 FILE *gb_tmp_open(const char *path, char *tmp, size_t tmpsz, gb_diag *d)
 {
+    struct stat st;   /* never replace what is not a regular file (a device, a FIFO, a link) */
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (tmpsz) tmp[0] = '\0';
+        gb_out_check(path, NULL, 0, d);
+        return NULL;
+    }
     int k = snprintf(tmp, tmpsz, "%s.tmp.%ld", path, (long)getpid());
     if (k < 0 || (size_t)k >= tmpsz) {
         if (tmpsz) tmp[0] = '\0';

@@ -91,7 +91,16 @@ int gb_read_file(const char *path, char **buf, size_t *len, gb_diag *d);
 /* Open path for reading, refusing anything but a regular file.  The
  * stream, with *size (when size is not NULL) set from fstat; or NULL with
  * EX_NOINPUT and "expected a readable file, found ..." (or "expected a
- * regular file, found a directory") in *d. */
+ * regular file, found a directory / a FIFO / a special file") in *d.  The
+ * file is opened non-blocking and checked with fstat before anything is
+ * read, so a FIFO is refused at once instead of hanging. */
+/* Check, before any work, that path may take an output: it does not exist
+ * or is a regular file (not a directory, symbolic link, FIFO or device),
+ * it is none of inputs[0..n) (same device and inode; NULL entries
+ * skipped), and its folder is writable.  0, or EX_CANTCREAT (EX_USAGE for
+ * an empty name) with "expected ..., found ..." in *d. */
+int gb_out_check(const char *path, char *const *inputs, int n, gb_diag *d);
+
 /* Give up a file from gb_tmp_open: close f (if not NULL) and remove tmp. */
 void gb_tmp_abort(FILE *f, const char *tmp);
 

@@ -13,13 +13,17 @@
 #include "gb_journal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <stdlib.h>
+#include <sys/file.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "gb_alloc.h"
+#include "gb_status.h"
 
 #define MAGIC "# gridbench run journal v1 "
 
@@ -36,11 +40,59 @@ static void release(gb_journal *j)
     j->ndone = 0;
 }
 
+static void unlock(gb_journal *j)
+{
+    if (j->lockfd >= 0) close(j->lockfd);
+    j->lockfd = -1;
+}
+
 void gb_journal_close(gb_journal *j)
 {
     if (j->f) fclose(j->f);
     j->f = NULL;
     release(j);
+    unlock(j);
+}
+
+/* Check one row line s[0..n) against the header's kinds: the field count
+ * and each field's kind.  0, or -1 with what is wrong in why. */
+static int row_check(const char *s, size_t n, const char *kinds, char *why, size_t wsz)
+{
+    size_t nk = strlen(kinds), col = 0, start = 0;
+    int q = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && s[i] == '"') { q = !q; continue; }
+        if (i < n && (s[i] != ',' || q)) continue;
+        if (col >= nk) break;
+        const char *f = s + start;
+        size_t len = i - start;
+        char k = kinds[col];
+        if (k == 'n' && len) {
+            char b[64], *end;
+            if (len >= sizeof b) goto bad;
+            memcpy(b, f, len);
+            b[len] = '\0';
+            errno = 0;
+            (void)strtod(b, &end);
+            if (*end || errno) goto bad;
+        } else if (k == 's' && gb_row_status_from_name(f, len) < 0) {
+            goto bad;
+        }
+        col++;
+        start = i + 1;
+        continue;
+    bad:;
+        char qv[48];
+        gb_diag_quote(qv, sizeof qv, f, len);
+        snprintf(why, wsz, "field %zu: expected %s, found %s", col + 1,
+                 k == 'n' ? "a number or nothing" : "a row status", qv);
+        return -1;
+    }
+    if (col != nk || q) {
+        snprintf(why, wsz, "expected %zu fields, found %s%zu", nk, col > nk ? "more than " : "", col);
+        return -1;
+    }
+    return 0;
 }
 
 /* Start a new journal: line 1 and the header. */
@@ -106,8 +158,11 @@ static int parse_commit(const char *s, size_t n, long k, int npairs, gb_journal_
 }
 
 /* Load an existing journal: check it, fill j->done, cut the torn tail. */
-static int resume(gb_journal *j, const char *fingerprint, const char *header, gb_diag *d)
+static int resume(gb_journal *j, const char *fingerprint, const char *header, const char *kinds,
+                  gb_diag *d)
 {
+    long bad_line = 0;      /* the first bad row since the last complete query */
+    char why[160] = "";
     char *buf;
     size_t len;
     int rc = gb_read_file(j->path, &buf, &len, d);
@@ -145,7 +200,7 @@ static int resume(gb_journal *j, const char *fingerprint, const char *header, gb
                 rc = gb_diag_set(d, EX_DATAERR, j->path, 1, 0,
                                  "expected the journal of this run (%s), found %s: the options "
                                  "differ from the interrupted run's; rerun without --resume to "
-                                 "start over", fingerprint, q);
+                                 "start over with --fresh", fingerprint, q);
             }
         } else if (lineno == 2) {
             if (m != strlen(header) || memcmp(s, header, m) != 0)
@@ -158,7 +213,10 @@ static int resume(gb_journal *j, const char *fingerprint, const char *header, gb
             q->status = j->st_buf + o;
             q->expanded = j->exp_buf + o;
             q->time_ns = j->ns_buf + o;
-            if (rows != j->npairs || parse_commit(s + 3, m - 3, j->ndone, j->npairs, q) != 0) {
+            if (bad_line) {   /* a row of a complete query that is not a row of this run */
+                rc = gb_diag_set(d, EX_DATAERR, j->path, bad_line, 0, "expected a row of this run, "
+                                 "%s: the journal was edited or damaged; rerun with --fresh", why);
+            } else if (rows != j->npairs || parse_commit(s + 3, m - 3, j->ndone, j->npairs, q) != 0) {
                 rc = gb_diag_set(d, EX_DATAERR, j->path, lineno, 0,
                                  "expected the completion line of query %ld after %d rows, "
                                  "found a malformed line after %ld rows", j->ndone, j->npairs, rows);
@@ -166,12 +224,14 @@ static int resume(gb_journal *j, const char *fingerprint, const char *header, gb
                 j->ndone++;
                 rows = 0;
                 cut = pos;
+                bad_line = 0;
             }
         } else if (m && s[0] == '#') {
             rc = gb_diag_set(d, EX_DATAERR, j->path, lineno, 0,
                              "expected a CSV row or a '#=' line, found another comment");
         } else {
             rows++;
+            if (kinds && !bad_line && row_check(s, m, kinds, why, sizeof why) != 0) bad_line = lineno;
         }
     }
     gb_free(buf);
@@ -191,18 +251,70 @@ static int resume(gb_journal *j, const char *fingerprint, const char *header, gb
     return 0;
 }
 
+/* The number of complete queries ("#=" lines) in the file at path, or -1
+ * when it cannot be read. */
+static long count_commits(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    long n = 0;
+    int c, p1 = '\n', p2 = 0;
+    while ((c = fgetc(f)) != EOF) {
+        if (p2 == '\n' && p1 == '#' && c == '=') n++;
+        p2 = p1;
+        p1 = c;
+    }
+    fclose(f);
+    return n;
+}
+
 int gb_journal_open(gb_journal *j, const char *out, const char *fingerprint,
-                    const char *header, int npairs, int resume_it, gb_diag *d)
+                    const char *header, const char *kinds, int npairs, int mode, gb_diag *d)
 {
     memset(j, 0, sizeof *j);
+    j->lockfd = -1;
     j->npairs = npairs;
     int k = snprintf(j->path, sizeof j->path, "%s.partial", out);
     if (k < 0 || (size_t)k >= sizeof j->path)
         return gb_diag_set(d, EX_CANTCREAT, out, 0, 0, "expected an output path shorter than "
                            "%zu bytes, found %zu bytes", sizeof j->path - 9, strlen(out));
+    /* lock first, change nothing before: a second writer must find it all as it was */
     struct stat st;
-    if (resume_it && stat(j->path, &st) == 0) return resume(j, fingerprint, header, d);
-    return start(j, fingerprint, header, d);
+    int existed = lstat(j->path, &st) == 0;
+    j->lockfd = open(j->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
+    if (j->lockfd < 0)
+        return gb_diag_set(d, EX_CANTCREAT, j->path, 0, 0, "expected a regular journal file, found "
+                           "%s", errno == ELOOP ? "a symbolic link" : strerror(errno));
+    if (fstat(j->lockfd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        unlock(j);
+        return gb_diag_set(d, EX_CANTCREAT, j->path, 0, 0, "expected a regular journal file, found "
+                           "%s", S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+    }
+    if (flock(j->lockfd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        unlock(j);
+        if (!existed) remove(j->path);
+        if (e == EWOULDBLOCK)
+            return gb_diag_set(d, EX_TEMPFAIL, j->path, 0, 0, "expected to be the only run writing "
+                               "%s, found another run holding its journal", out);
+        return gb_diag_set(d, EX_CANTCREAT, j->path, 0, 0, "expected a lockable journal, found '%s'",
+                           strerror(e));
+    }
+    int rc;
+    if (mode == GB_JOURNAL_RESUME && existed) {
+        rc = resume(j, fingerprint, header, kinds, d);
+    } else {
+        long done = mode == GB_JOURNAL_NEW && st.st_size > 0 ? count_commits(j->path) : 0;
+        if (done > 0) {
+            unlock(j);
+            return gb_diag_set(d, EX_CANTCREAT, j->path, 0, 0, "expected no journal of an earlier "
+                               "run, found one with %ld complete queries: continue it with --resume "
+                               "(same options), or start over with --fresh", done);
+        }
+        rc = start(j, fingerprint, header, d);
+    }
+    if (rc) unlock(j);
+    return rc;
 }
 
 int gb_journal_commit(gb_journal *j, long index, long line, int scen_ok,
@@ -226,12 +338,14 @@ int gb_journal_finish(gb_journal *j, const char *out, gb_diag *d)
     j->f = NULL;
     if (bad) {
         release(j);
+        unlock(j);
         return gb_diag_set(d, EX_IOERR, j->path, 0, 0, "expected to write the journal, found '%s'",
                            strerror(errno));
     }
     FILE *in = fopen(j->path, "rb");
     if (!in) {
         release(j);
+        unlock(j);
         return gb_diag_set(d, EX_NOINPUT, j->path, 0, 0, "expected to read the journal back, "
                            "found '%s'", strerror(errno));
     }
@@ -240,6 +354,7 @@ int gb_journal_finish(gb_journal *j, const char *out, gb_diag *d)
     if (!o) {
         fclose(in);
         release(j);
+        unlock(j);
         return d->code;
     }
     /* copy every line that does not start with '#' */
@@ -264,12 +379,14 @@ int gb_journal_finish(gb_journal *j, const char *out, gb_diag *d)
     fclose(in);
     release(j);
     if (rerr) {
+        unlock(j);
         gb_tmp_abort(o, tmp);
         return gb_diag_set(d, EX_IOERR, j->path, 0, 0, "expected to read the journal back, found "
                            "a read error");
     }
     int rc = gb_tmp_commit(o, tmp, out, d);
-    if (rc) return rc;
+    if (rc) { unlock(j); return rc; }
     remove(j->path);
+    unlock(j);
     return 0;
 }

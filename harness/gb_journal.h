@@ -41,8 +41,16 @@ typedef struct gb_journal_query {
     int64_t *time_ns;    /* per pair: median time */
 } gb_journal_query;
 
+/* How gb_journal_open treats a journal that is already there. */
+enum {
+    GB_JOURNAL_NEW = 0,      /* refuse one that holds complete queries (EX_CANTCREAT) */
+    GB_JOURNAL_RESUME = 1,   /* continue it */
+    GB_JOURNAL_FRESH = 2     /* discard it and start over */
+};
+
 typedef struct gb_journal {
     FILE *f;             /* open for appending; NULL when closed */
+    int lockfd;          /* holds the flock(LOCK_EX) of FILE.partial while open, or -1 */
     char path[1100];     /* FILE.partial */
     int npairs;
     long ndone;          /* complete queries found when resuming */
@@ -52,14 +60,26 @@ typedef struct gb_journal {
     int64_t *ns_buf;
 } gb_journal;
 
-/* Open the journal of `out` for a run with npairs pairs.  resume = 0:
- * start a new journal (an old one is replaced).  resume = 1: continue an
- * existing journal whose line 1 matches fingerprint (else EX_DATAERR
- * naming both), cutting its torn tail; with no journal, start a new one.
+/* Open the journal of `out` for a run with npairs pairs, and lock it
+ * (flock, exclusive, not waiting): a second process opening the same
+ * journal is refused with EX_TEMPFAIL and changes nothing.  A journal path
+ * that is a symlink, or not a regular file, is refused (EX_CANTCREAT).
+ *   mode GB_JOURNAL_NEW: start a journal; an existing one that holds
+ *     complete queries is refused (EX_CANTCREAT, the message says to use
+ *     --resume or --fresh) and left as it was;
+ *   GB_JOURNAL_FRESH: start a journal, discarding any old one;
+ *   GB_JOURNAL_RESUME: continue an existing journal whose line 1 matches
+ *     fingerprint (else EX_DATAERR naming both), cutting its torn tail;
+ *     with no journal, start one.
+ * kinds, when not NULL, has one letter per header column and every row of
+ * a complete query is checked against it when resuming: 'n' a number or
+ * empty, 's' a row status (gb_status.h), '.' anything; and every row must
+ * have as many fields as the header (else EX_DATAERR with file:line).
  * Writes line 1 and header (with their newlines) when starting.  Returns
- * 0, or fills *d (EX_CANTCREAT, EX_IOERR, EX_DATAERR, EX_OSERR). */
+ * 0, or fills *d (EX_CANTCREAT, EX_TEMPFAIL, EX_IOERR, EX_DATAERR,
+ * EX_OSERR). */
 int gb_journal_open(gb_journal *j, const char *out, const char *fingerprint,
-                    const char *header, int npairs, int resume, gb_diag *d);
+                    const char *header, const char *kinds, int npairs, int mode, gb_diag *d);
 
 /* Mark query `index` (its rows written to j->f already) complete and
  * flush.  Returns 0, or EX_IOERR in *d. */
@@ -73,7 +93,7 @@ int gb_journal_commit(gb_journal *j, long index, long line, int scen_ok,
 int gb_journal_finish(gb_journal *j, const char *out, gb_diag *d);
 
 /* Close the journal and leave it on disk (an interrupted or failed run),
- * releasing j.  Safe on a journal that failed to open. */
+ * releasing j and its lock.  Safe on a journal that failed to open. */
 void gb_journal_close(gb_journal *j);
 
 #endif

@@ -62,6 +62,12 @@ static const char csv_header[] =
     "path_len,expanded,generated,scanned,pushes,pops,decreases,stale,peak_open,"
     "time_ns,time_cold_ns,reps,mem_bytes,prep_ns,time_source,solver_time_ns";
 
+/* The kind of each column, for checking journal rows when resuming
+ * (gb_journal_open): 'n' a number or empty, 's' a status, '.' text. */
+static const char csv_kinds[] =
+    "..nnnnnn....nsnnnnnnnnnnnnnnnnnnn.n";
+_Static_assert(sizeof csv_kinds == 36, "one kind per column of csv_header (35)");
+
 const char *gb_run_csv_header(void) { return csv_header; }
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -1267,6 +1273,17 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     gb_plan pl;
     int rc = gb_plan_build(&pl, o, scens, nscen, d);
     if (rc) return rc;
+    if (o->out) {   /* the output: a regular file or nothing yet, none of the inputs */
+        char **in = gb_malloc((size_t)(2 * pl.nscen + 1) * sizeof *in);
+        if (!in) { gb_plan_free(&pl); return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); }
+        for (int i = 0; i < pl.nscen; i++) {
+            in[2 * i] = (char *)pl.scen[i].path;
+            in[2 * i + 1] = pl.scen[i].map;
+        }
+        rc = gb_out_check(o->out, in, 2 * pl.nscen, d);
+        gb_free(in);
+        if (rc) { gb_plan_free(&pl); return rc; }
+    }
     size_t *todo = gb_malloc((pl.n ? pl.n : 1) * sizeof *todo);
     size_t ntodo = 0;
     if (!todo) { gb_plan_free(&pl); return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); }
@@ -1292,7 +1309,8 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
         char fp[256];
         if (o->shard_n > 1) snprintf(fp, sizeof fp, "%s, shard %ld/%ld", pl.fingerprint, o->shard_i, o->shard_n);
         else snprintf(fp, sizeof fp, "%s", pl.fingerprint);
-        if ((rc = gb_journal_open(&sk.jr, o->out, fp, csv_header, o->npairs, o->resume, d)) != 0) {
+        int mode = o->resume ? GB_JOURNAL_RESUME : o->fresh ? GB_JOURNAL_FRESH : GB_JOURNAL_NEW;
+        if ((rc = gb_journal_open(&sk.jr, o->out, fp, csv_header, csv_kinds, o->npairs, mode, d)) != 0) {
             gb_free(todo);
             gb_plan_free(&pl);
             return rc;

@@ -117,6 +117,7 @@ typedef struct gb_run_opts {
     long first, count;         /* query subset: skip `first`, run `count` (0 = all) */
     long sample;               /* > 0: of those, about `sample` evenly spaced ones */
     int resume;                /* 1: continue the journal <out>.partial (gb_journal.h) */
+    int fresh;                 /* 1: discard an existing journal (else it is refused) */
     int ext_ms;                /* external solvers: limit per answer and per map, ms
                                   (0 = GB_EXT_DEFAULT_MS) */
     int jobs;                  /* worker processes (<= 1: run in this process) */

@@ -1,0 +1,278 @@
+/*
+ * test_safety.c -- outputs are never clobbered, mixed or silently lost:
+ * --out targets that are not regular files or are inputs, two writers of
+ * one output, resuming after an input changed or a journal was edited,
+ * forgetting --resume, FIFO inputs, and the counters of limit rows.
+ *
+ * Every refusal must come before any work: the target is left as it was
+ * and no journal or temp file appears.
+ */
+#include "gb_test.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *bin(void)
+{
+    const char *b = getenv("GB_BIN");
+    if (!b || !*b) cr_skip_test("GB_BIN not set (run through make test)");
+    return b;
+}
+
+static int sh(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int sh(char *out, size_t n, const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    char full[4200];
+    snprintf(full, sizeof full, "(%s) 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    cr_assert_not_null(p);
+    size_t len = 0;
+    if (out && n) {
+        len = fread(out, 1, n - 1, p);
+        out[len] = '\0';
+    }
+    char sink[4096];
+    while (fread(sink, 1, sizeof sink, p) > 0) {}
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static char out[65536];
+#define SC "datasets/default/maze128-2-1.map.scen"
+
+static void mk(char *d, size_t n)
+{
+    snprintf(d, n, "/tmp/gbsafe.XXXXXX");
+    cr_assert_not_null(mkdtemp(d));
+}
+
+/* ---- --out targets ------------------------------------------------------ */
+
+typedef struct target_case {
+    const char *what;      /* how to make DIR/t */
+    const char *found;     /* the refusal says "found <this>" */
+    const char *after;     /* test -X DIR/t afterwards (unchanged) */
+} target_case;
+
+static const target_case targets[] = {
+    { "mkfifo $D/t", "found a FIFO", "-p" },
+    { "mkdir $D/t", "found a directory", "-d" },
+    { "ln -s /dev/null $D/t", "found a symbolic link", "-L" },
+    { "echo keep >$D/real; ln -s real $D/t", "found a symbolic link", "-L" },   /* last: see below */
+};
+
+/* Every command that writes a file refuses each bad target before any
+ * work, leaving it as it was and creating nothing. */
+GB_TEST(safety, out_targets_that_are_not_regular_files_are_refused_first)
+{
+    char d[64];
+    mk(d, sizeof d);
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s jps --count 3 --out %s/q.csv " SC, bin(), d), 0, "%s", out);
+    const char *cmds[] = {
+        "%s run --quiet -s jps --count 3 --out $D/t " SC,
+        "%s summary $D/q.csv --out $D/t",
+        "%s env --out $D/t",
+        "%s heuristics --goals 1 --out $D/t datasets/default/maze128-2-1.map",
+    };
+    for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
+        for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+            char cmd[1024];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+            snprintf(cmd, sizeof cmd, cmds[c], bin());   /* cmds[]: literals above */
+#pragma GCC diagnostic pop
+            int rc = sh(out, sizeof out, "D=%s; rm -rf $D/t $D/real; %s; timeout 20 %s; echo \"rc=$?\"; "
+                        "test %s $D/t && echo unchanged; ls $D", d, targets[t].what, cmd, targets[t].after);
+            cr_assert_eq(rc, 0);
+            cr_assert(strstr(out, "rc=73") != NULL, "%s with target made by '%s': expected exit 73: %s",
+                      cmds[c], targets[t].what, out);
+            cr_assert(strstr(out, targets[t].found) != NULL, "%s / %s: %s", cmds[c], targets[t].what, out);
+            cr_assert(strstr(out, "expected an output that is a regular file or does not exist yet")
+                      != NULL, "%s", out);
+            cr_assert(strstr(out, "unchanged") != NULL, "%s / %s: the target changed: %s", cmds[c],
+                      targets[t].what, out);
+            cr_assert(strstr(out, ".partial") == NULL && strstr(out, ".tmp.") == NULL,
+                      "%s / %s: left files: %s", cmds[c], targets[t].what, out);
+        }
+    }
+    /* the symlink's target was not written through */
+    cr_assert_eq(sh(out, sizeof out, "cat %s/real", d), 0);
+    cr_assert_str_eq(out, "keep\n");
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
+GB_TEST(safety, out_naming_an_input_is_refused)
+{
+    char d[64];
+    mk(d, sizeof d);
+    /* the scenario itself, its map, and (for summary) the CSV it reads */
+    cr_assert_eq(sh(out, sizeof out, "cp datasets/default/maze128-2-1.map* %s/ && cd %s && "
+                    "%s run --quiet -s jps --count 2 --out maze128-2-1.map.scen maze128-2-1.map.scen",
+                    d, d, bin()), 73, "%s", out);
+    cr_assert(strstr(out, "expected an output that is none of the inputs, found the input") != NULL, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "cd %s && %s run --quiet -s jps --count 2 --out ./maze128-2-1.map "
+                    "maze128-2-1.map.scen", d, bin()), 73, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "cmp %s/maze128-2-1.map datasets/default/maze128-2-1.map && "
+                    "cmp %s/maze128-2-1.map.scen " SC, d, d), 0, "an input was changed: %s", out);
+    cr_assert_eq(sh(out, sizeof out, "cd %s && %s run --quiet -s jps --count 2 --out q.csv maze128-2-1.map.scen "
+                    "&& %s summary q.csv --out q.csv", d, bin(), bin()), 73, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "head -c 4 %s/q.csv", d), 0);
+    cr_assert_str_eq(out, "map,");
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
+/* ---- two writers -------------------------------------------------------- */
+
+GB_TEST(safety, a_second_run_writing_the_same_out_is_refused_and_the_first_is_intact)
+{
+    char d[64];
+    mk(d, sizeof d);
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra,astar-octile -q all --out %s/ref.csv "
+                    "datasets/default/*.scen", bin(), d), 0, "%s", out);
+    /* the second starts once the first holds its journal */
+    int rc = sh(out, sizeof out, "%s run --quiet -s dijkstra,astar-octile -q all --out %s/q.csv "
+                "datasets/default/*.scen & p=$!; "
+                "for i in $(seq 1 500); do [ -s %s/q.csv.partial ] && break; sleep 0.01; done; "
+                "%s run --quiet -s jps --out %s/q.csv " SC "; echo \"second=$?\"; wait $p; echo \"first=$?\"",
+                bin(), d, d, bin(), d);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "second=75") != NULL, "%s", out);
+    cr_assert(strstr(out, "expected to be the only run writing") != NULL, "%s", out);
+    cr_assert(strstr(out, "first=0") != NULL, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "sed -e '" GB_MASK_TIMES "' %s/ref.csv >%s/a; sed -e '" GB_MASK_TIMES
+                    "' %s/q.csv >%s/b; cmp %s/a %s/b", d, d, d, d, d, d), 0, "mixed rows: %s", out);
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
+/* ---- resume integrity ------------------------------------------------------ */
+
+/* A journal with 10 complete queries, kept by a run that stopped on bad
+ * input: DIR/m.scen is the maze scenario with line 12's start moved off
+ * the map (DIR/good.scen keeps the original line). */
+static void make_journal(const char *d)
+{
+    cr_assert_eq(sh(out, sizeof out, "cp datasets/default/maze128-2-1.map %s/ && cp " SC " %s/good.scen && "
+                    "awk 'BEGIN{OFS=\"\\t\"} NR==12{$5=500} {print}' FS='\t' %s/good.scen >%s/m.scen && "
+                    "sed -i 's/maze128-2-1.map\t/maze128-2-1.map\t/' %s/m.scen && "
+                    "cd %s && %s run --quiet -s dijkstra,jps --count 20 --map maze128-2-1.map --out q.csv m.scen; "
+                    "echo \"rc=$?\"; grep -c '^#=' q.csv.partial", d, d, d, d, d, d, bin()), 0, "%s", out);
+    cr_assert(strstr(out, "rc=65") != NULL, "%s", out);
+    cr_assert(strstr(out, "\n10\n") != NULL, "expected 10 complete queries kept: %s", out);
+}
+
+#define RESUME_CMD "cd %s && %s run --quiet -s dijkstra,jps --count 20 --map maze128-2-1.map %s --out q.csv m.scen"
+
+GB_TEST(safety, resume_refuses_changed_inputs_and_edited_rows)
+{
+    char d[64];
+    mk(d, sizeof d);
+    make_journal(d);
+    cr_assert_eq(sh(out, sizeof out, "cp %s/q.csv.partial %s/keep", d, d), 0);
+    /* a scenario line edited after the run started (same path) */
+    cr_assert_eq(sh(out, sizeof out, "cp %s/m.scen %s/m.keep && sed -i '3s/\\t[0-9.]*$/\\t99.5/' %s/m.scen",
+                    d, d, d), 0);
+    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume"), 65, "%s", out);
+    cr_assert(strstr(out, "q.csv.partial:1: error: expected the journal of this run") != NULL, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "cmp %s/q.csv.partial %s/keep", d, d), 0, "the journal changed: %s", out);
+    /* a map cell changed */
+    cr_assert_eq(sh(out, sizeof out, "cp %s/m.keep %s/m.scen && cd %s && awk 'NR == 7 { c = substr($0, 61, 1); "
+                    "c = c == \"@\" ? \".\" : \"@\"; $0 = substr($0, 1, 60) c substr($0, 62) } { print }' "
+                    "maze128-2-1.map >m2 && mv m2 maze128-2-1.map && ! cmp -s maze128-2-1.map "
+                    "$OLDPWD/datasets/default/maze128-2-1.map", d, d, d), 0, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume"), 65, "%s", out);
+    cr_assert(strstr(out, "q.csv.partial:1: error: expected the journal of this run") != NULL, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "cp datasets/default/maze128-2-1.map %s/", d), 0);
+    /* a row's cost edited into text: refused with its line */
+    cr_assert_eq(sh(out, sizeof out, "awk -F, 'BEGIN{OFS=\",\"} NR==3{$15=\"abc\"} {print}' %s/keep "
+                    ">%s/q.csv.partial", d, d), 0);
+    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume"), 65, "%s", out);
+    cr_assert(strstr(out, "q.csv.partial:3: error: expected a row of this run, field 15: expected a "
+                          "number or nothing, found 'abc'") != NULL, "%s", out);
+    /* a row with a status that does not exist */
+    cr_assert_eq(sh(out, sizeof out, "sed '3s/,ok,/,fine,/' %s/keep >%s/q.csv.partial", d, d), 0);
+    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume"), 65, "%s", out);
+    cr_assert(strstr(out, "expected a row status, found 'fine'") != NULL, "%s", out);
+    /* the journal as it was: resumed, and stopped again by the same bad line */
+    cr_assert_eq(sh(out, sizeof out, "cp %s/keep %s/q.csv.partial", d, d), 0);
+    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume"), 65, "%s", out);
+    cr_assert(strstr(out, "10 queries done before") != NULL, "%s", out);
+    cr_assert(strstr(out, "m.scen:12:") != NULL, "%s", out);
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
+GB_TEST(safety, forgetting_resume_never_throws_work_away)
+{
+    char d[64];
+    mk(d, sizeof d);
+    make_journal(d);
+    cr_assert_eq(sh(out, sizeof out, "cp %s/q.csv.partial %s/keep && cp %s/good.scen %s/m.scen", d, d, d, d), 0);
+    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), ""), 73, "%s", out);
+    cr_assert(strstr(out, "expected no journal of an earlier run, found one with 10 complete queries: "
+                          "continue it with --resume (same options), or start over with --fresh") != NULL,
+              "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "cmp %s/q.csv.partial %s/keep", d, d), 0, "the journal changed: %s", out);
+    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume --fresh"), 64, "%s", out);
+    /* --fresh starts over (the scenario was fixed meanwhile) and completes */
+    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--fresh"), 0, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "grep -c '' %s/q.csv; ls %s", d, d), 0);
+    cr_assert(strncmp(out, "41\n", 3) == 0, "%s", out);
+    cr_assert(strstr(out, "q.csv.partial") == NULL, "%s", out);
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
+/* ---- FIFO inputs ---------------------------------------------------------- */
+
+GB_TEST(safety, fifo_inputs_are_refused_at_once)
+{
+    char d[64];
+    mk(d, sizeof d);
+    cr_assert_eq(sh(out, sizeof out, "mkfifo %s/f", d), 0);
+    const char *cmds[] = {
+        "%s run --quiet --out %s/q.csv %s/f",
+        "%s run --quiet --out %s/q.csv --map %s/f " SC,
+        "%s summary --out %s/q.csv %s/f",
+        "%s heuristics --goals 1 --out %s/q.csv %s/f",
+    };
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        char cmd[1024];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+        snprintf(cmd, sizeof cmd, cmds[c], bin(), d, d);   /* cmds[]: literals above */
+#pragma GCC diagnostic pop
+        int rc = sh(out, sizeof out, "timeout 20 %s; echo \"rc=$?\"; ls %s", cmd, d);
+        cr_assert_eq(rc, 0);
+        cr_assert(strstr(out, "rc=124") == NULL, "%s: hung on a FIFO", cmds[c]);
+        cr_assert(strstr(out, "rc=66") != NULL || strstr(out, "rc=64") != NULL, "%s: %s", cmds[c], out);
+        cr_assert(strstr(out, "found a FIFO") != NULL, "%s: %s", cmds[c], out);
+        cr_assert(strstr(out, "q.csv") == NULL, "%s: left an output or journal: %s", cmds[c], out);
+    }
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
+/* ---- limit rows keep their counters ------------------------------------------ */
+
+GB_TEST(safety, limit_and_unreachable_rows_carry_real_counters)
+{
+    char d[64];
+    mk(d, sizeof d);
+    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra --max-expanded 50 --count 40 --out %s/q.csv " SC,
+                    bin(), d), 0, "%s", out);
+    /* column 21 is expanded: a limit row stopped at (about) the limit, not at 0 */
+    cr_assert_eq(sh(out, sizeof out, "awk -F, '$14 == \"limit\" { n++; if ($21 < 50 || $24 == 0) bad++ } "
+                    "END { print n + 0, bad + 0 }' %s/q.csv", d), 0);
+    int n = 0, bad = 0;
+    cr_assert_eq(sscanf(out, "%d %d", &n, &bad), 2);
+    cr_assert_gt(n, 0, "no limit rows");
+    cr_assert_eq(bad, 0, "%d of %d limit rows have zero counters", bad, n);
+    sh(NULL, 0, "rm -rf %s", d);
+}
