@@ -6,7 +6,8 @@
 #   make report     the main job: bundled dataset -> results/<run-id>/ + plots
 #   make bench      speed figures per solver x queue on the shared maps
 #   make bench-bounds  the same loop on two inexact timing-bound queues (build-bounds/)
-#   make datasets   download official Moving AI sets (datasets/fetch.sh)
+#   make datasets SETS="street dao"  download, check and unpack official
+#                   Moving AI sets into datasets/<set>/ (datasets/fetch.sh)
 #   make clean
 #
 # Objects go to $(BUILD)/ so that the sanitizer build (BUILD=build-san)
@@ -121,9 +122,11 @@ bench-bounds:
 	$(MAKE) BUILD=build-bounds EXTRA_CFLAGS=-DGB_BOUND_QUEUES build-bounds/gridbench
 	./scripts/bench.sh --bounds $(BENCH_ARGS)
 
-SETS ?= all
+# SETS: names from datasets/sets.tsv, or all; FETCH_ARGS: e.g. --base URL
+# (a mirror), --force.  The archive hashes go to datasets/sets.lock.
+SETS ?=
 datasets:
-	./datasets/fetch.sh $(SETS)
+	./datasets/fetch.sh $(FETCH_ARGS) $(SETS)
 
 # ---- library install (pkg-config) and the examples built against it ------
 PREFIX  ?= /usr/local

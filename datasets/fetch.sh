@@ -1,64 +1,83 @@
 #!/usr/bin/env bash
-# fetch.sh -- download Moving AI benchmark files named in datasets/sets.tsv,
-# verify each one's SHA-256, and install it atomically.
+# fetch.sh -- install official Moving AI benchmark sets from their zip
+# archives: download, check against a lock file, unpack, count, and put
+# each set in place atomically.
 #
-# Manifest (sets.tsv, next to this script): one file per line,
-#     <set> TAB <relative path> TAB <sha256>
-# e.g. "dao<TAB>dao/arena.map<TAB>9887c3...".  Lines that are empty or start
-# with '#' are ignored.
+# Data:
+#   TABLE (datasets/sets.tsv): one set per line,
+#       <set> TAB <maps> TAB <scens> TAB <archive> [<archive>...]
+#   the archives are paths under BASE (e.g. dao/dao-map.zip), <maps> and
+#   <scens> the number of .map and .scen files they hold together.
+#   LOCK (datasets/sets.lock): the SHA-256 of every archive ever installed,
+#   one "<sha256>  <archive>" line each (sha256sum's format), meant to be
+#   committed.  Trust on first use: an archive without a line is accepted
+#   and its line is added; an archive with a line must match it.
+#   DEST/<set>/ (default datasets/<set>/): the set's .map and .scen files,
+#   flat (archive subdirectories dropped, so that every scenario finds its
+#   map next to it), plus .gb-fetch: the "<sha256>  <archive>" lines the
+#   set was installed from.
 #
-# For every file of the requested sets, in manifest order:
-#   - DEST/<relative path> already present with the right hash: skipped;
-#   - otherwise BASE/<relative path> is downloaded with curl (which also
-#     reads file:// URLs) to DEST/<relative path>.part.<pid>, its SHA-256
-#     is checked with sha256sum, and only then renamed into place.  A
-#     failed download or a hash mismatch removes the partial file (and any
-#     directory this run created that is left empty) and stops with an
-#     error naming the file, the expected and the found hash.
+# Invariants:
+#   - DEST/<set>/ is either absent, the previous complete install, or the
+#     new complete install: a set is assembled in DEST/.fetch.<set>.XXXXXX
+#     and renamed into place only after every archive matched the lock and
+#     the counts matched the table.  A failure or an interrupt removes the
+#     temporary directory and leaves DEST/<set>/ and LOCK as they were.
+#   - LOCK only gains lines, and only for archives of a set that passed
+#     every check; it is rewritten through a temporary file and a rename.
+#   - A directory DEST/<set>/ without .gb-fetch was not made here and is
+#     never replaced.
 #
-# BASE: --base URL, else $GB_DATASET_BASE, else the official Moving AI
-# benchmark site.  NOTE: the official site publishes each set as zip
-# archives (<set>-map.zip, <set>-scen.zip), not file by file, so the
-# default BASE only works if it is ever laid out per file.  The per-file
-# layout here is the layout of the project's reference copies
-# (../shared/movingai); point --base at any mirror with that layout, e.g.
-#     datasets/fetch.sh --base "file://$PWD/../shared/movingai" all
-#
-# Exit status: 0 done; 64 bad usage; 65 hash mismatch; 69 curl or
-# sha256sum missing; 73 cannot create DEST; 74 download failed.
+# A set already installed from archives whose hashes are the locked ones
+# is skipped without a download (--force downloads and checks it again).
+# To accept a re-published archive, delete its line from LOCK: the next
+# fetch records the new hash.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-manifest=$here/sets.tsv
 official=https://movingai.com/benchmarks
 base=${GB_DATASET_BASE:-$official}
-dest=$here/movingai
+table=$here/sets.tsv
+lock=$here/sets.lock
+dest=$here
+force=0
+list=0
+help=0
 
 usage() {
     cat <<EOF
-usage: datasets/fetch.sh [--base URL] [--dest DIR] SET... | all
+usage: datasets/fetch.sh [OPTIONS] SET... | all
+       datasets/fetch.sh --list
 
-Download the Moving AI benchmark files of each SET listed in
-datasets/sets.tsv, verify their SHA-256 and install them under
-DIR/<relative path>.  Files already present with the right hash are skipped.
+Download the zip archives of each SET named in the set table, check each
+archive's SHA-256 against the lock file (the first fetch of an archive
+writes its line: trust on first use), unpack, check the number of .map and
+.scen files against the table, and install the set's files flat into
+DEST/SET/, atomically: on any error nothing is installed.
 
-sets: $(sets_list)
+sets: $(set_names)
 
-  --base URL   where to download from: URL/<relative path>, e.g.
-               URL/dao/arena.map (default: \$GB_DATASET_BASE, else
-               $official)
-  --dest DIR   where to install (default: datasets/movingai, git-ignored)
-  -h, --help   this text
+  --base URL    where the archives are: URL/<archive>, e.g.
+                URL/dao/dao-map.zip (default: \$GB_DATASET_BASE, else
+                $official); file:// URLs work
+  --dest DIR    install into DIR/SET/ (default: datasets/, git-ignored)
+  --lock FILE   the lock file (default: datasets/sets.lock; commit it)
+  --table FILE  the set table (default: datasets/sets.tsv)
+  --force       download and check sets that are already installed
+  --list        print the table: set, maps, scens, archives, lock status
+  -h, --help    this text
 
-The official site publishes every set as zip archives, not file by file;
-the per-file layout expected here is that of the reference copies, so
---base can point at any mirror with that layout, for example:
+Examples:
+  make datasets SETS="street dao"
+  datasets/fetch.sh --base https://mirror.example.org/movingai maze
+  datasets/fetch.sh --list
 
-  datasets/fetch.sh --base "file://\$PWD/../shared/movingai" all
-  datasets/fetch.sh --dest /tmp/movingai dao mazes
-
-Exit status: 0 done; 64 bad usage; 65 hash mismatch; 69 curl or sha256sum
-missing; 73 cannot create DEST; 74 download failed.
+Exit status: 0 done; 64 bad usage or unknown set; 65 bad data: an archive
+differs from its lock line, is not a zip, or holds other counts or
+clashing file names than the table says (nothing installed); 66 the table
+is missing; 69 curl, unzip or sha256sum missing; 73 DEST/SET cannot be
+created or is a directory fetch.sh did not make; 74 download failed; 78 a
+malformed line in the table or the lock.
 EOF
 }
 
@@ -69,111 +88,264 @@ die() {
     exit "$code"
 }
 
-# Set names in manifest order, comma-separated.
-sets_list() {
-    if [[ -r $manifest ]]; then
-        awk -F'\t' '!/^#/ && NF >= 3 && !seen[$1]++ { printf "%s%s", sep, $1; sep = ", " }' \
-            "$manifest"
+say() { printf 'fetch.sh: %s\n' "$*" >&2; }
+
+# ---- the set table -------------------------------------------------------
+names=()                # set names in table order
+declare -A t_line=() t_maps=() t_scens=() t_arch=()
+
+read_table() {
+    [[ -r $table ]] || die 66 "$table: expected a readable set table, found none"
+    local n=0 line s m c a rest p
+    while IFS= read -r line || [[ -n $line ]]; do
+        n=$((n + 1))
+        [[ -z $line || $line == \#* ]] && continue
+        IFS=$'\t' read -r s m c a rest <<<"$line"
+        local ok=1
+        [[ $s =~ ^[a-z0-9][a-z0-9._-]*$ && $s != all ]] || ok=0
+        [[ ${m:-} =~ ^[0-9]+$ && ${c:-} =~ ^[0-9]+$ && -n ${a:-} && -z ${rest:-} ]] || ok=0
+        for p in ${a:-}; do
+            [[ $p =~ ^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*\.zip$ && /$p/ != */../* ]] || ok=0
+        done
+        ((ok)) || die 78 "$table:$n: expected '<set> TAB <maps> TAB <scens> TAB <archive.zip> ...', found '$line'"
+        [[ -z ${t_line[$s]:-} ]] \
+            || die 78 "$table:$n: expected a new set name, found '$s' again (first on line ${t_line[$s]})"
+        names+=("$s")
+        t_line[$s]=$n t_maps[$s]=$m t_scens[$s]=$c t_arch[$s]=$a
+    done <"$table"
+    ((${#names[@]} > 0)) || die 78 "$table: expected at least one set, found none"
+}
+
+set_names() {
+    local IFS=' '
+    if ((${#names[@]} > 0)); then
+        echo "${names[*]}"
+    elif [[ -r $table ]]; then   # --help: names without checking the table
+        awk -F'\t' '!/^#/ && NF >= 4 { printf "%s%s", sep, $1; sep = " " }' "$table"
+    else
+        echo "(none: $table is missing)"
     fi
 }
 
-hash_of() {
-    sha256sum -- "$1" | cut -d' ' -f1
+# ---- the lock file -------------------------------------------------------
+declare -A l_sha=() l_line=()
+
+read_lock() {
+    l_sha=() l_line=()
+    [[ -e $lock ]] || return 0
+    [[ -r $lock ]] || die 66 "$lock: expected a readable lock file, found one that cannot be read"
+    local n=0 line sha path
+    while IFS= read -r line || [[ -n $line ]]; do
+        n=$((n + 1))
+        [[ -z $line || $line == \#* ]] && continue
+        if [[ $line =~ ^([0-9a-f]{64})\ \ (.+)$ ]]; then
+            sha=${BASH_REMATCH[1]} path=${BASH_REMATCH[2]}
+        else
+            die 78 "$lock:$n: expected '<sha256>  <archive>', found '$line'"
+        fi
+        [[ -z ${l_line[$path]:-} ]] \
+            || die 78 "$lock:$n: expected one line per archive, found '$path' again (first on line ${l_line[$path]})"
+        l_sha[$path]=$sha l_line[$path]=$n
+    done <"$lock"
 }
 
-# Cleanup state for a failed or interrupted download.
-partial=
-created_dirs=()
+# Append "<sha256>  <archive>" lines to LOCK through a temporary file.
+append_lock() {
+    (($# > 0)) || return 0
+    local dir tmp
+    dir=$(dirname -- "$lock")
+    tmp=$(mktemp "$dir/.sets.lock.XXXXXX" 2>/dev/null) \
+        || die 73 "$lock: expected a writable directory for the lock file, found none"
+    cleanup_files+=("$tmp")
+    if [[ -e $lock ]]; then
+        cat -- "$lock" >"$tmp"
+    else
+        printf '%s\n' \
+            "# SHA-256 of each Moving AI archive, recorded by datasets/fetch.sh on its" \
+            "# first download (trust on first use); later downloads must match." \
+            "# Commit this file.  To accept a re-published archive, delete its line." >"$tmp"
+    fi
+    printf '%s\n' "$@" >>"$tmp"
+    chmod 644 "$tmp"
+    mv -f -- "$tmp" "$lock"
+}
+
+# ---- cleanup -------------------------------------------------------------
+cleanup_files=()
+work=         # DEST/.fetch.<set>.XXXXXX of the set being assembled
+moved_old=    # DEST/<set> moved aside into $work/old, not yet replaced
 cleanup() {
-    if [[ -n $partial ]]; then rm -f -- "$partial"; fi
-    local i
-    for ((i = ${#created_dirs[@]} - 1; i >= 0; i--)); do
-        rmdir -- "${created_dirs[i]}" 2>/dev/null || true
-    done
+    if [[ -n $moved_old && ! -e $moved_old && -d $work/old ]]; then
+        mv -- "$work/old" "$moved_old" 2>/dev/null || true
+    fi
+    [[ -n $work ]] && rm -rf -- "$work"
+    local f
+    for f in "${cleanup_files[@]}"; do rm -f -- "$f"; done
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-# mkdir -p that remembers which directories it created.
-make_dir() {
-    local d=$1 missing=()
-    while [[ ! -d $d ]]; do
-        missing+=("$d")
-        d=$(dirname -- "$d")
-    done
-    local i
-    for ((i = ${#missing[@]} - 1; i >= 0; i--)); do
-        mkdir -- "${missing[i]}" 2>/dev/null \
-            || die 73 "${missing[i]}: expected a directory that can be created, found an error"
-        created_dirs+=("${missing[i]}")
-    done
+hash_of() { sha256sum -- "$1" | cut -d' ' -f1; }
+
+# "<archive>:<member>" for a file unpacked to $work/unzip/<i>/<member>.
+arch_of=()
+member() {
+    local rel=${1#"$work"/unzip/}
+    printf "%s:%s" "${arch_of[${rel%%/*}]}" "${rel#*/}"
 }
 
+# True when DEST/<set>/.gb-fetch names exactly the set's archives, each
+# with the hash LOCK holds for it.
+installed_from_lock() {
+    local s=$1 marker=$dest/$1/.gb-fetch a want got line
+    [[ -r $marker ]] || return 1
+    want=
+    for a in ${t_arch[$s]}; do
+        [[ -n ${l_sha[$a]:-} ]] || return 1
+        want+="${l_sha[$a]}  $a"$'\n'
+    done
+    got=
+    while IFS= read -r line; do got+="$line"$'\n'; done <"$marker"
+    [[ $got == "$want" ]]
+}
+
+fetch_set() {
+    local s=$1 target=$dest/$1
+    if [[ -e $target || -L $target ]]; then
+        [[ -d $target && ! -L $target && -f $target/.gb-fetch ]] \
+            || die 73 "$target: expected a set installed by fetch.sh (with a .gb-fetch file), found something else; move it away first"
+        if ((!force)) && installed_from_lock "$s"; then
+            say "$s: installed from the archives in $(basename -- "$lock"), skipped (--force to check again)"
+            return 0
+        fi
+    fi
+    work=$(mktemp -d "$dest/.fetch.$s.XXXXXX" 2>/dev/null) \
+        || die 73 "$dest: expected a directory where a set can be assembled, found none"
+    mkdir -- "$work/zip" "$work/unzip" "$work/set"
+
+    local a i=0 url file got new=() marker=()
+    for a in ${t_arch[$s]}; do
+        i=$((i + 1))
+        arch_of[i]=$a
+        url=${base%/}/$a
+        file=$work/zip/$i.zip
+        if ! curl --fail --silent --show-error --location --retry 2 \
+            --proto '=http,https,file' --output "$file" -- "$url"; then
+            die 74 "$a: expected a download from $url, found a curl error (see above); nothing installed"
+        fi
+        got=$(hash_of "$file")
+        if [[ -n ${l_sha[$a]:-} ]]; then
+            [[ $got == "${l_sha[$a]}" ]] \
+                || die 65 "$lock:${l_line[$a]}: expected sha256 ${l_sha[$a]} for $a, found $got (downloaded from $url); nothing installed"
+            say "$a: sha256 matches $(basename -- "$lock")"
+        else
+            new+=("$got  $a")
+            say "$a: sha256 $got (new: recorded in $(basename -- "$lock") once the set is installed)"
+        fi
+        marker+=("$got  $a")
+        mkdir -- "$work/unzip/$i"
+        if ! unzip -qq -o "$file" -d "$work/unzip/$i" </dev/null >&2; then
+            die 65 "$a: expected a zip archive, found one unzip cannot read (see above); nothing installed"
+        fi
+    done
+
+    # Count, then flatten: every .map and .scen straight into the set.
+    local f b nm=0 ns=0
+    declare -A seen=()
+    while IFS= read -r -d '' f; do
+        case $f in *.map) nm=$((nm + 1)) ;; *) ns=$((ns + 1)) ;; esac
+        b=${f##*/}
+        [[ -z ${seen[$b]:-} ]] \
+            || die 65 "$s: expected distinct file names, found '$b' twice ($(member "${seen[$b]}") and $(member "$f")); nothing installed"
+        seen[$b]=$f
+    done < <(find "$work/unzip" -type f \( -name '*.map' -o -name '*.scen' \) \
+        ! -name '._*' ! -path '*/__MACOSX/*' -print0)
+    if ((nm != t_maps[$s] || ns != t_scens[$s])); then
+        die 65 "$table:${t_line[$s]}: expected ${t_maps[$s]} .map and ${t_scens[$s]} .scen files in $s, found $nm and $ns (in ${t_arch[$s]}); nothing installed"
+    fi
+    for b in "${!seen[@]}"; do mv -- "${seen[$b]}" "$work/set/$b"; done
+    printf '%s\n' "${marker[@]}" >"$work/set/.gb-fetch"
+    chmod -R u+rwX,go+rX "$work/set"
+
+    # Commit: the lock first (it only gains lines for archives that passed
+    # every check), then the set, swapped in with two renames.
+    append_lock "${new[@]}"
+    read_lock   # the new lines, with their line numbers, for later sets
+    if [[ -e $target ]]; then
+        moved_old=$target
+        mv -- "$target" "$work/old"
+    fi
+    mv -- "$work/set" "$target"
+    moved_old=
+    rm -rf -- "$work"
+    work=
+    say "$s: installed $nm maps and $ns scenarios into $target"
+}
+
+# ---- main ----------------------------------------------------------------
 want=()
 while (($# > 0)); do
     case $1 in
-        -h | --help) usage; exit 0 ;;
+        -h | --help) help=1; shift ;;
         --base) (($# >= 2)) || die 64 "--base: expected a URL, found none"; base=$2; shift 2 ;;
         --base=*) base=${1#--base=}; shift ;;
         --dest) (($# >= 2)) || die 64 "--dest: expected a directory, found none"; dest=$2; shift 2 ;;
         --dest=*) dest=${1#--dest=}; shift ;;
+        --lock) (($# >= 2)) || die 64 "--lock: expected a file, found none"; lock=$2; shift 2 ;;
+        --lock=*) lock=${1#--lock=}; shift ;;
+        --table) (($# >= 2)) || die 64 "--table: expected a file, found none"; table=$2; shift 2 ;;
+        --table=*) table=${1#--table=}; shift ;;
+        --force) force=1; shift ;;
+        --list) list=1; shift ;;
         --) shift; want+=("$@"); break ;;
         -*) die 64 "expected an option listed by --help, found '$1'" ;;
         *) want+=("$1"); shift ;;
     esac
 done
 
-[[ -r $manifest ]] || die 66 "$manifest: expected a readable manifest, found none"
-known=$(sets_list)
-((${#want[@]} > 0)) || die 64 "expected a set ($known) or all, found none (see --help)"
+if ((help)); then usage; exit 0; fi
+read_table
+read_lock
 [[ -n $base ]] || die 64 "--base: expected a URL, found an empty string"
 [[ -n $dest ]] || die 64 "--dest: expected a directory, found an empty string"
-command -v curl >/dev/null || die 69 "expected curl on PATH, found none"
-command -v sha256sum >/dev/null || die 69 "expected sha256sum on PATH, found none"
+[[ -n $lock ]] || die 64 "--lock: expected a file, found an empty string"
 
-declare -A selected=()
+if ((list)); then
+    ((${#want[@]} == 0)) || die 64 "--list: expected no set names, found '${want[0]}'"
+    printf 'set\tmaps\tscens\tlocked\tarchives\n'
+    for s in "${names[@]}"; do
+        k=0 t=0
+        for a in ${t_arch[$s]}; do
+            t=$((t + 1))
+            [[ -n ${l_sha[$a]:-} ]] && k=$((k + 1))
+        done
+        printf '%s\t%s\t%s\t%d/%d\t%s\n' "$s" "${t_maps[$s]}" "${t_scens[$s]}" "$k" "$t" "${t_arch[$s]}"
+    done
+    exit 0
+fi
+
+((${#want[@]} > 0)) || die 64 "expected a set name ($(set_names)) or all, found none (see --help)"
+selected=()
+declare -A picked=()
 for s in "${want[@]}"; do
     if [[ $s == all ]]; then
-        IFS=', ' read -r -a all_sets <<<"$known"
-        for a in "${all_sets[@]}"; do selected[$a]=1; done
-    elif [[ ", $known, " == *", $s, "* ]]; then
-        selected[$s]=1
+        for a in "${names[@]}"; do
+            [[ -n ${picked[$a]:-} ]] || { picked[$a]=1; selected+=("$a"); }
+        done
+    elif [[ -n ${t_line[$s]:-} ]]; then
+        [[ -n ${picked[$s]:-} ]] || { picked[$s]=1; selected+=("$s"); }
     else
-        die 64 "expected a set ($known) or all, found '$s'"
+        die 64 "expected a set name from $table ($(set_names)) or all, found '$s'"
     fi
 done
 
-fetched=0 skipped=0
-while IFS=$'\t' read -r set rel sha rest; do
-    [[ -z $set || $set == \#* ]] && continue
-    [[ -n ${selected[$set]:-} ]] || continue
-    [[ -n $rel && ${#sha} -eq 64 && -z ${rest:-} ]] \
-        || die 65 "$manifest: expected '<set> TAB <path> TAB <sha256>', found a line for '$set'"
-    target=$dest/$rel
-    if [[ -f $target ]]; then
-        have=$(hash_of "$target")
-        if [[ $have == "$sha" ]]; then
-            printf 'fetch.sh: %s: present, sha256 ok, skipped\n' "$rel" >&2
-            skipped=$((skipped + 1))
-            continue
-        fi
-        printf 'fetch.sh: %s: present with sha256 %s, expected %s: downloading again\n' \
-            "$rel" "$have" "$sha" >&2
-    fi
-    make_dir "$(dirname -- "$target")"
-    url=${base%/}/$rel
-    partial=$target.part.$$
-    if ! curl --fail --silent --show-error --location --retry 2 --output "$partial" -- "$url"; then
-        die 74 "$rel: expected a download from $url, found a curl error (see above)"
-    fi
-    got=$(hash_of "$partial")
-    if [[ $got != "$sha" ]]; then
-        die 65 "$rel: expected sha256 $sha, found $got (downloaded from $url)"
-    fi
-    mv -f -- "$partial" "$target"
-    partial=
-    created_dirs=()
-    printf 'fetch.sh: %s: fetched, sha256 ok\n' "$rel" >&2
-    fetched=$((fetched + 1))
-done <"$manifest"
+command -v curl >/dev/null || die 69 "expected curl on PATH, found none (scripts/deps.sh installs it)"
+command -v unzip >/dev/null || die 69 "expected unzip on PATH, found none (scripts/deps.sh installs it)"
+command -v sha256sum >/dev/null || die 69 "expected sha256sum on PATH, found none"
+if [[ ! -d $dest ]]; then
+    mkdir -p -- "$dest" 2>/dev/null || die 73 "$dest: expected a directory that can be created, found an error"
+fi
 
-printf 'fetch.sh: %d fetched, %d already present, into %s\n' "$fetched" "$skipped" "$dest" >&2
+for s in "${selected[@]}"; do fetch_set "$s"; done
+say "${#selected[@]} set(s) in place under $dest: ${selected[*]}"

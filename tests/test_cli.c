@@ -1,6 +1,7 @@
 /*
  * test_cli.c -- the command line is a public contract: flags, CSV
- * columns, exit statuses, atomic output, and the dataset download script.
+ * columns, exit statuses, atomic output.  (The dataset download script:
+ * test_datasets.c.)
  * Runs the real binary named by GB_BIN (set by `make test`).
  */
 #include "gb_test.h"
@@ -278,27 +279,4 @@ GB_TEST(cli, list_prints_one_line_per_solver_heuristic_queue_model)
     cr_expect(strstr(out, "bound-") == NULL, "a timing-bound queue is in the default build");
     cr_expect_eq(sh(out, sizeof out, "%s run -q bound-fifo datasets/default/random128-20-1.map.scen 2>&1",
                     bin()), 64, "%s", out);
-}
-
-GB_TEST(cli, fetch_script_downloads_verifies_and_refuses_a_bad_hash)
-{
-    char abs[1024];
-    if (!realpath(shared(), abs) || access(abs, R_OK) != 0) cr_skip_test("no shared data");
-    char *d = tmpdir();
-    cr_assert_eq(sh(out, sizeof out, "datasets/fetch.sh --base file://%s --dest %s/ok dao", abs, d), 0,
-                 "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "cd %s/ok && sha256sum -c --quiet %s/dao/../SHA256SUMS 2>&1 | grep -c dao/arena",
-                    d, abs), 1);   /* only the dao files exist: the others are reported missing */
-    cr_expect_eq(sh(out, sizeof out, "cmp %s/ok/dao/arena.map %s/dao/arena.map", d, abs), 0, "%s", out);
-    /* a mirror serving a corrupted file */
-    cr_assert_eq(sh(NULL, 0, "mkdir -p %s/bad/dao && cp %s/dao/arena.map.scen %s/bad/dao/ && "
-                    "{ cat %s/dao/arena.map; echo; } > %s/bad/dao/arena.map", d, abs, d, abs, d), 0);
-    int rc = sh(out, sizeof out, "datasets/fetch.sh --base file://%s/bad --dest %s/got dao", d, d);
-    cr_expect_eq(rc, 65, "%s", out);
-    cr_expect(strstr(out, "arena.map") != NULL, "%s", out);
-    struct stat st;
-    char p[256];
-    snprintf(p, sizeof p, "%s/got/dao/arena.map", d);
-    cr_expect_neq(stat(p, &st), 0, "a file with a bad hash was installed");
-    sh(NULL, 0, "rm -rf %s", d);
 }
