@@ -7,13 +7,15 @@
 #   hyperfine         whole-process timing (make report)
 #   curl, unzip       download and unpack the Moving AI archives (make datasets)
 #   zip               build the zip fixtures of the dataset tests (make test)
+#   python3           the reference external solver client (make test)
+#   pkg-config        the installed-library test (make test)
 #
 # Installs only what dpkg does not already have; uses sudo when not root.
 # Extra packages can be named on the command line (e.g. valgrind for
 # `make bench CALLGRIND=1`, clang for the sanitizer/fuzz builds).
 set -euo pipefail
 
-want=(build-essential libcriterion-dev gnuplot-nox hyperfine curl unzip zip "$@")
+want=(build-essential libcriterion-dev gnuplot-nox hyperfine curl unzip zip python3 pkg-config "$@")
 missing=()
 for p in "${want[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
