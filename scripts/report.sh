@@ -23,9 +23,11 @@
 #
 # Exit status: 0 report written; 1 report written, but a solver returned a
 # wrong path (see the report); 2 bad usage; 3 a tool is missing; 4 a step
-# failed (its message is on stderr); 5 another process is writing the same
-# run folder.
-set -euo pipefail
+# failed, nothing published (its message is on stderr; any command that
+# fails unexpectedly -- a write to a full disk, a read-only folder -- is
+# such a step); 5 another process is writing the same run folder; 6 an
+# interrupted run folder is in the way (resume it, or --fresh).
+set -Eeuo pipefail
 
 PROG=report.sh
 usage() {
@@ -67,6 +69,8 @@ Footprints (the longest query of each map, one panel per solver)
 Output
   --out-dir DIR         parent of the run folder (default results)
   --run-id ID           run folder name (default <UTC yyyymmddThhmmZ>-<commit>)
+  --fresh               discard an interrupted run folder <run-id>.tmp that
+                        holds queries (without it, such a folder is refused)
   --resume              continue an interrupted run (results/<run-id>.tmp, the
                         newest one unless --run-id is given) with the same
                         options: queries already in it are not run again
@@ -84,7 +88,8 @@ EOF
 
 say() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 die() { local code=$1; shift; say "error: $*"; exit "$code"; }
-trap 'say "error: line $LINENO: \`$BASH_COMMAND\` failed"' ERR
+# Any unexpected failure is "not written" (4), never confused with 1.
+trap 'say "error: line $LINENO: \`$BASH_COMMAND\` failed; nothing published"; exit 4' ERR
 
 # ---- options -----------------------------------------------------------
 SCENS=()
@@ -104,6 +109,7 @@ OUT_DIR=results
 RUN_ID=
 HEUR=
 RESUME=0
+FRESH=0
 JOBS=1
 CSV_IN=
 BIN=${GB_BIN:-./gridbench}
@@ -135,6 +141,7 @@ while [ "$#" -gt 0 ]; do
     --run-id) need_arg "$@"; RUN_ID=$2; shift 2 ;;
     --heuristics) need_arg "$@"; HEUR=$2; shift 2 ;;
     --resume) RESUME=1; shift ;;
+    --fresh) FRESH=1; shift ;;
     --jobs) need_arg "$@"; is_count "$2" && [ "$2" -ge 1 ] || die 2 "--jobs: expected a positive integer, found '$2'"; JOBS=$2; shift 2 ;;
     --csv) need_arg "$@"; CSV_IN=$2; shift 2 ;;
     --bin) need_arg "$@"; BIN=$2; shift 2 ;;
@@ -225,6 +232,11 @@ if [ "$RESUME" = 1 ]; then
     [ -d "$TMP" ] || die 2 "--resume: expected the interrupted run folder '$TMP', found none"
     say "resuming $TMP"
 else
+    if [ -d "$TMP" ] && { [ -e "$TMP/queries.csv.partial" ] || [ -e "$TMP/queries.csv" ]; } && [ "$FRESH" != 1 ]; then
+        exec 9>&-
+        rm -f -- "$LOCK"
+        die 6 "run folder '$TMP' holds the queries of an interrupted run: continue it with \`scripts/report.sh --resume --run-id $RUN_ID\` and the same options, or discard it with --fresh"
+    fi
     rm -rf -- "$TMP"
 fi
 mkdir -p "$TMP/plots" "$TMP/data"
@@ -387,11 +399,22 @@ step 6 "plots (gnuplot) and search footprints"
 printf '#!/bin/bash\n# Remake the plots of this run: cd into this folder, then bash replot.sh\nset -e\n' \
     >"$TMP/replot.sh"
 gq() { printf '%s' "${1//\'/\'\'}"; }   # text for a gnuplot '...' string
+# A complete plot: a PNG ends with its IEND chunk, an SVG with </svg>
+# (gnuplot exits 0 even when a full disk cut its output short).
+plot_ok() {
+    [ -s "$1" ] || return 1
+    case $1 in
+    *.png) tail -c 8 -- "$1" | od -An -c | tr -d ' \n' | grep -q 'IEND' ;;
+    *.svg) tail -c 64 -- "$1" | grep -q '</svg>' ;;
+    *) return 0 ;;
+    esac
+}
 gp() {   # gp SCRIPT 'assignments' OUT-BASENAME SECTION CAPTION
     local script=$1 vars=$2 base=$3 section=$4 caption=$5 fmt cmd
     for fmt in png svg; do
         cmd=(gnuplot -e "plotdir='$(gq "$PLOTDIR")'; $vars; out='plots/$base.$fmt'" "$PLOTDIR/$script")
         (cd "$TMP" && "${cmd[@]}") || die 4 "gnuplot $script failed for plots/$base.$fmt"
+        plot_ok "$TMP/plots/$base.$fmt" || die 4 "gnuplot $script wrote a truncated or empty plots/$base.$fmt (disk full?)"
         printf '%q ' "${cmd[@]}" >>"$TMP/replot.sh"
         echo >>"$TMP/replot.sh"
     done

@@ -276,3 +276,54 @@ GB_TEST(safety, limit_and_unreachable_rows_carry_real_counters)
     cr_assert_eq(bad, 0, "%d of %d limit rows have zero counters", bad, n);
     sh(NULL, 0, "rm -rf %s", d);
 }
+
+/* ---- report.sh: "not written" is never confused with "written, with failures" */
+
+GB_TEST(safety, report_script_exit_status_says_whether_anything_was_written, .timeout = 240)
+{
+    char d[64];
+    mk(d, sizeof d);
+#define REP "GB_BIN=%s scripts/report.sh --bin %s --scen " SC " --count 3 --solvers jps " \
+            "--no-hyperfine --no-footprints --out-dir %s --run-id %s"
+    /* an output folder that cannot be made: 4, never 1 */
+    cr_assert_eq(sh(out, sizeof out, "touch %s/file", d), 0);
+    char od[128];
+    snprintf(od, sizeof od, "%s/file/sub", d);
+    int rc = sh(out, sizeof out, REP, bin(), bin(), od, "r1");
+    cr_assert_eq(rc, 4, "%s", out);
+    cr_assert(strstr(out, "nothing published") != NULL, "%s", out);
+    /* a kept interrupted folder is not deleted by a run that forgot --resume */
+    cr_assert_eq(sh(out, sizeof out, "mkdir -p %s/r2.tmp && echo x >%s/r2.tmp/queries.csv.partial", d, d), 0);
+    rc = sh(out, sizeof out, REP, bin(), bin(), d, "r2");
+    cr_assert_eq(rc, 6, "%s", out);
+    cr_assert(strstr(out, "--resume --run-id r2") != NULL && strstr(out, "--fresh") != NULL, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "cat %s/r2.tmp/queries.csv.partial; ls %s", d, d), 0);
+    cr_assert(strncmp(out, "x\n", 2) == 0, "the kept journal changed: %s", out);
+    cr_assert(strstr(out, "r2.lock") == NULL, "left its lock: %s", out);
+    /* --fresh discards it and writes the report */
+    rc = sh(out, sizeof out, REP " --fresh", bin(), bin(), d, "r2");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_eq(access(strcat(strcpy(out, d), "/r2/report.html"), F_OK), 0);
+#undef REP
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
+GB_TEST(safety, report_script_on_a_full_disk_fails_and_publishes_nothing, .timeout = 240)
+{
+    char d[64];
+    mk(d, sizeof d);
+    /* a 200 KiB tmpfs fills up midway through the plots */
+    if (sh(out, sizeof out, "mount -t tmpfs -o size=200k tmpfs %s", d) != 0) {
+        sh(NULL, 0, "rm -rf %s", d);
+        cr_skip_test("cannot mount a tmpfs here (not root?): %s", out);
+    }
+    int rc = sh(out, sizeof out, "GB_BIN=%s scripts/report.sh --bin %s --scen " SC " --count 3 --solvers jps "
+                "--no-hyperfine --no-footprints --out-dir %s --run-id r1", bin(), bin(), d);
+    char ls[4096];
+    sh(ls, sizeof ls, "ls %s", d);
+    sh(NULL, 0, "umount %s", d);
+    sh(NULL, 0, "rm -rf %s", d);
+    cr_assert_eq(rc, 4, "a full disk must be 'not written' (4), found %d: %s", rc, out);
+    cr_assert(strstr(out, "disk full") != NULL || strstr(out, "nothing published") != NULL, "%s", out);
+    cr_assert(strstr(ls, "r1\n") == NULL && strstr(ls, "latest") == NULL, "published: %s", ls);
+}
