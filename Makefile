@@ -62,6 +62,8 @@ $(BUILDINFO): FORCE
 	if cmp -s $@.new.$$$$ $@; then rm -f $@.new.$$$$; else mv -f $@.new.$$$$ $@; fi
 $(BUILD)/harness/gb_env.o: $(BUILDINFO)
 $(BUILD)/harness/gb_env.o: EXTRA_DEFS = -include $(BUILDINFO)
+$(BUILD)/harness/main.o: EXTRA_DEFS = -DGB_VERSION='"$(VERSION)"'
+$(BUILD)/harness/main.o: Makefile
 FORCE:
 
 $(LIB): $(LIB_OBJ)
@@ -130,7 +132,7 @@ datasets:
 
 # ---- library install (pkg-config) and the examples built against it ------
 PREFIX  ?= /usr/local
-VERSION := 0.1.0
+VERSION := 0.2.0
 install: $(LIB) $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/gridbench \
 	  $(DESTDIR)$(PREFIX)/bin

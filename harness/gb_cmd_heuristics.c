@@ -269,7 +269,8 @@ int gb_cmd_heuristics(int argc, char **argv)
     int req_adm = 0, req_cons = 0, quiet = 0, c, rc;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "H:m:g:S:s:o:qh", lo, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":H:m:g:S:s:o:qh", lo, NULL)) != -1) {
         switch (c) {
         case 'H':
             if ((rc = add_spec_list(specs, &nspecs, optarg)) != 0) return rc;
@@ -295,7 +296,13 @@ int gb_cmd_heuristics(int argc, char **argv)
         case OPT_REQ_CONS: req_cons = 1; break;
         case 'q': quiet = 1; break;
         case 'h': heur_usage(stdout); return 0;
-        default: heur_usage(stderr); return EX_USAGE;
+        case ':':
+            fprintf(stderr, "gridbench heuristics: %s: expected a value, found none\n", argv[optind - 1]);
+            return EX_USAGE;
+        default:
+            fprintf(stderr, "gridbench heuristics: expected an option listed by --help, found '%s'\n",
+                    argv[optind - 1]);
+            return EX_USAGE;
         }
     }
     if (argc - optind > 1) {

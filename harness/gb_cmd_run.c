@@ -321,9 +321,10 @@ int gb_cmd_run(int argc, char **argv)
     long v;
     int c;
     optind = 1;
+    opterr = 0;
     int no_cache = 0;
     const char *cache_dir = NULL;
-    while ((c = getopt_long(argc, argv, "s:q:m:o:r:j:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":s:q:m:o:r:j:h", lo, NULL)) != -1) {
         switch (c) {
         case 's': if (nl[0] < 16) lists[0][nl[0]++] = optarg; break;
         case 'q': if (nl[1] < 16) lists[1][nl[1]++] = optarg; break;
@@ -419,7 +420,13 @@ int gb_cmd_run(int argc, char **argv)
         case 'f' + 256: o.fresh = 1; break;
         case 'B': if (parse_size("--max-mem", optarg, &o.max_mem)) return EX_USAGE; break;
         case 'h': run_usage(stdout); return 0;
-        default: run_usage(stderr); return EX_USAGE;
+        case ':':
+            fprintf(stderr, "gridbench run: %s: expected a value, found none\n", argv[optind - 1]);
+            return EX_USAGE;
+        default:
+            fprintf(stderr, "gridbench run: expected an option listed by --help, found '%s'\n",
+                    argv[optind - 1]);
+            return EX_USAGE;
         }
     }
     for (int i = 0; i < nplug; i++) {
@@ -460,7 +467,11 @@ int gb_cmd_run(int argc, char **argv)
         for (size_t i = 0; i < sizeof all_solvers / sizeof all_solvers[0]; i++) {
             gb_solver_spec sp;
             gb_solver_parse(all_solvers[i], &sp, err, sizeof err);
-            if (gb_solver_unsupported(&sp, o.model, err, sizeof err)) continue;   /* jps off 8-nocut */
+            if (gb_solver_unsupported(&sp, o.model, err, sizeof err)) {   /* jps off 8-nocut */
+                fprintf(stderr, "gridbench run: note: --solver all leaves out %s under model %s (%s)\n",
+                        all_solvers[i], gb_model_name(o.model), err);
+                continue;
+            }
             if (ns < 64) solvers[ns++] = (char *)all_solvers[i];
         }
     }

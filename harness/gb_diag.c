@@ -274,29 +274,49 @@ int gb_read_file(const char *path, char **buf, size_t *len, gb_diag *d)
 #define TMP_SLOTS 32
 static char tmp_live[TMP_SLOTS][1100];
 
+static char sig_note[1300];   /* said on stderr when a signal ends the process */
+
 static void tmp_on_signal(int sig)
 {
     for (int i = 0; i < TMP_SLOTS; i++)
         if (tmp_live[i][0]) unlink(tmp_live[i]);
+    if (sig_note[0]) {
+        size_t n = 0;
+        while (n < sizeof sig_note && sig_note[n]) n++;
+        ssize_t w = write(2, sig_note, n);
+        (void)w;
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
+static int armed;
+
+static void arm(void)
+{
+    if (armed) return;
+    armed = 1;
+    signal(SIGINT, tmp_on_signal);
+    signal(SIGTERM, tmp_on_signal);
+    signal(SIGHUP, tmp_on_signal);
+}
+
+void gb_signal_note(const char *msg)
+{
+    if (!msg) { sig_note[0] = '\0'; return; }
+    snprintf(sig_note, sizeof sig_note, "%s", msg);
+    arm();
+}
+
 static void tmp_track(const char *tmp)
 {
-    static int armed;
     for (int i = 0; i < TMP_SLOTS; i++) {
         if (tmp_live[i][0]) continue;
         if (strlen(tmp) >= sizeof tmp_live[i]) return;
         memcpy(tmp_live[i], tmp, strlen(tmp) + 1);
         break;
     }
-    if (!armed) {
-        armed = 1;
-        signal(SIGINT, tmp_on_signal);
-        signal(SIGTERM, tmp_on_signal);
-        signal(SIGHUP, tmp_on_signal);
-    }
+    arm();
 }
 
 static void tmp_untrack(const char *tmp)

@@ -101,6 +101,12 @@ int gb_read_file(const char *path, char **buf, size_t *len, gb_diag *d);
  * an empty name) with "expected ..., found ..." in *d. */
 int gb_out_check(const char *path, char *const *inputs, int n, gb_diag *d);
 
+/* Say msg (a whole line, newline included) on stderr if SIGINT, SIGTERM
+ * or SIGHUP ends the process (installing the handlers of gb_tmp_open);
+ * NULL says nothing again.  The handler only calls write(), so msg is
+ * copied now. */
+void gb_signal_note(const char *msg);
+
 /* Give up a file from gb_tmp_open: close f (if not NULL) and remove tmp. */
 void gb_tmp_abort(FILE *f, const char *tmp);
 

@@ -278,6 +278,10 @@ int gb_map_parse(const char *path, const char *buf, size_t len, gb_map *m,
                  gb_diag *d)
 {
     memset(m, 0, sizeof *m);
+    /* a UTF-8 byte order mark (some editors add one): say so, not "expected ..." of line 1 */
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        return gb_diag_set(d, EX_DATAERR, path, 1, 1, "expected a %s file in plain ASCII, found a "
+                           "UTF-8 byte order mark (EF BB BF) before line 1: remove it", "map");
     gb_diag_clear(d);
     parser P = { .path = path, .c = { .buf = buf, .len = len }, .d = d };
     int32_t W = 0, H = 0;

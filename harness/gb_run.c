@@ -1316,10 +1316,18 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
             return rc;
         }
         sk.out = sk.jr.f;
+        char sn[1300];
+        snprintf(sn, sizeof sn, "gridbench run: interrupted; the completed queries are kept in %s: "
+                 "`--resume` (same options) continues from there\n", sk.jr.path);
+        gb_signal_note(sn);
         if (o->resume && o->note) {
             char b[1200];
-            snprintf(b, sizeof b, "gridbench run: %s: %ld queries done before, continuing after them",
-                     sk.jr.path, sk.jr.ndone);
+            if (sk.jr.ndone > 0)
+                snprintf(b, sizeof b, "gridbench run: %s: %ld queries done before, continuing after them",
+                         sk.jr.path, sk.jr.ndone);
+            else
+                snprintf(b, sizeof b, "gridbench run: %s: no complete query to keep, the run starts "
+                         "from the first", sk.jr.path);
             o->note(o->ctx, GB_NOTE_INFO, b);
         }
     } else {
@@ -1396,6 +1404,7 @@ done:
         }
     }
 done_nofile:
+    gb_signal_note(NULL);
     if (have_ex) {
         /* closing external solvers may leave warnings */
         qres_clear_text(&r);

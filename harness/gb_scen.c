@@ -222,12 +222,18 @@ static int query_line(parser *P, const char *line, size_t n)
     if ((rc = parse_length(P, &t[GB_SCEN_LENGTH], &q->length, &q->decimals,
                            &P->fmt[P->s->n])) != 0)
         return rc;
+    const gb_tok *m = &t[GB_SCEN_MAP];
     if (P->s->n == 0) {
-        const gb_tok *m = &t[GB_SCEN_MAP];
         P->s->map_field = gb_malloc(m->n + 1);
         if (!P->s->map_field) return out_of_memory(P, "the map column");
         memcpy(P->s->map_field, m->s, m->n);
         P->s->map_field[m->n] = '\0';
+    } else if (strlen(P->s->map_field) != m->n || memcmp(P->s->map_field, m->s, m->n) != 0) {
+        /* one scenario file, one map: a second name would be run on the first's map */
+        char qm[80];
+        gb_diag_quote(qm, sizeof qm, m->s, m->n);
+        return fail(P, t[GB_SCEN_MAP].col, "expected the map of the file's first query (%s), "
+                    "found %s", P->s->map_field, qm);
     }
     P->s->n++;
     return 0;
@@ -303,6 +309,10 @@ int gb_scen_parse(const char *path, const char *buf, size_t len, gb_scen *s,
                   gb_diag *d)
 {
     memset(s, 0, sizeof *s);
+    /* a UTF-8 byte order mark (some editors add one): say so, not "expected ..." of line 1 */
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        return gb_diag_set(d, EX_DATAERR, path, 1, 1, "expected a %s file in plain ASCII, found a "
+                           "UTF-8 byte order mark (EF BB BF) before line 1: remove it", "scenario");
     gb_diag_clear(d);
     if (len == 0)
         return gb_diag_set(d, EX_DATAERR, path, 0, 0,

@@ -6,6 +6,7 @@
  * process fail (solvers/gb_alloc.h); the suite runs each subcommand with
  * n = 1, 2, ... to prove that every failure is reported and unwound.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,11 @@
 
 #include "gb_alloc.h"
 #include "gb_cmd.h"
+#include "gb_env.h"
+
+#ifndef GB_VERSION
+#define GB_VERSION "0.2.0"
+#endif
 
 static const struct {
     const char *name;
@@ -41,6 +47,39 @@ static void usage(FILE *f)
     fprintf(f, "\n`gridbench COMMAND --help` describes each command.\n");
 }
 
+/* Levenshtein distance of a and b (short words), for "did you mean". */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[64];
+    if (la >= 64 || lb >= 64) return 99;
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[lb];
+}
+
+/* Whatever a command printed must have reached stdout: a write error
+ * (`> /dev/full`) is an error, not a silent exit 0. */
+static int flushed(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "gridbench: <stdout>: error: expected to write the output, found '%s'\n",
+                errno ? strerror(errno) : "a write error");
+        return rc ? rc : EX_IOERR;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *fail = getenv("GRIDBENCH_FAIL_ALLOC");
@@ -60,11 +99,26 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0
         || strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return 0;
+        return flushed(0);
     }
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        if (strcmp(argv[1], cmds[i].name) == 0) return cmds[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "gridbench: expected a command (run, list, heuristics, gen, env, summary, footprint, report), found '%s'\n", argv[1]);
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        gb_env e;
+        gb_env_collect(&e);
+        printf("gridbench %s (commit %s)\nbuilt with %s: %s\n", GB_VERSION, e.commit, e.compiler, e.cflags);
+        return flushed(0);
+    }
+    size_t best = 0, bestd = 99;
+    char names[512] = "";
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        if (strcmp(argv[1], cmds[i].name) == 0) return flushed(cmds[i].fn(argc - 1, argv + 1));
+        size_t dd = edit_distance(argv[1], cmds[i].name);
+        if (dd < bestd) { bestd = dd; best = i; }
+        size_t k = strlen(names);
+        snprintf(names + k, sizeof names - k, "%s%s", i ? ", " : "", cmds[i].name);
+    }
+    fprintf(stderr, "gridbench: expected a command (%s), found '%s'", names, argv[1]);
+    if (bestd <= 2) fprintf(stderr, "; did you mean '%s'?", cmds[best].name);
+    fputc('\n', stderr);
     usage(stderr);
     return EX_USAGE;
 }

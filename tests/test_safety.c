@@ -327,3 +327,51 @@ GB_TEST(safety, report_script_on_a_full_disk_fails_and_publishes_nothing, .timeo
     cr_assert(strstr(out, "disk full") != NULL || strstr(out, "nothing published") != NULL, "%s", out);
     cr_assert(strstr(ls, "r1\n") == NULL && strstr(ls, "latest") == NULL, "published: %s", ls);
 }
+
+/* ---- diagnostics ------------------------------------------------------------ */
+
+GB_TEST(diagnostics, cli_version_suggestions_option_errors_and_write_errors)
+{
+    cr_assert_eq(sh(out, sizeof out, "%s --version", bin()), 0, "%s", out);
+    cr_assert(strncmp(out, "gridbench 0.", 12) == 0 && strstr(out, "(commit ") && strstr(out, "built with "),
+              "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "%s rnu", bin()), 64, "%s", out);
+    cr_assert(strstr(out, "expected a command (run, merge, list,") != NULL, "%s", out);
+    cr_assert(strstr(out, "found 'rnu'; did you mean 'run'?") != NULL, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "%s xyzzy", bin()), 64, "%s", out);
+    cr_assert(strstr(out, "did you mean") == NULL, "a far word gets no suggestion: %s", out);
+    /* the house style for unknown options and missing values, in run and heuristics too */
+    cr_assert_eq(sh(out, sizeof out, "%s run --bogus " SC, bin()), 64, "%s", out);
+    cr_assert_str_eq(out, "gridbench run: expected an option listed by --help, found '--bogus'\n");
+    cr_assert_eq(sh(out, sizeof out, "%s run " SC " --jobs", bin()), 64, "%s", out);
+    cr_assert_str_eq(out, "gridbench run: --jobs: expected a value, found none\n");
+    cr_assert_eq(sh(out, sizeof out, "%s heuristics --nope", bin()), 64, "%s", out);
+    cr_assert_str_eq(out, "gridbench heuristics: expected an option listed by --help, found '--nope'\n");
+    /* output that cannot be written is an error */
+    const char *w[] = { "list", "--help", "run --help", "--version" };
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        int rc = sh(out, sizeof out, "%s %s >/dev/full", bin(), w[i]);
+        cr_assert_eq(rc, 74, "gridbench %s >/dev/full: exit %d: %s", w[i], rc, out);
+        cr_assert(strstr(out, "<stdout>: error: expected to write the output") != NULL, "%s", out);
+    }
+    /* nothing on stdout before the inputs are known good */
+    cr_assert_eq(sh(out, sizeof out, "%s run /nonexistent.scen 2>/dev/null", bin()), 66);
+    cr_assert_str_empty(out, "stdout before the input was read: %s", out);
+    /* -s all under model 4 says what it leaves out */
+    cr_assert_eq(sh(out, sizeof out, "%s run -s all -m 4 --count 1 --quiet " SC " >/dev/null", bin()), 0);
+    cr_assert(strstr(out, "note: --solver all leaves out jps under model 4") != NULL, "%s", out);
+}
+
+GB_TEST(diagnostics, an_interrupted_run_says_where_its_queries_are)
+{
+    char d[64];
+    mk(d, sizeof d);
+    int rc = sh(out, sizeof out, "%s run --quiet -s all -q all --out %s/q.csv datasets/default/*.scen & p=$!; "
+                "for i in $(seq 1 500); do [ -s %s/q.csv.partial ] && break; sleep 0.01; done; "
+                "kill -INT $p; wait $p; echo \"rc=$?\"", bin(), d, d);
+    cr_assert_eq(rc, 0);
+    cr_assert(strstr(out, "rc=130") != NULL, "%s", out);
+    cr_assert(strstr(out, "gridbench run: interrupted; the completed queries are kept in ") != NULL, "%s", out);
+    cr_assert(strstr(out, "q.csv.partial: `--resume` (same options) continues from there") != NULL, "%s", out);
+    sh(NULL, 0, "rm -rf %s", d);
+}
