@@ -9,6 +9,7 @@
 #   make datasets SETS="street dao"  download, check and unpack official
 #                   Moving AI sets into datasets/<set>/ (datasets/fetch.sh)
 #   make test-slurm a real single-node Slurm (root): 4-task array == one run
+#   make test-parallel  GNU parallel shards (scripts/parallel.sh) == one run
 #   make clean
 #
 # Objects go to $(BUILD)/ so that the sanitizer build (BUILD=build-san)
@@ -42,7 +43,7 @@ GB_SHARED ?= $(abspath ../shared/movingai)
 TEST_JOBS ?= 2
 
 .PHONY: all test check check-leak check-cli report bench bench-bounds datasets clean install examples \
-        test-slurm FORCE
+        test-slurm test-parallel FORCE
 all: gridbench
 
 gridbench: $(BIN)
@@ -130,6 +131,8 @@ bench-bounds:
 # munged on this host (root, no systemd), all torn down at the end.
 test-slurm: gridbench
 	./scripts/test-slurm.sh
+test-parallel: gridbench
+	./scripts/test-parallel.sh
 
 # SETS: names from datasets/sets.tsv, or all; FETCH_ARGS: e.g. --base URL
 # (a mirror), --force.  The archive hashes go to datasets/sets.lock.
