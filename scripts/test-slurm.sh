@@ -20,7 +20,8 @@
 #      every task and the merge COMPLETED with exit 0, that the shards are
 #      real slices (each smaller than the whole, rows adding up), and that the
 #      merged CSV equals the reference with the timing columns dropped
-#      (scripts/csv-drop-timing.pl);
+#      (scripts/csv-drop-timing.pl); then that an --array=1-2 submission of
+#      gridbench-array.sbatch is refused by its tasks (no shard written);
 #   5. on exit, success or not (trap): cancels the jobs, stops the daemons
 #      (TERM, then KILL after 10 s), kills any process still carrying this
 #      run's marker, prints the logs if it failed, removes T.
@@ -248,21 +249,27 @@ RUN=($RUN_ARGS)
 "$GB" run "${RUN[@]}" --quiet --out "$T/unsharded.csv" "${SCENS[@]}" \
     || fail "the unsharded reference run failed (exit $?)"
 
+# wait_jobs IDS SECONDS: until no job of IDS (comma-separated) is queued or
+# running; fails after SECONDS, or when a daemon dies.
+wait_jobs() {
+    local ids=$1 limit=$2 t=$SECONDS left p
+    while :; do
+        left=$(squeue -h -j "$ids" -o '%i %T' 2>/dev/null || true)
+        [ -n "$left" ] || return 0
+        for p in "${PIDS[@]}"; do kill -0 "$p" 2>/dev/null || fail "a daemon (pid $p) died while the jobs ran"; done
+        [ $((SECONDS - t)) -lt "$limit" ] \
+            || fail "jobs not finished after $limit s; still queued: ${left//$'\n'/, }"
+        sleep 0.5
+    done
+}
+
 T_SUB=$SECONDS
 "$ROOT/scripts/slurm/submit.sh" -n "$SHARDS" -d "$T/jobs" --gridbench "$GB" \
     -- "${RUN[@]}" --quiet "${SCENS[@]}" || fail "submit.sh failed" 2
 # shellcheck disable=SC1091
 . "$T/jobs/jobs.env"
 
-left=
-while :; do
-    left=$(squeue -h -j "$ARRAY_JOB,$MERGE_JOB" -o '%i %T' 2>/dev/null || true)
-    [ -n "$left" ] || break
-    for p in "${PIDS[@]}"; do kill -0 "$p" 2>/dev/null || fail "a daemon (pid $p) died while the jobs ran"; done
-    [ $((SECONDS - T_SUB)) -lt "$TIMEOUT" ] \
-        || fail "jobs not finished after $TIMEOUT s; still queued: ${left//$'\n'/, }"
-    sleep 0.5
-done
+wait_jobs "$ARRAY_JOB,$MERGE_JOB" "$TIMEOUT"
 T_JOBS=$((SECONDS - T_SUB))
 
 # every task and the merge: COMPLETED, exit 0
@@ -291,6 +298,20 @@ if ! cmp -s "$T/unsharded.untimed" "$T/merged.untimed"; then
     diff "$T/unsharded.untimed" "$T/merged.untimed" | head -n 20 >&2
     fail "the merged CSV of the $SHARDS-task array differs from the unsharded run"
 fi
+
+# an array that is not 0..N-1 would leave shards out: every task refuses it
+mkdir -p "$T/bad"
+BAD=$(GRIDBENCH=$GB sbatch --parsable --array=1-2 --output="$T/bad/task-%a.log" \
+    "$ROOT/scripts/slurm/gridbench-array.sbatch" "$T/bad" "${RUN[@]}" --quiet "${SCENS[@]}") \
+    || fail "sbatch refused the --array=1-2 job"
+wait_jobs "$BAD" 120
+bstates=$(scontrol -o show job "$BAD" 2>/dev/null | grep -o -E 'JobState=[A-Z_]+ .*ExitCode=[0-9:]+' | sed 's/ .* / /' | sort | uniq -c | paste -sd ' ')
+if [ "$(scontrol -o show job "$BAD" | grep -c 'JobState=FAILED .*ExitCode=64:0')" -ne 2 ] \
+        || ! grep -q 'the array must be 0-1' "$T/bad/task-1.log" || compgen -G "$T/bad/shard-*" >/dev/null; then
+    cat "$T"/bad/task-*.log >&2 2>/dev/null
+    fail "an --array=1-2 submission: expected both tasks to refuse (FAILED, exit 64, no shard), got: $bstates"
+fi
+say "ok: an array that is not 0..N-1 is refused by its tasks (exit 64)"
 
 PASS=1
 say "PASS: $SHARDS-task array + merge job == unsharded run ($total rows, timing columns aside)"
