@@ -73,7 +73,10 @@ T_INSTALL=$((SECONDS - T0))
 
 # ---- one run at a time; the leftovers of a killed run are ended ------------
 exec 9>"$TMPBASE/gridbench-slurm.lock"
-flock -w 30 9 || fail "another test-slurm holds $TMPBASE/gridbench-slurm.lock" 2
+if ! flock -n 9; then
+    say "waiting for another test-slurm to finish (lock $TMPBASE/gridbench-slurm.lock)"
+    flock -w $((TIMEOUT + 120)) 9 || fail "another test-slurm still holds $TMPBASE/gridbench-slurm.lock" 2
+fi
 
 # pids (other than ours) of this run's processes ($1 = its folder T), or of
 # any earlier run's ($1 empty): those whose environment holds GB_SLURM_TEST=T
@@ -121,6 +124,7 @@ for d in "$TMPBASE"/gridbench-slurm.*/; do
 done
 
 # ---- 2. the private world ---------------------------------------------------
+T_UP0=$SECONDS
 T=$(mktemp -d "$TMPBASE/gridbench-slurm.XXXXXX")
 chmod 755 "$T"                    # munged wants every directory above its socket searchable
 export GB_SLURM_TEST=$T
@@ -238,7 +242,7 @@ for i in $(seq 1 120); do
     sleep 0.5
 done
 [ "$state" = idle ] || fail "node $NODE not idle after 60 s (sinfo state: '${state:-none}')" 2
-T_UP=$((SECONDS - T0 - T_INSTALL))
+T_UP=$((SECONDS - T_UP0))
 say "single-node Slurm up on $NODE (ports $CTLD_PORT/$SLURMD_PORT) in $T_UP s: $HW"
 
 # ---- 4. reference, array, merge ----------------------------------------------
