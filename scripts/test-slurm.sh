@@ -35,7 +35,8 @@
 #
 # Environment: GRIDBENCH (binary, default ./build/gridbench), GB_SLURM_SHARDS
 # (4), GB_SLURM_RUN_ARGS (run options, default
-# "-s dijkstra,astar-octile,jps -q bheap,bucket"), GB_SLURM_TIMEOUT (600),
+# "-s dijkstra,astar-octile,jps -q bheap,bucket"), GB_SLURM_SCENS (scenario
+# files, default datasets/default/*.scen), GB_SLURM_TIMEOUT (600),
 # GB_SLURM_KEEP=1 (keep T after the daemons are stopped), GB_SLURM_NO_INSTALL=1.
 #
 # Exit status: 0 pass; 1 the merged CSV differs, or a job failed or timed
@@ -247,7 +248,8 @@ say "single-node Slurm up on $NODE (ports $CTLD_PORT/$SLURMD_PORT) in $T_UP s: $
 
 # ---- 4. reference, array, merge ----------------------------------------------
 cd "$ROOT"
-SCENS=(datasets/default/*.scen)
+# shellcheck disable=SC2206
+SCENS=(${GB_SLURM_SCENS:-datasets/default/*.scen})
 # shellcheck disable=SC2206
 RUN=($RUN_ARGS)
 "$GB" run "${RUN[@]}" --quiet --out "$T/unsharded.csv" "${SCENS[@]}" \
