@@ -8,6 +8,8 @@
 #   make bench-bounds  the same loop on two inexact timing-bound queues (build-bounds/)
 #   make datasets SETS="street dao"  download, check and unpack official
 #                   Moving AI sets into datasets/<set>/ (datasets/fetch.sh)
+#   make test-slurm a real single-node Slurm (root): 4-task array == one run
+#   make test-parallel  GNU parallel shards (scripts/parallel.sh) == one run
 #   make clean
 #
 # Objects go to $(BUILD)/ so that the sanitizer build (BUILD=build-san)
@@ -40,7 +42,8 @@ TESTBIN  := $(BUILD)/gridbench-tests
 GB_SHARED ?= $(abspath ../shared/movingai)
 TEST_JOBS ?= 2
 
-.PHONY: all test check check-leak check-cli report bench bench-bounds datasets clean install examples FORCE
+.PHONY: all test check check-leak check-cli report bench bench-bounds datasets clean install examples \
+        test-slurm test-parallel FORCE
 all: gridbench
 
 gridbench: $(BIN)
@@ -123,6 +126,15 @@ bench: gridbench
 bench-bounds:
 	$(MAKE) BUILD=build-bounds EXTRA_CFLAGS=-DGB_BOUND_QUEUES build-bounds/gridbench
 	./scripts/bench.sh --bounds $(BENCH_ARGS)
+
+# Beyond one machine (scripts/slurm/, scripts/parallel.sh): the shards of a
+# run, merged, must equal the unsharded run (timing columns aside).
+# test-slurm installs slurm-wlm + munge and starts slurmctld, slurmd and
+# munged on this host (root, no systemd), all torn down at the end.
+test-slurm: gridbench
+	./scripts/test-slurm.sh
+test-parallel: gridbench
+	./scripts/test-parallel.sh
 
 # SETS: names from datasets/sets.tsv, or all; FETCH_ARGS: e.g. --base URL
 # (a mirror), --force.  The archive hashes go to datasets/sets.lock.
