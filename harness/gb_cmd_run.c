@@ -99,7 +99,10 @@ static void run_usage(FILE *f)
 "                        wall time from request to answer\n"
 "      --external-name NAME  name the --external just before (default: the name\n"
 "                        the solver gives in 'ready NAME', else the command's)\n"
-"      --external-timeout MS  limit per answer and per map for external solvers\n"
+"      --external-start-timeout MS  limit for an external solver's `ready` after\n"
+"                        starting or loading a map (default 60000); one that\n"
+"                        does not start gets crash rows, the run goes on\n"
+"      --external-timeout MS  limit per answer for external solvers\n"
 "                        (--max-ms sets it too when this is not given)\n"
 "                        (default 10000; status 'timeout')\n"
 "      --plugin LIB.so   load user solvers from a shared library exporting\n"
@@ -296,6 +299,7 @@ int gb_cmd_run(int argc, char **argv)
         { "external", required_argument, 0, 'E' },
         { "external-name", required_argument, 0, 'N' },
         { "external-timeout", required_argument, 0, 'W' },
+        { "external-start-timeout", required_argument, 0, 'w' + 256 },
         { "strict", no_argument, 0, 'S' },       { "quiet", no_argument, 0, 'Q' },
         { "resume", no_argument, 0, 'Z' },
         { "jobs", required_argument, 0, 'j' },
@@ -392,6 +396,14 @@ int gb_cmd_run(int argc, char **argv)
             }
             o.ext_ms = (int)v;
             ext_ms_given = 1;
+            break;
+        case 'w' + 256:
+            if (parse_count("--external-start-timeout", optarg, &v)) return EX_USAGE;
+            if (v < 1 || v > 86400000L) {
+                fprintf(stderr, "gridbench run: --external-start-timeout: expected 1..86400000 ms, found %ld\n", v);
+                return EX_USAGE;
+            }
+            o.ext_start_ms = (int)v;
             break;
         case 'Q': o.progress_on = 0; break;
         case 'Z': o.resume = 1; break;
@@ -501,6 +513,7 @@ int gb_cmd_run(int argc, char **argv)
         }
     }
     if (o.max_ms > 0 && !ext_ms_given) o.ext_ms = (int)o.max_ms;
+    if (!o.ext_start_ms) o.ext_start_ms = 60000;   /* generous: interpreters start slowly under load */
     for (int i = 0; i < o.npairs; i++) {
         o.pairs[i].spec.max_expanded = o.max_expanded;
         o.pairs[i].spec.max_ns = o.max_ms * 1000000u;

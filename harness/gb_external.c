@@ -56,6 +56,7 @@ extern char **environ;
 struct gb_ext {
     char *cmd;            /* malloc'd copy of the command */
     int max_ms;           /* bound of every wait */
+    int start_ms;         /* bound of the wait for `ready` after the map (start-up, map load) */
     uint64_t max_mem;     /* bound of the child's resident bytes, 0 = none */
     pid_t pid;            /* running child (process group leader), or -1 */
     int to_fd;            /* parent's write end of the child's stdin, or -1 */
@@ -529,7 +530,7 @@ static int send_map(gb_ext *e, const char *what, char *err, size_t errsz)
     char *line = NULL;
     size_t len = 0;
     /* no memory bound while the solver loads the map: it bounds queries */
-    int r = read_line(e, now_ns() + (int64_t)(we ? EXIT_GRACE_MS : e->max_ms) * 1000000, 0, &line, &len);
+    int r = read_line(e, now_ns() + (int64_t)(we ? EXIT_GRACE_MS : e->start_ms) * 1000000, 0, &line, &len);
     tok t0 = { "", 0 }, t1 = t0, t2 = t0;
     if (r == RL_LINE) {
         const char *p = line, *end = line + len;
@@ -562,7 +563,7 @@ static int send_map(gb_ext *e, const char *what, char *err, size_t errsz)
     } else if (r == RL_TIMEOUT) {
         end_child(e, 0, NULL, 0);
         set_msg(err, errsz, "expected 'ready' after %s within %d ms, found %s%s (solver was killed)",
-                what, e->max_ms, had ? "the partial line " : "nothing", had ? q : "");
+                what, e->start_ms, had ? "the partial line " : "nothing", had ? q : "");
     } else if (r == RL_LONG) {
         end_child(e, 0, NULL, 0);
         set_msg(err, errsz, "expected 'ready' after %s, found a line longer than %zu bytes "
@@ -590,7 +591,8 @@ static int start_child(gb_ext *e, char *err, size_t errsz)
 }
 
 /* ---- public API --------------------------------------------------------- */
-gb_ext *gb_ext_open(const char *cmd, const gb_map *m, gb_model model, int max_ms, gb_diag *d)
+static gb_ext *open_ext(const char *cmd, const gb_map *m, gb_model model, int max_ms, int start_ms,
+                        int keep, gb_diag *d)
 {
     gb_diag_clear(d);
     gb_ext *e = gb_calloc(1, sizeof *e);
@@ -607,14 +609,31 @@ gb_ext *gb_ext_open(const char *cmd, const gb_map *m, gb_model model, int max_ms
     e->pid = -1;
     e->to_fd = e->from_fd = -1;
     e->max_ms = max_ms > 0 ? max_ms : GB_EXT_DEFAULT_MS;
+    e->start_ms = start_ms > 0 ? start_ms : e->max_ms;
     char err[256];
     int rc = start_child(e, err, sizeof err);
     if (rc) {
         gb_diag_set(d, rc, cmd, 0, 0, "%s", err);
+        if (keep && rc == EX_UNAVAILABLE) {   /* queries retry, then answer crash */
+            e->failed_starts = 1;
+            snprintf(e->last_err, sizeof e->last_err, "%s", err);
+            return e;
+        }
         gb_ext_close(e, NULL);
         return NULL;
     }
     return e;
+}
+
+gb_ext *gb_ext_open(const char *cmd, const gb_map *m, gb_model model, int max_ms, gb_diag *d)
+{
+    return open_ext(cmd, m, model, max_ms, 0, 0, d);
+}
+
+gb_ext *gb_ext_open_keep(const char *cmd, const gb_map *m, gb_model model, int max_ms,
+                         int start_ms, gb_diag *d)
+{
+    return open_ext(cmd, m, model, max_ms, start_ms, 1, d);
 }
 
 int gb_ext_set_map(gb_ext *e, const gb_map *m, gb_model model, gb_diag *d)

@@ -96,6 +96,17 @@ const char *gb_ext_status_name(gb_ext_status s);
 gb_ext *gb_ext_open(const char *cmd, const gb_map *m, gb_model model, int max_ms,
                     gb_diag *d);
 
+/* As gb_ext_open, except that waiting for `ready` after a map (start-up
+ * and map loading) may take start_ms (<= 0: max_ms), and that a solver
+ * that fails to start (EX_UNAVAILABLE in *d: it exited, timed out or
+ * answered garbage) still gives a driver: its queries try a restart and
+ * answer GB_EXT_CRASH with the reason while it cannot start (after
+ * GB_EXT_MAX_RESTART_FAILS failed starts in a row, at once).  So one
+ * solver that cannot start costs its own rows, not the run.  NULL only
+ * with EX_OSERR. */
+gb_ext *gb_ext_open_keep(const char *cmd, const gb_map *m, gb_model model, int max_ms,
+                         int start_ms, gb_diag *d);
+
 /* Send the solver a new map (copied; it replaces the previous one) and
  * wait for `ready`.  Starts a child when none is running.
  * Returns 0, or a code as gb_ext_open with *d filled; after a failure the

@@ -449,8 +449,14 @@ static int exec_map(exec *ex, int si, gb_diag *d)
         int64_t t0 = now_ns();
         if (p->ext_cmd) {
             if (!ex->ext[pi]) {
-                ex->ext[pi] = gb_ext_open(p->ext_cmd, &ex->map, o->model, o->ext_ms, d);
-                if (!ex->ext[pi]) return d->code;   /* cannot start on its first map */
+                gb_diag ed;
+                ex->ext[pi] = gb_ext_open_keep(p->ext_cmd, &ex->map, o->model, o->ext_ms,
+                                               o->ext_start_ms, &ed);
+                if (!ex->ext[pi]) { *d = ed; return ed.code; }   /* out of memory */
+                if (ed.code)   /* it did not start: its queries answer crash, the others run */
+                    note(ex, GB_NOTE_WARNING, "%s: warning: expected the external solver to start, "
+                         "found: %s; its rows are crash rows while it cannot start", ex->pname[pi],
+                         ed.msg);
                 gb_ext_set_max_mem(ex->ext[pi], o->max_mem);
                 if (!p->ext_named && gb_ext_name(ex->ext[pi])[0])
                     snprintf(ex->pname[pi], sizeof ex->pname[pi], "external:%s",

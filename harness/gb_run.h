@@ -120,6 +120,8 @@ typedef struct gb_run_opts {
     int fresh;                 /* 1: discard an existing journal (else it is refused) */
     int ext_ms;                /* external solvers: limit per answer and per map, ms
                                   (0 = GB_EXT_DEFAULT_MS) */
+    int ext_start_ms;          /* external solvers: limit for `ready` after a map (start-up,
+                                  map load), ms (0 = ext_ms) */
     int jobs;                  /* worker processes (<= 1: run in this process) */
     int pin;                   /* 1: pin worker i to the i-th allowed CPU (jobs <= CPUs) */
     long shard_i, shard_n;     /* --shard I/N (shard_n 0 = the whole plan) */

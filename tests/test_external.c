@@ -642,9 +642,34 @@ GB_TEST(external, cli_rows_statuses_and_exit)
     fclose(f);
     unlink(csv);
 
-    /* a command that cannot start stops the run: EX_UNAVAILABLE, no CSV */
-    snprintf(cmd, sizeof cmd, "%s run --quiet --external 'exit 3' --out %s %s", bin, csv, scen);
-    cr_assert_eq(shell_status(cmd), EX_UNAVAILABLE, "%s", cmd);
-    cr_assert_neq(access(csv, F_OK), 0, "no CSV after a failed start");
+    /* a command that cannot start costs its own rows (crash), not the run:
+     * the built-in solver's rows are written, the exit status says a solver failed */
+    snprintf(cmd, sizeof cmd, "%s run --quiet -s jps --count 5 --external 'exit 3' --out %s %s 2>%s/err",
+             bin, csv, scen, dir);
+    int rc = shell_status(cmd);
+    char err[256];
+    snprintf(err, sizeof err, "%s/err", dir);
+    f = fopen(err, "r");
+    char etext[4096] = "";
+    if (f) { size_t n = fread(etext, 1, sizeof etext - 1, f); etext[n] = '\0'; fclose(f); }
+    cr_assert_eq(rc, 1, "%s: exit %d: %s", cmd, rc, etext);
+    cr_assert(strstr(etext, "external:exit: warning: expected the external solver to start, found: "
+                            "expected 'ready' after the map, found end of output (solver exited with "
+                            "status 3)") != NULL, "%s", etext);
+    f = fopen(csv, "r");
+    cr_assert_not_null(f, "no CSV: %s", etext);
+    int ok = 0, crash = 0;
+    cr_assert_not_null(fgets(line, sizeof line, f));
+    while (fgets(line, sizeof line, f)) {
+        csv_col(line, 9, solver, sizeof solver);
+        csv_col(line, 13, status, sizeof status);
+        if (!strcmp(solver, "jps") && !strcmp(status, "ok")) ok++;
+        if (!strcmp(solver, "external:exit") && !strcmp(status, "crash")) crash++;
+    }
+    fclose(f);
+    cr_assert_eq(ok, 5, "%s", etext);
+    cr_assert_eq(crash, 5, "%s", etext);
+    unlink(csv);
+    unlink(err);
     rmdir(dir);
 }
