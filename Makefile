@@ -23,7 +23,9 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wundef -Wvla -Wno-unused-function
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS  ?= $(OPT) -g
-ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Isolvers -Iharness -MMD -MP
+# -fPIC: libgridbench.a links into user plugins (shared objects) too, and
+# libgridbench.so is built from the same objects.
+ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -fPIC -Isolvers -Iharness -MMD -MP
 LDLIBS  := -lm
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -35,6 +37,7 @@ LIB_OBJ  := $(SOLVER_SRC:%.c=$(BUILD)/%.o) $(HARNESS_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/harness/main.o
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libgridbench.a
+SOLIB    := $(BUILD)/libgridbench.so
 BIN      := $(BUILD)/gridbench
 TESTBIN  := $(BUILD)/gridbench-tests
 
@@ -73,8 +76,14 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+# The binary holds the whole library and exports it (-rdynamic), so a
+# --plugin can call any gb_* function of the public headers.
 $(BIN): $(MAIN_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -rdynamic -o $@ $(MAIN_OBJ) -Wl,--whole-archive $(LIB) \
+	  -Wl,--no-whole-archive $(LDLIBS) -ldl
+
+$(SOLIB): $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -shared -o $@ $^ $(LDLIBS)
 
 $(TESTBIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ $^ -lcriterion $(LDLIBS)
@@ -145,10 +154,11 @@ datasets:
 # ---- library install (pkg-config) and the examples built against it ------
 PREFIX  ?= /usr/local
 VERSION := 0.2.0
-install: $(LIB) $(BIN)
+install: $(LIB) $(SOLIB) $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/gridbench \
 	  $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 solvers/*.h harness/*.h $(DESTDIR)$(PREFIX)/include/gridbench/
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' gridbench.pc.in \

@@ -505,17 +505,18 @@ static int exec_map(exec *ex, int si, gb_diag *d)
 
 /* Run a user solver once into *r (path in ex->upath).  Its cost is the
  * sum of its steps (1 or sqrt 2 by shape; an illegal step is the
- * validator's to report).  An internal error (-1) becomes an empty found
- * path, which the validator rejects. */
-static void run_user(const gb_user_solver *u, exec *ex, int32_t s, int32_t t, gb_result *r)
+ * validator's to report).  Returns what the solver returned: an internal
+ * error (< 0) becomes a crash row, a length past the buffer an invalid
+ * path. */
+static int32_t run_user(const gb_user_solver *u, exec *ex, int32_t s, int32_t t, gb_result *r)
 {
     const gb_grid *g = &ex->map.grid;
     memset(r, 0, sizeof *r);
     int32_t n = u->solve(u->ctx, g, ex->o->model, s, t, ex->upath, g->ncells, &r->st);
     r->path = ex->upath;
-    if (n == 0) { r->status = GB_UNREACHABLE; return; }
+    if (n == 0) { r->status = GB_UNREACHABLE; return n; }
     r->status = GB_FOUND;
-    if (n < 0 || n > g->ncells) { r->path_len = 0; return; }
+    if (n < 0 || n > g->ncells) { r->path_len = 0; return n; }
     r->path_len = n;
     double c = 0.0;
     for (int32_t i = 0; i + 1 < n; i++) {
@@ -524,6 +525,7 @@ static void run_user(const gb_user_solver *u, exec *ex, int32_t s, int32_t t, gb
         c += dx && dy ? GB_SQRT2 : 1.0;
     }
     r->cost = c;
+    return n;
 }
 
 /* Run an external pair `reps` times (fewer when it fails) into *r,
@@ -686,8 +688,15 @@ static int exec_query(exec *ex, size_t k, qres *res, gb_diag *d)
             for (int rep = 0; rep < o->reps; rep++) {
                 int64_t t0 = now_ns();
                 int e = 0;
-                if (p->user) run_user(p->user, ex, s, t, &r);
-                else e = gb_solve(ex->ws, &p->spec, qk, s, t, &r);
+                if (p->user) {
+                    if (run_user(p->user, ex, s, t, &r) < 0 && es == GB_EXT_PATH) {
+                        es = GB_EXT_CRASH;   /* the solver says it failed */
+                        snprintf(ea.msg, sizeof ea.msg, "the user solver reported an internal "
+                                 "error (returned a negative length)");
+                    }
+                } else {
+                    e = gb_solve(ex->ws, &p->spec, qk, s, t, &r);
+                }
                 int64_t t1 = now_ns();
                 if (e != 0) {
                     rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0,

@@ -4,9 +4,11 @@
  * A user solver is one C function with the signature gb_user_solve_fn.
  * It gets the padded grid (solvers/gb_grid.h: pass[id], gb_grid_id,
  * gb_grid_x/y, off[k]), the movement model, the start and goal cell ids,
- * and a path buffer of cap ids; it writes the path start..goal (cell ids)
- * and returns its length, 0 when it finds no path, or -1 on an internal
- * error.  It may fill *st with its own counters (expanded, generated...);
+ * and a path buffer of cap ids, cap = g->ncells (every cell of the padded
+ * grid, so any simple path fits); it writes the path start..goal (cell
+ * ids) and returns its length, 0 when it finds no path, or -1 on an
+ * internal error (its row is then `crash`, with that reason; a length
+ * above cap is an `invalid_path`).  It may fill *st with its own counters (expanded, generated...);
  * *st is zeroed before the call.  gridbench validates the path, recomputes
  * its cost, compares it with Dijkstra and the scenario, and times the call,
  * exactly as for the built-in solvers.
@@ -18,6 +20,11 @@
  *         const gb_user_solver *gb_plugin_solvers(int *n);
  *     returning a table of n solvers, and run
  *         gridbench run --plugin ./libmine.so --solver mine SCEN...
+ *
+ * A plugin may call any function of the public headers (gb_search.h,
+ * gb_grid.h, gb_validate.h, ...): the gridbench binary exports its whole
+ * library, and libgridbench.a / libgridbench.so are built position
+ * independent, so `$(pkg-config --libs gridbench)` also links.
  *
  * The registry is a small process-wide table (GB_USER_MAX entries); it is
  * not thread-safe and is meant to be filled once at start-up.

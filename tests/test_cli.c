@@ -228,6 +228,17 @@ GB_TEST(cli, installed_library_examples_and_plugins, .timeout = 300)
                     "-o %s/c.csv %s", bin(), d, d, scen), 1, "%s", out);
     cr_expect(strstr(out, "invalid_path on straight-line/none") != NULL, "%s", out);
     cr_expect_eq(sh(out, sizeof out, "%s run --plugin %s/nope.so x.scen", bin(), d), 66);
+    /* a plugin that calls the library (gb_ws_new, gb_solve): loads into the
+     * binary, which exports it, and links against the installed library */
+    cr_assert_eq(sh(out, sizeof out, "cc -shared -fPIC $(PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --cflags gridbench) "
+                    "tests/plugins/api_plugin.c -o %s/api.so", d, d), 0, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "%s run --quiet --plugin %s/api.so --solver via-library --sample 15 "
+                    "-o %s/e.csv %s", bin(), d, d, scen), 0, "%s", out);
+    cr_expect_eq(sh(out, sizeof out, "grep -c ',via-library,none,optimal,1,ok,' %s/e.csv", d), 0, "%s", out);
+    cr_expect_eq(atoi(out), 15, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "cc -shared -fPIC $(PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --cflags gridbench) "
+                    "tests/plugins/api_plugin.c -o %s/api2.so $(PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config "
+                    "--libs gridbench)", d, d, d), 0, "the documented link line: %s", out);
     sh(NULL, 0, "rm -rf %s", d);
 }
 
