@@ -44,8 +44,9 @@ TESTBIN  := $(BUILD)/gridbench-tests
 # Tests find the shared Moving AI copies and the binary through these.
 GB_SHARED ?= $(abspath ../shared/movingai)
 TEST_JOBS ?= 2
+GB_TEST_FULL ?= 0
 
-.PHONY: all test check check-leak check-cli report bench bench-bounds datasets clean install examples \
+.PHONY: all test test-full check check-leak check-cli report bench bench-bounds datasets clean install examples \
         test-slurm test-parallel FORCE
 all: gridbench
 
@@ -93,7 +94,12 @@ $(TESTBIN): $(TEST_OBJ) $(LIB)
 test: $(TESTBIN) $(BIN)
 	rm -rf $(BUILD)/test-cache
 	GB_SHARED=$(GB_SHARED) GB_BIN=$(abspath $(BIN)) LC_ALL=C XDG_CACHE_HOME=$(abspath $(BUILD))/test-cache \
-	  $(TESTBIN) --jobs=$(TEST_JOBS) $(TEST_ARGS)
+	  GB_TEST_FULL=$(GB_TEST_FULL) ./scripts/run-tests.sh $(TESTBIN) $(TEST_JOBS) $(TEST_ARGS)
+
+# make test-full: the same suite, with the real-map tests on every query
+# of every shared scenario file instead of a sample (a few minutes more).
+test-full:
+	$(MAKE) test GB_TEST_FULL=1
 
 # make check: the whole suite, the leak self-test and a CLI run over every
 # shared scenario (a sample of each), all under ASan + UBSan + LeakSanitizer.
@@ -115,7 +121,7 @@ check-leak: $(LEAKTEST)
 
 # Every scenario file under $(GB_SHARED), 12 queries each, every solver on
 # every queue (skipped when the shared data is absent).
-CHECK_CLI_ARGS ?= --solver all --queue all --sample 12 --quiet
+CHECK_CLI_ARGS ?= --solver all --queue all --sample 12 --quiet --no-oracle-cache --jobs 2
 check-cli: $(BIN)
 	@scens=$$(ls $(GB_SHARED)/*/*.scen 2>/dev/null); \
 	if [ -z "$$scens" ]; then echo "check-cli: no scenarios in $(GB_SHARED), skipped"; exit 0; fi; \

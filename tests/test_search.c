@@ -409,9 +409,11 @@ ParameterizedTestParameters(shared, dijkstra_reproduces_every_printed_length)
 }
 
 /* Every query of every shared scenario file (the maze file in four
- * chunks so the two test workers share it).  The bucket queue is used for
- * speed: that it matches the binary heap exactly is asserted above and in
- * the next test. */
+ * chunks so the two test workers share it) with GB_TEST_FULL=1 (`make
+ * test-full`, which CI runs); by default every 8th query of each chunk
+ * (`make test`, a few seconds instead of minutes), the pinned counts then
+ * checked as bounds.  The bucket queue is used for speed: that it matches
+ * the binary heap exactly is asserted above and in the next test. */
 ParameterizedTest(shared_case *c, shared, dijkstra_reproduces_every_printed_length, .timeout = 900)
 {
     gb_scen sc;
@@ -422,6 +424,8 @@ ParameterizedTest(shared_case *c, shared, dijkstra_reproduces_every_printed_leng
     gb_solver_spec sp;
     gb_solver_parse("dijkstra", &sp, err, sizeof err);
     long blocked = 0, mismatch = 0, checked = 0;
+    const char *fe = getenv("GB_TEST_FULL");
+    int full = fe && *fe && strcmp(fe, "0") != 0;
     gb_diag d;
     for (size_t i = 0; i < sc.n; i++) {
         const gb_query *q = &sc.q[i];
@@ -431,6 +435,7 @@ ParameterizedTest(shared_case *c, shared, dijkstra_reproduces_every_printed_leng
             continue;
         }
         if ((int)(i % (size_t)c->nchunks) != c->chunk) continue;
+        if (!full && (i / (size_t)c->nchunks) % 8 != 0) continue;   /* the sample */
         int32_t s = gb_grid_id(&mp.grid, q->sx, q->sy), t = gb_grid_id(&mp.grid, q->gx, q->gy);
         outcome o;
         char where[256];
@@ -446,8 +451,12 @@ ParameterizedTest(shared_case *c, shared, dijkstra_reproduces_every_printed_leng
         outcome_free(&o);
     }
     cr_expect_eq(blocked, c->blocked, "%s: %ld queries with blocked endpoints", c->scen, blocked);
-    if (c->nchunks == 1)
+    if (c->nchunks == 1 && full)
         cr_expect_eq(mismatch, c->mismatches, "%s: %ld length disagreements", c->scen, mismatch);
+    else
+        cr_expect_leq(mismatch, c->mismatches, "%s: %ld length disagreements", c->scen, mismatch);
+    if (!full && c->mismatches > 0)   /* the sample still sees the file's disagreements */
+        cr_expect_gt(mismatch, 0, "%s: the sample met none of the %ld disagreements", c->scen, c->mismatches);
     cr_expect_gt(checked, 0);
     gb_ws_free(ws);
     gb_map_free(&mp);
