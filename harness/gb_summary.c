@@ -83,17 +83,6 @@ struct gb_summary {
     char *scr_use;                       /* per queue */
 };
 
-double gb_quantile(const double *x, size_t n, double p)
-{
-    if (n == 0) return NAN;
-    if (p <= 0) return x[0];
-    if (p >= 1) return x[n - 1];
-    double h = (double)(n - 1) * p;
-    size_t lo = (size_t)floor(h);
-    if (lo + 1 >= n) return x[n - 1];
-    return x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]);
-}
-
 static int cmp_dbl(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

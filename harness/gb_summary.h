@@ -38,9 +38,9 @@
 #include <stddef.h>
 
 #include "gb_diag.h"
+#include "gb_stats.h"
 
-/* Q(p) of sorted[0..n) as defined above; NaN when n == 0. */
-double gb_quantile(const double *sorted, size_t n, double p);
+/* gb_quantile(sorted, n, p), Q(p) as defined above, lives in gb_stats.h. */
 
 /* The summary CSV header line (no newline); the column list is a public
  * contract, like the runner's. */

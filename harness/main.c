@@ -31,6 +31,8 @@ static const struct {
     { "footprint", gb_cmd_footprint,
               "images of the cells each solver expanded on one query (PPM + gnuplot parameters)" },
     { "report", gb_cmd_report, "render report.md and report.html of a results/<run-id>/ folder" },
+    { "compare", gb_cmd_compare,
+              "compare two runs: status changes first, then NEW/OLD time ratios with intervals and tests" },
 };
 
 static void usage(FILE *f)
@@ -64,7 +66,10 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0) return cmds[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "gridbench: expected a command (run, list, heuristics, gen, env, summary, footprint, report), found '%s'\n", argv[1]);
+    fprintf(stderr, "gridbench: expected a command (");
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        fprintf(stderr, "%s%s", i ? ", " : "", cmds[i].name);
+    fprintf(stderr, "), found '%s'\n", argv[1]);
     usage(stderr);
     return EX_USAGE;
 }
