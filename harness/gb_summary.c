@@ -52,7 +52,9 @@ typedef struct gstat {
     size_t *rows;               /* indices into rows[], input order */
     double t_med, t_mean, t_p25, t_p75, t_p95, cold_med;
     double exp_mean, exp_med;
+    double t_lo, t_hi;          /* bootstrap interval of t_med */
     double speedup;             /* NaN when not defined */
+    double sp_lo, sp_hi;        /* paired bootstrap interval of speedup */
     size_t speedup_n;           /* queries shared with the baseline */
     double sub_mean, sub_max;   /* NaN when not reported */
     double mem_max;             /* largest mem_bytes, NaN when none */
@@ -76,6 +78,7 @@ struct gb_summary {
     int32_t baseline;                    /* pair of dijkstra/bheap, or -1 */
     int32_t ref_queue;                   /* index into queues */
     int32_t *plot_pair;                  /* per solver: the pair plotted */
+    gb_boot boot;                        /* settings of the intervals */
     /* scratch for the writers, allocated by compute() so that writing
      * never allocates: nothing fails half-way through a set of files */
     double *scr_a, *scr_b;               /* nrows entries each */
@@ -96,7 +99,7 @@ static const char summary_header[] =
 #define GB_X(E, N, F, D) "," N
     GB_ROW_STATUS_LIST(GB_X)
 #undef GB_X
-    ",mem_bytes_max";
+    ",mem_bytes_max,time_median_lo_ns,time_median_hi_ns,speedup_lo,speedup_hi";
 
 const char *gb_summary_csv_header(void) { return summary_header; }
 
@@ -173,6 +176,13 @@ static int compute(gb_summary *s);
 
 int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
 {
+    gb_boot b;
+    gb_boot_default(&b);
+    return gb_summary_load_with(path, &b, out, d);
+}
+
+int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out, gb_diag *d)
+{
     *out = NULL;
     gb_csv c;
     int rc = gb_csv_open(&c, path, d);
@@ -182,6 +192,7 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
     const int mem_col = gb_csv_col(&c, "mem_bytes");   /* optional: older CSVs lack it */
     gb_summary *s = gb_calloc(1, sizeof *s);
     if (!s) { gb_csv_close(&c); return gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none"); }
+    s->boot = *boot;
     char key[4096];
 
     while ((rc = gb_csv_next(&c, d)) == 0) {
@@ -419,6 +430,10 @@ static int compute(gb_summary *s)
             esum += r->expanded;
             g->status[r->status]++;
         }
+        gb_ci ci;
+        if (gb_boot_stat(a, n, GB_STAT_MEDIAN, &s->boot, &ci) != 0) goto nomem;
+        g->t_lo = ci.lo;
+        g->t_hi = ci.hi;
         qsort(a, n, sizeof *a, cmp_dbl);
         g->t_med = gb_quantile(a, n, 0.5);
         g->t_p25 = gb_quantile(a, n, 0.25);
@@ -434,7 +449,7 @@ static int compute(gb_summary *s)
         g->exp_med = gb_quantile(a, n, 0.5);
 
         /* speedup over the baseline on the shared queries */
-        g->speedup = NAN;
+        g->speedup = g->sp_lo = g->sp_hi = NAN;
         g->speedup_n = 0;
         if (s->baseline >= 0) {
             size_t m = 0;
@@ -447,6 +462,9 @@ static int compute(gb_summary *s)
                 m++;
             }
             if (m) {
+                if (gb_boot_ratio(b, a, m, GB_STAT_MEDIAN, &s->boot, &ci) != 0) goto nomem;
+                g->sp_lo = ci.lo;
+                g->sp_hi = ci.hi;
                 qsort(a, m, sizeof *a, cmp_dbl);
                 qsort(b, m, sizeof *b, cmp_dbl);
                 double ta = gb_quantile(a, m, 0.5);
@@ -477,6 +495,10 @@ static int compute(gb_summary *s)
     gb_free(a);
     gb_free(b);
     return 0;
+nomem:
+    gb_free(a);
+    gb_free(b);
+    return -1;
 }
 
 
@@ -508,6 +530,14 @@ static void write_summary(FILE *f, const gb_summary *s)
         for (int k = 0; k < GB_ROW_NSTATUS; k++) fprintf(f, ",%llu", (unsigned long long)g->status[k]);
         fputc(',', f);
         csv_num(f, 0, g->mem_max);
+        fputc(',', f);
+        csv_num(f, 3, g->t_lo);
+        fputc(',', f);
+        csv_num(f, 3, g->t_hi);
+        fputc(',', f);
+        csv_num(f, 4, g->sp_lo);
+        fputc(',', f);
+        csv_num(f, 4, g->sp_hi);
         fputc('\n', f);
     }
 }

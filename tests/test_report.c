@@ -45,6 +45,8 @@
 #include "gb_jvalue.h"
 #include "gb_run.h"
 #include "gb_sha256.h"
+#include "gb_status.h"
+#include "gb_stats.h"
 #include "gb_summary.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -485,6 +487,32 @@ GB_TEST(summary, hand_written_csv)
     cr_expect_str_eq(tget(&t, 5, "speedup"), "2.0000");
     cr_expect_str_eq(tget(&t, 5, "scen_mismatch"), "1");
     cr_expect_str_eq(tget(&t, 5, "ok"), "0");
+    /* intervals (appended columns): the baseline against itself is exactly
+     * 1; one row is its own interval; the others are what gb_stats
+     * computes on the same values with the default settings */
+    cr_expect_str_eq(tget(&t, 0, "speedup_lo"), "1.0000");
+    cr_expect_str_eq(tget(&t, 0, "speedup_hi"), "1.0000");
+    cr_expect_str_eq(tget(&t, 3, "time_median_lo_ns"), "7.000");
+    cr_expect_str_eq(tget(&t, 3, "time_median_hi_ns"), "7.000");
+    cr_expect_str_eq(tget(&t, 3, "speedup_lo"), "14.2857");
+    cr_expect_str_eq(tget(&t, 3, "speedup_hi"), "14.2857");
+    {
+        gb_boot bt;
+        gb_boot_default(&bt);
+        gb_ci ci;
+        const double dt[] = { 100, 200, 300, 400, 1000 };
+        cr_assert_eq(gb_boot_stat(dt, 5, GB_STAT_MEDIAN, &bt, &ci), 0);
+        EXPECT_NEAR(tnum(&t, 0, "time_median_lo_ns"), ci.lo, 1e-3);
+        EXPECT_NEAR(tnum(&t, 0, "time_median_hi_ns"), ci.hi, 1e-3);
+        cr_expect(ci.lo >= 100 && ci.lo < 300 && ci.hi > 300 && ci.hi <= 1000, "[%g, %g]", ci.lo, ci.hi);
+        /* astar vs the baseline on q2..q5, in input order */
+        const double base[] = { 100, 200, 300, 400 }, as[] = { 50, 100, 100, 200 };
+        cr_assert_eq(gb_boot_ratio(base, as, 4, GB_STAT_MEDIAN, &bt, &ci), 0);
+        EXPECT_NEAR(ci.est, 2.5, 1e-12);
+        EXPECT_NEAR(tnum(&t, 1, "speedup_lo"), ci.lo, 1e-4);
+        EXPECT_NEAR(tnum(&t, 1, "speedup_hi"), ci.hi, 1e-4);
+        cr_expect(ci.lo < 2.5 && ci.hi > 2.5 && ci.lo >= 1.5 && ci.hi <= 4, "[%g, %g]", ci.lo, ci.hi);
+    }
     table_free(&t);
 
     /* plot data */
@@ -525,8 +553,20 @@ GB_TEST(summary, hand_written_csv)
         cr_expect_eq(rc, 0, "summary exit %d: %s", rc, tail_of(log));
         char *x = slurp(out, NULL), *y = slurp(out2, NULL);
         cr_expect_str_eq(x, y);
+        free(y);
+        /* another seed and 3 resamples move the intervals only */
+        rc = sh(log, "'%s' summary '%s' --seed 7 --resamples 3 --out '%s'", bin, in, out2);
+        cr_expect_eq(rc, 0, "summary exit %d: %s", rc, tail_of(log));
+        y = slurp(out2, NULL);
+        cr_expect_str_neq(x, y);
+        table t2;
+        table_load(out2, &t2);
+        cr_expect_str_eq(tget(&t2, 1, "speedup"), "2.5000");
+        cr_expect_str_eq(tget(&t2, 0, "speedup_lo"), "1.0000");
+        table_free(&t2);
         free(x);
         free(y);
+        cr_expect_eq(sh(log, "'%s' summary '%s' --resamples 0", bin, in), EX_USAGE);
     }
     rm_rf(dir);
 }
@@ -642,6 +682,65 @@ GB_TEST(footprint, tiny_map_pixels_and_tables)
     free(l);
     rc = sh(log, "'%s' footprint --scen '%s' --longest --model 4 --solver jps --out '%s/fp'", bin, p, dir);
     cr_expect_eq(rc, EX_USAGE);
+    rm_rf(dir);
+}
+
+/* ---- winners and ties ---------------------------------------------------- */
+
+/* One summary.csv row: the figures the headlines use, the rest fixed. */
+static void sum_row(FILE *f, const char *map, const char *solver, const char *queue, double t_med, double t_lo,
+                    double t_hi, double sp, double sp_lo, double sp_hi)
+{
+    fprintf(f, "%s,%s,%s,optimal,50,%.3f,%.3f,%.3f,%.3f,%.3f,1.000,%.3f,10.000,10.000,%.4f,50,,", map, solver,
+            queue, t_med, t_med, t_med, t_med, t_med, t_med, sp);
+    for (int k = 0; k < GB_ROW_NSTATUS; k++) fprintf(f, ",%d", k == GB_ROW_OK ? 50 : 0);
+    fprintf(f, ",1024,%.3f,%.3f,%.4f,%.4f\n", t_lo, t_hi, sp_lo, sp_hi);
+}
+
+/* Headlines name a winner only when its interval is clear of the
+ * runner-up's; overlapping intervals are called a tie. */
+GB_TEST(report, winners_only_when_intervals_are_apart)
+{
+    const char *bin = gb_bin();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"commit\": \"x\", \"run\": {\"run_id\": \"ties\"}}\n");
+    snprintf(p, sizeof p, "%s/summary.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    /* A: jps/bucket 10x [9, 11] clear of astar 5x [4.5, 5.5]; jps/bheap 9.8x [9.2, 10.5] ties on the queue */
+    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
+    sum_row(f, "A", "astar-octile", "bheap", 200, 180, 220, 5, 4.5, 5.5);
+    sum_row(f, "A", "jps", "bheap", 102, 95, 110, 9.8, 9.2, 10.5);
+    sum_row(f, "A", "jps", "bucket", 100, 92, 108, 10, 9, 11);
+    /* B: jps 10x [8, 12] and astar 9x [7, 11] overlap: a tie; astar-zero 0.95x [0.9, 1.05] is no loss */
+    sum_row(f, "B", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
+    sum_row(f, "B", "jps", "bheap", 100, 80, 120, 10, 8, 12);
+    sum_row(f, "B", "astar-octile", "bheap", 111, 90, 130, 9, 7, 11);
+    sum_row(f, "B", "astar-zero", "bheap", 1052, 950, 1150, 0.95, 0.9, 1.05);
+    sum_row(f, "B", "bidijkstra", "bheap", 1250, 1150, 1350, 0.8, 0.75, 0.85);
+    cr_assert_eq(fclose(f), 0);
+    int rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "- `A`: fastest optimal solver **`jps`** (on `bucket`), median 0.100 µs per query "
+                         "[0.092, 0.108], 10.0× [9.0, 11.0] faster than `dijkstra` on `bheap` (1.00 µs); its "
+                         "interval is clear of the runner-up `astar-octile` (on `bheap`, 5.00× [4.50, 5.50]); "
+                         "queue for `jps`: **a tie** between `bucket` and `bheap` (intervals overlap);") != NULL,
+              "%s", md);
+    cr_expect(strstr(md, "- `B`: fastest optimal solver: **a tie** between `jps` on `bheap` (median 0.100 µs, "
+                         "speedup 10.0× [8.0, 12.0]) and `astar-octile` on `bheap` (median 0.111 µs, speedup "
+                         "9.00× [7.00, 11.00]): their 95 % intervals overlap") != NULL, "%s", md);
+    /* slower than Dijkstra: only bidijkstra, whose whole interval is below 1 */
+    cr_expect(strstr(md, "slower than Dijkstra here (speedup and its whole interval below 1, queue `bheap`): "
+                         "`bidijkstra` 0.80× [0.75, 0.85].") != NULL, "%s", md);
+    cr_expect(strstr(md, "`astar-zero` 0.95") == NULL, "%s", md);
+    cr_expect(strstr(md, "| `jps` | `bucket` | optimal | 50 | 0.100 | [0.092, 0.108] |") != NULL, "%s", md);
+    free(md);
     rm_rf(dir);
 }
 
