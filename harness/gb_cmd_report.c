@@ -21,6 +21,8 @@
  *   hyperfine.json optional: `hyperfine --export-json`
  *   plots.tsv      optional manifest, one image per line:
  *                  section<TAB>png<TAB>svg<TAB>caption (svg may be "-")
+ *                  report.md links png and svg; report.html embeds the
+ *                  PNG's bytes (base64 data: URI) and links no file
  *   notes.txt      optional: one note per line
  *
  * Inline markup in the text this file produces: `code` and **bold**;
@@ -53,7 +55,9 @@ static void report_usage(FILE *f)
 "files scripts/report.sh writes into a run folder: env.json and summary.csv\n"
 "(required), hyperfine.json, plots.tsv (section, png, svg, caption per line)\n"
 "and notes.txt (optional).  Both files are written to a temporary file and\n"
-"renamed.\n"
+"renamed.  report.html is self-contained: the PNGs of plots.tsv are embedded\n"
+"as data: URIs (an image the folder lacks is marked in the page and named on\n"
+"stderr); report.md links the files with paths relative to DIR.\n"
 "\n"
 "  -h, --help   this text\n"
 "\n"
@@ -287,6 +291,8 @@ static int tie_of(const srow *a, const srow *b)
 
 typedef struct doc {
     FILE *md, *html;
+    const char *dir;    /* the run folder: images are read from it */
+    int missing;        /* images the manifest names but the folder lacks */
 } doc;
 
 static void html_esc(FILE *f, const char *s, size_t n)
@@ -444,28 +450,68 @@ static void d_table_end(doc *d)
     fputs("</tbody>\n</table>\n", d->html);
 }
 
-static void d_figure(doc *d, const char *png, const char *svg, const char *caption)
+/* s[0..n) as base64 (RFC 4648, with '=' padding), on one line. */
+static void base64(FILE *f, const unsigned char *s, size_t n)
 {
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)s[i] << 16;
+        if (i + 1 < n) v |= (unsigned)s[i + 1] << 8;
+        if (i + 2 < n) v |= s[i + 2];
+        fputc(tab[v >> 18 & 63], f);
+        fputc(tab[v >> 12 & 63], f);
+        fputc(i + 1 < n ? tab[v >> 6 & 63] : '=', f);
+        fputc(i + 2 < n ? tab[v & 63] : '=', f);
+    }
+}
+
+/* One image.  report.md links png (and svg) relative to the folder;
+ * report.html embeds the PNG's bytes as a data: URI, so that the page
+ * alone shows every image (mail it, open it from anywhere).  A PNG the
+ * folder lacks becomes a visible note in the page and a warning on
+ * stderr (d->missing counts them).  0, or EX_OSERR / EX_IOERR with *dg
+ * filled. */
+static int d_figure(doc *d, const char *png, const char *svg, const char *caption, gb_diag *dg)
+{
+    int has_svg = svg && svg[0] && strcmp(svg, "-") != 0;
     fputs("![", d->md);
     md_alt(d->md, caption);
     fprintf(d->md, "](%s)\n\n", png);
     md_inline(d->md, caption, 0);
-    if (svg && svg[0] && strcmp(svg, "-") != 0) fprintf(d->md, " ([SVG](%s))", svg);
+    if (has_svg) fprintf(d->md, " ([SVG](%s))", svg);
     fputs("\n\n", d->md);
-    fputs("<figure>\n<a href=\"", d->html);
-    html_esc(d->html, svg && svg[0] && strcmp(svg, "-") ? svg : png, (size_t)-1);
-    fputs("\"><img src=\"", d->html);
-    html_esc(d->html, png, (size_t)-1);
-    fputs("\" alt=\"", d->html);
-    html_esc(d->html, caption, (size_t)-1);
-    fputs("\" loading=\"lazy\"></a>\n<figcaption>", d->html);
+
+    char path[4200];
+    char *buf = NULL;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/%s", d->dir, png);
+    int rc = gb_read_file(path, &buf, &len, dg);
+    if (rc == EX_OSERR || rc == EX_IOERR) return rc;
+    fputs("<figure>\n", d->html);
+    if (rc) {
+        d->missing++;
+        fprintf(stderr, CMD ": warning: %s: expected the image the plots manifest names, found none\n", path);
+        fputs("<p class=\"bad\">Image missing from the run folder: <code>", d->html);
+        html_esc(d->html, png, (size_t)-1);
+        fputs("</code></p>\n", d->html);
+        gb_diag_clear(dg);
+    } else {
+        fputs("<img src=\"data:image/png;base64,", d->html);
+        base64(d->html, (const unsigned char *)buf, len);
+        fputs("\" alt=\"", d->html);
+        html_esc(d->html, caption, (size_t)-1);
+        fputs("\">\n", d->html);
+        gb_free(buf);
+    }
+    fputs("<figcaption>", d->html);
     html_inline(d->html, caption);
-    if (svg && svg[0] && strcmp(svg, "-") != 0) {
-        fputs(" (<a href=\"", d->html);
+    if (has_svg) {
+        fputs(" (vector version: <code>", d->html);
         html_esc(d->html, svg, (size_t)-1);
-        fputs("\">SVG</a>)", d->html);
+        fputs("</code> in the run folder)", d->html);
     }
     fputs("</figcaption>\n</figure>\n", d->html);
+    return 0;
 }
 
 static const char html_head[] =
@@ -946,7 +992,11 @@ static int section_plots(doc *d, const char *dir, gb_diag *dg)
             d_heading(d, 3, id, section_title(fld[0]));
             nsec++;
         }
-        d_figure(d, fld[1], fld[2], fld[3]);
+        int frc = d_figure(d, fld[1], fld[2], fld[3], dg);
+        if (frc) {
+            fclose(f);
+            return frc;
+        }
     }
     fclose(f);
     if (!nsec) d_para(d, "No plots were made for this run.");
@@ -976,6 +1026,9 @@ static void section_notes(doc *d, const char *dir, const table *t)
            "(paired).  A winner is named only when its interval does not overlap the runner-up's "
            "(speedup intervals when both rows have one, else median-time intervals); otherwise the "
            "report says **tie**.", GB_BOOT_RESAMPLES, GB_BOOT_SEED);
+    d_item(d, "`report.html` is one self-contained file: its images are embedded (PNG as `data:` "
+           "URIs), it uses no JavaScript and links no other file, so it can be mailed or opened from "
+           "anywhere.  `report.md` links the images, their SVG versions and the data in the run folder.");
     d_item(d, "Each row of `queries.csv` is one query × solver × queue; every path was checked by "
            "the independent validator and against the Dijkstra oracle (column `status`).");
     d_item(d, "Per-solver plots and the per-map tables show each solver on the reference queue `%s` "
@@ -1035,6 +1088,8 @@ int gb_cmd_report(int argc, char **argv)
     snprintf(mdp, sizeof mdp, "%s/report.md", dir);
     snprintf(htp, sizeof htp, "%s/report.html", dir);
     doc dc;
+    dc.dir = dir;
+    dc.missing = 0;
     dc.md = gb_tmp_open(mdp, mdt, sizeof mdt, &d);
     dc.html = dc.md ? gb_tmp_open(htp, htt, sizeof htt, &d) : NULL;
     if (!dc.md || !dc.html) {

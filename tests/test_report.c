@@ -744,6 +744,71 @@ GB_TEST(report, winners_only_when_intervals_are_apart)
     rm_rf(dir);
 }
 
+static int check_self_contained(const char *path);
+
+/* report.html embeds each PNG as base64 (every padding case), marks an
+ * image the folder lacks, and links no file; report.md keeps the
+ * relative links. */
+GB_TEST(report, html_embeds_images_and_marks_missing_ones)
+{
+    const char *bin = gb_bin();
+    static const unsigned char png[67] =
+        "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01"
+        "\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0a\x49\x44\x41\x54\x78\x9c\x63\x00\x01\x00\x00"
+        "\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"run\": {\"run_id\": \"img\"}}\n");
+    snprintf(p, sizeof p, "%s/summary.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(p, sizeof p, "%s/plots", dir);
+    cr_assert_eq(mkdir(p, 0777), 0);
+    for (int k = 0; k < 3; k++) {   /* 67, 66 and 65 bytes: padding "==", none, "=" */
+        snprintf(p, sizeof p, "%s/plots/p%d.png", dir, k);
+        f = fopen(p, "wb");
+        cr_assert(f != NULL);
+        cr_assert_eq(fwrite(png, 1, sizeof png - (size_t)k, f), sizeof png - (size_t)k);
+        cr_assert_eq(fclose(f), 0);
+    }
+    snprintf(p, sizeof p, "%s/plots.tsv", dir);
+    write_file(p, "time\tplots/p0.png\tplots/p0.svg\tFirst <plot>\n"
+                  "time\tplots/p1.png\t-\tSecond\n"
+                  "cactus\tplots/p2.png\t-\tThird\n"
+                  "cactus\tplots/gone.png\t-\tMissing\n");
+    int rc = sh(log, "'%s' report '%s'", bin, dir);
+    char *l = slurp(log, NULL);
+    cr_expect_eq(rc, 0, "%s", l);
+    cr_expect(strstr(l, "gridbench report: warning: ") != NULL && strstr(l, "/plots/gone.png: expected the "
+              "image the plots manifest names, found none") != NULL, "%s", l);
+    free(l);
+    snprintf(p, sizeof p, "%s/report.html", dir);
+    cr_expect_eq(check_self_contained(p), 3);
+    char *html = slurp(p, NULL);
+    cr_expect(strstr(html, "<img src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4"
+                           "nGMAAQAABQABDQottAAAAABJRU5ErkJggg==\" alt=\"First &lt;plot&gt;\">") != NULL, "%s", html);
+    cr_expect(strstr(html, "base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4nGMAAQAABQABDQottAAAAABJ"
+                           "RU5ErkJg\"") != NULL);
+    cr_expect(strstr(html, "base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4nGMAAQAABQABDQottAAAAABJ"
+                           "RU5ErkI=\"") != NULL);
+    cr_expect(strstr(html, "<p class=\"bad\">Image missing from the run folder: <code>plots/gone.png</code></p>")
+              != NULL, "%s", html);
+    cr_expect(strstr(html, "(vector version: <code>plots/p0.svg</code> in the run folder)") != NULL);
+    free(html);
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "![First plot](plots/p0.png)\n\nFirst <plot> ([SVG](plots/p0.svg))") != NULL ||
+              strstr(md, "![First <plot>](plots/p0.png)") != NULL, "%s", md);
+    cr_expect(strstr(md, "](plots/gone.png)") != NULL, "%s", md);
+    free(md);
+    rm_rf(dir);
+}
+
 /* ---- CLI errors ------------------------------------------------------- */
 
 GB_TEST(report_cli, usage_errors)
@@ -811,6 +876,59 @@ static int check_links(const char *dir, const char *file, const char *const *mar
         }
     }
     free(text);
+    return n;
+}
+
+/* Decode base64 s[0..n) into out (size >= 3 n / 4); the length, or -1
+ * for a character outside the alphabet (written independently of the
+ * encoder in gb_cmd_report.c). */
+static long unbase64(const char *s, size_t n, unsigned char *out)
+{
+    long k = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n && s[i] != '='; i++) {
+        const char *al = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        const char *q = strchr(al, s[i]);
+        if (!q || !s[i]) return -1;
+        acc = (acc << 6) | (unsigned)(q - al);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[k++] = (unsigned char)(acc >> bits & 0xff);
+        }
+    }
+    return k;
+}
+
+/* A page that needs no other file: no script, every src= a PNG data: URI
+ * that decodes to a whole PNG (signature first, IEND chunk last), every
+ * href= an anchor in the page.  Returns the number of images. */
+static int check_self_contained(const char *path)
+{
+    char *html = slurp(path, NULL);
+    cr_expect(strstr(html, "<script") == NULL, "%s uses JavaScript", path);
+    cr_expect(strstr(html, "url(") == NULL, "%s loads something from CSS", path);
+    int n = 0;
+    for (const char *s = strstr(html, "src=\""); s; s = strstr(s + 1, "src=\"")) {
+        const char *b = s + 5, *e = strchr(b, '"');
+        cr_assert(e != NULL);
+        static const char pre[] = "data:image/png;base64,";
+        cr_assert(strncmp(b, pre, sizeof pre - 1) == 0, "%s: an image that is not embedded: %.60s", path, b);
+        b += sizeof pre - 1;
+        unsigned char *png = malloc((size_t)(e - b) + 4);
+        cr_assert(png != NULL);
+        long len = unbase64(b, (size_t)(e - b), png);
+        cr_expect(len > 20 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0, "%s: image %d is no PNG", path, n);
+        int iend = 0;   /* the IEND chunk ends the file (the test's own images cut its CRC) */
+        for (long k = len - 12; k >= 0 && k <= len - 4 && !iend; k++) iend = memcmp(png + k, "IEND", 4) == 0;
+        cr_expect(iend, "%s: image %d is truncated", path, n);
+        free(png);
+        n++;
+    }
+    for (const char *s = strstr(html, "href=\""); s; s = strstr(s + 1, "href=\""))
+        cr_expect(s[6] == '#', "%s links a file: %.60s", path, s);
+    free(html);
     return n;
 }
 
@@ -1001,12 +1119,12 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
     cr_expect(gb_jv_num(gb_jv_get(&res->items[1], "mean"), 0) > 0);
     gb_jv_free(hf);
 
-    /* every link of the report resolves; the sections are there */
-    static const char *const html_marks[] = { "src=\"", "href=\"" };
+    /* report.md: every link resolves; report.html: self-contained, every
+     * image an embedded PNG; the sections are there */
     static const char *const md_marks[] = { "](" };
-    int nl = check_links(run, "report.html", html_marks, 2, '"');
-    cr_expect(nl >= 18, "expected the 9 images and their SVG links in report.html, found %d links", nl);
-    nl = check_links(run, "report.md", md_marks, 1, ')');
+    snprintf(p, sizeof p, "%s/report.html", run);
+    cr_expect_eq(check_self_contained(p), 9, "expected the 9 images embedded in report.html");
+    int nl = check_links(run, "report.md", md_marks, 1, ')');
     cr_expect(nl >= 9, "expected the 9 images in report.md, found %d links", nl);
     {   /* the tables show each row's workspace */
         snprintf(p, sizeof p, "%s/report.md", run);
