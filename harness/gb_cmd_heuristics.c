@@ -14,6 +14,12 @@
  * Output files go through gb_tmp_open / gb_tmp_commit (temp + rename); a
  * signal while running removes the temporaries.
  *
+ * Where things go: the verdict table (one line per heuristic under the
+ * model) on stdout; with --out FILE the CSV in FILE; with --out - the CSV
+ * on stdout and the table on stderr; without --out no CSV at all (43
+ * columns per goal bury the verdict).  A failed --require-* names each
+ * heuristic that failed it on stderr.
+ *
  * CSV (one row per heuristic x goal, header first):
  *   map, model, heuristic, weight, goal_x, goal_y, reachable, eccentricity,
  *   tol, inadmissible_cells, max_over, max_over_ratio, over_x, over_y,
@@ -64,8 +70,9 @@ static void heur_usage(FILE *f)
 "  informedness  w h / h*: mean, histogram (20 bins over [0,1] + overflow),\n"
 "                mean per distance bucket floor(h*/4) (--hist)\n"
 "tol = 16 * DBL_EPSILON * max(w,1) * max(E,1)^2, E = the goal's largest h*.\n"
-"Writes one CSV row per (heuristic, goal) and prints a verdict per heuristic,\n"
-"compared with what the registry (`gridbench list`) claims for the model.\n"
+"Prints one line per heuristic with its verdict under the model, compared\n"
+"with what the registry (`gridbench list`) claims; with --out, also one CSV\n"
+"row per (heuristic, goal).\n"
 "\n"
 "  -H, --heuristic SPEC  NAME[:k=K][:w=W]; NAME one of zero, manhattan, octile,\n"
 "                        euclidean, chebyshev, or diff (differential heuristic,\n"
@@ -79,9 +86,10 @@ static void heur_usage(FILE *f)
 "  -S, --scen FILE       take the goals from FILE (distinct, in file order;\n"
 "                        blocked goals skipped); MAP defaults to its map\n"
 "  -s, --seed S          seed of the goal sample (default 1)\n"
-"  -o, --out FILE        CSV file, written to a temp file and renamed at the\n"
-"                        end (default: standard output); the verdict table\n"
-"                        then goes to standard output instead of stderr\n"
+"  -o, --out FILE        the per-goal CSV, written to a temp file and renamed\n"
+"                        at the end; '-' writes it to standard output and the\n"
+"                        verdicts to stderr.  Without --out no CSV is written\n"
+"                        and the verdicts go to standard output\n"
 "      --hist FILE       also write mean w h / h* per distance bucket:\n"
 "                        heuristic,weight,bucket,lo,hi,mean_ratio,cells\n"
 "      --require-admissible  exit 1 when any heuristic overestimates\n"
@@ -90,7 +98,8 @@ static void heur_usage(FILE *f)
 "  -h, --help            this text\n"
 "\n"
 "Exit status: 0 done (whatever the verdicts); 1 a --require-* check\n"
-"failed; 64-78 bad usage or input (sysexits.h).\n"
+"failed (stderr names each heuristic that failed it); 64-78 bad usage or\n"
+"input (sysexits.h).\n"
 "\n"
 "Example:\n"
 "  gridbench heuristics ../shared/movingai/mazes/maze512-4-0.map \\\n"
@@ -266,7 +275,7 @@ int gb_cmd_heuristics(int argc, char **argv)
     long long ngoals_opt = -1;
     unsigned long long seed = 1, v;
     const char *scen_path = NULL, *out_path = NULL, *hist_path = NULL;
-    int req_adm = 0, req_cons = 0, quiet = 0, c, rc;
+    int req_adm = 0, req_cons = 0, quiet = 0, csv_stdout = 0, c, rc;
 
     optind = 1;
     opterr = 0;
@@ -315,6 +324,10 @@ int gb_cmd_heuristics(int argc, char **argv)
         heur_usage(stderr);
         return EX_USAGE;
     }
+    if (out_path && strcmp(out_path, "-") == 0) {
+        csv_stdout = 1;   /* the CSV to stdout, the verdicts to stderr */
+        out_path = NULL;
+    }
     if (out_path && hist_path && strcmp(out_path, hist_path) == 0) {
         fprintf(stderr, CMD ": expected --out and --hist to name different files, found '%s' twice\n",
                 out_path);
@@ -331,7 +344,7 @@ int gb_cmd_heuristics(int argc, char **argv)
     gb_hv *hv = NULL;
     int32_t *goals = NULL, ngoals = 0, skipped = 0;
     agg *aggs = NULL;
-    FILE *out = stdout, *hist = NULL;
+    FILE *out = csv_stdout ? stdout : NULL, *hist = NULL;   /* out: the CSV, or NULL for none */
     char out_tmp[1100] = "", hist_tmp[1100] = "", map_buf[4096];
     const char *map_path = argc - optind == 1 ? argv[optind] : NULL;
     rc = 0;
@@ -382,7 +395,7 @@ int gb_cmd_heuristics(int argc, char **argv)
     /* ---- outputs ---- */
     if (out_path) {
         out = gb_tmp_open(out_path, out_tmp, sizeof out_tmp, &d);
-        if (!out) { out = stdout; rc = d.code ? d.code : EX_CANTCREAT; goto diag_fail; }
+        if (!out) { rc = d.code ? d.code : EX_CANTCREAT; goto diag_fail; }
     }
     if (hist_path) {
         hist = gb_tmp_open(hist_path, hist_tmp, sizeof hist_tmp, &d);
@@ -399,9 +412,11 @@ int gb_cmd_heuristics(int argc, char **argv)
             if (!gb_hv_landmarks(hv, specs[i].k)) goto nomem;
         }
 
-    fputs(csv_header, out);
-    for (int b = 0; b < GB_HV_NBINS; b++) fprintf(out, ",ratio_bin_%02d", b);
-    fputs(",ratio_bin_over\n", out);
+    if (out) {
+        fputs(csv_header, out);
+        for (int b = 0; b < GB_HV_NBINS; b++) fprintf(out, ",ratio_bin_%02d", b);
+        fputs(",ratio_bin_over\n", out);
+    }
 
     /* ---- goals x heuristics ---- */
     const char *mname = base_name(map_path);
@@ -415,7 +430,7 @@ int gb_cmd_heuristics(int argc, char **argv)
         for (int i = 0; i < nspecs; i++) {
             gb_hv_result r;
             if ((rc = gb_hv_eval(hv, &specs[i], &r, &d)) != 0) goto diag_fail;
-            write_row(out, mname, model, &specs[i], &r);
+            if (out) write_row(out, mname, model, &specs[i], &r);
             if (r.reachable < rmin) rmin = r.reachable;
             if (r.reachable > rmax) rmax = r.reachable;
             if (r.tol > tolmax) tolmax = r.tol;
@@ -451,24 +466,24 @@ int gb_cmd_heuristics(int argc, char **argv)
     }
     if (out_path) {
         int e = gb_tmp_commit(out, out_tmp, out_path, &d);
-        out = stdout;
+        out = NULL;
         out_tmp[0] = '\0';
         if (e) { rc = e; goto diag_fail; }
-    } else if (fflush(stdout) != 0) {
+    } else if (csv_stdout && fflush(stdout) != 0) {
         rc = gb_diag_set(&d, EX_IOERR, "<stdout>", 0, 0, "expected to write the CSV, found %s", strerror(errno));
         goto diag_fail;
     }
 
     /* ---- verdicts ---- */
-    FILE *vf = out_path ? stdout : stderr;
+    FILE *vf = csv_stdout ? stderr : stdout;
     fprintf(vf, "%s, model %s, %ld goals (%s), reachable cells per goal %ld..%ld, tol <= %.2g\n",
             mname, gb_model_name(model), (long)ngoals,
             scen_path ? "from the scenario" : "sampled", (long)rmin, (long)rmax, tolmax);
     if (scen_path && skipped)
         fprintf(vf, "(%ld scenario queries skipped: goal on a blocked cell)\n", (long)skipped);
     if (!scen_path) fprintf(vf, "(seed %llu)\n", seed);
-    fprintf(vf, "%-16s %6s  %-21s %11s %10s %12s %10s %9s  %-22s %s\n", "heuristic", "weight",
-            "verdict", "inadm.cells", "max.over", "incons.edges", "max.viol", "mean.h/h*",
+    fprintf(vf, "%-16s %6s  %-8s %-21s %11s %10s %12s %10s %9s  %-22s %s\n", "heuristic", "weight",
+            "model", "verdict", "inadm.cells", "max.over", "incons.edges", "max.viol", "mean.h/h*",
             "registry", "landmarks");
     int fail_adm = 0, fail_cons = 0, wrong = 0, unrefuted = 0;
     for (int i = 0; i < nspecs; i++) {
@@ -494,8 +509,9 @@ int gb_cmd_heuristics(int argc, char **argv)
             if (L) snprintf(lmk, sizeof lmk, "%d lm, %.1f MiB, %.1f ms", L->k,
                             (double)L->bytes / (1024.0 * 1024.0), L->prep_ns * 1e-6);
         }
-        fprintf(vf, "%-16s %6g  %-21s %11lld %10.4g %12lld %10.4g %9.4f  %-22s %s\n",
-                specs[i].name, specs[i].weight, verdict_name(adm, cons), (long long)a->inadmissible,
+        fprintf(vf, "%-16s %6g  %-8s %-21s %11lld %10.4g %12lld %10.4g %9.4f  %-22s %s\n",
+                specs[i].name, specs[i].weight, gb_model_name(model), verdict_name(adm, cons),
+                (long long)a->inadmissible,
                 a->max_over, (long long)a->inconsistent, a->max_violation,
                 a->ratio_cells ? a->ratio_sum / (double)a->ratio_cells : 0.0, reg, lmk);
     }
@@ -528,7 +544,24 @@ int gb_cmd_heuristics(int argc, char **argv)
                         specs[i].name, gb_model_name(model), (long long)aggs[i].inconsistent);
         }
     }
+    if (!out_path && !csv_stdout)
+        fprintf(vf, "(one CSV row per heuristic x goal: --out FILE, or --out - for standard output)\n");
     fflush(vf);
+    /* --require-*: name every heuristic that failed the check */
+    for (int i = 0; i < nspecs; i++) {
+        const agg *a = &aggs[i];
+        if (req_adm && a->inadmissible)
+            fprintf(stderr, CMD ": --require-admissible failed: %s (w=%g) overestimates under %s at %lld "
+                    "cells over %ld goals (largest %.6g at (%d, %d) for goal (%d, %d))\n", specs[i].name,
+                    specs[i].weight, gb_model_name(model), (long long)a->inadmissible, (long)a->goals_inadm,
+                    a->max_over, (int)a->over_x, (int)a->over_y, (int)a->over_gx, (int)a->over_gy);
+        if (req_cons && a->inconsistent)
+            fprintf(stderr, CMD ": --require-consistent failed: %s (w=%g) is inconsistent under %s on %lld "
+                    "moves over %ld goals (largest %.6g on (%d, %d) -> (%d, %d) for goal (%d, %d))\n",
+                    specs[i].name, specs[i].weight, gb_model_name(model), (long long)a->inconsistent,
+                    (long)a->goals_incons, a->max_violation, (int)a->v_x1, (int)a->v_y1, (int)a->v_x2,
+                    (int)a->v_y2, (int)a->v_gx, (int)a->v_gy);
+    }
     rc = (req_adm && fail_adm) || (req_cons && fail_cons) ? 1 : 0;
     goto done;
 
@@ -539,7 +572,7 @@ diag_fail:
     gb_diag_print(&d, stderr);
 done:
     if (hist) gb_tmp_abort(hist, hist_tmp);
-    if (out != stdout) gb_tmp_abort(out, out_tmp);
+    if (out && out != stdout) gb_tmp_abort(out, out_tmp);
     if (aggs)
         for (int i = 0; i < nspecs; i++) { gb_free(aggs[i].bsum); gb_free(aggs[i].bcells); }
     gb_free(aggs);

@@ -5,8 +5,10 @@
  * same things in the same order:
  *
  *   title, environment (env.json), headline findings (from summary.csv:
- *   fastest solver per map, speedups, fewest expansions, failures,
- *   scenario disagreements; hyperfine), tables (per map on the reference
+ *   fastest solver per map -- named only when its 95 % interval is clear
+ *   of the runner-up's, else "a tie" (tie_of) --, speedups with their
+ *   intervals, fewest expansions, failures, scenario disagreements;
+ *   hyperfine), tables (per map on the reference
  *   queue, hyperfine, every pair), plots (plots.tsv), notes (notes.txt and
  *   the definitions of the figures).
  *
@@ -19,6 +21,8 @@
  *   hyperfine.json optional: `hyperfine --export-json`
  *   plots.tsv      optional manifest, one image per line:
  *                  section<TAB>png<TAB>svg<TAB>caption (svg may be "-")
+ *                  report.md links png and svg; report.html embeds the
+ *                  PNG's bytes (base64 data: URI) and links no file
  *   notes.txt      optional: one note per line
  *
  * Inline markup in the text this file produces: `code` and **bold**;
@@ -37,6 +41,7 @@
 #include "gb_cmd.h"
 #include "gb_csv.h"
 #include "gb_jvalue.h"
+#include "gb_stats.h"
 #include "gb_status.h"
 
 #define CMD "gridbench report"
@@ -50,7 +55,9 @@ static void report_usage(FILE *f)
 "files scripts/report.sh writes into a run folder: env.json and summary.csv\n"
 "(required), hyperfine.json, plots.tsv (section, png, svg, caption per line)\n"
 "and notes.txt (optional).  Both files are written to a temporary file and\n"
-"renamed.\n"
+"renamed.  report.html is self-contained: the PNGs of plots.tsv are embedded\n"
+"as data: URIs (an image the folder lacks is marked in the page and named on\n"
+"stderr); report.md links the files with paths relative to DIR.\n"
 "\n"
 "  -h, --help   this text\n"
 "\n"
@@ -71,6 +78,8 @@ typedef struct srow {
     double n, t_med, t_mean, t_p25, t_p75, t_p95, t_iqr, cold, exp_mean, exp_med;
     double speedup, speedup_n, sub_mean, sub_max;   /* NaN when empty */
     double mem;         /* mem_bytes_max, NaN when empty or absent (older summaries) */
+    double t_lo, t_hi;  /* interval of t_med, NaN when absent (older summaries) */
+    double sp_lo, sp_hi;   /* interval of speedup, NaN when absent or undefined */
     double st[ST_N];
 } srow;
 
@@ -121,6 +130,9 @@ static int table_load(const char *path, table *t, gb_diag *d)
     int idx[C_NCOL + ST_N];
     if ((rc = gb_csv_require(&c, col_names, C_NCOL + ST_N, idx, d)) != 0) { gb_csv_close(&c); return rc; }
     const int mem_col = gb_csv_col(&c, "mem_bytes_max");
+    static const char *const ci_names[4] = { "time_median_lo_ns", "time_median_hi_ns", "speedup_lo", "speedup_hi" };
+    int ci_col[4];
+    for (int k = 0; k < 4; k++) ci_col[k] = gb_csv_col(&c, ci_names[k]);
     size_t cap = 0;
     while ((rc = gb_csv_next(&c, d)) == 0) {
         if (t->n == cap) {
@@ -141,6 +153,8 @@ static int table_load(const char *path, table *t, gb_diag *d)
                           &r->sub_mean, &r->sub_max };
         for (int k = C_N; k < C_NCOL; k++) *dst[k - C_N] = numf(gb_csv_field(&c, idx[k]));
         r->mem = mem_col >= 0 ? numf(gb_csv_field(&c, mem_col)) : NAN;
+        double *ci[4] = { &r->t_lo, &r->t_hi, &r->sp_lo, &r->sp_hi };
+        for (int k = 0; k < 4; k++) *ci[k] = ci_col[k] >= 0 ? numf(gb_csv_field(&c, ci_col[k])) : NAN;
         for (int k = 0; k < ST_N; k++) {
             r->st[k] = numf(gb_csv_field(&c, idx[C_NCOL + k]));
             if (isnan(r->st[k])) r->st[k] = 0;
@@ -235,10 +249,50 @@ static const char *fmt_x(char *b, size_t n, double v)
     return b;
 }
 
+/* A speedup and its interval: "12.3× [11.8, 12.9]" (no interval: as fmt_x). */
+static const char *fmt_x_ci(char *b, size_t n, double v, double lo, double hi)
+{
+    if (isnan(v) || isnan(lo) || isnan(hi)) return fmt_x(b, n, v);
+    int dec = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+    snprintf(b, n, "%.*f× [%.*f, %.*f]", dec, v, dec, lo, dec, hi);
+    return b;
+}
+
+/* The 95 % interval of a median time in µs: "[26.4, 49.8]", or "-". */
+static const char *fmt_us_ci(char *b, size_t n, double lo, double hi)
+{
+    char x[32], y[32];
+    if (isnan(lo) || isnan(hi)) snprintf(b, n, "-");
+    else snprintf(b, n, "[%s, %s]", fmt_us(x, sizeof x, lo), fmt_us(y, sizeof y, hi));
+    return b;
+}
+
+/* Are rows a and b a tie?  1: their intervals overlap; 0: they do not;
+ * -1: no interval to tell (a summary.csv of an older gridbench).  The
+ * speedup intervals are used when both rows have one (each is paired
+ * with the baseline on the same queries, so the mix of query sizes
+ * cancels out), else the intervals of the median times. */
+static int tie_of(const srow *a, const srow *b)
+{
+    gb_ci x, y;
+    if (!isnan(a->sp_lo) && !isnan(b->sp_lo)) {
+        x = (gb_ci){ a->speedup, a->sp_lo, a->sp_hi };
+        y = (gb_ci){ b->speedup, b->sp_lo, b->sp_hi };
+    } else if (!isnan(a->t_lo) && !isnan(b->t_lo)) {
+        x = (gb_ci){ a->t_med, a->t_lo, a->t_hi };
+        y = (gb_ci){ b->t_med, b->t_lo, b->t_hi };
+    } else {
+        return -1;
+    }
+    return gb_ci_overlap(&x, &y);
+}
+
 /* ---- the two documents ------------------------------------------------- */
 
 typedef struct doc {
     FILE *md, *html;
+    const char *dir;    /* the run folder: images are read from it */
+    int missing;        /* images the manifest names but the folder lacks */
 } doc;
 
 static void html_esc(FILE *f, const char *s, size_t n)
@@ -396,28 +450,68 @@ static void d_table_end(doc *d)
     fputs("</tbody>\n</table>\n", d->html);
 }
 
-static void d_figure(doc *d, const char *png, const char *svg, const char *caption)
+/* s[0..n) as base64 (RFC 4648, with '=' padding), on one line. */
+static void base64(FILE *f, const unsigned char *s, size_t n)
 {
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)s[i] << 16;
+        if (i + 1 < n) v |= (unsigned)s[i + 1] << 8;
+        if (i + 2 < n) v |= s[i + 2];
+        fputc(tab[v >> 18 & 63], f);
+        fputc(tab[v >> 12 & 63], f);
+        fputc(i + 1 < n ? tab[v >> 6 & 63] : '=', f);
+        fputc(i + 2 < n ? tab[v & 63] : '=', f);
+    }
+}
+
+/* One image.  report.md links png (and svg) relative to the folder;
+ * report.html embeds the PNG's bytes as a data: URI, so that the page
+ * alone shows every image (mail it, open it from anywhere).  A PNG the
+ * folder lacks becomes a visible note in the page and a warning on
+ * stderr (d->missing counts them).  0, or EX_OSERR / EX_IOERR with *dg
+ * filled. */
+static int d_figure(doc *d, const char *png, const char *svg, const char *caption, gb_diag *dg)
+{
+    int has_svg = svg && svg[0] && strcmp(svg, "-") != 0;
     fputs("![", d->md);
     md_alt(d->md, caption);
     fprintf(d->md, "](%s)\n\n", png);
     md_inline(d->md, caption, 0);
-    if (svg && svg[0] && strcmp(svg, "-") != 0) fprintf(d->md, " ([SVG](%s))", svg);
+    if (has_svg) fprintf(d->md, " ([SVG](%s))", svg);
     fputs("\n\n", d->md);
-    fputs("<figure>\n<a href=\"", d->html);
-    html_esc(d->html, svg && svg[0] && strcmp(svg, "-") ? svg : png, (size_t)-1);
-    fputs("\"><img src=\"", d->html);
-    html_esc(d->html, png, (size_t)-1);
-    fputs("\" alt=\"", d->html);
-    html_esc(d->html, caption, (size_t)-1);
-    fputs("\" loading=\"lazy\"></a>\n<figcaption>", d->html);
+
+    char path[4200];
+    char *buf = NULL;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/%s", d->dir, png);
+    int rc = gb_read_file(path, &buf, &len, dg);
+    if (rc == EX_OSERR || rc == EX_IOERR) return rc;
+    fputs("<figure>\n", d->html);
+    if (rc) {
+        d->missing++;
+        fprintf(stderr, CMD ": warning: %s: expected the image the plots manifest names, found none\n", path);
+        fputs("<p class=\"bad\">Image missing from the run folder: <code>", d->html);
+        html_esc(d->html, png, (size_t)-1);
+        fputs("</code></p>\n", d->html);
+        gb_diag_clear(dg);
+    } else {
+        fputs("<img src=\"data:image/png;base64,", d->html);
+        base64(d->html, (const unsigned char *)buf, len);
+        fputs("\" alt=\"", d->html);
+        html_esc(d->html, caption, (size_t)-1);
+        fputs("\">\n", d->html);
+        gb_free(buf);
+    }
+    fputs("<figcaption>", d->html);
     html_inline(d->html, caption);
-    if (svg && svg[0] && strcmp(svg, "-") != 0) {
-        fputs(" (<a href=\"", d->html);
+    if (has_svg) {
+        fputs(" (vector version: <code>", d->html);
         html_esc(d->html, svg, (size_t)-1);
-        fputs("\">SVG</a>)", d->html);
+        fputs("</code> in the run folder)", d->html);
     }
     fputs("</figcaption>\n</figure>\n", d->html);
+    return 0;
 }
 
 static const char html_head[] =
@@ -569,7 +663,7 @@ static void status_text(const srow *r, char *b, size_t n)
 
 static void section_headlines(doc *d, const table *t, const gb_jv *hf)
 {
-    char a[64], b2[64], c2[64], fx[64];
+    char a[64], b2[64], c2[64], fx[96], fy[96], ci[96];
     d_heading(d, 2, "findings", "Headline findings");
     d_list_begin(d);
     for (size_t m = 0; m < t->nmaps; m++) {
@@ -591,11 +685,47 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf)
         char line[2048];
         int k = 0;
         if (best) {
-            k = snprintf(line, sizeof line, "`%s`: fastest optimal solver **`%s` on `%s`**, median %s µs per query",
-                         map, best->solver, best->queue, fmt_us(a, sizeof a, best->t_med));
-            if (base && !isnan(best->speedup) && best != base)
-                k += snprintf(line + k, sizeof line - (size_t)k, ", %s faster than `dijkstra` on `bheap` (%s µs)",
-                              fmt_x(fx, sizeof fx, best->speedup), fmt_us(b2, sizeof b2, base->t_med));
+            /* the runner-up among the other solvers, and among best's other queues */
+            const srow *rival = NULL, *qrival = NULL;
+            for (size_t i = 0; i < t->n; i++) {
+                const srow *r = &t->r[i];
+                if (strcmp(r->map, map) || failures(r) > 0 || strcmp(r->guarantee, "optimal") != 0) continue;
+                if (strcmp(r->solver, best->solver) != 0) {
+                    if (!rival || r->t_med < rival->t_med) rival = r;
+                } else if (r != best && (!qrival || r->t_med < qrival->t_med)) {
+                    qrival = r;
+                }
+            }
+            int stie = rival ? tie_of(best, rival) : 0, qtie = qrival ? tie_of(best, qrival) : 0;
+            if (stie == 1) {
+                k = snprintf(line, sizeof line, "`%s`: fastest optimal solver: **a tie** between `%s` on `%s` "
+                             "(median %s µs, speedup %s) and `%s` on `%s` (median %s µs, speedup %s): their 95 %% "
+                             "intervals overlap", map, best->solver, best->queue, fmt_us(a, sizeof a, best->t_med),
+                             fmt_x_ci(fx, sizeof fx, best->speedup, best->sp_lo, best->sp_hi), rival->solver,
+                             rival->queue, fmt_us(b2, sizeof b2, rival->t_med),
+                             fmt_x_ci(fy, sizeof fy, rival->speedup, rival->sp_lo, rival->sp_hi));
+            } else {
+                k = snprintf(line, sizeof line, "`%s`: fastest optimal solver **`%s`** (on `%s`), median %s µs "
+                             "per query %s", map, best->solver, best->queue, fmt_us(a, sizeof a, best->t_med),
+                             fmt_us_ci(ci, sizeof ci, best->t_lo, best->t_hi));
+                if (base && !isnan(best->speedup) && best != base)
+                    k += snprintf(line + k, sizeof line - (size_t)k, ", %s faster than `dijkstra` on `bheap` "
+                                  "(%s µs)", fmt_x_ci(fx, sizeof fx, best->speedup, best->sp_lo, best->sp_hi),
+                                  fmt_us(b2, sizeof b2, base->t_med));
+                if (rival && stie == 0)
+                    k += snprintf(line + k, sizeof line - (size_t)k, "; its interval is clear of the runner-up "
+                                  "`%s` (on `%s`, %s)", rival->solver, rival->queue,
+                                  fmt_x_ci(fy, sizeof fy, rival->speedup, rival->sp_lo, rival->sp_hi));
+                if (stie < 0 || qtie < 0)
+                    k += snprintf(line + k, sizeof line - (size_t)k, " (summary.csv has no intervals: rerun "
+                                  "`gridbench summary` to tell winners from ties)");
+            }
+            if (qrival && qtie == 1 && k < (int)sizeof line)
+                k += snprintf(line + k, sizeof line - (size_t)k, "; queue for `%s`: **a tie** between `%s` and "
+                              "`%s` (intervals overlap)", best->solver, best->queue, qrival->queue);
+            else if (qrival && qtie == 0 && k < (int)sizeof line)
+                k += snprintf(line + k, sizeof line - (size_t)k, "; queue for `%s`: `%s` beats `%s` (intervals "
+                              "apart)", best->solver, best->queue, qrival->queue);
         } else {
             k = snprintf(line, sizeof line, "`%s`: no optimal solver ran without failures", map);
         }
@@ -604,7 +734,8 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf)
                           "median %s µs, %s faster than Dijkstra, paths %s × optimal on average)",
                           bestany->solver, bestany->queue,
                           strcmp(bestany->guarantee, "bounded") == 0 ? "bounded suboptimal" : "no guarantee",
-                          fmt_us(a, sizeof a, bestany->t_med), fmt_x(fx, sizeof fx, bestany->speedup),
+                          fmt_us(a, sizeof a, bestany->t_med),
+                          fmt_x_ci(fx, sizeof fx, bestany->speedup, bestany->sp_lo, bestany->sp_hi),
                           fmt_num(c2, sizeof c2, bestany->sub_mean, 3));
         if (fewest && base && fewest->exp_mean > 0 && k < (int)sizeof line)
             snprintf(line + k, sizeof line - (size_t)k, "; fewest expansions among optimal solvers: `%s` "
@@ -623,13 +754,15 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf)
                 const srow *r = &t->r[i];
                 if (strcmp(r->map, map) || r == base || ref_row(t, map, r->solver) != r) continue;
                 if (strcmp(r->guarantee, "optimal") || isnan(r->speedup) || r->speedup >= 1.0) continue;
+                if (!isnan(r->sp_hi) && r->sp_hi >= 1.0) continue;   /* interval holds 1: a tie */
                 int w = snprintf(slow + sk, sizeof slow - sk, "%s`%s` %s", sk ? ", " : "", r->solver,
-                                 fmt_x(fx, sizeof fx, r->speedup));
+                                 fmt_x_ci(fx, sizeof fx, r->speedup, r->sp_lo, r->sp_hi));
                 if (w < 0 || (size_t)w >= sizeof slow - sk) break;
                 sk += (size_t)w;
             }
             if (sk)
-                d_item(d, "`%s`: slower than Dijkstra here (speedup below 1, queue `%s`): %s.", map, t->ref, slow);
+                d_item(d, "`%s`: slower than Dijkstra here (speedup and its whole interval below 1, queue "
+                       "`%s`): %s.", map, t->ref, slow);
         }
     }
     /* failures */
@@ -696,14 +829,15 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf)
 static void pair_table(doc *d, const table *t, const char *map, int all)
 {
     static const char *const hdr[] = {
-        "solver", "queue", "guarantee", "n", "median µs", "mean µs", "p95 µs", "IQR µs", "cold median µs",
-        "mean expanded", "median expanded", "speedup", "subopt mean", "subopt max", "memory", "status"
+        "solver", "queue", "guarantee", "n", "median µs", "95% CI µs", "mean µs", "p95 µs", "IQR µs",
+        "cold median µs", "mean expanded", "median expanded", "speedup [95% CI]", "subopt mean", "subopt max",
+        "memory", "status"
     };
-    static const char align[] = "lllrrrrrrrrrrrrl";
-    d_table_begin(d, 16, hdr, align);
-    char cell[16][160];
-    char *cells[16];
-    for (int k = 0; k < 16; k++) cells[k] = cell[k];
+    static const char align[] = "lllrrrrrrrrrrrrrl";
+    d_table_begin(d, 17, hdr, align);
+    char cell[17][160];
+    char *cells[17];
+    for (int k = 0; k < 17; k++) cells[k] = cell[k];
     /* one row per solver (reference queue) or every pair, in summary order */
     for (size_t i = 0; i < t->n; i++) {
         const srow *r = &t->r[i];
@@ -716,24 +850,25 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
         snprintf(cell[2], sizeof cell[2], "%s", r->guarantee);
         fmt_num(cell[3], sizeof cell[3], r->n, 0);
         fmt_us(cell[4], sizeof cell[4], r->t_med);
-        fmt_us(cell[5], sizeof cell[5], r->t_mean);
-        fmt_us(cell[6], sizeof cell[6], r->t_p95);
-        fmt_us(cell[7], sizeof cell[7], r->t_iqr);
-        fmt_us(cell[8], sizeof cell[8], r->cold);
-        fmt_num(cell[9], sizeof cell[9], r->exp_mean, 1);
-        fmt_num(cell[10], sizeof cell[10], r->exp_med, 0);
-        fmt_x(cell[11], sizeof cell[11], r->speedup);
-        fmt_num(cell[12], sizeof cell[12], r->sub_mean, 4);
-        fmt_num(cell[13], sizeof cell[13], r->sub_max, 4);
-        fmt_bytes(cell[14], sizeof cell[14], r->mem);
+        fmt_us_ci(cell[5], sizeof cell[5], r->t_lo, r->t_hi);
+        fmt_us(cell[6], sizeof cell[6], r->t_mean);
+        fmt_us(cell[7], sizeof cell[7], r->t_p95);
+        fmt_us(cell[8], sizeof cell[8], r->t_iqr);
+        fmt_us(cell[9], sizeof cell[9], r->cold);
+        fmt_num(cell[10], sizeof cell[10], r->exp_mean, 1);
+        fmt_num(cell[11], sizeof cell[11], r->exp_med, 0);
+        fmt_x_ci(cell[12], sizeof cell[12], r->speedup, r->sp_lo, r->sp_hi);
+        fmt_num(cell[13], sizeof cell[13], r->sub_mean, 4);
+        fmt_num(cell[14], sizeof cell[14], r->sub_max, 4);
+        fmt_bytes(cell[15], sizeof cell[15], r->mem);
         if (failures(r) > 0) {   /* bold: status_text leaves room for the markers */
-            memcpy(cell[15], "**", 2);
-            status_text(r, cell[15] + 2, sizeof cell[15] - 4);
-            strcat(cell[15], "**");
+            memcpy(cell[16], "**", 2);
+            status_text(r, cell[16] + 2, sizeof cell[16] - 4);
+            strcat(cell[16], "**");
         } else {
-            status_text(r, cell[15], sizeof cell[15]);
+            status_text(r, cell[16], sizeof cell[16]);
         }
-        d_table_row(d, 16, cells, align);
+        d_table_row(d, 17, cells, align);
     }
     d_table_end(d);
 }
@@ -744,7 +879,9 @@ static void section_tables(doc *d, const table *t, const gb_jv *hf)
     d_para(d, "Times are per query in microseconds: the median of the timed repetitions of each "
            "query, then summarised over the queries (median, mean, 95th percentile, interquartile "
            "range); \"cold\" is the first repetition.  Speedup = median time of `dijkstra` on "
-           "`bheap` / median time of the row, on the same queries.  Memory = the largest "
+           "`bheap` / median time of the row, on the same queries.  Brackets hold 95 %% confidence "
+           "intervals (bootstrap over the queries, see the notes); two figures whose intervals overlap "
+           "are a tie.  Memory = the largest "
            "workspace of the row's queries (search arrays, queue, landmarks: `mem_bytes`).");
     for (size_t m = 0; m < t->nmaps; m++) {
         char h[512], id[64];
@@ -855,7 +992,11 @@ static int section_plots(doc *d, const char *dir, gb_diag *dg)
             d_heading(d, 3, id, section_title(fld[0]));
             nsec++;
         }
-        d_figure(d, fld[1], fld[2], fld[3]);
+        int frc = d_figure(d, fld[1], fld[2], fld[3], dg);
+        if (frc) {
+            fclose(f);
+            return frc;
+        }
     }
     fclose(f);
     if (!nsec) d_para(d, "No plots were made for this run.");
@@ -878,6 +1019,16 @@ static void section_notes(doc *d, const char *dir, const table *t)
     }
     d_item(d, "Percentiles interpolate linearly between closest ranks (Hyndman & Fan type 7): "
            "over n sorted values, Q(p) = x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]) with h = (n−1)p.");
+    d_item(d, "Confidence intervals (95 %%): percentile bootstrap over the queries, %d resamples, "
+           "splitmix64 seed %d (`gridbench summary` computes them; `--resamples` and `--seed` change "
+           "them).  The interval of a median time resamples the row's queries; the interval of a "
+           "speedup resamples the queries shared with `dijkstra` on `bheap`, the same queries for both "
+           "(paired).  A winner is named only when its interval does not overlap the runner-up's "
+           "(speedup intervals when both rows have one, else median-time intervals); otherwise the "
+           "report says **tie**.", GB_BOOT_RESAMPLES, GB_BOOT_SEED);
+    d_item(d, "`report.html` is one self-contained file: its images are embedded (PNG as `data:` "
+           "URIs), it uses no JavaScript and links no other file, so it can be mailed or opened from "
+           "anywhere.  `report.md` links the images, their SVG versions and the data in the run folder.");
     d_item(d, "Each row of `queries.csv` is one query × solver × queue; every path was checked by "
            "the independent validator and against the Dijkstra oracle (column `status`).");
     d_item(d, "Per-solver plots and the per-map tables show each solver on the reference queue `%s` "
@@ -937,6 +1088,8 @@ int gb_cmd_report(int argc, char **argv)
     snprintf(mdp, sizeof mdp, "%s/report.md", dir);
     snprintf(htp, sizeof htp, "%s/report.html", dir);
     doc dc;
+    dc.dir = dir;
+    dc.missing = 0;
     dc.md = gb_tmp_open(mdp, mdt, sizeof mdt, &d);
     dc.html = dc.md ? gb_tmp_open(htp, htt, sizeof htt, &d) : NULL;
     if (!dc.md || !dc.html) {

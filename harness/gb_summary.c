@@ -5,9 +5,10 @@
  * Data structure
  *   rows[0..nrows) holds one compact record per input row: its group,
  *   query, bucket, status and the numeric columns (NaN where the CSV
- *   field is empty).  Names are interned once in string tables (maps,
- *   solvers, queues, pairs, queries, groups): a table's index is the
- *   first-appearance order, which is the output order.  gidx[map * npairs
+ *   field is empty).  Names are interned once in string tables
+ *   (gb_strtab.h: maps, solvers, queues, pairs, queries, groups): a
+ *   table's index is the first-appearance order, which is the output
+ *   order.  gidx[map * npairs
  *   + pair] is the group of (map, pair) or -1, and qtime[pair * nqueries +
  *   query] the time of that pair on that query (NaN when it did not run),
  *   so that speedups and queue ratios are paired per query.
@@ -27,82 +28,7 @@
 #include "gb_alloc.h"
 #include "gb_csv.h"
 #include "gb_run.h"
-
-/* ---- string tables ----------------------------------------------------- */
-
-typedef struct strtab {
-    char **str;        /* interned copies, index = first appearance */
-    size_t n, cap;     /* used / allocated entries of str */
-    int32_t *slot;     /* open-addressing hash: index into str, -1 empty */
-    size_t nslot;      /* power of two, > 2 n */
-} strtab;
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;   /* FNV-1a */
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static int strtab_rehash(strtab *t, size_t nslot)
-{
-    int32_t *sl = gb_malloc(nslot * sizeof *sl);
-    if (!sl) return -1;
-    for (size_t i = 0; i < nslot; i++) sl[i] = -1;
-    for (size_t i = 0; i < t->n; i++) {
-        size_t h = (size_t)hash_str(t->str[i]) & (nslot - 1);
-        while (sl[h] >= 0) h = (h + 1) & (nslot - 1);
-        sl[h] = (int32_t)i;
-    }
-    gb_free(t->slot);
-    t->slot = sl;
-    t->nslot = nslot;
-    return 0;
-}
-
-/* Index of s in t, adding it when new (*added = 1); -1 when out of memory. */
-static int32_t strtab_intern(strtab *t, const char *s, int *added)
-{
-    if (added) *added = 0;
-    if (2 * (t->n + 1) >= t->nslot && strtab_rehash(t, t->nslot ? 2 * t->nslot : 64) != 0) return -1;
-    size_t h = (size_t)hash_str(s) & (t->nslot - 1);
-    while (t->slot[h] >= 0) {
-        if (strcmp(t->str[t->slot[h]], s) == 0) return t->slot[h];
-        h = (h + 1) & (t->nslot - 1);
-    }
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? 2 * t->cap : 16;
-        char **ns = gb_realloc(t->str, nc * sizeof *ns);
-        if (!ns) return -1;
-        t->str = ns;
-        t->cap = nc;
-    }
-    char *c = gb_strdup(s);
-    if (!c) return -1;
-    t->str[t->n] = c;
-    t->slot[h] = (int32_t)t->n;
-    if (added) *added = 1;
-    return (int32_t)t->n++;
-}
-
-static int32_t strtab_find(const strtab *t, const char *s)
-{
-    if (!t->nslot) return -1;
-    size_t h = (size_t)hash_str(s) & (t->nslot - 1);
-    while (t->slot[h] >= 0) {
-        if (strcmp(t->str[t->slot[h]], s) == 0) return t->slot[h];
-        h = (h + 1) & (t->nslot - 1);
-    }
-    return -1;
-}
-
-static void strtab_free(strtab *t)
-{
-    for (size_t i = 0; i < t->n; i++) gb_free(t->str[i]);
-    gb_free(t->str);
-    gb_free(t->slot);
-    memset(t, 0, sizeof *t);
-}
+#include "gb_strtab.h"
 
 /* ---- the summary ------------------------------------------------------- */
 
@@ -126,7 +52,9 @@ typedef struct gstat {
     size_t *rows;               /* indices into rows[], input order */
     double t_med, t_mean, t_p25, t_p75, t_p95, cold_med;
     double exp_mean, exp_med;
+    double t_lo, t_hi;          /* bootstrap interval of t_med */
     double speedup;             /* NaN when not defined */
+    double sp_lo, sp_hi;        /* paired bootstrap interval of speedup */
     size_t speedup_n;           /* queries shared with the baseline */
     double sub_mean, sub_max;   /* NaN when not reported */
     double mem_max;             /* largest mem_bytes, NaN when none */
@@ -134,7 +62,7 @@ typedef struct gstat {
 } gstat;
 
 struct gb_summary {
-    strtab maps, solvers, queues, pairs, queries, groups;
+    gb_strtab maps, solvers, queues, pairs, queries, groups;
     int32_t *pair_solver, *pair_queue;   /* per pair */
     char **map_scen;                     /* per map: first scen file */
     char **map_slug;                     /* per map: file-name-safe name */
@@ -150,23 +78,13 @@ struct gb_summary {
     int32_t baseline;                    /* pair of dijkstra/bheap, or -1 */
     int32_t ref_queue;                   /* index into queues */
     int32_t *plot_pair;                  /* per solver: the pair plotted */
+    gb_boot boot;                        /* settings of the intervals */
     /* scratch for the writers, allocated by compute() so that writing
      * never allocates: nothing fails half-way through a set of files */
     double *scr_a, *scr_b;               /* nrows entries each */
     size_t *scr_t;                       /* nrows entries */
     char *scr_use;                       /* per queue */
 };
-
-double gb_quantile(const double *x, size_t n, double p)
-{
-    if (n == 0) return NAN;
-    if (p <= 0) return x[0];
-    if (p >= 1) return x[n - 1];
-    double h = (double)(n - 1) * p;
-    size_t lo = (size_t)floor(h);
-    if (lo + 1 >= n) return x[n - 1];
-    return x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]);
-}
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -181,7 +99,7 @@ static const char summary_header[] =
 #define GB_X(E, N, F, D) "," N
     GB_ROW_STATUS_LIST(GB_X)
 #undef GB_X
-    ",mem_bytes_max";
+    ",mem_bytes_max,time_median_lo_ns,time_median_hi_ns,speedup_lo,speedup_hi";
 
 const char *gb_summary_csv_header(void) { return summary_header; }
 
@@ -200,12 +118,12 @@ void gb_summary_free(gb_summary *s)
     gb_free(s->map_slug);
     size_t ngroup = s->groups.n < s->group_cap ? s->groups.n : s->group_cap;
     for (size_t i = 0; i < ngroup; i++) gb_free(s->g[i].rows);
-    strtab_free(&s->maps);
-    strtab_free(&s->solvers);
-    strtab_free(&s->queues);
-    strtab_free(&s->pairs);
-    strtab_free(&s->queries);
-    strtab_free(&s->groups);
+    gb_strtab_free(&s->maps);
+    gb_strtab_free(&s->solvers);
+    gb_strtab_free(&s->queues);
+    gb_strtab_free(&s->pairs);
+    gb_strtab_free(&s->queries);
+    gb_strtab_free(&s->groups);
     gb_free(s->pair_solver);
     gb_free(s->pair_queue);
     gb_free(s->map_scen);
@@ -258,6 +176,13 @@ static int compute(gb_summary *s);
 
 int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
 {
+    gb_boot b;
+    gb_boot_default(&b);
+    return gb_summary_load_with(path, &b, out, d);
+}
+
+int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out, gb_diag *d)
+{
     *out = NULL;
     gb_csv c;
     int rc = gb_csv_open(&c, path, d);
@@ -267,6 +192,7 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
     const int mem_col = gb_csv_col(&c, "mem_bytes");   /* optional: older CSVs lack it */
     gb_summary *s = gb_calloc(1, sizeof *s);
     if (!s) { gb_csv_close(&c); return gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none"); }
+    s->boot = *boot;
     char key[4096];
 
     while ((rc = gb_csv_next(&c, d)) == 0) {
@@ -314,7 +240,7 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
         r.bucket = (int32_t)b;
 
         int added;
-        int32_t mi = strtab_intern(&s->maps, map, &added);
+        int32_t mi = gb_strtab_intern(&s->maps, map, &added);
         if (mi < 0) goto nomem;
         if (added) {
             if (s->maps.cap > s->map_cap) {
@@ -326,11 +252,11 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
             s->map_scen[mi] = gb_strdup(scen);
             if (!s->map_scen[mi]) goto nomem;
         }
-        int32_t si = strtab_intern(&s->solvers, solver, NULL);
-        int32_t qi = strtab_intern(&s->queues, queue, NULL);
+        int32_t si = gb_strtab_intern(&s->solvers, solver, NULL);
+        int32_t qi = gb_strtab_intern(&s->queues, queue, NULL);
         if (si < 0 || qi < 0) goto nomem;
         snprintf(key, sizeof key, "%s\x1f%s", solver, queue);
-        int32_t pi = strtab_intern(&s->pairs, key, &added);
+        int32_t pi = gb_strtab_intern(&s->pairs, key, &added);
         if (pi < 0) goto nomem;
         if (added) {
             if (s->pairs.cap > s->pair_cap) {
@@ -342,7 +268,7 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
             s->pair_queue[pi] = qi;
         }
         snprintf(key, sizeof key, "%s\x1f%s\x1f%s", map, scen, line);
-        int32_t qy = strtab_intern(&s->queries, key, &added);
+        int32_t qy = gb_strtab_intern(&s->queries, key, &added);
         if (qy < 0) goto nomem;
         if (added) {
             if (s->queries.cap > s->query_cap) {
@@ -353,7 +279,7 @@ int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
             s->map_queries[mi]++;
         }
         snprintf(key, sizeof key, "%d:%d", mi, pi);
-        int32_t gi = strtab_intern(&s->groups, key, &added);
+        int32_t gi = gb_strtab_intern(&s->groups, key, &added);
         if (gi < 0) goto nomem;
         if (added) {
             if (s->groups.cap > s->group_cap) {
@@ -405,7 +331,7 @@ static int cmp_order(const void *a, const void *b)
 /* File-name-safe form of every map name, unique among the maps. */
 static int make_slugs(gb_summary *s)
 {
-    strtab seen;
+    gb_strtab seen;
     memset(&seen, 0, sizeof seen);
     s->map_slug = gb_calloc(s->maps.n ? s->maps.n : 1, sizeof *s->map_slug);
     if (!s->map_slug) return -1;
@@ -422,15 +348,15 @@ static int make_slugs(gb_summary *s)
         out[k] = '\0';
         if (k == 0 || out[0] == '.') out[0] = '_', out[k ? k : 1] = '\0';
         int added;
-        if (strtab_intern(&seen, out, &added) < 0) { strtab_free(&seen); return -1; }
+        if (gb_strtab_intern(&seen, out, &added) < 0) { gb_strtab_free(&seen); return -1; }
         if (!added) {   /* another map had this slug: add the index */
             snprintf(out + strlen(out), 24, "-%zu", mi);
-            if (strtab_intern(&seen, out, NULL) < 0) { strtab_free(&seen); return -1; }
+            if (gb_strtab_intern(&seen, out, NULL) < 0) { gb_strtab_free(&seen); return -1; }
         }
         s->map_slug[mi] = gb_strdup(out);
-        if (!s->map_slug[mi]) { strtab_free(&seen); return -1; }
+        if (!s->map_slug[mi]) { gb_strtab_free(&seen); return -1; }
     }
-    strtab_free(&seen);
+    gb_strtab_free(&seen);
     return 0;
 }
 
@@ -477,8 +403,8 @@ static int compute(gb_summary *s)
     /* baseline, reference queue, plotted pair per solver */
     char key[256];
     snprintf(key, sizeof key, "dijkstra\x1f" "bheap");
-    s->baseline = strtab_find(&s->pairs, key);
-    s->ref_queue = strtab_find(&s->queues, "bheap");
+    s->baseline = gb_strtab_find(&s->pairs, key);
+    s->ref_queue = gb_strtab_find(&s->queues, "bheap");
     if (s->ref_queue < 0) s->ref_queue = 0;
     for (size_t si = 0; si < s->solvers.n; si++) {
         s->plot_pair[si] = -1;
@@ -504,6 +430,10 @@ static int compute(gb_summary *s)
             esum += r->expanded;
             g->status[r->status]++;
         }
+        gb_ci ci;
+        if (gb_boot_stat(a, n, GB_STAT_MEDIAN, &s->boot, &ci) != 0) goto nomem;
+        g->t_lo = ci.lo;
+        g->t_hi = ci.hi;
         qsort(a, n, sizeof *a, cmp_dbl);
         g->t_med = gb_quantile(a, n, 0.5);
         g->t_p25 = gb_quantile(a, n, 0.25);
@@ -519,7 +449,7 @@ static int compute(gb_summary *s)
         g->exp_med = gb_quantile(a, n, 0.5);
 
         /* speedup over the baseline on the shared queries */
-        g->speedup = NAN;
+        g->speedup = g->sp_lo = g->sp_hi = NAN;
         g->speedup_n = 0;
         if (s->baseline >= 0) {
             size_t m = 0;
@@ -532,6 +462,9 @@ static int compute(gb_summary *s)
                 m++;
             }
             if (m) {
+                if (gb_boot_ratio(b, a, m, GB_STAT_MEDIAN, &s->boot, &ci) != 0) goto nomem;
+                g->sp_lo = ci.lo;
+                g->sp_hi = ci.hi;
                 qsort(a, m, sizeof *a, cmp_dbl);
                 qsort(b, m, sizeof *b, cmp_dbl);
                 double ta = gb_quantile(a, m, 0.5);
@@ -562,6 +495,10 @@ static int compute(gb_summary *s)
     gb_free(a);
     gb_free(b);
     return 0;
+nomem:
+    gb_free(a);
+    gb_free(b);
+    return -1;
 }
 
 
@@ -593,6 +530,14 @@ static void write_summary(FILE *f, const gb_summary *s)
         for (int k = 0; k < GB_ROW_NSTATUS; k++) fprintf(f, ",%llu", (unsigned long long)g->status[k]);
         fputc(',', f);
         csv_num(f, 0, g->mem_max);
+        fputc(',', f);
+        csv_num(f, 3, g->t_lo);
+        fputc(',', f);
+        csv_num(f, 3, g->t_hi);
+        fputc(',', f);
+        csv_num(f, 4, g->sp_lo);
+        fputc(',', f);
+        csv_num(f, 4, g->sp_hi);
         fputc('\n', f);
     }
 }
@@ -779,7 +724,7 @@ static void write_queues(FILE *f, const gb_summary *s, double *a)
             if (!use[qi]) continue;
             char key[512];
             snprintf(key, sizeof key, "%s\x1f%s", s->solvers.str[si], s->queues.str[qi]);
-            int32_t pi = strtab_find(&s->pairs, key);
+            int32_t pi = gb_strtab_find(&s->pairs, key);
             size_t m = 0;
             if (pi >= 0)
                 for (size_t q = 0; q < nq; q++) {

@@ -23,6 +23,15 @@
  *     speedup = Q(0.5) of the baseline's time_ns / Q(0.5) of the group's,
  * so > 1 means faster than Dijkstra.  Empty when the run has no baseline.
  *
+ * Intervals (gb_stats.h): time_median_lo_ns / _hi_ns bound the median
+ * time with a bootstrap over the group's rows; speedup_lo / _hi bound the
+ * speedup with a paired bootstrap over the queries shared with the
+ * baseline (each resample takes the same queries from both).  Percentile
+ * method, 95 %, 1000 resamples, splitmix64 seed 1 unless
+ * gb_summary_load_with says otherwise; each interval has its own stream,
+ * so it depends only on its own rows.  Two figures whose intervals
+ * overlap are a tie.
+ *
  * Suboptimality: subopt_mean / subopt_max over the rows whose subopt
  * column is set, only for groups whose guarantee is not "optimal" (empty
  * otherwise: optimality is checked row by row by the runner, see status).
@@ -38,9 +47,9 @@
 #include <stddef.h>
 
 #include "gb_diag.h"
+#include "gb_stats.h"
 
-/* Q(p) of sorted[0..n) as defined above; NaN when n == 0. */
-double gb_quantile(const double *sorted, size_t n, double p);
+/* gb_quantile(sorted, n, p), Q(p) as defined above, lives in gb_stats.h. */
 
 /* The summary CSV header line (no newline); the column list is a public
  * contract, like the runner's. */
@@ -57,6 +66,10 @@ typedef struct gb_summary gb_summary;
  * that is not a number, an unknown status, no data row), EX_IOERR,
  * EX_OSERR. */
 int gb_summary_load(const char *path, gb_summary **out, gb_diag *d);
+
+/* gb_summary_load with the interval settings *boot instead of the
+ * defaults (gb_boot_default). */
+int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out, gb_diag *d);
 
 /* Number of groups (rows of the summary CSV) and input rows. */
 size_t gb_summary_ngroups(const gb_summary *s);

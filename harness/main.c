@@ -37,6 +37,8 @@ static const struct {
     { "footprint", gb_cmd_footprint,
               "images of the cells each solver expanded on one query (PPM + gnuplot parameters)" },
     { "report", gb_cmd_report, "render report.md and report.html of a results/<run-id>/ folder" },
+    { "compare", gb_cmd_compare,
+              "compare two runs: status changes first, then NEW/OLD time ratios with intervals and tests" },
 };
 
 static void usage(FILE *f)

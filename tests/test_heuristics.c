@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gb_cmd.h"
@@ -966,4 +967,50 @@ GB_TEST(heuristics, cli_scenario_goals, .init = redirect_all)
     cr_assert_eq(count_lines(csv), 4);
     cr_assert(strstr(csv, "\ndivideandconquer.map,8-nocut,octile,1,") != NULL);
     unlink(out);
+}
+
+/* Without --out: the verdict table on stdout, no CSV; --out -: the CSV on
+ * stdout, the table on stderr; a failed --require-* names the culprits. */
+GB_TEST(heuristics, cli_human_summary_without_out)
+{
+    const char *bin = getenv("GB_BIN");
+    if (!bin || !bin[0]) cr_skip_test("GB_BIN is not set (make test sets it)");
+    char dir[] = "/tmp/gb-test-heur-sum-XXXXXX", map[256], cmd[2048], op[300], ep[300];
+    cr_assert_not_null(mkdtemp(dir));
+    write_test_map(dir, map, sizeof map);
+    snprintf(op, sizeof op, "%s/stdout", dir);
+    snprintf(ep, sizeof ep, "%s/stderr", dir);
+    snprintf(cmd, sizeof cmd, "'%s' heuristics -q -g 2 -H octile,manhattan,octile:w=1.5 --require-admissible "
+             "'%s' >'%s' 2>'%s'", bin, map, op, ep);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "exit status %d", st);
+    char *o = strdup(slurp(op));
+    char *e = strdup(slurp(ep));
+    cr_expect(strstr(o, "map,model,heuristic") == NULL, "a CSV on stdout without --out:\n%s", o);
+    cr_expect(count_lines(o) < 15, "stdout floods: %d lines", count_lines(o));
+    cr_expect(strstr(o, "\noctile                1  8-nocut  admissible+consistent ") != NULL, "%s", o);
+    cr_expect(strstr(o, "\nmanhattan             1  8-nocut  neither ") != NULL, "%s", o);
+    cr_expect(strstr(o, "(one CSV row per heuristic x goal: --out FILE, or --out - for standard output)") != NULL,
+              "%s", o);
+    cr_expect(strstr(e, "gridbench heuristics: --require-admissible failed: manhattan (w=1) overestimates "
+                        "under 8-nocut at ") != NULL, "%s", e);
+    cr_expect(strstr(e, "gridbench heuristics: --require-admissible failed: octile (w=1.5) overestimates") != NULL,
+              "%s", e);
+    cr_expect(strstr(e, "failed: octile (w=1) ") == NULL, "%s", e);
+    free(o);
+    free(e);
+    /* --out -: the CSV on stdout (header + 2 goals x 3), the table on stderr */
+    snprintf(cmd, sizeof cmd, "'%s' heuristics -q -g 2 -H octile,manhattan,octile:w=1.5 --out - '%s' >'%s' 2>'%s'",
+             bin, map, op, ep);
+    st = system(cmd);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "exit status %d", st);
+    o = strdup(slurp(op));
+    e = strdup(slurp(ep));
+    cr_expect(strncmp(o, "map,model,heuristic,weight,", 27) == 0, "%.200s", o);
+    cr_expect_eq(count_lines(o), 1 + 2 * 3);
+    cr_expect(strstr(e, "admissible+consistent") != NULL, "%s", e);
+    free(o);
+    free(e);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
 }

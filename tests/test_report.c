@@ -45,6 +45,8 @@
 #include "gb_jvalue.h"
 #include "gb_run.h"
 #include "gb_sha256.h"
+#include "gb_status.h"
+#include "gb_stats.h"
 #include "gb_summary.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -485,6 +487,32 @@ GB_TEST(summary, hand_written_csv)
     cr_expect_str_eq(tget(&t, 5, "speedup"), "2.0000");
     cr_expect_str_eq(tget(&t, 5, "scen_mismatch"), "1");
     cr_expect_str_eq(tget(&t, 5, "ok"), "0");
+    /* intervals (appended columns): the baseline against itself is exactly
+     * 1; one row is its own interval; the others are what gb_stats
+     * computes on the same values with the default settings */
+    cr_expect_str_eq(tget(&t, 0, "speedup_lo"), "1.0000");
+    cr_expect_str_eq(tget(&t, 0, "speedup_hi"), "1.0000");
+    cr_expect_str_eq(tget(&t, 3, "time_median_lo_ns"), "7.000");
+    cr_expect_str_eq(tget(&t, 3, "time_median_hi_ns"), "7.000");
+    cr_expect_str_eq(tget(&t, 3, "speedup_lo"), "14.2857");
+    cr_expect_str_eq(tget(&t, 3, "speedup_hi"), "14.2857");
+    {
+        gb_boot bt;
+        gb_boot_default(&bt);
+        gb_ci ci;
+        const double dt[] = { 100, 200, 300, 400, 1000 };
+        cr_assert_eq(gb_boot_stat(dt, 5, GB_STAT_MEDIAN, &bt, &ci), 0);
+        EXPECT_NEAR(tnum(&t, 0, "time_median_lo_ns"), ci.lo, 1e-3);
+        EXPECT_NEAR(tnum(&t, 0, "time_median_hi_ns"), ci.hi, 1e-3);
+        cr_expect(ci.lo >= 100 && ci.lo < 300 && ci.hi > 300 && ci.hi <= 1000, "[%g, %g]", ci.lo, ci.hi);
+        /* astar vs the baseline on q2..q5, in input order */
+        const double base[] = { 100, 200, 300, 400 }, as[] = { 50, 100, 100, 200 };
+        cr_assert_eq(gb_boot_ratio(base, as, 4, GB_STAT_MEDIAN, &bt, &ci), 0);
+        EXPECT_NEAR(ci.est, 2.5, 1e-12);
+        EXPECT_NEAR(tnum(&t, 1, "speedup_lo"), ci.lo, 1e-4);
+        EXPECT_NEAR(tnum(&t, 1, "speedup_hi"), ci.hi, 1e-4);
+        cr_expect(ci.lo < 2.5 && ci.hi > 2.5 && ci.lo >= 1.5 && ci.hi <= 4, "[%g, %g]", ci.lo, ci.hi);
+    }
     table_free(&t);
 
     /* plot data */
@@ -525,8 +553,20 @@ GB_TEST(summary, hand_written_csv)
         cr_expect_eq(rc, 0, "summary exit %d: %s", rc, tail_of(log));
         char *x = slurp(out, NULL), *y = slurp(out2, NULL);
         cr_expect_str_eq(x, y);
+        free(y);
+        /* another seed and 3 resamples move the intervals only */
+        rc = sh(log, "'%s' summary '%s' --seed 7 --resamples 3 --out '%s'", bin, in, out2);
+        cr_expect_eq(rc, 0, "summary exit %d: %s", rc, tail_of(log));
+        y = slurp(out2, NULL);
+        cr_expect_str_neq(x, y);
+        table t2;
+        table_load(out2, &t2);
+        cr_expect_str_eq(tget(&t2, 1, "speedup"), "2.5000");
+        cr_expect_str_eq(tget(&t2, 0, "speedup_lo"), "1.0000");
+        table_free(&t2);
         free(x);
         free(y);
+        cr_expect_eq(sh(log, "'%s' summary '%s' --resamples 0", bin, in), EX_USAGE);
     }
     rm_rf(dir);
 }
@@ -645,6 +685,130 @@ GB_TEST(footprint, tiny_map_pixels_and_tables)
     rm_rf(dir);
 }
 
+/* ---- winners and ties ---------------------------------------------------- */
+
+/* One summary.csv row: the figures the headlines use, the rest fixed. */
+static void sum_row(FILE *f, const char *map, const char *solver, const char *queue, double t_med, double t_lo,
+                    double t_hi, double sp, double sp_lo, double sp_hi)
+{
+    fprintf(f, "%s,%s,%s,optimal,50,%.3f,%.3f,%.3f,%.3f,%.3f,1.000,%.3f,10.000,10.000,%.4f,50,,", map, solver,
+            queue, t_med, t_med, t_med, t_med, t_med, t_med, sp);
+    for (int k = 0; k < GB_ROW_NSTATUS; k++) fprintf(f, ",%d", k == GB_ROW_OK ? 50 : 0);
+    fprintf(f, ",1024,%.3f,%.3f,%.4f,%.4f\n", t_lo, t_hi, sp_lo, sp_hi);
+}
+
+/* Headlines name a winner only when its interval is clear of the
+ * runner-up's; overlapping intervals are called a tie. */
+GB_TEST(report, winners_only_when_intervals_are_apart)
+{
+    const char *bin = gb_bin();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"commit\": \"x\", \"run\": {\"run_id\": \"ties\"}}\n");
+    snprintf(p, sizeof p, "%s/summary.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    /* A: jps/bucket 10x [9, 11] clear of astar 5x [4.5, 5.5]; jps/bheap 9.8x [9.2, 10.5] ties on the queue */
+    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
+    sum_row(f, "A", "astar-octile", "bheap", 200, 180, 220, 5, 4.5, 5.5);
+    sum_row(f, "A", "jps", "bheap", 102, 95, 110, 9.8, 9.2, 10.5);
+    sum_row(f, "A", "jps", "bucket", 100, 92, 108, 10, 9, 11);
+    /* B: jps 10x [8, 12] and astar 9x [7, 11] overlap: a tie; astar-zero 0.95x [0.9, 1.05] is no loss */
+    sum_row(f, "B", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
+    sum_row(f, "B", "jps", "bheap", 100, 80, 120, 10, 8, 12);
+    sum_row(f, "B", "astar-octile", "bheap", 111, 90, 130, 9, 7, 11);
+    sum_row(f, "B", "astar-zero", "bheap", 1052, 950, 1150, 0.95, 0.9, 1.05);
+    sum_row(f, "B", "bidijkstra", "bheap", 1250, 1150, 1350, 0.8, 0.75, 0.85);
+    cr_assert_eq(fclose(f), 0);
+    int rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "- `A`: fastest optimal solver **`jps`** (on `bucket`), median 0.100 µs per query "
+                         "[0.092, 0.108], 10.0× [9.0, 11.0] faster than `dijkstra` on `bheap` (1.00 µs); its "
+                         "interval is clear of the runner-up `astar-octile` (on `bheap`, 5.00× [4.50, 5.50]); "
+                         "queue for `jps`: **a tie** between `bucket` and `bheap` (intervals overlap);") != NULL,
+              "%s", md);
+    cr_expect(strstr(md, "- `B`: fastest optimal solver: **a tie** between `jps` on `bheap` (median 0.100 µs, "
+                         "speedup 10.0× [8.0, 12.0]) and `astar-octile` on `bheap` (median 0.111 µs, speedup "
+                         "9.00× [7.00, 11.00]): their 95 % intervals overlap") != NULL, "%s", md);
+    /* slower than Dijkstra: only bidijkstra, whose whole interval is below 1 */
+    cr_expect(strstr(md, "slower than Dijkstra here (speedup and its whole interval below 1, queue `bheap`): "
+                         "`bidijkstra` 0.80× [0.75, 0.85].") != NULL, "%s", md);
+    cr_expect(strstr(md, "`astar-zero` 0.95") == NULL, "%s", md);
+    cr_expect(strstr(md, "| `jps` | `bucket` | optimal | 50 | 0.100 | [0.092, 0.108] |") != NULL, "%s", md);
+    free(md);
+    rm_rf(dir);
+}
+
+static int check_self_contained(const char *path);
+
+/* report.html embeds each PNG as base64 (every padding case), marks an
+ * image the folder lacks, and links no file; report.md keeps the
+ * relative links. */
+GB_TEST(report, html_embeds_images_and_marks_missing_ones)
+{
+    const char *bin = gb_bin();
+    static const unsigned char png[67] =
+        "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01"
+        "\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0a\x49\x44\x41\x54\x78\x9c\x63\x00\x01\x00\x00"
+        "\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"run\": {\"run_id\": \"img\"}}\n");
+    snprintf(p, sizeof p, "%s/summary.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(p, sizeof p, "%s/plots", dir);
+    cr_assert_eq(mkdir(p, 0777), 0);
+    for (int k = 0; k < 3; k++) {   /* 67, 66 and 65 bytes: padding "==", none, "=" */
+        snprintf(p, sizeof p, "%s/plots/p%d.png", dir, k);
+        f = fopen(p, "wb");
+        cr_assert(f != NULL);
+        cr_assert_eq(fwrite(png, 1, sizeof png - (size_t)k, f), sizeof png - (size_t)k);
+        cr_assert_eq(fclose(f), 0);
+    }
+    snprintf(p, sizeof p, "%s/plots.tsv", dir);
+    write_file(p, "time\tplots/p0.png\tplots/p0.svg\tFirst <plot>\n"
+                  "time\tplots/p1.png\t-\tSecond\n"
+                  "cactus\tplots/p2.png\t-\tThird\n"
+                  "cactus\tplots/gone.png\t-\tMissing\n");
+    int rc = sh(log, "'%s' report '%s'", bin, dir);
+    char *l = slurp(log, NULL);
+    cr_expect_eq(rc, 0, "%s", l);
+    cr_expect(strstr(l, "gridbench report: warning: ") != NULL && strstr(l, "/plots/gone.png: expected the "
+              "image the plots manifest names, found none") != NULL, "%s", l);
+    free(l);
+    snprintf(p, sizeof p, "%s/report.html", dir);
+    cr_expect_eq(check_self_contained(p), 3);
+    char *html = slurp(p, NULL);
+    cr_expect(strstr(html, "<img src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4"
+                           "nGMAAQAABQABDQottAAAAABJRU5ErkJggg==\" alt=\"First &lt;plot&gt;\">") != NULL, "%s", html);
+    cr_expect(strstr(html, "base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4nGMAAQAABQABDQottAAAAABJ"
+                           "RU5ErkJg\"") != NULL);
+    cr_expect(strstr(html, "base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4nGMAAQAABQABDQottAAAAABJ"
+                           "RU5ErkI=\"") != NULL);
+    cr_expect(strstr(html, "<p class=\"bad\">Image missing from the run folder: <code>plots/gone.png</code></p>")
+              != NULL, "%s", html);
+    cr_expect(strstr(html, "(vector version: <code>plots/p0.svg</code> in the run folder)") != NULL);
+    free(html);
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "![First plot](plots/p0.png)\n\nFirst <plot> ([SVG](plots/p0.svg))") != NULL ||
+              strstr(md, "![First <plot>](plots/p0.png)") != NULL, "%s", md);
+    cr_expect(strstr(md, "](plots/gone.png)") != NULL, "%s", md);
+    free(md);
+    rm_rf(dir);
+}
+
 /* ---- CLI errors ------------------------------------------------------- */
 
 GB_TEST(report_cli, usage_errors)
@@ -712,6 +876,59 @@ static int check_links(const char *dir, const char *file, const char *const *mar
         }
     }
     free(text);
+    return n;
+}
+
+/* Decode base64 s[0..n) into out (size >= 3 n / 4); the length, or -1
+ * for a character outside the alphabet (written independently of the
+ * encoder in gb_cmd_report.c). */
+static long unbase64(const char *s, size_t n, unsigned char *out)
+{
+    long k = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n && s[i] != '='; i++) {
+        const char *al = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        const char *q = strchr(al, s[i]);
+        if (!q || !s[i]) return -1;
+        acc = (acc << 6) | (unsigned)(q - al);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[k++] = (unsigned char)(acc >> bits & 0xff);
+        }
+    }
+    return k;
+}
+
+/* A page that needs no other file: no script, every src= a PNG data: URI
+ * that decodes to a whole PNG (signature first, IEND chunk last), every
+ * href= an anchor in the page.  Returns the number of images. */
+static int check_self_contained(const char *path)
+{
+    char *html = slurp(path, NULL);
+    cr_expect(strstr(html, "<script") == NULL, "%s uses JavaScript", path);
+    cr_expect(strstr(html, "url(") == NULL, "%s loads something from CSS", path);
+    int n = 0;
+    for (const char *s = strstr(html, "src=\""); s; s = strstr(s + 1, "src=\"")) {
+        const char *b = s + 5, *e = strchr(b, '"');
+        cr_assert(e != NULL);
+        static const char pre[] = "data:image/png;base64,";
+        cr_assert(strncmp(b, pre, sizeof pre - 1) == 0, "%s: an image that is not embedded: %.60s", path, b);
+        b += sizeof pre - 1;
+        unsigned char *png = malloc((size_t)(e - b) + 4);
+        cr_assert(png != NULL);
+        long len = unbase64(b, (size_t)(e - b), png);
+        cr_expect(len > 20 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0, "%s: image %d is no PNG", path, n);
+        int iend = 0;   /* the IEND chunk ends the file (the test's own images cut its CRC) */
+        for (long k = len - 12; k >= 0 && k <= len - 4 && !iend; k++) iend = memcmp(png + k, "IEND", 4) == 0;
+        cr_expect(iend, "%s: image %d is truncated", path, n);
+        free(png);
+        n++;
+    }
+    for (const char *s = strstr(html, "href=\""); s; s = strstr(s + 1, "href=\""))
+        cr_expect(s[6] == '#', "%s links a file: %.60s", path, s);
+    free(html);
     return n;
 }
 
@@ -902,12 +1119,12 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
     cr_expect(gb_jv_num(gb_jv_get(&res->items[1], "mean"), 0) > 0);
     gb_jv_free(hf);
 
-    /* every link of the report resolves; the sections are there */
-    static const char *const html_marks[] = { "src=\"", "href=\"" };
+    /* report.md: every link resolves; report.html: self-contained, every
+     * image an embedded PNG; the sections are there */
     static const char *const md_marks[] = { "](" };
-    int nl = check_links(run, "report.html", html_marks, 2, '"');
-    cr_expect(nl >= 18, "expected the 9 images and their SVG links in report.html, found %d links", nl);
-    nl = check_links(run, "report.md", md_marks, 1, ')');
+    snprintf(p, sizeof p, "%s/report.html", run);
+    cr_expect_eq(check_self_contained(p), 9, "expected the 9 images embedded in report.html");
+    int nl = check_links(run, "report.md", md_marks, 1, ')');
     cr_expect(nl >= 9, "expected the 9 images in report.md, found %d links", nl);
     {   /* the tables show each row's workspace */
         snprintf(p, sizeof p, "%s/report.md", run);

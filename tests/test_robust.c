@@ -1,7 +1,7 @@
 /*
  * test_robust.c -- robustness of the gridbench binary ($GB_BIN).
  *
- *   alloc_*   allocation failure: each subcommand runs with its n-th
+ *   alloc_*   allocation failure: each subcommand (compare included) runs with its n-th
  *             allocation failing (GRIDBENCH_FAIL_ALLOC=n, solvers/gb_alloc.h)
  *             for n = 1, 2, ... until the run completes.  Every failing run
  *             must exit 71 (EX_OSERR) with a message about memory, leave no
@@ -205,6 +205,20 @@ GB_TEST(alloc, summary)
     snprintf(fmt, sizeof fmt, "%s summary %s/q.csv --out @DIR@/s.csv --plot-data @DIR@/data",
              bin(), in);
     cr_assert_gt(fail_each_allocation("summary", fmt, "s.csv", NULL), 50);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", in);
+    cr_assert_eq(system(cmd), 0);
+}
+
+GB_TEST(alloc, compare)
+{
+    char in[] = "/tmp/gbrobust-compare-in.XXXXXX", cmd[1024], fmt[1024];
+    cr_assert_not_null(mkdtemp(in));
+    snprintf(cmd, sizeof cmd, "%s run --solver dijkstra,jps --queue bheap,bucket --count 6 --quiet "
+             "--out %s/a.csv " MAZE ".scen 2>/dev/null && %s run --solver dijkstra,jps --queue bheap,bucket "
+             "--count 6 --quiet --out %s/b.csv " MAZE ".scen 2>/dev/null", bin(), in, bin(), in);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(fmt, sizeof fmt, "%s compare --resamples 50 --out @DIR@/c.csv %s/a.csv %s/b.csv", bin(), in, in);
+    cr_assert_gt(fail_each_allocation("compare", fmt, "c.csv", NULL), 30);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", in);
     cr_assert_eq(system(cmd), 0);
 }
