@@ -609,9 +609,17 @@ static void section_env(doc *d, const gb_jv *env)
         snprintf(b, sizeof b, "`%s` (not run in this folder, e.g. merged from shards)", from);
         env_row(d, "Per-query rows", b);
     }
-    if (count > 0) {
-        snprintf(b, sizeof b, "the first %.0f queries of each scenario", count);
+    double sample = gb_jv_num(gb_jv_get(run, "sample"), 0);
+    if (count > 0 || sample > 0) {
+        char c1[64] = "", c2[96] = "";
+        if (count > 0) snprintf(c1, sizeof c1, "the first %.0f queries of each scenario", count);
+        if (sample > 0)
+            snprintf(c2, sizeof c2, "%sabout %.0f evenly spaced queries (every k-th, all lengths)",
+                     count > 0 ? "; of those, " : "of each scenario, ", sample);
+        snprintf(b, sizeof b, "%s%s", c1, c2);
         env_row(d, "Queries", b);
+    } else {
+        env_row(d, "Queries", "every query of each scenario");
     }
     join_names(gb_jv_get(run, "solvers"), b, sizeof b);
     env_row(d, "Solvers", b);
@@ -876,9 +884,10 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
 static void section_tables(doc *d, const table *t, const gb_jv *hf)
 {
     d_heading(d, 2, "tables", "Tables");
-    d_para(d, "Times are per query in microseconds: the median of the timed repetitions of each "
-           "query, then summarised over the queries (median, mean, 95th percentile, interquartile "
-           "range); \"cold\" is the first repetition.  Speedup = median time of `dijkstra` on "
+    d_para(d, "Times are per query in microseconds: each query's warm time (the median of its "
+           "timed repetitions after the first; the one run with `--reps 1`), then summarised over "
+           "the queries (median, mean, 95th percentile, interquartile range); \"cold\" is the first "
+           "repetition.  Speedup = median time of `dijkstra` on "
            "`bheap` / median time of the row, on the same queries.  Brackets hold 95 %% confidence "
            "intervals (bootstrap over the queries, see the notes); two figures whose intervals overlap "
            "are a tie.  Memory = the largest "

@@ -42,6 +42,10 @@ Input
   --scen FILE           scenario file (repeatable); default: $SCEN if set
                         (whitespace-separated list), else datasets/default/*.scen
   --count N             only the first N queries of each scenario (default all)
+  --sample N            of those, about N evenly spaced queries per scenario
+                        (every k-th: all path lengths represented; the README's
+                        examples use it rather than --count, which takes only
+                        the shortest queries of bucket-sorted files)
   --csv FILE            do not run: take FILE (the CSV of `gridbench run`, or
                         of `gridbench merge` after a sharded run) as queries.csv;
                         give the same --scen files for the checksums in env.json
@@ -94,6 +98,7 @@ trap 'say "error: line $LINENO: \`$BASH_COMMAND\` failed; nothing published"; ex
 # ---- options -----------------------------------------------------------
 SCENS=()
 COUNT=0
+SAMPLE=0
 SOLVERS=all
 QUEUES=all
 MODEL=8-nocut
@@ -123,6 +128,7 @@ while [ "$#" -gt 0 ]; do
     case $1 in
     --scen) need_arg "$@"; SCENS+=("$2"); shift 2 ;;
     --count) need_arg "$@"; is_count "$2" || die 2 "--count: expected a non-negative integer, found '$2'"; COUNT=$2; shift 2 ;;
+    --sample) need_arg "$@"; is_count "$2" || die 2 "--sample: expected a non-negative integer, found '$2'"; SAMPLE=$2; shift 2 ;;
     --solvers) need_arg "$@"; SOLVERS=$2; shift 2 ;;
     --queues) need_arg "$@"; QUEUES=$2; shift 2 ;;
     --external) need_arg "$@"; EXTRA_RUN+=(--external "$2"); shift 2 ;;
@@ -303,6 +309,7 @@ fi
 step 2 "gridbench run: solvers $SOLVERS x queues $QUEUES over ${#SCENS[@]} scenario files, $REPS reps"
 run_args=(run --solver "$SOLVERS" --queue "$QUEUES" --model "$MODEL" --reps "$REPS" --jobs "$JOBS" --out "$TMP/queries.csv")
 [ "$COUNT" -gt 0 ] && run_args+=(--count "$COUNT")
+[ "$SAMPLE" -gt 0 ] && run_args+=(--sample "$SAMPLE")
 [ ${#EXTRA_RUN[@]} -gt 0 ] && run_args+=("${EXTRA_RUN[@]}")
 # --resume: a finished step 2 is kept (its exit status in run_status);
 # else gridbench continues its journal queries.csv.partial.
@@ -350,6 +357,7 @@ if [ "$HYPERFINE" = 1 ] && [ -n "$HF_SOLVERS" ]; then
     IFS=, read -r -a hf_list <<<"$HF_SOLVERS"
     hf_count=()
     [ "$COUNT" -gt 0 ] && hf_count=(--count "$COUNT")
+    [ "$SAMPLE" -gt 0 ] && hf_count+=(--sample "$SAMPLE")
     for s in "${hf_list[@]}"; do
         hf_args+=(-n "$s" "$(printf '%q ' "$BIN_ABS" run --quiet --model "$MODEL" --solver "$s" \
             "${hf_count[@]+"${hf_count[@]}"}" "$(abspath "$HF_SCEN")")")
@@ -374,6 +382,7 @@ step 5 "env.json"
     "jobs": $JOBS,
     "queries_from": $(json_str "${CSV_IN:-gridbench run}"),
     "count": $COUNT,
+    "sample": $SAMPLE,
     "solvers_requested": $(json_str "$SOLVERS"),
     "queues_requested": $(json_str "$QUEUES"),
     "solvers": $(json_list "${RUN_SOLVERS[@]}"),
