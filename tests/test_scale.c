@@ -462,3 +462,18 @@ GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses, .timeou
     rmdir_all(d);
 #undef rep
 }
+
+GB_TEST(shard, report_script_sample_runs_an_even_slice_and_says_so, .timeout = 240)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    cr_assert_eq(sh(out, sizeof out, "GB_BIN=%s scripts/report.sh --bin %s --sample 5 --solvers jps --queues bheap "
+                    "--no-hyperfine --no-footprints --out-dir %s --run-id s", bin(), bin(), d), 0, "%s", out);
+    /* 150 queries per file, every 30th: lines 2, 32, ... 122 of each */
+    cr_assert_eq(sh(out, sizeof out, "grep -c ',jps,bheap,' %s/s/queries.csv; grep '\"sample\": 5' %s/s/env.json; "
+                    "grep -c 'about 5 evenly spaced queries' %s/s/report.md", d, d, d), 0, "%s", out);
+    cr_assert(strncmp(out, "15\n", 3) == 0, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "awk -F, 'NR > 1 { print $3 }' %s/s/queries.csv | sort -n | uniq | tr '\\n' ' '", d), 0);
+    cr_assert_str_eq(out, "2 32 62 92 122 ");
+    rmdir_all(d);
+}
