@@ -6,6 +6,7 @@
 #   make report     the main job: bundled dataset -> results/<run-id>/ + plots
 #   make bench      speed figures per solver x queue on the shared maps
 #   make bench-bounds  the same loop on two inexact timing-bound queues (build-bounds/)
+#   make bench-scale   --jobs and the oracle cache, side by side (full shared set)
 #   make datasets SETS="street dao"  download, check and unpack official
 #                   Moving AI sets into datasets/<set>/ (datasets/fetch.sh)
 #   make test-slurm a real single-node Slurm (root): 4-task array == one run
@@ -46,7 +47,7 @@ GB_SHARED ?= $(abspath ../shared/movingai)
 TEST_JOBS ?= 2
 GB_TEST_FULL ?= 0
 
-.PHONY: all test test-full check check-leak check-cli report bench bench-bounds datasets clean install examples \
+.PHONY: all test test-full bench-scale check check-leak check-cli report bench bench-bounds datasets clean install examples \
         test-slurm test-parallel FORCE
 all: gridbench
 
@@ -134,6 +135,12 @@ report: gridbench
 
 bench: gridbench
 	./scripts/bench.sh $(BENCH_ARGS)
+
+# --jobs and the oracle cache side by side (scripts/bench-scale.sh), by
+# default on every query of every shared scenario file
+SCALE_ARGS ?= $(wildcard $(GB_SHARED)/*/*.scen)
+bench-scale: gridbench
+	./scripts/bench-scale.sh $(SCALE_ARGS)
 
 # Dijkstra on the timing-bound queues of solvers/gb_pq_bound.h (not exact,
 # built only here, in build-bounds/) side by side with bucket and bheap:
