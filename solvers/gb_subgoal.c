@@ -1,0 +1,1240 @@
+/*
+ * gb_subgoal.c -- simple and two-level subgoal graphs (sg, sg-tl) for the
+ * 8-nocut model: 8 moves, straight cost 1, diagonal cost sqrt 2, and a
+ * diagonal move needs its target and both orthogonal cells it passes.
+ *
+ * Terms (cells are passable map cells; outside the map counts as blocked)
+ *   h(a,b)      octile distance: (max - min) + sqrt2 * min of |dx|, |dy|.
+ *               No path is shorter, since every move covers at most one
+ *               unit of max and the diagonal ones one unit of each.
+ *   freespace path from a to b: a path of length h(a,b).  Its moves are
+ *               exactly min diagonal moves in the direction d of the signs
+ *               of (dx, dy) and max - min straight moves in the direction c
+ *               of the longer axis, in any order; D(a,b) is the one with
+ *               all diagonal moves first ("diagonal-first").
+ *   h-reachable a, b: some freespace path between them is legal.
+ *   subgoal     a passable cell s with a blocked diagonal neighbour
+ *               s + (ex, ey) whose two cells s + (ex, 0) and s + (0, ey)
+ *               are passable: s sits diagonally off the convex corner of
+ *               an obstacle, where under no-corner-cutting a shortest path
+ *               can have to turn (it cannot cut the corner, it goes around
+ *               it through s).  This is the paper's definition; it is
+ *               stated for this model (under corner cutting the turn
+ *               points would differ).
+ *   direct-h-reachable a, b: h-reachable, and no legal freespace path
+ *               between them passes through a subgoal other than a, b.
+ *
+ * Lemma 1 (safety).  If a, b are h-reachable and some freespace path
+ * between them is not legal, then a legal freespace path passes through a
+ * subgoal strictly between a and b.  Proof: freespace paths are words over
+ * {d, c}; go from a legal one to the illegal one by swapping adjacent
+ * "d c" -> "c d" (or the reverse) one at a time.  Take the first swap that
+ * breaks legality; with d = (1,1), c = (1,0) (other cases by symmetry) the
+ * legal word has ... q-(1,-1) -d-> q -c-> ... around the swapped pair,
+ * the new one steps through the two cells the old diagonal needed, which
+ * are passable, so what broke is the cell q + (1,-1); then q + (1,0) and
+ * q + (0,-1) are on or beside the legal path and passable: q is a
+ * subgoal, strictly inside.  Hence direct-h-reachable implies EVERY
+ * freespace path is legal, in particular D(a,b) and D(b,a).
+ *
+ * The clearance scan (scan() below) from a cell c.  clr[4*id + k] is the
+ * number of steps from id in straight direction k over cells that are
+ * passable and not subgoals (so id + (clr+1)*off[k] is blocked or a
+ * subgoal).  The scan reports the first subgoal on each of the 4 straight
+ * rays, then for each diagonal d (components a, b) walks c + i*d while the
+ * diagonal move is legal, stops at a subgoal on the diagonal (reported),
+ * and from every cell c + i*d casts the rays a and b, each no longer than
+ * a limit M: M starts at (stop of the straight ray from c) - 1 and after
+ * each ray becomes min(M, stop - 1).  A subgoal ending a ray within the
+ * limit is reported.  In coordinates (i, j) = c + i*d + j*a, a blocked
+ * cell or subgoal at (i0, j0) rules out every (i >= i0, j >= j0): a
+ * freespace path to such a cell can pass through (i0, j0), so it is not
+ * direct-h-reachable (Lemma 1).  The same holds beyond an illegal
+ * diagonal move.  So the scan reports every subgoal direct-h-reachable
+ * from c, and only subgoals t with D(c, t) legal (it walked it).
+ *
+ * Edges.  The simple subgoal graph (sg) joins subgoals p, q when each is
+ * reported by the scan of the other: every direct-h-reachable pair is, and
+ * then D(p,q) and D(q,p) are both legal.  An edge costs h(p,q).
+ *
+ * Lemma 2 (first piece).  Let pi be a shortest path from s to t != s and
+ * w the last cell of pi such that pi[s..w] is a freespace path.  Then w = t
+ * or w is a subgoal, or pi[s..w] passes through a subgoal.  Proof, by the
+ * turn at w (move a into w, move e out of it, e not usable to extend the
+ * prefix): a 135 or 180 degree turn, or a 90 degree turn between two
+ * diagonals, has a strictly shorter legal replacement (the orthogonal cell
+ * the first diagonal needed is free); a 90 degree turn between straight
+ * moves u -> w -> v is not replaced by the diagonal u -> v only if u + e
+ * is blocked, which makes w a subgoal; a 45 degree turn that leaves the
+ * prefix's two directions {d, c} is either "c d^r c''" (c'' the other
+ * component of d) or "d c^r d'" (d' the other diagonal next to c): each
+ * has a shorter all-diagonal or all-straight replacement whose failure
+ * exhibits a blocked cell diagonal to a cell p of the prefix with p's two
+ * cells beside it on pi or between pi's moves: a subgoal inside pi[s..w].
+ *
+ * Theorem (sg is exact).  Let V = subgoals + {s, g} with s joined to the
+ * subgoals its scan reports, g likewise, and s-g joined when D(s,g) is
+ * legal.  Then the shortest path from s to g in this graph costs d(s,g).
+ * (a) h-reachable pairs of V are joined by graph paths of cost h: by
+ * induction on h, a pair is either direct (an edge) or has a legal
+ * freespace path through a subgoal x, and h(a,x) + h(x,b) = h(a,b).
+ * (b) By induction on d(u,g) for u in V: Lemma 2 gives a cell w of V on
+ * a shortest path, w != u, h-reachable from u: d(u,g) = h(u,w) + d(w,g).
+ * Every edge is a legal path of its cost, so no graph path is shorter than
+ * the grid distance.  A* over the graph with the octile h is optimal: the
+ * edge costs are octile distances, so h is consistent.  If D(s,g) is legal
+ * the query returns it at once: nothing beats octile.
+ *
+ * Two-level graph (sg-tl).  Subgoals are global or local; edges may be
+ * added, each with the local subgoal x it refines through (cost h(p,x) +
+ * h(x,q) = h(p,q), so the edge is still an h-reachable pair).  Invariant
+ * (J): for any two subgoals a, b there is a shortest graph path from a to
+ * b whose inner nodes are all global.  Initially all are global (sg).
+ * A global x is made local when for every pair p, q of its neighbours
+ * (local ones too) a graph path from p to q that avoids x, has only global
+ * inner nodes and costs <= c(p,x) + c(x,q) exists (found by a bounded
+ * Dijkstra, the "witness"), or c(p,x) + c(x,q) == h(p,q) and the edge p-q
+ * is added.  Otherwise x stays global.  Any global-inner path through x
+ * enters and leaves it through two neighbours, so the witness or the new
+ * edge replaces that piece: (J) holds again.  Costs are compared exactly
+ * (integer straight/diagonal counts; sqrt 2 is irrational); a witness
+ * search stopped early only keeps more subgoals global (safe).
+ * Query: by (J) a shortest path s, v1 .. vk, g of the sg theorem can be
+ * taken with v2 .. v(k-1) global, so the search needs only: global
+ * subgoals and global-global edges; s's scan (local ones too) and a local
+ * v1's edges to globals and to the goal side; g's scan, reached from a
+ * global through "extra edges" (the global neighbours of each local
+ * subgoal of g's scan, listed at query time) or from a local start-side
+ * subgoal directly.
+ *
+ * Refinement.  A graph path becomes cells segment by segment: s -> v1 is
+ * D(s,v1) (the scan walked it), vk -> g is D(g,vk) reversed, an sg edge is
+ * D(p,q) (legal both ways), an added edge is its two halves (recursively,
+ * with an explicit stack: an edge added when x was made local refers to
+ * edges that existed then).  Each segment has max(|dx|,|dy|) steps, so the
+ * length is known before writing and the cost is counted exactly.
+ *
+ * Data structure.  Node ids 0..n-1 are subgoals in cell-id order; n and
+ * n+1 are the query's start and goal.  Adjacency is CSR (adj_off, adj_to;
+ * sg-tl: global neighbours first, up to adj_gend, and adj_via).  Costs are
+ * not stored: every edge costs the octile distance of its ends.  Per-query
+ * state (g, parent, heap position, stamps) is allocated at build time and
+ * reset by a generation stamp: stamp[v] == 2gen open, 2gen+1 closed,
+ * < 2gen untouched; gmark[v] == gen "v is joined to the goal"; xstamp[u]
+ * == gen "u has extra edges this query".  The heap is an indexed binary
+ * heap on (f, larger g first) with decrease-key: no stale entries.
+ *
+ * Time complexity.  Build: O(ncells) for subgoals and clearance, plus the
+ * scans (each O(length of the diagonal walks), rays O(1) via clearance),
+ * plus O(sum of list lengths * log) for the mutual check; sg-tl adds per
+ * subgoal x with degree k: k - 1 Dijkstras of at most WITNESS_SETTLE
+ * settled nodes each.  Query: two scans, A* in O((V' + E') log V') over
+ * the part of the graph it touches, and O(path length) refinement.
+ * Memory: ncells * (4 + 8) bytes (subgoal index, clearance) plus
+ * O(nsub + edges).
+ */
+#include "gb_subgoal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gb_alloc.h"
+
+#define CLR_SAT 0xffffu            /* clearance at or beyond this is stored as it */
+#define GEN_MAX 0x7ffffffeu        /* 2*gen + 1 must fit in uint32_t */
+#define WITNESS_SETTLE 64          /* settled nodes per witness search (sg-tl build) */
+
+typedef struct sg_xy {
+    int32_t x, y;
+} sg_xy;
+
+typedef struct sg_hent {
+    double f;    /* key */
+    double g;    /* tie-break: larger g first */
+    int32_t id;  /* node */
+} sg_hent;
+
+struct gb_sg {
+    const gb_grid *grid;  /* the map (not owned) */
+    int two_level;        /* 1 = sg-tl */
+    int32_t n;            /* subgoals; node n = query start, n + 1 = query goal */
+    int32_t nglobal;      /* global subgoals (n for sg) */
+    int64_t m;            /* adjacency entries: 2 x undirected edges */
+    int64_t global_m;     /* entries between two global subgoals */
+    int64_t added;        /* sg-tl: undirected edges added by the construction */
+    int32_t *sgid;        /* ncells: node id of a subgoal cell, else -1 */
+    uint16_t *clr;        /* 4 * ncells: clearance, clr[4*id + k], k = N E S W */
+    int32_t *cell;        /* n + 2: cell id of each node */
+    sg_xy *xy;            /* n + 2: map coordinates of each node */
+    int32_t *adj_off;     /* n + 1: neighbours of u are adj_to[adj_off[u] .. adj_off[u+1]) */
+    int32_t *adj_to;      /* m */
+    int32_t *adj_via;     /* sg-tl, m: node an edge refines through, -1 = directly */
+    uint8_t *adj_fm;      /* m: directions (bit k) the edge's path may start with */
+    uint8_t *adj_lm;      /* m: directions its path may end with (moving along it) */
+    int32_t *adj_gend;    /* sg-tl, n: global neighbours are [adj_off[u], adj_gend[u]) */
+    uint8_t *local;       /* sg-tl, n: 1 = local subgoal */
+    uint8_t prune[8];     /* out-directions that shorten a turn after in-direction k */
+    /* per-query state, reset by gen */
+    uint32_t gen;         /* current generation, >= 1 once used */
+    uint32_t *stamp;      /* n + 2: 2gen open, 2gen+1 closed */
+    double *g;            /* n + 2 */
+    int32_t *parent;      /* n + 2 */
+    uint8_t *inmask;      /* n + 2: directions the path to a node may end with */
+    int32_t *hpos;        /* n + 2: heap index of an open node */
+    sg_hent *heap;        /* n + 2 */
+    int32_t hn;           /* heap size */
+    uint32_t *gmark;      /* n + 2: == gen when the node is joined to the goal */
+    int32_t *list;        /* n + 1: subgoals reported by a scan */
+    int32_t *gpath;       /* n + 2: graph path of the last query */
+    int32_t *xhead;       /* sg-tl, n: first extra edge of a global node */
+    uint32_t *xstamp;     /* sg-tl, n: == gen when xhead is valid */
+    int32_t *xnext;       /* sg-tl, m: next extra edge */
+    int32_t *xto;         /* sg-tl, m: extra edge target (a goal-side local subgoal) */
+    uint8_t *xfm, *xlm;   /* sg-tl, m: its first- and last-move masks */
+    int32_t *stack;       /* sg-tl, 2 * (n + 2): refinement stack of node pairs */
+    size_t bytes;         /* sum of the sizes requested for the blocks held */
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static inline int32_t iabs32(int32_t v) { return v < 0 ? -v : v; }
+
+/* Octile distance, computed as gb_h_octile does. */
+static inline double oct(sg_xy a, sg_xy b)
+{
+    int32_t dx = iabs32(a.x - b.x), dy = iabs32(a.y - b.y);
+    int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+    return (double)(hi - lo) + GB_SQRT2 * (double)lo;
+}
+
+/* Octile distance as (straight, diagonal) step counts. */
+static inline void oct_pair(sg_xy a, sg_xy b, int32_t *s, int32_t *d)
+{
+    int32_t dx = iabs32(a.x - b.x), dy = iabs32(a.y - b.y);
+    int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+    *s = hi - lo;
+    *d = lo;
+}
+
+/* Exact a1 + b1*sqrt2 <= a2 + b2*sqrt2 for step counts below 2^31. */
+static int pair_le(int64_t a1, int64_t b1, int64_t a2, int64_t b2)
+{
+    int64_t da = a1 - a2, db = b2 - b1;   /* is da <= db * sqrt2 ? */
+    if (da <= 0 && db >= 0) return 1;
+    if (da > 0 && db <= 0) return 0;
+    uint64_t l = (uint64_t)(da * da), r = 2u * (uint64_t)(db * db);
+    return da > 0 ? l <= r : l >= r;
+}
+
+/* Allocate n elements of size bytes (at least one element, so that no
+ * request is for zero bytes), counted in sg->bytes.  NULL on failure. */
+static void *take(gb_sg *sg, size_t n, size_t size, int zero)
+{
+    if (n == 0) n = 1;
+    if (n > SIZE_MAX / size) return NULL;
+    void *p = zero ? gb_calloc(n, size) : gb_malloc(n * size);
+    if (p) sg->bytes += n * size;
+    return p;
+}
+
+/* Next query generation; clears the stamp arrays when gen would overflow. */
+static uint32_t next_gen(gb_sg *sg)
+{
+    if (sg->gen >= GEN_MAX) {
+        size_t nn = (size_t)sg->n + 2;
+        memset(sg->stamp, 0, nn * sizeof *sg->stamp);
+        memset(sg->gmark, 0, nn * sizeof *sg->gmark);
+        if (sg->xstamp) memset(sg->xstamp, 0, (sg->n ? (size_t)sg->n : 1) * sizeof *sg->xstamp);
+        sg->gen = 0;
+    }
+    return ++sg->gen;
+}
+
+/* Direction index of the unit move (sx, sy), sx, sy in -1..1, not both 0. */
+static inline int dir_of(int32_t sx, int32_t sy)
+{
+    static const int8_t t[3][3] = { { GB_DIR_NW, GB_DIR_N, GB_DIR_NE },
+                                    { GB_DIR_W, -1, GB_DIR_E },
+                                    { GB_DIR_SW, GB_DIR_S, GB_DIR_SE } };
+    return t[sy + 1][sx + 1];
+}
+
+/* The move directions of a freespace path from a to b (a != b): bit of
+ * the diagonal if it has diagonal moves, bit of the straight direction if
+ * it has straight ones.  last_only: just the last move of D(a, b). */
+static uint8_t move_mask(sg_xy a, sg_xy b, int last_only)
+{
+    int32_t dx = b.x - a.x, dy = b.y - a.y;
+    int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+    int32_t ax = iabs32(dx), ay = iabs32(dy);
+    uint8_t m = 0;
+    if (ax != ay) m = (uint8_t)(1u << dir_of(ax > ay ? sx : 0, ax > ay ? 0 : sy));
+    if (ax && ay && !(last_only && m)) m |= (uint8_t)(1u << dir_of(sx, sy));
+    return m;
+}
+
+/* Reverse every direction of a mask (k <-> k ^ 2). */
+static inline uint8_t mask_rev(uint8_t m)
+{
+    return (uint8_t)(((m & 0x33u) << 2) | ((m & 0xccu) >> 2));
+}
+
+/* prune[k]: the out-directions e for which a turn "k then e" always has a
+ * strictly shorter legal replacement: e at 135 or 180 degrees from k, or
+ * both diagonal at 90 degrees (replaced through the orthogonal cell the
+ * first diagonal needed).  Straight 90-degree turns depend on the corner
+ * cell and are decided per node. */
+static void prune_init(uint8_t prune[8])
+{
+    for (int k = 0; k < 8; k++) {
+        prune[k] = 0;
+        for (int e = 0; e < 8; e++) {
+            int dot = gb_dir_dx[k] * gb_dir_dx[e] + gb_dir_dy[k] * gb_dir_dy[e];
+            if (dot < 0 || (dot == 0 && k >= 4 && e >= 4)) prune[k] |= (uint8_t)(1u << e);
+        }
+    }
+}
+
+/* ---- indexed binary heap on (f, larger g) ----------------------------- */
+
+static inline int hbefore(const sg_hent *a, const sg_hent *b)
+{
+    return a->f < b->f || (a->f == b->f && a->g > b->g);
+}
+
+static inline void heap_up(sg_hent *h, int32_t *pos, int32_t i)
+{
+    sg_hent e = h[i];
+    while (i > 0) {
+        int32_t p = (i - 1) >> 1;
+        if (!hbefore(&e, &h[p])) break;
+        h[i] = h[p];
+        pos[h[i].id] = i;
+        i = p;
+    }
+    h[i] = e;
+    pos[e.id] = i;
+}
+
+static inline void heap_down(sg_hent *h, int32_t *pos, int32_t n, int32_t i)
+{
+    sg_hent e = h[i];
+    for (;;) {
+        int32_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && hbefore(&h[c + 1], &h[c])) c++;
+        if (!hbefore(&h[c], &e)) break;
+        h[i] = h[c];
+        pos[h[i].id] = i;
+        i = c;
+    }
+    h[i] = e;
+    pos[e.id] = i;
+}
+
+static inline void heap_push(gb_sg *sg, double f, double g, int32_t id)
+{
+    int32_t i = sg->hn++;
+    sg->heap[i] = (sg_hent){ f, g, id };
+    heap_up(sg->heap, sg->hpos, i);
+}
+
+static inline void heap_decrease(gb_sg *sg, int32_t id, double f, double g)
+{
+    int32_t i = sg->hpos[id];
+    sg->heap[i].f = f;
+    sg->heap[i].g = g;
+    heap_up(sg->heap, sg->hpos, i);
+}
+
+static inline int32_t heap_pop(gb_sg *sg)
+{
+    int32_t top = sg->heap[0].id;
+    if (--sg->hn > 0) {
+        sg->heap[0] = sg->heap[sg->hn];
+        heap_down(sg->heap, sg->hpos, sg->hn, 0);
+    }
+    return top;
+}
+
+/* ---- clearance and the scan ------------------------------------------- */
+
+/* Straight components (vertical, horizontal) of diagonal 4 + i. */
+static const int diag_v[4] = { GB_DIR_N, GB_DIR_S, GB_DIR_S, GB_DIR_N };
+static const int diag_h[4] = { GB_DIR_E, GB_DIR_E, GB_DIR_W, GB_DIR_W };
+
+static void clearance_fill(gb_sg *sg)
+{
+    const gb_grid *gr = sg->grid;
+    const uint8_t *pass = gr->pass;
+    const int32_t *sgid = sg->sgid;
+    uint16_t *clr = sg->clr;
+    /* N and W look at smaller ids (done first ascending); E and S at larger. */
+    for (int32_t id = 0; id < gr->ncells; id++) {
+        if (!pass[id]) { memset(&clr[(size_t)id * 4], 0, 4 * sizeof *clr); continue; }
+        for (int i = 0; i < 2; i++) {
+            int k = i ? GB_DIR_W : GB_DIR_N;
+            int32_t nb = id + gr->off[k];
+            uint32_t v = 0;
+            if (pass[nb] && sgid[nb] < 0) {
+                v = (uint32_t)clr[(size_t)nb * 4 + k] + 1;
+                if (v > CLR_SAT) v = CLR_SAT;
+            }
+            clr[(size_t)id * 4 + k] = (uint16_t)v;
+        }
+    }
+    for (int32_t id = gr->ncells - 1; id >= 0; id--) {
+        if (!pass[id]) continue;
+        for (int i = 0; i < 2; i++) {
+            int k = i ? GB_DIR_S : GB_DIR_E;
+            int32_t nb = id + gr->off[k];
+            uint32_t v = 0;
+            if (pass[nb] && sgid[nb] < 0) {
+                v = (uint32_t)clr[(size_t)nb * 4 + k] + 1;
+                if (v > CLR_SAT) v = CLR_SAT;
+            }
+            clr[(size_t)id * 4 + k] = (uint16_t)v;
+        }
+    }
+}
+
+/* Steps from cell c in straight direction k to the first cell that is
+ * blocked or a subgoal (>= 1); that cell in *hit. */
+static inline int32_t ray(const gb_sg *sg, int32_t c, int k, int32_t off, int32_t *hit)
+{
+    int32_t t = 0;
+    for (;;) {
+        uint32_t v = sg->clr[(size_t)c * 4 + (size_t)k];
+        t += (int32_t)v;
+        c += (int32_t)v * off;
+        if (v != CLR_SAT) break;
+    }
+    *hit = c + off;
+    return t + 1;
+}
+
+/* The clearance scan from cell c (see the file head): writes the node ids
+ * of the subgoals it reports to out (each at most once; c itself never)
+ * and returns their number. */
+static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out)
+{
+    const uint8_t *pass = sg->grid->pass;
+    const int32_t *off = sg->grid->off;
+    const int32_t *sgid = sg->sgid;
+    int32_t n = 0, stop[4], hit;
+    for (int k = 0; k < 4; k++) {
+        stop[k] = ray(sg, c, k, off[k], &hit);
+        if (sgid[hit] >= 0) out[n++] = sgid[hit];
+    }
+    for (int i = 0; i < 4; i++) {
+        int a = diag_v[i], b = diag_h[i];
+        int32_t oa = off[a], ob = off[b], od = off[4 + i];
+        int32_t ma = stop[a] - 1, mb = stop[b] - 1, p = c;
+        while (pass[p + oa] && pass[p + ob] && pass[p + od]) {
+            p += od;
+            if (sgid[p] >= 0) { out[n++] = sgid[p]; break; }
+            if (ma > 0) {
+                int32_t s = ray(sg, p, a, oa, &hit);
+                if (s <= ma) {
+                    if (sgid[hit] >= 0) out[n++] = sgid[hit];
+                    ma = s - 1;
+                }
+            }
+            if (mb > 0) {
+                int32_t s = ray(sg, p, b, ob, &hit);
+                if (s <= mb) {
+                    if (sgid[hit] >= 0) out[n++] = sgid[hit];
+                    mb = s - 1;
+                }
+            }
+        }
+    }
+    return n;
+}
+
+/* ---- diagonal-first segments ------------------------------------------ */
+
+typedef struct sg_seg {
+    int32_t od, os;   /* id offsets of the diagonal and the straight move */
+    int32_t oh, ov;   /* horizontal and vertical components of od */
+    int32_t nd, ns;   /* number of diagonal and straight moves */
+} sg_seg;
+
+static inline sg_seg seg_of(int32_t stride, sg_xy a, sg_xy b)
+{
+    sg_seg s;
+    int32_t dx = b.x - a.x, dy = b.y - a.y;
+    int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+    int32_t ax = iabs32(dx), ay = iabs32(dy);
+    s.oh = sx;
+    s.ov = sy * stride;
+    s.od = s.oh + s.ov;
+    s.nd = ax < ay ? ax : ay;
+    s.ns = (ax < ay ? ay : ax) - s.nd;
+    s.os = ax > ay ? s.oh : s.ov;
+    return s;
+}
+
+/* Is D(a, b) legal from cell p (the cell at a)? */
+static int dfirst_legal(const gb_grid *gr, int32_t p, sg_xy a, sg_xy b)
+{
+    const uint8_t *pass = gr->pass;
+    sg_seg s = seg_of(gr->stride, a, b);
+    for (int32_t i = 0; i < s.nd; i++) {
+        if (!pass[p + s.oh] || !pass[p + s.ov] || !pass[p + s.od]) return 0;
+        p += s.od;
+    }
+    for (int32_t i = 0; i < s.ns; i++) {
+        p += s.os;
+        if (!pass[p]) return 0;
+    }
+    return 1;
+}
+
+/* Write the cells of D(from, to) to out[0 .. steps] (forward), or, with
+ * rev, the cells of D(to, from) in reverse order (out[0] is still the
+ * cell of from).  Adds the moves to *ns, *nd; returns steps. */
+static int32_t emit(const gb_sg *sg, int32_t from, int32_t to, int rev, int32_t *out,
+                    int64_t *ns, int64_t *nd)
+{
+    int32_t stride = sg->grid->stride;
+    sg_seg s = rev ? seg_of(stride, sg->xy[to], sg->xy[from])
+                   : seg_of(stride, sg->xy[from], sg->xy[to]);
+    int32_t steps = s.nd + s.ns;
+    int32_t p = sg->cell[rev ? to : from];
+    int32_t i = rev ? steps : 0, di = rev ? -1 : 1;
+    out[i] = p;
+    for (int32_t k = 0; k < s.nd; k++) { p += s.od; i += di; out[i] = p; }
+    for (int32_t k = 0; k < s.ns; k++) { p += s.os; i += di; out[i] = p; }
+    *ns += s.ns;
+    *nd += s.nd;
+    return steps;
+}
+
+static inline int32_t cheb(sg_xy a, sg_xy b)
+{
+    int32_t dx = iabs32(a.x - b.x), dy = iabs32(a.y - b.y);
+    return dx > dy ? dx : dy;
+}
+
+/* ---- build ------------------------------------------------------------ */
+
+/* A growable int32 array (build temporaries). */
+typedef struct ivec {
+    int32_t *a;
+    size_t n, cap;
+} ivec;
+
+static int ivec_reserve(ivec *v, size_t want)
+{
+    if (want <= v->cap) return 0;
+    size_t nc = v->cap ? v->cap : 256;
+    while (nc < want) nc *= 2;
+    if (nc > SIZE_MAX / sizeof *v->a) return -1;
+    int32_t *p = gb_realloc(v->a, nc * sizeof *p);
+    if (!p) return -1;
+    v->a = p;
+    v->cap = nc;
+    return 0;
+}
+
+static int ivec_push(ivec *v, int32_t x)
+{
+    if (v->n == v->cap && ivec_reserve(v, v->n + 1) != 0) return -1;
+    v->a[v->n++] = x;
+    return 0;
+}
+
+static void ivec_free(ivec *v)
+{
+    gb_free(v->a);
+    memset(v, 0, sizeof *v);
+}
+
+/* Build temporaries, released by gb_sg_build whatever happens. */
+typedef struct sg_tmp {
+    int64_t *loff;     /* n + 1: scan list of node u is lto.a[loff[u] .. loff[u+1]) */
+    ivec lto;
+    /* sg-tl */
+    int32_t *head;     /* n: first pool entry of a node, -1 = none */
+    ivec eto, evia, enext;   /* edge pool (one entry per direction) */
+    ivec emask;        /* per pool entry: first-move mask | last-move mask << 8 */
+    int32_t *wa, *wb;  /* n: witness path cost as (straight, diagonal) */
+    uint32_t *tmark;   /* n: == tgen for the targets of the witness search */
+    uint32_t tgen;
+    ivec nb, nbs, nbd; /* neighbours of the subgoal being tried, and their costs */
+    ivec nbe;          /* the pool entry x -> neighbour */
+    ivec pend;         /* edges to add if it becomes local (pairs of nodes) */
+} sg_tmp;
+
+static void tmp_free(sg_tmp *t)
+{
+    gb_free(t->loff);
+    ivec_free(&t->lto);
+    gb_free(t->head);
+    ivec_free(&t->eto);
+    ivec_free(&t->evia);
+    ivec_free(&t->enext);
+    ivec_free(&t->emask);
+    ivec_free(&t->nbe);
+    gb_free(t->wa);
+    gb_free(t->wb);
+    gb_free(t->tmark);
+    ivec_free(&t->nb);
+    ivec_free(&t->nbs);
+    ivec_free(&t->nbd);
+    ivec_free(&t->pend);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int sorted_has(const int32_t *a, int64_t n, int32_t key)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && a[lo] == key;
+}
+
+/* Scan from every subgoal, keep the mutual pairs: t->loff / t->lto hold
+ * each subgoal's neighbours (sorted).  0, -1 (ENOMEM / EOVERFLOW). */
+static int build_edges(gb_sg *sg, sg_tmp *t)
+{
+    int32_t n = sg->n;
+    t->loff = gb_malloc(((size_t)n + 1) * sizeof *t->loff);
+    if (!t->loff) { errno = ENOMEM; return -1; }
+    t->loff[0] = 0;
+    for (int32_t u = 0; u < n; u++) {
+        int32_t k = scan(sg, sg->cell[u], sg->list);
+        if (ivec_reserve(&t->lto, t->lto.n + (size_t)k) != 0) { errno = ENOMEM; return -1; }
+        memcpy(t->lto.a + t->lto.n, sg->list, (size_t)k * sizeof *sg->list);
+        qsort(t->lto.a + t->lto.n, (size_t)k, sizeof *sg->list, cmp_i32);
+        t->lto.n += (size_t)k;
+        t->loff[u + 1] = (int64_t)t->lto.n;
+    }
+    /* keep q in u's list only if u is in q's list (flags first, so that
+     * every test reads the original lists), then compact in place */
+    int32_t *to = t->lto.a;
+    uint8_t *keep = gb_malloc(t->lto.n ? t->lto.n : 1);
+    if (!keep) { errno = ENOMEM; return -1; }
+    for (int32_t u = 0; u < n; u++)
+        for (int64_t e = t->loff[u]; e < t->loff[u + 1]; e++) {
+            int32_t q = to[e];
+            keep[e] = (uint8_t)sorted_has(to + t->loff[q], t->loff[q + 1] - t->loff[q], u);
+        }
+    int64_t w = 0, rd = 0;
+    for (int32_t u = 0; u < n; u++) {
+        int64_t end = t->loff[u + 1];
+        t->loff[u] = w;
+        for (; rd < end; rd++)
+            if (keep[rd]) to[w++] = to[rd];
+    }
+    gb_free(keep);
+    t->loff[n] = w;
+    t->lto.n = (size_t)w;
+    if (w > INT32_MAX) { errno = EOVERFLOW; return -1; }
+    sg->m = w;
+    return 0;
+}
+
+/* sg: the final CSR straight from the mutual lists. */
+static int finish_simple(gb_sg *sg, sg_tmp *t)
+{
+    int32_t n = sg->n;
+    sg->adj_off = take(sg, (size_t)n + 1, sizeof *sg->adj_off, 0);
+    sg->adj_to = take(sg, (size_t)sg->m, sizeof *sg->adj_to, 0);
+    sg->adj_fm = take(sg, (size_t)sg->m, sizeof *sg->adj_fm, 0);
+    sg->adj_lm = take(sg, (size_t)sg->m, sizeof *sg->adj_lm, 0);
+    if (!sg->adj_off || !sg->adj_to || !sg->adj_fm || !sg->adj_lm) { errno = ENOMEM; return -1; }
+    for (int32_t u = 0; u <= n; u++) sg->adj_off[u] = (int32_t)t->loff[u];
+    if (sg->m) memcpy(sg->adj_to, t->lto.a, (size_t)sg->m * sizeof *sg->adj_to);
+    /* both D(u,v) and D(v,u) are legal: either move may come first or last */
+    for (int32_t u = 0; u < n; u++)
+        for (int32_t e = sg->adj_off[u]; e < sg->adj_off[u + 1]; e++)
+            sg->adj_fm[e] = sg->adj_lm[e] = move_mask(sg->xy[u], sg->xy[sg->adj_to[e]], 0);
+    sg->nglobal = n;
+    sg->global_m = sg->m;
+    return 0;
+}
+
+static int pool_add(sg_tmp *t, int32_t u, int32_t v, int32_t via, uint8_t fm, uint8_t lm)
+{
+    if (t->eto.n >= (size_t)INT32_MAX) { errno = EOVERFLOW; return -1; }
+    int32_t e = (int32_t)t->eto.n;
+    if (ivec_push(&t->eto, v) || ivec_push(&t->evia, via) || ivec_push(&t->enext, t->head[u])
+        || ivec_push(&t->emask, (int32_t)(fm | (uint32_t)lm << 8))) {
+        errno = ENOMEM;
+        return -1;
+    }
+    t->head[u] = e;
+    return 0;
+}
+
+/* Bounded Dijkstra from src over paths that avoid x and whose inner nodes
+ * are global, pruned above bound and stopped after WITNESS_SETTLE settled
+ * nodes or when the ntarget nodes marked tgen are settled.  Leaves, for
+ * every node reached (stamp >= 2gen), the exact cost of a real path in
+ * t->wa / t->wb. */
+static void witness(gb_sg *sg, sg_tmp *t, int32_t src, int32_t x, double bound, int32_t ntarget)
+{
+    uint32_t gen = next_gen(sg), open = 2 * gen, closed = open + 1;
+    double lim = bound + 1e-9 * (1.0 + bound);   /* any pruning is safe */
+    const uint8_t *local = sg->local;
+    sg->hn = 0;
+    sg->stamp[src] = open;
+    sg->g[src] = 0.0;
+    t->wa[src] = t->wb[src] = 0;
+    heap_push(sg, 0.0, 0.0, src);
+    int32_t settled = 0;
+    while (sg->hn > 0) {
+        int32_t u = heap_pop(sg);
+        sg->stamp[u] = closed;
+        if (t->tmark[u] == t->tgen && --ntarget == 0) break;
+        if (u != src && local[u]) continue;
+        if (++settled > WITNESS_SETTLE) break;
+        for (int32_t e = t->head[u]; e >= 0; e = t->enext.a[e]) {
+            int32_t v = t->eto.a[e];
+            if (v == x) continue;
+            uint32_t sv = sg->stamp[v];
+            if (sv == closed) continue;
+            int32_t ps, pd;
+            oct_pair(sg->xy[u], sg->xy[v], &ps, &pd);
+            int32_t a = t->wa[u] + ps, b = t->wb[u] + pd;
+            double ng = (double)a + GB_SQRT2 * (double)b;
+            if (ng > lim) continue;
+            if (sv < open) {
+                sg->stamp[v] = open;
+                sg->g[v] = ng;
+                t->wa[v] = a;
+                t->wb[v] = b;
+                heap_push(sg, ng, ng, v);
+            } else if (ng < sg->g[v]) {
+                sg->g[v] = ng;
+                t->wa[v] = a;
+                t->wb[v] = b;
+                heap_decrease(sg, v, ng, ng);
+            }
+        }
+    }
+    sg->hn = 0;
+}
+
+/* Try to make x local (see "Two-level graph" in the file head).
+ * Returns 1 made local, 0 kept global, -1 allocation failure. */
+static int try_local(gb_sg *sg, sg_tmp *t, int32_t x)
+{
+    t->nb.n = t->nbs.n = t->nbd.n = t->nbe.n = t->pend.n = 0;
+    for (int32_t e = t->head[x]; e >= 0; e = t->enext.a[e]) {
+        int32_t p = t->eto.a[e], ps, pd;
+        oct_pair(sg->xy[p], sg->xy[x], &ps, &pd);
+        if (ivec_push(&t->nb, p) || ivec_push(&t->nbs, ps) || ivec_push(&t->nbd, pd)
+            || ivec_push(&t->nbe, e)) {
+            errno = ENOMEM;
+            return -1;
+        }
+    }
+    int32_t k = (int32_t)t->nb.n;
+    const int32_t *nb = t->nb.a, *nbs = t->nbs.a, *nbd = t->nbd.a;
+    for (int32_t i = 0; i + 1 < k; i++) {
+        if (t->tgen == UINT32_MAX) {
+            memset(t->tmark, 0, (size_t)(sg->n ? sg->n : 1) * sizeof *t->tmark);
+            t->tgen = 0;
+        }
+        t->tgen++;
+        double bound = 0.0;
+        for (int32_t j = i + 1; j < k; j++) {
+            t->tmark[nb[j]] = t->tgen;
+            double c = (double)(nbs[i] + nbs[j]) + GB_SQRT2 * (double)(nbd[i] + nbd[j]);
+            if (c > bound) bound = c;
+        }
+        witness(sg, t, nb[i], x, bound, k - 1 - i);
+        uint32_t open = 2 * sg->gen;
+        for (int32_t j = i + 1; j < k; j++) {
+            int32_t q = nb[j];
+            int64_t vs = (int64_t)nbs[i] + nbs[j], vd = (int64_t)nbd[i] + nbd[j];
+            if (sg->stamp[q] >= open && pair_le(t->wa[q], t->wb[q], vs, vd)) continue;
+            int32_t hs, hd;
+            oct_pair(sg->xy[nb[i]], sg->xy[q], &hs, &hd);
+            if (hs != vs || hd != vd) return 0;   /* x is needed */
+            if (ivec_push(&t->pend, i) || ivec_push(&t->pend, j)) { errno = ENOMEM; return -1; }
+        }
+    }
+    sg->local[x] = 1;
+    /* the new edge p-q is p -> x -> q: it starts as p -> x starts (the
+     * reverse of how x -> p ends) and ends as x -> q ends */
+    for (size_t i = 0; i < t->pend.n; i += 2) {
+        int32_t a = t->pend.a[i], b = t->pend.a[i + 1];
+        int32_t p = t->nb.a[a], q = t->nb.a[b];
+        uint8_t lmp = (uint8_t)(t->emask.a[t->nbe.a[a]] >> 8);   /* x -> p ends */
+        uint8_t lmq = (uint8_t)(t->emask.a[t->nbe.a[b]] >> 8);   /* x -> q ends */
+        if (pool_add(t, p, q, x, mask_rev(lmp), lmq) != 0
+            || pool_add(t, q, p, x, mask_rev(lmq), lmp) != 0)
+            return -1;
+        sg->added++;
+    }
+    return 1;
+}
+
+/* sg-tl: contract, then the final CSR (global neighbours first). */
+static int finish_two_level(gb_sg *sg, sg_tmp *t)
+{
+    int32_t n = sg->n;
+    size_t nn = n ? (size_t)n : 1;
+    sg->local = take(sg, (size_t)n, sizeof *sg->local, 1);
+    t->head = gb_malloc(nn * sizeof *t->head);
+    t->wa = gb_malloc(nn * sizeof *t->wa);
+    t->wb = gb_malloc(nn * sizeof *t->wb);
+    t->tmark = gb_calloc(nn, sizeof *t->tmark);
+    if (!sg->local || !t->head || !t->wa || !t->wb || !t->tmark) { errno = ENOMEM; return -1; }
+    for (int32_t u = 0; u < n; u++) t->head[u] = -1;
+    /* the pool, from the mutual lists (each list pushed in reverse so the
+     * linked list reads in ascending order) */
+    size_t want = t->lto.n;
+    if (ivec_reserve(&t->eto, want) || ivec_reserve(&t->evia, want) || ivec_reserve(&t->enext, want)
+        || ivec_reserve(&t->emask, want)) {
+        errno = ENOMEM;
+        return -1;
+    }
+    for (int32_t u = 0; u < n; u++)
+        for (int64_t e = t->loff[u + 1] - 1; e >= t->loff[u]; e--) {
+            uint8_t mm = move_mask(sg->xy[u], sg->xy[t->lto.a[e]], 0);
+            if (pool_add(t, u, t->lto.a[e], -1, mm, mm) != 0) return -1;
+        }
+    ivec_free(&t->lto);
+    for (int32_t x = 0; x < n; x++)
+        if (try_local(sg, t, x) < 0) return -1;
+    /* final arrays */
+    int64_t m = (int64_t)t->eto.n;
+    sg->m = m;
+    sg->adj_off = take(sg, (size_t)n + 1, sizeof *sg->adj_off, 0);
+    sg->adj_gend = take(sg, (size_t)n, sizeof *sg->adj_gend, 0);
+    sg->adj_to = take(sg, (size_t)m, sizeof *sg->adj_to, 0);
+    sg->adj_via = take(sg, (size_t)m, sizeof *sg->adj_via, 0);
+    sg->adj_fm = take(sg, (size_t)m, sizeof *sg->adj_fm, 0);
+    sg->adj_lm = take(sg, (size_t)m, sizeof *sg->adj_lm, 0);
+    if (!sg->adj_off || !sg->adj_gend || !sg->adj_to || !sg->adj_via || !sg->adj_fm || !sg->adj_lm) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int32_t pos = 0;
+    sg->nglobal = 0;
+    sg->global_m = 0;
+    for (int32_t u = 0; u < n; u++) {
+        int32_t ng = 0, nl = 0;
+        for (int32_t e = t->head[u]; e >= 0; e = t->enext.a[e]) {
+            if (sg->local[t->eto.a[e]]) nl++;
+            else ng++;
+        }
+        sg->adj_off[u] = pos;
+        sg->adj_gend[u] = pos + ng;
+        int32_t gi = pos, li = pos + ng;
+        for (int32_t e = t->head[u]; e >= 0; e = t->enext.a[e]) {
+            int32_t v = t->eto.a[e], at = sg->local[v] ? li++ : gi++;
+            sg->adj_to[at] = v;
+            sg->adj_via[at] = t->evia.a[e];
+            sg->adj_fm[at] = (uint8_t)t->emask.a[e];
+            sg->adj_lm[at] = (uint8_t)(t->emask.a[e] >> 8);
+        }
+        pos += ng + nl;
+        if (!sg->local[u]) {
+            sg->nglobal++;
+            sg->global_m += ng;
+        }
+    }
+    sg->adj_off[n] = pos;
+    return 0;
+}
+
+static int build_all(gb_sg *sg, sg_tmp *t)
+{
+    const gb_grid *gr = sg->grid;
+    const uint8_t *pass = gr->pass;
+    size_t nc = (size_t)gr->ncells;
+    sg->sgid = take(sg, nc, sizeof *sg->sgid, 0);
+    if (!sg->sgid) { errno = ENOMEM; return -1; }
+    int32_t n = 0;
+    for (int32_t id = 0; id < gr->ncells; id++) {
+        sg->sgid[id] = -1;
+        if (!pass[id]) continue;
+        for (int i = 0; i < 4; i++)
+            if (!pass[id + gr->off[4 + i]] && pass[id + gr->off[diag_v[i]]]
+                && pass[id + gr->off[diag_h[i]]]) {
+                sg->sgid[id] = n++;
+                break;
+            }
+    }
+    sg->n = n;
+    size_t nn = (size_t)n + 2;
+    sg->cell = take(sg, nn, sizeof *sg->cell, 0);
+    sg->xy = take(sg, nn, sizeof *sg->xy, 0);
+    sg->clr = take(sg, nc * 4, sizeof *sg->clr, 0);
+    sg->stamp = take(sg, nn, sizeof *sg->stamp, 1);
+    sg->g = take(sg, nn, sizeof *sg->g, 0);
+    sg->parent = take(sg, nn, sizeof *sg->parent, 0);
+    sg->inmask = take(sg, nn, sizeof *sg->inmask, 0);
+    sg->hpos = take(sg, nn, sizeof *sg->hpos, 0);
+    sg->heap = take(sg, nn, sizeof *sg->heap, 0);
+    sg->gmark = take(sg, nn, sizeof *sg->gmark, 1);
+    sg->list = take(sg, (size_t)n + 1, sizeof *sg->list, 0);
+    sg->gpath = take(sg, nn, sizeof *sg->gpath, 0);
+    if (!sg->cell || !sg->xy || !sg->clr || !sg->stamp || !sg->g || !sg->parent || !sg->inmask || !sg->hpos
+        || !sg->heap || !sg->gmark || !sg->list || !sg->gpath) {
+        errno = ENOMEM;
+        return -1;
+    }
+    for (int32_t id = 0; id < gr->ncells; id++)
+        if (sg->sgid[id] >= 0) {
+            int32_t u = sg->sgid[id];
+            sg->cell[u] = id;
+            sg->xy[u] = (sg_xy){ gb_grid_x(gr, id), gb_grid_y(gr, id) };
+        }
+    clearance_fill(sg);
+    if (build_edges(sg, t) != 0) return -1;
+    if (!sg->two_level) return finish_simple(sg, t);
+    if (finish_two_level(sg, t) != 0) return -1;
+    sg->xhead = take(sg, (size_t)n, sizeof *sg->xhead, 0);
+    sg->xstamp = take(sg, (size_t)n, sizeof *sg->xstamp, 1);
+    sg->xnext = take(sg, (size_t)sg->m, sizeof *sg->xnext, 0);
+    sg->xto = take(sg, (size_t)sg->m, sizeof *sg->xto, 0);
+    sg->xfm = take(sg, (size_t)sg->m, sizeof *sg->xfm, 0);
+    sg->xlm = take(sg, (size_t)sg->m, sizeof *sg->xlm, 0);
+    sg->stack = take(sg, 2 * nn, sizeof *sg->stack, 0);
+    if (!sg->xhead || !sg->xstamp || !sg->xnext || !sg->xto || !sg->xfm || !sg->xlm || !sg->stack) {
+        errno = ENOMEM;
+        return -1;
+    }
+    return 0;
+}
+
+int gb_sg_build(gb_sg **out, const gb_grid *g, int two_level)
+{
+    if (out) *out = NULL;
+    if (!out || !g || !g->pass || g->ncells <= 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    gb_sg *sg = gb_calloc(1, sizeof *sg);
+    if (!sg) {
+        errno = ENOMEM;
+        return -1;
+    }
+    sg->bytes = sizeof *sg;
+    sg->grid = g;
+    sg->two_level = two_level != 0;
+    prune_init(sg->prune);
+    sg_tmp t;
+    memset(&t, 0, sizeof t);
+    int rc = build_all(sg, &t);
+    int err = errno;
+    tmp_free(&t);
+    if (rc != 0) {
+        gb_sg_free(sg);
+        errno = err;
+        return -1;
+    }
+    *out = sg;
+    return 0;
+}
+
+void gb_sg_free(gb_sg *sg)
+{
+    if (!sg) return;
+    gb_free(sg->sgid);
+    gb_free(sg->clr);
+    gb_free(sg->cell);
+    gb_free(sg->xy);
+    gb_free(sg->adj_off);
+    gb_free(sg->adj_to);
+    gb_free(sg->adj_via);
+    gb_free(sg->adj_fm);
+    gb_free(sg->adj_lm);
+    gb_free(sg->inmask);
+    gb_free(sg->adj_gend);
+    gb_free(sg->local);
+    gb_free(sg->stamp);
+    gb_free(sg->g);
+    gb_free(sg->parent);
+    gb_free(sg->hpos);
+    gb_free(sg->heap);
+    gb_free(sg->gmark);
+    gb_free(sg->list);
+    gb_free(sg->gpath);
+    gb_free(sg->xhead);
+    gb_free(sg->xstamp);
+    gb_free(sg->xnext);
+    gb_free(sg->xto);
+    gb_free(sg->xfm);
+    gb_free(sg->xlm);
+    gb_free(sg->stack);
+    gb_free(sg);
+}
+
+size_t gb_sg_bytes(const gb_sg *sg) { return sg ? sg->bytes : 0; }
+
+int gb_sg_two_level(const gb_sg *sg) { return sg->two_level; }
+
+void gb_sg_info_get(const gb_sg *sg, gb_sg_info *info)
+{
+    info->nsub = sg->n;
+    info->nglobal = sg->nglobal;
+    info->edges = sg->m / 2;
+    info->global_edges = sg->global_m / 2;
+    info->added_edges = sg->added;
+}
+
+int gb_sg_is_subgoal(const gb_sg *sg, int32_t id)
+{
+    return id >= 0 && id < sg->grid->ncells && sg->sgid[id] >= 0;
+}
+
+/* ---- query ------------------------------------------------------------ */
+
+/* The out-directions to skip when expanding node u (not the start) whose
+ * path may end with the directions in inmask[u]: see "Taut pruning" in the
+ * file head. */
+static inline uint8_t prune_mask(const gb_sg *sg, int32_t u)
+{
+    const uint8_t *pass = sg->grid->pass;
+    const int32_t *off = sg->grid->off;
+    int32_t c = sg->cell[u];
+    unsigned in = sg->inmask[u];
+    uint8_t pm = 0;
+    while (in) {
+        int k = __builtin_ctz(in);
+        in &= in - 1;
+        pm |= sg->prune[k];
+        if (k < 4) {   /* straight: the two 90-degree turns, if the corner is free */
+            int e1 = (k + 1) & 3, e2 = (k + 3) & 3;
+            if (pass[c - off[k] + off[e1]]) pm |= (uint8_t)(1u << e1);
+            if (pass[c - off[k] + off[e2]]) pm |= (uint8_t)(1u << e2);
+        }
+    }
+    return pm;
+}
+
+/* A* from node n (start) to node n + 1 (goal) over the query graph; the
+ * start's scan is in sg->list[0 .. nstart), the goal side is marked by
+ * gmark (and, for sg-tl, the extra edges).  TL is a compile-time constant
+ * at both call sites.  Returns 1 when the goal was popped. */
+static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t nstart,
+                                                            gb_sg_stats *st, const int TL)
+{
+    const int32_t S = sg->n, G = sg->n + 1;
+    const uint32_t gen = sg->gen, open = 2 * gen, closed = open + 1;
+    const sg_xy gxy = sg->xy[G];
+    const sg_xy *xy = sg->xy;
+    const int32_t *adj_off = sg->adj_off, *adj_to = sg->adj_to;
+    const uint8_t *adj_fm = sg->adj_fm, *adj_lm = sg->adj_lm;
+    uint32_t *stamp = sg->stamp;
+    double *g = sg->g;
+    int32_t *parent = sg->parent;
+    uint8_t *inmask = sg->inmask;
+    uint64_t expanded = 0, generated = 0, pushes = 0, pops = 0;
+    int found = 0;
+
+#define SG_RELAX(V, COST, LM)                                                    \
+    do {                                                                         \
+        int32_t v_ = (V);                                                        \
+        uint32_t sv_ = stamp[v_];                                                \
+        if (sv_ == closed) break;                                                \
+        double ng_ = gu + (COST);                                                \
+        if (sv_ < open) {                                                        \
+            stamp[v_] = open;                                                    \
+            g[v_] = ng_;                                                         \
+            parent[v_] = u;                                                      \
+            inmask[v_] = (LM);                                                   \
+            heap_push(sg, ng_ + oct(xy[v_], gxy), ng_, v_);                      \
+            generated++;                                                         \
+            pushes++;                                                            \
+        } else if (ng_ < g[v_]) {                                                \
+            g[v_] = ng_;                                                         \
+            parent[v_] = u;                                                      \
+            inmask[v_] = (LM);                                                   \
+            heap_decrease(sg, v_, ng_ + oct(xy[v_], gxy), ng_);                  \
+            generated++;                                                         \
+        }                                                                        \
+    } while (0)
+
+    sg->hn = 0;
+    stamp[S] = open;
+    g[S] = 0.0;
+    parent[S] = -1;
+    heap_push(sg, oct(xy[S], gxy), 0.0, S);
+    pushes++;
+    while (sg->hn > 0) {
+        int32_t u = heap_pop(sg);
+        pops++;
+        stamp[u] = closed;
+        if (u == G) { found = 1; break; }
+        expanded++;
+        double gu = g[u];
+        sg_xy uxy = xy[u];
+        if (u == S) {   /* no parent: no pruning; S -> v is D(S, v) */
+            for (int32_t i = 0; i < nstart; i++) {
+                int32_t v = sg->list[i];
+                SG_RELAX(v, oct(uxy, xy[v]), move_mask(uxy, xy[v], 1));
+            }
+            continue;
+        }
+        if (sg->gmark[u] == gen) SG_RELAX(G, oct(uxy, gxy), 0);
+        uint8_t pm = prune_mask(sg, u);
+        int32_t end = TL ? sg->adj_gend[u] : adj_off[u + 1];
+        for (int32_t e = adj_off[u]; e < end; e++) {
+            if (adj_fm[e] & pm) continue;
+            int32_t v = adj_to[e];
+            SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e]);
+        }
+        if (TL) {
+            if (sg->local[u]) {
+                for (int32_t e = end; e < adj_off[u + 1]; e++) {
+                    int32_t v = adj_to[e];
+                    if (sg->gmark[v] != gen || (adj_fm[e] & pm)) continue;
+                    SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e]);
+                }
+            } else if (sg->xstamp[u] == gen) {
+                for (int32_t x = sg->xhead[u]; x >= 0; x = sg->xnext[x]) {
+                    if (sg->xfm[x] & pm) continue;
+                    int32_t v = sg->xto[x];
+                    SG_RELAX(v, oct(uxy, xy[v]), sg->xlm[x]);
+                }
+            }
+        }
+    }
+#undef SG_RELAX
+    sg->hn = 0;
+    st->expanded = expanded;
+    st->generated = generated;
+    st->pushes = pushes;
+    st->pops = pops;
+    return found;
+}
+
+static int astar_simple(gb_sg *sg, int32_t nstart, gb_sg_stats *st)
+{
+    return astar_core(sg, nstart, st, 0);
+}
+
+static int astar_tl(gb_sg *sg, int32_t nstart, gb_sg_stats *st)
+{
+    return astar_core(sg, nstart, st, 1);
+}
+
+/* The via of edge a-b (sg-tl), -1 when it refines directly. */
+static int32_t edge_via(const gb_sg *sg, int32_t a, int32_t b)
+{
+    for (int32_t e = sg->adj_off[a]; e < sg->adj_off[a + 1]; e++)
+        if (sg->adj_to[e] == b) return sg->adj_via[e];
+    return -1;   /* not reached: every graph path edge is in the adjacency */
+}
+
+/* Refine the graph path gpath[0 .. k) (k >= 2, start .. goal) into cells. */
+static void refine(gb_sg *sg, int32_t k, int32_t *path, int64_t *ns, int64_t *nd)
+{
+    int32_t S = sg->n, G = sg->n + 1, pos = 0;
+    for (int32_t i = 0; i + 1 < k; i++) {
+        int32_t a = sg->gpath[i], b = sg->gpath[i + 1];
+        if (a == S) { pos += emit(sg, a, b, 0, path + pos, ns, nd); continue; }
+        if (b == G) { pos += emit(sg, a, b, 1, path + pos, ns, nd); continue; }
+        if (!sg->two_level) { pos += emit(sg, a, b, 0, path + pos, ns, nd); continue; }
+        int32_t sp = 0;
+        sg->stack[sp++] = a;
+        sg->stack[sp++] = b;
+        while (sp > 0) {
+            int32_t y = sg->stack[--sp], x = sg->stack[--sp];
+            int32_t via = edge_via(sg, x, y);
+            if (via < 0) {
+                pos += emit(sg, x, y, 0, path + pos, ns, nd);
+            } else {
+                sg->stack[sp++] = via;
+                sg->stack[sp++] = y;
+                sg->stack[sp++] = x;
+                sg->stack[sp++] = via;
+            }
+        }
+    }
+}
+
+int gb_sg_query(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t cap,
+                int32_t *len, double *cost, gb_sg_stats *st)
+{
+    gb_sg_stats local_st;
+    if (!st) st = &local_st;
+    memset(st, 0, sizeof *st);
+    *len = 0;
+    *cost = INFINITY;
+    const gb_grid *gr = sg->grid;
+    if (start < 0 || start >= gr->ncells || !gr->pass[start] || goal < 0
+        || goal >= gr->ncells || !gr->pass[goal]) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (start == goal) {
+        if (cap < 1) { errno = ERANGE; return -1; }
+        path[0] = start;
+        *len = 1;
+        *cost = 0.0;
+        return GB_SG_FOUND;
+    }
+    const int32_t S = sg->n, G = sg->n + 1;
+    sg->cell[S] = start;
+    sg->xy[S] = (sg_xy){ gb_grid_x(gr, start), gb_grid_y(gr, start) };
+    sg->cell[G] = goal;
+    sg->xy[G] = (sg_xy){ gb_grid_x(gr, goal), gb_grid_y(gr, goal) };
+    int64_t ns = 0, nd = 0;
+    if (dfirst_legal(gr, start, sg->xy[S], sg->xy[G])) {
+        int32_t steps = cheb(sg->xy[S], sg->xy[G]);
+        if (steps >= cap) { errno = ERANGE; return -1; }
+        emit(sg, S, G, 0, path, &ns, &nd);
+        *len = steps + 1;
+        *cost = (double)ns + (double)nd * GB_SQRT2;
+        return GB_SG_FOUND;
+    }
+    uint32_t gen = next_gen(sg);
+    int32_t ng = scan(sg, goal, sg->list);
+    if (ng == 0) return GB_SG_UNREACHABLE;
+    for (int32_t i = 0; i < ng; i++) sg->gmark[sg->list[i]] = gen;
+    if (sg->two_level) {
+        int32_t nx = 0;
+        for (int32_t i = 0; i < ng; i++) {
+            int32_t v = sg->list[i];
+            if (!sg->local[v]) continue;
+            for (int32_t e = sg->adj_off[v]; e < sg->adj_gend[v]; e++) {
+                int32_t u = sg->adj_to[e];
+                if (sg->xstamp[u] != gen) {
+                    sg->xstamp[u] = gen;
+                    sg->xhead[u] = -1;
+                }
+                sg->xto[nx] = v;
+                sg->xfm[nx] = mask_rev(sg->adj_lm[e]);   /* u -> v is v -> u reversed */
+                sg->xlm[nx] = mask_rev(sg->adj_fm[e]);
+                sg->xnext[nx] = sg->xhead[u];
+                sg->xhead[u] = nx++;
+            }
+        }
+    }
+    int32_t nstart = scan(sg, start, sg->list);
+    if (nstart == 0) return GB_SG_UNREACHABLE;
+    int found = sg->two_level ? astar_tl(sg, nstart, st) : astar_simple(sg, nstart, st);
+    if (!found) return GB_SG_UNREACHABLE;
+    /* graph path, then its length in cells */
+    int32_t k = 0;
+    for (int32_t v = G; v >= 0; v = sg->parent[v]) k++;
+    int32_t i = k;
+    for (int32_t v = G; v >= 0; v = sg->parent[v]) sg->gpath[--i] = v;
+    int64_t steps = 0;
+    for (i = 0; i + 1 < k; i++) steps += cheb(sg->xy[sg->gpath[i]], sg->xy[sg->gpath[i + 1]]);
+    if (steps >= cap) { errno = ERANGE; return -1; }
+    refine(sg, k, path, &ns, &nd);
+    *len = (int32_t)steps + 1;
+    *cost = (double)ns + (double)nd * GB_SQRT2;
+    return GB_SG_FOUND;
+}
