@@ -144,7 +144,10 @@
 
 #define CLR_SAT 0xffffu            /* clearance at or beyond this is stored as it */
 #define GEN_MAX 0x7ffffffeu        /* 2*gen + 1 must fit in uint32_t */
-#define WITNESS_SETTLE 64          /* settled nodes per witness search (sg-tl build) */
+#ifndef WITNESS_SETTLE
+#define WITNESS_SETTLE 64
+#endif
+         /* settled nodes per witness search (sg-tl build) */
 
 typedef struct sg_xy {
     int32_t x, y;
@@ -1087,6 +1090,9 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
         }
         if (sg->gmark[u] == gen) SG_RELAX(G, oct(uxy, gxy), 0);
         uint8_t pm = prune_mask(sg, u);
+#ifdef SG_NO_PRUNE
+        pm = 0;
+#endif
         int32_t end = TL ? sg->adj_gend[u] : adj_off[u + 1];
         for (int32_t e = adj_off[u]; e < end; e++) {
             if (adj_fm[e] & pm) continue;
