@@ -116,7 +116,8 @@
  *
  * Data structure.  Node ids 0..n-1 are subgoals in cell-id order; n and
  * n+1 are the query's start and goal.  Adjacency is CSR (adj_off, adj_to;
- * sg-tl: global neighbours first, up to adj_gend, and adj_via).  Costs are
+ * sg-tl: global neighbours first, up to adj_gend, and the halves of
+ * added edges, adj_h1 / adj_h2, and the reverse entries adj_rev).  Costs are
  * not stored: every edge costs the octile distance of its ends.  Per-query
  * state (g, parent, heap position, stamps) is allocated at build time and
  * reset by a generation stamp: stamp[v] == 2gen open, 2gen+1 closed,
@@ -173,7 +174,10 @@ struct gb_sg {
     sg_xy *xy;            /* n + 2: map coordinates of each node */
     int32_t *adj_off;     /* n + 1: neighbours of u are adj_to[adj_off[u] .. adj_off[u+1]) */
     int32_t *adj_to;      /* m */
-    int32_t *adj_via;     /* sg-tl, m: node an edge refines through, -1 = directly */
+    int32_t *adj_h1;      /* sg-tl, m: entry u -> x of the first half of an added edge
+                             u -> v (x the local subgoal it was added for), -1 = direct */
+    int32_t *adj_h2;      /* sg-tl, m: entry x -> v of its second half */
+    int32_t *adj_rev;     /* sg-tl, m: the entry v -> u */
     uint8_t *adj_fm;      /* m: directions (bit k) the edge's path may start with */
     uint8_t *adj_lm;      /* m: directions its path may end with (moving along it) */
     int32_t *adj_gend;    /* sg-tl, n: global neighbours are [adj_off[u], adj_gend[u]) */
@@ -185,6 +189,7 @@ struct gb_sg {
     double *g;            /* n + 2 */
     int32_t *parent;      /* n + 2 */
     uint8_t *inmask;      /* n + 2: directions the path to a node may end with */
+    int32_t *pentry;      /* n + 2 (sg-tl): adjacency entry parent -> node, -1 = none */
     int32_t *hpos;        /* n + 2: heap index of an open node */
     sg_hent *heap;        /* n + 2 */
     int32_t hn;           /* heap size */
@@ -194,8 +199,8 @@ struct gb_sg {
     int32_t *xhead;       /* sg-tl, n: first extra edge of a global node */
     uint32_t *xstamp;     /* sg-tl, n: == gen when xhead is valid */
     int32_t *xnext;       /* sg-tl, m: next extra edge */
-    int32_t *xto;         /* sg-tl, m: extra edge target (a goal-side local subgoal) */
-    uint8_t *xfm, *xlm;   /* sg-tl, m: its first- and last-move masks */
+    int32_t *xto;         /* sg-tl, m: extra edge: the adjacency entry u -> v (v a
+                             goal-side local subgoal) */
     int32_t *stack;       /* sg-tl, 2 * (n + 2): refinement stack of node pairs */
     size_t bytes;         /* sum of the sizes requested for the blocks held */
 };
@@ -562,8 +567,11 @@ typedef struct sg_tmp {
     ivec lto;
     /* sg-tl */
     int32_t *head;     /* n: first pool entry of a node, -1 = none */
-    ivec eto, evia, enext;   /* edge pool (one entry per direction) */
-    ivec emask;        /* per pool entry: first-move mask | last-move mask << 8 */
+    ivec eto, enext;   /* edge pool, one entry per direction: target, next of its node */
+    ivec eh1, eh2;     /* halves (pool entries) of an added edge, -1 = direct */
+    ivec erev;         /* the reverse entry */
+    ivec emask;        /* first-move mask | last-move mask << 8 */
+    ivec pm;           /* turn prune mask per neighbour of the subgoal being tried */
     int32_t *wa, *wb;  /* n: witness path cost as (straight, diagonal) */
     uint32_t *tmark;   /* n: == tgen for the targets of the witness search */
     uint32_t tgen;
@@ -578,8 +586,11 @@ static void tmp_free(sg_tmp *t)
     ivec_free(&t->lto);
     gb_free(t->head);
     ivec_free(&t->eto);
-    ivec_free(&t->evia);
     ivec_free(&t->enext);
+    ivec_free(&t->eh1);
+    ivec_free(&t->eh2);
+    ivec_free(&t->erev);
+    ivec_free(&t->pm);
     ivec_free(&t->emask);
     ivec_free(&t->nbe);
     gb_free(t->wa);
@@ -669,18 +680,32 @@ static int finish_simple(gb_sg *sg, sg_tmp *t)
     return 0;
 }
 
-static int pool_add(sg_tmp *t, int32_t u, int32_t v, int32_t via, uint8_t fm, uint8_t lm)
+/* Add edge u-v to the pool as two entries (u -> v, v -> u), each the
+ * other's reverse.  h1, h2: the pool entries u -> x and x -> v of the two
+ * halves of an added edge, -1 for an edge refined directly.  fm, lm: the
+ * first- and last-move masks of u -> v (v -> u gets them reversed). */
+static int pool_pair(sg_tmp *t, int32_t u, int32_t v, int32_t h1, int32_t h2, uint8_t fm, uint8_t lm)
 {
-    if (t->eto.n >= (size_t)INT32_MAX) { errno = EOVERFLOW; return -1; }
+    if (t->eto.n >= (size_t)INT32_MAX - 2) { errno = EOVERFLOW; return -1; }
     int32_t e = (int32_t)t->eto.n;
-    if (ivec_push(&t->eto, v) || ivec_push(&t->evia, via) || ivec_push(&t->enext, t->head[u])
-        || ivec_push(&t->emask, (int32_t)(fm | (uint32_t)lm << 8))) {
+    /* v -> u: halves v -> x (reverse of x -> v) and x -> u (reverse of u -> x) */
+    int32_t rh1 = h1 < 0 ? -1 : t->erev.a[h2], rh2 = h1 < 0 ? -1 : t->erev.a[h1];
+    if (ivec_push(&t->eto, v) || ivec_push(&t->enext, t->head[u]) || ivec_push(&t->eh1, h1)
+        || ivec_push(&t->eh2, h2) || ivec_push(&t->erev, e + 1)
+        || ivec_push(&t->emask, (int32_t)(fm | (uint32_t)lm << 8))
+        || ivec_push(&t->eto, u) || ivec_push(&t->enext, t->head[v]) || ivec_push(&t->eh1, rh1)
+        || ivec_push(&t->eh2, rh2) || ivec_push(&t->erev, e)
+        || ivec_push(&t->emask, (int32_t)(mask_rev(lm) | (uint32_t)mask_rev(fm) << 8))) {
         errno = ENOMEM;
         return -1;
     }
     t->head[u] = e;
+    t->head[v] = e + 1;
     return 0;
 }
+
+static inline uint8_t pool_fm(const sg_tmp *t, int32_t e) { return (uint8_t)t->emask.a[e]; }
+static inline uint8_t pool_lm(const sg_tmp *t, int32_t e) { return (uint8_t)(t->emask.a[e] >> 8); }
 
 /* Bounded Dijkstra from src over paths that avoid x and whose inner nodes
  * are global, pruned above bound and stopped after WITNESS_SETTLE settled
@@ -731,8 +756,32 @@ static void witness(gb_sg *sg, sg_tmp *t, int32_t src, int32_t x, double bound, 
     sg->hn = 0;
 }
 
-/* Try to make x local (see "Two-level graph" in the file head).
- * Returns 1 made local, 0 kept global, -1 allocation failure. */
+/* Out-directions that strictly shorten a turn at cell c after a last move
+ * in any direction of in (see "Taut pruning" in the file head). */
+static inline uint8_t turn_prune(const gb_sg *sg, int32_t c, unsigned in)
+{
+    const uint8_t *pass = sg->grid->pass;
+    const int32_t *off = sg->grid->off;
+    uint8_t pm = 0;
+    while (in) {
+        int k = __builtin_ctz(in);
+        in &= in - 1;
+        pm |= sg->prune[k];
+        if (k < 4) {   /* straight: the two 90-degree turns, if the corner is free */
+            int e1 = (k + 1) & 3, e2 = (k + 3) & 3;
+            if (pass[c - off[k] + off[e1]]) pm |= (uint8_t)(1u << e1);
+            if (pass[c - off[k] + off[e2]]) pm |= (uint8_t)(1u << e2);
+        }
+    }
+    return pm;
+}
+
+/* Try to make x local (see "Two-level graph" in the file head).  Pairs
+ * (p, q) of neighbours whose turn p -> x -> q is strictly shortenable need
+ * nothing: by (J) a global-inner path of length d(p,q) < c(p,x) + c(x,q)
+ * exists, and it cannot pass through x.  The others need a witness; when
+ * none is found, an h-reachable pair gets the edge p-q, any other pair
+ * keeps x global.  Returns 1 made local, 0 kept global, -1 on failure. */
 static int try_local(gb_sg *sg, sg_tmp *t, int32_t x)
 {
     t->nb.n = t->nbs.n = t->nbd.n = t->nbe.n = t->pend.n = 0;
@@ -745,43 +794,52 @@ static int try_local(gb_sg *sg, sg_tmp *t, int32_t x)
             return -1;
         }
     }
-    int32_t k = (int32_t)t->nb.n;
-    const int32_t *nb = t->nb.a, *nbs = t->nbs.a, *nbd = t->nbd.a;
-    for (int32_t i = 0; i + 1 < k; i++) {
-        if (t->tgen == UINT32_MAX) {
-            memset(t->tmark, 0, (size_t)(sg->n ? sg->n : 1) * sizeof *t->tmark);
-            t->tgen = 0;
-        }
-        t->tgen++;
-        double bound = 0.0;
-        for (int32_t j = i + 1; j < k; j++) {
-            t->tmark[nb[j]] = t->tgen;
-            double c = (double)(nbs[i] + nbs[j]) + GB_SQRT2 * (double)(nbd[i] + nbd[j]);
-            if (c > bound) bound = c;
-        }
-        witness(sg, t, nb[i], x, bound, k - 1 - i);
-        uint32_t open = 2 * sg->gen;
-        for (int32_t j = i + 1; j < k; j++) {
-            int32_t q = nb[j];
-            int64_t vs = (int64_t)nbs[i] + nbs[j], vd = (int64_t)nbd[i] + nbd[j];
-            if (sg->stamp[q] >= open && pair_le(t->wa[q], t->wb[q], vs, vd)) continue;
-            int32_t hs, hd;
-            oct_pair(sg->xy[nb[i]], sg->xy[q], &hs, &hd);
-            if (hs != vs || hd != vd) return 0;   /* x is needed */
-            if (ivec_push(&t->pend, i) || ivec_push(&t->pend, j)) { errno = ENOMEM; return -1; }
+    int32_t k = (int32_t)t->nb.n, cx = sg->cell[x];
+    const int32_t *nb = t->nb.a, *nbs = t->nbs.a, *nbd = t->nbd.a, *nbe = t->nbe.a;
+    /* the turn masks: moving p -> x ends with the reverse of x -> p's first moves */
+    if (ivec_reserve(&t->pm, (size_t)k) != 0) { errno = ENOMEM; return -1; }
+    for (int32_t i = 0; i < k; i++) t->pm.a[i] = turn_prune(sg, cx, mask_rev(pool_fm(t, nbe[i])));
+    /* corner pairs first: any of them without a witness keeps x global */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int32_t i = 0; i + 1 < k; i++) {
+            if (t->tgen == UINT32_MAX) {
+                memset(t->tmark, 0, (size_t)(sg->n ? sg->n : 1) * sizeof *t->tmark);
+                t->tgen = 0;
+            }
+            t->tgen++;
+            double bound = 0.0;
+            int32_t ntarget = 0;
+            for (int32_t j = i + 1; j < k; j++) {
+                if (t->pm.a[i] & pool_fm(t, nbe[j])) continue;   /* not taut */
+                int32_t hs, hd;
+                oct_pair(sg->xy[nb[i]], sg->xy[nb[j]], &hs, &hd);
+                int corner = hs != nbs[i] + nbs[j] || hd != nbd[i] + nbd[j];
+                if (corner != (pass == 0)) continue;
+                t->tmark[nb[j]] = t->tgen;
+                ntarget++;
+                double c = (double)(nbs[i] + nbs[j]) + GB_SQRT2 * (double)(nbd[i] + nbd[j]);
+                if (c > bound) bound = c;
+            }
+            if (ntarget == 0) continue;
+            witness(sg, t, nb[i], x, bound, ntarget);
+            uint32_t open = 2 * sg->gen;
+            for (int32_t j = i + 1; j < k; j++) {
+                int32_t q = nb[j];
+                if (t->tmark[q] != t->tgen) continue;
+                int64_t vs = (int64_t)nbs[i] + nbs[j], vd = (int64_t)nbd[i] + nbd[j];
+                if (sg->stamp[q] >= open && pair_le(t->wa[q], t->wb[q], vs, vd)) continue;
+                if (pass == 0) return 0;   /* a corner x is needed for */
+                if (ivec_push(&t->pend, i) || ivec_push(&t->pend, j)) { errno = ENOMEM; return -1; }
+            }
         }
     }
     sg->local[x] = 1;
-    /* the new edge p-q is p -> x -> q: it starts as p -> x starts (the
-     * reverse of how x -> p ends) and ends as x -> q ends */
+    /* the new edge p-q is p -> x -> q: it starts as p -> x starts and ends
+     * as x -> q ends */
     for (size_t i = 0; i < t->pend.n; i += 2) {
         int32_t a = t->pend.a[i], b = t->pend.a[i + 1];
-        int32_t p = t->nb.a[a], q = t->nb.a[b];
-        uint8_t lmp = (uint8_t)(t->emask.a[t->nbe.a[a]] >> 8);   /* x -> p ends */
-        uint8_t lmq = (uint8_t)(t->emask.a[t->nbe.a[b]] >> 8);   /* x -> q ends */
-        if (pool_add(t, p, q, x, mask_rev(lmp), lmq) != 0
-            || pool_add(t, q, p, x, mask_rev(lmq), lmp) != 0)
-            return -1;
+        int32_t exp_ = nbe[a], exq = nbe[b], epx = t->erev.a[exp_];
+        if (pool_pair(t, nb[a], nb[b], epx, exq, pool_fm(t, epx), pool_lm(t, exq)) != 0) return -1;
         sg->added++;
     }
     return 1;
@@ -799,35 +857,41 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
     t->tmark = gb_calloc(nn, sizeof *t->tmark);
     if (!sg->local || !t->head || !t->wa || !t->wb || !t->tmark) { errno = ENOMEM; return -1; }
     for (int32_t u = 0; u < n; u++) t->head[u] = -1;
-    /* the pool, from the mutual lists (each list pushed in reverse so the
-     * linked list reads in ascending order) */
     size_t want = t->lto.n;
-    if (ivec_reserve(&t->eto, want) || ivec_reserve(&t->evia, want) || ivec_reserve(&t->enext, want)
+    if (ivec_reserve(&t->eto, want) || ivec_reserve(&t->enext, want) || ivec_reserve(&t->eh1, want)
+        || ivec_reserve(&t->eh2, want) || ivec_reserve(&t->erev, want)
         || ivec_reserve(&t->emask, want)) {
         errno = ENOMEM;
         return -1;
     }
+    /* the pool, from the mutual lists (both D orders legal: fm = lm) */
     for (int32_t u = 0; u < n; u++)
-        for (int64_t e = t->loff[u + 1] - 1; e >= t->loff[u]; e--) {
-            uint8_t mm = move_mask(sg->xy[u], sg->xy[t->lto.a[e]], 0);
-            if (pool_add(t, u, t->lto.a[e], -1, mm, mm) != 0) return -1;
+        for (int64_t e = t->loff[u]; e < t->loff[u + 1]; e++) {
+            int32_t v = t->lto.a[e];
+            if (v < u) continue;
+            uint8_t mm = move_mask(sg->xy[u], sg->xy[v], 0);
+            if (pool_pair(t, u, v, -1, -1, mm, mm) != 0) return -1;
         }
     ivec_free(&t->lto);
     for (int32_t x = 0; x < n; x++)
         if (try_local(sg, t, x) < 0) return -1;
-    /* final arrays */
+    /* final arrays; pmap = CSR position of each pool entry (reuses lto) */
     int64_t m = (int64_t)t->eto.n;
     sg->m = m;
     sg->adj_off = take(sg, (size_t)n + 1, sizeof *sg->adj_off, 0);
     sg->adj_gend = take(sg, (size_t)n, sizeof *sg->adj_gend, 0);
     sg->adj_to = take(sg, (size_t)m, sizeof *sg->adj_to, 0);
-    sg->adj_via = take(sg, (size_t)m, sizeof *sg->adj_via, 0);
+    sg->adj_h1 = take(sg, (size_t)m, sizeof *sg->adj_h1, 0);
+    sg->adj_h2 = take(sg, (size_t)m, sizeof *sg->adj_h2, 0);
+    sg->adj_rev = take(sg, (size_t)m, sizeof *sg->adj_rev, 0);
     sg->adj_fm = take(sg, (size_t)m, sizeof *sg->adj_fm, 0);
     sg->adj_lm = take(sg, (size_t)m, sizeof *sg->adj_lm, 0);
-    if (!sg->adj_off || !sg->adj_gend || !sg->adj_to || !sg->adj_via || !sg->adj_fm || !sg->adj_lm) {
+    if (!sg->adj_off || !sg->adj_gend || !sg->adj_to || !sg->adj_h1 || !sg->adj_h2 || !sg->adj_rev
+        || !sg->adj_fm || !sg->adj_lm || ivec_reserve(&t->lto, (size_t)m) != 0) {
         errno = ENOMEM;
         return -1;
     }
+    int32_t *pmap = t->lto.a;
     int32_t pos = 0;
     sg->nglobal = 0;
     sg->global_m = 0;
@@ -842,10 +906,10 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
         int32_t gi = pos, li = pos + ng;
         for (int32_t e = t->head[u]; e >= 0; e = t->enext.a[e]) {
             int32_t v = t->eto.a[e], at = sg->local[v] ? li++ : gi++;
+            pmap[e] = at;
             sg->adj_to[at] = v;
-            sg->adj_via[at] = t->evia.a[e];
-            sg->adj_fm[at] = (uint8_t)t->emask.a[e];
-            sg->adj_lm[at] = (uint8_t)(t->emask.a[e] >> 8);
+            sg->adj_fm[at] = pool_fm(t, e);
+            sg->adj_lm[at] = pool_lm(t, e);
         }
         pos += ng + nl;
         if (!sg->local[u]) {
@@ -854,6 +918,12 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
         }
     }
     sg->adj_off[n] = pos;
+    for (int32_t e = 0; e < (int32_t)m; e++) {
+        int32_t at = pmap[e];
+        sg->adj_h1[at] = t->eh1.a[e] < 0 ? -1 : pmap[t->eh1.a[e]];
+        sg->adj_h2[at] = t->eh2.a[e] < 0 ? -1 : pmap[t->eh2.a[e]];
+        sg->adj_rev[at] = pmap[t->erev.a[e]];
+    }
     return 0;
 }
 
@@ -908,10 +978,9 @@ static int build_all(gb_sg *sg, sg_tmp *t)
     sg->xstamp = take(sg, (size_t)n, sizeof *sg->xstamp, 1);
     sg->xnext = take(sg, (size_t)sg->m, sizeof *sg->xnext, 0);
     sg->xto = take(sg, (size_t)sg->m, sizeof *sg->xto, 0);
-    sg->xfm = take(sg, (size_t)sg->m, sizeof *sg->xfm, 0);
-    sg->xlm = take(sg, (size_t)sg->m, sizeof *sg->xlm, 0);
+    sg->pentry = take(sg, nn, sizeof *sg->pentry, 0);
     sg->stack = take(sg, 2 * nn, sizeof *sg->stack, 0);
-    if (!sg->xhead || !sg->xstamp || !sg->xnext || !sg->xto || !sg->xfm || !sg->xlm || !sg->stack) {
+    if (!sg->xhead || !sg->xstamp || !sg->xnext || !sg->xto || !sg->pentry || !sg->stack) {
         errno = ENOMEM;
         return -1;
     }
@@ -957,7 +1026,9 @@ void gb_sg_free(gb_sg *sg)
     gb_free(sg->xy);
     gb_free(sg->adj_off);
     gb_free(sg->adj_to);
-    gb_free(sg->adj_via);
+    gb_free(sg->adj_h1);
+    gb_free(sg->adj_h2);
+    gb_free(sg->adj_rev);
     gb_free(sg->adj_fm);
     gb_free(sg->adj_lm);
     gb_free(sg->inmask);
@@ -975,8 +1046,7 @@ void gb_sg_free(gb_sg *sg)
     gb_free(sg->xstamp);
     gb_free(sg->xnext);
     gb_free(sg->xto);
-    gb_free(sg->xfm);
-    gb_free(sg->xlm);
+    gb_free(sg->pentry);
     gb_free(sg->stack);
     gb_free(sg);
 }
@@ -1001,29 +1071,6 @@ int gb_sg_is_subgoal(const gb_sg *sg, int32_t id)
 
 /* ---- query ------------------------------------------------------------ */
 
-/* The out-directions to skip when expanding node u (not the start) whose
- * path may end with the directions in inmask[u]: see "Taut pruning" in the
- * file head. */
-static inline uint8_t prune_mask(const gb_sg *sg, int32_t u)
-{
-    const uint8_t *pass = sg->grid->pass;
-    const int32_t *off = sg->grid->off;
-    int32_t c = sg->cell[u];
-    unsigned in = sg->inmask[u];
-    uint8_t pm = 0;
-    while (in) {
-        int k = __builtin_ctz(in);
-        in &= in - 1;
-        pm |= sg->prune[k];
-        if (k < 4) {   /* straight: the two 90-degree turns, if the corner is free */
-            int e1 = (k + 1) & 3, e2 = (k + 3) & 3;
-            if (pass[c - off[k] + off[e1]]) pm |= (uint8_t)(1u << e1);
-            if (pass[c - off[k] + off[e2]]) pm |= (uint8_t)(1u << e2);
-        }
-    }
-    return pm;
-}
-
 /* A* from node n (start) to node n + 1 (goal) over the query graph; the
  * start's scan is in sg->list[0 .. nstart), the goal side is marked by
  * gmark (and, for sg-tl, the extra edges).  TL is a compile-time constant
@@ -1039,12 +1086,12 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
     const uint8_t *adj_fm = sg->adj_fm, *adj_lm = sg->adj_lm;
     uint32_t *stamp = sg->stamp;
     double *g = sg->g;
-    int32_t *parent = sg->parent;
+    int32_t *parent = sg->parent, *pentry = sg->pentry;
     uint8_t *inmask = sg->inmask;
     uint64_t expanded = 0, generated = 0, pushes = 0, pops = 0;
     int found = 0;
 
-#define SG_RELAX(V, COST, LM)                                                    \
+#define SG_RELAX(V, COST, LM, E)                                                 \
     do {                                                                         \
         int32_t v_ = (V);                                                        \
         uint32_t sv_ = stamp[v_];                                                \
@@ -1055,6 +1102,7 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
             g[v_] = ng_;                                                         \
             parent[v_] = u;                                                      \
             inmask[v_] = (LM);                                                   \
+            if (TL) pentry[v_] = (E);                                            \
             heap_push(sg, ng_ + oct(xy[v_], gxy), ng_, v_);                      \
             generated++;                                                         \
             pushes++;                                                            \
@@ -1062,6 +1110,7 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
             g[v_] = ng_;                                                         \
             parent[v_] = u;                                                      \
             inmask[v_] = (LM);                                                   \
+            if (TL) pentry[v_] = (E);                                            \
             heap_decrease(sg, v_, ng_ + oct(xy[v_], gxy), ng_);                  \
             generated++;                                                         \
         }                                                                        \
@@ -1084,33 +1133,34 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
         if (u == S) {   /* no parent: no pruning; S -> v is D(S, v) */
             for (int32_t i = 0; i < nstart; i++) {
                 int32_t v = sg->list[i];
-                SG_RELAX(v, oct(uxy, xy[v]), move_mask(uxy, xy[v], 1));
+                SG_RELAX(v, oct(uxy, xy[v]), move_mask(uxy, xy[v], 1), -1);
             }
             continue;
         }
-        if (sg->gmark[u] == gen) SG_RELAX(G, oct(uxy, gxy), 0);
-        uint8_t pm = prune_mask(sg, u);
-#ifdef SG_NO_PRUNE
-        pm = 0;
-#endif
+        if (sg->gmark[u] == gen) SG_RELAX(G, oct(uxy, gxy), 0, -1);
+        /* sg-tl: a local subgoal not reached from S is on the goal side
+         * (reached to go on to G, by (J)): nothing else to do */
+        if (TL && sg->local[u] && parent[u] != S) continue;
+        uint8_t pm = turn_prune(sg, sg->cell[u], inmask[u]);
         int32_t end = TL ? sg->adj_gend[u] : adj_off[u + 1];
         for (int32_t e = adj_off[u]; e < end; e++) {
             if (adj_fm[e] & pm) continue;
             int32_t v = adj_to[e];
-            SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e]);
+            SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e], e);
         }
         if (TL) {
             if (sg->local[u]) {
                 for (int32_t e = end; e < adj_off[u + 1]; e++) {
                     int32_t v = adj_to[e];
                     if (sg->gmark[v] != gen || (adj_fm[e] & pm)) continue;
-                    SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e]);
+                    SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e], e);
                 }
             } else if (sg->xstamp[u] == gen) {
                 for (int32_t x = sg->xhead[u]; x >= 0; x = sg->xnext[x]) {
-                    if (sg->xfm[x] & pm) continue;
-                    int32_t v = sg->xto[x];
-                    SG_RELAX(v, oct(uxy, xy[v]), sg->xlm[x]);
+                    int32_t e = sg->xto[x];
+                    if (adj_fm[e] & pm) continue;
+                    int32_t v = adj_to[e];
+                    SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e], e);
                 }
             }
         }
@@ -1134,12 +1184,27 @@ static int astar_tl(gb_sg *sg, int32_t nstart, gb_sg_stats *st)
     return astar_core(sg, nstart, st, 1);
 }
 
-/* The via of edge a-b (sg-tl), -1 when it refines directly. */
-static int32_t edge_via(const gb_sg *sg, int32_t a, int32_t b)
+/* sg-tl: the cells of adjacency entry e (from node u) at out[0 ..]: an
+ * added edge is its two halves, expanded with an explicit stack of
+ * (node, entry) pairs.  Returns the number of steps written. */
+static int32_t emit_entry(gb_sg *sg, int32_t u, int32_t e, int32_t *out, int64_t *ns, int64_t *nd)
 {
-    for (int32_t e = sg->adj_off[a]; e < sg->adj_off[a + 1]; e++)
-        if (sg->adj_to[e] == b) return sg->adj_via[e];
-    return -1;   /* not reached: every graph path edge is in the adjacency */
+    int32_t sp = 0, pos = 0;
+    sg->stack[sp++] = u;
+    sg->stack[sp++] = e;
+    while (sp > 0) {
+        int32_t f = sg->stack[--sp], a = sg->stack[--sp];
+        if (sg->adj_h1[f] < 0) {
+            pos += emit(sg, a, sg->adj_to[f], 0, out + pos, ns, nd);
+        } else {
+            int32_t h1 = sg->adj_h1[f], h2 = sg->adj_h2[f];
+            sg->stack[sp++] = sg->adj_to[h1];   /* x -> v second */
+            sg->stack[sp++] = h2;
+            sg->stack[sp++] = a;                /* a -> x first */
+            sg->stack[sp++] = h1;
+        }
+    }
+    return pos;
 }
 
 /* Refine the graph path gpath[0 .. k) (k >= 2, start .. goal) into cells. */
@@ -1148,23 +1213,39 @@ static void refine(gb_sg *sg, int32_t k, int32_t *path, int64_t *ns, int64_t *nd
     int32_t S = sg->n, G = sg->n + 1, pos = 0;
     for (int32_t i = 0; i + 1 < k; i++) {
         int32_t a = sg->gpath[i], b = sg->gpath[i + 1];
-        if (a == S) { pos += emit(sg, a, b, 0, path + pos, ns, nd); continue; }
-        if (b == G) { pos += emit(sg, a, b, 1, path + pos, ns, nd); continue; }
-        if (!sg->two_level) { pos += emit(sg, a, b, 0, path + pos, ns, nd); continue; }
-        int32_t sp = 0;
-        sg->stack[sp++] = a;
-        sg->stack[sp++] = b;
-        while (sp > 0) {
-            int32_t y = sg->stack[--sp], x = sg->stack[--sp];
-            int32_t via = edge_via(sg, x, y);
-            if (via < 0) {
-                pos += emit(sg, x, y, 0, path + pos, ns, nd);
-            } else {
-                sg->stack[sp++] = via;
-                sg->stack[sp++] = y;
-                sg->stack[sp++] = x;
-                sg->stack[sp++] = via;
+        if (a == S) pos += emit(sg, a, b, 0, path + pos, ns, nd);
+        else if (b == G) pos += emit(sg, a, b, 1, path + pos, ns, nd);
+        else if (!sg->two_level) pos += emit(sg, a, b, 0, path + pos, ns, nd);
+        else pos += emit_entry(sg, a, sg->pentry[b], path + pos, ns, nd);
+    }
+}
+
+/* sg-tl, before the search: for each local subgoal v of the goal's scan,
+ * an extra edge u -> v from each global neighbour u, unless the turn
+ * u -> v -> G is strictly shortenable (then no optimal path ends so). */
+static void extra_edges(gb_sg *sg, int32_t ng, uint32_t gen)
+{
+    const int32_t G = sg->n + 1;
+    int32_t nx = 0;
+    for (int32_t i = 0; i < ng; i++) {
+        int32_t v = sg->list[i];
+        if (!sg->local[v]) continue;
+        /* first move from v on the way to G: the reverse of D(G, v)'s last */
+        uint8_t og = mask_rev(move_mask(sg->xy[G], sg->xy[v], 1));
+        uint8_t bad = 0;   /* in-directions a for which a -> og shortens */
+        for (int a = 0; a < 8; a++)
+            if (turn_prune(sg, sg->cell[v], 1u << a) & og) bad |= (uint8_t)(1u << a);
+        for (int32_t e = sg->adj_off[v]; e < sg->adj_gend[v]; e++) {
+            int32_t r = sg->adj_rev[e];   /* u -> v */
+            if (sg->adj_lm[r] & bad) continue;
+            int32_t u = sg->adj_to[e];
+            if (sg->xstamp[u] != gen) {
+                sg->xstamp[u] = gen;
+                sg->xhead[u] = -1;
             }
+            sg->xto[nx] = r;
+            sg->xnext[nx] = sg->xhead[u];
+            sg->xhead[u] = nx++;
         }
     }
 }
@@ -1208,25 +1289,7 @@ int gb_sg_query(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t c
     int32_t ng = scan(sg, goal, sg->list);
     if (ng == 0) return GB_SG_UNREACHABLE;
     for (int32_t i = 0; i < ng; i++) sg->gmark[sg->list[i]] = gen;
-    if (sg->two_level) {
-        int32_t nx = 0;
-        for (int32_t i = 0; i < ng; i++) {
-            int32_t v = sg->list[i];
-            if (!sg->local[v]) continue;
-            for (int32_t e = sg->adj_off[v]; e < sg->adj_gend[v]; e++) {
-                int32_t u = sg->adj_to[e];
-                if (sg->xstamp[u] != gen) {
-                    sg->xstamp[u] = gen;
-                    sg->xhead[u] = -1;
-                }
-                sg->xto[nx] = v;
-                sg->xfm[nx] = mask_rev(sg->adj_lm[e]);   /* u -> v is v -> u reversed */
-                sg->xlm[nx] = mask_rev(sg->adj_fm[e]);
-                sg->xnext[nx] = sg->xhead[u];
-                sg->xhead[u] = nx++;
-            }
-        }
-    }
+    if (sg->two_level) extra_edges(sg, ng, gen);
     int32_t nstart = scan(sg, start, sg->list);
     if (nstart == 0) return GB_SG_UNREACHABLE;
     int found = sg->two_level ? astar_tl(sg, nstart, st) : astar_simple(sg, nstart, st);
