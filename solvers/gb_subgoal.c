@@ -168,6 +168,8 @@ struct gb_sg {
     int64_t m;            /* adjacency entries: 2 x undirected edges */
     int64_t global_m;     /* entries between two global subgoals */
     int64_t added;        /* sg-tl: undirected edges added by the construction */
+    int64_t xmax;         /* sg-tl: sum over local subgoals of their global degree
+                             (the most extra edges a query can list) */
     int32_t *sgid;        /* ncells: node id of a subgoal cell, else -1 */
     uint16_t *clr;        /* 4 * ncells: clearance, clr[4*id + k], k = N E S W */
     int32_t *cell;        /* n + 2: cell id of each node */
@@ -198,8 +200,8 @@ struct gb_sg {
     int32_t *gpath;       /* n + 2: graph path of the last query */
     int32_t *xhead;       /* sg-tl, n: first extra edge of a global node */
     uint32_t *xstamp;     /* sg-tl, n: == gen when xhead is valid */
-    int32_t *xnext;       /* sg-tl, m: next extra edge */
-    int32_t *xto;         /* sg-tl, m: extra edge: the adjacency entry u -> v (v a
+    int32_t *xnext;       /* sg-tl, xmax: next extra edge */
+    int32_t *xto;         /* sg-tl, xmax: extra edge: the adjacency entry u -> v (v a
                              goal-side local subgoal) */
     int32_t *stack;       /* sg-tl, 2 * (n + 2): refinement stack of node pairs */
     size_t bytes;         /* sum of the sizes requested for the blocks held */
@@ -562,22 +564,32 @@ static void ivec_free(ivec *v)
 }
 
 /* Build temporaries, released by gb_sg_build whatever happens. */
+typedef struct sg_wnode {
+    uint32_t stamp;    /* == 2 wgen open, 2 wgen + 1 closed (witness searches) */
+    int32_t a, b;      /* cost of the path found: straight, diagonal steps */
+} sg_wnode;
+
 typedef struct sg_tmp {
-    int64_t *loff;     /* n + 1: scan list of node u is lto.a[loff[u] .. loff[u+1]) */
-    ivec lto;
-    /* sg-tl */
-    int32_t *head;     /* n: first pool entry of a node, -1 = none */
-    ivec eto, enext;   /* edge pool, one entry per direction: target, next of its node */
+    int64_t *loff;     /* n + 1: scan list (then mutual list) of node u is
+                          lto.a[loff[u] .. loff[u+1]) */
+    ivec lto;          /* sg-tl: the edge pool's targets: entries [0, m0) are
+                          the mutual lists (CSR), later ones added edges */
+    /* sg-tl edge pool: one entry per direction of an edge */
+    int32_t m0;        /* entries of the initial CSR part */
+    int32_t *head;     /* n: first added entry of a node, -1 = none */
+    ivec enext;        /* next added entry of the same node (added entries) */
     ivec eh1, eh2;     /* halves (pool entries) of an added edge, -1 = direct */
     ivec erev;         /* the reverse entry */
     ivec emask;        /* first-move mask | last-move mask << 8 */
+    ivec ecs, ecd;     /* cost: straight and diagonal steps */
     ivec pm;           /* turn prune mask per neighbour of the subgoal being tried */
-    int32_t *wa, *wb;  /* n: witness path cost as (straight, diagonal) */
+    sg_wnode *w;       /* n: witness search state */
+    uint32_t wgen;
     uint32_t *tmark;   /* n: == tgen for the targets of the witness search */
     uint32_t tgen;
     ivec nb, nbs, nbd; /* neighbours of the subgoal being tried, and their costs */
     ivec nbe;          /* the pool entry x -> neighbour */
-    ivec pend;         /* edges to add if it becomes local (pairs of nodes) */
+    ivec pend;         /* edges to add if it becomes local (pairs of indices in nb) */
 } sg_tmp;
 
 static void tmp_free(sg_tmp *t)
@@ -585,20 +597,20 @@ static void tmp_free(sg_tmp *t)
     gb_free(t->loff);
     ivec_free(&t->lto);
     gb_free(t->head);
-    ivec_free(&t->eto);
     ivec_free(&t->enext);
     ivec_free(&t->eh1);
     ivec_free(&t->eh2);
     ivec_free(&t->erev);
-    ivec_free(&t->pm);
     ivec_free(&t->emask);
-    ivec_free(&t->nbe);
-    gb_free(t->wa);
-    gb_free(t->wb);
+    ivec_free(&t->ecs);
+    ivec_free(&t->ecd);
+    ivec_free(&t->pm);
+    gb_free(t->w);
     gb_free(t->tmark);
     ivec_free(&t->nb);
     ivec_free(&t->nbs);
     ivec_free(&t->nbd);
+    ivec_free(&t->nbe);
     ivec_free(&t->pend);
 }
 
@@ -680,75 +692,94 @@ static int finish_simple(gb_sg *sg, sg_tmp *t)
     return 0;
 }
 
-/* Add edge u-v to the pool as two entries (u -> v, v -> u), each the
- * other's reverse.  h1, h2: the pool entries u -> x and x -> v of the two
- * halves of an added edge, -1 for an edge refined directly.  fm, lm: the
- * first- and last-move masks of u -> v (v -> u gets them reversed). */
-static int pool_pair(sg_tmp *t, int32_t u, int32_t v, int32_t h1, int32_t h2, uint8_t fm, uint8_t lm)
+/* Pool iteration: the CSR part of u, then its added entries. */
+static inline int32_t pool_first(const sg_tmp *t, int32_t u)
 {
-    if (t->eto.n >= (size_t)INT32_MAX - 2) { errno = EOVERFLOW; return -1; }
-    int32_t e = (int32_t)t->eto.n;
-    /* v -> u: halves v -> x (reverse of x -> v) and x -> u (reverse of u -> x) */
-    int32_t rh1 = h1 < 0 ? -1 : t->erev.a[h2], rh2 = h1 < 0 ? -1 : t->erev.a[h1];
-    if (ivec_push(&t->eto, v) || ivec_push(&t->enext, t->head[u]) || ivec_push(&t->eh1, h1)
-        || ivec_push(&t->eh2, h2) || ivec_push(&t->erev, e + 1)
-        || ivec_push(&t->emask, (int32_t)(fm | (uint32_t)lm << 8))
-        || ivec_push(&t->eto, u) || ivec_push(&t->enext, t->head[v]) || ivec_push(&t->eh1, rh1)
-        || ivec_push(&t->eh2, rh2) || ivec_push(&t->erev, e)
-        || ivec_push(&t->emask, (int32_t)(mask_rev(lm) | (uint32_t)mask_rev(fm) << 8))) {
-        errno = ENOMEM;
-        return -1;
-    }
-    t->head[u] = e;
-    t->head[v] = e + 1;
-    return 0;
+    return t->loff[u] < t->loff[u + 1] ? (int32_t)t->loff[u] : t->head[u];
+}
+
+static inline int32_t pool_next(const sg_tmp *t, int32_t u, int32_t e)
+{
+    if (e < t->m0) return e + 1 < t->loff[u + 1] ? e + 1 : t->head[u];
+    return t->enext.a[e];
 }
 
 static inline uint8_t pool_fm(const sg_tmp *t, int32_t e) { return (uint8_t)t->emask.a[e]; }
 static inline uint8_t pool_lm(const sg_tmp *t, int32_t e) { return (uint8_t)(t->emask.a[e] >> 8); }
 
+/* Push one pool entry's fields (all but the link). */
+static int pool_push(sg_tmp *t, int32_t v, int32_t next, int32_t h1, int32_t h2, int32_t rev,
+                     uint8_t fm, uint8_t lm, int32_t cs, int32_t cd)
+{
+    if (ivec_push(&t->lto, v) || ivec_push(&t->enext, next) || ivec_push(&t->eh1, h1)
+        || ivec_push(&t->eh2, h2) || ivec_push(&t->erev, rev)
+        || ivec_push(&t->emask, (int32_t)(fm | (uint32_t)lm << 8)) || ivec_push(&t->ecs, cs)
+        || ivec_push(&t->ecd, cd)) {
+        errno = ENOMEM;
+        return -1;
+    }
+    return 0;
+}
+
+/* Add edge u-v, made of the pool entries h1 = u -> x and h2 = x -> v, as
+ * two entries (u -> v, v -> u), each the other's reverse.  fm, lm: the
+ * first- and last-move masks of u -> v (v -> u gets them reversed). */
+static int pool_pair(sg_tmp *t, int32_t u, int32_t v, int32_t h1, int32_t h2, uint8_t fm, uint8_t lm)
+{
+    if (t->lto.n >= (size_t)INT32_MAX - 2) { errno = EOVERFLOW; return -1; }
+    int32_t e = (int32_t)t->lto.n;
+    int32_t cs = t->ecs.a[h1] + t->ecs.a[h2], cd = t->ecd.a[h1] + t->ecd.a[h2];
+    /* v -> u: halves v -> x (reverse of x -> v) and x -> u (reverse of u -> x) */
+    if (pool_push(t, v, t->head[u], h1, h2, e + 1, fm, lm, cs, cd) != 0
+        || pool_push(t, u, t->head[v], t->erev.a[h2], t->erev.a[h1], e, mask_rev(lm),
+                     mask_rev(fm), cs, cd) != 0)
+        return -1;
+    t->head[u] = e;
+    t->head[v] = e + 1;
+    return 0;
+}
+
 /* Bounded Dijkstra from src over paths that avoid x and whose inner nodes
  * are global, pruned above bound and stopped after WITNESS_SETTLE settled
  * nodes or when the ntarget nodes marked tgen are settled.  Leaves, for
- * every node reached (stamp >= 2gen), the exact cost of a real path in
- * t->wa / t->wb. */
+ * every node reached (w[v].stamp >= 2 wgen), the exact cost of a real
+ * path in w[v].a, w[v].b. */
 static void witness(gb_sg *sg, sg_tmp *t, int32_t src, int32_t x, double bound, int32_t ntarget)
 {
-    uint32_t gen = next_gen(sg), open = 2 * gen, closed = open + 1;
+    if (t->wgen >= GEN_MAX) {
+        memset(t->w, 0, (size_t)(sg->n ? sg->n : 1) * sizeof *t->w);
+        t->wgen = 0;
+    }
+    uint32_t gen = ++t->wgen, open = 2 * gen, closed = open + 1;
     double lim = bound + 1e-9 * (1.0 + bound);   /* any pruning is safe */
     const uint8_t *local = sg->local;
+    sg_wnode *w = t->w;
+    const int32_t *to = t->lto.a, *ecs = t->ecs.a, *ecd = t->ecd.a;
     sg->hn = 0;
-    sg->stamp[src] = open;
-    sg->g[src] = 0.0;
-    t->wa[src] = t->wb[src] = 0;
+    w[src] = (sg_wnode){ open, 0, 0 };
     heap_push(sg, 0.0, 0.0, src);
     int32_t settled = 0;
     while (sg->hn > 0) {
         int32_t u = heap_pop(sg);
-        sg->stamp[u] = closed;
+        w[u].stamp = closed;
         if (t->tmark[u] == t->tgen && --ntarget == 0) break;
         if (u != src && local[u]) continue;
         if (++settled > WITNESS_SETTLE) break;
-        for (int32_t e = t->head[u]; e >= 0; e = t->enext.a[e]) {
-            int32_t v = t->eto.a[e];
+        int32_t ua = w[u].a, ub = w[u].b;
+        for (int32_t e = pool_first(t, u); e >= 0; e = pool_next(t, u, e)) {
+            int32_t v = to[e];
             if (v == x) continue;
-            uint32_t sv = sg->stamp[v];
+            uint32_t sv = w[v].stamp;
             if (sv == closed) continue;
-            int32_t ps, pd;
-            oct_pair(sg->xy[u], sg->xy[v], &ps, &pd);
-            int32_t a = t->wa[u] + ps, b = t->wb[u] + pd;
+            int32_t a = ua + ecs[e], b = ub + ecd[e];
             double ng = (double)a + GB_SQRT2 * (double)b;
             if (ng > lim) continue;
             if (sv < open) {
-                sg->stamp[v] = open;
-                sg->g[v] = ng;
-                t->wa[v] = a;
-                t->wb[v] = b;
+                w[v] = (sg_wnode){ open, a, b };
                 heap_push(sg, ng, ng, v);
-            } else if (ng < sg->g[v]) {
-                sg->g[v] = ng;
-                t->wa[v] = a;
-                t->wb[v] = b;
+            } else if (ng < (double)w[v].a + GB_SQRT2 * (double)w[v].b) {
+                w[v].a = a;
+                w[v].b = b;
                 heap_decrease(sg, v, ng, ng);
             }
         }
@@ -785,9 +816,8 @@ static inline uint8_t turn_prune(const gb_sg *sg, int32_t c, unsigned in)
 static int try_local(gb_sg *sg, sg_tmp *t, int32_t x)
 {
     t->nb.n = t->nbs.n = t->nbd.n = t->nbe.n = t->pend.n = 0;
-    for (int32_t e = t->head[x]; e >= 0; e = t->enext.a[e]) {
-        int32_t p = t->eto.a[e], ps, pd;
-        oct_pair(sg->xy[p], sg->xy[x], &ps, &pd);
+    for (int32_t e = pool_first(t, x); e >= 0; e = pool_next(t, x, e)) {
+        int32_t p = t->lto.a[e], ps = t->ecs.a[e], pd = t->ecd.a[e];
         if (ivec_push(&t->nb, p) || ivec_push(&t->nbs, ps) || ivec_push(&t->nbd, pd)
             || ivec_push(&t->nbe, e)) {
             errno = ENOMEM;
@@ -822,12 +852,12 @@ static int try_local(gb_sg *sg, sg_tmp *t, int32_t x)
             }
             if (ntarget == 0) continue;
             witness(sg, t, nb[i], x, bound, ntarget);
-            uint32_t open = 2 * sg->gen;
+            uint32_t open = 2 * t->wgen;
             for (int32_t j = i + 1; j < k; j++) {
                 int32_t q = nb[j];
                 if (t->tmark[q] != t->tgen) continue;
                 int64_t vs = (int64_t)nbs[i] + nbs[j], vd = (int64_t)nbd[i] + nbd[j];
-                if (sg->stamp[q] >= open && pair_le(t->wa[q], t->wb[q], vs, vd)) continue;
+                if (t->w[q].stamp >= open && pair_le(t->w[q].a, t->w[q].b, vs, vd)) continue;
                 if (pass == 0) return 0;   /* a corner x is needed for */
                 if (ivec_push(&t->pend, i) || ivec_push(&t->pend, j)) { errno = ENOMEM; return -1; }
             }
@@ -848,35 +878,46 @@ static int try_local(gb_sg *sg, sg_tmp *t, int32_t x)
 /* sg-tl: contract, then the final CSR (global neighbours first). */
 static int finish_two_level(gb_sg *sg, sg_tmp *t)
 {
-    int32_t n = sg->n;
-    size_t nn = n ? (size_t)n : 1;
+    int32_t n = sg->n, m0 = (int32_t)t->lto.n;
+    size_t nn = n ? (size_t)n : 1, mm0 = m0 ? (size_t)m0 : 1;
     sg->local = take(sg, (size_t)n, sizeof *sg->local, 1);
     t->head = gb_malloc(nn * sizeof *t->head);
-    t->wa = gb_malloc(nn * sizeof *t->wa);
-    t->wb = gb_malloc(nn * sizeof *t->wb);
+    t->w = gb_calloc(nn, sizeof *t->w);
     t->tmark = gb_calloc(nn, sizeof *t->tmark);
-    if (!sg->local || !t->head || !t->wa || !t->wb || !t->tmark) { errno = ENOMEM; return -1; }
-    for (int32_t u = 0; u < n; u++) t->head[u] = -1;
-    size_t want = t->lto.n;
-    if (ivec_reserve(&t->eto, want) || ivec_reserve(&t->enext, want) || ivec_reserve(&t->eh1, want)
-        || ivec_reserve(&t->eh2, want) || ivec_reserve(&t->erev, want)
-        || ivec_reserve(&t->emask, want)) {
+    if (!sg->local || !t->head || !t->w || !t->tmark || ivec_reserve(&t->enext, mm0)
+        || ivec_reserve(&t->eh1, mm0) || ivec_reserve(&t->eh2, mm0) || ivec_reserve(&t->erev, mm0)
+        || ivec_reserve(&t->emask, mm0) || ivec_reserve(&t->ecs, mm0) || ivec_reserve(&t->ecd, mm0)) {
         errno = ENOMEM;
         return -1;
     }
-    /* the pool, from the mutual lists (both D orders legal: fm = lm) */
+    /* the pool's CSR part: the mutual lists, both D orders legal (fm = lm) */
+    t->m0 = m0;
+    for (int32_t u = 0; u < n; u++) t->head[u] = -1;
     for (int32_t u = 0; u < n; u++)
-        for (int64_t e = t->loff[u]; e < t->loff[u + 1]; e++) {
-            int32_t v = t->lto.a[e];
-            if (v < u) continue;
+        for (int32_t e = (int32_t)t->loff[u]; e < (int32_t)t->loff[u + 1]; e++) {
+            int32_t v = t->lto.a[e], cs, cd;
+            const int32_t *vl = t->lto.a + t->loff[v];
+            int32_t lo = 0, hi = (int32_t)(t->loff[v + 1] - t->loff[v]);
+            while (lo < hi) {   /* u in v's sorted list */
+                int32_t mid = lo + (hi - lo) / 2;
+                if (vl[mid] < u) lo = mid + 1;
+                else hi = mid;
+            }
             uint8_t mm = move_mask(sg->xy[u], sg->xy[v], 0);
-            if (pool_pair(t, u, v, -1, -1, mm, mm) != 0) return -1;
+            oct_pair(sg->xy[u], sg->xy[v], &cs, &cd);
+            t->enext.a[e] = -1;
+            t->eh1.a[e] = t->eh2.a[e] = -1;
+            t->erev.a[e] = (int32_t)t->loff[v] + lo;
+            t->emask.a[e] = (int32_t)(mm | (uint32_t)mm << 8);
+            t->ecs.a[e] = cs;
+            t->ecd.a[e] = cd;
         }
-    ivec_free(&t->lto);
+    t->enext.n = t->eh1.n = t->eh2.n = t->erev.n = t->emask.n = t->ecs.n = t->ecd.n = (size_t)m0;
     for (int32_t x = 0; x < n; x++)
         if (try_local(sg, t, x) < 0) return -1;
-    /* final arrays; pmap = CSR position of each pool entry (reuses lto) */
-    int64_t m = (int64_t)t->eto.n;
+    /* final arrays; pmap = CSR position of each pool entry (reuses enext,
+     * which is not needed once the entries are listed per node) */
+    int64_t m = (int64_t)t->lto.n;
     sg->m = m;
     sg->adj_off = take(sg, (size_t)n + 1, sizeof *sg->adj_off, 0);
     sg->adj_gend = take(sg, (size_t)n, sizeof *sg->adj_gend, 0);
@@ -887,25 +928,26 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
     sg->adj_fm = take(sg, (size_t)m, sizeof *sg->adj_fm, 0);
     sg->adj_lm = take(sg, (size_t)m, sizeof *sg->adj_lm, 0);
     if (!sg->adj_off || !sg->adj_gend || !sg->adj_to || !sg->adj_h1 || !sg->adj_h2 || !sg->adj_rev
-        || !sg->adj_fm || !sg->adj_lm || ivec_reserve(&t->lto, (size_t)m) != 0) {
+        || !sg->adj_fm || !sg->adj_lm || ivec_reserve(&t->pm, (size_t)m) != 0) {
         errno = ENOMEM;
         return -1;
     }
-    int32_t *pmap = t->lto.a;
+    int32_t *pmap = t->pm.a;
     int32_t pos = 0;
     sg->nglobal = 0;
     sg->global_m = 0;
+    sg->xmax = 0;
     for (int32_t u = 0; u < n; u++) {
         int32_t ng = 0, nl = 0;
-        for (int32_t e = t->head[u]; e >= 0; e = t->enext.a[e]) {
-            if (sg->local[t->eto.a[e]]) nl++;
+        for (int32_t e = pool_first(t, u); e >= 0; e = pool_next(t, u, e)) {
+            if (sg->local[t->lto.a[e]]) nl++;
             else ng++;
         }
         sg->adj_off[u] = pos;
         sg->adj_gend[u] = pos + ng;
         int32_t gi = pos, li = pos + ng;
-        for (int32_t e = t->head[u]; e >= 0; e = t->enext.a[e]) {
-            int32_t v = t->eto.a[e], at = sg->local[v] ? li++ : gi++;
+        for (int32_t e = pool_first(t, u); e >= 0; e = pool_next(t, u, e)) {
+            int32_t v = t->lto.a[e], at = sg->local[v] ? li++ : gi++;
             pmap[e] = at;
             sg->adj_to[at] = v;
             sg->adj_fm[at] = pool_fm(t, e);
@@ -915,6 +957,8 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
         if (!sg->local[u]) {
             sg->nglobal++;
             sg->global_m += ng;
+        } else {
+            sg->xmax += ng;
         }
     }
     sg->adj_off[n] = pos;
@@ -976,8 +1020,8 @@ static int build_all(gb_sg *sg, sg_tmp *t)
     if (finish_two_level(sg, t) != 0) return -1;
     sg->xhead = take(sg, (size_t)n, sizeof *sg->xhead, 0);
     sg->xstamp = take(sg, (size_t)n, sizeof *sg->xstamp, 1);
-    sg->xnext = take(sg, (size_t)sg->m, sizeof *sg->xnext, 0);
-    sg->xto = take(sg, (size_t)sg->m, sizeof *sg->xto, 0);
+    sg->xnext = take(sg, (size_t)sg->xmax, sizeof *sg->xnext, 0);
+    sg->xto = take(sg, (size_t)sg->xmax, sizeof *sg->xto, 0);
     sg->pentry = take(sg, nn, sizeof *sg->pentry, 0);
     sg->stack = take(sg, 2 * nn, sizeof *sg->stack, 0);
     if (!sg->xhead || !sg->xstamp || !sg->xnext || !sg->xto || !sg->pentry || !sg->stack) {
