@@ -143,6 +143,8 @@
 
 #include "gb_alloc.h"
 
+#define WITNESS_TG 8             /* witness searches with at most this many targets
+                                      are pruned by octile distance to them */
 #define CLR_SAT 0xffffu            /* clearance at or beyond this is stored as it */
 #define GEN_MAX 0x7ffffffeu        /* 2*gen + 1 must fit in uint32_t */
 #ifndef WITNESS_SETTLE
@@ -590,6 +592,9 @@ typedef struct sg_tmp {
     ivec nb, nbs, nbd; /* neighbours of the subgoal being tried, and their costs */
     ivec nbe;          /* the pool entry x -> neighbour */
     ivec pend;         /* edges to add if it becomes local (pairs of indices in nb) */
+    int32_t ntg;       /* targets of the current witness search (if <= WITNESS_TG) */
+    sg_xy tgxy[WITNESS_TG];
+    double tgc[WITNESS_TG];   /* c(p,x) + c(x,q) of target q */
 } sg_tmp;
 
 static void tmp_free(sg_tmp *t)
@@ -774,6 +779,12 @@ static void witness(gb_sg *sg, sg_tmp *t, int32_t src, int32_t x, double bound, 
             int32_t a = ua + ecs[e], b = ub + ecd[e];
             double ng = (double)a + GB_SQRT2 * (double)b;
             if (ng > lim) continue;
+            if (t->ntg > 0) {   /* useless unless it can still reach a target in time */
+                int useful = 0;
+                for (int32_t i = 0; i < t->ntg && !useful; i++)
+                    useful = ng + oct(sg->xy[v], t->tgxy[i]) <= t->tgc[i] + 1e-9 * (1.0 + t->tgc[i]);
+                if (!useful) continue;
+            }
             if (sv < open) {
                 w[v] = (sg_wnode){ open, a, b };
                 heap_push(sg, ng, ng, v);
@@ -839,6 +850,7 @@ static int try_local(gb_sg *sg, sg_tmp *t, int32_t x)
             t->tgen++;
             double bound = 0.0;
             int32_t ntarget = 0;
+            t->ntg = 0;
             for (int32_t j = i + 1; j < k; j++) {
                 if (t->pm.a[i] & pool_fm(t, nbe[j])) continue;   /* not taut */
                 int32_t hs, hd;
@@ -849,8 +861,13 @@ static int try_local(gb_sg *sg, sg_tmp *t, int32_t x)
                 ntarget++;
                 double c = (double)(nbs[i] + nbs[j]) + GB_SQRT2 * (double)(nbd[i] + nbd[j]);
                 if (c > bound) bound = c;
+                if (ntarget <= WITNESS_TG) {
+                    t->tgxy[ntarget - 1] = sg->xy[nb[j]];
+                    t->tgc[ntarget - 1] = c;
+                }
             }
             if (ntarget == 0) continue;
+            t->ntg = ntarget <= WITNESS_TG ? ntarget : 0;
             witness(sg, t, nb[i], x, bound, ntarget);
             uint32_t open = 2 * t->wgen;
             for (int32_t j = i + 1; j < k; j++) {
