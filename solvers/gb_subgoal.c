@@ -187,6 +187,8 @@ struct gb_sg {
     int32_t *adj_gend;    /* sg-tl, n: global neighbours are [adj_off[u], adj_gend[u]) */
     uint8_t *local;       /* sg-tl, n: 1 = local subgoal */
     uint8_t prune[8];     /* out-directions that shorten a turn after in-direction k */
+    uint8_t pruned_by[8]; /* in-directions after which out-direction k shortens the
+                             turn (the transpose of prune[], corner turns excluded) */
     /* per-query state, reset by gen */
     uint32_t gen;         /* current generation, >= 1 once used */
     uint32_t *stamp;      /* n + 2: 2gen open, 2gen+1 closed */
@@ -298,13 +300,17 @@ static inline uint8_t mask_rev(uint8_t m)
  * both diagonal at 90 degrees (replaced through the orthogonal cell the
  * first diagonal needed).  Straight 90-degree turns depend on the corner
  * cell and are decided per node. */
-static void prune_init(uint8_t prune[8])
+static void prune_init(uint8_t prune[8], uint8_t pruned_by[8])
 {
+    memset(pruned_by, 0, 8);
     for (int k = 0; k < 8; k++) {
         prune[k] = 0;
         for (int e = 0; e < 8; e++) {
             int dot = gb_dir_dx[k] * gb_dir_dx[e] + gb_dir_dy[k] * gb_dir_dy[e];
-            if (dot < 0 || (dot == 0 && k >= 4 && e >= 4)) prune[k] |= (uint8_t)(1u << e);
+            if (dot < 0 || (dot == 0 && k >= 4 && e >= 4)) {
+                prune[k] |= (uint8_t)(1u << e);
+                pruned_by[e] |= (uint8_t)(1u << k);
+            }
         }
     }
 }
@@ -1063,7 +1069,7 @@ int gb_sg_build(gb_sg **out, const gb_grid *g, int two_level)
     sg->bytes = sizeof *sg;
     sg->grid = g;
     sg->two_level = two_level != 0;
-    prune_init(sg->prune);
+    prune_init(sg->prune, sg->pruned_by);
     sg_tmp t;
     memset(&t, 0, sizeof t);
     int rc = build_all(sg, &t);
@@ -1292,10 +1298,17 @@ static void extra_edges(gb_sg *sg, int32_t ng, uint32_t gen)
         int32_t v = sg->list[i];
         if (!sg->local[v]) continue;
         /* first move from v on the way to G: the reverse of D(G, v)'s last */
-        uint8_t og = mask_rev(move_mask(sg->xy[G], sg->xy[v], 1));
-        uint8_t bad = 0;   /* in-directions a for which a -> og shortens */
-        for (int a = 0; a < 8; a++)
-            if (turn_prune(sg, sg->cell[v], 1u << a) & og) bad |= (uint8_t)(1u << a);
+        int o = __builtin_ctz(mask_rev(move_mask(sg->xy[G], sg->xy[v], 1)));
+        /* in-directions a for which a -> o shortens: always, or (both
+         * straight, at 90 degrees) when the corner cell v - a + o is free */
+        uint8_t bad = sg->pruned_by[o];
+        if (o < 4) {
+            const int32_t *off = sg->grid->off;
+            int32_t c = sg->cell[v] + off[o];
+            int a1 = (o + 1) & 3, a2 = (o + 3) & 3;
+            if (sg->grid->pass[c - off[a1]]) bad |= (uint8_t)(1u << a1);
+            if (sg->grid->pass[c - off[a2]]) bad |= (uint8_t)(1u << a2);
+        }
         for (int32_t e = sg->adj_off[v]; e < sg->adj_gend[v]; e++) {
             int32_t r = sg->adj_rev[e];   /* u -> v */
             if (sg->adj_lm[r] & bad) continue;
