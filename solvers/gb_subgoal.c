@@ -27,15 +27,19 @@
  * Lemma 1 (safety).  If a, b are h-reachable and some freespace path
  * between them is not legal, then a legal freespace path passes through a
  * subgoal strictly between a and b.  Proof: freespace paths are words over
- * {d, c}; go from a legal one to the illegal one by swapping adjacent
- * "d c" -> "c d" (or the reverse) one at a time.  Take the first swap that
- * breaks legality; with d = (1,1), c = (1,0) (other cases by symmetry) the
- * legal word has ... q-(1,-1) -d-> q -c-> ... around the swapped pair,
- * the new one steps through the two cells the old diagonal needed, which
- * are passable, so what broke is the cell q + (1,-1); then q + (1,0) and
- * q + (0,-1) are on or beside the legal path and passable: q is a
- * subgoal, strictly inside.  Hence direct-h-reachable implies EVERY
- * freespace path is legal, in particular D(a,b) and D(b,a).
+ * {d, c}, and any word turns into any other by swapping adjacent letters.
+ * Walk from a legal word to an illegal one and take the first swap that
+ * breaks legality: a legal path P passes u -> q -> v and the swapped one
+ * u -> q' -> v, the other corner of the unit parallelogram.  Say (by
+ * symmetry) d = (1,1), c = (1,0).  If P goes d then c, q' = u + c was
+ * needed by P's diagonal (passable) and the new diagonal q' -> v needs q
+ * (on P) and q' + c = q + (1,-1): that cell is blocked, while q + (1,0) = v
+ * and q + (0,-1) = q' are passable.  If P goes c then d, P's diagonal
+ * q -> v needed q + (0,1) = q' (passable) and the new diagonal u -> q'
+ * needs q (on P) and u + (0,1) = q + (-1,1): that cell is blocked, while
+ * q + (-1,0) = u and q + (0,1) = q' are passable.  Either way q is a
+ * subgoal strictly inside P.  Hence direct-h-reachable
+ * implies EVERY freespace path is legal, in particular D(a,b) and D(b,a).
  *
  * The clearance scan (scan() below) from a cell c.  clr[4*id + k] is the
  * number of steps from id in straight direction k over cells that are
@@ -85,6 +89,24 @@
  * edge costs are octile distances, so h is consistent.  If D(s,g) is legal
  * the query returns it at once: nothing beats octile.
  *
+ * Taut pruning (both graphs).  When A* expands w with parent p, a
+ * successor q is skipped if some legal realization of p -> w -> q turns at
+ * w in a way that a strictly shorter legal path replaces locally: by 135
+ * or 180 degrees (one straight move does it), by 90 degrees between
+ * diagonals (through the orthogonal cell the first diagonal needed), or by
+ * 90 degrees between straight moves u -> w -> v when the corner cell
+ * u + (v - w) is passable (the diagonal u -> v).  Then d(p,q) < c(p,w) +
+ * c(w,q), and no optimal path continues p -> w -> q: if one did, with
+ * g(p) >= d(s,p) and g(p) + c(p,w) = d(s,w), d(s,q) <= g(p) + d(p,q) <
+ * d(s,w) + c(w,q) = d(s,q).  A* with a consistent h never needs such a
+ * successor (the usual argument: the deepest closed node of an optimal
+ * path with its optimal g has its successor on the path generated).  To
+ * know the realizations, every edge entry carries the set of directions
+ * its cell path may start with (adj_fm) and end with (adj_lm): both the
+ * diagonal and the straight direction for an sg edge (D(p,q) and D(q,p)
+ * reversed are legal), one for s -> v1 (D only), inherited from the
+ * halves for an added edge.
+ *
  * Two-level graph (sg-tl).  Subgoals are global or local; edges may be
  * added, each with the local subgoal x it refines through (cost h(p,x) +
  * h(x,q) = h(p,q), so the edge is still an h-reachable pair).  Invariant
@@ -92,13 +114,20 @@
  * b whose inner nodes are all global.  Initially all are global (sg).
  * A global x is made local when for every pair p, q of its neighbours
  * (local ones too) a graph path from p to q that avoids x, has only global
- * inner nodes and costs <= c(p,x) + c(x,q) exists (found by a bounded
- * Dijkstra, the "witness"), or c(p,x) + c(x,q) == h(p,q) and the edge p-q
- * is added.  Otherwise x stays global.  Any global-inner path through x
- * enters and leaves it through two neighbours, so the witness or the new
- * edge replaces that piece: (J) holds again.  Costs are compared exactly
- * (integer straight/diagonal counts; sqrt 2 is irrational); a witness
- * search stopped early only keeps more subgoals global (safe).
+ * inner nodes and costs <= c(p,x) + c(x,q) exists, or c(p,x) + c(x,q) ==
+ * h(p,q) and the edge p-q is added.  Otherwise x stays global.  Any
+ * global-inner path through x enters and leaves it through two
+ * neighbours, so the witness or the new edge replaces that piece: (J)
+ * holds again.  A pair whose turn p -> x -> q is strictly shortenable
+ * (taut pruning above) needs no search: d(p,q) < c(p,x) + c(x,q), (J)
+ * gives a global-inner path of length d(p,q), and it cannot pass through
+ * x.  The others get a Dijkstra from p (the "witness" search) that skips
+ * x, expands no local node but p, and drops a node v unless g(v) +
+ * h(v,q) <= c(p,x) + c(x,q) for some target q; it stops after
+ * WITNESS_SETTLE settled nodes.  Costs are compared exactly (integer
+ * straight/diagonal counts; sqrt 2 is irrational).  Every pruning or early
+ * stop can only miss witnesses, which keeps more subgoals global or adds
+ * more edges: safe.  Subgoals are tried once each, in id order.
  * Query: by (J) a shortest path s, v1 .. vk, g of the sg theorem can be
  * taken with v2 .. v(k-1) global, so the search needs only: global
  * subgoals and global-global edges; s's scan (local ones too) and a local
@@ -125,14 +154,19 @@
  * == gen "u has extra edges this query".  The heap is an indexed binary
  * heap on (f, larger g first) with decrease-key: no stale entries.
  *
- * Time complexity.  Build: O(ncells) for subgoals and clearance, plus the
- * scans (each O(length of the diagonal walks), rays O(1) via clearance),
- * plus O(sum of list lengths * log) for the mutual check; sg-tl adds per
- * subgoal x with degree k: k - 1 Dijkstras of at most WITNESS_SETTLE
- * settled nodes each.  Query: two scans, A* in O((V' + E') log V') over
- * the part of the graph it touches, and O(path length) refinement.
- * Memory: ncells * (4 + 8) bytes (subgoal index, clearance) plus
- * O(nsub + edges).
+ * Time complexity.  Build: O(ncells) for subgoals and clearance, plus
+ * the scans (each O(length of its diagonal walks); rays are O(1) by
+ * clearance), plus O(L log L) over the scan lists for the mutual check;
+ * sg-tl adds, per subgoal x of degree k, O(k^2) pair tests and at most
+ * k - 1 witness searches of at most WITNESS_SETTLE settled nodes.
+ * Measured: 1024^2 game maps (AR0011SR and Berlin upscaled) 30-100 ms,
+ * random1024-10 (268k subgoals) about 0.6 s.  Query: the D(s,g) check
+ * O(h), two scans, A* in O((V' + E') log V') over the part of the graph
+ * it touches, and O(path length) refinement.
+ * Memory: 12 bytes per cell (subgoal index, clearance); per subgoal 73
+ * bytes (sg) or 98 (sg-tl) of node data and query state; per adjacency
+ * entry (two per edge) 6 bytes (sg) or 18 (sg-tl), plus 8 per extra-edge
+ * slot (sg-tl: the global degrees of the local subgoals, summed).
  */
 #include "gb_subgoal.h"
 
@@ -148,7 +182,7 @@
 #define CLR_SAT 0xffffu            /* clearance at or beyond this is stored as it */
 #define GEN_MAX 0x7ffffffeu        /* 2*gen + 1 must fit in uint32_t */
 #ifndef WITNESS_SETTLE
-#define WITNESS_SETTLE 64
+#define WITNESS_SETTLE 256
 #endif
          /* settled nodes per witness search (sg-tl build) */
 
