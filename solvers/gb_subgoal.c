@@ -163,8 +163,8 @@
  * random1024-10 (268k subgoals) about 0.6 s.  Query: the D(s,g) check
  * O(h), two scans, A* in O((V' + E') log V') over the part of the graph
  * it touches, and O(path length) refinement.
- * Memory: 12 bytes per cell (subgoal index, clearance); per subgoal 73
- * bytes (sg) or 98 (sg-tl) of node data and query state; per adjacency
+ * Memory: 12 bytes per cell (subgoal index, clearance); per subgoal 74
+ * bytes (sg) or 99 (sg-tl) of node data and query state; per adjacency
  * entry (two per edge) 6 bytes (sg) or 18 (sg-tl), plus 8 per extra-edge
  * slot (sg-tl: the global degrees of the local subgoals, summed).
  */
@@ -235,6 +235,7 @@ struct gb_sg {
     int32_t hn;           /* heap size */
     uint32_t *gmark;      /* n + 2: == gen when the node is joined to the goal */
     int32_t *list;        /* n + 1: subgoals reported by a scan */
+    uint8_t *ldir;        /* n + 1: direction of the last move of D(cell, list[i]) */
     int32_t *gpath;       /* n + 2: graph path of the last query */
     int32_t *xhead;       /* sg-tl, n: first extra edge of a global node */
     uint32_t *xstamp;     /* sg-tl, n: == gen when xhead is valid */
@@ -469,8 +470,9 @@ static inline int32_t ray(const gb_sg *sg, int32_t c, int k, int32_t off, int32_
 
 /* The clearance scan from cell c (see the file head): writes the node ids
  * of the subgoals it reports to out (each at most once; c itself never)
- * and returns their number. */
-static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out)
+ * and returns their number.  If last is not NULL, last[i] gets the
+ * direction of the last move of D(c, out[i]). */
+static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
 {
     const uint8_t *pass = sg->grid->pass;
     const int32_t *off = sg->grid->off;
@@ -478,7 +480,10 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out)
     int32_t n = 0, stop[4], hit;
     for (int k = 0; k < 4; k++) {
         stop[k] = ray(sg, c, k, off[k], &hit);
-        if (sgid[hit] >= 0) out[n++] = sgid[hit];
+        if (sgid[hit] >= 0) {
+            if (last) last[n] = (uint8_t)k;
+            out[n++] = sgid[hit];
+        }
     }
     for (int i = 0; i < 4; i++) {
         int a = diag_v[i], b = diag_h[i];
@@ -486,18 +491,28 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out)
         int32_t ma = stop[a] - 1, mb = stop[b] - 1, p = c;
         while (pass[p + oa] && pass[p + ob] && pass[p + od]) {
             p += od;
-            if (sgid[p] >= 0) { out[n++] = sgid[p]; break; }
+            if (sgid[p] >= 0) {
+                if (last) last[n] = (uint8_t)(4 + i);
+                out[n++] = sgid[p];
+                break;
+            }
             if (ma > 0) {
                 int32_t s = ray(sg, p, a, oa, &hit);
                 if (s <= ma) {
-                    if (sgid[hit] >= 0) out[n++] = sgid[hit];
+                    if (sgid[hit] >= 0) {
+                        if (last) last[n] = (uint8_t)a;
+                        out[n++] = sgid[hit];
+                    }
                     ma = s - 1;
                 }
             }
             if (mb > 0) {
                 int32_t s = ray(sg, p, b, ob, &hit);
                 if (s <= mb) {
-                    if (sgid[hit] >= 0) out[n++] = sgid[hit];
+                    if (sgid[hit] >= 0) {
+                        if (last) last[n] = (uint8_t)b;
+                        out[n++] = sgid[hit];
+                    }
                     mb = s - 1;
                 }
             }
@@ -685,7 +700,7 @@ static int build_edges(gb_sg *sg, sg_tmp *t)
     if (!t->loff) { errno = ENOMEM; return -1; }
     t->loff[0] = 0;
     for (int32_t u = 0; u < n; u++) {
-        int32_t k = scan(sg, sg->cell[u], sg->list);
+        int32_t k = scan(sg, sg->cell[u], sg->list, NULL);
         if (ivec_reserve(&t->lto, t->lto.n + (size_t)k) != 0) { errno = ENOMEM; return -1; }
         memcpy(t->lto.a + t->lto.n, sg->list, (size_t)k * sizeof *sg->list);
         qsort(t->lto.a + t->lto.n, (size_t)k, sizeof *sg->list, cmp_i32);
@@ -1059,9 +1074,10 @@ static int build_all(gb_sg *sg, sg_tmp *t)
     sg->heap = take(sg, nn, sizeof *sg->heap, 0);
     sg->gmark = take(sg, nn, sizeof *sg->gmark, 1);
     sg->list = take(sg, (size_t)n + 1, sizeof *sg->list, 0);
+    sg->ldir = take(sg, (size_t)n + 1, sizeof *sg->ldir, 0);
     sg->gpath = take(sg, nn, sizeof *sg->gpath, 0);
     if (!sg->cell || !sg->xy || !sg->clr || !sg->stamp || !sg->g || !sg->parent || !sg->inmask || !sg->hpos
-        || !sg->heap || !sg->gmark || !sg->list || !sg->gpath) {
+        || !sg->heap || !sg->gmark || !sg->list || !sg->ldir || !sg->gpath) {
         errno = ENOMEM;
         return -1;
     }
@@ -1142,6 +1158,7 @@ void gb_sg_free(gb_sg *sg)
     gb_free(sg->heap);
     gb_free(sg->gmark);
     gb_free(sg->list);
+    gb_free(sg->ldir);
     gb_free(sg->gpath);
     gb_free(sg->xhead);
     gb_free(sg->xstamp);
@@ -1234,7 +1251,7 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
         if (u == S) {   /* no parent: no pruning; S -> v is D(S, v) */
             for (int32_t i = 0; i < nstart; i++) {
                 int32_t v = sg->list[i];
-                SG_RELAX(v, oct(uxy, xy[v]), move_mask(uxy, xy[v], 1), -1);
+                SG_RELAX(v, oct(uxy, xy[v]), (uint8_t)(1u << sg->ldir[i]), -1);
             }
             continue;
         }
@@ -1326,13 +1343,12 @@ static void refine(gb_sg *sg, int32_t k, int32_t *path, int64_t *ns, int64_t *nd
  * u -> v -> G is strictly shortenable (then no optimal path ends so). */
 static void extra_edges(gb_sg *sg, int32_t ng, uint32_t gen)
 {
-    const int32_t G = sg->n + 1;
     int32_t nx = 0;
     for (int32_t i = 0; i < ng; i++) {
         int32_t v = sg->list[i];
         if (!sg->local[v]) continue;
         /* first move from v on the way to G: the reverse of D(G, v)'s last */
-        int o = __builtin_ctz(mask_rev(move_mask(sg->xy[G], sg->xy[v], 1)));
+        int o = sg->ldir[i] ^ 2;
         /* in-directions a for which a -> o shortens: always, or (both
          * straight, at 90 degrees) when the corner cell v - a + o is free */
         uint8_t bad = sg->pruned_by[o];
@@ -1394,11 +1410,11 @@ int gb_sg_query(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t c
         return GB_SG_FOUND;
     }
     uint32_t gen = next_gen(sg);
-    int32_t ng = scan(sg, goal, sg->list);
+    int32_t ng = scan(sg, goal, sg->list, sg->ldir);
     if (ng == 0) return GB_SG_UNREACHABLE;
     for (int32_t i = 0; i < ng; i++) sg->gmark[sg->list[i]] = gen;
     if (sg->two_level) extra_edges(sg, ng, gen);
-    int32_t nstart = scan(sg, start, sg->list);
+    int32_t nstart = scan(sg, start, sg->list, sg->ldir);
     if (nstart == 0) return GB_SG_UNREACHABLE;
     int found = sg->two_level ? astar_tl(sg, nstart, st) : astar_simple(sg, nstart, st);
     if (!found) return GB_SG_UNREACHABLE;
