@@ -1206,7 +1206,8 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
     double *g = sg->g;
     int32_t *parent = sg->parent, *pentry = sg->pentry;
     uint8_t *inmask = sg->inmask;
-    uint64_t expanded = 0, generated = 0, pushes = 0, pops = 0;
+    uint64_t expanded = 0, generated = 0, pushes = 0, pops = 0, decreases = 0;
+    int32_t peak = 0;
     int found = 0;
 
 #define SG_RELAX(V, COST, LM, E)                                                 \
@@ -1222,6 +1223,7 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
             inmask[v_] = (LM);                                                   \
             if (TL) pentry[v_] = (E);                                            \
             heap_push(sg, ng_ + oct(xy[v_], gxy), ng_, v_);                      \
+            if (sg->hn > peak) peak = sg->hn;                                    \
             generated++;                                                         \
             pushes++;                                                            \
         } else if (ng_ < g[v_]) {                                                \
@@ -1231,6 +1233,7 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
             if (TL) pentry[v_] = (E);                                            \
             heap_decrease(sg, v_, ng_ + oct(xy[v_], gxy), ng_);                  \
             generated++;                                                         \
+            decreases++;                                                         \
         }                                                                        \
     } while (0)
 
@@ -1240,6 +1243,7 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
     parent[S] = -1;
     heap_push(sg, oct(xy[S], gxy), 0.0, S);
     pushes++;
+    peak = 1;
     while (sg->hn > 0) {
         int32_t u = heap_pop(sg);
         pops++;
@@ -1289,6 +1293,8 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
     st->generated = generated;
     st->pushes = pushes;
     st->pops = pops;
+    st->decreases = decreases;
+    st->peak_open = (uint64_t)peak;
     return found;
 }
 

@@ -28,10 +28,13 @@ typedef struct gb_sg gb_sg;
 /* Per-query counters (the graph search only; the connection scans and the
  * refinement are not counted). */
 typedef struct gb_sg_stats {
-    uint64_t expanded;   /* graph nodes popped and expanded (start and goal included) */
+    uint64_t expanded;   /* graph nodes popped and expanded (the start included, the
+                            goal not: popping it ends the search) */
     uint64_t generated;  /* successors whose g was set or improved */
     uint64_t pushes;     /* heap insertions */
     uint64_t pops;       /* heap removals (the heap has decrease-key: no stale pops) */
+    uint64_t decreases;  /* decrease-key operations */
+    uint64_t peak_open;  /* largest heap size */
 } gb_sg_stats;
 
 /* What a built graph holds, for reports and tests. */

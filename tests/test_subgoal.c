@@ -350,6 +350,9 @@ GB_TEST(subgoal, a_path_around_a_wall_end_does_not_cut_its_corners)
         cr_expect_eq(path[6], gb_grid_id(&g, 0, 1));
         cr_expect_eq(path[7], gb_grid_id(&g, 0, 2));
         cr_expect_geq(st.expanded, 1, "the direct line is blocked: the graph is searched");
+        cr_expect_eq(st.pops, st.expanded + 1, "every pop but the goal's expands");
+        cr_expect_eq(st.pushes, st.generated - st.decreases + 1, "the start is pushed, not generated");
+        cr_expect_geq(st.peak_open, 1);
         gb_sg_free(sg);
     }
     gb_grid_free(&g);
