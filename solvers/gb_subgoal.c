@@ -701,10 +701,12 @@ static int build_edges(gb_sg *sg, sg_tmp *t)
     t->loff[0] = 0;
     for (int32_t u = 0; u < n; u++) {
         int32_t k = scan(sg, sg->cell[u], sg->list, NULL);
-        if (ivec_reserve(&t->lto, t->lto.n + (size_t)k) != 0) { errno = ENOMEM; return -1; }
-        memcpy(t->lto.a + t->lto.n, sg->list, (size_t)k * sizeof *sg->list);
-        qsort(t->lto.a + t->lto.n, (size_t)k, sizeof *sg->list, cmp_i32);
-        t->lto.n += (size_t)k;
+        if (k > 0) {
+            if (ivec_reserve(&t->lto, t->lto.n + (size_t)k) != 0) { errno = ENOMEM; return -1; }
+            memcpy(t->lto.a + t->lto.n, sg->list, (size_t)k * sizeof *sg->list);
+            qsort(t->lto.a + t->lto.n, (size_t)k, sizeof *sg->list, cmp_i32);
+            t->lto.n += (size_t)k;
+        }
         t->loff[u + 1] = (int64_t)t->lto.n;
     }
     /* keep q in u's list only if u is in q's list (flags first, so that
