@@ -312,15 +312,15 @@ static inline int dir_of(int32_t sx, int32_t sy)
 
 /* The move directions of a freespace path from a to b (a != b): bit of
  * the diagonal if it has diagonal moves, bit of the straight direction if
- * it has straight ones.  last_only: just the last move of D(a, b). */
-static uint8_t move_mask(sg_xy a, sg_xy b, int last_only)
+ * it has straight ones. */
+static uint8_t move_mask(sg_xy a, sg_xy b)
 {
     int32_t dx = b.x - a.x, dy = b.y - a.y;
     int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
     int32_t ax = iabs32(dx), ay = iabs32(dy);
     uint8_t m = 0;
     if (ax != ay) m = (uint8_t)(1u << dir_of(ax > ay ? sx : 0, ax > ay ? 0 : sy));
-    if (ax && ay && !(last_only && m)) m |= (uint8_t)(1u << dir_of(sx, sy));
+    if (ax && ay) m |= (uint8_t)(1u << dir_of(sx, sy));
     return m;
 }
 
@@ -748,7 +748,7 @@ static int finish_simple(gb_sg *sg, sg_tmp *t)
     /* both D(u,v) and D(v,u) are legal: either move may come first or last */
     for (int32_t u = 0; u < n; u++)
         for (int32_t e = sg->adj_off[u]; e < sg->adj_off[u + 1]; e++)
-            sg->adj_fm[e] = sg->adj_lm[e] = move_mask(sg->xy[u], sg->xy[sg->adj_to[e]], 0);
+            sg->adj_fm[e] = sg->adj_lm[e] = move_mask(sg->xy[u], sg->xy[sg->adj_to[e]]);
     sg->nglobal = n;
     sg->global_m = sg->m;
     return 0;
@@ -977,7 +977,7 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
                 if (vl[mid] < u) lo = mid + 1;
                 else hi = mid;
             }
-            uint8_t mm = move_mask(sg->xy[u], sg->xy[v], 0);
+            uint8_t mm = move_mask(sg->xy[u], sg->xy[v]);
             oct_pair(sg->xy[u], sg->xy[v], &cs, &cd);
             t->enext.a[e] = -1;
             t->eh1.a[e] = t->eh2.a[e] = -1;
