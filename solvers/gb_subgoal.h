@@ -1,0 +1,90 @@
+/*
+ * gb_subgoal.h -- subgoal graphs for optimal pathfinding on 8-neighbour
+ * grids without corner cutting: simple subgoal graphs ("sg", Uras, Koenig
+ * & Hernandez, ICAPS 2013) and two-level subgoal graphs ("sg-tl", Uras &
+ * Koenig).  The design, the invariants and the optimality argument are in
+ * the head of gb_subgoal.c.
+ *
+ * Life cycle:
+ *   gb_sg_build()  once per map (the preprocessing): subgoals, clearance
+ *                  tables, edges, for sg-tl the global/local split, and
+ *                  every buffer a query needs;
+ *   gb_sg_query()  any number of times: no allocation, no I/O;
+ *   gb_sg_free().
+ * Model: 8-nocut only (the grid's pass[] is read under that rule).
+ * Memory: every block comes from gb_alloc.h; gb_sg_bytes() is the sum of
+ * the sizes the structure asked for and still holds.
+ */
+#ifndef GB_SUBGOAL_H
+#define GB_SUBGOAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gb_grid.h"
+
+typedef struct gb_sg gb_sg;
+
+/* Per-query counters (the graph search only; the connection scans and the
+ * refinement are not counted). */
+typedef struct gb_sg_stats {
+    uint64_t expanded;   /* graph nodes popped and expanded (the start included, the
+                            goal not: popping it ends the search) */
+    uint64_t generated;  /* successors whose g was set or improved */
+    uint64_t pushes;     /* heap insertions */
+    uint64_t pops;       /* heap removals (the heap has decrease-key: no stale pops) */
+    uint64_t decreases;  /* decrease-key operations */
+    uint64_t peak_open;  /* largest heap size */
+} gb_sg_stats;
+
+/* What a built graph holds, for reports and tests. */
+typedef struct gb_sg_info {
+    int32_t nsub;        /* subgoals */
+    int32_t nglobal;     /* global subgoals (== nsub for sg) */
+    int64_t edges;       /* undirected edges, all levels */
+    int64_t global_edges;/* undirected edges between two global subgoals */
+    int64_t added_edges; /* sg-tl: edges added when a subgoal was made local */
+} gb_sg_info;
+
+/* Query outcome (gb_sg_query's return value when not -1). */
+enum { GB_SG_UNREACHABLE = 0, GB_SG_FOUND = 1 };
+
+/* Build the subgoal graph of grid g (which must outlive it, unchanged)
+ * under model 8-nocut; two_level != 0 builds sg-tl, 0 builds sg.
+ * Returns 0 and stores the graph in *out, or -1 with *out = NULL and
+ * errno = EINVAL (g or out NULL) or ENOMEM (an allocation failed; every
+ * block taken so far is released). */
+int gb_sg_build(gb_sg **out, const gb_grid *g, int two_level);
+
+/* Release everything sg holds.  NULL is a no-op. */
+void gb_sg_free(gb_sg *sg);
+
+/* Bytes sg holds: the sum of the sizes it passed to gb_malloc/gb_calloc
+ * for the blocks it still owns (the struct included).  The allocator may
+ * round each block up (gb_alloc_live() counts usable sizes). */
+size_t gb_sg_bytes(const gb_sg *sg);
+
+/* Counts of the built graph into *info. */
+void gb_sg_info_get(const gb_sg *sg, gb_sg_info *info);
+
+/* Nonzero when sg was built as sg-tl. */
+int gb_sg_two_level(const gb_sg *sg);
+
+/* One query from cell id start to cell id goal (both passable map cells
+ * of the grid sg was built on).  On GB_SG_FOUND, path[0..*len) holds the
+ * cell ids of an optimal path start..goal, every step a legal 8-nocut
+ * move, and *cost its cost (straight + diagonal * sqrt 2 of its steps;
+ * 0 and *len = 1 when start == goal).  On GB_SG_UNREACHABLE *len = 0 and
+ * *cost = INFINITY.  *st (if st is not NULL) gets the counters.
+ * Returns GB_SG_FOUND, GB_SG_UNREACHABLE, or -1 with errno = EINVAL
+ * (start/goal not a passable cell) or ERANGE (the path would need more
+ * than cap cells; cap >= the grid's npassable is always enough, since an
+ * optimal path visits no cell twice).  Allocates nothing; the query state
+ * lives in sg, so one sg serves one query at a time. */
+int gb_sg_query(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t cap,
+                int32_t *len, double *cost, gb_sg_stats *st);
+
+/* Nonzero when cell id is a subgoal of sg (for tests and images). */
+int gb_sg_is_subgoal(const gb_sg *sg, int32_t id);
+
+#endif
