@@ -44,14 +44,24 @@ static long env_long(const char *name, long dflt)
     return v && *v ? strtol(v, NULL, 10) : dflt;
 }
 
-static const char *const solvers_all[] = {
-    "dijkstra", "astar-zero", "astar-manhattan", "astar-octile", "astar-euclidean",
-    "astar-chebyshev", "wastar-octile:w=1.5", "wastar-euclidean:w=3", "gbfs-octile",
-    "gbfs-manhattan", "bfs", "bidijkstra", "biastar-octile", "biastar-euclidean",
-    "biastar-chebyshev", "biastar-manhattan", "jps", "astar-diff:k=4", "biastar-diff:k=3",
-    "wastar-diff:k=2:w=2",
+/* The solvers under test: everything `--solver all` runs (the registry's
+ * gb_solver_all(), so a new family is tested here without a line in this
+ * file), then variants that exercise other heuristics and parameters. */
+static const char *const solvers_extra[] = {
+    "astar-zero", "astar-manhattan", "wastar-euclidean:w=3", "gbfs-manhattan",
+    "biastar-euclidean", "biastar-chebyshev", "biastar-manhattan", "astar-diff:k=4",
+    "biastar-diff:k=3", "wastar-diff:k=2:w=2",
 };
-#define NSOLVERS (sizeof solvers_all / sizeof solvers_all[0])
+
+/* The i-th solver under test, NULL past the end. */
+static const char *solver_at(size_t i)
+{
+    size_t nall = 0;
+    while (gb_solver_all((int)nall)) nall++;
+    if (i < nall) return gb_solver_all((int)i);
+    i -= nall;
+    return i < sizeof solvers_extra / sizeof solvers_extra[0] ? solvers_extra[i] : NULL;
+}
 
 typedef struct outcome {
     int found;
@@ -118,13 +128,14 @@ static void check_query(gb_ws *ws, int32_t s, int32_t t, const char *where, int 
     solve_checked(ws, &dsp, GB_Q_BHEAP, s, t, &dij, where);
     uint64_t astar_octile_exp = 0, dij_exp = dij.st.expanded;
 
-    for (size_t i = 0; i < NSOLVERS; i++) {
+    const char *name;
+    for (size_t i = 0; (name = solver_at(i)) != NULL; i++) {
         gb_solver_spec sp;
-        cr_assert_eq(gb_solver_parse(solvers_all[i], &sp, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(gb_solver_parse(name, &sp, err, sizeof err), 0, "%s", err);
         if (gb_solver_unsupported(&sp, m, err, sizeof err)) continue;
         outcome first;
         memset(&first, 0, sizeof first);
-        int nq = sp.algo == GB_ALGO_BFS || !all_queues ? 1 : GB_Q_COUNT;
+        int nq = !gb_solver_uses_queue(&sp) || !all_queues ? 1 : GB_Q_COUNT;
         for (int q = 0; q < nq; q++) {
             outcome o;
             solve_checked(ws, &sp, (gb_queue_kind)q, s, t, &o, where);
@@ -201,9 +212,10 @@ GB_TEST(search, start_equal_to_goal_costs_zero_for_every_solver)
     char err[128];
     gb_grid g;
     gb_ws *ws = open_grid(&g, 5, 5, GB_MODEL_8_NOCUT);
-    for (size_t i = 0; i < NSOLVERS; i++) {
+    const char *name;
+    for (size_t i = 0; (name = solver_at(i)) != NULL; i++) {
         gb_solver_spec sp;
-        gb_solver_parse(solvers_all[i], &sp, err, sizeof err);
+        gb_solver_parse(name, &sp, err, sizeof err);
         for (int q = 0; q < GB_Q_COUNT; q++) {
             gb_result r;
             int32_t c = gb_grid_id(&g, 2, 3);
@@ -227,9 +239,10 @@ GB_TEST(search, walled_off_goal_is_unreachable_for_every_solver)
         for (int x = 0; x < 9; x++) g.pass[gb_grid_id(&g, x, y)] = x != 4;
     gb_grid_recount(&g);
     ws = gb_ws_new(&g, GB_MODEL_8_CUTALL);
-    for (size_t i = 0; i < NSOLVERS; i++) {
+    const char *name;
+    for (size_t i = 0; (name = solver_at(i)) != NULL; i++) {
         gb_solver_spec sp;
-        gb_solver_parse(solvers_all[i], &sp, err, sizeof err);
+        gb_solver_parse(name, &sp, err, sizeof err);
         if (gb_solver_unsupported(&sp, GB_MODEL_8_CUTALL, err, sizeof err)) continue;
         for (int q = 0; q < GB_Q_COUNT; q++) {
             gb_result r;
@@ -277,8 +290,18 @@ GB_TEST(search, solver_names_parse_and_reject)
     cr_expect_eq(gb_solver_parse("wastar-octile:w=0.5", &sp, err, sizeof err), -1);
     cr_expect_str_eq(err, "solver 'wastar-octile:w=0.5': expected a weight >= 1, found '0.5'");
     cr_expect_eq(gb_solver_parse("astar-foo", &sp, err, sizeof err), -1);
-    cr_expect_str_eq(err, "unknown heuristic 'foo' (see `gridbench list`)");
+    cr_expect_str_eq(err, "unknown heuristic 'foo': expected one of zero, manhattan, octile, "
+                     "euclidean, chebyshev, diff (see `gridbench list`)");
     cr_expect_eq(gb_solver_parse("nope", &sp, err, sizeof err), -1);
+    const char *want = "unknown solver 'nope': expected one of dijkstra, astar-H, ";
+    cr_expect(strncmp(err, want, strlen(want)) == 0, "%s", err);
+    cr_expect(strstr(err, "astar-diff:k=K") == NULL, "a listed-only variant offered: %s", err);
+    cr_expect_eq(gb_solver_parse("wastar-octile", &sp, err, sizeof err), -1);
+    cr_expect_str_eq(err, "solver 'wastar-octile': expected wastar-H:w=W, found no ':w='");
+    cr_assert_eq(gb_solver_parse("wastar-diff:k=2:w=2", &sp, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(sp.name, "wastar-diff:k=2:w=2");
+    cr_assert_eq(gb_solver_parse("biastar-diff", &sp, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(sp.name, "biastar-diff:k=8");
     cr_expect_eq(gb_solver_parse("astar-manhattan", &sp, err, sizeof err), 0);
     cr_expect_eq(gb_solver_guarantee(&sp, GB_MODEL_8_NOCUT, &b), GB_GUAR_NONE,
                  "manhattan overestimates diagonals: no guarantee on 8-connected");
@@ -287,6 +310,36 @@ GB_TEST(search, solver_names_parse_and_reject)
     cr_expect_eq(gb_solver_guarantee(&sp, GB_MODEL_8_NOCUT, &b), GB_GUAR_NONE);
     cr_expect_eq(gb_solver_parse("jps", &sp, err, sizeof err), 0);
     cr_expect(gb_solver_unsupported(&sp, GB_MODEL_4, err, sizeof err));
+    cr_expect_str_eq(err, "solver 'jps' supports model 8-nocut only, not 4");
+}
+
+/* Every listed pattern comes from a family, every `--solver all` name
+ * parses to its own canonical name, and the registry's queue list is the
+ * one gb_queue_from_name knows. */
+GB_TEST(search, registry_lists_parse_back)
+{
+    char err[256];
+    gb_solver_spec sp;
+    int n = 0;
+    const char *name;
+    for (int i = 0; (name = gb_solver_all(i)) != NULL; i++, n++) {
+        cr_assert_eq(gb_solver_parse(name, &sp, err, sizeof err), 0, "%s: %s", name, err);
+        cr_expect_str_eq(sp.name, name, "'%s' is not canonical", name);
+    }
+    cr_expect_geq(n, 10);
+    const char *desc;
+    for (int i = 0; (name = gb_solver_list(i, &desc)) != NULL; i++)
+        cr_expect(desc && *desc, "pattern %s has no description", name);
+    char names[256];
+    size_t len = gb_queue_names(names, sizeof names);
+    cr_expect_eq(len, strlen(names));
+    for (int q = 0; q < GB_Q_COUNT; q++) {
+        cr_expect(strstr(names, gb_queue_name((gb_queue_kind)q)) != NULL);
+        cr_expect_eq(gb_queue_from_name(gb_queue_name((gb_queue_kind)q)), q);
+    }
+    char tiny[8];
+    cr_expect_eq(gb_queue_names(tiny, sizeof tiny), len, "the length is the whole list's");
+    cr_expect_eq(strlen(tiny), sizeof tiny - 1);
 }
 
 GB_TEST(search, dijkstra_all_matches_per_query_dijkstra)
@@ -505,9 +558,10 @@ GB_TEST(memory, ws_bytes_is_what_the_workspace_allocates)
     gb_diag d;
     cr_assert_eq(gb_map_load("datasets/default/room128-16-1.map", &mp, &d), 0, "%s", d.msg);
     char err[256];
-    for (size_t i = 0; i < sizeof solvers_all / sizeof solvers_all[0]; i++) {
+    const char *name;
+    for (size_t i = 0; (name = solver_at(i)) != NULL; i++) {
         gb_solver_spec sp;
-        cr_assert_eq(gb_solver_parse(solvers_all[i], &sp, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(gb_solver_parse(name, &sp, err, sizeof err), 0, "%s", err);
         for (int q = 0; q < GB_Q_COUNT; q++) {
             size_t live0 = gb_alloc_live();
             gb_ws *ws = gb_ws_new(&mp.grid, GB_MODEL_8_NOCUT);
@@ -517,10 +571,10 @@ GB_TEST(memory, ws_bytes_is_what_the_workspace_allocates)
             size_t need = gb_ws_bytes(mp.grid.width, mp.grid.height, &sp, (gb_queue_kind)q);
             cr_expect(need <= got && got <= need + need / 64 + 64 * 1024,
                       "%s on %s: gb_ws_bytes says %zu, the workspace holds %zu",
-                      solvers_all[i], gb_queue_name((gb_queue_kind)q), need, got);
+                      name, gb_queue_name((gb_queue_kind)q), need, got);
             gb_ws_free(ws);
             cr_expect_eq(gb_alloc_live(), live0, "%s: freeing the workspace left %zu bytes",
-                         solvers_all[i], gb_alloc_live() - live0);
+                         name, gb_alloc_live() - live0);
         }
     }
     gb_map_free(&mp);
