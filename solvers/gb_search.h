@@ -116,7 +116,8 @@ typedef struct gb_result {
     X(BESTFIRST, bestfirst)   /* gb_bestfirst.c: Dijkstra, A*, weighted A*, greedy */ \
     X(BFS,       bfs)         /* gb_bfs.c: breadth-first (hop count) */ \
     X(BIDIR,     bidir)       /* gb_bidir.c: bidirectional Dijkstra / A* */ \
-    X(JPS,       jps)         /* gb_jps.c: jump point search (8-nocut only) */
+    X(JPS,       jps)         /* gb_jps.c: jump point search (8-nocut only) */ \
+    X(JPSPLUS,   jpsplus)     /* gb_jpsplus.c: JPS+, precomputed jumps (8-nocut only) */
 
 typedef enum gb_algo {
 #define GB_X(E, F) GB_ALGO_##E,
