@@ -41,14 +41,16 @@ static gb_guarantee bf_guarantee(const gb_solver_spec *s, gb_model m, double *bo
 }
 
 static const gb_form bf_forms[] = {
-    { "dijkstra",       "best-first with h = 0 (the oracle); optimal", 1.0, GB_H_ZERO, 0 },
-    { "astar-H",        "A* with heuristic H; optimal when H is consistent for the model",
-      1.0, GB_H_ZERO, 0 },
-    { "wastar-H:w=W",   "weighted A*, f = g + W h (W >= 1); cost <= W x optimal for consistent H",
-      1.0, GB_H_ZERO, 0 },
-    { "gbfs-H",         "greedy best-first, f = h; no guarantee", 0.0, GB_H_ZERO, 0 },
-    { "astar-diff:k=K", "A* with the differential heuristic, K landmarks (default 8); any H takes diff",
-      1.0, GB_H_DIFF, 1 },
+    { .pattern = "dijkstra", .wg = 1.0, .heur = GB_H_ZERO,
+      .desc = "best-first with h = 0 (the oracle); optimal" },
+    { .pattern = "astar-H", .wg = 1.0, .heur = GB_H_ZERO,
+      .desc = "A* with heuristic H; optimal when H is consistent for the model" },
+    { .pattern = "wastar-H:w=W", .wg = 1.0, .heur = GB_H_ZERO,
+      .desc = "weighted A*, f = g + W h (W >= 1); cost <= W x optimal for consistent H" },
+    { .pattern = "gbfs-H", .wg = 0.0, .heur = GB_H_ZERO,
+      .desc = "greedy best-first, f = h; no guarantee" },
+    { .pattern = "astar-diff:k=K", .wg = 1.0, .heur = GB_H_DIFF, .list_only = 1,
+      .desc = "A* with the differential heuristic, K landmarks (default 8); any H takes diff" },
 };
 
 static const char *const bf_all[] = {

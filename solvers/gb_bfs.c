@@ -44,7 +44,8 @@ static void bfs_run(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t g
         st.pops++;
         stamp[id] = closed;
         st.expanded++;
-        if ((s->max_expanded && st.expanded > s->max_expanded) || gb_over_time(st.expanded, deadline)) {
+        if ((s->max_expanded && st.expanded > s->max_expanded)
+            || gb_over_time(st.expanded, deadline)) {
             status = GB_LIMIT;
             break;
         }
@@ -103,7 +104,8 @@ static gb_guarantee bfs_guarantee(const gb_solver_spec *s, gb_model m, double *b
 }
 
 static const gb_form bfs_forms[] = {
-    { "bfs", "breadth-first; optimal on model 4, fewest hops otherwise", 1.0, GB_H_ZERO, 0 },
+    { .pattern = "bfs", .wg = 1.0, .heur = GB_H_ZERO,
+      .desc = "breadth-first; optimal on model 4, fewest hops otherwise" },
 };
 static const char *const bfs_all[] = { "bfs" };
 static const gb_search_fn bfs_fn[] = { bfs_run };

@@ -205,9 +205,10 @@ static gb_guarantee bd_guarantee(const gb_solver_spec *s, gb_model m, double *bo
 }
 
 static const gb_form bd_forms[] = {
-    { "bidijkstra", "bidirectional Dijkstra; optimal", 1.0, GB_H_ZERO, 0 },
-    { "biastar-H",  "bidirectional A*, average potentials; optimal for consistent H",
-      1.0, GB_H_ZERO, 0 },
+    { .pattern = "bidijkstra", .wg = 1.0, .heur = GB_H_ZERO,
+      .desc = "bidirectional Dijkstra; optimal" },
+    { .pattern = "biastar-H", .wg = 1.0, .heur = GB_H_ZERO,
+      .desc = "bidirectional A*, average potentials; optimal for consistent H" },
 };
 static const char *const bd_all[] = { "bidijkstra", "biastar-octile" };
 

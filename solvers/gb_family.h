@@ -12,7 +12,11 @@
  *               "wastar-H:w=W" (H = a heuristic name, diff with an
  *               optional ":k=K"; W = a weight >= 1), each with the
  *               description `gridbench list` prints; gb_solver_parse()
- *               matches names against every family's forms;
+ *               matches names against every family's forms.  A form sets
+ *               the spec's wg, heur (without H) and variant: a family
+ *               whose forms behave differently (say "sg" and "sg-tl")
+ *               reads s->variant in its search (once per query), and its
+ *               prepare builds, and bytes counts, what all of them need;
  *   all         the names `--solver all` runs;
  *   models      the movement models it supports (bit m = model m);
  *               gb_solver_unsupported() and the message are derived;
@@ -22,15 +26,26 @@
  *   bytes       exact bytes of its per-map state (NULL: none), what
  *               prepare allocates: gb_ws_bytes() adds it once per family;
  *   prepare     builds the per-map state (tables, bit lines, FIFO) into
- *               *state, once per workspace, inside gb_ws_prepare() -- never
- *               inside a timed gb_solve(); timed into gb_ws_prep_ns();
+ *               *state (NULL on entry), once per workspace, inside
+ *               gb_ws_prepare() -- never inside a timed gb_solve(); timed
+ *               into gb_ws_prep_ns(); 0, or -1 with errno set (ENOMEM)
+ *               and nothing left allocated; it may read ws->grid,
+ *               ws->model (one of its models) and ws->moves;
  *   release     frees it (gb_ws_free);
  *   fn          its instantiated searches, a [fn_queues][fn_heurs] table
  *               (fn_queues = GB_Q_COUNT or 1, fn_heurs = GB_H_COUNT or 1):
  *               gb_solve() makes exactly one indirect call per query,
  *               fn[q][heur], and nothing is called through a pointer per
  *               node.
- * A family reads its state back as ws->fam[GB_ALGO_FAMILY].
+ * A family reads its state back as ws->fam[GB_ALGO_FAMILY].  What it gets
+ * for free: `gridbench list`, name parsing and its error messages,
+ * `--solver all`, `--max-mem` and the workspace byte count, the model
+ * check, and -- through gb_solver_all() -- the property tests of
+ * tests/test_search.c (every queue against Dijkstra on random grids and
+ * on every shared map sample, gb_ws_bytes against the allocator) and the
+ * fuzz target.  A family that searches with a queue instantiates its
+ * loop once per queue with GB_FOR_Q / GB_FOR_QH (below); gb_jpsplus.c is
+ * a complete example in one file.
  *
  * Queues by compile-time constant.  The search cores take the queue as an
  * int Q that is a constant at every call site (each instantiated wrapper
@@ -73,6 +88,7 @@ typedef struct gb_form {
     gb_heur heur;         /* heuristic of a form without H */
     int list_only;        /* 1: listed, never matched (a variant of another
                              form, e.g. "astar-diff:k=K" of "astar-H") */
+    int variant;          /* copied to gb_solver_spec.variant (0 mostly) */
 } gb_form;
 
 typedef struct gb_family {

@@ -266,7 +266,8 @@ static int jps_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
 }
 
 static const gb_form jps_forms[] = {
-    { "jps", "Jump Point Search (octile), model 8-nocut only; optimal", 1.0, GB_H_OCTILE, 0 },
+    { .pattern = "jps", .wg = 1.0, .heur = GB_H_OCTILE,
+      .desc = "Jump Point Search (octile), model 8-nocut only; optimal" },
 };
 static const char *const jps_all[] = { "jps" };
 

@@ -268,8 +268,9 @@ static int jpsplus_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
 }
 
 static const gb_form jpsplus_forms[] = {
-    { "jps+", "JPS+: jump distances precomputed per cell and direction (octile), "
-      "model 8-nocut only; optimal", 1.0, GB_H_OCTILE, 0 },
+    { .pattern = "jps+", .wg = 1.0, .heur = GB_H_OCTILE,
+      .desc = "JPS+: jump distances precomputed per cell and direction (octile), "
+              "model 8-nocut only; optimal" },
 };
 static const char *const jpsplus_all[] = { "jps+" };
 

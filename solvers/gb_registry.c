@@ -234,6 +234,7 @@ static int match_form(const gb_form *f, gb_algo a, const char *name, gb_solver_s
         out->algo = a;
         out->heur = f->heur;
         out->wg = f->wg;
+        out->variant = f->variant;
         snprintf(out->name, sizeof out->name, "%s", name);
         return 1;
     }
@@ -241,6 +242,7 @@ static int match_form(const gb_form *f, gb_algo a, const char *name, gb_solver_s
     if (strncmp(name, f->pattern, plen) != 0) return 0;
     out->algo = a;
     out->wg = f->wg;
+    out->variant = f->variant;
     char hpart[64];
     snprintf(hpart, sizeof hpart, "%s", name + plen);
     const int takes_w = strcmp(H + 1, ":w=W") == 0;
@@ -330,7 +332,8 @@ int gb_solver_unsupported(const gb_solver_spec *s, gb_model m, char *err, size_t
     for (int k = 0; k < GB_MODEL_COUNT; k++)
         if (models >> k & 1u) {
             size_t l = strlen(list);
-            snprintf(list + l, sizeof list - l, "%s%s", n++ ? ", " : "", gb_model_name((gb_model)k));
+            snprintf(list + l, sizeof list - l, "%s%s", n++ ? ", " : "",
+                     gb_model_name((gb_model)k));
         }
     snprintf(err, errsz, "solver '%s' supports model%s %s only, not %s", s->name,
              n > 1 ? "s" : "", list, gb_model_name(m));

@@ -140,6 +140,8 @@ typedef struct gb_solver_spec {
     double wg;         /* weight on g (0 for greedy best-first) */
     double wh;         /* weight on h */
     int k;             /* landmarks for heur == GB_H_DIFF */
+    int variant;       /* which behaviour of the family, when its name
+                          forms differ in more than wg/heur (0 mostly) */
     uint64_t max_expanded;  /* 0 = no limit */
     uint64_t max_ns;        /* wall-time limit per search in ns, 0 = none
                                (checked every GB_TIME_CHECK expansions) */
