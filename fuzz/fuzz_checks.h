@@ -43,7 +43,8 @@
  *     - Dijkstra's reachability and exact cost (straight and diagonal step
  *       counts) equal an independent reference search written here from
  *       the model definitions (no gb_grid_moves, no solver code);
- *     - every solver of gb_fuzz_solvers on every queue (unsupported
+ *     - every solver of gb_fuzz_solvers and of the registry's `--solver
+ *       all` list (gb_solver_all) on every queue (unsupported
  *       combinations skipped): gb_solve succeeds, status is FOUND or
  *       UNREACHABLE, FOUND iff Dijkstra found a path, the path passes
  *       gb_validate_path, its cost is never below Dijkstra's, equal for an
@@ -277,11 +278,35 @@ static int gb_fuzz_scen(const uint8_t *data, size_t size)
 #define GB_FUZZ_MAXQ 4
 #define GB_FUZZ_MAXCELLS (GB_FUZZ_MAXDIM * GB_FUZZ_MAXDIM)
 
+/* The solvers checked: these (Dijkstra first: the oracle), then every
+ * other name of the registry's `--solver all` list, so that a new family
+ * is fuzzed without a line here. */
 static const char *const gb_fuzz_solvers[] = {
     "dijkstra", "astar-octile", "astar-manhattan", "wastar-octile:w=2", "gbfs-octile",
     "bfs", "bidijkstra", "biastar-octile", "jps", "astar-diff:k=2",
 };
-#define GB_FUZZ_NSOLVERS (sizeof gb_fuzz_solvers / sizeof gb_fuzz_solvers[0])
+#define GB_FUZZ_MAXSOLVERS 64
+
+/* Parse the solvers checked into specs[] (GB_FUZZ_MAXSOLVERS); their
+ * number, or -1 with a message when a name does not parse. */
+static int fz_specs(gb_solver_spec *specs)
+{
+    char err[256];
+    int n = 0;
+    const char *name;
+    for (size_t i = 0; i < sizeof gb_fuzz_solvers / sizeof gb_fuzz_solvers[0]; i++)
+        if (gb_solver_parse(gb_fuzz_solvers[i], &specs[n++], err, sizeof err) != 0)
+            return fz_fail(-1, "solve: cannot parse '%s': %s", gb_fuzz_solvers[i], err);
+    for (int i = 0; (name = gb_solver_all(i)) != NULL && n < GB_FUZZ_MAXSOLVERS; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < sizeof gb_fuzz_solvers / sizeof gb_fuzz_solvers[0]; j++)
+            seen |= strcmp(name, gb_fuzz_solvers[j]) == 0;
+        if (seen) continue;
+        if (gb_solver_parse(name, &specs[n++], err, sizeof err) != 0)
+            return fz_fail(-1, "solve: cannot parse '%s': %s", name, err);
+    }
+    return n;
+}
 
 /* The decoded input: terrain of w x h cells (1 = passable), row-major. */
 typedef struct fz_grid {
@@ -452,7 +477,7 @@ static int fz_decode(const uint8_t *data, size_t size, fz_grid *G, int qs[][2])
 
 /* Every solver on every queue for one query, against Dijkstra. */
 static int fz_check_query(gb_ws *ws, const fz_grid *G, int32_t s, int32_t t,
-                          const gb_solver_spec *specs)
+                          const gb_solver_spec *specs, int nspecs)
 {
     static fz_run dij, first, o;
     const gb_model m = G->model;
@@ -474,7 +499,7 @@ static int fz_check_query(gb_ws *ws, const fz_grid *G, int32_t s, int32_t t,
                        dij.chk.cost, (long long)dij.chk.straight, (long long)dij.chk.diag,
                        gb_check_cost(rs, rd), (long long)rs, (long long)rd);
     char err[256];
-    for (size_t i = 0; i < GB_FUZZ_NSOLVERS; i++) {
+    for (int i = 0; i < nspecs; i++) {
         const gb_solver_spec *sp = &specs[i];
         if (gb_solver_unsupported(sp, m, err, sizeof err)) continue;
         double bound = 0.0;
@@ -521,13 +546,11 @@ static int fz_check_query(gb_ws *ws, const fz_grid *G, int32_t s, int32_t t,
 static int gb_fuzz_solve(const uint8_t *data, size_t size)
 {
     static fz_grid G;
-    gb_solver_spec specs[GB_FUZZ_NSOLVERS];
+    gb_solver_spec specs[GB_FUZZ_MAXSOLVERS];
     int qs[GB_FUZZ_MAXQ][2];
-    char err[256];
     gb_fuzz_msg[0] = '\0';
-    for (size_t i = 0; i < GB_FUZZ_NSOLVERS; i++)
-        if (gb_solver_parse(gb_fuzz_solvers[i], &specs[i], err, sizeof err) != 0)
-            return fz_fail(80, "solve: cannot parse '%s': %s", gb_fuzz_solvers[i], err);
+    const int nspecs = fz_specs(specs);
+    if (nspecs < 0) return 80;   /* the message says which name */
     int nq = fz_decode(data, size, &G, qs);
     if (nq == 0) return 0;
     gb_grid g;
@@ -546,7 +569,7 @@ static int gb_fuzz_solve(const uint8_t *data, size_t size)
     for (int i = 0; rc == 0 && i < nq; i++) {
         int32_t s = gb_grid_id(&g, qs[i][0] % G.w, qs[i][0] / G.w);
         int32_t t = gb_grid_id(&g, qs[i][1] % G.w, qs[i][1] / G.w);
-        rc = fz_check_query(ws, &G, s, t, specs);
+        rc = fz_check_query(ws, &G, s, t, specs, nspecs);
     }
     gb_ws_free(ws);
     gb_grid_free(&g);

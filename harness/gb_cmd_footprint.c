@@ -226,8 +226,9 @@ int gb_cmd_footprint(int argc, char **argv)
         case 'q': {
             int q = gb_queue_from_name(optarg);
             if (q < 0) {
-                fprintf(stderr, CMD ": --queue: expected one of bheap, bheap-dk, 4heap, pairing, "
-                        "bucket, radix, found '%s'\n", optarg);
+                char names[256];
+                gb_queue_names(names, sizeof names);
+                fprintf(stderr, CMD ": --queue: expected one of %s, found '%s'\n", names, optarg);
                 return EX_USAGE;
             }
             queue = (gb_queue_kind)q;

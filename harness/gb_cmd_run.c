@@ -4,7 +4,8 @@
  *
  * Solvers and queues multiply: every --solver runs on every --queue,
  * except solvers that use no priority queue (bfs), which run once with
- * queue "fifo".  "all" expands to GB_ALL_SOLVERS / every queue.
+ * queue "fifo".  "all" expands to the registry's gb_solver_all() list /
+ * every queue.
  */
 #define _GNU_SOURCE 1   /* sched_setaffinity, CPU_SET */
 #include <errno.h>
@@ -21,14 +22,6 @@
 #include "gb_plan.h"
 #include "gb_run.h"
 #include "gb_user.h"
-
-/* What `--solver all` means: one of each family, octile where a heuristic
- * is needed, plus the other admissible heuristics for A*. */
-static const char *const all_solvers[] = {
-    "dijkstra", "astar-octile", "astar-euclidean", "astar-chebyshev",
-    "wastar-octile:w=1.5", "gbfs-octile", "bfs", "bidijkstra", "biastar-octile", "jps",
-    "astar-diff:k=8",
-};
 
 static void run_usage(FILE *f)
 {
@@ -241,12 +234,13 @@ static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq
             fprintf(stderr, "gridbench run: %s\n", err);
             return EX_USAGE;
         }
-        int nqq = sp.algo == GB_ALGO_BFS ? 1 : nq;
+        const int uses_queue = gb_solver_uses_queue(&sp);
+        int nqq = uses_queue ? nq : 1;
         for (int j = 0; j < nqq; j++) {
             gb_pair *p = new_pair(o);
             if (!p) return EX_USAGE;
             p->spec = sp;
-            p->queue = sp.algo == GB_ALGO_BFS ? -1 : queues[j];
+            p->queue = uses_queue ? queues[j] : -1;
         }
     }
     return 0;
@@ -465,8 +459,10 @@ int gb_cmd_run(int argc, char **argv)
                 } else {
                     int q = gb_queue_from_name(tok);
                     if (q < 0) {
-                        fprintf(stderr, "gridbench run: --queue: expected one of bheap, bheap-dk, 4heap, "
-                                "pairing, bucket, radix or all, found '%s'\n", tok);
+                        char names[256];
+                        gb_queue_names(names, sizeof names);
+                        fprintf(stderr, "gridbench run: --queue: expected one of %s or all, found '%s'\n",
+                                names, tok);
                         return EX_USAGE;
                     }
                     if (nq < GB_Q_COUNT * 4) queues[nq++] = q;
@@ -477,15 +473,16 @@ int gb_cmd_run(int argc, char **argv)
     if (nq == 0) queues[nq++] = GB_Q_BHEAP;
     if (all_solv) {
         char err[256];
-        for (size_t i = 0; i < sizeof all_solvers / sizeof all_solvers[0]; i++) {
+        const char *name;
+        for (int i = 0; (name = gb_solver_all(i)) != NULL; i++) {
             gb_solver_spec sp;
-            gb_solver_parse(all_solvers[i], &sp, err, sizeof err);
+            gb_solver_parse(name, &sp, err, sizeof err);
             if (gb_solver_unsupported(&sp, o.model, err, sizeof err)) {   /* jps off 8-nocut */
                 fprintf(stderr, "gridbench run: note: --solver all leaves out %s under model %s (%s)\n",
-                        all_solvers[i], gb_model_name(o.model), err);
+                        name, gb_model_name(o.model), err);
                 continue;
             }
-            if (ns < 64) solvers[ns++] = (char *)all_solvers[i];
+            if (ns < 64) solvers[ns++] = (char *)name;
         }
     }
     if (ns == 0 && next == 0) solvers[ns++] = (char *)"dijkstra";

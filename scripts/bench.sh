@@ -111,7 +111,9 @@ if [ "$callgrind" = 1 ]; then
     echo
     printf '%-18s %-22s %-9s %14s %12s %10s\n' map solver queue instructions expansions Ir_per_exp
     IFS=, read -r -a sl <<<"$solvers"
-    if [ "$queues" = all ]; then ql=(bheap bheap-dk 4heap pairing bucket radix); else IFS=, read -r -a ql <<<"$queues"; fi
+    # every queue of this build, as the registry lists it
+    if [ "$queues" = all ]; then mapfile -t ql < <("$bin" list | awk -F'\t' '$1 == "queue" { print $2 }')
+    else IFS=, read -r -a ql <<<"$queues"; fi
     for sc in "${scens[@]}"; do
         name=$(basename "$sc" .scen); name=${name%.map}
         for s in "${sl[@]}"; do
@@ -120,19 +122,25 @@ if [ "$callgrind" = 1 ]; then
                 valgrind --tool=callgrind --callgrind-out-file="$dir/cg.out" "$bin" run --quiet \
                     --solver "$s" --queue "$q" --sample 100 --out "$dir/cg.csv" "$sc" 2>/dev/null \
                     || [ $? -eq 1 ]
-                # the instantiated search function: bf_<queue>_<heuristic> / jps_<queue> / bd_...
+                # the instantiated search function: bf_<queue>_<heuristic> /
+                # bd_<queue>_<heuristic>, else <solver>_<queue> for the
+                # one-heuristic families (jps_bheap, jpsplus_bucket: '+' is
+                # spelled 'plus', other punctuation '_')
                 qt=${q//-/_}
                 case "$s" in
                     dijkstra) fn="bf_${qt}_zero" ;;
                     astar-*) fn="bf_${qt}_${s#astar-}" ;;
-                    jps) fn="jps_${qt}" ;;
                     bidijkstra) fn="bd_${qt}_zero" ;;
                     biastar-*) fn="bd_${qt}_${s#biastar-}" ;;
-                    *) fn="" ;;
+                    *[:=]*) fn="" ;;
+                    *) fn="$(printf '%s' "$s" | sed 's/+/plus/g; s/[^A-Za-z0-9]/_/g')_${qt}" ;;
                 esac
                 [ -n "$fn" ] || continue
+                # the function's inclusive cost: its largest line (callgrind
+                # also lists the parts inlined from other files separately)
                 ir=$(callgrind_annotate --inclusive=yes "$dir/cg.out" 2>/dev/null \
-                     | grep -E "[:]${fn} " | head -1 | awk '{gsub(",", "", $1); print $1}')
+                     | grep -E "[:]${fn}( |\$)" | awk '{gsub(",", "", $1); if ($1 + 0 > m) m = $1 + 0}
+                                                     END { if (m) print m }')
                 ex=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "expanded") c = i; next } { s += $c } END { print s }' "$dir/cg.csv")
                 # every query also runs the Dijkstra oracle on bheap: that is the
                 # same function as dijkstra/bheap, whose inclusive cost then covers

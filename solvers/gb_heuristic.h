@@ -18,7 +18,7 @@
  * command line, the movement models under which the heuristic is
  * admissible and consistent (bit masks over gb_model: A8 = the three
  * 8-connected models, F = 4-connected), and a description.  The registry
- * (gb_search.c), the heuristic validator and `gridbench list` are all
+ * (gb_registry.c), the heuristic validator and `gridbench list` are all
  * generated from the list.
  *
  * Why the masks are what they are (dx, dy >= 0 are the absolute offsets):
@@ -53,13 +53,17 @@ typedef struct gb_hctx {
 #define GB_HM_8   ((1u << GB_MODEL_8_NOCUT) | (1u << GB_MODEL_8_CUT1) | (1u << GB_MODEL_8_CUTALL))
 #define GB_HM_4   (1u << GB_MODEL_4)
 
-/* X(ENUM, name, admissible-mask, consistent-mask, description) */
-#define GB_HEUR_LIST(X) \
-    X(ZERO,      zero,      GB_HM_ALL, GB_HM_ALL, "h = 0 (Dijkstra)") \
-    X(MANHATTAN, manhattan, GB_HM_4,   GB_HM_4,   "dx + dy; admissible only on 4-connected") \
-    X(OCTILE,    octile,    GB_HM_ALL, GB_HM_ALL, "max + (sqrt2-1) min; exact on an empty 8-connected grid") \
-    X(EUCLIDEAN, euclidean, GB_HM_ALL, GB_HM_ALL, "sqrt(dx^2 + dy^2)") \
-    X(CHEBYSHEV, chebyshev, GB_HM_ALL, GB_HM_ALL, "max(dx, dy)")
+/* X(ENUM, name, admissible-mask, consistent-mask, description).
+ * GB_HEUR_LIST_A(X, a) calls X(a, ENUM, name, ...) instead: the extra
+ * argument lets another X-macro list nest this one (gb_family.h). */
+#define GB_HEUR_LIST_A(X, a) \
+    X(a, ZERO,      zero,      GB_HM_ALL, GB_HM_ALL, "h = 0 (Dijkstra)") \
+    X(a, MANHATTAN, manhattan, GB_HM_4,   GB_HM_4,   "dx + dy; admissible only on 4-connected") \
+    X(a, OCTILE,    octile,    GB_HM_ALL, GB_HM_ALL, "max + (sqrt2-1) min; exact on an empty 8-connected grid") \
+    X(a, EUCLIDEAN, euclidean, GB_HM_ALL, GB_HM_ALL, "sqrt(dx^2 + dy^2)") \
+    X(a, CHEBYSHEV, chebyshev, GB_HM_ALL, GB_HM_ALL, "max(dx, dy)")
+#define GB_HEUR_APPLY_(X, E, N, A, C, D) X(E, N, A, C, D)
+#define GB_HEUR_LIST(X) GB_HEUR_LIST_A(GB_HEUR_APPLY_, X)
 
 static inline int32_t gb_h_abs(int32_t v) { return v < 0 ? -v : v; }
 

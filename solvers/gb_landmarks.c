@@ -21,7 +21,7 @@
 #include <time.h>
 
 #include "gb_alloc.h"
-#include "gb_search.h"
+#include "gb_dijkstra.h"
 
 static double now_ns(void)
 {

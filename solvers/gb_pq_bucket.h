@@ -13,13 +13,14 @@
  *   No division anywhere: 1/w is the constant 2^S.
  *
  * Data structure
- *   Queued ids are nodes of a pool nd[] (node = {fk, gk, id, nxt, prv},
- *   32 bytes; fk, gk are the exact integer images of f and g from
- *   gb_pq_bheap_dk.h, and f is recovered from fk for idx).  Nodes come
- *   from a LIFO free list, so the nodes in use stay few and cache-hot
- *   however large the map; loc[id] names the node of a queued id; nd[-1]
- *   is a scratch node that absorbs the back link written into an empty
- *   list (see push).  With the bucket counters
+ *   Queued ids are nodes of the shared pool of gb_pq_pool.h (node =
+ *   {fk, gk, id, nxt, prv}, 32 bytes; fk, gk are the exact integer images
+ *   of f and g from gb_pq_bheap_dk.h, and f is recovered from fk for
+ *   idx).  Nodes come from a LIFO free list, so the nodes in use stay few
+ *   and cache-hot however large the map; loc[id] names the node of a
+ *   queued id; lists link without a branch (gb_pool_link: the back link
+ *   of an empty list goes to the scratch node nd[-1]).  With the bucket
+ *   counters
  *   base - 1 <= cur < lim = base + nslots, a node lives in one of three
  *   places, decided by idx of its key alone:
  *     - ACTIVE: idx <= cur.  Two parts, S and H, with every entry of S
@@ -128,7 +129,7 @@
  * expansions/s (1.37x -> 1.53x the heap); AR0011SR unchanged within the
  * noise (about 34 M/s, 1.8x).
  *
- * Memory: 64 bytes per cell (node 32, loc 4, hpos 4, heap entry 24) plus
+ * Memory: 64 bytes per cell (the pool: node 32, loc 4, hpos 4, heap entry 24) plus
  * 4.1 bytes per slot and the front stack (24 * GB_BUCKET_FRONT bytes, in
  * the struct).  clear() is O(non-empty slots + 1): it walks the bitmap,
  * never the cells.
@@ -151,6 +152,7 @@
 #include "gb_alloc.h"
 #include "gb_pq.h"
 #include "gb_pq_bheap_dk.h"
+#include "gb_pq_pool.h"
 
 
 /* The hot paths of push and pop are inlined into the search loop; the
@@ -181,25 +183,12 @@ _Static_assert(GB_BUCKET_RUN <= 32, "pack_sort_ keeps an entry index in 5 bits")
 #define GB_BUCKET_FRONT 32
 #endif
 
-/* A pool node: one queued id. */
-typedef struct gb_bucket_node {
-    uint64_t fk;   /* gb_bheap_dk_fkey(f): f is recovered from it exactly */
-    uint64_t gk;   /* gb_bheap_dk_gkey(g) */
-    int32_t id;    /* the queued id */
-    int32_t nxt;   /* list: next node or -1; free list: next free node */
-    int32_t prv;   /* list: previous node, or -1 at the head */
-    int32_t pad_;  /* keeps a node at 32 bytes (never straddles a line) */
-} gb_bucket_node;
-
 typedef struct gb_bucket {
     gb_pq_counters cnt;     /* operation counters, zeroed by clear() */
-    gb_bucket_node *nd;     /* [ncells] node pool; [0, hw) ever used;
-                               nd[-1] is a scratch node (see slot_link) */
-    int32_t *loc;           /* [ncells] node of each queued id */
-    int32_t *hpos;          /* [ncells] heap slot of an active node (heap
-                               mode only) */
-    gb_bheap_dk_ent *heap;  /* [ncells] the active set's rest H, a run or
-                               a heap (aux = node) */
+    gb_pool p;              /* nodes (nd[-1] is the scratch node of the
+                               slot links), loc[], and the active set's
+                               rest H in heap[] -- a run or a heap, aux =
+                               node -- with hpos[] (heap mode only) */
     gb_bheap_dk_ent fs[GB_BUCKET_FRONT]; /* the front stack S: fs[0 .. fn)
                                strictly descending, fs[fn - 1] pops next */
     size_t fn;              /* entries in the front stack */
@@ -217,10 +206,7 @@ typedef struct gb_bucket {
     int64_t cur;            /* current bucket: active nodes have idx <= cur */
     int64_t lim;            /* base + nslots: overflow nodes have idx >= lim */
     int32_t ovf;            /* first node of the overflow list, or -1 */
-    int32_t freel;          /* first node of the free list, or -1 */
-    int32_t hw;             /* high-water mark of the pool */
     int32_t nslots;         /* window slots, a power of two */
-    int32_t ncells;         /* ids are in [0, ncells) */
 } gb_bucket;
 
 /* Bucket index of key f >= 0 (see (M) above). */
@@ -240,47 +226,45 @@ static inline int64_t gb_bucket_kidx(uint64_t fk)
     return gb_bucket_idx(f);
 }
 
-/* Allocate for ids in [0, ncells).  0, or -1 with errno (ENOMEM, or EINVAL
- * for ncells < 0) and *q zeroed. */
+/* Window slots for ncells: about ncells, a power of two in
+ * [GB_BUCKET_MIN_SLOTS, GB_BUCKET_MAX_SLOTS]. */
+static inline int32_t gb_bucket_nslots_(int32_t ncells)
+{
+    int32_t ns = GB_BUCKET_MIN_SLOTS;
+    while (ns < ncells && ns < GB_BUCKET_MAX_SLOTS) ns *= 2;
+    return ns;
+}
+
 /* Bytes gb_bucket_init allocates for ncells (>= 0). */
 static inline size_t gb_bucket_bytes(int32_t ncells)
 {
     const gb_bucket *q = 0;
-    size_t m = ncells > 0 ? (size_t)ncells : 1;
-    size_t ns = GB_BUCKET_MIN_SLOTS;
-    while (ns < (size_t)(ncells > 0 ? ncells : 0) && ns < GB_BUCKET_MAX_SLOTS) ns *= 2;
-    return (m + 1) * sizeof *q->nd + m * (sizeof *q->loc + sizeof *q->hpos + sizeof *q->heap)
-         + ns * sizeof *q->head + ns / 64 * sizeof *q->bm0 + (ns / 64 + 63) / 64 * sizeof *q->bm1;
+    size_t ns = (size_t)gb_bucket_nslots_(ncells);
+    return gb_pool_bytes(ncells) + ns * sizeof *q->head + ns / 64 * sizeof *q->bm0
+         + (ns / 64 + 63) / 64 * sizeof *q->bm1;
 }
 
+/* Allocate for ids in [0, ncells).  0, or -1 with errno (ENOMEM, or EINVAL
+ * for ncells < 0) and *q zeroed. */
 static inline int gb_bucket_init(gb_bucket *q, int32_t ncells)
 {
     gb_bucket z = {0};
-    size_t m = ncells > 0 ? (size_t)ncells : 1;
-    int32_t ns = GB_BUCKET_MIN_SLOTS;
+    int32_t ns = gb_bucket_nslots_(ncells);
     *q = z;
-    if (ncells < 0) { errno = EINVAL; return -1; }
-    while (ns < ncells && ns < GB_BUCKET_MAX_SLOTS) ns *= 2;
-    q->nd = gb_malloc((m + 1) * sizeof *q->nd);
-    q->loc = gb_malloc(m * sizeof *q->loc);
-    q->hpos = gb_malloc(m * sizeof *q->hpos);
-    q->heap = gb_malloc(m * sizeof *q->heap);
+    if (gb_pool_init(&q->p, ncells) != 0) return -1;
     q->head = gb_malloc((size_t)ns * sizeof *q->head);
     q->bm0 = gb_calloc((size_t)ns / 64, sizeof *q->bm0);
     q->bm1 = gb_calloc(((size_t)ns / 64 + 63) / 64, sizeof *q->bm1);
-    if (!q->nd || !q->loc || !q->hpos || !q->heap || !q->head || !q->bm0 || !q->bm1) {
-        gb_free(q->nd); gb_free(q->loc); gb_free(q->hpos); gb_free(q->heap);
+    if (!q->head || !q->bm0 || !q->bm1) {
+        gb_pool_free(&q->p);
         gb_free(q->head); gb_free(q->bm0); gb_free(q->bm1);
         *q = z;
         errno = ENOMEM;
         return -1;
     }
-    q->nd++;                                  /* nd[-1]: the scratch node */
     memset(q->head, 0xff, (size_t)ns * sizeof *q->head);   /* all -1 */
     q->nslots = ns;
-    q->ncells = ncells;
     q->ovf = -1;
-    q->freel = -1;
     q->cur = -1;
     q->lim = ns;
     return 0;
@@ -290,8 +274,7 @@ static inline int gb_bucket_init(gb_bucket *q, int32_t ncells)
 static inline void gb_bucket_free(gb_bucket *q)
 {
     gb_bucket z = {0};
-    if (q->nd) gb_free(q->nd - 1);
-    gb_free(q->loc); gb_free(q->hpos); gb_free(q->heap);
+    gb_pool_free(&q->p);
     gb_free(q->head); gb_free(q->bm0); gb_free(q->bm1);
     *q = z;
 }
@@ -326,8 +309,7 @@ static inline void gb_bucket_clear(gb_bucket *q)
     q->n = 0;
     q->novf = 0;
     q->ovf = -1;
-    q->freel = -1;
-    q->hw = 0;
+    gb_pool_clear(&q->p);
     q->base = 0;
     q->cur = -1;
     q->lim = q->nslots;
@@ -342,12 +324,8 @@ static inline size_t gb_bucket_size(const gb_bucket *q) { return q->n; }
  * three bitmap levels are set unconditionally. */
 static GB_BUCKET_HOT void gb_bucket_slot_link_(gb_bucket *q, uint32_t s, int32_t x)
 {
-    int32_t h = q->head[s];
     uint32_t w0 = s >> 6;
-    q->nd[x].nxt = h;
-    q->nd[x].prv = -1;
-    q->nd[h].prv = x;
-    q->head[s] = x;
+    gb_pool_link(&q->p, &q->head[s], x);
     q->bm0[w0] |= (uint64_t)1 << (s & 63);
     q->bm1[w0 >> 6] |= (uint64_t)1 << (w0 & 63);
     q->bm2 |= (uint64_t)1 << (w0 >> 6);
@@ -365,40 +343,19 @@ static inline void gb_bucket_slot_clear_(gb_bucket *q, uint32_t s)
 /* Take node x out of slot s's list. */
 static inline void gb_bucket_slot_unlink_(gb_bucket *q, uint32_t s, int32_t x)
 {
-    int32_t p = q->nd[x].prv, y = q->nd[x].nxt;
-    if (y >= 0) q->nd[y].prv = p;
-    if (p >= 0) q->nd[p].nxt = y;
-    else if ((q->head[s] = y) < 0) gb_bucket_slot_clear_(q, s);
+    if (gb_pool_unlink(&q->p, &q->head[s], x)) gb_bucket_slot_clear_(q, s);
 }
 
 static inline void gb_bucket_ovf_link_(gb_bucket *q, int32_t x)
 {
-    int32_t h = q->ovf;
-    q->nd[x].nxt = h;
-    q->nd[x].prv = -1;
-    if (h >= 0) q->nd[h].prv = x;
-    q->ovf = x;
+    gb_pool_link(&q->p, &q->ovf, x);
     q->novf++;
 }
 
 static inline void gb_bucket_ovf_unlink_(gb_bucket *q, int32_t x)
 {
-    int32_t p = q->nd[x].prv, y = q->nd[x].nxt;
-    if (y >= 0) q->nd[y].prv = p;
-    if (p >= 0) q->nd[p].nxt = y;
-    else q->ovf = y;
+    gb_pool_unlink(&q->p, &q->ovf, x);
     q->novf--;
-}
-
-/* The heap entry of node x. */
-static inline gb_bheap_dk_ent gb_bucket_ent_(const gb_bucket *q, int32_t x)
-{
-    gb_bheap_dk_ent e;
-    e.fk = q->nd[x].fk;
-    e.gk = q->nd[x].gk;
-    e.id = q->nd[x].id;
-    e.aux = x;
-    return e;
 }
 
 /* Turn the sorted run heap[hs..hn) into a heap at heap[0..) (a sorted
@@ -406,8 +363,8 @@ static inline gb_bheap_dk_ent gb_bucket_ent_(const gb_bucket *q, int32_t x)
 static inline void gb_bucket_to_heap_(gb_bucket *q)
 {
     size_t i, k = q->hn - q->hs;
-    if (q->hs) memmove(q->heap, q->heap + q->hs, k * sizeof *q->heap);
-    for (i = 0; i < k; i++) q->hpos[q->heap[i].aux] = (int32_t)i;
+    if (q->hs) memmove(q->p.heap, q->p.heap + q->hs, k * sizeof *q->p.heap);
+    for (i = 0; i < k; i++) q->p.hpos[q->p.heap[i].aux] = (int32_t)i;
     q->hs = 0;
     q->hn = k;
     q->hrun = 0;
@@ -417,15 +374,15 @@ static inline void gb_bucket_to_heap_(gb_bucket *q)
 static inline void gb_bucket_h_push_(gb_bucket *q, gb_bheap_dk_ent e)
 {
     if (q->hrun) gb_bucket_to_heap_(q);
-    gb_bheap_dk_core_push(q->heap, q->hpos, &q->hn, e);
+    gb_bheap_dk_core_push(q->p.heap, q->p.hpos, &q->hn, e);
 }
 
 /* Put e, which precedes every entry of H, into H: in front of a run when
  * there is room, else as a heap entry. */
 static inline void gb_bucket_h_push_front_(gb_bucket *q, gb_bheap_dk_ent e)
 {
-    if (q->hrun && q->hs > 0) q->heap[--q->hs] = e;
-    else if (q->hn == 0) { q->heap[0] = e; q->hn = 1; q->hrun = 1; }
+    if (q->hrun && q->hs > 0) q->p.heap[--q->hs] = e;
+    else if (q->hn == 0) { q->p.heap[0] = e; q->hn = 1; q->hrun = 1; }
     else gb_bucket_h_push_(q, e);
 }
 
@@ -451,7 +408,7 @@ static inline void gb_bucket_s_insert_(gb_bucket *q, gb_bheap_dk_ent e)
 static inline void gb_bucket_act_push_(gb_bucket *q, gb_bheap_dk_ent e)
 {
     if (q->fn ? gb_bheap_dk_ent_before(&e, &q->fs[0])
-              : (q->hn == q->hs || gb_bheap_dk_ent_before(&e, &q->heap[q->hs]))) {
+              : (q->hn == q->hs || gb_bheap_dk_ent_before(&e, &q->p.heap[q->hs]))) {
         gb_bucket_s_insert_(q, e);
     } else
         gb_bucket_h_push_(q, e);
@@ -461,7 +418,7 @@ static inline void gb_bucket_act_push_(gb_bucket *q, gb_bheap_dk_ent e)
 static inline void gb_bucket_place_(gb_bucket *q, int32_t x, int64_t i)
 {
     if (i <= q->cur)
-        gb_bucket_act_push_(q, gb_bucket_ent_(q, x));
+        gb_bucket_act_push_(q, gb_pool_ent(&q->p, x));
     else if (i < q->lim)
         gb_bucket_slot_link_(q, (uint32_t)(i - q->base), x);
     else
@@ -477,14 +434,8 @@ static GB_BUCKET_COLD void gb_bucket_place_cold_(gb_bucket *q, int32_t x, int64_
 /* Insert id, which must not be in the queue. */
 static GB_BUCKET_HOT void gb_bucket_push(gb_bucket *q, int32_t id, double f, double g)
 {
-    int32_t x = q->freel;
     int64_t i = gb_bucket_idx(f);
-    if (x >= 0) q->freel = q->nd[x].nxt;
-    else x = q->hw++;
-    q->nd[x].fk = gb_bheap_dk_fkey(f);
-    q->nd[x].gk = gb_bheap_dk_gkey(g);
-    q->nd[x].id = id;
-    q->loc[id] = x;
+    int32_t x = gb_pool_take(&q->p, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
     if (i > q->cur && i < q->lim) gb_bucket_slot_link_(q, (uint32_t)(i - q->base), x);
     else gb_bucket_place_cold_(q, x, i);
     q->n++;
@@ -500,17 +451,17 @@ static GB_BUCKET_HOT void gb_bucket_push(gb_bucket *q, int32_t id, double f, dou
  * also the entry a lazy queue pops first, so all queues still agree. */
 static inline void gb_bucket_decrease(gb_bucket *q, int32_t id, double f, double g)
 {
-    int32_t x = q->loc[id];
+    int32_t x = q->p.loc[id];
     uint64_t fk = gb_bheap_dk_fkey(f), gk = gb_bheap_dk_gkey(g);
     int64_t oi, i;
     q->cnt.decreases++;
-    if (!(fk < q->nd[x].fk || (fk == q->nd[x].fk && gk < q->nd[x].gk))) return;
-    oi = gb_bucket_kidx(q->nd[x].fk);
+    if (!(fk < q->p.nd[x].fk || (fk == q->p.nd[x].fk && gk < q->p.nd[x].gk))) return;
+    oi = gb_bucket_kidx(q->p.nd[x].fk);
     i = gb_bucket_idx(f);
-    q->nd[x].fk = fk;
-    q->nd[x].gk = gk;
+    q->p.nd[x].fk = fk;
+    q->p.nd[x].gk = gk;
     if (oi <= q->cur) {                       /* active */
-        gb_bheap_dk_ent e = gb_bucket_ent_(q, x);
+        gb_bheap_dk_ent e = gb_pool_ent(&q->p, x);
         size_t j;
         for (j = 0; j < q->fn; j++)
             if (q->fs[j].aux == x) {              /* in S: move towards the top */
@@ -520,10 +471,10 @@ static inline void gb_bucket_decrease(gb_bucket *q, int32_t id, double f, double
                 return;
             }
         if (q->hrun) gb_bucket_to_heap_(q);   /* in H: sift up */
-        gb_bheap_dk_core_up(q->heap, q->hpos, (size_t)q->hpos[x], e);
-        if (q->fn && !gb_bheap_dk_ent_before(&q->fs[0], &q->heap[0])) {
+        gb_bheap_dk_core_up(q->p.heap, q->p.hpos, (size_t)q->p.hpos[x], e);
+        if (q->fn && !gb_bheap_dk_ent_before(&q->fs[0], &q->p.heap[0])) {
                                               /* now precedes S's last: */
-            gb_bheap_dk_core_pop(q->heap, q->hpos, &q->hn);   /* x is the root */
+            gb_bheap_dk_core_pop(q->p.heap, q->p.hpos, &q->hn);   /* x is the root */
             gb_bucket_s_insert_(q, e);
         }
         return;
@@ -565,7 +516,7 @@ static inline int64_t gb_bucket_find_(const gb_bucket *q, uint32_t from)
  * loaded entries become a heap. */
 static inline void gb_bucket_load_(gb_bucket *q, size_t k, int32_t x)
 {
-    q->heap[k] = gb_bucket_ent_(q, x);
+    q->p.heap[k] = gb_pool_ent(&q->p, x);
 }
 
 /* One compare-exchange of a sorting network on packed keys (no branch). */
@@ -628,7 +579,7 @@ static inline void gb_bucket_net16_(uint64_t *p)
  * when some difference does not fit. */
 static inline int gb_bucket_pack_sort_(gb_bucket *q, size_t k)
 {
-    gb_bheap_dk_ent *h = q->heap;
+    gb_bheap_dk_ent *h = q->p.heap;
     const unsigned sf = GB_BUCKET_PK_F, sg = GB_BUCKET_PK_G;
     const uint64_t bf = h[0].fk - ((uint64_t)1 << (63 - sf)),
                    bg = h[0].gk - ((uint64_t)1 << (sf - sg - 1));
@@ -652,7 +603,7 @@ static inline int gb_bucket_pack_sort_(gb_bucket *q, size_t k)
             for (j = i; j > 0 && v < p[j - 1]; j--) p[j] = p[j - 1];
             p[j] = v;
         }
-    for (i = 0; i < k; i++) h[i] = gb_bucket_ent_(q, xs[p[i] & 31]);
+    for (i = 0; i < k; i++) h[i] = gb_pool_ent(&q->p, xs[p[i] & 31]);
     return 1;
 }
 
@@ -666,7 +617,7 @@ static GB_BUCKET_COLD void gb_bucket_refill_(gb_bucket *q)
     int32_t x;
     if (s >= 0) {
         q->cur = q->base + s;
-        for (x = q->head[s]; x >= 0; x = q->nd[x].nxt) gb_bucket_load_(q, k++, x);
+        for (x = q->head[s]; x >= 0; x = q->p.nd[x].nxt) gb_bucket_load_(q, k++, x);
         q->head[s] = -1;
         gb_bucket_slot_clear_(q, (uint32_t)s);
     } else {
@@ -674,15 +625,15 @@ static GB_BUCKET_COLD void gb_bucket_refill_(gb_bucket *q)
          * bit is clear here (slots <= cur - base are always empty). */
         int64_t m = GB_BUCKET_IDX_CAP;
         int32_t nx;
-        for (x = q->ovf; x >= 0; x = q->nd[x].nxt) {
-            int64_t i = gb_bucket_kidx(q->nd[x].fk);
+        for (x = q->ovf; x >= 0; x = q->p.nd[x].nxt) {
+            int64_t i = gb_bucket_kidx(q->p.nd[x].fk);
             if (i < m) m = i;
         }
         q->base = q->cur = m;
         q->lim = m + q->nslots;
         for (x = q->ovf; x >= 0; x = nx) {
-            int64_t i = gb_bucket_kidx(q->nd[x].fk);
-            nx = q->nd[x].nxt;
+            int64_t i = gb_bucket_kidx(q->p.nd[x].fk);
+            nx = q->p.nd[x].nxt;
             if (i >= q->lim) continue;
             gb_bucket_ovf_unlink_(q, x);
             if (i == m) gb_bucket_load_(q, k++, x);
@@ -695,7 +646,7 @@ static GB_BUCKET_COLD void gb_bucket_refill_(gb_bucket *q)
     if (k < 2 || (k <= GB_BUCKET_RUN && gb_bucket_pack_sort_(q, k))) return;
     if (k <= GB_BUCKET_RUN) {                 /* insertion sort: a run */
         size_t i, j;
-        gb_bheap_dk_ent *h = q->heap;
+        gb_bheap_dk_ent *h = q->p.heap;
         for (i = 1; i < k; i++) {
             gb_bheap_dk_ent e = h[i];
             for (j = i; j > 0 && gb_bheap_dk_ent_before(&e, &h[j - 1]); j--) h[j] = h[j - 1];
@@ -703,8 +654,8 @@ static GB_BUCKET_COLD void gb_bucket_refill_(gb_bucket *q)
         }
     } else {
         size_t i;
-        for (i = 0; i < k; i++) q->hpos[q->heap[i].aux] = (int32_t)i;
-        gb_bheap_dk_core_heapify(q->heap, q->hpos, k);
+        for (i = 0; i < k; i++) q->p.hpos[q->p.heap[i].aux] = (int32_t)i;
+        gb_bheap_dk_core_heapify(q->p.heap, q->p.hpos, k);
         q->hrun = 0;
     }
 }
@@ -715,11 +666,11 @@ static GB_BUCKET_COLD int32_t gb_bucket_pop_cold_(gb_bucket *q, int32_t *xp)
 {
     if (q->hn == q->hs) gb_bucket_refill_(q);
     if (q->hrun) {
-        *xp = q->heap[q->hs].aux;
-        return q->heap[q->hs++].id;
+        *xp = q->p.heap[q->hs].aux;
+        return q->p.heap[q->hs++].id;
     }
-    *xp = q->heap[0].aux;
-    return gb_bheap_dk_core_pop(q->heap, q->hpos, &q->hn);
+    *xp = q->p.heap[0].aux;
+    return gb_bheap_dk_core_pop(q->p.heap, q->p.hpos, &q->hn);
 }
 
 /* Remove and return the first id (the front stack's top, else the run's
@@ -733,12 +684,11 @@ static GB_BUCKET_HOT int32_t gb_bucket_pop(gb_bucket *q)
         x = q->fs[q->fn].aux;
         id = q->fs[q->fn].id;
     } else if (q->hrun && q->hs < q->hn) {    /* the run's front */
-        x = q->heap[q->hs].aux;
-        id = q->heap[q->hs++].id;
+        x = q->p.heap[q->hs].aux;
+        id = q->p.heap[q->hs++].id;
     } else
         id = gb_bucket_pop_cold_(q, &x);
-    q->nd[x].nxt = q->freel;                  /* release the node */
-    q->freel = x;
+    gb_pool_give(&q->p, x);                   /* release the node */
     q->n--;
     q->cnt.pops++;
     return id;
@@ -755,31 +705,31 @@ static GB_BUCKET_HOT int32_t gb_bucket_pop(gb_bucket *q)
  * strictly descending or its last entry not before H's first. */
 static inline int gb_bucket_check(const gb_bucket *q)
 {
-    size_t i, total, nfree = 0, nw0 = (size_t)q->nslots >> 6, nw1 = (nw0 + 63) >> 6;
+    size_t i, total, nw0 = (size_t)q->nslots >> 6, nw1 = (nw0 + 63) >> 6;
     int32_t x, p;
     int rc;
     if (q->lim != q->base + q->nslots || q->cur < q->base - 1 || q->cur >= q->lim)
         return 10;
     if (q->hs > q->hn || q->fn > GB_BUCKET_FRONT || q->hn - q->hs + q->fn > q->n
         || q->novf > q->n) return 1;
-    if (q->hw < 0 || q->hw > (q->ncells > 0 ? q->ncells : 0)) return 1;
+    if ((rc = gb_pool_check_free(&q->p, q->n)) != 0) return rc;
     if (q->hrun) {                            /* a strictly ascending run */
         for (i = q->hs; i < q->hn; i++) {
-            const gb_bheap_dk_ent *e = &q->heap[i];
-            if (e->id < 0 || e->id >= q->ncells || e->aux < 0 || e->aux >= q->hw) return 2;
-            if (i > q->hs && !gb_bheap_dk_ent_before(&q->heap[i - 1], e)) return 3;
+            const gb_bheap_dk_ent *e = &q->p.heap[i];
+            if (e->id < 0 || e->id >= q->p.ncells || e->aux < 0 || e->aux >= q->p.hw) return 2;
+            if (i > q->hs && !gb_bheap_dk_ent_before(&q->p.heap[i - 1], e)) return 3;
         }
     } else {
         if (q->hs != 0) return 1;
-        rc = gb_bheap_dk_core_check(q->heap, q->hpos, q->hn, q->ncells, q->hw);
+        rc = gb_bheap_dk_core_check(q->p.heap, q->p.hpos, q->hn, q->p.ncells, q->p.hw);
         if (rc) return rc;
     }
     for (i = q->hs; i < q->hn; i++) {
-        const gb_bheap_dk_ent *e = &q->heap[i];
-        gb_bheap_dk_ent w = gb_bucket_ent_(q, e->aux);
+        const gb_bheap_dk_ent *e = &q->p.heap[i];
+        gb_bheap_dk_ent w = gb_pool_ent(&q->p, e->aux);
         if (e->fk != w.fk || e->gk != w.gk || e->id != w.id) return 5;
-        if (gb_bucket_kidx(q->nd[e->aux].fk) > q->cur) return 5;
-        if (q->loc[e->id] != e->aux) return 11;
+        if (gb_bucket_kidx(q->p.nd[e->aux].fk) > q->cur) return 5;
+        if (q->p.loc[e->id] != e->aux) return 11;
     }
     for (i = 0; i < nw1; i++) {
         uint64_t want = 0;
@@ -792,16 +742,16 @@ static inline int gb_bucket_check(const gb_bucket *q)
     if (nw1 < 64 && (q->bm2 >> nw1) != 0) return 6;
     for (i = 0; i < q->fn; i++) {             /* the front stack */
         const gb_bheap_dk_ent *e = &q->fs[i];
-        if (e->id < 0 || e->id >= q->ncells || e->aux < 0 || e->aux >= q->hw) return 2;
+        if (e->id < 0 || e->id >= q->p.ncells || e->aux < 0 || e->aux >= q->p.hw) return 2;
         if (i > 0 && !gb_bheap_dk_ent_before(e, &q->fs[i - 1])) return 12;
         {
-            gb_bheap_dk_ent w = gb_bucket_ent_(q, e->aux);
+            gb_bheap_dk_ent w = gb_pool_ent(&q->p, e->aux);
             if (e->fk != w.fk || e->gk != w.gk || e->id != w.id) return 5;
         }
-        if (gb_bucket_kidx(q->nd[e->aux].fk) > q->cur) return 5;
-        if (q->loc[e->id] != e->aux) return 11;
+        if (gb_bucket_kidx(q->p.nd[e->aux].fk) > q->cur) return 5;
+        if (q->p.loc[e->id] != e->aux) return 11;
     }
-    if (q->fn && q->hn > q->hs && !gb_bheap_dk_ent_before(&q->fs[0], &q->heap[q->hs]))
+    if (q->fn && q->hn > q->hs && !gb_bheap_dk_ent_before(&q->fs[0], &q->p.heap[q->hs]))
         return 12;
     total = q->hn - q->hs + q->fn;
     for (i = 0; i < (size_t)q->nslots; i++) {
@@ -812,13 +762,11 @@ static inline int gb_bucket_check(const gb_bucket *q)
         }
         if ((int64_t)i <= q->cur - q->base) return 8;
         p = -1;
-        for (x = q->head[i]; x >= 0; x = q->nd[x].nxt) {
-            if (x >= q->hw) return 2;
-            if (q->nd[x].id < 0 || q->nd[x].id >= q->ncells) return 2;
-            if (q->loc[q->nd[x].id] != x) return 11;
-            if (q->nd[x].prv != p) return 7;
+        for (x = q->head[i]; x >= 0; x = q->p.nd[x].nxt) {
+            if ((rc = gb_pool_check_node(&q->p, x)) != 0) return rc;
+            if (q->p.nd[x].prv != p) return 7;
             if (++len > q->n) return 7;
-            if (gb_bucket_kidx(q->nd[x].fk) != q->base + (int64_t)i) return 8;
+            if (gb_bucket_kidx(q->p.nd[x].fk) != q->base + (int64_t)i) return 8;
             p = x;
         }
         if (len == 0) return 7;
@@ -826,23 +774,16 @@ static inline int gb_bucket_check(const gb_bucket *q)
     }
     p = -1;
     i = 0;
-    for (x = q->ovf; x >= 0; x = q->nd[x].nxt) {
-        if (x >= q->hw) return 2;
-        if (q->nd[x].id < 0 || q->nd[x].id >= q->ncells) return 2;
-        if (q->loc[q->nd[x].id] != x) return 11;
-        if (q->nd[x].prv != p) return 9;
+    for (x = q->ovf; x >= 0; x = q->p.nd[x].nxt) {
+        if ((rc = gb_pool_check_node(&q->p, x)) != 0) return rc;
+        if (q->p.nd[x].prv != p) return 9;
         if (++i > q->n) return 9;
-        if (gb_bucket_kidx(q->nd[x].fk) < q->lim) return 9;
+        if (gb_bucket_kidx(q->p.nd[x].fk) < q->lim) return 9;
         p = x;
     }
     if (i != q->novf) return 9;
     total += i;
-    for (x = q->freel; x >= 0; x = q->nd[x].nxt) {
-        if (x >= q->hw) return 2;
-        if (++nfree > (size_t)q->hw) return 1;
-    }
-    if (total != q->n || nfree + q->n != (size_t)q->hw) return 1;
-    return 0;
+    return total == q->n ? 0 : 1;
 }
 
 #endif

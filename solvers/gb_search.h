@@ -12,13 +12,23 @@
  *       stamp[id] == 2*gen + 1  closed
  *   so starting a query is "gen++", not a clear of the arrays.  When gen
  *   would overflow, the arrays are cleared once and gen restarts.
- *   Queues are allocated by gb_ws_prepare(), before any timed search;
- *   no search allocates.
+ *   Queues, landmark tables and the per-map tables of a solver family
+ *   (JPS's bit lines, JPS+'s jump distances) are built by gb_ws_prepare(),
+ *   before any timed search; no search allocates.
+ *
+ * Registries.  A solver family (best-first, bidirectional, BFS, JPS,
+ * JPS+, ...) is one source file that defines one descriptor (gb_family.h:
+ * name grammar, supported models, guarantee, workspace bytes, per-map
+ * prepare/release, the searches it instantiated) and one line in
+ * GB_SOLVER_LIST below; a queue is one header and one line in
+ * gb_queues.h.  Name parsing, `gridbench list`, `--solver all`, the
+ * "expected one of ..." messages, the --max-mem sizing and the dispatch
+ * of gb_solve() are all derived from those two lists.
  *
  * Runtime choice happens once per query: gb_solve() looks the (solver,
- * queue) pair up in a table of functions instantiated at compile time
- * from one search core (gb_search_core.pmt); no function pointer is
- * called per node.
+ * queue, heuristic) triple up in the family's table of functions
+ * instantiated at compile time from one search core
+ * (gb_search_core.pmt); no function pointer is called per node.
  */
 #ifndef GB_SEARCH_H
 #define GB_SEARCH_H
@@ -29,38 +39,17 @@
 #include "gb_grid.h"
 #include "gb_heuristic.h"
 
-/* ---- queues ---------------------------------------------------------- */
-/* X(ENUM, type suffix, CLI name, description): one line per queue; the
- * registry, `gridbench list` and the workspace are generated from it. */
-#define GB_QUEUE_LIST(X) \
-    X(BHEAP,    bheap,    "bheap",    "binary heap, lazy deletion (re-push, skip stale)") \
-    X(BHEAP_DK, bheap_dk, "bheap-dk", "binary heap with decrease-key (position index)") \
-    X(4HEAP,    4heap,    "4heap",    "4-ary heap with decrease-key") \
-    X(PAIRING,  pairing,  "pairing",  "pairing heap with decrease-key, two-pass merge") \
-    X(BUCKET,   bucket,   "bucket",   "exact bucket queue for real-valued keys") \
-    X(RADIX,    radix,    "radix",    "radix heap on the bits of f") \
-    GB_QUEUE_LIST_BOUNDS(X)
-
-/* Timing-bound queues (solvers/gb_pq_bound.h): not exact, only in a build
- * with -DGB_BOUND_QUEUES (`make bench-bounds`), never in the default one. */
-#ifdef GB_BOUND_QUEUES
-#define GB_QUEUE_LIST_BOUNDS(X) \
-    X(BOUND_FIFO, bound_fifo, "bound-fifo", "timing bound, NOT exact: FIFO, no order") \
-    X(BOUND_DIAL, bound_dial, "bound-dial", "timing bound, NOT exact: Dial, no order in a bucket")
-#else
-#define GB_QUEUE_LIST_BOUNDS(X)
-#endif
-
-typedef enum gb_queue_kind {
-#define GB_X(E, T, N, D) GB_Q_##E,
-    GB_QUEUE_LIST(GB_X)
-#undef GB_X
-    GB_Q_COUNT
-} gb_queue_kind;
+/* ---- queues (the registry is gb_queues.h) --------------------------- */
+#include "gb_queues.h"
 
 const char *gb_queue_name(gb_queue_kind q);
 const char *gb_queue_desc(gb_queue_kind q);
 int gb_queue_from_name(const char *name);   /* -1 if unknown */
+/* The names of every queue of this build, ", "-separated ("bheap,
+ * bheap-dk, ..."), for "expected one of ..." messages: written to buf as
+ * snprintf does (always terminated when size > 0); returns the length of
+ * the whole list. */
+size_t gb_queue_names(char *buf, size_t size);
 
 /* ---- heuristics ------------------------------------------------------ */
 typedef enum gb_heur {
@@ -117,12 +106,23 @@ typedef struct gb_result {
     gb_stats st;
 } gb_result;
 
-/* ---- solver specification -------------------------------------------- */
+/* ---- solver specification ------------------------------------------- */
+
+/* The solver registry: X(ENUM, family) for each family, in the order of
+ * `gridbench list` and `--solver all`.  solvers/gb_FILE.c defines the
+ * descriptor gb_family_<family> (gb_family.h).  Adding a family: its
+ * source file, one line here, its test. */
+#define GB_SOLVER_LIST(X) \
+    X(BESTFIRST, bestfirst)   /* gb_bestfirst.c: Dijkstra, A*, weighted A*, greedy */ \
+    X(BFS,       bfs)         /* gb_bfs.c: breadth-first (hop count) */ \
+    X(BIDIR,     bidir)       /* gb_bidir.c: bidirectional Dijkstra / A* */ \
+    X(JPS,       jps)         /* gb_jps.c: jump point search (8-nocut only) */ \
+    X(JPSPLUS,   jpsplus)     /* gb_jpsplus.c: JPS+, precomputed jumps (8-nocut only) */
+
 typedef enum gb_algo {
-    GB_ALGO_BESTFIRST = 0,  /* Dijkstra, A*, weighted A*, greedy: one core */
-    GB_ALGO_BFS,            /* breadth-first (hop count) */
-    GB_ALGO_BIDIR,          /* bidirectional Dijkstra / A* */
-    GB_ALGO_JPS,            /* jump point search (8-nocut only) */
+#define GB_X(E, F) GB_ALGO_##E,
+    GB_SOLVER_LIST(GB_X)
+#undef GB_X
     GB_ALGO_COUNT
 } gb_algo;
 
@@ -135,20 +135,23 @@ typedef enum gb_guarantee {
 
 typedef struct gb_solver_spec {
     char name[64];     /* canonical name, e.g. "wastar-octile:w=1.5" */
-    gb_algo algo;
+    gb_algo algo;      /* the family (index into GB_SOLVER_LIST) */
     gb_heur heur;
     double wg;         /* weight on g (0 for greedy best-first) */
     double wh;         /* weight on h */
     int k;             /* landmarks for heur == GB_H_DIFF */
+    int variant;       /* which behaviour of the family, when its name
+                          forms differ in more than wg/heur (0 mostly) */
     uint64_t max_expanded;  /* 0 = no limit */
     uint64_t max_ns;        /* wall-time limit per search in ns, 0 = none
                                (checked every GB_TIME_CHECK expansions) */
 } gb_solver_spec;
 
-/* Parse a solver name: dijkstra, astar-H, wastar-H:w=W, gbfs-H, bfs,
- * bidijkstra, biastar-H, jps (H = a heuristic name; "diff" takes an
- * optional ":k=K" landmark count, e.g. astar-diff:k=16).  0, or -1 with a
- * message in err (errsz bytes). */
+/* Parse a solver name against the name patterns of the registered
+ * families (`gridbench list`): dijkstra, astar-H, wastar-H:w=W, gbfs-H,
+ * bfs, bidijkstra, biastar-H, jps, ... (H = a heuristic name; "diff"
+ * takes an optional ":k=K" landmark count, e.g. astar-diff:k=16).  0, or
+ * -1 with a message in err (errsz bytes) that names what was expected. */
 int gb_solver_parse(const char *name, gb_solver_spec *out, char *err, size_t errsz);
 
 /* What the spec promises under model m, and its bound (1 for optimal,
@@ -160,9 +163,17 @@ const char *gb_guarantee_name(gb_guarantee g);
  * (e.g. jps needs 8-nocut). */
 int gb_solver_unsupported(const gb_solver_spec *s, gb_model m, char *err, size_t errsz);
 
-/* Registry listing for `gridbench list`: the i-th solver family pattern
+/* Registry listing for `gridbench list`: the i-th solver name pattern
  * and description; NULL past the end. */
 const char *gb_solver_list(int i, const char **desc);
+
+/* What `--solver all` runs: the i-th solver name (one or a few of each
+ * family, octile where a heuristic is needed); NULL past the end. */
+const char *gb_solver_all(int i);
+
+/* Nonzero when the solver takes a priority queue (every queue is then a
+ * different run); 0 for those that use none (bfs), which run once. */
+int gb_solver_uses_queue(const gb_solver_spec *s);
 
 /* ---- workspace ------------------------------------------------------- */
 typedef struct gb_ws gb_ws;
@@ -171,20 +182,28 @@ typedef struct gb_ws gb_ws;
  * NULL with errno = ENOMEM on failure. */
 gb_ws *gb_ws_new(const gb_grid *g, gb_model m);
 void gb_ws_free(gb_ws *ws);
-/* Allocate what solver s on queue q needs, so that searches do not
- * allocate.  0, or -1 (ENOMEM).  gb_solve() calls it too, lazily. */
+/* Allocate and build what solver s on queue q needs (queues, landmark
+ * tables, the family's per-map tables), so that searches do not allocate
+ * or precompute.  Cheap when already done.  0, or -1 with errno = ENOMEM,
+ * or EINVAL (unknown queue or family, or a model s does not support).
+ * gb_solve() calls it too, lazily. */
 int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q);
+/* Wall time (CLOCK_MONOTONIC, ns) that the per-map preprocessing of s on
+ * this workspace took when gb_ws_prepare() built it: the family's tables
+ * plus the landmark table of s's k, if any.  0 when s needs none or it
+ * was not built yet. */
+double gb_ws_prep_ns(const gb_ws *ws, const gb_solver_spec *s);
 /* Bytes a workspace holds for solver s on queue q on a grid of width x
- * height map cells: the workspace itself, what gb_ws_prepare allocates for s and q,
- * and s's landmark table, if any; exactly the sizes it asks the allocator
- * for.  Nothing is allocated, so a caller can refuse a solver (or a map)
+ * height map cells: the workspace itself, what gb_ws_prepare allocates for
+ * s and q (queues, the family's per-map tables), and s's landmark table,
+ * if any; exactly the sizes it asks the allocator for.  Nothing is allocated, so a caller can refuse a solver (or a map)
  * that would not fit before trying. */
 size_t gb_ws_bytes(int32_t width, int32_t height, const gb_solver_spec *s, gb_queue_kind q);
 
 /* Bytes one workspace holds once prepared for all n solvers s[i] on
  * queues q[i] (what it keeps is shared: one set of search arrays, one
- * queue per kind and direction, one landmark table per k, up to the
- * workspace's landmark slots). */
+ * queue per kind and direction, one set of tables per family, one
+ * landmark table per k, up to the workspace's landmark slots). */
 size_t gb_ws_bytes_all(int32_t width, int32_t height, const gb_solver_spec *s,
                        const gb_queue_kind *q, int n);
 const uint8_t *gb_ws_moves(const gb_ws *ws);
@@ -205,9 +224,8 @@ int gb_solve(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q,
  * 1 generated (open), 2 expanded (closed).  Valid until the next search. */
 int gb_ws_visit_state(const gb_ws *ws, int32_t id);
 
-/* Single-source Dijkstra from src over the whole component (binary heap):
- * dist[id] = shortest cost from src, or INFINITY where unreachable
- * (dist must hold g->ncells doubles).  0, or -1 (ENOMEM). */
-int gb_dijkstra_all(const gb_grid *g, gb_model m, int32_t src, double *dist);
+/* gb_dijkstra_all(): single-source distances to every cell (a module of
+ * its own so that the landmark tables need no workspace). */
+#include "gb_dijkstra.h"
 
 #endif

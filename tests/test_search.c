@@ -18,6 +18,7 @@
  */
 #include "gb_test.h"
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,14 +45,24 @@ static long env_long(const char *name, long dflt)
     return v && *v ? strtol(v, NULL, 10) : dflt;
 }
 
-static const char *const solvers_all[] = {
-    "dijkstra", "astar-zero", "astar-manhattan", "astar-octile", "astar-euclidean",
-    "astar-chebyshev", "wastar-octile:w=1.5", "wastar-euclidean:w=3", "gbfs-octile",
-    "gbfs-manhattan", "bfs", "bidijkstra", "biastar-octile", "biastar-euclidean",
-    "biastar-chebyshev", "biastar-manhattan", "jps", "astar-diff:k=4", "biastar-diff:k=3",
-    "wastar-diff:k=2:w=2",
+/* The solvers under test: everything `--solver all` runs (the registry's
+ * gb_solver_all(), so a new family is tested here without a line in this
+ * file), then variants that exercise other heuristics and parameters. */
+static const char *const solvers_extra[] = {
+    "astar-zero", "astar-manhattan", "wastar-euclidean:w=3", "gbfs-manhattan",
+    "biastar-euclidean", "biastar-chebyshev", "biastar-manhattan", "astar-diff:k=4",
+    "biastar-diff:k=3", "wastar-diff:k=2:w=2",
 };
-#define NSOLVERS (sizeof solvers_all / sizeof solvers_all[0])
+
+/* The i-th solver under test, NULL past the end. */
+static const char *solver_at(size_t i)
+{
+    size_t nall = 0;
+    while (gb_solver_all((int)nall)) nall++;
+    if (i < nall) return gb_solver_all((int)i);
+    i -= nall;
+    return i < sizeof solvers_extra / sizeof solvers_extra[0] ? solvers_extra[i] : NULL;
+}
 
 typedef struct outcome {
     int found;
@@ -118,13 +129,14 @@ static void check_query(gb_ws *ws, int32_t s, int32_t t, const char *where, int 
     solve_checked(ws, &dsp, GB_Q_BHEAP, s, t, &dij, where);
     uint64_t astar_octile_exp = 0, dij_exp = dij.st.expanded;
 
-    for (size_t i = 0; i < NSOLVERS; i++) {
+    const char *name;
+    for (size_t i = 0; (name = solver_at(i)) != NULL; i++) {
         gb_solver_spec sp;
-        cr_assert_eq(gb_solver_parse(solvers_all[i], &sp, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(gb_solver_parse(name, &sp, err, sizeof err), 0, "%s", err);
         if (gb_solver_unsupported(&sp, m, err, sizeof err)) continue;
         outcome first;
         memset(&first, 0, sizeof first);
-        int nq = sp.algo == GB_ALGO_BFS || !all_queues ? 1 : GB_Q_COUNT;
+        int nq = !gb_solver_uses_queue(&sp) || !all_queues ? 1 : GB_Q_COUNT;
         for (int q = 0; q < nq; q++) {
             outcome o;
             solve_checked(ws, &sp, (gb_queue_kind)q, s, t, &o, where);
@@ -201,9 +213,10 @@ GB_TEST(search, start_equal_to_goal_costs_zero_for_every_solver)
     char err[128];
     gb_grid g;
     gb_ws *ws = open_grid(&g, 5, 5, GB_MODEL_8_NOCUT);
-    for (size_t i = 0; i < NSOLVERS; i++) {
+    const char *name;
+    for (size_t i = 0; (name = solver_at(i)) != NULL; i++) {
         gb_solver_spec sp;
-        gb_solver_parse(solvers_all[i], &sp, err, sizeof err);
+        gb_solver_parse(name, &sp, err, sizeof err);
         for (int q = 0; q < GB_Q_COUNT; q++) {
             gb_result r;
             int32_t c = gb_grid_id(&g, 2, 3);
@@ -227,9 +240,10 @@ GB_TEST(search, walled_off_goal_is_unreachable_for_every_solver)
         for (int x = 0; x < 9; x++) g.pass[gb_grid_id(&g, x, y)] = x != 4;
     gb_grid_recount(&g);
     ws = gb_ws_new(&g, GB_MODEL_8_CUTALL);
-    for (size_t i = 0; i < NSOLVERS; i++) {
+    const char *name;
+    for (size_t i = 0; (name = solver_at(i)) != NULL; i++) {
         gb_solver_spec sp;
-        gb_solver_parse(solvers_all[i], &sp, err, sizeof err);
+        gb_solver_parse(name, &sp, err, sizeof err);
         if (gb_solver_unsupported(&sp, GB_MODEL_8_CUTALL, err, sizeof err)) continue;
         for (int q = 0; q < GB_Q_COUNT; q++) {
             gb_result r;
@@ -277,8 +291,18 @@ GB_TEST(search, solver_names_parse_and_reject)
     cr_expect_eq(gb_solver_parse("wastar-octile:w=0.5", &sp, err, sizeof err), -1);
     cr_expect_str_eq(err, "solver 'wastar-octile:w=0.5': expected a weight >= 1, found '0.5'");
     cr_expect_eq(gb_solver_parse("astar-foo", &sp, err, sizeof err), -1);
-    cr_expect_str_eq(err, "unknown heuristic 'foo' (see `gridbench list`)");
+    cr_expect_str_eq(err, "unknown heuristic 'foo': expected one of zero, manhattan, octile, "
+                     "euclidean, chebyshev, diff (see `gridbench list`)");
     cr_expect_eq(gb_solver_parse("nope", &sp, err, sizeof err), -1);
+    const char *want = "unknown solver 'nope': expected one of dijkstra, astar-H, ";
+    cr_expect(strncmp(err, want, strlen(want)) == 0, "%s", err);
+    cr_expect(strstr(err, "astar-diff:k=K") == NULL, "a listed-only variant offered: %s", err);
+    cr_expect_eq(gb_solver_parse("wastar-octile", &sp, err, sizeof err), -1);
+    cr_expect_str_eq(err, "solver 'wastar-octile': expected wastar-H:w=W, found no ':w='");
+    cr_assert_eq(gb_solver_parse("wastar-diff:k=2:w=2", &sp, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(sp.name, "wastar-diff:k=2:w=2");
+    cr_assert_eq(gb_solver_parse("biastar-diff", &sp, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(sp.name, "biastar-diff:k=8");
     cr_expect_eq(gb_solver_parse("astar-manhattan", &sp, err, sizeof err), 0);
     cr_expect_eq(gb_solver_guarantee(&sp, GB_MODEL_8_NOCUT, &b), GB_GUAR_NONE,
                  "manhattan overestimates diagonals: no guarantee on 8-connected");
@@ -287,6 +311,36 @@ GB_TEST(search, solver_names_parse_and_reject)
     cr_expect_eq(gb_solver_guarantee(&sp, GB_MODEL_8_NOCUT, &b), GB_GUAR_NONE);
     cr_expect_eq(gb_solver_parse("jps", &sp, err, sizeof err), 0);
     cr_expect(gb_solver_unsupported(&sp, GB_MODEL_4, err, sizeof err));
+    cr_expect_str_eq(err, "solver 'jps' supports model 8-nocut only, not 4");
+}
+
+/* Every listed pattern comes from a family, every `--solver all` name
+ * parses to its own canonical name, and the registry's queue list is the
+ * one gb_queue_from_name knows. */
+GB_TEST(search, registry_lists_parse_back)
+{
+    char err[256];
+    gb_solver_spec sp;
+    int n = 0;
+    const char *name;
+    for (int i = 0; (name = gb_solver_all(i)) != NULL; i++, n++) {
+        cr_assert_eq(gb_solver_parse(name, &sp, err, sizeof err), 0, "%s: %s", name, err);
+        cr_expect_str_eq(sp.name, name, "'%s' is not canonical", name);
+    }
+    cr_expect_geq(n, 10);
+    const char *desc;
+    for (int i = 0; (name = gb_solver_list(i, &desc)) != NULL; i++)
+        cr_expect(desc && *desc, "pattern %s has no description", name);
+    char names[256];
+    size_t len = gb_queue_names(names, sizeof names);
+    cr_expect_eq(len, strlen(names));
+    for (int q = 0; q < GB_Q_COUNT; q++) {
+        cr_expect(strstr(names, gb_queue_name((gb_queue_kind)q)) != NULL);
+        cr_expect_eq(gb_queue_from_name(gb_queue_name((gb_queue_kind)q)), q);
+    }
+    char tiny[8];
+    cr_expect_eq(gb_queue_names(tiny, sizeof tiny), len, "the length is the whole list's");
+    cr_expect_eq(strlen(tiny), sizeof tiny - 1);
 }
 
 GB_TEST(search, dijkstra_all_matches_per_query_dijkstra)
@@ -514,9 +568,10 @@ GB_TEST(memory, ws_bytes_is_what_the_workspace_allocates)
     gb_diag d;
     cr_assert_eq(gb_map_load("datasets/default/room128-16-1.map", &mp, &d), 0, "%s", d.msg);
     char err[256];
-    for (size_t i = 0; i < sizeof solvers_all / sizeof solvers_all[0]; i++) {
+    const char *name;
+    for (size_t i = 0; (name = solver_at(i)) != NULL; i++) {
         gb_solver_spec sp;
-        cr_assert_eq(gb_solver_parse(solvers_all[i], &sp, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(gb_solver_parse(name, &sp, err, sizeof err), 0, "%s", err);
         for (int q = 0; q < GB_Q_COUNT; q++) {
             size_t live0 = gb_alloc_live();
             gb_ws *ws = gb_ws_new(&mp.grid, GB_MODEL_8_NOCUT);
@@ -526,11 +581,170 @@ GB_TEST(memory, ws_bytes_is_what_the_workspace_allocates)
             size_t need = gb_ws_bytes(mp.grid.width, mp.grid.height, &sp, (gb_queue_kind)q);
             cr_expect(need <= got && got <= need + need / 64 + 64 * 1024,
                       "%s on %s: gb_ws_bytes says %zu, the workspace holds %zu",
-                      solvers_all[i], gb_queue_name((gb_queue_kind)q), need, got);
+                      name, gb_queue_name((gb_queue_kind)q), need, got);
             gb_ws_free(ws);
             cr_expect_eq(gb_alloc_live(), live0, "%s: freeing the workspace left %zu bytes",
-                         solvers_all[i], gb_alloc_live() - live0);
+                         name, gb_alloc_live() - live0);
         }
     }
+    gb_map_free(&mp);
+}
+
+/* ---- jps+ ------------------------------------------------------------------ */
+/* No .timeout on these (concurrent .timeout tests make Criterion 2.4 leak
+ * in its runner, which fails `make check`): every loop is bounded. */
+
+/* jps+ reads its jumps from a table, jps scans for them: the same jump
+ * points, so the same search -- expansions, generations, queue operations
+ * and path, cell for cell -- on every queue; only `scanned` differs (jps+
+ * scans nothing).  One query, asserted on every queue. */
+static void jps_plus_agrees(gb_ws *ws, int32_t s, int32_t t, const char *where)
+{
+    char err[128];
+    gb_solver_spec a, b;
+    cr_assert_eq(gb_solver_parse("jps", &a, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(gb_solver_parse("jps+", &b, err, sizeof err), 0, "%s", err);
+    int32_t *pa = malloc((size_t)gb_ws_grid(ws)->ncells * sizeof *pa);
+    for (int q = 0; q < GB_Q_COUNT; q++) {
+        gb_result ra, rb;
+        const char *qn = gb_queue_name((gb_queue_kind)q);
+        cr_assert_eq(gb_solve(ws, &a, (gb_queue_kind)q, s, t, &ra), 0);
+        memcpy(pa, ra.path, (size_t)ra.path_len * sizeof *pa);
+        cr_assert_eq(gb_solve(ws, &b, (gb_queue_kind)q, s, t, &rb), 0);
+        cr_assert_eq(rb.status, ra.status, "%s/%s: jps+ status %d, jps %d", where, qn,
+                     (int)rb.status, (int)ra.status);
+        cr_assert_eq(rb.cost, ra.cost, "%s/%s: jps+ cost %.9f, jps %.9f", where, qn, rb.cost,
+                     ra.cost);
+        cr_assert_eq(rb.path_len, ra.path_len, "%s/%s: jps+ path of %d cells, jps %d", where, qn,
+                     rb.path_len, ra.path_len);
+        cr_assert(memcmp(rb.path, pa, (size_t)ra.path_len * sizeof *pa) == 0,
+                  "%s/%s: jps+ path differs from jps's", where, qn);
+        cr_assert_eq(rb.st.expanded, ra.st.expanded, "%s/%s: jps+ expanded %llu, jps %llu", where,
+                     qn, (unsigned long long)rb.st.expanded, (unsigned long long)ra.st.expanded);
+        cr_assert_eq(rb.st.generated, ra.st.generated, "%s/%s: generated differs", where, qn);
+        cr_assert_eq(rb.st.pushes, ra.st.pushes, "%s/%s: pushes differ", where, qn);
+        cr_assert_eq(rb.st.pops, ra.st.pops, "%s/%s: pops differ", where, qn);
+        cr_assert_eq(rb.st.decreases, ra.st.decreases, "%s/%s: decreases differ", where, qn);
+        cr_assert_eq(rb.st.peak_open, ra.st.peak_open, "%s/%s: peak differs", where, qn);
+        cr_assert_eq(rb.st.scanned, 0, "%s/%s: jps+ scanned %llu cells", where, qn,
+                     (unsigned long long)rb.st.scanned);
+    }
+    free(pa);
+}
+
+/* Random 8-nocut grids; half the goals are put on the start's row, column
+ * or diagonal, or one knight-like offset away, where the jumps' goal
+ * detection decides. */
+GB_TEST(jpsplus, same_search_as_jps_on_random_grids)
+{
+    long ngrids = env_long("GB_PROP_GRIDS", 300) * 4;
+    uint64_t seed = (uint64_t)env_long("GB_PROP_SEED", 20261129) ^ 0x4a50532bu;
+    char where[160];
+    for (long gi = 0; gi < ngrids; gi++) {
+        int w = 1 + (int)(rng_next(&seed) % 40), h = 1 + (int)(rng_next(&seed) % 40);
+        int density = (int)(rng_next(&seed) % 46);
+        gb_grid g;
+        cr_assert_eq(gb_grid_init(&g, w, h), 0);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                g.pass[gb_grid_id(&g, x, y)] = (int)(rng_next(&seed) % 100) >= density;
+        gb_grid_recount(&g);
+        if (g.npassable == 0) { gb_grid_free(&g); continue; }
+        gb_ws *ws = gb_ws_new(&g, GB_MODEL_8_NOCUT);
+        cr_assert_not_null(ws);
+        for (int k = 0; k < 4; k++) {
+            int sx, sy, tx, ty;
+            do { sx = (int)(rng_next(&seed) % (uint64_t)w); sy = (int)(rng_next(&seed) % (uint64_t)h); }
+            while (!g.pass[gb_grid_id(&g, sx, sy)]);
+            int tries = 0;
+            do {
+                if (k & 1 && tries++ < 50) {   /* on a line through the start, or beside one */
+                    int dir = (int)(rng_next(&seed) % 8), n = 1 + (int)(rng_next(&seed) % 40);
+                    tx = sx + gb_dir_dx[dir] * n + (int)(rng_next(&seed) % 3) / 2 * gb_dir_dy[dir];
+                    ty = sy + gb_dir_dy[dir] * n;
+                } else {
+                    tx = (int)(rng_next(&seed) % (uint64_t)w);
+                    ty = (int)(rng_next(&seed) % (uint64_t)h);
+                }
+            } while (!gb_grid_passable_xy(&g, tx, ty));
+            snprintf(where, sizeof where, "grid %ld (%dx%d, %d%%) query %d (%d,%d)->(%d,%d)", gi, w,
+                     h, density, k, sx, sy, tx, ty);
+            jps_plus_agrees(ws, gb_grid_id(&g, sx, sy), gb_grid_id(&g, tx, ty), where);
+        }
+        gb_ws_free(ws);
+        gb_grid_free(&g);
+    }
+}
+
+/* Every 5th query of every shared scenario file. */
+GB_TEST(jpsplus, same_search_as_jps_on_the_shared_maps)
+{
+    int nfiles = 0;
+    for (size_t m = 0; m < sizeof matrix_cases / sizeof matrix_cases[0]; m++) {
+        gb_scen sc;
+        gb_map mp;
+        if (load_pair(matrix_cases[m].scen, &sc, &mp) != 0) continue;
+        gb_ws *ws = gb_ws_new(&mp.grid, GB_MODEL_8_NOCUT);
+        gb_diag d;
+        for (size_t i = 0; i < sc.n; i += 5) {
+            const gb_query *q = &sc.q[i];
+            if (gb_scen_check_query(&sc, i, &mp, &d) != 0) continue;
+            char where[256];
+            snprintf(where, sizeof where, "%.47s:%ld", matrix_cases[m].scen, q->line);
+            jps_plus_agrees(ws, gb_grid_id(&mp.grid, q->sx, q->sy),
+                            gb_grid_id(&mp.grid, q->gx, q->gy), where);
+        }
+        nfiles++;
+        gb_ws_free(ws);
+        gb_map_free(&mp);
+        gb_scen_free(&sc);
+    }
+    if (nfiles == 0) cr_skip_test("no shared scenarios in %s", shared_dir());
+}
+
+/* The jump tables are built by gb_ws_prepare (timed into gb_ws_prep_ns),
+ * once per workspace; a search allocates nothing and builds nothing; the
+ * family refuses the models it does not support. */
+GB_TEST(jpsplus, tables_are_built_in_prepare_never_in_solve)
+{
+    gb_map mp;
+    gb_diag d;
+    cr_assert_eq(gb_map_load("datasets/default/room128-16-1.map", &mp, &d), 0, "%s", d.msg);
+    char err[256];
+    gb_solver_spec sp;
+    cr_assert_eq(gb_solver_parse("jps+", &sp, err, sizeof err), 0, "%s", err);
+    gb_ws *ws = gb_ws_new(&mp.grid, GB_MODEL_8_NOCUT);
+    cr_expect_eq(gb_ws_prep_ns(ws, &sp), 0.0, "nothing built yet");
+    cr_assert_eq(gb_ws_prepare(ws, &sp, GB_Q_BUCKET), 0);
+    double prep = gb_ws_prep_ns(ws, &sp);
+    cr_expect_gt(prep, 0.0);
+    cr_assert_eq(gb_ws_prepare(ws, &sp, GB_Q_BUCKET), 0);
+    cr_expect_eq(gb_ws_prep_ns(ws, &sp), prep, "prepared twice");
+    uint64_t n0 = gb_alloc_count();
+    int nsolved = 0;
+    for (int y = 0; y < mp.grid.height; y += 9) {   /* row y's first free cell to the last
+                                                       free cell of row height-1-y */
+        int32_t s = -1, t = -1;
+        for (int x = 0; x < mp.grid.width; x++) {
+            int32_t a = gb_grid_id(&mp.grid, x, y), b = gb_grid_id(&mp.grid, x, mp.grid.height - 1 - y);
+            if (s < 0 && mp.grid.pass[a]) s = a;
+            if (mp.grid.pass[b]) t = b;
+        }
+        if (s < 0 || t < 0) continue;
+        gb_result r;
+        cr_assert_eq(gb_solve(ws, &sp, GB_Q_BUCKET, s, t, &r), 0);
+        nsolved += r.status == GB_FOUND;
+    }
+    cr_expect_gt(nsolved, 5);
+    cr_expect_eq(gb_alloc_count(), n0, "a search allocated");
+    cr_expect_eq(gb_ws_prep_ns(ws, &sp), prep, "a search rebuilt the tables");
+    gb_ws_free(ws);
+    ws = gb_ws_new(&mp.grid, GB_MODEL_8_CUT1);
+    cr_expect(gb_solver_unsupported(&sp, GB_MODEL_8_CUT1, err, sizeof err));
+    cr_expect_str_eq(err, "solver 'jps+' supports model 8-nocut only, not 8-cut1");
+    errno = 0;
+    cr_expect_eq(gb_ws_prepare(ws, &sp, GB_Q_BHEAP), -1);
+    cr_expect_eq(errno, EINVAL);
+    gb_ws_free(ws);
     gb_map_free(&mp);
 }

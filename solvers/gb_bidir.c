@@ -1,13 +1,11 @@
-/* -*- mode: c -*-
- * gb_bidir.pmt -- bidirectional Dijkstra / A*, written once.
+/*
+ * gb_bidir.c -- the bidirectional family: bidirectional Dijkstra
+ * ("bidijkstra") and A* ("biastar-H"), one driver instantiated per
+ * (queue, heuristic) like the unidirectional core.
  *
- * Included by gb_search.c once per queue with GB_PQ set (as for
- * gb_search_core.pmt); defines the always-inline
- *   bd_core_GB_PQ(ws, spec, start, goal, out, HEUR)
- * which gb_search.c wraps once per heuristic.
- *
- * Data: the forward search uses stamp/g/parent and queue q_GB_PQ[0], the
- * backward search stamp2/g2/parent2 and q_GB_PQ[1]; both share ws->gen
+ * Data: the forward search uses stamp/g/parent and queue direction 0, the
+ * backward search stamp2/g2/parent2 (the workspace allocates them for a
+ * family with dirs 2) and queue direction 1; both share ws->gen
  * (same open/closed encoding as the unidirectional core).  The grid is
  * undirected with symmetric costs, so the backward search runs the same
  * successor generator from the goal.
@@ -36,17 +34,35 @@
  * keeps the two searches balanced; an exhausted side has top = +inf.
  *
  * Ties broken toward larger g as everywhere; deterministic.
+ * Guarantee: optimal when H is consistent under the model (always for
+ * Dijkstra).  Every model is supported.
+ *
  * Time complexity: as unidirectional Dijkstra/A*, typically about half the
  * expansions of Dijkstra on open maps.
  */
+#include "gb_family.h"
 
-#define PQ_T       GB_CAT(gb_, GB_PQ)
-#define PQ_(op)    GB_CAT3(gb_, GB_PQ, GB_CAT(_, op))
-#define PQ_FIELD   GB_CAT(q_, GB_PQ)
+#include <math.h>
+#include <string.h>
+
+/* The path start..goal through meet: the forward chain to meet, then the
+ * backward chain from meet's backward parent to the goal. */
+static void path_build_bidir(gb_ws *ws, int32_t meet, gb_result *out)
+{
+    int32_t cap = ws->grid->ncells;
+    int32_t n = gb_path_walk(ws, ws->parent, NULL, meet, ws->path, cap);
+    out->path = ws->path;
+    if (n < 0) { out->path_len = 0; return; }
+    gb_path_reverse(ws->path, n);
+    int32_t m = ws->parent2[meet] >= 0
+        ? gb_path_walk(ws, ws->parent2, NULL, ws->parent2[meet], ws->path + n, cap - n) : 0;
+    if (m < 0) { out->path_len = 0; return; }
+    out->path_len = n + m;
+}
 
 static inline GB_ALWAYS_INLINE void
-GB_CAT(bd_core_, GB_PQ)(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t goal,
-                        gb_result *out, const int HEUR)
+bd_core(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t goal, gb_result *out,
+        const int Q, const int HEUR)
 {
     const gb_grid *grid = ws->grid;
     const int32_t stride = grid->stride;
@@ -54,8 +70,8 @@ GB_CAT(bd_core_, GB_PQ)(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32
     const uint8_t *moves = ws->moves;
     const uint32_t open = 2u * ws->gen, closed = open + 1u;
     const uint64_t max_exp = s->max_expanded;
-    const int64_t deadline = deadline_of(s);
-    PQ_T *qs[2] = { &ws->PQ_FIELD[0], &ws->PQ_FIELD[1] };
+    const int64_t deadline = gb_deadline_of(s);
+    void *qs[2] = { gb_q_at(ws, Q, 0), gb_q_at(ws, Q, 1) };
     uint32_t *stamps[2] = { ws->stamp, ws->stamp2 };
     double *gs[2] = { ws->g, ws->g2 };
     int32_t *parents[2] = { ws->parent, ws->parent2 };
@@ -74,11 +90,11 @@ GB_CAT(bd_core_, GB_PQ)(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32
 
     for (int d = 0; d < 2; d++) {
         int32_t src = d ? goal : start;
-        PQ_(clear)(qs[d]);
+        gb_q_clear(Q, qs[d]);
         stamps[d][src] = open;
         gs[d][src] = 0.0;
         parents[d][src] = -1;
-        PQ_(push)(qs[d], src, 2.0 * half, 0.0);
+        gb_q_push(Q, qs[d], src, 2.0 * half, 0.0);
     }
     if (start == goal) { mu = 0.0; meet = start; }
 
@@ -88,8 +104,8 @@ GB_CAT(bd_core_, GB_PQ)(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32
          * same for every queue.  An exhausted side has top = +inf: it has
          * closed its whole component. */
         for (int e = 0; e < 2; e++) {
-            while (pend[e] < 0 && !PQ_(empty)(qs[e])) {
-                int32_t v = PQ_(pop)(qs[e]);
+            while (pend[e] < 0 && !gb_q_empty(Q, qs[e])) {
+                int32_t v = gb_q_pop(Q, qs[e]);
                 if (stamps[e][v] == closed) { st.stale++; continue; }
                 pend[e] = v;
             }
@@ -109,13 +125,13 @@ GB_CAT(bd_core_, GB_PQ)(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32
         double *g = gs[d], *og = gs[d ^ 1];
         int32_t *parent = parents[d];
         const gb_hctx *hto = d ? &hs : &ht, *hfrom = d ? &ht : &hs;
-        PQ_T *q = qs[d];
+        void *q = qs[d];
 
         const int32_t id = pend[d];
         pend[d] = -1;
         stamp[id] = closed;
         st.expanded++;
-        if ((max_exp && st.expanded > max_exp) || over_time(st.expanded, deadline)) {
+        if ((max_exp && st.expanded > max_exp) || gb_over_time(st.expanded, deadline)) {
             status = GB_LIMIT;
             break;
         }
@@ -138,10 +154,10 @@ GB_CAT(bd_core_, GB_PQ)(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32
                                      - gb_heur_inline(HEUR, hfrom, nb, nx, ny)) + half;
             if (key < 0.0) key = 0.0;   /* rounding only: |p| <= half */
             if (sn == open) {
-                PQ_(decrease)(q, nb, key, ng);
+                gb_q_decrease(Q, q, nb, key, ng);
             } else {
                 stamp[nb] = open;
-                PQ_(push)(q, nb, key, ng);
+                gb_q_push(Q, q, nb, key, ng);
             }
             st.generated++;
             uint32_t so = ostamp[nb];
@@ -153,23 +169,54 @@ GB_CAT(bd_core_, GB_PQ)(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32
     }
 
     for (int d = 0; d < 2; d++) {
-        st.pushes += qs[d]->cnt.pushes;
-        st.pops += qs[d]->cnt.pops;
-        st.decreases += qs[d]->cnt.decreases;
-        st.peak_open += qs[d]->cnt.peak;
+        const gb_pq_counters *cnt = gb_q_cnt(Q, qs[d]);
+        st.pushes += cnt->pushes;
+        st.pops += cnt->pops;
+        st.decreases += cnt->decreases;
+        st.peak_open += cnt->peak;
     }
     out->st = st;
     out->status = status;
     if (status == GB_FOUND) {
         out->cost = ws->g[meet] + ws->g2[meet];
-        gb_path_build_bidir(ws, meet, out);
+        path_build_bidir(ws, meet, out);
     } else {
-        out->cost = 0.0;
-        out->path_len = 0;
-        out->path = ws->path;
+        gb_result_nopath(ws, out);
     }
 }
 
-#undef PQ_T
-#undef PQ_
-#undef PQ_FIELD
+
+#define GB_QH_X(T, E, N)                                                          \
+    static void bd_##T##_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
+                             gb_result *o)                                        \
+    { bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E); }
+GB_FOR_QH()
+#undef GB_QH_X
+
+#define GB_QH_X(T, E, N) bd_##T##_##N,
+static const gb_search_fn bd_fn[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
+#undef GB_QH_X
+
+static gb_guarantee bd_guarantee(const gb_solver_spec *s, gb_model m, double *bound)
+{
+    int cons = gb_heur_consistent(s->heur, m);
+    *bound = cons ? 1.0 : 0.0;
+    return cons ? GB_GUAR_OPTIMAL : GB_GUAR_NONE;
+}
+
+static const gb_form bd_forms[] = {
+    { .pattern = "bidijkstra", .wg = 1.0, .heur = GB_H_ZERO,
+      .desc = "bidirectional Dijkstra; optimal" },
+    { .pattern = "biastar-H", .wg = 1.0, .heur = GB_H_ZERO,
+      .desc = "bidirectional A*, average potentials; optimal for consistent H" },
+};
+static const char *const bd_all[] = { "bidijkstra", "biastar-octile" };
+
+const gb_family gb_family_bidir = {
+    .forms = bd_forms, .nforms = GB_COUNTOF(bd_forms),
+    .all = bd_all, .nall = GB_COUNTOF(bd_all),
+    .models = (1u << GB_MODEL_COUNT) - 1,
+    .guarantee = bd_guarantee,
+    .dirs = 2,
+    .fn = bd_fn, .fn_queues = GB_Q_COUNT, .fn_heurs = GB_H_COUNT,
+};

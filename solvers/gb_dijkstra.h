@@ -1,0 +1,25 @@
+/*
+ * gb_dijkstra.h -- single-source Dijkstra over a whole component: the
+ * distance from one cell to every cell, for tables and tools (landmarks,
+ * the scenario generator, the heuristic validator, the calibration
+ * workload of `gridbench env`).
+ *
+ * A module of its own, below the workspace and the solver families: it
+ * needs only the grid and the binary heap, so gb_landmarks.c (which the
+ * workspace calls) can use it without calling back into the workspace.
+ */
+#ifndef GB_DIJKSTRA_H
+#define GB_DIJKSTRA_H
+
+#include <stdint.h>
+
+#include "gb_grid.h"
+
+/* Single-source Dijkstra from src over the whole component (binary heap):
+ * dist[id] = shortest cost from src, or INFINITY where unreachable
+ * (dist must hold g->ncells doubles).  0, or -1 (ENOMEM; dist is then
+ * unspecified).  The values are bit for bit those of the `dijkstra`
+ * solver on the bheap queue (same relaxation order, same pop order). */
+int gb_dijkstra_all(const gb_grid *g, gb_model m, int32_t src, double *dist);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * gb_queues.h -- the queue registry: every priority queue of gridbench,
+ * one #include and one line each.  Nothing else lists the queues.
+ *
+ * A queue NAME lives in solvers/gb_pq_NAME.h and implements the
+ * operation set of gb_pq.h (gb_NAME_init, _free, _bytes, _clear, _empty,
+ * _size, _push, _decrease, _pop, _check and the counters cnt).  From the
+ * list below are generated:
+ *   - the enum gb_queue_kind (GB_Q_ENUM) and the aliases GB_QT_suffix,
+ *     so code that only knows the type suffix can name the enum value;
+ *   - the workspace's queue fields, their init, free and byte counts,
+ *     and the compile-time dispatch the search cores use (gb_family.h);
+ *   - the names, descriptions and "expected one of ..." messages of the
+ *     command line (gb_queue_name, gb_queue_names), `gridbench list`,
+ *     and therefore every script that asks `gridbench list`;
+ *   - tests/test_pq.c's differential tests (every queue against the
+ *     reference, with the lazy flag below) and tests/test_search.c's
+ *     every-solver-on-every-queue property tests.
+ *
+ * Adding a queue: its header, its #include and one X line here, and a
+ * test if it needs more than the generated ones.
+ *
+ * X(ENUM, type suffix, CLI name, lazy, description)
+ *   lazy = 1 when decrease() pushes a second entry and pop() may return
+ *   stale entries (the search skips closed ids), 0 for exact
+ *   decrease-key queues.
+ */
+#ifndef GB_QUEUES_H
+#define GB_QUEUES_H
+
+#include "gb_pq_bheap.h"
+#include "gb_pq_bheap_dk.h"
+#include "gb_pq_4heap.h"
+#include "gb_pq_pairing.h"
+#include "gb_pq_bucket.h"
+#include "gb_pq_radix.h"
+
+/* The exact queues: the default build, the tests, every CSV. */
+#define GB_QUEUE_LIST_EXACT(X) \
+    X(BHEAP,    bheap,    "bheap",    1, "binary heap, lazy deletion (re-push, skip stale)") \
+    X(BHEAP_DK, bheap_dk, "bheap-dk", 0, "binary heap with decrease-key (position index)") \
+    X(4HEAP,    4heap,    "4heap",    0, "4-ary heap with decrease-key") \
+    X(PAIRING,  pairing,  "pairing",  0, "pairing heap with decrease-key, two-pass merge") \
+    X(BUCKET,   bucket,   "bucket",   0, "exact bucket queue for real-valued keys") \
+    X(RADIX,    radix,    "radix",    0, "radix heap on the bits of f")
+
+/* Timing-bound queues (solvers/gb_pq_bound.h): not exact, only in a build
+ * with -DGB_BOUND_QUEUES (`make bench-bounds`), never in the default one. */
+#ifdef GB_BOUND_QUEUES
+#include "gb_pq_bound.h"
+#define GB_QUEUE_LIST_BOUNDS(X) \
+    X(BOUND_FIFO, bound_fifo, "bound-fifo", 1, "timing bound, NOT exact: FIFO, no order") \
+    X(BOUND_DIAL, bound_dial, "bound-dial", 1, "timing bound, NOT exact: Dial, no order in a bucket")
+#else
+#define GB_QUEUE_LIST_BOUNDS(X)
+#endif
+
+/* Every queue of this build. */
+#define GB_QUEUE_LIST(X) GB_QUEUE_LIST_EXACT(X) GB_QUEUE_LIST_BOUNDS(X)
+
+typedef enum gb_queue_kind {
+#define GB_X(E, T, N, L, D) GB_Q_##E,
+    GB_QUEUE_LIST(GB_X)
+#undef GB_X
+    GB_Q_COUNT
+} gb_queue_kind;
+
+/* GB_QT_bheap == GB_Q_BHEAP, ...: the enum value from the type suffix. */
+enum {
+#define GB_X(E, T, N, L, D) GB_QT_##T = GB_Q_##E,
+    GB_QUEUE_LIST(GB_X)
+#undef GB_X
+    GB_QT_COUNT_
+};
+
+#endif

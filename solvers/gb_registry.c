@@ -1,0 +1,346 @@
+/*
+ * gb_registry.c -- the registries read back: solver families (from
+ * GB_SOLVER_LIST and their descriptors), queues (GB_QUEUE_LIST) and
+ * heuristics (GB_HEUR_LIST).  Name parsing, `gridbench list`, `--solver
+ * all`, guarantees, supported models and every "expected one of ..."
+ * message are derived here; nothing in this file names a particular
+ * family, queue or heuristic except the differential heuristic, which
+ * takes a parameter (diff:k=K).
+ *
+ * Name grammar.  A family's form pattern is a literal name ("dijkstra",
+ * "jps"), or a literal prefix followed by H -- a heuristic name, "diff"
+ * with an optional ":k=K" -- and optionally ":w=W", a weight >= 1
+ * ("astar-H", "wastar-H:w=W").  A name is matched against the forms in
+ * registry order; the first form whose literal (or prefix) matches owns
+ * the name, and an error in the rest is reported against that form.
+ * Canonical names spell the heuristic as listed and carry k for diff and
+ * the weight as %g: "astar-diff:k=8", "wastar-octile:w=1.5".
+ */
+#include "gb_family.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- families ---------------------------------------------------------- */
+
+static const gb_family *const families[GB_ALGO_COUNT] = {
+#define GB_X(E, F) &gb_family_##F,
+    GB_SOLVER_LIST(GB_X)
+#undef GB_X
+};
+
+const gb_family *gb_family_get(gb_algo a)
+{
+    return families[a];
+}
+
+/* ---- names of queues and heuristics ------------------------------------ */
+
+static const char *const queue_names[GB_Q_COUNT] = {
+#define GB_X(E, T, N, L, D) N,
+    GB_QUEUE_LIST(GB_X)
+#undef GB_X
+};
+static const char *const queue_descs[GB_Q_COUNT] = {
+#define GB_X(E, T, N, L, D) D,
+    GB_QUEUE_LIST(GB_X)
+#undef GB_X
+};
+static const char *const heur_names[GB_H_COUNT] = {
+#define GB_X(E, N, A, C, D) #N,
+    GB_HEUR_LIST(GB_X)
+#undef GB_X
+    "diff",
+};
+static const char *const heur_descs[GB_H_COUNT] = {
+#define GB_X(E, N, A, C, D) D,
+    GB_HEUR_LIST(GB_X)
+#undef GB_X
+    "differential (landmarks, ALT): max |d(L,n) - d(L,goal)|; k landmarks",
+};
+static const unsigned heur_adm[GB_H_COUNT] = {
+#define GB_X(E, N, A, C, D) A,
+    GB_HEUR_LIST(GB_X)
+#undef GB_X
+    GB_HM_ALL,
+};
+static const unsigned heur_cons[GB_H_COUNT] = {
+#define GB_X(E, N, A, C, D) C,
+    GB_HEUR_LIST(GB_X)
+#undef GB_X
+    GB_HM_ALL,
+};
+
+const char *gb_queue_name(gb_queue_kind q) { return (unsigned)q < GB_Q_COUNT ? queue_names[q] : "?"; }
+const char *gb_queue_desc(gb_queue_kind q) { return (unsigned)q < GB_Q_COUNT ? queue_descs[q] : "?"; }
+const char *gb_heur_name(gb_heur h) { return (unsigned)h < GB_H_COUNT ? heur_names[h] : "?"; }
+const char *gb_heur_desc(gb_heur h) { return (unsigned)h < GB_H_COUNT ? heur_descs[h] : "?"; }
+
+int gb_queue_from_name(const char *name)
+{
+    for (int i = 0; i < GB_Q_COUNT; i++)
+        if (strcmp(name, queue_names[i]) == 0) return i;
+    return -1;
+}
+
+int gb_heur_from_name(const char *name)
+{
+    for (int i = 0; i < GB_H_COUNT; i++)
+        if (strcmp(name, heur_names[i]) == 0) return i;
+    return -1;
+}
+
+int gb_heur_admissible(gb_heur h, gb_model m)
+{
+    return (unsigned)h < GB_H_COUNT && (heur_adm[h] >> m & 1u);
+}
+
+int gb_heur_consistent(gb_heur h, gb_model m)
+{
+    return (unsigned)h < GB_H_COUNT && (heur_cons[h] >> m & 1u);
+}
+
+double gb_heur_eval(gb_heur h, const gb_hctx *c, int32_t id, int32_t x, int32_t y)
+{
+    return gb_heur_inline((int)h, c, id, x, y);
+}
+
+/* Append the n strings name(i) to buf as "a, b, c" (snprintf semantics:
+ * truncated but terminated when size > 0); the full length. */
+static size_t join(char *buf, size_t size, int n, const char *(*name)(int))
+{
+    size_t len = 0;
+    if (size) buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        const char *s = name(i);
+        if (!s) continue;
+        int w = snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0, "%s%s",
+                         len ? ", " : "", s);
+        if (w > 0) len += (size_t)w;
+    }
+    return len;
+}
+
+static const char *queue_name_i(int i) { return queue_names[i]; }
+static const char *heur_name_i(int i) { return heur_names[i]; }
+
+size_t gb_queue_names(char *buf, size_t size)
+{
+    return join(buf, size, GB_Q_COUNT, queue_name_i);
+}
+
+/* ---- solver forms, `list` and `--solver all` ---------------------------- */
+
+/* The i-th form over all families, in registry order; NULL past the end. */
+static const gb_form *form_at(int i, gb_algo *fam)
+{
+    for (int a = 0; a < GB_ALGO_COUNT && i >= 0; a++) {
+        if (i < families[a]->nforms) {
+            if (fam) *fam = (gb_algo)a;
+            return &families[a]->forms[i];
+        }
+        i -= families[a]->nforms;
+    }
+    return NULL;
+}
+
+const char *gb_solver_list(int i, const char **desc)
+{
+    const gb_form *f = i >= 0 ? form_at(i, NULL) : NULL;
+    if (!f) return NULL;
+    if (desc) *desc = f->desc;
+    return f->pattern;
+}
+
+const char *gb_solver_all(int i)
+{
+    for (int a = 0; a < GB_ALGO_COUNT && i >= 0; a++) {
+        if (i < families[a]->nall) return families[a]->all[i];
+        i -= families[a]->nall;
+    }
+    return NULL;
+}
+
+/* The patterns a name can match, for "expected one of ..." */
+static const char *matchable_pattern_i(int i)
+{
+    const gb_form *f = form_at(i, NULL);
+    return f && !f->list_only ? f->pattern : NULL;
+}
+
+static int nforms_total(void)
+{
+    int n = 0;
+    for (int a = 0; a < GB_ALGO_COUNT; a++) n += families[a]->nforms;
+    return n;
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
+/* The heuristic part h of a name ("octile", "diff", "diff:k=16") into
+ * out->heur (and out->k).  0, or -1 with a message. */
+static int parse_heur(const char *h, gb_solver_spec *out, char *err, size_t errsz)
+{
+    char name[32];
+    const char *colon = strchr(h, ':');
+    size_t n = colon ? (size_t)(colon - h) : strlen(h);
+    if (n >= sizeof name) n = sizeof name - 1;
+    memcpy(name, h, n);
+    name[n] = '\0';
+    if (strcmp(name, "diff") == 0) {
+        out->heur = GB_H_DIFF;
+        out->k = GB_DIFF_DEFAULT_K;
+        if (colon) {
+            char *end;
+            errno = 0;
+            long k = strncmp(colon, ":k=", 3) == 0 ? strtol(colon + 3, &end, 10) : -1;
+            if (k < 1 || k > GB_LANDMARKS_MAX || errno || *end) {
+                snprintf(err, errsz, "heuristic '%s': expected diff:k=K with 1 <= K <= %d", h,
+                         GB_LANDMARKS_MAX);
+                return -1;
+            }
+            out->k = (int)k;
+        }
+        return 0;
+    }
+    if (colon) {
+        snprintf(err, errsz, "heuristic '%s': only diff takes parameters (diff:k=K)", h);
+        return -1;
+    }
+    int k = gb_heur_from_name(name);
+    if (k < 0) {
+        char names[256];
+        join(names, sizeof names, GB_H_COUNT, heur_name_i);
+        snprintf(err, errsz, "unknown heuristic '%s': expected one of %s (see `gridbench list`)",
+                 h, names);
+        return -1;
+    }
+    out->heur = (gb_heur)k;
+    return 0;
+}
+
+/* Match name against form f of family a: 1 (out filled), 0 (not this
+ * form's name), -1 (this form's name, with an error in err). */
+static int match_form(const gb_form *f, gb_algo a, const char *name, gb_solver_spec *out,
+                      char *err, size_t errsz)
+{
+    const char *H = strchr(f->pattern, 'H');
+    if (f->list_only) return 0;
+    if (!H) {   /* a literal name */
+        if (strcmp(name, f->pattern) != 0) return 0;
+        out->algo = a;
+        out->heur = f->heur;
+        out->wg = f->wg;
+        out->variant = f->variant;
+        snprintf(out->name, sizeof out->name, "%s", name);
+        return 1;
+    }
+    const size_t plen = (size_t)(H - f->pattern);
+    if (strncmp(name, f->pattern, plen) != 0) return 0;
+    out->algo = a;
+    out->wg = f->wg;
+    out->variant = f->variant;
+    char hpart[64];
+    snprintf(hpart, sizeof hpart, "%s", name + plen);
+    const int takes_w = strcmp(H + 1, ":w=W") == 0;
+    if (takes_w) {
+        char *colon = strstr(hpart, ":w=");
+        if (!colon) {
+            snprintf(err, errsz, "solver '%s': expected %s, found no ':w='", name, f->pattern);
+            return -1;
+        }
+        *colon = '\0';
+        char *end;
+        errno = 0;
+        double w = strtod(colon + 3, &end);
+        if (errno || end == colon + 3 || *end || !(w >= 1.0) || !isfinite(w)) {
+            snprintf(err, errsz, "solver '%s': expected a weight >= 1, found '%s'", name,
+                     colon + 3);
+            return -1;
+        }
+        out->wh = w;
+    }
+    if (parse_heur(hpart, out, err, errsz)) return -1;
+    char k[24] = "", w[40] = "";
+    if (out->heur == GB_H_DIFF) snprintf(k, sizeof k, ":k=%d", out->k);
+    if (takes_w) snprintf(w, sizeof w, ":w=%g", out->wh);
+    snprintf(out->name, sizeof out->name, "%.*s%s%s%s", (int)plen, f->pattern,
+             gb_heur_name(out->heur), k, w);
+    return 1;
+}
+
+int gb_solver_parse(const char *name, gb_solver_spec *out, char *err, size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    out->wg = 1.0;
+    out->wh = 1.0;
+    out->heur = GB_H_ZERO;
+    if (strlen(name) >= sizeof out->name) {
+        snprintf(err, errsz, "solver name too long: '%.40s...'", name);
+        return -1;
+    }
+    for (int a = 0; a < GB_ALGO_COUNT; a++)
+        for (int i = 0; i < families[a]->nforms; i++) {
+            int r = match_form(&families[a]->forms[i], (gb_algo)a, name, out, err, errsz);
+            if (r) return r > 0 ? 0 : -1;
+        }
+    char pats[256];
+    join(pats, sizeof pats, nforms_total(), matchable_pattern_i);
+    snprintf(err, errsz, "unknown solver '%s': expected one of %s (see `gridbench list`)", name,
+             pats);
+    return -1;
+}
+
+/* ---- what a solver promises and supports --------------------------------- */
+
+gb_guarantee gb_solver_guarantee(const gb_solver_spec *s, gb_model m, double *bound)
+{
+    gb_guarantee gu = GB_GUAR_NONE;
+    double b = 0.0;
+    if ((unsigned)s->algo < GB_ALGO_COUNT) {
+        const gb_family *f = families[s->algo];
+        if (f->guarantee) {
+            gu = f->guarantee(s, m, &b);
+        } else if (f->models >> m & 1u) {
+            gu = GB_GUAR_OPTIMAL;
+            b = 1.0;
+        }
+    }
+    if (bound) *bound = b;
+    return gu;
+}
+
+const char *gb_guarantee_name(gb_guarantee g)
+{
+    static const char *const n[] = { "optimal", "bounded", "none" };
+    return (unsigned)g < 3 ? n[g] : "?";
+}
+
+int gb_solver_unsupported(const gb_solver_spec *s, gb_model m, char *err, size_t errsz)
+{
+    if ((unsigned)s->algo >= GB_ALGO_COUNT) {
+        snprintf(err, errsz, "solver '%s': not a registered family", s->name);
+        return 1;
+    }
+    const unsigned models = families[s->algo]->models;
+    if (models >> m & 1u) return 0;
+    char list[128] = "";
+    int n = 0;
+    for (int k = 0; k < GB_MODEL_COUNT; k++)
+        if (models >> k & 1u) {
+            size_t l = strlen(list);
+            snprintf(list + l, sizeof list - l, "%s%s", n++ ? ", " : "",
+                     gb_model_name((gb_model)k));
+        }
+    snprintf(err, errsz, "solver '%s' supports model%s %s only, not %s", s->name,
+             n > 1 ? "s" : "", list, gb_model_name(m));
+    return 1;
+}
+
+int gb_solver_uses_queue(const gb_solver_spec *s)
+{
+    return (unsigned)s->algo < GB_ALGO_COUNT && families[s->algo]->dirs > 0;
+}
