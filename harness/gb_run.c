@@ -109,7 +109,7 @@ static void to_xy(const gb_grid *g, const int32_t *path, int32_t n, gb_xy *xy)
 const char *gb_pair_queue_name(const gb_pair *p)
 {
     if (p->user || p->ext_cmd) return "none";
-    return p->queue < 0 ? "fifo" : gb_queue_name((gb_queue_kind)p->queue);
+    return p->queue < 0 ? gb_solver_queue_label(&p->spec) : gb_queue_name((gb_queue_kind)p->queue);
 }
 
 static const char *pair_time_source(const gb_pair *p)
@@ -311,6 +311,8 @@ typedef struct exec {
     gb_ocache *oc;           /* this map's oracle cache, or NULL */
     int oc_warned;
     uint64_t *prep;          /* [npairs] preparation on this map, ns */
+    uint64_t *mem;           /* [npairs] workspace bytes on this map once prepared
+                                (gb_ws_bytes_prepared), 0 for user/external pairs */
     /* external solvers */
     gb_ext **ext;            /* [npairs] */
     char (*pname)[64];       /* [npairs] row names */
@@ -359,6 +361,7 @@ static void exec_free(exec *ex)
     gb_free(ex->ext);
     gb_free(ex->pname);
     gb_free(ex->prep);
+    gb_free(ex->mem);
     gb_free(ex->times);
     gb_free(ex->self);
     memset(ex, 0, sizeof *ex);
@@ -373,9 +376,10 @@ static int exec_init(exec *ex, const gb_run_opts *o, const gb_plan *pl, gb_diag 
     ex->ext = gb_calloc(np, sizeof *ex->ext);
     ex->pname = gb_calloc(np, sizeof *ex->pname);
     ex->prep = gb_calloc(np, sizeof *ex->prep);
+    ex->mem = gb_calloc(np, sizeof *ex->mem);
     ex->times = gb_malloc(nr * sizeof *ex->times);
     ex->self = gb_malloc(nr * sizeof *ex->self);
-    if (!ex->ext || !ex->pname || !ex->prep || !ex->times || !ex->self) {
+    if (!ex->ext || !ex->pname || !ex->prep || !ex->mem || !ex->times || !ex->self) {
         exec_free(ex);
         return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none");
     }
@@ -468,11 +472,14 @@ static int exec_map(exec *ex, int si, gb_diag *d)
             }
         } else if (!p->user) {
             uint64_t mem = pair_ws_bytes(p, &ex->map.grid);
+            ex->mem[pi] = mem;
             if (o->max_mem && mem > o->max_mem) { ex->prep[pi] = 0; continue; }
             gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
             if (gb_ws_prepare(ex->ws, &p->spec, qk) != 0)
                 return gb_diag_set(d, EX_OSERR, ps->map, 0, 0,
                                    "expected memory for solver %s, found none", p->spec.name);
+            /* a state whose size depends on the map (subgoal graphs) counts exactly now */
+            ex->mem[pi] = gb_ws_bytes_prepared(ex->ws, &p->spec, qk);
         }
         int64_t t = now_ns() - t0;
         ex->prep[pi] = t > 0 ? (uint64_t)t : 1;
@@ -667,7 +674,7 @@ static int exec_query(exec *ex, size_t k, qres *res, gb_diag *d)
         const gb_pair *p = &o->pairs[pi];
         gb_queue_kind qk = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
         /* --max-mem: a solver whose workspace would not fit is not run */
-        uint64_t mem = pair_ws_bytes(p, grid);
+        uint64_t mem = ex->mem[pi] ? ex->mem[pi] : pair_ws_bytes(p, grid);
         int over_mem = o->max_mem && mem > o->max_mem;
         int nrep = o->reps, self_ok = 0, ran = 0;
         int64_t cold = 0;

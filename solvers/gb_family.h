@@ -32,6 +32,11 @@
  *               and nothing left allocated; it may read ws->grid,
  *               ws->model (one of its models) and ws->moves;
  *   release     frees it (gb_ws_free);
+ *   state_bytes for a state whose size depends on the map's content (a
+ *               subgoal graph): its exact bytes once built, while bytes()
+ *               is then a lower bound from the dimensions (NULL: exact);
+ *   queue_label the queue column of a family with dirs 0 ("fifo" for bfs;
+ *               a family with a queue of its own names it);
  *   fn          its instantiated searches, a [fn_queues][fn_heurs] table
  *               (fn_queues = GB_Q_COUNT or 1, fn_heurs = GB_H_COUNT or 1):
  *               gb_solve() makes exactly one indirect call per query,
@@ -104,6 +109,10 @@ typedef struct gb_family {
     void (*release)(void *state);
     const gb_search_fn *fn;     /* [fn_queues][fn_heurs], row-major */
     int fn_queues, fn_heurs;    /* GB_Q_COUNT or 1, GB_H_COUNT or 1 */
+    const char *queue_label;    /* dirs 0: the queue column's name (NULL: "fifo") */
+    size_t (*state_bytes)(const void *state);  /* exact bytes of a built state, for
+                                  families whose size depends on the map's content:
+                                  then bytes() is only a lower bound (NULL: exact) */
 } gb_family;
 
 #define GB_X(E, F) extern const gb_family gb_family_##F;

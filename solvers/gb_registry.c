@@ -344,3 +344,9 @@ int gb_solver_uses_queue(const gb_solver_spec *s)
 {
     return (unsigned)s->algo < GB_ALGO_COUNT && families[s->algo]->dirs > 0;
 }
+
+const char *gb_solver_queue_label(const gb_solver_spec *s)
+{
+    if ((unsigned)s->algo >= GB_ALGO_COUNT || !families[s->algo]->queue_label) return "fifo";
+    return families[s->algo]->queue_label;
+}

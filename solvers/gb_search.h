@@ -117,7 +117,9 @@ typedef struct gb_result {
     X(BFS,       bfs)         /* gb_bfs.c: breadth-first (hop count) */ \
     X(BIDIR,     bidir)       /* gb_bidir.c: bidirectional Dijkstra / A* */ \
     X(JPS,       jps)         /* gb_jps.c: jump point search (8-nocut only) */ \
-    X(JPSPLUS,   jpsplus)     /* gb_jpsplus.c: JPS+, precomputed jumps (8-nocut only) */
+    X(JPSPLUS,   jpsplus)     /* gb_jpsplus.c: JPS+, precomputed jumps (8-nocut only) */ \
+    X(SG,        sg)          /* gb_sgfam.c: simple subgoal graph (8-nocut only) */ \
+    X(SGTL,      sgtl)        /* gb_sgfam.c: two-level subgoal graph (8-nocut only) */
 
 typedef enum gb_algo {
 #define GB_X(E, F) GB_ALGO_##E,
@@ -175,6 +177,10 @@ const char *gb_solver_all(int i);
  * different run); 0 for those that use none (bfs), which run once. */
 int gb_solver_uses_queue(const gb_solver_spec *s);
 
+/* The queue column of a solver that uses no gridbench queue: "fifo" (bfs)
+ * or the name of its own (a subgoal graph's "own-heap"). */
+const char *gb_solver_queue_label(const gb_solver_spec *s);
+
 /* ---- workspace ------------------------------------------------------- */
 typedef struct gb_ws gb_ws;
 
@@ -193,6 +199,13 @@ int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q);
  * plus the landmark table of s's k, if any.  0 when s needs none or it
  * was not built yet. */
 double gb_ws_prep_ns(const gb_ws *ws, const gb_solver_spec *s);
+
+/* gb_ws_bytes of solver s on queue q for this workspace once prepared for
+ * s: the same figure, except that a family whose state depends on the
+ * map's content (subgoal graphs: gb_ws_bytes is then a lower bound) counts
+ * its built state exactly.  What the CSV's mem_bytes and --max-mem go by
+ * after the preparation. */
+size_t gb_ws_bytes_prepared(const gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q);
 /* Bytes a workspace holds for solver s on queue q on a grid of width x
  * height map cells: the workspace itself, what gb_ws_prepare allocates for
  * s and q (queues, the family's per-map tables), and s's landmark table,

@@ -210,6 +210,16 @@ int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q)
     return f->dirs > 0 ? prepare_queue(ws, q, f->dirs) : 0;
 }
 
+size_t gb_ws_bytes_prepared(const gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q)
+{
+    size_t b = gb_ws_bytes(ws->grid->width, ws->grid->height, s, q);
+    if ((unsigned)s->algo >= GB_ALGO_COUNT) return b;
+    const gb_family *f = gb_family_get(s->algo);
+    if (!f->state_bytes || !ws->fam_ready[s->algo]) return b;
+    size_t lo = f->bytes ? f->bytes(ws->grid->width, ws->grid->height, s) : 0;
+    return b - lo + f->state_bytes(ws->fam[s->algo]);
+}
+
 double gb_ws_prep_ns(const gb_ws *ws, const gb_solver_spec *s)
 {
     if ((unsigned)s->algo >= GB_ALGO_COUNT) return 0.0;
