@@ -77,7 +77,8 @@ static char out[65536];
 GB_TEST(cli, top_level_help_lists_every_command_and_unknown_command_is_usage_error)
 {
     cr_assert_eq(sh(out, sizeof out, "%s --help", bin()), 0);
-    const char *cmds[] = { "run", "list", "heuristics", "gen", "env" };
+    const char *cmds[] = { "run", "merge", "list", "gen", "heuristics", "env", "summary", "footprint",
+                           "report", "compare" };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         char pat[32];
         snprintf(pat, sizeof pat, "  %s ", cmds[i]);
@@ -86,6 +87,47 @@ GB_TEST(cli, top_level_help_lists_every_command_and_unknown_command_is_usage_err
     }
     cr_expect_eq(sh(out, sizeof out, "%s frobnicate", bin()), 64);
     cr_expect(strstr(out, "expected a command") != NULL, "%s", out);
+}
+
+/* The contract, derived rather than listed: every command that `gridbench
+ * --help` names has a --help with an example, and every long option any
+ * --help mentions is documented in the README, as is every command. */
+GB_TEST(cli, every_command_and_every_flag_is_documented)
+{
+    static char top[8192], help[16384];
+    cr_assert_eq(sh(top, sizeof top, "%s --help", bin()), 0);
+    size_t readme_len = 0;
+    FILE *f = fopen("README.md", "r");
+    cr_assert_not_null(f, "README.md (tests run from the repository root)");
+    static char readme[400000];
+    readme_len = fread(readme, 1, sizeof readme - 1, f);
+    readme[readme_len] = '\0';
+    fclose(f);
+    int ncmd = 0, nflag = 0;
+    const char *p = strstr(top, "commands:\n");
+    cr_assert_not_null(p, "%s", top);
+    for (p = strchr(p, '\n') + 1; strncmp(p, "  ", 2) == 0; p = strchr(p, '\n') + 1) {
+        char cmd[32];
+        cr_assert_eq(sscanf(p, " %31s", cmd), 1);
+        ncmd++;
+        cr_assert_eq(sh(help, sizeof help, "%s %s --help", bin(), cmd), 0, "%s --help", cmd);
+        cr_expect(strstr(help, "Example") != NULL, "%s --help has no example", cmd);
+        char mention[64];
+        snprintf(mention, sizeof mention, "gridbench %s", cmd);
+        cr_expect(strstr(readme, mention) != NULL, "the README never mentions `%s`", mention);
+        for (const char *q = help; (q = strstr(q, "--")) != NULL; q += 2) {
+            if (q > help && q[-1] != ' ' && q[-1] != '[' && q[-1] != ',') continue;
+            char flag[48];
+            size_t n = 0;
+            while (n + 1 < sizeof flag && (q[n] == '-' || (q[n] >= 'a' && q[n] <= 'z'))) { flag[n] = q[n]; n++; }
+            flag[n] = '\0';
+            if (n <= 3 || !strcmp(flag, "--help")) continue;
+            nflag++;
+            cr_expect(strstr(readme, flag) != NULL, "%s --help mentions %s, the README does not", cmd, flag);
+        }
+    }
+    cr_expect_geq(ncmd, 10, "only %d commands in --help", ncmd);
+    cr_expect_geq(nflag, 40, "only %d flags found", nflag);
 }
 
 GB_TEST(cli, run_help_documents_every_flag)
