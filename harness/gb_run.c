@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1328,6 +1329,18 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     qres r;
     memset(&r, 0, sizeof r);
     long qn = 0;
+    if (o->out && o->resume) {   /* a finished run has no journal: never run it all again */
+        char jp[1100];
+        struct stat js, os;
+        snprintf(jp, sizeof jp, "%s.partial", o->out);
+        if (stat(jp, &js) != 0 && stat(o->out, &os) == 0 && S_ISREG(os.st_mode)) {
+            gb_free(todo);
+            gb_plan_free(&pl);
+            return gb_diag_set(d, EX_CANTCREAT, o->out, 0, 0, "expected a journal to resume (%s), "
+                               "found none and a finished %s: the run is complete; to run it again, "
+                               "remove it or use --fresh", jp, o->out);
+        }
+    }
     if (o->out) {
         char fp[256];
         if (o->shard_n > 1) snprintf(fp, sizeof fp, "%s, shard %ld/%ld", pl.fingerprint, o->shard_i, o->shard_n);

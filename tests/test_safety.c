@@ -227,6 +227,11 @@ GB_TEST(safety, forgetting_resume_never_throws_work_away)
     cr_assert_eq(sh(out, sizeof out, "grep -c '' %s/q.csv; ls %s", d, d), 0);
     cr_assert(strncmp(out, "41\n", 3) == 0, "%s", out);
     cr_assert(strstr(out, "q.csv.partial") == NULL, "%s", out);
+    /* --resume of a finished run (no journal) does not run it all again */
+    cr_assert_eq(sh(out, sizeof out, "cp %s/q.csv %s/done", d, d), 0);
+    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume"), 73, "%s", out);
+    cr_assert(strstr(out, "found none and a finished q.csv: the run is complete") != NULL, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "cmp %s/q.csv %s/done", d, d), 0, "the finished CSV changed");
     sh(NULL, 0, "rm -rf %s", d);
 }
 
