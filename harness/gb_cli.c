@@ -6,12 +6,17 @@
 #include <sysexits.h>
 
 #include "gb_cmd.h"
+#include "gb_search.h"
 
 int gb_cli_model(const char *cmd, const char *arg, gb_model *out)
 {
     int m = gb_model_from_name(arg);
     if (m < 0) {
-        fprintf(stderr, "%s: --model: expected 8-nocut, 8-cut1, 8-cutall or 4, found '%s'\n", cmd, arg);
+        const char *mn[GB_MODEL_COUNT];
+        for (int i = 0; i < GB_MODEL_COUNT; i++) mn[i] = gb_model_name((gb_model)i);
+        const char *c = gb_closest(arg, mn, GB_MODEL_COUNT);
+        fprintf(stderr, "%s: --model: expected 8-nocut, 8-cut1, 8-cutall or 4, found '%s'%s%s%s\n", cmd,
+                arg, c ? "; did you mean '" : "", c ? c : "", c ? "'?" : "");
         return EX_USAGE;
     }
     *out = (gb_model)m;

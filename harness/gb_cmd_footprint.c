@@ -228,7 +228,11 @@ int gb_cmd_footprint(int argc, char **argv)
             if (q < 0) {
                 char names[256];
                 gb_queue_names(names, sizeof names);
-                fprintf(stderr, CMD ": --queue: expected one of %s, found '%s'\n", names, optarg);
+                const char *qn[GB_Q_COUNT];
+                for (int i = 0; i < GB_Q_COUNT; i++) qn[i] = gb_queue_name((gb_queue_kind)i);
+                const char *cq = gb_closest(optarg, qn, GB_Q_COUNT);
+                fprintf(stderr, CMD ": --queue: expected one of %s, found '%s'%s%s%s\n", names, optarg,
+                        cq ? "; did you mean '" : "", cq ? cq : "", cq ? "'?" : "");
                 return EX_USAGE;
             }
             queue = (gb_queue_kind)q;

@@ -462,8 +462,11 @@ int gb_cmd_run(int argc, char **argv)
                     if (q < 0) {
                         char names[256];
                         gb_queue_names(names, sizeof names);
-                        fprintf(stderr, "gridbench run: --queue: expected one of %s or all, found '%s'\n",
-                                names, tok);
+                        const char *qn[GB_Q_COUNT];
+                        for (int qi = 0; qi < GB_Q_COUNT; qi++) qn[qi] = gb_queue_name((gb_queue_kind)qi);
+                        const char *cq = gb_closest(tok, qn, GB_Q_COUNT);
+                        fprintf(stderr, "gridbench run: --queue: expected one of %s or all, found '%s'%s%s%s\n",
+                                names, tok, cq ? "; did you mean '" : "", cq ? cq : "", cq ? "'?" : "");
                         return EX_USAGE;
                     }
                     if (nq < GB_Q_COUNT * 4) queues[nq++] = q;

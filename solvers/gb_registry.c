@@ -213,9 +213,12 @@ static int parse_heur(const char *h, gb_solver_spec *out, char *err, size_t errs
     int k = gb_heur_from_name(name);
     if (k < 0) {
         char names[256];
+        const char *hn[GB_H_COUNT];
+        for (int i = 0; i < GB_H_COUNT; i++) hn[i] = gb_heur_name((gb_heur)i);
+        const char *c = gb_closest(name, hn, GB_H_COUNT);
         join(names, sizeof names, GB_H_COUNT, heur_name_i);
-        snprintf(err, errsz, "unknown heuristic '%s': expected one of %s (see `gridbench list`)",
-                 h, names);
+        snprintf(err, errsz, "unknown heuristic '%s': expected one of %s (see `gridbench list`)%s%s%s",
+                 h, names, c ? "; did you mean '" : "", c ? c : "", c ? "'?" : "");
         return -1;
     }
     out->heur = (gb_heur)k;
@@ -272,6 +275,8 @@ static int match_form(const gb_form *f, gb_algo a, const char *name, gb_solver_s
     return 1;
 }
 
+static void solver_suggestion(const char *name, char *buf, size_t n);
+
 int gb_solver_parse(const char *name, gb_solver_spec *out, char *err, size_t errsz)
 {
     memset(out, 0, sizeof *out);
@@ -287,10 +292,11 @@ int gb_solver_parse(const char *name, gb_solver_spec *out, char *err, size_t err
             int r = match_form(&families[a]->forms[i], (gb_algo)a, name, out, err, errsz);
             if (r) return r > 0 ? 0 : -1;
         }
-    char pats[256];
+    char pats[256], hint[96];
     join(pats, sizeof pats, nforms_total(), matchable_pattern_i);
-    snprintf(err, errsz, "unknown solver '%s': expected one of %s (see `gridbench list`)", name,
-             pats);
+    solver_suggestion(name, hint, sizeof hint);
+    snprintf(err, errsz, "unknown solver '%s': expected one of %s (see `gridbench list`)%s", name,
+             pats, hint);
     return -1;
 }
 
@@ -338,6 +344,61 @@ int gb_solver_unsupported(const gb_solver_spec *s, gb_model m, char *err, size_t
     snprintf(err, errsz, "solver '%s' supports model%s %s only, not %s", s->name,
              n > 1 ? "s" : "", list, gb_model_name(m));
     return 1;
+}
+
+const char *gb_closest(const char *word, const char *const *names, int n)
+{
+    size_t lw = strlen(word), row[48];
+    if (lw == 0 || lw >= 47) return NULL;
+    /* 1 edit for words of 1-2 letters, 2 from 3 ("jsp" -> "jps"), 3 from 9 */
+    size_t limit = lw < 3 ? 1 : lw < 9 ? 2 : 3, best = limit + 1;
+    const char *bestname = NULL;
+    for (int k = 0; k < n; k++) {
+        const char *b = names[k];
+        size_t lb = strlen(b);
+        if (lb >= 47) continue;
+        for (size_t j = 0; j <= lb; j++) row[j] = j;
+        for (size_t i = 1; i <= lw; i++) {
+            size_t diag = row[0];
+            row[0] = i;
+            for (size_t j = 1; j <= lb; j++) {
+                size_t up = row[j], v = diag + (word[i - 1] != b[j - 1]);
+                if (up + 1 < v) v = up + 1;
+                if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
+                diag = up;
+                row[j] = v;
+            }
+        }
+        if (row[lb] < best) { best = row[lb]; bestname = b; }
+    }
+    return bestname;
+}
+
+/* A "; did you mean 'X'?" for name among every name that parses: the
+ * names `--solver all` runs and every simple heuristic with each family's
+ * H patterns, written into buf (empty when nothing is close). */
+static void solver_suggestion(const char *name, char *buf, size_t n)
+{
+    static char store[GB_ALGO_COUNT * 16 + 256][40];
+    const char *names[GB_ALGO_COUNT * 16 + 256];
+    int k = 0;
+    const char *a;
+    for (int i = 0; (a = gb_solver_all(i)) != NULL && k < 64; i++) names[k++] = a;
+    for (int f = 0; f < GB_ALGO_COUNT; f++)
+        for (int i = 0; i < families[f]->nforms; i++) {
+            const char *pat = families[f]->forms[i].pattern;
+            const char *h = strstr(pat, "-H");
+            if (!h || h[2] != '\0') continue;
+            for (int e = 0; e < GB_H_COUNT && k < (int)(sizeof names / sizeof names[0]); e++) {
+                snprintf(store[k], sizeof store[k], "%.*s-%s", (int)(h - pat), pat,
+                         gb_heur_name((gb_heur)e));
+                names[k] = store[k];
+                k++;
+            }
+        }
+    const char *c = gb_closest(name, names, k);
+    if (c) snprintf(buf, n, "; did you mean '%s'?", c);
+    else if (n) buf[0] = '\0';
 }
 
 int gb_solver_uses_queue(const gb_solver_spec *s)

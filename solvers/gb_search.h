@@ -177,6 +177,11 @@ const char *gb_solver_all(int i);
  * different run); 0 for those that use none (bfs), which run once. */
 int gb_solver_uses_queue(const gb_solver_spec *s);
 
+/* The name among names[0..n) closest to word by edit distance (Levenshtein,
+ * case-sensitive), or NULL when none is close enough (1 edit for words of
+ * 1-2 letters, 2 up to 8 letters, 3 beyond): for "did you mean". */
+const char *gb_closest(const char *word, const char *const *names, int n);
+
 /* The queue column of a solver that uses no gridbench queue: "fifo" (bfs)
  * or the name of its own (a subgoal graph's "own-heap"). */
 const char *gb_solver_queue_label(const gb_solver_spec *s);

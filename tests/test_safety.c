@@ -345,6 +345,24 @@ GB_TEST(diagnostics, cli_version_suggestions_option_errors_and_write_errors)
     cr_assert(strstr(out, "found 'rnu'; did you mean 'run'?") != NULL, "%s", out);
     cr_assert_eq(sh(out, sizeof out, "%s xyzzy", bin()), 64, "%s", out);
     cr_assert(strstr(out, "did you mean") == NULL, "a far word gets no suggestion: %s", out);
+    /* solvers, heuristics, queues and models: the valid names, then a suggestion */
+    static const struct { const char *args, *want; } typos[] = {
+        { "-s jsp", "unknown solver 'jsp': expected one of dijkstra, astar-H" },
+        { "-s jsp", "; did you mean 'jps'?" },
+        { "-s asatr-octile", "did you mean 'astar-octile'?" },
+        { "-s astar-octil", "unknown heuristic 'octil': expected one of zero, manhattan, octile" },
+        { "-s astar-octil", "did you mean 'octile'?" },
+        { "-q bukcet", "--queue: expected one of bheap, bheap-dk, 4heap, pairing, bucket, radix or all, "
+                       "found 'bukcet'; did you mean 'bucket'?" },
+        { "-m 8-nocutt", "--model: expected 8-nocut, 8-cut1, 8-cutall or 4, found '8-nocutt'; "
+                         "did you mean '8-nocut'?" },
+    };
+    for (size_t i = 0; i < sizeof typos / sizeof typos[0]; i++) {
+        cr_assert_eq(sh(out, sizeof out, "%s run %s " SC, bin(), typos[i].args), 64, "%s", out);
+        cr_assert(strstr(out, typos[i].want) != NULL, "run %s: %s", typos[i].args, out);
+    }
+    cr_assert_eq(sh(out, sizeof out, "%s run -s qqqqq " SC, bin()), 64, "%s", out);
+    cr_assert(strstr(out, "did you mean") == NULL, "%s", out);
     /* the house style for unknown options and missing values, in run and heuristics too */
     cr_assert_eq(sh(out, sizeof out, "%s run --bogus " SC, bin()), 64, "%s", out);
     cr_assert_str_eq(out, "gridbench run: expected an option listed by --help, found '--bogus'\n");
