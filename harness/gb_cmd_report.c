@@ -78,6 +78,7 @@ typedef struct srow {
     double n, t_med, t_mean, t_p25, t_p75, t_p95, t_iqr, cold, exp_mean, exp_med;
     double speedup, speedup_n, sub_mean, sub_max;   /* NaN when empty */
     double mem;         /* mem_bytes_max, NaN when empty or absent (older summaries) */
+    double prep;        /* prep_ns_max, NaN when empty or absent */
     double t_lo, t_hi;  /* interval of t_med, NaN when absent (older summaries) */
     double sp_lo, sp_hi;   /* interval of speedup, NaN when absent or undefined */
     double st[ST_N];
@@ -130,6 +131,7 @@ static int table_load(const char *path, table *t, gb_diag *d)
     int idx[C_NCOL + ST_N];
     if ((rc = gb_csv_require(&c, col_names, C_NCOL + ST_N, idx, d)) != 0) { gb_csv_close(&c); return rc; }
     const int mem_col = gb_csv_col(&c, "mem_bytes_max");
+    const int prep_col = gb_csv_col(&c, "prep_ns_max");
     static const char *const ci_names[4] = { "time_median_lo_ns", "time_median_hi_ns", "speedup_lo", "speedup_hi" };
     int ci_col[4];
     for (int k = 0; k < 4; k++) ci_col[k] = gb_csv_col(&c, ci_names[k]);
@@ -153,6 +155,7 @@ static int table_load(const char *path, table *t, gb_diag *d)
                           &r->sub_mean, &r->sub_max };
         for (int k = C_N; k < C_NCOL; k++) *dst[k - C_N] = numf(gb_csv_field(&c, idx[k]));
         r->mem = mem_col >= 0 ? numf(gb_csv_field(&c, mem_col)) : NAN;
+        r->prep = prep_col >= 0 ? numf(gb_csv_field(&c, prep_col)) : NAN;
         double *ci[4] = { &r->t_lo, &r->t_hi, &r->sp_lo, &r->sp_hi };
         for (int k = 0; k < 4; k++) *ci[k] = ci_col[k] >= 0 ? numf(gb_csv_field(&c, ci_col[k])) : NAN;
         for (int k = 0; k < ST_N; k++) {
@@ -839,13 +842,13 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
     static const char *const hdr[] = {
         "solver", "queue", "guarantee", "n", "median µs", "95% CI µs", "mean µs", "p95 µs", "IQR µs",
         "cold median µs", "mean expanded", "median expanded", "speedup [95% CI]", "subopt mean", "subopt max",
-        "memory", "status"
+        "memory", "prep ms", "mean + prep/n µs", "status"
     };
-    static const char align[] = "lllrrrrrrrrrrrrrl";
-    d_table_begin(d, 17, hdr, align);
-    char cell[17][160];
-    char *cells[17];
-    for (int k = 0; k < 17; k++) cells[k] = cell[k];
+    static const char align[] = "lllrrrrrrrrrrrrrrrl";
+    d_table_begin(d, 19, hdr, align);
+    char cell[19][160];
+    char *cells[19];
+    for (int k = 0; k < 19; k++) cells[k] = cell[k];
     /* one row per solver (reference queue) or every pair, in summary order */
     for (size_t i = 0; i < t->n; i++) {
         const srow *r = &t->r[i];
@@ -869,14 +872,19 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
         fmt_num(cell[13], sizeof cell[13], r->sub_mean, 4);
         fmt_num(cell[14], sizeof cell[14], r->sub_max, 4);
         fmt_bytes(cell[15], sizeof cell[15], r->mem);
+        /* preprocessing per map (landmarks, jump tables, subgoal graphs, an external
+         * solver's start) apart, then amortised over the map's queries */
+        fmt_num(cell[16], sizeof cell[16], isnan(r->prep) ? NAN : r->prep / 1e6, 2);
+        fmt_us(cell[17], sizeof cell[17],
+               isnan(r->prep) || !(r->n > 0) ? NAN : r->t_mean + r->prep / r->n);
         if (failures(r) > 0) {   /* bold: status_text leaves room for the markers */
-            memcpy(cell[16], "**", 2);
-            status_text(r, cell[16] + 2, sizeof cell[16] - 4);
-            strcat(cell[16], "**");
+            memcpy(cell[18], "**", 2);
+            status_text(r, cell[18] + 2, sizeof cell[18] - 4);
+            strcat(cell[18], "**");
         } else {
-            status_text(r, cell[16], sizeof cell[16]);
+            status_text(r, cell[18], sizeof cell[18]);
         }
-        d_table_row(d, 17, cells, align);
+        d_table_row(d, 19, cells, align);
     }
     d_table_end(d);
 }
@@ -890,7 +898,10 @@ static void section_tables(doc *d, const table *t, const gb_jv *hf)
            "repetition.  Speedup = median time of `dijkstra` on "
            "`bheap` / median time of the row, on the same queries.  Brackets hold 95 %% confidence "
            "intervals (bootstrap over the queries, see the notes); two figures whose intervals overlap "
-           "are a tie.  Memory = the largest "
+           "are a tie.  Prep = the per-map preparation of the row's solver (landmark tables, jump "
+           "tables, subgoal graphs, an external solver's start), shown apart and amortised over the "
+           "map's queries (mean + prep / n); times of `time_source` process (external solvers) are "
+           "round trips, not comparable with in-process times.  Memory = the largest "
            "workspace of the row's queries (search arrays, queue, landmarks: `mem_bytes`).");
     for (size_t m = 0; m < t->nmaps; m++) {
         char h[512], id[64];

@@ -43,6 +43,7 @@ typedef struct srow {
     double subopt;      /* subopt, NaN when empty */
     double len;         /* dijkstra_cost, NaN when empty */
     double mem;         /* mem_bytes, NaN when empty or the column is absent */
+    double prep;        /* prep_ns, NaN when empty or the column is absent */
 } srow;
 
 typedef struct gstat {
@@ -58,6 +59,7 @@ typedef struct gstat {
     size_t speedup_n;           /* queries shared with the baseline */
     double sub_mean, sub_max;   /* NaN when not reported */
     double mem_max;             /* largest mem_bytes, NaN when none */
+    double prep_max;            /* largest prep_ns (per map preparation), NaN when none */
     uint64_t status[GB_ROW_NSTATUS];
 } gstat;
 
@@ -99,7 +101,7 @@ static const char summary_header[] =
 #define GB_X(E, N, F, D) "," N
     GB_ROW_STATUS_LIST(GB_X)
 #undef GB_X
-    ",mem_bytes_max,time_median_lo_ns,time_median_hi_ns,speedup_lo,speedup_hi";
+    ",mem_bytes_max,time_median_lo_ns,time_median_hi_ns,speedup_lo,speedup_hi,prep_ns_max";
 
 const char *gb_summary_csv_header(void) { return summary_header; }
 
@@ -190,6 +192,7 @@ int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out
     int idx[C_NCOLS];
     if ((rc = gb_csv_require(&c, col_names, C_NCOLS, idx, d)) != 0) { gb_csv_close(&c); return rc; }
     const int mem_col = gb_csv_col(&c, "mem_bytes");   /* optional: older CSVs lack it */
+    const int prep_col = gb_csv_col(&c, "prep_ns");    /* likewise */
     gb_summary *s = gb_calloc(1, sizeof *s);
     if (!s) { gb_csv_close(&c); return gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none"); }
     s->boot = *boot;
@@ -228,6 +231,17 @@ int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out
                 char q[64];
                 gb_diag_quote(q, sizeof q, f, strlen(f));
                 rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0, "column mem_bytes: expected a "
+                                 "non-negative number or an empty field, found %s", q);
+                break;
+            }
+        }
+        r.prep = NAN;
+        if (prep_col >= 0) {
+            const char *f = gb_csv_field(&c, prep_col);
+            if (f[0] && (gb_csv_double(f, &r.prep) != 0 || r.prep < 0)) {
+                char q[64];
+                gb_diag_quote(q, sizeof q, f, strlen(f));
+                rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0, "column prep_ns: expected a "
                                  "non-negative number or an empty field, found %s", q);
                 break;
             }
@@ -472,10 +486,12 @@ static int compute(gb_summary *s)
                 g->speedup_n = m;
             }
         }
-        g->mem_max = NAN;
+        g->mem_max = g->prep_max = NAN;
         for (size_t k = 0; k < n; k++) {
             double v = s->rows[g->rows[k]].mem;
             if (!isnan(v) && (isnan(g->mem_max) || v > g->mem_max)) g->mem_max = v;
+            v = s->rows[g->rows[k]].prep;
+            if (!isnan(v) && (isnan(g->prep_max) || v > g->prep_max)) g->prep_max = v;
         }
         /* suboptimality, for solvers that may return longer paths */
         g->sub_mean = g->sub_max = NAN;
@@ -538,6 +554,8 @@ static void write_summary(FILE *f, const gb_summary *s)
         csv_num(f, 4, g->sp_lo);
         fputc(',', f);
         csv_num(f, 4, g->sp_hi);
+        fputc(',', f);
+        csv_num(f, 0, g->prep_max);
         fputc('\n', f);
     }
 }

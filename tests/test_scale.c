@@ -454,6 +454,11 @@ GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses, .timeou
     cr_assert_eq(sh(out, sizeof out, "cat %s/r1/report.md", d), 0);
     cr_assert(strstr(out, "2 worker processes") != NULL, "%.2000s", out);
     cr_assert(strstr(out, "all.csv` (not run in this folder") != NULL, "%.2000s", out);
+    cr_assert(strstr(out, "| prep ms | mean + prep/n µs |") != NULL, "%.2000s", out);
+    /* every group has its preparation time (the largest prep_ns of its rows) */
+    cr_assert_eq(sh(out, sizeof out, "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"prep_ns_max\") c = i; next } "
+                    "{ n++; if ($c > 0) ok++ } END { print n + 0, ok + 0 }' %s/r1/summary.csv", d), 0);
+    cr_assert_str_eq(out, "2 2\n");
     /* one row made a failure: the report is written, and says so with exit 1 */
     cr_assert_eq(sh(out, sizeof out, "sed '2s/,ok,/,invalid_path,/' %s/all.csv >%s/bad.csv", d, d), 0);
     int rc = sh(out, sizeof out, rep, bin(), bin(), d, "bad.csv", sc, d, "r2");
