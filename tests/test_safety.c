@@ -284,7 +284,7 @@ GB_TEST(safety, limit_and_unreachable_rows_carry_real_counters)
 
 /* ---- report.sh: "not written" is never confused with "written, with failures" */
 
-GB_TEST(safety, report_script_exit_status_says_whether_anything_was_written, .timeout = 240)
+GB_TEST(safety, report_script_exit_status_says_whether_anything_was_written)
 {
     char d[64];
     mk(d, sizeof d);
@@ -313,7 +313,7 @@ GB_TEST(safety, report_script_exit_status_says_whether_anything_was_written, .ti
     sh(NULL, 0, "rm -rf %s", d);
 }
 
-GB_TEST(safety, report_script_on_a_full_disk_fails_and_publishes_nothing, .timeout = 240)
+GB_TEST(safety, report_script_on_a_full_disk_fails_and_publishes_nothing)
 {
     char d[64];
     mk(d, sizeof d);

@@ -435,7 +435,7 @@ GB_TEST(ocache, two_writers_at_once_leave_a_file_every_reader_accepts)
 
 /* ---- the report from a merged CSV ----------------------------------------- */
 
-GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses, .timeout = 240)
+GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses)
 {
     char d[64];
     tmpdir(d, sizeof d);
@@ -468,7 +468,7 @@ GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses, .timeou
 #undef rep
 }
 
-GB_TEST(shard, report_script_sample_runs_an_even_slice_and_says_so, .timeout = 240)
+GB_TEST(shard, report_script_sample_runs_an_even_slice_and_says_so)
 {
     char d[64];
     tmpdir(d, sizeof d);

@@ -133,7 +133,7 @@ static void check_grid(checker *c, const gb_grid *g, uint64_t *seed, int nsrc, c
     gb_sg_free(sg[1]);
 }
 
-GB_TEST(subgoal, random_noise_grids_match_dijkstra, .timeout = 600)
+GB_TEST(subgoal, random_noise_grids_match_dijkstra)
 {
     long ngrids = env_long("GB_SG_GRIDS", 1500);
     uint64_t seed = (uint64_t)env_long("GB_SG_SEED", 20260411);
@@ -163,7 +163,7 @@ GB_TEST(subgoal, random_noise_grids_match_dijkstra, .timeout = 600)
     cr_expect_gt(found, queries / 4, "only %ld of %ld queries had a path", found, queries);
 }
 
-GB_TEST(subgoal, random_rectangle_and_wall_grids_match_dijkstra, .timeout = 600)
+GB_TEST(subgoal, random_rectangle_and_wall_grids_match_dijkstra)
 {
     long ngrids = env_long("GB_SG_GRIDS", 1500) / 3;
     uint64_t seed = (uint64_t)env_long("GB_SG_SEED", 20260411) ^ 0x5eed;
@@ -231,7 +231,7 @@ ParameterizedTestParameters(subgoal_shared, every_sampled_query_matches_dijkstra
 
 /* Every every-th query of the file (about 40 spread over all buckets),
  * and from each sampled start to 64 other cells of the map. */
-ParameterizedTest(sg_case *c, subgoal_shared, every_sampled_query_matches_dijkstra, .timeout = 900)
+ParameterizedTest(sg_case *c, subgoal_shared, every_sampled_query_matches_dijkstra)
 {
     char path[1024], mpath[1024];
     snprintf(path, sizeof path, "%s/%s", shared_dir(), c->scen);
@@ -469,7 +469,7 @@ static void fail_every_allocation(const gb_grid *g, int tl, const char *what)
     cr_assert_fail("%s: the build never succeeded", what);
 }
 
-GB_TEST(subgoal, allocation_failure_is_reported_and_unwound, .timeout = 120)
+GB_TEST(subgoal, allocation_failure_is_reported_and_unwound)
 {
     gb_map mp;
     gb_diag d;
