@@ -598,7 +598,7 @@ static void section_env(doc *d, const gb_jv *env)
     snprintf(b, sizeof b, "`%s`", gb_jv_str(gb_jv_get(run, "model"), "?"));
     env_row(d, "Movement model", b);
     double count = gb_jv_num(gb_jv_get(run, "count"), 0);
-    snprintf(b, sizeof b, "%.0f timed runs per query and pair (median reported, cold = first run)",
+    snprintf(b, sizeof b, "%.0f timed runs per query and pair (cold = the first; warm, the time reported, = the median of the others)",
              gb_jv_num(gb_jv_get(run, "reps"), NAN));
     env_row(d, "Repetitions", b);
     double jobs = gb_jv_num(gb_jv_get(run, "jobs"), 1);
