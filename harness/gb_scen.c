@@ -424,9 +424,17 @@ int gb_scen_resolve_map(const gb_scen *s, char *out, size_t outsz, gb_diag *d)
         if (w < 0 || (size_t)w >= sizeof tried - k) break;
         k += (size_t)w;
     }
+    /* a candidate that exists but is no regular file is named as what it is */
+    const char *what = "none";
+    for (int i = 0; i < nc && what[0] == 'n'; i++) {
+        struct stat st;
+        if (stat(cand[i], &st) == 0)
+            what = S_ISDIR(st.st_mode) ? "a directory, not a map file"
+                 : S_ISFIFO(st.st_mode) ? "a FIFO, not a map file" : "a special file, not a map file";
+    }
     rc = gb_diag_set(d, EX_NOINPUT, s->path, line, col,
-                     "expected the map file at %s, found none",
-                     nc ? tried : "(no candidate: empty map column and no .scen suffix)");
+                     "expected the map file at %s, found %s",
+                     nc ? tried : "(no candidate: empty map column and no .scen suffix)", what);
 done:
     for (int i = 0; i < nc; i++) gb_free(cand[i]);
     return rc;

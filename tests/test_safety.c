@@ -380,6 +380,11 @@ GB_TEST(diagnostics, cli_version_suggestions_option_errors_and_write_errors)
     /* nothing on stdout before the inputs are known good */
     cr_assert_eq(sh(out, sizeof out, "%s run /nonexistent.scen 2>/dev/null", bin()), 66);
     cr_assert_str_empty(out, "stdout before the input was read: %s", out);
+    /* a map that exists but is a directory is named as such, not "found none" */
+    cr_assert_eq(sh(out, sizeof out, "d=$(mktemp -d) && mkdir $d/d.map && printf 'version 1\\n0\\td.map\\t3\\t2\\t0"
+                    "\\t0\\t2\\t1\\t2.41421356\\n' >$d/x.scen && %s run $d/x.scen; echo \"rc=$?\"; rm -rf $d",
+                    bin()), 0);
+    cr_assert(strstr(out, "rc=66") != NULL && strstr(out, "found a directory, not a map file") != NULL, "%s", out);
     /* -s all under model 4 says what it leaves out */
     cr_assert_eq(sh(out, sizeof out, "%s run -s all -m 4 --count 1 --quiet " SC " >/dev/null", bin()), 0);
     cr_assert(strstr(out, "note: --solver all leaves out jps under model 4") != NULL, "%s", out);
