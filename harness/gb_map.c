@@ -386,6 +386,7 @@ int gb_map_load_fit(const char *path, gb_map *m, uint64_t extra_bytes, gb_diag *
     if (rc != 0) return rc;
     rc = gb_map_parse(path, buf, len, m, d);
     gb_free(buf);
+    if (rc == 0) m->fit_bytes = need;
     return rc;
 }
 

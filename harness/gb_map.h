@@ -36,6 +36,8 @@ typedef struct gb_map {
     char *path;      /* malloc'd copy of the file name (may be NULL) */
     gb_grid grid;    /* padded occupancy grid */
     char *terrain;   /* width*height original characters, row-major */
+    uint64_t fit_bytes;  /* gb_map_load_fit: the bytes it checked against the
+                            memory available (file, grid, extra); else 0 */
 } gb_map;
 
 /* Load the .map file at path into *m.  Returns 0, or a sysexits code with

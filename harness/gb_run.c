@@ -438,6 +438,10 @@ static int exec_map(exec *ex, int si, gb_diag *d)
     if (rc) return rc;
     if ((rc = gb_map_load_fit(ps->map, &ex->map, map_extra(o, W, H), d)) != 0) return rc;
     snprintf(ex->mpath, sizeof ex->mpath, "%s", ps->map);
+    const char *ar = getenv("GRIDBENCH_ALLOC_REPORT");   /* for tests of the pre-check */
+    if (ar && *ar && strcmp(ar, "0") != 0)
+        note(ex, GB_NOTE_INFO, "gridbench run: %s: the memory pre-check counted %llu bytes",
+             ps->map, (unsigned long long)ex->map.fit_bytes);
     ex->ws = gb_ws_new(&ex->map.grid, o->model);
     ex->xy = gb_malloc((size_t)ex->map.grid.ncells * sizeof *ex->xy);
     ex->upath = gb_malloc((size_t)ex->map.grid.ncells * sizeof *ex->upath);

@@ -73,6 +73,11 @@ static size_t edit_distance(const char *a, const char *b)
  * (`> /dev/full`) is an error, not a silent exit 0. */
 static int flushed(int rc)
 {
+    /* GRIDBENCH_ALLOC_REPORT=1: the allocation peak, for tests of the
+     * memory pre-checks (counted by gb_alloc in usable bytes) */
+    const char *ar = getenv("GRIDBENCH_ALLOC_REPORT");
+    if (ar && *ar && strcmp(ar, "0") != 0)
+        fprintf(stderr, "gridbench: allocations peaked at %zu bytes\n", gb_alloc_peak());
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "gridbench: <stdout>: error: expected to write the output, found '%s'\n",
