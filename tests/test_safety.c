@@ -237,6 +237,40 @@ GB_TEST(safety, forgetting_resume_never_throws_work_away)
 
 /* ---- FIFO inputs ---------------------------------------------------------- */
 
+GB_TEST(safety, device_and_symlink_loop_inputs_and_outputs_are_refused)
+{
+    char d[64];
+    mk(d, sizeof d);
+    cr_assert_eq(sh(out, sizeof out, "ln -s %s/loop %s/loop", d, d), 0);
+    /* a device as the scenario, a symlink loop as the scenario and as --out */
+    cr_assert_eq(sh(out, sizeof out, "timeout 20 %s run /dev/zero", bin()), 66, "%s", out);
+    cr_assert(strstr(out, "/dev/zero: error: expected a regular file, found a special file") != NULL, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "%s run %s/loop", bin(), d), 66, "%s", out);
+    cr_assert(strstr(out, "expected a readable file, found 'Too many levels of symbolic links'") != NULL, "%s", out);
+    cr_assert_eq(sh(out, sizeof out, "%s run --out %s/loop " SC, bin(), d), 73, "%s", out);
+    cr_assert(strstr(out, "found a symbolic link") != NULL, "%s", out);
+    sh(NULL, 0, "rm -rf %s", d);
+}
+
+/* gridbench run on a full disk: exit 74, and no half-written CSV */
+GB_TEST(safety, run_on_a_full_disk_leaves_no_half_written_csv)
+{
+    char d[64];
+    mk(d, sizeof d);
+    if (sh(out, sizeof out, "mount -t tmpfs -o size=64k tmpfs %s", d) != 0) {
+        sh(NULL, 0, "rm -rf %s", d);
+        cr_skip_test("cannot mount a tmpfs here (not root?): %s", out);
+    }
+    int rc = sh(out, sizeof out, "%s run --quiet -s dijkstra,jps -q all --out %s/q.csv " SC, bin(), d);
+    char ls[4096];
+    sh(ls, sizeof ls, "ls %s", d);
+    sh(NULL, 0, "umount %s", d);
+    sh(NULL, 0, "rm -rf %s", d);
+    cr_assert_eq(rc, 74, "a full disk: expected exit 74, found %d: %s", rc, out);
+    cr_assert(strstr(out, "No space left on device") != NULL, "%s", out);
+    cr_assert(strstr(ls, "q.csv\n") == NULL && strstr(ls, ".tmp.") == NULL, "left: %s", ls);
+}
+
 GB_TEST(safety, fifo_inputs_are_refused_at_once)
 {
     char d[64];
