@@ -73,7 +73,11 @@ static void write_json(FILE *f, const gb_env *e, const file_sum *fs, int nfs,
         fputc('}', f);
     }
     fputs(nfs ? "\n  ],\n" : "],\n", f);
-    fputs("  \"calibration\": ", f);
+    char why[160];
+    int busy = gb_env_busy(e, cal, why, sizeof why);
+    fprintf(f, "  \"machine_busy\": %s,\n  \"machine_busy_why\": ", busy ? "true" : "false");
+    gb_json_str(f, why);
+    fputs(",\n  \"calibration\": ", f);
     if (cal) gb_calib_json(f, cal);
     else fputs("null", f);
     fputs("\n}\n", f);

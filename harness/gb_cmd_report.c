@@ -583,6 +583,12 @@ static void section_env(doc *d, const gb_jv *env)
     env_row(d, "CPU", b);
     env_row(d, "Kernel", gb_jv_str(gb_jv_get(env, "kernel"), "unknown"));
     env_row(d, "Host", gb_jv_str(gb_jv_get(env, "host"), "unknown"));
+    const gb_jv *la = gb_jv_get(env, "load_avg");
+    if (la && la->type == GB_JV_ARR && la->n == 3) {
+        snprintf(b, sizeof b, "%.2f, %.2f, %.2f (1, 5, 15 minutes, before the run)",
+                 gb_jv_num(&la->items[0], NAN), gb_jv_num(&la->items[1], NAN), gb_jv_num(&la->items[2], NAN));
+        env_row(d, "Load average", b);
+    }
     env_row(d, "Compiler", gb_jv_str(gb_jv_get(env, "compiler"), "unknown"));
     snprintf(b, sizeof b, "`%s`", gb_jv_str(gb_jv_get(env, "cflags"), "unknown"));
     env_row(d, "Build flags", b);
@@ -672,11 +678,17 @@ static void status_text(const srow *r, char *b, size_t n)
     if (!k) snprintf(b, n, "-");
 }
 
-static void section_headlines(doc *d, const table *t, const gb_jv *hf)
+static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_jv *env)
 {
     char a[64], b2[64], c2[64], fx[96], fy[96], ci[96];
     d_heading(d, 2, "findings", "Headline findings");
     d_list_begin(d);
+    const gb_jv *busy = gb_jv_get(env, "machine_busy");
+    if (busy && busy->type == GB_JV_BOOL && busy->num != 0)   /* first, so nobody misses it */
+        d_item(d, "**Warning: the machine was busy while this was measured** (%s): every time "
+               "here is noisier and slower than on a quiet machine; trust ratios measured side by "
+               "side, and intervals, more than absolute times.",
+               gb_jv_str(gb_jv_get(env, "machine_busy_why"), "?"));
     for (size_t m = 0; m < t->nmaps; m++) {
         const char *map = t->maps[m];
         const srow *best = NULL, *bestany = NULL, *fewest = NULL;
@@ -1130,7 +1142,7 @@ int gb_cmd_report(int argc, char **argv)
           "<a href=\"#tables\">Tables</a><a href=\"#plots\">Plots</a><a href=\"#notes\">Notes</a></nav>\n",
           dc.html);
     section_env(&dc, env);
-    section_headlines(&dc, &t, hf);
+    section_headlines(&dc, &t, hf, env);
     section_tables(&dc, &t, hf);
     rc = section_plots(&dc, dir, &d);
     section_notes(&dc, dir, &t);

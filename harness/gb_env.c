@@ -97,6 +97,14 @@ void gb_env_collect(gb_env *e)
     copy_str(e->commit, sizeof e->commit, "unknown");
 #endif
 
+    e->load[0] = e->load[1] = e->load[2] = -1;
+    FILE *la = fopen("/proc/loadavg", "r");
+    if (la) {
+        if (fscanf(la, "%lf %lf %lf", &e->load[0], &e->load[1], &e->load[2]) != 3)
+            e->load[0] = e->load[1] = e->load[2] = -1;
+        fclose(la);
+    }
+
     time_t now = time(NULL);
     struct tm tm;
     if (now == (time_t)-1 || !gmtime_r(&now, &tm)
@@ -267,6 +275,21 @@ static void member_str(FILE *f, const char *indent, const char *key, const char 
     fputs(",\n", f);
 }
 
+int gb_env_busy(const gb_env *e, const gb_calib *cal, char *why, size_t n)
+{
+    if (n) why[0] = '\0';
+    if (e->cores > 0 && e->load[0] >= 0.75 * (double)e->cores) {
+        snprintf(why, n, "load average %.2f on %ld cores before the run", e->load[0], e->cores);
+        return 1;
+    }
+    if (cal && cal->min_ns > 0 && (double)cal->max_ns >= 1.5 * (double)cal->min_ns) {
+        snprintf(why, n, "the calibration's slowest run took %.1fx its fastest",
+                 (double)cal->max_ns / (double)cal->min_ns);
+        return 1;
+    }
+    return 0;
+}
+
 void gb_env_json_members(FILE *f, const gb_env *e, const char *indent)
 {
     member_str(f, indent, "cpu", e->cpu);
@@ -280,6 +303,12 @@ void gb_env_json_members(FILE *f, const gb_env *e, const char *indent)
     member_str(f, indent, "commit", e->commit);
     member_str(f, indent, "date", e->date);
     member_str(f, indent, "host", e->host);
+    fprintf(f, "%s\"load_avg\": [", indent);
+    for (int i = 0; i < 3; i++) {
+        if (i) fputs(", ", f);
+        gb_json_num(f, e->load[i] >= 0 ? e->load[i] : NAN);
+    }
+    fputs("],\n", f);
 }
 
 void gb_calib_json(FILE *f, const gb_calib *c)

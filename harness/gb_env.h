@@ -34,7 +34,9 @@ typedef struct gb_env {
     char commit[128];    /* GB_BUILD_COMMIT, else "unknown" */
     char date[32];       /* now, UTC, ISO 8601: "2025-01-31T12:34:56Z" */
     char host[256];      /* gethostname(), else "unknown" */
+    double load[3];      /* /proc/loadavg: 1, 5 and 15 minutes; -1 if unknown */
 } gb_env;
+
 
 /* Fill every field of *e (see the struct).  Never fails: what cannot be
  * determined reads "unknown" (cores: 0).  Reads /proc/cpuinfo, calls
@@ -66,6 +68,12 @@ typedef struct gb_calib {
     int64_t max_ns;       /* slowest run */
     double cells_per_s;   /* cells / median time */
 } gb_calib;
+
+/* Was the machine busy while measuring?  Yes when the 1-minute load
+ * average (taken before the work) reaches 3/4 of the cores, or when the
+ * calibration's slowest run took at least 1.5x its fastest (cal may be
+ * NULL).  1 and a reason in why (size n), or 0 and "". */
+int gb_env_busy(const gb_env *e, const gb_calib *cal, char *why, size_t n);
 
 /* Run the calibration workload under model m into *out.  Returns 0, or
  * EX_OSERR (out of memory) / EX_SOFTWARE (no usable source cell; cannot

@@ -42,6 +42,7 @@
 
 #include "gb_csv.h"
 #include "gb_diag.h"
+#include "gb_env.h"
 #include "gb_jvalue.h"
 #include "gb_run.h"
 #include "gb_sha256.h"
@@ -742,6 +743,68 @@ GB_TEST(report, winners_only_when_intervals_are_apart)
     cr_expect(strstr(md, "| `jps` | `bucket` | optimal | 50 | 0.100 | [0.092, 0.108] |") != NULL, "%s", md);
     free(md);
     rm_rf(dir);
+}
+
+/* A machine that was busy (env.json says so) puts a warning first among
+ * the findings, with the reason; a quiet one does not.  And the rule
+ * behind machine_busy (gb_env_busy). */
+GB_TEST(report, a_busy_machine_is_flagged_first)
+{
+    gb_env e;
+    memset(&e, 0, sizeof e);
+    e.cores = 2;
+    e.load[0] = 0.5;
+    char why[160];
+    cr_assert_eq(gb_env_busy(&e, NULL, why, sizeof why), 0);
+    cr_assert_str_empty(why);
+    e.load[0] = 1.6;
+    cr_assert_eq(gb_env_busy(&e, NULL, why, sizeof why), 1);
+    cr_assert_str_eq(why, "load average 1.60 on 2 cores before the run");
+    e.load[0] = 0.1;
+    gb_calib c;
+    memset(&c, 0, sizeof c);
+    c.min_ns = 100;
+    c.max_ns = 140;
+    cr_assert_eq(gb_env_busy(&e, &c, why, sizeof why), 0);
+    c.max_ns = 230;
+    cr_assert_eq(gb_env_busy(&e, &c, why, sizeof why), 1);
+    cr_assert_str_eq(why, "the calibration's slowest run took 2.3x its fastest");
+
+    const char *bin = gb_bin();
+    for (int busy = 0; busy < 2; busy++) {
+        char dir[64], p[256], log[128];
+        make_tmpdir(dir, sizeof dir);
+        snprintf(log, sizeof log, "%s/log", dir);
+        snprintf(p, sizeof p, "%s/env.json", dir);
+        write_file(p, busy ? "{\"machine_busy\": true, \"machine_busy_why\": \"load average 3.10 on 2 "
+                             "cores before the run\", \"load_avg\": [3.1, 2, 1], \"run\": {\"run_id\": \"b\"}}\n"
+                           : "{\"machine_busy\": false, \"machine_busy_why\": \"\", \"load_avg\": [0.1, 0.2, 0.3], "
+                             "\"run\": {\"run_id\": \"q\"}}\n");
+        snprintf(p, sizeof p, "%s/summary.csv", dir);
+        FILE *f = fopen(p, "w");
+        cr_assert(f != NULL);
+        fprintf(f, "%s\n", gb_summary_csv_header());
+        sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
+        sum_row(f, "A", "jps", "bheap", 100, 90, 110, 10, 9, 11);
+        cr_assert_eq(fclose(f), 0);
+        int rc = sh(log, "'%s' report '%s'", bin, dir);
+        cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
+        snprintf(p, sizeof p, "%s/report.md", dir);
+        char *md = slurp(p, NULL);
+        const char *w = strstr(md, "**Warning: the machine was busy while this was measured** (load average "
+                                   "3.10 on 2 cores before the run)");
+        if (busy) {
+            cr_expect(w != NULL, "%s", md);
+            const char *f1 = strstr(md, "## Headline findings\n\n- ");
+            cr_expect(f1 && w && w == f1 + strlen("## Headline findings\n\n- "), "not first: %s", md);
+            cr_expect(strstr(md, "| Load average | 3.10, 2.00, 1.00 (1, 5, 15 minutes, before the run) |") != NULL,
+                      "%s", md);
+        } else {
+            cr_expect(strstr(md, "machine was busy") == NULL, "%s", md);
+        }
+        free(md);
+        rm_rf(dir);
+    }
 }
 
 static int check_self_contained(const char *path);
