@@ -841,8 +841,10 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_
             if (!fast || gb_jv_num(gb_jv_get(&res->items[i], "mean"), INFINITY)
                          < gb_jv_num(gb_jv_get(fast, "mean"), INFINITY))
                 fast = &res->items[i];
-        d_item(d, "Whole `gridbench run` processes (hyperfine): fastest `%s`, %.1f ± %.1f ms "
-               "(each process also loads the map and runs the Dijkstra oracle on every query).",
+        d_item(d, "Whole `gridbench run` processes (hyperfine): fastest `%s`, %.1f ± %.1f ms per "
+               "process: start-up, loading the map, the solver and the checks (the oracle's answers "
+               "come from a cache the warm-up filled).  An overhead figure, not a ranking: the tables "
+               "rank the solvers per query.",
                gb_jv_str(gb_jv_get(fast, "command"), "?"), gb_jv_num(gb_jv_get(fast, "mean"), NAN) * 1e3,
                gb_jv_num(gb_jv_get(fast, "stddev"), NAN) * 1e3);
     }

@@ -64,7 +64,8 @@ Matrix
 hyperfine (whole `gridbench run` processes, one per solver)
   --hyperfine-runs N    runs per command (default 3)
   --hyperfine-warmup N  warm-up runs per command (default 1)
-  --hyperfine-solvers L solvers to time (default dijkstra,astar-octile,jps,bidijkstra)
+  --hyperfine-solvers L solvers to time (default: the first four of --solvers, or
+                        dijkstra,astar-octile,jps,bidijkstra with --solvers all)
   --hyperfine-scen FILE scenario to run (default: the first one)
   --no-hyperfine        skip this step
 Footprints (the longest query of each map, one panel per solver)
@@ -106,6 +107,7 @@ REPS=3
 HF_RUNS=3
 HF_WARMUP=1
 HF_SOLVERS=dijkstra,astar-octile,jps,bidijkstra
+HF_SOLVERS_GIVEN=0
 HF_SCEN=
 HYPERFINE=1
 FP_SOLVERS=dijkstra,astar-octile,jps,bidijkstra
@@ -138,7 +140,7 @@ while [ "$#" -gt 0 ]; do
     --reps) need_arg "$@"; is_count "$2" && [ "$2" -ge 1 ] || die 2 "--reps: expected a positive integer, found '$2'"; REPS=$2; shift 2 ;;
     --hyperfine-runs) need_arg "$@"; is_count "$2" && [ "$2" -ge 2 ] || die 2 "--hyperfine-runs: expected an integer >= 2 (hyperfine's minimum), found '$2'"; HF_RUNS=$2; shift 2 ;;
     --hyperfine-warmup) need_arg "$@"; is_count "$2" || die 2 "--hyperfine-warmup: expected a non-negative integer, found '$2'"; HF_WARMUP=$2; shift 2 ;;
-    --hyperfine-solvers) need_arg "$@"; HF_SOLVERS=$2; shift 2 ;;
+    --hyperfine-solvers) need_arg "$@"; HF_SOLVERS=$2; HF_SOLVERS_GIVEN=1; shift 2 ;;
     --hyperfine-scen) need_arg "$@"; HF_SCEN=$2; shift 2 ;;
     --no-hyperfine) HYPERFINE=0; shift ;;
     --footprint-solvers) need_arg "$@"; FP_SOLVERS=$2; shift 2 ;;
@@ -197,6 +199,11 @@ drop_jps() {
     if [ "$MODEL" = 8-nocut ]; then printf '%s' "$1"; return; fi
     printf '%s' "$1" | tr ',' '\n' | { grep -vx jps || true; } | paste -sd, -
 }
+# hyperfine times the solvers the run has: --solvers (up to four of them)
+# unless --hyperfine-solvers chose; the default four when --solvers is all
+if [ "$HF_SOLVERS_GIVEN" != 1 ] && [ "$SOLVERS" != all ]; then
+    HF_SOLVERS=$(printf '%s' "$SOLVERS" | tr ',' '\n' | head -n 4 | paste -sd, -)
+fi
 HF_SOLVERS=$(drop_jps "$HF_SOLVERS")
 FP_SOLVERS=$(drop_jps "$FP_SOLVERS")
 
@@ -358,11 +365,16 @@ if [ "$HYPERFINE" = 1 ] && [ -n "$HF_SOLVERS" ]; then
     hf_count=()
     [ "$COUNT" -gt 0 ] && hf_count=(--count "$COUNT")
     [ "$SAMPLE" -gt 0 ] && hf_count+=(--sample "$SAMPLE")
+    # the warm-up fills a private oracle cache, so the timed processes do not
+    # pay the Dijkstra oracle: what they measure is start-up, loading, the
+    # solver and the checks (not a ranking: the tables rank the solvers)
     for s in "${hf_list[@]}"; do
         hf_args+=(-n "$s" "$(printf '%q ' "$BIN_ABS" run --quiet --model "$MODEL" --solver "$s" \
+            --oracle-cache "$(abspath "$TMP")/hf-oracle" \
             "${hf_count[@]+"${hf_count[@]}"}" "$(abspath "$HF_SCEN")")")
     done
     hyperfine "${hf_args[@]}" >&2 || die 4 "hyperfine failed"
+    rm -rf -- "$TMP/hf-oracle"
     HF_JSON="{\"version\": $(json_str "$(hyperfine --version)"), \"runs\": $HF_RUNS, \"warmup\": $HF_WARMUP, \"scen\": $(json_str "$HF_SCEN"), \"solvers\": $(json_list "${hf_list[@]}")}"
 else
     step 4 "hyperfine: skipped"

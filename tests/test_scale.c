@@ -473,7 +473,13 @@ GB_TEST(shard, report_script_sample_runs_an_even_slice_and_says_so)
     char d[64];
     tmpdir(d, sizeof d);
     cr_assert_eq(sh(out, sizeof out, "GB_BIN=%s scripts/report.sh --bin %s --sample 5 --solvers jps --queues bheap "
-                    "--no-hyperfine --no-footprints --out-dir %s --run-id s", bin(), bin(), d), 0, "%s", out);
+                    "--hyperfine-runs 2 --hyperfine-warmup 1 --no-footprints --out-dir %s --run-id s", bin(), bin(), d),
+                 0, "%s", out);
+    /* hyperfine times the run's solvers only, with the oracle cached by its warm-up */
+    cr_assert_eq(sh(out, sizeof out, "grep -o '\"solvers\": \\[\"jps\"\\]}' %s/s/env.json; "
+                    "grep -c \"the oracle's answers come from a cache the warm-up filled\" %s/s/report.md", d, d),
+                 0, "%s", out);
+    cr_assert_str_eq(out, "\"solvers\": [\"jps\"]}\n1\n");
     /* 150 queries per file, every 30th: lines 2, 32, ... 122 of each */
     cr_assert_eq(sh(out, sizeof out, "grep -c ',jps,bheap,' %s/s/queries.csv; grep '\"sample\": 5' %s/s/env.json; "
                     "grep -c 'about 5 evenly spaced queries' %s/s/report.md", d, d, d), 0, "%s", out);
