@@ -224,3 +224,7 @@ fuzz: $(FUZZ_BINS)
 
 fuzz-smoke:
 	$(MAKE) fuzz FUZZ_SECONDS=10
+
+# the fuzz objects follow their headers too (a struct that changed size
+# must not meet an object compiled against the old one)
+-include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz/fuzz_%.d)

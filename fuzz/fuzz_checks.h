@@ -133,6 +133,10 @@ static int fz_check_diag(const char *what, int rc, const gb_diag *d)
     gb_diag_format(d, buf, sizeof buf);
     if (strstr(buf, ": error: ") == NULL)
         return fz_fail(28, "%s: formatted diagnostic lacks ': error: ': %s", what, buf);
+    for (const char *m = d->msg; *m; m++)   /* input bytes are quoted, never raw */
+        if ((unsigned char)*m < 0x20 || *m == 0x7f)
+            return fz_fail(29, "%s: a raw control byte 0x%02x in the message: %s", what,
+                           (unsigned)(unsigned char)*m, d->msg);
     return 0;
 }
 

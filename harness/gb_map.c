@@ -124,10 +124,11 @@ static int header_line(parser *P, int which, gb_tok *val)
                        "expected '%s', found %s", hdr_desc[which], q);
     }
     if (k > 2) {
+        char v[48];   /* the value, quoted: it may hold any byte but a blank */
         quote_trimmed(q, sizeof q, t[2].s, n - (size_t)(t[2].col - 1));
+        gb_diag_quote(v, sizeof v, t[1].s, t[1].n);
         return fail_at(P, P->c.no, t[2].col, 1,
-                       "expected end of line after '%s %.*s', found %s",
-                       hdr_kw[which], (int)(t[1].n < 32 ? t[1].n : 32), t[1].s, q);
+                       "expected end of line after '%s' %s, found %s", hdr_kw[which], v, q);
     }
     if (which == H_TYPE && !gb_tok_is(&t[1], "octile")) {
         quote_trimmed(q, sizeof q, s, n);

@@ -110,7 +110,7 @@ static const bad_case bad_cases[] = {
       "t.map:3:7: error: expected (width + 2) * (height + 2) at most 2147483647 cells, "
       "found (65536 + 2) * (65536 + 2) = 4295229444" },
     { "map: extra token after value", MAP, "type octile\nheight 2 3\n", 65,
-      "t.map:2:10: error: expected end of line after 'height 2', found '3'" },
+      "t.map:2:10: error: expected end of line after 'height' '2', found '3'" },
     { "map: misspelt map line", MAP, "type octile\nheight 2\nwidth 3\nmaps\n", 65,
       "t.map:4:1: error: expected 'map', found 'maps'" },
     { "map: short row", MAP, HDR "...\n..\n", 65,
