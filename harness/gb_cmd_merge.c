@@ -215,9 +215,14 @@ int gb_cmd_merge(int argc, char **argv)
     for (int i = 1; i < n && !rc; i++) {
         if (strcmp(s[i].plan, s[0].plan) != 0 || s[i].n != s[0].n
             || s[i].plan_queries != s[0].plan_queries || s[i].pairs != s[0].pairs)
+        {
+            char p0[200], pi[200];   /* the manifests' text, quoted (any byte may be there) */
+            gb_diag_quote(p0, sizeof p0, s[0].plan, strlen(s[0].plan));
+            gb_diag_quote(pi, sizeof pi, s[i].plan, strlen(s[i].plan));
             rc = gb_diag_set(&d, EX_DATAERR, s[i].man, 2, 6, "expected a shard of the plan of %s "
                              "(%s, %ld shards), found another plan (%s, %ld shards): options or "
-                             "input files differ", s[0].csv, s[0].plan, s[0].n, s[i].plan, s[i].n);
+                             "input files differ", s[0].csv, p0, s[0].n, pi, s[i].n);
+        }
     }
     if (!rc) {
         long N = s[0].n;

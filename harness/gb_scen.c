@@ -230,10 +230,11 @@ static int query_line(parser *P, const char *line, size_t n)
         P->s->map_field[m->n] = '\0';
     } else if (strlen(P->s->map_field) != m->n || memcmp(P->s->map_field, m->s, m->n) != 0) {
         /* one scenario file, one map: a second name would be run on the first's map */
-        char qm[80];
+        char qm[80], q0[80];
         gb_diag_quote(qm, sizeof qm, m->s, m->n);
+        gb_diag_quote(q0, sizeof q0, P->s->map_field, strlen(P->s->map_field));
         return fail(P, t[GB_SCEN_MAP].col, "expected the map of the file's first query (%s), "
-                    "found %s", P->s->map_field, qm);
+                    "found %s", q0, qm);
     }
     P->s->n++;
     return 0;

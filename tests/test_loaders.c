@@ -137,7 +137,7 @@ static const bad_case bad_cases[] = {
       "t.scen:1:1: error: expected a scenario file in plain ASCII, found a UTF-8 byte order mark "
       "(EF BB BF) before line 1: remove it" },
     { "scen: a second map name", SCEN, "version 1\n0 m.map 3 2 0 0 2 1 1.5\n0 n.map 3 2 0 0 2 1 1.5\n", 65,
-      "t.scen:3:3: error: expected the map of the file's first query (m.map), found 'n.map'" },
+      "t.scen:3:3: error: expected the map of the file's first query ('m.map'), found 'n.map'" },
     { "scen: empty file", SCEN, "", 65,
       "t.scen: error: expected 'version 1' or a query, found empty file" },
     { "scen: only blank lines", SCEN, "\n \t\n\r\n", 65,
