@@ -21,6 +21,10 @@
 #define GB_TEST_H
 
 #include <criterion/criterion.h>
+#include <sys/wait.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <stdarg.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define GB_TEST_LSAN 1
@@ -76,5 +80,42 @@ static inline void gb_test_leak_check(void)
  * time_source stay.  Rows equal after it are the same answers. */
 #define GB_MASK_TIMES \
     "s/,[^,]*,[^,]*\\(,[^,]*,[^,]*\\),[^,]*\\(,[^,]*\\),[^,]*$/\\1\\2/"
+
+/* ---- helpers the CLI-level tests share --------------------------------- */
+
+/* The gridbench binary under test ($GB_BIN, set by `make test`); skips the
+ * test when it is not set. */
+static const char *gb_test_bin(void)
+{
+    const char *b = getenv("GB_BIN");
+    if (!b || !*b) cr_skip_test("GB_BIN not set (run through make test)");
+    return b;
+}
+
+/* Run a shell command (printf-style), stdout and stderr together; the
+ * first n-1 bytes of its output go to out (NUL-terminated; out may be
+ * NULL).  Returns its exit status, 128 when it did not exit normally. */
+static int gb_test_sh(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int gb_test_sh(char *out, size_t n, const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    char full[4200];
+    snprintf(full, sizeof full, "(%s) 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    cr_assert_not_null(p);
+    size_t len = 0;
+    if (out && n) {
+        len = fread(out, 1, n - 1, p);
+        out[len] = '\0';
+    }
+    char sink[4096];
+    while (fread(sink, 1, sizeof sink, p) > 0) {}
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
 
 #endif

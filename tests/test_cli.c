@@ -15,13 +15,6 @@
 
 #include "gb_run.h"
 
-static const char *bin(void)
-{
-    const char *b = getenv("GB_BIN");
-    if (!b || !*b) cr_skip_test("GB_BIN not set (run through make test)");
-    return b;
-}
-
 static const char *shared(void)
 {
     const char *d = getenv("GB_SHARED");
@@ -30,29 +23,6 @@ static const char *shared(void)
 
 /* Run a shell command; capture stdout+stderr (up to n bytes) into out;
  * return the exit status. */
-static int sh(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int sh(char *out, size_t n, const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    char full[4200];
-    snprintf(full, sizeof full, "(%s) 2>&1", cmd);
-    FILE *p = popen(full, "r");
-    cr_assert_not_null(p);
-    size_t len = 0;
-    if (out && n) {
-        len = fread(out, 1, n - 1, p);
-        out[len] = '\0';
-    }
-    char sink[4096];
-    while (fread(sink, 1, sizeof sink, p) > 0) {}
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
 static char *tmpdir(void)
 {
     static char d[64];
@@ -76,16 +46,16 @@ static char out[65536];
 
 GB_TEST(cli, top_level_help_lists_every_command_and_unknown_command_is_usage_error)
 {
-    cr_assert_eq(sh(out, sizeof out, "%s --help", bin()), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s --help", gb_test_bin()), 0);
     const char *cmds[] = { "run", "merge", "list", "gen", "heuristics", "env", "summary", "footprint",
                            "report", "compare" };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         char pat[32];
         snprintf(pat, sizeof pat, "  %s ", cmds[i]);
         cr_expect(strstr(out, pat) != NULL, "command %s missing from --help:\n%s", cmds[i], out);
-        cr_expect_eq(sh(NULL, 0, "%s %s --help >/dev/null", bin(), cmds[i]), 0, "%s --help", cmds[i]);
+        cr_expect_eq(gb_test_sh(NULL, 0, "%s %s --help >/dev/null", gb_test_bin(), cmds[i]), 0, "%s --help", cmds[i]);
     }
-    cr_expect_eq(sh(out, sizeof out, "%s frobnicate", bin()), 64);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s frobnicate", gb_test_bin()), 64);
     cr_expect(strstr(out, "expected a command") != NULL, "%s", out);
 }
 
@@ -95,7 +65,7 @@ GB_TEST(cli, top_level_help_lists_every_command_and_unknown_command_is_usage_err
 GB_TEST(cli, every_command_and_every_flag_is_documented)
 {
     static char top[8192], help[16384];
-    cr_assert_eq(sh(top, sizeof top, "%s --help", bin()), 0);
+    cr_assert_eq(gb_test_sh(top, sizeof top, "%s --help", gb_test_bin()), 0);
     size_t readme_len = 0;
     FILE *f = fopen("README.md", "r");
     cr_assert_not_null(f, "README.md (tests run from the repository root)");
@@ -110,7 +80,7 @@ GB_TEST(cli, every_command_and_every_flag_is_documented)
         char cmd[32];
         cr_assert_eq(sscanf(p, " %31s", cmd), 1);
         ncmd++;
-        cr_assert_eq(sh(help, sizeof help, "%s %s --help", bin(), cmd), 0, "%s --help", cmd);
+        cr_assert_eq(gb_test_sh(help, sizeof help, "%s %s --help", gb_test_bin(), cmd), 0, "%s --help", cmd);
         cr_expect(strstr(help, "Example") != NULL, "%s --help has no example", cmd);
         char mention[64];
         snprintf(mention, sizeof mention, "gridbench %s", cmd);
@@ -132,7 +102,7 @@ GB_TEST(cli, every_command_and_every_flag_is_documented)
 
 GB_TEST(cli, run_help_documents_every_flag)
 {
-    cr_assert_eq(sh(out, sizeof out, "%s run --help", bin()), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --help", gb_test_bin()), 0);
     const char *flags[] = { "--solver", "--queue", "--model", "--out", "--map", "--reps",
                             "--max-expanded", "--max-ms", "--first", "--count", "--sample", "--strict", "--quiet",
                             "Example:" };
@@ -155,8 +125,8 @@ GB_TEST(cli, run_writes_one_row_per_query_solver_and_queue_atomically)
     snprintf(scen, sizeof scen, "%s/dao/arena.map.scen", shared());
     if (access(scen, R_OK) != 0) cr_skip_test("%s not found", scen);
     char *d = tmpdir();
-    int rc = sh(out, sizeof out, "%s run --quiet -s dijkstra,jps,bfs -q bheap,bucket --count 7 "
-                "--out %s/r.csv %s", bin(), d, scen);
+    int rc = gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps,bfs -q bheap,bucket --count 7 "
+                "--out %s/r.csv %s", gb_test_bin(), d, scen);
     cr_assert_eq(rc, 0, "%s", out);
     char path[128];
     snprintf(path, sizeof path, "%s/r.csv", d);
@@ -175,32 +145,32 @@ GB_TEST(cli, run_writes_one_row_per_query_solver_and_queue_atomically)
     fclose(f);
     cr_expect_eq(fifo, 7, "bfs runs once per query, with queue fifo");
     /* --sample 10 of arena's 160 queries: every 16th, lines 2, 18, ... */
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet --sample 10 %s/dao/arena.map.scen 2>/dev/null | cut -d, -f3 | tr '\\n' ' '",
-                    bin(), shared()), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet --sample 10 %s/dao/arena.map.scen 2>/dev/null | cut -d, -f3 | tr '\\n' ' '",
+                    gb_test_bin(), shared()), 0);
     cr_expect_str_eq(out, "line 2 18 34 50 66 82 98 114 130 146 ");
-    cr_expect_eq(sh(out, sizeof out, "ls %s | grep -c tmp", d), 1, "temp file left behind: %s", out);
-    sh(NULL, 0, "rm -rf %s", d);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "ls %s | grep -c tmp", d), 1, "temp file left behind: %s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(cli, bad_input_exits_with_sysexits_and_leaves_no_output)
 {
     char *d = tmpdir();
-    cr_expect_eq(sh(out, sizeof out, "%s run --quiet --out %s/r.csv %s/missing.scen", bin(), d, d), 66);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run --quiet --out %s/r.csv %s/missing.scen", gb_test_bin(), d, d), 66);
     cr_expect(strstr(out, "missing.scen: error: expected a readable file") != NULL, "%s", out);
     char path[128];
     snprintf(path, sizeof path, "%s/r.csv", d);
     cr_expect_neq(access(path, F_OK), 0, "a CSV was left after a failed run");
-    cr_expect_eq(sh(out, sizeof out, "ls -A %s | wc -l", d), 0);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "ls -A %s | wc -l", d), 0);
     cr_expect(strncmp(out, "0", 1) == 0, "files left: %s", out);
 
-    cr_expect_eq(sh(out, sizeof out, "%s run -s astar-nope x.scen", bin()), 64);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run -s astar-nope x.scen", gb_test_bin()), 64);
     cr_expect(strstr(out, "unknown heuristic 'nope'") != NULL, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "%s run -q fibonacci x.scen", bin()), 64);
-    cr_expect_eq(sh(out, sizeof out, "%s run -s jps -m 4 x.scen", bin()), 64);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run -q fibonacci x.scen", gb_test_bin()), 64);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run -s jps -m 4 x.scen", gb_test_bin()), 64);
     cr_expect(strstr(out, "supports model 8-nocut only") != NULL, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "%s run --reps 0 x.scen", bin()), 64);
-    cr_expect_eq(sh(out, sizeof out, "%s run", bin()), 64);
-    sh(NULL, 0, "rm -rf %s", d);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run --reps 0 x.scen", gb_test_bin()), 64);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run", gb_test_bin()), 64);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(cli, scenario_disagreement_is_counted_not_fatal_unless_strict)
@@ -212,30 +182,30 @@ GB_TEST(cli, scenario_disagreement_is_counted_not_fatal_unless_strict)
              "printf 'type octile\\nheight 3\\nwidth 3\\nmap\\n...\\n...\\n...\\n' > %s/m.map && "
              "printf 'version 1\\n0\\tm.map\\t3\\t3\\t0\\t0\\t2\\t2\\t2.82842712\\n"
              "0\\tm.map\\t3\\t3\\t0\\t0\\t2\\t0\\t2.50000000\\n' > %s/m.map.scen", d, d);
-    cr_assert_eq(sh(NULL, 0, "%s", cmd), 0);
-    cr_expect_eq(sh(out, sizeof out, "%s run --quiet -o %s/a.csv %s/m.map.scen", bin(), d, d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(NULL, 0, "%s", cmd), 0);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run --quiet -o %s/a.csv %s/m.map.scen", gb_test_bin(), d, d), 0, "%s", out);
     cr_expect(strstr(out, "1 queries where the scenario's length disagrees") != NULL, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "grep -c scen_mismatch %s/a.csv", d), 0);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "grep -c scen_mismatch %s/a.csv", d), 0);
     cr_expect(strncmp(out, "1", 1) == 0, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "%s run --quiet --strict -o %s/b.csv %s/m.map.scen", bin(), d, d), 2);
-    sh(NULL, 0, "rm -rf %s", d);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run --quiet --strict -o %s/b.csv %s/m.map.scen", gb_test_bin(), d, d), 2);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(cli, limits_give_limit_rows_not_failures)
 {
     char *d = tmpdir();
-    cr_assert_eq(sh(NULL, 0, "printf 'type octile\\nheight 1\\nwidth 40\\nmap\\n%%s\\n' "
+    cr_assert_eq(gb_test_sh(NULL, 0, "printf 'type octile\\nheight 1\\nwidth 40\\nmap\\n%%s\\n' "
                     "........................................ > %s/l.map && "
                     "printf 'version 1\\n9\\tl.map\\t40\\t1\\t0\\t0\\t39\\t0\\t39.00000000\\n' > %s/l.map.scen",
                     d, d), 0);
     /* 39 steps need 39 expansions: a limit of 10 stops every solver but
      * JPS, which crosses the corridor in one jump */
-    cr_expect_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra,bfs,bidijkstra,jps --max-expanded 10 "
-                    "-o %s/r.csv %s/l.map.scen", bin(), d, d), 0, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "cut -d, -f14 %s/r.csv | sort | uniq -c | tr -s ' '", d), 0);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,bfs,bidijkstra,jps --max-expanded 10 "
+                    "-o %s/r.csv %s/l.map.scen", gb_test_bin(), d, d), 0, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "cut -d, -f14 %s/r.csv | sort | uniq -c | tr -s ' '", d), 0);
     cr_expect(strstr(out, "3 limit") != NULL && strstr(out, "1 ok") != NULL, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "%s run --quiet --max-ms x %s/l.map.scen", bin(), d), 64);
-    sh(NULL, 0, "rm -rf %s", d);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run --quiet --max-ms x %s/l.map.scen", gb_test_bin(), d), 64);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 /* The C library: installed with make install, found by pkg-config, used
@@ -243,82 +213,82 @@ GB_TEST(cli, limits_give_limit_rows_not_failures)
  * plugin is caught. */
 GB_TEST(cli, installed_library_examples_and_plugins, .timeout = 300)
 {
-    bin();
-    if (sh(NULL, 0, "command -v pkg-config") != 0) cr_skip_test("pkg-config not installed");
+    gb_test_bin();
+    if (gb_test_sh(NULL, 0, "command -v pkg-config") != 0) cr_skip_test("pkg-config not installed");
     char *d = tmpdir();
     /* a plain build of its own (BUILD=%s/build), whatever make invoked this
      * test: under `make check` the sanitizer flags would not link into user
      * programs, and relinking the tree's binary would pull it from under the
      * tests running beside this one */
-    cr_assert_eq(sh(out, sizeof out, "GBENV='env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u OPT "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "GBENV='env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u OPT "
                     "-u EXTRA_CFLAGS -u CFLAGS'; $GBENV make -s -j2 install BUILD=%s/build PREFIX=%s "
                     ">/dev/null && $GBENV make -s examples PREFIX=%s "
                     "EXDIR=%s/ex", d, d, d, d), 0, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --libs gridbench", d), 0);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --libs gridbench", d), 0);
     cr_expect(strstr(out, "-lgridbench") != NULL, "%s", out);
     const char *scen = "datasets/default/room128-16-1.map.scen";
-    cr_expect_eq(sh(out, sizeof out, "%s/ex/my_solver --quiet --solver my-dijkstra --sample 15 -o %s/a.csv %s",
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s/ex/my_solver --quiet --solver my-dijkstra --sample 15 -o %s/a.csv %s",
                     d, d, scen), 0, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "grep -c ',my-dijkstra,none,optimal,1,ok,' %s/a.csv", d), 0, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "grep -c ',my-dijkstra,none,optimal,1,ok,' %s/a.csv", d), 0, "%s", out);
     cr_expect_eq(atoi(out), 15, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "%s run --quiet --plugin %s/ex/libuserdijkstra.so --solver plugin-dijkstra "
-                    "--sample 15 -o %s/b.csv %s", bin(), d, d, scen), 0, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run --quiet --plugin %s/ex/libuserdijkstra.so --solver plugin-dijkstra "
+                    "--sample 15 -o %s/b.csv %s", gb_test_bin(), d, d, scen), 0, "%s", out);
     /* a wrong plugin: every row with a wall in the way is invalid, exit 1 */
-    cr_assert_eq(sh(out, sizeof out, "cc -shared -fPIC $(PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --cflags gridbench) "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cc -shared -fPIC $(PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --cflags gridbench) "
                     "tests/plugins/wrong_plugin.c -o %s/wrong.so", d, d), 0, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "%s run --quiet --plugin %s/wrong.so --solver straight-line --sample 15 "
-                    "-o %s/c.csv %s", bin(), d, d, scen), 1, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run --quiet --plugin %s/wrong.so --solver straight-line --sample 15 "
+                    "-o %s/c.csv %s", gb_test_bin(), d, d, scen), 1, "%s", out);
     cr_expect(strstr(out, "invalid_path on straight-line/none") != NULL, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "%s run --plugin %s/nope.so x.scen", bin(), d), 66);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run --plugin %s/nope.so x.scen", gb_test_bin(), d), 66);
     /* a plugin that calls the library (gb_ws_new, gb_solve): loads into the
      * binary, which exports it, and links against the installed library */
-    cr_assert_eq(sh(out, sizeof out, "cc -shared -fPIC $(PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --cflags gridbench) "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cc -shared -fPIC $(PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --cflags gridbench) "
                     "tests/plugins/api_plugin.c -o %s/api.so", d, d), 0, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "%s run --quiet --plugin %s/api.so --solver via-library --sample 15 "
-                    "-o %s/e.csv %s", bin(), d, d, scen), 0, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "grep -c ',via-library,none,optimal,1,ok,' %s/e.csv", d), 0, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run --quiet --plugin %s/api.so --solver via-library --sample 15 "
+                    "-o %s/e.csv %s", gb_test_bin(), d, d, scen), 0, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "grep -c ',via-library,none,optimal,1,ok,' %s/e.csv", d), 0, "%s", out);
     cr_expect_eq(atoi(out), 15, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "cc -shared -fPIC $(PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --cflags gridbench) "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cc -shared -fPIC $(PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --cflags gridbench) "
                     "tests/plugins/api_plugin.c -o %s/api2.so $(PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config "
                     "--libs gridbench)", d, d, d), 0, "the documented link line: %s", out);
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(cli, a_second_writer_of_the_same_run_folder_is_refused)
 {
     char *d = tmpdir();
     /* another process holds the run folder's lock while report.sh starts */
-    int rc = sh(out, sizeof out, "flock %s/r1.lock -c 'GB_BIN=%s scripts/report.sh --bin %s --out-dir %s "
+    int rc = gb_test_sh(out, sizeof out, "flock %s/r1.lock -c 'GB_BIN=%s scripts/report.sh --bin %s --out-dir %s "
                 "--run-id r1 --scen datasets/default/room128-16-1.map.scen --count 2 --no-hyperfine "
-                "--no-footprints'", d, bin(), bin(), d);
+                "--no-footprints'", d, gb_test_bin(), gb_test_bin(), d);
     cr_expect_eq(rc, 5, "%s", out);
     cr_expect(strstr(out, "being written by another process") != NULL, "%s", out);
-    cr_expect_eq(sh(out, sizeof out, "ls %s", d), 0);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "ls %s", d), 0);
     cr_expect(strstr(out, "r1.tmp") == NULL && strstr(out, "r1\n") == NULL, "left behind: %s", out);
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(cli, a_killed_run_leaves_no_output_only_its_journal)
 {
     char *d = tmpdir();
     /* a run long enough to be killed midway: all solvers on all queues */
-    int rc = sh(out, sizeof out, "%s run --quiet -s all -q all --out %s/r.csv "
+    int rc = gb_test_sh(out, sizeof out, "%s run --quiet -s all -q all --out %s/r.csv "
                 "datasets/default/*.scen & p=$!; sleep 1; kill -TERM $p; wait $p; echo \"rc=$?\"",
-                bin(), d);
+                gb_test_bin(), d);
     cr_expect_eq(rc, 0);
     cr_expect(strstr(out, "rc=143") != NULL, "the run was not killed by SIGTERM: %s", out);
-    cr_expect_eq(sh(out, sizeof out, "ls -A %s", d), 0);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "ls -A %s", d), 0);
     /* no r.csv and no temporary file: only the journal --resume continues */
     cr_expect_str_eq(out, "r.csv.partial\n", "left behind: %s", out);
-    cr_expect_eq(sh(out, sizeof out, "sed -n 2p %s/r.csv.partial", d), 0);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "sed -n 2p %s/r.csv.partial", d), 0);
     cr_expect(strncmp(out, "map,scen,line,", 14) == 0, "the journal's second line is not the "
               "CSV header: %s", out);
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(cli, list_prints_one_line_per_solver_heuristic_queue_model)
 {
-    cr_assert_eq(sh(out, sizeof out, "%s list", bin()), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s list", gb_test_bin()), 0);
     const char *must[] = { "solver\tdijkstra\t", "solver\tjps\t", "heuristic\toctile\t",
                            "heuristic\tdiff\t", "queue\tbucket\t", "queue\tradix\t",
                            "model\t8-nocut\t" };
@@ -334,6 +304,6 @@ GB_TEST(cli, list_prints_one_line_per_solver_heuristic_queue_model)
     cr_expect_eq(nq, nexact, "expected %d queues in the default build, found %d:\n%s", nexact, nq,
                  out);
     cr_expect(strstr(out, "bound-") == NULL, "a timing-bound queue is in the default build");
-    cr_expect_eq(sh(out, sizeof out, "%s run -q bound-fifo datasets/default/random128-20-1.map.scen 2>&1",
-                    bin()), 64, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run -q bound-fifo datasets/default/random128-20-1.map.scen 2>&1",
+                    gb_test_bin()), 64, "%s", out);
 }

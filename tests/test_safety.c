@@ -17,36 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *bin(void)
-{
-    const char *b = getenv("GB_BIN");
-    if (!b || !*b) cr_skip_test("GB_BIN not set (run through make test)");
-    return b;
-}
-
-static int sh(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int sh(char *out, size_t n, const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    char full[4200];
-    snprintf(full, sizeof full, "(%s) 2>&1", cmd);
-    FILE *p = popen(full, "r");
-    cr_assert_not_null(p);
-    size_t len = 0;
-    if (out && n) {
-        len = fread(out, 1, n - 1, p);
-        out[len] = '\0';
-    }
-    char sink[4096];
-    while (fread(sink, 1, sizeof sink, p) > 0) {}
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
 static char out[65536];
 #define SC "datasets/default/maze128-2-1.map.scen"
 
@@ -77,7 +47,7 @@ GB_TEST(safety, out_targets_that_are_not_regular_files_are_refused_first)
 {
     char d[64];
     mk(d, sizeof d);
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s jps --count 3 --out %s/q.csv " SC, bin(), d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s jps --count 3 --out %s/q.csv " SC, gb_test_bin(), d), 0, "%s", out);
     const char *cmds[] = {
         "%s run --quiet -s jps --count 3 --out $D/t " SC,
         "%s summary $D/q.csv --out $D/t",
@@ -89,9 +59,9 @@ GB_TEST(safety, out_targets_that_are_not_regular_files_are_refused_first)
             char cmd[1024];
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-            snprintf(cmd, sizeof cmd, cmds[c], bin());   /* cmds[]: literals above */
+            snprintf(cmd, sizeof cmd, cmds[c], gb_test_bin());   /* cmds[]: literals above */
 #pragma GCC diagnostic pop
-            int rc = sh(out, sizeof out, "D=%s; rm -rf $D/t $D/real; %s; timeout 20 %s; echo \"rc=$?\"; "
+            int rc = gb_test_sh(out, sizeof out, "D=%s; rm -rf $D/t $D/real; %s; timeout 20 %s; echo \"rc=$?\"; "
                         "test %s $D/t && echo unchanged; ls $D", d, targets[t].what, cmd, targets[t].after);
             cr_assert_eq(rc, 0);
             cr_assert(strstr(out, "rc=73") != NULL, "%s with target made by '%s': expected exit 73: %s",
@@ -106,9 +76,9 @@ GB_TEST(safety, out_targets_that_are_not_regular_files_are_refused_first)
         }
     }
     /* the symlink's target was not written through */
-    cr_assert_eq(sh(out, sizeof out, "cat %s/real", d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cat %s/real", d), 0);
     cr_assert_str_eq(out, "keep\n");
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(safety, out_naming_an_input_is_refused)
@@ -116,19 +86,19 @@ GB_TEST(safety, out_naming_an_input_is_refused)
     char d[64];
     mk(d, sizeof d);
     /* the scenario itself, its map, and (for summary) the CSV it reads */
-    cr_assert_eq(sh(out, sizeof out, "cp datasets/default/maze128-2-1.map* %s/ && cd %s && "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp datasets/default/maze128-2-1.map* %s/ && cd %s && "
                     "%s run --quiet -s jps --count 2 --out maze128-2-1.map.scen maze128-2-1.map.scen",
-                    d, d, bin()), 73, "%s", out);
+                    d, d, gb_test_bin()), 73, "%s", out);
     cr_assert(strstr(out, "expected an output that is none of the inputs, found the input") != NULL, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "cd %s && %s run --quiet -s jps --count 2 --out ./maze128-2-1.map "
-                    "maze128-2-1.map.scen", d, bin()), 73, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "cmp %s/maze128-2-1.map datasets/default/maze128-2-1.map && "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && %s run --quiet -s jps --count 2 --out ./maze128-2-1.map "
+                    "maze128-2-1.map.scen", d, gb_test_bin()), 73, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cmp %s/maze128-2-1.map datasets/default/maze128-2-1.map && "
                     "cmp %s/maze128-2-1.map.scen " SC, d, d), 0, "an input was changed: %s", out);
-    cr_assert_eq(sh(out, sizeof out, "cd %s && %s run --quiet -s jps --count 2 --out q.csv maze128-2-1.map.scen "
-                    "&& %s summary q.csv --out q.csv", d, bin(), bin()), 73, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "head -c 4 %s/q.csv", d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && %s run --quiet -s jps --count 2 --out q.csv maze128-2-1.map.scen "
+                    "&& %s summary q.csv --out q.csv", d, gb_test_bin(), gb_test_bin()), 73, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "head -c 4 %s/q.csv", d), 0);
     cr_assert_str_eq(out, "map,");
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 /* ---- two writers -------------------------------------------------------- */
@@ -137,21 +107,21 @@ GB_TEST(safety, a_second_run_writing_the_same_out_is_refused_and_the_first_is_in
 {
     char d[64];
     mk(d, sizeof d);
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra,astar-octile -q all --out %s/ref.csv "
-                    "datasets/default/*.scen", bin(), d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,astar-octile -q all --out %s/ref.csv "
+                    "datasets/default/*.scen", gb_test_bin(), d), 0, "%s", out);
     /* the second starts once the first holds its journal */
-    int rc = sh(out, sizeof out, "%s run --quiet -s dijkstra,astar-octile -q all --out %s/q.csv "
+    int rc = gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,astar-octile -q all --out %s/q.csv "
                 "datasets/default/*.scen & p=$!; "
                 "for i in $(seq 1 500); do [ -s %s/q.csv.partial ] && break; sleep 0.01; done; "
                 "%s run --quiet -s jps --out %s/q.csv " SC "; echo \"second=$?\"; wait $p; echo \"first=$?\"",
-                bin(), d, d, bin(), d);
+                gb_test_bin(), d, d, gb_test_bin(), d);
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert(strstr(out, "second=75") != NULL, "%s", out);
     cr_assert(strstr(out, "expected to be the only run writing") != NULL, "%s", out);
     cr_assert(strstr(out, "first=0") != NULL, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "sed -e '" GB_MASK_TIMES "' %s/ref.csv >%s/a; sed -e '" GB_MASK_TIMES
+    cr_assert_eq(gb_test_sh(out, sizeof out, "sed -e '" GB_MASK_TIMES "' %s/ref.csv >%s/a; sed -e '" GB_MASK_TIMES
                     "' %s/q.csv >%s/b; cmp %s/a %s/b", d, d, d, d, d, d), 0, "mixed rows: %s", out);
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 /* ---- resume integrity ------------------------------------------------------ */
@@ -161,11 +131,11 @@ GB_TEST(safety, a_second_run_writing_the_same_out_is_refused_and_the_first_is_in
  * the map (DIR/good.scen keeps the original line). */
 static void make_journal(const char *d)
 {
-    cr_assert_eq(sh(out, sizeof out, "cp datasets/default/maze128-2-1.map %s/ && cp " SC " %s/good.scen && "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp datasets/default/maze128-2-1.map %s/ && cp " SC " %s/good.scen && "
                     "awk 'BEGIN{OFS=\"\\t\"} NR==12{$5=500} {print}' FS='\t' %s/good.scen >%s/m.scen && "
                     "sed -i 's/maze128-2-1.map\t/maze128-2-1.map\t/' %s/m.scen && "
                     "cd %s && %s run --quiet -s dijkstra,jps --count 20 --map maze128-2-1.map --out q.csv m.scen; "
-                    "echo \"rc=$?\"; grep -c '^#=' q.csv.partial", d, d, d, d, d, d, bin()), 0, "%s", out);
+                    "echo \"rc=$?\"; grep -c '^#=' q.csv.partial", d, d, d, d, d, d, gb_test_bin()), 0, "%s", out);
     cr_assert(strstr(out, "rc=65") != NULL, "%s", out);
     cr_assert(strstr(out, "\n10\n") != NULL, "expected 10 complete queries kept: %s", out);
 }
@@ -177,37 +147,37 @@ GB_TEST(safety, resume_refuses_changed_inputs_and_edited_rows)
     char d[64];
     mk(d, sizeof d);
     make_journal(d);
-    cr_assert_eq(sh(out, sizeof out, "cp %s/q.csv.partial %s/keep", d, d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp %s/q.csv.partial %s/keep", d, d), 0);
     /* a scenario line edited after the run started (same path) */
-    cr_assert_eq(sh(out, sizeof out, "cp %s/m.scen %s/m.keep && sed -i '3s/\\t[0-9.]*$/\\t99.5/' %s/m.scen",
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp %s/m.scen %s/m.keep && sed -i '3s/\\t[0-9.]*$/\\t99.5/' %s/m.scen",
                     d, d, d), 0);
-    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume"), 65, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
     cr_assert(strstr(out, "q.csv.partial:1: error: expected the journal of this run") != NULL, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "cmp %s/q.csv.partial %s/keep", d, d), 0, "the journal changed: %s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cmp %s/q.csv.partial %s/keep", d, d), 0, "the journal changed: %s", out);
     /* a map cell changed */
-    cr_assert_eq(sh(out, sizeof out, "cp %s/m.keep %s/m.scen && cd %s && awk 'NR == 7 { c = substr($0, 61, 1); "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp %s/m.keep %s/m.scen && cd %s && awk 'NR == 7 { c = substr($0, 61, 1); "
                     "c = c == \"@\" ? \".\" : \"@\"; $0 = substr($0, 1, 60) c substr($0, 62) } { print }' "
                     "maze128-2-1.map >m2 && mv m2 maze128-2-1.map && ! cmp -s maze128-2-1.map "
                     "$OLDPWD/datasets/default/maze128-2-1.map", d, d, d), 0, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume"), 65, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
     cr_assert(strstr(out, "q.csv.partial:1: error: expected the journal of this run") != NULL, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "cp datasets/default/maze128-2-1.map %s/", d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp datasets/default/maze128-2-1.map %s/", d), 0);
     /* a row's cost edited into text: refused with its line */
-    cr_assert_eq(sh(out, sizeof out, "awk -F, 'BEGIN{OFS=\",\"} NR==3{$15=\"abc\"} {print}' %s/keep "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "awk -F, 'BEGIN{OFS=\",\"} NR==3{$15=\"abc\"} {print}' %s/keep "
                     ">%s/q.csv.partial", d, d), 0);
-    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume"), 65, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
     cr_assert(strstr(out, "q.csv.partial:3: error: expected a row of this run, field 15: expected a "
                           "number or nothing, found 'abc'") != NULL, "%s", out);
     /* a row with a status that does not exist */
-    cr_assert_eq(sh(out, sizeof out, "sed '3s/,ok,/,fine,/' %s/keep >%s/q.csv.partial", d, d), 0);
-    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume"), 65, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "sed '3s/,ok,/,fine,/' %s/keep >%s/q.csv.partial", d, d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
     cr_assert(strstr(out, "expected a row status, found 'fine'") != NULL, "%s", out);
     /* the journal as it was: resumed, and stopped again by the same bad line */
-    cr_assert_eq(sh(out, sizeof out, "cp %s/keep %s/q.csv.partial", d, d), 0);
-    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume"), 65, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp %s/keep %s/q.csv.partial", d, d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
     cr_assert(strstr(out, "10 queries done before") != NULL, "%s", out);
     cr_assert(strstr(out, "m.scen:12:") != NULL, "%s", out);
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(safety, forgetting_resume_never_throws_work_away)
@@ -215,24 +185,24 @@ GB_TEST(safety, forgetting_resume_never_throws_work_away)
     char d[64];
     mk(d, sizeof d);
     make_journal(d);
-    cr_assert_eq(sh(out, sizeof out, "cp %s/q.csv.partial %s/keep && cp %s/good.scen %s/m.scen", d, d, d, d), 0);
-    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), ""), 73, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp %s/q.csv.partial %s/keep && cp %s/good.scen %s/m.scen", d, d, d, d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), ""), 73, "%s", out);
     cr_assert(strstr(out, "expected no journal of an earlier run, found one with 10 complete queries: "
                           "continue it with --resume (same options), or start over with --fresh") != NULL,
               "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "cmp %s/q.csv.partial %s/keep", d, d), 0, "the journal changed: %s", out);
-    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume --fresh"), 64, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cmp %s/q.csv.partial %s/keep", d, d), 0, "the journal changed: %s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume --fresh"), 64, "%s", out);
     /* --fresh starts over (the scenario was fixed meanwhile) and completes */
-    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--fresh"), 0, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "grep -c '' %s/q.csv; ls %s", d, d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--fresh"), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "grep -c '' %s/q.csv; ls %s", d, d), 0);
     cr_assert(strncmp(out, "41\n", 3) == 0, "%s", out);
     cr_assert(strstr(out, "q.csv.partial") == NULL, "%s", out);
     /* --resume of a finished run (no journal) does not run it all again */
-    cr_assert_eq(sh(out, sizeof out, "cp %s/q.csv %s/done", d, d), 0);
-    cr_assert_eq(sh(out, sizeof out, RESUME_CMD, d, bin(), "--resume"), 73, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp %s/q.csv %s/done", d, d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 73, "%s", out);
     cr_assert(strstr(out, "found none and a finished q.csv: the run is complete") != NULL, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "cmp %s/q.csv %s/done", d, d), 0, "the finished CSV changed");
-    sh(NULL, 0, "rm -rf %s", d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cmp %s/q.csv %s/done", d, d), 0, "the finished CSV changed");
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 /* ---- FIFO inputs ---------------------------------------------------------- */
@@ -241,15 +211,15 @@ GB_TEST(safety, device_and_symlink_loop_inputs_and_outputs_are_refused)
 {
     char d[64];
     mk(d, sizeof d);
-    cr_assert_eq(sh(out, sizeof out, "ln -s %s/loop %s/loop", d, d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "ln -s %s/loop %s/loop", d, d), 0);
     /* a device as the scenario, a symlink loop as the scenario and as --out */
-    cr_assert_eq(sh(out, sizeof out, "timeout 20 %s run /dev/zero", bin()), 66, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "timeout 20 %s run /dev/zero", gb_test_bin()), 66, "%s", out);
     cr_assert(strstr(out, "/dev/zero: error: expected a regular file, found a special file") != NULL, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "%s run %s/loop", bin(), d), 66, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run %s/loop", gb_test_bin(), d), 66, "%s", out);
     cr_assert(strstr(out, "expected a readable file, found 'Too many levels of symbolic links'") != NULL, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "%s run --out %s/loop " SC, bin(), d), 73, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --out %s/loop " SC, gb_test_bin(), d), 73, "%s", out);
     cr_assert(strstr(out, "found a symbolic link") != NULL, "%s", out);
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 /* gridbench run on a full disk: exit 74, and no half-written CSV */
@@ -257,15 +227,15 @@ GB_TEST(safety, run_on_a_full_disk_leaves_no_half_written_csv)
 {
     char d[64];
     mk(d, sizeof d);
-    if (sh(out, sizeof out, "mount -t tmpfs -o size=64k tmpfs %s", d) != 0) {
-        sh(NULL, 0, "rm -rf %s", d);
+    if (gb_test_sh(out, sizeof out, "mount -t tmpfs -o size=64k tmpfs %s", d) != 0) {
+        gb_test_sh(NULL, 0, "rm -rf %s", d);
         cr_skip_test("cannot mount a tmpfs here (not root?): %s", out);
     }
-    int rc = sh(out, sizeof out, "%s run --quiet -s dijkstra,jps -q all --out %s/q.csv " SC, bin(), d);
+    int rc = gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps -q all --out %s/q.csv " SC, gb_test_bin(), d);
     char ls[4096];
-    sh(ls, sizeof ls, "ls %s", d);
-    sh(NULL, 0, "umount %s", d);
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(ls, sizeof ls, "ls %s", d);
+    gb_test_sh(NULL, 0, "umount %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
     cr_assert_eq(rc, 74, "a full disk: expected exit 74, found %d: %s", rc, out);
     cr_assert(strstr(out, "No space left on device") != NULL, "%s", out);
     cr_assert(strstr(ls, "q.csv\n") == NULL && strstr(ls, ".tmp.") == NULL, "left: %s", ls);
@@ -275,7 +245,7 @@ GB_TEST(safety, fifo_inputs_are_refused_at_once)
 {
     char d[64];
     mk(d, sizeof d);
-    cr_assert_eq(sh(out, sizeof out, "mkfifo %s/f", d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "mkfifo %s/f", d), 0);
     const char *cmds[] = {
         "%s run --quiet --out %s/q.csv %s/f",
         "%s run --quiet --out %s/q.csv --map %s/f " SC,
@@ -286,16 +256,16 @@ GB_TEST(safety, fifo_inputs_are_refused_at_once)
         char cmd[1024];
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-        snprintf(cmd, sizeof cmd, cmds[c], bin(), d, d);   /* cmds[]: literals above */
+        snprintf(cmd, sizeof cmd, cmds[c], gb_test_bin(), d, d);   /* cmds[]: literals above */
 #pragma GCC diagnostic pop
-        int rc = sh(out, sizeof out, "timeout 20 %s; echo \"rc=$?\"; ls %s", cmd, d);
+        int rc = gb_test_sh(out, sizeof out, "timeout 20 %s; echo \"rc=$?\"; ls %s", cmd, d);
         cr_assert_eq(rc, 0);
         cr_assert(strstr(out, "rc=124") == NULL, "%s: hung on a FIFO", cmds[c]);
         cr_assert(strstr(out, "rc=66") != NULL || strstr(out, "rc=64") != NULL, "%s: %s", cmds[c], out);
         cr_assert(strstr(out, "found a FIFO") != NULL, "%s: %s", cmds[c], out);
         cr_assert(strstr(out, "q.csv") == NULL, "%s: left an output or journal: %s", cmds[c], out);
     }
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 /* ---- limit rows keep their counters ------------------------------------------ */
@@ -304,16 +274,16 @@ GB_TEST(safety, limit_and_unreachable_rows_carry_real_counters)
 {
     char d[64];
     mk(d, sizeof d);
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra --max-expanded 50 --count 40 --out %s/q.csv " SC,
-                    bin(), d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra --max-expanded 50 --count 40 --out %s/q.csv " SC,
+                    gb_test_bin(), d), 0, "%s", out);
     /* column 21 is expanded: a limit row stopped at (about) the limit, not at 0 */
-    cr_assert_eq(sh(out, sizeof out, "awk -F, '$14 == \"limit\" { n++; if ($21 < 50 || $24 == 0) bad++ } "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "awk -F, '$14 == \"limit\" { n++; if ($21 < 50 || $24 == 0) bad++ } "
                     "END { print n + 0, bad + 0 }' %s/q.csv", d), 0);
     int n = 0, bad = 0;
     cr_assert_eq(sscanf(out, "%d %d", &n, &bad), 2);
     cr_assert_gt(n, 0, "no limit rows");
     cr_assert_eq(bad, 0, "%d of %d limit rows have zero counters", bad, n);
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 /* ---- report.sh: "not written" is never confused with "written, with failures" */
@@ -325,26 +295,26 @@ GB_TEST(safety, report_script_exit_status_says_whether_anything_was_written)
 #define REP "GB_BIN=%s scripts/report.sh --bin %s --scen " SC " --count 3 --solvers jps " \
             "--no-hyperfine --no-footprints --out-dir %s --run-id %s"
     /* an output folder that cannot be made: 4, never 1 */
-    cr_assert_eq(sh(out, sizeof out, "touch %s/file", d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "touch %s/file", d), 0);
     char od[128];
     snprintf(od, sizeof od, "%s/file/sub", d);
-    int rc = sh(out, sizeof out, REP, bin(), bin(), od, "r1");
+    int rc = gb_test_sh(out, sizeof out, REP, gb_test_bin(), gb_test_bin(), od, "r1");
     cr_assert_eq(rc, 4, "%s", out);
     cr_assert(strstr(out, "nothing published") != NULL, "%s", out);
     /* a kept interrupted folder is not deleted by a run that forgot --resume */
-    cr_assert_eq(sh(out, sizeof out, "mkdir -p %s/r2.tmp && echo x >%s/r2.tmp/queries.csv.partial", d, d), 0);
-    rc = sh(out, sizeof out, REP, bin(), bin(), d, "r2");
+    cr_assert_eq(gb_test_sh(out, sizeof out, "mkdir -p %s/r2.tmp && echo x >%s/r2.tmp/queries.csv.partial", d, d), 0);
+    rc = gb_test_sh(out, sizeof out, REP, gb_test_bin(), gb_test_bin(), d, "r2");
     cr_assert_eq(rc, 6, "%s", out);
     cr_assert(strstr(out, "--resume --run-id r2") != NULL && strstr(out, "--fresh") != NULL, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "cat %s/r2.tmp/queries.csv.partial; ls %s", d, d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cat %s/r2.tmp/queries.csv.partial; ls %s", d, d), 0);
     cr_assert(strncmp(out, "x\n", 2) == 0, "the kept journal changed: %s", out);
     cr_assert(strstr(out, "r2.lock") == NULL, "left its lock: %s", out);
     /* --fresh discards it and writes the report */
-    rc = sh(out, sizeof out, REP " --fresh", bin(), bin(), d, "r2");
+    rc = gb_test_sh(out, sizeof out, REP " --fresh", gb_test_bin(), gb_test_bin(), d, "r2");
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert_eq(access(strcat(strcpy(out, d), "/r2/report.html"), F_OK), 0);
 #undef REP
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(safety, report_script_on_a_full_disk_fails_and_publishes_nothing)
@@ -352,16 +322,16 @@ GB_TEST(safety, report_script_on_a_full_disk_fails_and_publishes_nothing)
     char d[64];
     mk(d, sizeof d);
     /* a 200 KiB tmpfs fills up midway through the plots */
-    if (sh(out, sizeof out, "mount -t tmpfs -o size=200k tmpfs %s", d) != 0) {
-        sh(NULL, 0, "rm -rf %s", d);
+    if (gb_test_sh(out, sizeof out, "mount -t tmpfs -o size=200k tmpfs %s", d) != 0) {
+        gb_test_sh(NULL, 0, "rm -rf %s", d);
         cr_skip_test("cannot mount a tmpfs here (not root?): %s", out);
     }
-    int rc = sh(out, sizeof out, "GB_BIN=%s scripts/report.sh --bin %s --scen " SC " --count 3 --solvers jps "
-                "--no-hyperfine --no-footprints --out-dir %s --run-id r1", bin(), bin(), d);
+    int rc = gb_test_sh(out, sizeof out, "GB_BIN=%s scripts/report.sh --bin %s --scen " SC " --count 3 --solvers jps "
+                "--no-hyperfine --no-footprints --out-dir %s --run-id r1", gb_test_bin(), gb_test_bin(), d);
     char ls[4096];
-    sh(ls, sizeof ls, "ls %s", d);
-    sh(NULL, 0, "umount %s", d);
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(ls, sizeof ls, "ls %s", d);
+    gb_test_sh(NULL, 0, "umount %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
     cr_assert_eq(rc, 4, "a full disk must be 'not written' (4), found %d: %s", rc, out);
     cr_assert(strstr(out, "disk full") != NULL || strstr(out, "nothing published") != NULL, "%s", out);
     cr_assert(strstr(ls, "r1\n") == NULL && strstr(ls, "latest") == NULL, "published: %s", ls);
@@ -371,13 +341,13 @@ GB_TEST(safety, report_script_on_a_full_disk_fails_and_publishes_nothing)
 
 GB_TEST(diagnostics, cli_version_suggestions_option_errors_and_write_errors)
 {
-    cr_assert_eq(sh(out, sizeof out, "%s --version", bin()), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s --version", gb_test_bin()), 0, "%s", out);
     cr_assert(strncmp(out, "gridbench 0.", 12) == 0 && strstr(out, "(commit ") && strstr(out, "built with "),
               "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "%s rnu", bin()), 64, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s rnu", gb_test_bin()), 64, "%s", out);
     cr_assert(strstr(out, "expected a command (run, merge, list,") != NULL, "%s", out);
     cr_assert(strstr(out, "found 'rnu'; did you mean 'run'?") != NULL, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "%s xyzzy", bin()), 64, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s xyzzy", gb_test_bin()), 64, "%s", out);
     cr_assert(strstr(out, "did you mean") == NULL, "a far word gets no suggestion: %s", out);
     /* solvers, heuristics, queues and models: the valid names, then a suggestion */
     static const struct { const char *args, *want; } typos[] = {
@@ -392,35 +362,35 @@ GB_TEST(diagnostics, cli_version_suggestions_option_errors_and_write_errors)
                          "did you mean '8-nocut'?" },
     };
     for (size_t i = 0; i < sizeof typos / sizeof typos[0]; i++) {
-        cr_assert_eq(sh(out, sizeof out, "%s run %s " SC, bin(), typos[i].args), 64, "%s", out);
+        cr_assert_eq(gb_test_sh(out, sizeof out, "%s run %s " SC, gb_test_bin(), typos[i].args), 64, "%s", out);
         cr_assert(strstr(out, typos[i].want) != NULL, "run %s: %s", typos[i].args, out);
     }
-    cr_assert_eq(sh(out, sizeof out, "%s run -s qqqqq " SC, bin()), 64, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run -s qqqqq " SC, gb_test_bin()), 64, "%s", out);
     cr_assert(strstr(out, "did you mean") == NULL, "%s", out);
     /* the house style for unknown options and missing values, in run and heuristics too */
-    cr_assert_eq(sh(out, sizeof out, "%s run --bogus " SC, bin()), 64, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --bogus " SC, gb_test_bin()), 64, "%s", out);
     cr_assert_str_eq(out, "gridbench run: expected an option listed by --help, found '--bogus'\n");
-    cr_assert_eq(sh(out, sizeof out, "%s run " SC " --jobs", bin()), 64, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run " SC " --jobs", gb_test_bin()), 64, "%s", out);
     cr_assert_str_eq(out, "gridbench run: --jobs: expected a value, found none\n");
-    cr_assert_eq(sh(out, sizeof out, "%s heuristics --nope", bin()), 64, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s heuristics --nope", gb_test_bin()), 64, "%s", out);
     cr_assert_str_eq(out, "gridbench heuristics: expected an option listed by --help, found '--nope'\n");
     /* output that cannot be written is an error */
     const char *w[] = { "list", "--help", "run --help", "--version" };
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
-        int rc = sh(out, sizeof out, "%s %s >/dev/full", bin(), w[i]);
+        int rc = gb_test_sh(out, sizeof out, "%s %s >/dev/full", gb_test_bin(), w[i]);
         cr_assert_eq(rc, 74, "gridbench %s >/dev/full: exit %d: %s", w[i], rc, out);
         cr_assert(strstr(out, "<stdout>: error: expected to write the output") != NULL, "%s", out);
     }
     /* nothing on stdout before the inputs are known good */
-    cr_assert_eq(sh(out, sizeof out, "%s run /nonexistent.scen 2>/dev/null", bin()), 66);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run /nonexistent.scen 2>/dev/null", gb_test_bin()), 66);
     cr_assert_str_empty(out, "stdout before the input was read: %s", out);
     /* a map that exists but is a directory is named as such, not "found none" */
-    cr_assert_eq(sh(out, sizeof out, "d=$(mktemp -d) && mkdir $d/d.map && printf 'version 1\\n0\\td.map\\t3\\t2\\t0"
+    cr_assert_eq(gb_test_sh(out, sizeof out, "d=$(mktemp -d) && mkdir $d/d.map && printf 'version 1\\n0\\td.map\\t3\\t2\\t0"
                     "\\t0\\t2\\t1\\t2.41421356\\n' >$d/x.scen && %s run $d/x.scen; echo \"rc=$?\"; rm -rf $d",
-                    bin()), 0);
+                    gb_test_bin()), 0);
     cr_assert(strstr(out, "rc=66") != NULL && strstr(out, "found a directory, not a map file") != NULL, "%s", out);
     /* -s all under model 4 says what it leaves out */
-    cr_assert_eq(sh(out, sizeof out, "%s run -s all -m 4 --count 1 --quiet " SC " >/dev/null", bin()), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run -s all -m 4 --count 1 --quiet " SC " >/dev/null", gb_test_bin()), 0);
     cr_assert(strstr(out, "note: --solver all leaves out jps under model 4") != NULL, "%s", out);
 }
 
@@ -428,14 +398,14 @@ GB_TEST(diagnostics, an_interrupted_run_says_where_its_queries_are)
 {
     char d[64];
     mk(d, sizeof d);
-    int rc = sh(out, sizeof out, "%s run --quiet -s all -q all --out %s/q.csv datasets/default/*.scen & p=$!; "
+    int rc = gb_test_sh(out, sizeof out, "%s run --quiet -s all -q all --out %s/q.csv datasets/default/*.scen & p=$!; "
                 "for i in $(seq 1 500); do [ -s %s/q.csv.partial ] && break; sleep 0.01; done; "
-                "kill -INT $p; wait $p; echo \"rc=$?\"", bin(), d, d);
+                "kill -INT $p; wait $p; echo \"rc=$?\"", gb_test_bin(), d, d);
     cr_assert_eq(rc, 0);
     cr_assert(strstr(out, "rc=130") != NULL, "%s", out);
     cr_assert(strstr(out, "gridbench run: interrupted; the completed queries are kept in ") != NULL, "%s", out);
     cr_assert(strstr(out, "q.csv.partial: `--resume` (same options) continues from there") != NULL, "%s", out);
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 /* ---- the memory pre-check ------------------------------------------------------ */
@@ -449,16 +419,16 @@ GB_TEST(safety, memory_precheck_bounds_the_allocation_peak)
 {
     char d[64];
     mk(d, sizeof d);
-    int rc = sh(out, sizeof out, "%s gen --family random --size 512x512 --percent 10 --seed 1 --per-bucket 1 "
+    int rc = gb_test_sh(out, sizeof out, "%s gen --family random --size 512x512 --percent 10 --seed 1 --per-bucket 1 "
                 "--max-queries 2 --out %s >/dev/null 2>&1 && GRIDBENCH_ALLOC_REPORT=1 %s run --quiet "
                 "-s dijkstra,astar-octile,astar-euclidean,astar-chebyshev,wastar-octile:w=1.5,gbfs-octile,"
                 "astar-diff:k=8,bfs,bidijkstra,biastar-octile,jps,jps+ -q all --count 1 "
                 "%s/random512-10-1.map.scen 2>&1 >/dev/null | grep -o '[0-9]* bytes' | tr '\\n' ' '",
-                bin(), d, bin(), d);
+                gb_test_bin(), d, gb_test_bin(), d);
     cr_assert_eq(rc, 0, "%s", out);
     unsigned long long pre = 0, peak = 0;
     cr_assert_eq(sscanf(out, "%llu bytes %llu bytes", &pre, &peak), 2, "%s", out);
     cr_assert_gt(pre, 100000000ull, "%s", out);
     cr_assert_leq(peak, pre + pre / 100, "the pre-check counted %llu bytes, the run peaked at %llu", pre, peak);
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }

@@ -23,36 +23,6 @@
 #include "gb_sha256.h"
 #include "gb_status.h"
 
-static const char *bin(void)
-{
-    const char *b = getenv("GB_BIN");
-    if (!b || !*b) cr_skip_test("GB_BIN not set (run through make test)");
-    return b;
-}
-
-static int sh(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int sh(char *out, size_t n, const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    char full[4200];
-    snprintf(full, sizeof full, "(%s) 2>&1", cmd);
-    FILE *p = popen(full, "r");
-    cr_assert_not_null(p);
-    size_t len = 0;
-    if (out && n) {
-        len = fread(out, 1, n - 1, p);
-        out[len] = '\0';
-    }
-    char sink[4096];
-    while (fread(sink, 1, sizeof sink, p) > 0) {}
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
 static char *tmpdir(char *d, size_t n)
 {
     snprintf(d, n, "/tmp/gbscale.XXXXXX");
@@ -60,7 +30,7 @@ static char *tmpdir(char *d, size_t n)
     return d;
 }
 
-static void rmdir_all(const char *d) { sh(NULL, 0, "rm -rf '%s'", d); }
+static void rmdir_all(const char *d) { gb_test_sh(NULL, 0, "rm -rf '%s'", d); }
 
 static char out[65536];
 
@@ -73,7 +43,7 @@ static char out[65536];
 /* Assert that two run CSVs hold the same rows, timing columns aside. */
 static void same_rows(const char *a, const char *b)
 {
-    int rc = sh(out, sizeof out, "sed -e '" GB_MASK_TIMES "' '%s' >'%s.m' && sed -e '" GB_MASK_TIMES
+    int rc = gb_test_sh(out, sizeof out, "sed -e '" GB_MASK_TIMES "' '%s' >'%s.m' && sed -e '" GB_MASK_TIMES
                 "' '%s' >'%s.m' && cmp '%s.m' '%s.m' && rm -f '%s.m' '%s.m'", a, a, b, b, a, b, a, b);
     cr_assert_eq(rc, 0, "%s and %s differ in more than the timing columns: %s", a, b, out);
 }
@@ -131,14 +101,14 @@ GB_TEST(status, run_and_report_count_the_same_failures)
     /* --max-expanded makes limit rows: not failures, for run and report alike */
     char d[64];
     tmpdir(d, sizeof d);
-    int rc = sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --max-expanded 200 --count 20 --out %s/q.csv "
-                "datasets/default/room128-16-1.map.scen", bin(), d);
+    int rc = gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --max-expanded 200 --count 20 --out %s/q.csv "
+                "datasets/default/room128-16-1.map.scen", gb_test_bin(), d);
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert(strstr(out, " 0 solver failures") != NULL, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "grep -c ',limit,' %s/q.csv", d), 0, "no limit rows: %s", out);
-    cr_assert_eq(sh(out, sizeof out, "%s summary --out %s/s.csv %s/q.csv && mkdir -p %s/r && "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "grep -c ',limit,' %s/q.csv", d), 0, "no limit rows: %s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s summary --out %s/s.csv %s/q.csv && mkdir -p %s/r && "
                     "cp %s/s.csv %s/r/summary.csv && cp %s/q.csv %s/r/queries.csv && %s env >%s/r/env.json && "
-                    "%s report %s/r && cat %s/r/report.md", bin(), d, d, d, d, d, d, d, bin(), d, bin(), d, d),
+                    "%s report %s/r && cat %s/r/report.md", gb_test_bin(), d, d, d, d, d, d, d, gb_test_bin(), d, gb_test_bin(), d, d),
                  0, "%s", out);
     cr_assert(strstr(out, "No solver failures") != NULL, "report disagrees with run:\n%.3000s", out);
     rmdir_all(d);
@@ -154,20 +124,20 @@ GB_TEST(jobs, two_workers_write_what_one_process_writes)
     snprintf(a, sizeof a, "%s/j1.csv", d);
     snprintf(b, sizeof b, "%s/j2.csv", d);
     snprintf(c, sizeof c, "%s/j3.csv", d);
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet --no-oracle-cache " SOLVERS " --out %s " SCENS,
-                    bin(), a), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet --no-oracle-cache " SOLVERS " --out %s " SCENS,
+                    gb_test_bin(), a), 0, "%s", out);
     static char t1[sizeof out];
     memcpy(t1, out, sizeof out);
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet --no-oracle-cache " SOLVERS " --jobs 2 --out %s " SCENS,
-                    bin(), b), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet --no-oracle-cache " SOLVERS " --jobs 2 --out %s " SCENS,
+                    gb_test_bin(), b), 0, "%s", out);
     /* the totals line is the same too */
     const char *l1 = strstr(t1, "gridbench run: "), *l2 = strstr(out, "gridbench run: ");
     cr_assert(l1 && l2, "%s\n%s", t1, out);
     cr_assert_eq(strncmp(l1, l2, strcspn(l1, "\n")), 0, "%s\n%s", t1, out);
     same_rows(a, b);
     /* more workers than queries, and to stdout */
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet --no-oracle-cache -s jps --count 1 --jobs 5 "
-                    "datasets/default/maze128-2-1.map.scen >%s", bin(), c), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet --no-oracle-cache -s jps --count 1 --jobs 5 "
+                    "datasets/default/maze128-2-1.map.scen >%s", gb_test_bin(), c), 0, "%s", out);
     cr_assert_eq(lines_of(c), 2);
     rmdir_all(d);
 }
@@ -176,19 +146,19 @@ GB_TEST(jobs, a_dead_worker_becomes_crash_rows_and_the_run_goes_on)
 {
     char d[64];
     tmpdir(d, sizeof d);
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --out %s/ref.csv " SCENS,
-                    bin(), d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --out %s/ref.csv " SCENS,
+                    gb_test_bin(), d), 0, "%s", out);
     /* plan index 13 is line 5 of the second scenario (line 1 is the header) */
-    int rc = sh(out, sizeof out, "GRIDBENCH_WORKER_CRASH_AT=13 %s run --quiet -s dijkstra,jps --count 10 "
-                "--jobs 2 --out %s/q.csv " SCENS, bin(), d);
+    int rc = gb_test_sh(out, sizeof out, "GRIDBENCH_WORKER_CRASH_AT=13 %s run --quiet -s dijkstra,jps --count 10 "
+                "--jobs 2 --out %s/q.csv " SCENS, gb_test_bin(), d);
     cr_assert_eq(rc, 1, "a crash is a solver failure: exit 1, found %d: %s", rc, out);
     cr_assert(strstr(out, "random128-20-1.map.scen:5: crash on every pair: the worker process "
                           "running this query killed by signal 9") != NULL, "%s", out);
     cr_assert(strstr(out, "1 worker processes died") != NULL, "%s", out);
     /* exactly that query's two rows are crash rows; every other row is the reference's */
-    cr_assert_eq(sh(out, sizeof out, "grep -c ',crash,' %s/q.csv", d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "grep -c ',crash,' %s/q.csv", d), 0);
     cr_assert_eq(atoi(out), 2, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "grep -v ',crash,' %s/q.csv | sed -e '" GB_MASK_TIMES "' >%s/a && "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "grep -v ',crash,' %s/q.csv | sed -e '" GB_MASK_TIMES "' >%s/a && "
                     "sed -e '" GB_MASK_TIMES "' %s/ref.csv | grep -v 'random128-20-1.map.scen,5,' >%s/b && "
                     "cmp %s/a %s/b", d, d, d, d, d, d), 0, "%s", out);
     rmdir_all(d);
@@ -198,22 +168,22 @@ GB_TEST(jobs, a_killed_parallel_run_resumes_to_the_same_csv)
 {
     char d[64];
     tmpdir(d, sizeof d);
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra,astar-octile,jps -q bheap,bucket "
-                    "--out %s/ref.csv " SCENS, bin(), d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,astar-octile,jps -q bheap,bucket "
+                    "--out %s/ref.csv " SCENS, gb_test_bin(), d), 0, "%s", out);
     /* kill the parent with SIGKILL once some queries are in its journal;
      * its workers die with it (PR_SET_PDEATHSIG) */
-    int rc = sh(out, sizeof out, "%s run --quiet --no-oracle-cache -s dijkstra,astar-octile,jps -q bheap,bucket "
+    int rc = gb_test_sh(out, sizeof out, "%s run --quiet --no-oracle-cache -s dijkstra,astar-octile,jps -q bheap,bucket "
                 "--jobs 2 --out %s/q.csv " SCENS " & p=$!; "
                 "for i in $(seq 1 400); do n=$(grep -c '^#=' %s/q.csv.partial 2>/dev/null); "
                 "[ \"${n:-0}\" -ge 40 ] && break; sleep 0.01; done; kill -KILL $p; wait $p; echo rc=$?",
-                bin(), d, d);
+                gb_test_bin(), d, d);
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert(strstr(out, "rc=137") != NULL, "the run was not killed: %s", out);
     cr_assert_eq(access(strcat(strcpy(out, d), "/q.csv"), F_OK), -1, "a killed run left its CSV");
-    cr_assert_eq(sh(out, sizeof out, "sleep 0.2; pgrep -f '[g]ridbench run.*%s/q.csv' || echo none", d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "sleep 0.2; pgrep -f '[g]ridbench run.*%s/q.csv' || echo none", d), 0);
     cr_assert(strstr(out, "none") != NULL, "workers outlived their parent: %s", out);
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra,astar-octile,jps -q bheap,bucket "
-                    "--jobs 2 --resume --out %s/q.csv " SCENS, bin(), d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,astar-octile,jps -q bheap,bucket "
+                    "--jobs 2 --resume --out %s/q.csv " SCENS, gb_test_bin(), d), 0, "%s", out);
     cr_assert(strstr(out, "queries done before") != NULL, "%s", out);
     char a[128], b[128];
     snprintf(a, sizeof a, "%s/ref.csv", d);
@@ -228,13 +198,13 @@ GB_TEST(shard, three_shards_merge_into_the_unsharded_csv)
 {
     char d[64];
     tmpdir(d, sizeof d);
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet " SOLVERS " --out %s/ref.csv " SCENS, bin(), d),
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet " SOLVERS " --out %s/ref.csv " SCENS, gb_test_bin(), d),
                  0, "%s", out);
     for (int i = 0; i < 3; i++)
-        cr_assert_eq(sh(out, sizeof out, "%s run --quiet " SOLVERS " --shard %d/3 --out %s/s%d.csv " SCENS,
-                        bin(), i, d, i), 0, "%s", out);
+        cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet " SOLVERS " --shard %d/3 --out %s/s%d.csv " SCENS,
+                        gb_test_bin(), i, d, i), 0, "%s", out);
     /* given in any order */
-    cr_assert_eq(sh(out, sizeof out, "%s merge --out %s/all.csv %s/s2.csv %s/s0.csv %s/s1.csv", bin(), d,
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s merge --out %s/all.csv %s/s2.csv %s/s0.csv %s/s1.csv", gb_test_bin(), d,
                     d, d, d), 0, "%s", out);
     cr_assert(strstr(out, "3 shards, 72 queries, 504 rows, 0 solver failures") != NULL, "%s", out);
     char a[128], b[128];
@@ -251,39 +221,39 @@ GB_TEST(shard, merge_refuses_gaps_duplicates_other_plans_and_torn_shards)
     char d[64];
     tmpdir(d, sizeof d);
     for (int i = 0; i < 2; i++)
-        cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s jps --count 8 --shard %d/2 --out %s/s%d.csv " SCENS,
-                        bin(), i, d, i), 0, "%s", out);
+        cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s jps --count 8 --shard %d/2 --out %s/s%d.csv " SCENS,
+                        gb_test_bin(), i, d, i), 0, "%s", out);
     /* a missing shard */
-    cr_assert_eq(sh(out, sizeof out, "%s merge --out %s/m.csv %s/s0.csv", bin(), d, d), 65, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s merge --out %s/m.csv %s/s0.csv", gb_test_bin(), d, d), 65, "%s", out);
     cr_assert(strstr(out, "expected shards 0..1 of 2, found no shard 1/2 among the 1 given") != NULL, "%s", out);
     /* a duplicate */
-    cr_assert_eq(sh(out, sizeof out, "%s merge --out %s/m.csv %s/s0.csv %s/s1.csv %s/s0.csv", bin(), d, d, d, d),
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s merge --out %s/m.csv %s/s0.csv %s/s1.csv %s/s0.csv", gb_test_bin(), d, d, d, d),
                  65, "%s", out);
     cr_assert(strstr(out, "expected each shard once, found shard 0/2 twice") != NULL, "%s", out);
     /* another plan: a scenario file whose contents changed (same path) */
-    cr_assert_eq(sh(out, sizeof out, "mkdir %s/in && cp datasets/default/maze128-2-1.map* %s/in/ && "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "mkdir %s/in && cp datasets/default/maze128-2-1.map* %s/in/ && "
                     "%s run --quiet -s jps --count 8 --shard 0/2 --out %s/t0.csv %s/in/maze128-2-1.map.scen && "
                     "sed -i '2s/\\t[0-9.]*$/\\t99.5/' %s/in/maze128-2-1.map.scen && "
                     "%s run --quiet -s jps --count 8 --shard 1/2 --out %s/t1.csv %s/in/maze128-2-1.map.scen; "
-                    "%s merge --out %s/m.csv %s/t0.csv %s/t1.csv", d, d, bin(), d, d, d, bin(), d, d,
-                    bin(), d, d, d), 65, "%s", out);
+                    "%s merge --out %s/m.csv %s/t0.csv %s/t1.csv", d, d, gb_test_bin(), d, d, d, gb_test_bin(), d, d,
+                    gb_test_bin(), d, d, d), 65, "%s", out);
     cr_assert(strstr(out, "found another plan") != NULL, "%s", out);
     /* other options */
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra --count 8 --shard 1/2 --out %s/o1.csv " SCENS
-                    "; %s merge %s/s0.csv %s/o1.csv", bin(), d, bin(), d, d), 65, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra --count 8 --shard 1/2 --out %s/o1.csv " SCENS
+                    "; %s merge %s/s0.csv %s/o1.csv", gb_test_bin(), d, gb_test_bin(), d, d), 65, "%s", out);
     /* a shard whose CSV lost a row */
-    cr_assert_eq(sh(out, sizeof out, "sed -i '$d' %s/s1.csv; %s merge %s/s0.csv %s/s1.csv", d, bin(), d, d),
+    cr_assert_eq(gb_test_sh(out, sizeof out, "sed -i '$d' %s/s1.csv; %s merge %s/s0.csv %s/s1.csv", d, gb_test_bin(), d, d),
                  65, "%s", out);
     cr_assert(strstr(out, "expected 12 rows") != NULL, "%s", out);
     /* no manifest */
-    cr_assert_eq(sh(out, sizeof out, "rm %s/s1.csv.shard; %s merge %s/s0.csv %s/s1.csv", d, bin(), d, d),
+    cr_assert_eq(gb_test_sh(out, sizeof out, "rm %s/s1.csv.shard; %s merge %s/s0.csv %s/s1.csv", d, gb_test_bin(), d, d),
                  66, "%s", out);
     cr_assert(strstr(out, "s1.csv.shard") != NULL, "%s", out);
     /* nothing written by any refusal */
     cr_assert_eq(access(strcat(strcpy(out, d), "/m.csv"), F_OK), -1);
     /* --shard needs --out and a well-formed I/N */
-    cr_assert_eq(sh(out, sizeof out, "%s run -s jps --shard 0/2 " SCENS, bin()), 64, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "%s run -s jps --shard 2/2 --out %s/x.csv " SCENS, bin(), d), 64, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run -s jps --shard 0/2 " SCENS, gb_test_bin()), 64, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run -s jps --shard 2/2 --out %s/x.csv " SCENS, gb_test_bin(), d), 64, "%s", out);
     cr_assert(strstr(out, "--shard: expected I/N with 0 <= I < N") != NULL, "%s", out);
     rmdir_all(d);
 }
@@ -294,18 +264,18 @@ GB_TEST(ocache, a_warm_cache_skips_dijkstra_and_changes_no_row)
 {
     char d[64];
     tmpdir(d, sizeof d);
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s jps --count 20 --oracle-cache %s/c --out %s/a.csv " SCENS,
-                    bin(), d, d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s jps --count 20 --oracle-cache %s/c --out %s/a.csv " SCENS,
+                    gb_test_bin(), d, d), 0, "%s", out);
     cr_assert(strstr(out, ": 0 optima found there") != NULL, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s jps --count 20 --oracle-cache %s/c --out %s/b.csv " SCENS,
-                    bin(), d, d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s jps --count 20 --oracle-cache %s/c --out %s/b.csv " SCENS,
+                    gb_test_bin(), d, d), 0, "%s", out);
     cr_assert(strstr(out, ": 60 optima found there") != NULL, "%s", out);
     char a[128], b[128];
     snprintf(a, sizeof a, "%s/a.csv", d);
     snprintf(b, sizeof b, "%s/b.csv", d);
     same_rows(a, b);
     /* one file per map, each 128 + 20 x 32 bytes */
-    cr_assert_eq(sh(out, sizeof out, "ls %s/c/*.gboc | wc -l; stat -c %%s %s/c/*.gboc | sort -u", d, d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "ls %s/c/*.gboc | wc -l; stat -c %%s %s/c/*.gboc | sort -u", d, d), 0);
     cr_assert_str_eq(out, "3\n768\n");
     rmdir_all(d);
 }
@@ -313,7 +283,7 @@ GB_TEST(ocache, a_warm_cache_skips_dijkstra_and_changes_no_row)
 /* Flip one byte of the first record of every cache file in dir/c. */
 static void corrupt_first_records(const char *d)
 {
-    cr_assert_eq(sh(out, sizeof out, "for f in %s/c/*.gboc; do printf '\\377' | "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "for f in %s/c/*.gboc; do printf '\\377' | "
                     "dd of=$f bs=1 seek=$((128 + 17)) conv=notrunc 2>/dev/null; done", d), 0);
 }
 
@@ -323,20 +293,20 @@ GB_TEST(ocache, torn_corrupt_or_foreign_files_are_rebuilt_never_trusted)
     tmpdir(d, sizeof d);
 #define run "%s run --quiet -s astar-octile --count 10 --oracle-cache %s/c --out %s/%s.csv " \
             "datasets/default/maze128-2-1.map.scen"
-    cr_assert_eq(sh(out, sizeof out, run, bin(), d, d, "ref"), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, run, gb_test_bin(), d, d, "ref"), 0, "%s", out);
     /* a flipped byte: that record is dropped, recomputed, the file rebuilt */
     corrupt_first_records(d);
-    cr_assert_eq(sh(out, sizeof out, run, bin(), d, d, "a"), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, run, gb_test_bin(), d, d, "a"), 0, "%s", out);
     cr_assert(strstr(out, "warning: expected an intact oracle cache file, found torn or corrupt "
                           "entries; rebuilt with the 9 good entries") != NULL, "%s", out);
     cr_assert(strstr(out, ": 9 optima found there") != NULL, "%s", out);
     /* a torn tail (a record cut short) */
-    cr_assert_eq(sh(out, sizeof out, "truncate -s -5 %s/c/*.gboc", d), 0);
-    cr_assert_eq(sh(out, sizeof out, run, bin(), d, d, "b"), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "truncate -s -5 %s/c/*.gboc", d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, run, gb_test_bin(), d, d, "b"), 0, "%s", out);
     cr_assert(strstr(out, "rebuilt with the 9 good entries") != NULL, "%s", out);
     /* another version's header: everything recomputed */
-    cr_assert_eq(sh(out, sizeof out, "sed -i '1s/oracle=1/oracle=0/' %s/c/*.gboc", d), 0);
-    cr_assert_eq(sh(out, sizeof out, run, bin(), d, d, "c"), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "sed -i '1s/oracle=1/oracle=0/' %s/c/*.gboc", d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, run, gb_test_bin(), d, d, "c"), 0, "%s", out);
     cr_assert(strstr(out, "found another version; rebuilt with the 0 good entries") != NULL, "%s", out);
     cr_assert(strstr(out, ": 0 optima found there") != NULL, "%s", out);
     char a[128], b[128];
@@ -355,8 +325,8 @@ GB_TEST(ocache, a_wrong_entry_with_a_valid_checksum_is_caught_by_the_scenario)
     char d[64];
     tmpdir(d, sizeof d);
     const char *map = "datasets/default/maze128-2-1.map";
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra --count 3 --oracle-cache %s/c --out %s/ref.csv "
-                    "%s.scen", bin(), d, d, map), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra --count 3 --oracle-cache %s/c --out %s/ref.csv "
+                    "%s.scen", gb_test_bin(), d, d, map), 0, "%s", out);
     /* the first query is (97,43) -> (97,46), optimum 3 straight steps: the
      * cache is made to say 4 (a well-formed, wrong record, as a bug would) */
     char sha[65], dir[128];
@@ -371,8 +341,8 @@ GB_TEST(ocache, a_wrong_entry_with_a_valid_checksum_is_caught_by_the_scenario)
     cr_assert_eq(b, 0);
     cr_assert_eq(gb_ocache_put(c, 97, 43, 97, 46, 4, 0), 0);
     gb_ocache_close(c);
-    cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra --count 3 --oracle-cache %s/c --out %s/q.csv "
-                    "%s.scen", bin(), d, d, map), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra --count 3 --oracle-cache %s/c --out %s/q.csv "
+                    "%s.scen", gb_test_bin(), d, d, map), 0, "%s", out);
     cr_assert(strstr(out, "maze128-2-1.map.scen:2: warning: the oracle cache said another optimum, "
                           "Dijkstra says this one; the cache entry is replaced") != NULL, "%s", out);
     cr_assert(strstr(out, ": 2 optima found there") != NULL, "%s", out);
@@ -441,27 +411,27 @@ GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses)
     tmpdir(d, sizeof d);
     const char *sc = "datasets/default/room128-16-1.map.scen";
     for (int i = 0; i < 2; i++)
-        cr_assert_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 6 --shard %d/2 --out %s/s%d.csv %s",
-                        bin(), i, d, i, sc), 0, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "%s merge --quiet --out %s/all.csv %s/s0.csv %s/s1.csv", bin(), d, d, d),
+        cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 6 --shard %d/2 --out %s/s%d.csv %s",
+                        gb_test_bin(), i, d, i, sc), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s merge --quiet --out %s/all.csv %s/s0.csv %s/s1.csv", gb_test_bin(), d, d, d),
                  0, "%s", out);
 #define rep "GB_BIN=%s scripts/report.sh --bin %s --csv %s/%s --scen %s --solvers dijkstra,jps " \
             "--jobs 2 --out-dir %s --run-id %s --no-hyperfine --no-footprints"
-    cr_assert_eq(sh(out, sizeof out, rep, bin(), bin(), d, "all.csv", sc, d, "r1"), 0, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "grep -c '' %s/r1/queries.csv; grep '\"jobs\": 2' %s/r1/env.json; "
+    cr_assert_eq(gb_test_sh(out, sizeof out, rep, gb_test_bin(), gb_test_bin(), d, "all.csv", sc, d, "r1"), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "grep -c '' %s/r1/queries.csv; grep '\"jobs\": 2' %s/r1/env.json; "
                     "grep -c 'all.csv' %s/r1/env.json", d, d, d), 0, "%s", out);
     cr_assert(strncmp(out, "13\n", 3) == 0, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "cat %s/r1/report.md", d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cat %s/r1/report.md", d), 0);
     cr_assert(strstr(out, "2 worker processes") != NULL, "%.2000s", out);
     cr_assert(strstr(out, "all.csv` (not run in this folder") != NULL, "%.2000s", out);
     cr_assert(strstr(out, "| prep ms | mean + prep/n µs |") != NULL, "%.2000s", out);
     /* every group has its preparation time (the largest prep_ns of its rows) */
-    cr_assert_eq(sh(out, sizeof out, "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"prep_ns_max\") c = i; next } "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"prep_ns_max\") c = i; next } "
                     "{ n++; if ($c > 0) ok++ } END { print n + 0, ok + 0 }' %s/r1/summary.csv", d), 0);
     cr_assert_str_eq(out, "2 2\n");
     /* one row made a failure: the report is written, and says so with exit 1 */
-    cr_assert_eq(sh(out, sizeof out, "sed '2s/,ok,/,invalid_path,/' %s/all.csv >%s/bad.csv", d, d), 0);
-    int rc = sh(out, sizeof out, rep, bin(), bin(), d, "bad.csv", sc, d, "r2");
+    cr_assert_eq(gb_test_sh(out, sizeof out, "sed '2s/,ok,/,invalid_path,/' %s/all.csv >%s/bad.csv", d, d), 0);
+    int rc = gb_test_sh(out, sizeof out, rep, gb_test_bin(), gb_test_bin(), d, "bad.csv", sc, d, "r2");
     cr_assert_eq(rc, 1, "%s", out);
     cr_assert_eq(access(strcat(strcpy(out, d), "/r2/report.html"), F_OK), 0);
     rmdir_all(d);
@@ -472,19 +442,19 @@ GB_TEST(shard, report_script_sample_runs_an_even_slice_and_says_so)
 {
     char d[64];
     tmpdir(d, sizeof d);
-    cr_assert_eq(sh(out, sizeof out, "GB_BIN=%s scripts/report.sh --bin %s --sample 5 --solvers jps --queues bheap "
-                    "--hyperfine-runs 2 --hyperfine-warmup 1 --no-footprints --out-dir %s --run-id s", bin(), bin(), d),
+    cr_assert_eq(gb_test_sh(out, sizeof out, "GB_BIN=%s scripts/report.sh --bin %s --sample 5 --solvers jps --queues bheap "
+                    "--hyperfine-runs 2 --hyperfine-warmup 1 --no-footprints --out-dir %s --run-id s", gb_test_bin(), gb_test_bin(), d),
                  0, "%s", out);
     /* hyperfine times the run's solvers only, with the oracle cached by its warm-up */
-    cr_assert_eq(sh(out, sizeof out, "grep -o '\"solvers\": \\[\"jps\"\\]}' %s/s/env.json; "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "grep -o '\"solvers\": \\[\"jps\"\\]}' %s/s/env.json; "
                     "grep -c \"the oracle's answers come from a cache the warm-up filled\" %s/s/report.md", d, d),
                  0, "%s", out);
     cr_assert_str_eq(out, "\"solvers\": [\"jps\"]}\n1\n");
     /* 150 queries per file, every 30th: lines 2, 32, ... 122 of each */
-    cr_assert_eq(sh(out, sizeof out, "grep -c ',jps,bheap,' %s/s/queries.csv; grep '\"sample\": 5' %s/s/env.json; "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "grep -c ',jps,bheap,' %s/s/queries.csv; grep '\"sample\": 5' %s/s/env.json; "
                     "grep -c 'about 5 evenly spaced queries' %s/s/report.md", d, d, d), 0, "%s", out);
     cr_assert(strncmp(out, "15\n", 3) == 0, "%s", out);
-    cr_assert_eq(sh(out, sizeof out, "awk -F, 'NR > 1 { print $3 }' %s/s/queries.csv | sort -n | uniq | tr '\\n' ' '", d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "awk -F, 'NR > 1 { print $3 }' %s/s/queries.csv | sort -n | uniq | tr '\\n' ' '", d), 0);
     cr_assert_str_eq(out, "2 32 62 92 122 ");
     rmdir_all(d);
 }
