@@ -76,14 +76,15 @@ struct gb_user_solver;
 
 typedef struct gb_pair {
     gb_solver_spec spec;
-    int queue;          /* gb_queue_kind, or -1 for solvers without a queue (bfs) */
+    int queue;          /* gb_queue_kind, or -1 for solvers without a gridbench queue
+                           (bfs, the subgoal graphs) */
     const struct gb_user_solver *user;  /* a registered user solver (gb_user.h), or NULL */
     const char *ext_cmd;  /* --external: shell command of an external solver, or NULL */
     int ext_named;        /* 1: spec.name is from --external-name (not replaced by `ready NAME`) */
 } gb_pair;
 
-/* The queue column of a pair's rows: a queue name, "fifo" (bfs) or "none"
- * (user and external solvers). */
+/* The queue column of a pair's rows: a queue name, "fifo" (bfs),
+ * "own-heap" (the subgoal graphs) or "none" (user and external solvers). */
 const char *gb_pair_queue_name(const gb_pair *p);
 
 /* What the runner tells its caller while it works (the CLI prints it;
