@@ -101,8 +101,9 @@ static int gb_test_sh(char *out, size_t n, const char *fmt, ...)
     char cmd[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    int w = vsnprintf(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
+    cr_assert(w > 0 && (size_t)w < sizeof cmd, "command too long");
     char full[4200];
     snprintf(full, sizeof full, "(%s) 2>&1", cmd);
     FILE *p = popen(full, "r");

@@ -29,31 +29,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Run a shell command; capture stdout+stderr (up to n bytes) into out;
- * return the exit status. */
-static int sh(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int sh(char *out, size_t n, const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    cr_assert(w > 0 && (size_t)w < sizeof cmd, "command too long");
-    char full[4200];
-    snprintf(full, sizeof full, "(%s) 2>&1", cmd);
-    FILE *p = popen(full, "r");
-    cr_assert_not_null(p);
-    size_t len = 0;
-    if (out && n) {
-        len = fread(out, 1, n - 1, p);
-        out[len] = '\0';
-    }
-    char sink[4096];
-    while (fread(sink, 1, sizeof sink, p) > 0) {}
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
 
 static char out[16384];
 
@@ -69,7 +44,7 @@ static int exists(const char *dir, const char *rel)
 static void sha_of(const char *dir, const char *rel, char hex[65])
 {
     char buf[256];
-    cr_assert_eq(sh(buf, sizeof buf, "sha256sum '%s/%s' | cut -c1-64", dir, rel), 0, "%s", buf);
+    cr_assert_eq(gb_test_sh(buf, sizeof buf, "sha256sum '%s/%s' | cut -c1-64", dir, rel), 0, "%s", buf);
     cr_assert_eq(strlen(buf), 65, "sha256sum printed '%s'", buf);
     memcpy(hex, buf, 64);
     hex[64] = '\0';
@@ -79,12 +54,12 @@ static void sha_of(const char *dir, const char *rel, char hex[65])
  * and return it (static storage). */
 static const char *fixture(void)
 {
-    if (sh(NULL, 0, "command -v zip && command -v unzip && command -v curl") != 0)
+    if (gb_test_sh(NULL, 0, "command -v zip && command -v unzip && command -v curl") != 0)
         cr_skip_test("zip, unzip or curl missing (scripts/deps.sh installs them)");
     static char d[64];
     snprintf(d, sizeof d, "/tmp/gbds.XXXXXX");
     cr_assert_not_null(mkdtemp(d));
-    int rc = sh(out, sizeof out,
+    int rc = gb_test_sh(out, sizeof out,
                 "cd %s && mkdir -p src/maps/tiny src/scen/tiny mirror/tiny && "
                 "for m in a b; do "
                 "  printf 'type octile\\nheight 4\\nwidth 4\\nmap\\n....\\n.@@.\\n....\\n....\\n' "
@@ -109,58 +84,58 @@ static const char *fixture(void)
 GB_TEST(datasets, first_fetch_installs_flat_and_locks_then_later_fetches_verify)
 {
     const char *d = fixture();
-    cr_assert_eq(sh(out, sizeof out, FETCH(d, "tiny")), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, FETCH(d, "tiny")), 0, "%s", out);
     const char *files[] = { "dest/tiny/a.map", "dest/tiny/b.map", "dest/tiny/a.map.scen",
                             "dest/tiny/b.map.scen", "dest/tiny/.gb-fetch" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         cr_expect(exists(d, files[i]), "%s not installed:\n%s", files[i], out);
     cr_expect(!exists(d, "dest/tiny/maps"), "archive directories were kept, not flattened");
-    cr_expect_eq(sh(NULL, 0, "cmp %s/src/maps/tiny/a.map %s/dest/tiny/a.map", d, d), 0);
-    cr_expect_eq(sh(NULL, 0, "ls -A %s/dest | grep -q fetch", d), 1, "a temporary directory is left");
+    cr_expect_eq(gb_test_sh(NULL, 0, "cmp %s/src/maps/tiny/a.map %s/dest/tiny/a.map", d, d), 0);
+    cr_expect_eq(gb_test_sh(NULL, 0, "ls -A %s/dest | grep -q fetch", d), 1, "a temporary directory is left");
 
     /* the lock holds exactly the two archives' hashes */
     char hm[65], hs[65], want[256];
     sha_of(d, "mirror/tiny/tiny-map.zip", hm);
     sha_of(d, "mirror/tiny/tiny-scen.zip", hs);
-    cr_assert_eq(sh(out, sizeof out, "grep -v '^#' %s/sets.lock", d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "grep -v '^#' %s/sets.lock", d), 0, "%s", out);
     snprintf(want, sizeof want, "%s  tiny/tiny-map.zip\n%s  tiny/tiny-scen.zip\n", hm, hs);
     cr_expect_str_eq(out, want);
 
     /* the installed layout works: every scenario finds its map */
     const char *gb = getenv("GB_BIN");
     if (gb && *gb)
-        cr_expect_eq(sh(out, sizeof out, "%s run --quiet -s dijkstra --out %s/r.csv %s/dest/tiny/*.scen",
+        cr_expect_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra --out %s/r.csv %s/dest/tiny/*.scen",
                         gb, d, d), 0, "%s", out);
 
     /* a second fetch: installed from the locked archives, skipped */
-    cr_assert_eq(sh(NULL, 0, "cp %s/sets.lock %s/lock.before", d, d), 0);
-    cr_expect_eq(sh(out, sizeof out, FETCH(d, "tiny")), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(NULL, 0, "cp %s/sets.lock %s/lock.before", d, d), 0);
+    cr_expect_eq(gb_test_sh(out, sizeof out, FETCH(d, "tiny")), 0, "%s", out);
     cr_expect(strstr(out, "tiny: installed from the archives in sets.lock, skipped") != NULL, "%s", out);
     /* forced: downloaded again and checked against the lock */
-    cr_expect_eq(sh(out, sizeof out, FETCH(d, "--force tiny")), 0, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, FETCH(d, "--force tiny")), 0, "%s", out);
     cr_expect(strstr(out, "tiny/tiny-map.zip: sha256 matches sets.lock") != NULL, "%s", out);
     cr_expect(strstr(out, "tiny/tiny-scen.zip: sha256 matches sets.lock") != NULL, "%s", out);
-    cr_expect_eq(sh(NULL, 0, "cmp %s/sets.lock %s/lock.before", d, d), 0, "the lock changed");
+    cr_expect_eq(gb_test_sh(NULL, 0, "cmp %s/sets.lock %s/lock.before", d, d), 0, "the lock changed");
     /* into a new place with the same lock: verified, not re-recorded */
-    cr_expect_eq(sh(out, sizeof out, FETCH(d, "--dest %s/dest2 tiny"), d), 0, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, FETCH(d, "--dest %s/dest2 tiny"), d), 0, "%s", out);
     cr_expect(exists(d, "dest2/tiny/b.map.scen"), "%s", out);
-    cr_expect_eq(sh(NULL, 0, "cmp %s/sets.lock %s/lock.before", d, d), 0, "the lock changed");
-    sh(NULL, 0, "rm -rf %s", d);
+    cr_expect_eq(gb_test_sh(NULL, 0, "cmp %s/sets.lock %s/lock.before", d, d), 0, "the lock changed");
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(datasets, tampered_archive_is_refused_naming_both_hashes_and_nothing_changes)
 {
     const char *d = fixture();
-    cr_assert_eq(sh(out, sizeof out, FETCH(d, "tiny")), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, FETCH(d, "tiny")), 0, "%s", out);
     char locked[65], tampered[65];
     sha_of(d, "mirror/tiny/tiny-scen.zip", locked);
     /* the mirror now serves a different scenario archive */
-    cr_assert_eq(sh(out, sizeof out, "cd %s/src && echo >> scen/tiny/a.map.scen && "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s/src && echo >> scen/tiny/a.map.scen && "
                     "rm ../mirror/tiny/tiny-scen.zip && zip -qr ../mirror/tiny/tiny-scen.zip scen", d),
                  0, "%s", out);
     sha_of(d, "mirror/tiny/tiny-scen.zip", tampered);
     cr_assert_str_neq(locked, tampered);
-    cr_assert_eq(sh(NULL, 0, "cp %s/sets.lock %s/lock.before && cp %s/dest/tiny/a.map.scen %s/scen.before",
+    cr_assert_eq(gb_test_sh(NULL, 0, "cp %s/sets.lock %s/lock.before && cp %s/dest/tiny/a.map.scen %s/scen.before",
                     d, d, d, d), 0);
 
     char want[512];
@@ -168,26 +143,26 @@ GB_TEST(datasets, tampered_archive_is_refused_naming_both_hashes_and_nothing_cha
              "found %s (downloaded from file://%s/mirror/tiny/tiny-scen.zip); nothing installed",
              d, locked, tampered, d);
     /* over the installed set (forced) and into an empty place */
-    int rc = sh(out, sizeof out, FETCH(d, "--force tiny"));
+    int rc = gb_test_sh(out, sizeof out, FETCH(d, "--force tiny"));
     cr_expect_eq(rc, 65, "%s", out);
     cr_expect(strstr(out, want) != NULL, "expected\n%s\nin\n%s", want, out);
-    cr_expect_eq(sh(NULL, 0, "cmp %s/dest/tiny/a.map.scen %s/scen.before", d, d), 0,
+    cr_expect_eq(gb_test_sh(NULL, 0, "cmp %s/dest/tiny/a.map.scen %s/scen.before", d, d), 0,
                  "the installed set changed");
-    rc = sh(out, sizeof out, FETCH(d, "--dest %s/fresh tiny"), d);
+    rc = gb_test_sh(out, sizeof out, FETCH(d, "--dest %s/fresh tiny"), d);
     cr_expect_eq(rc, 65, "%s", out);
     cr_expect(strstr(out, want) != NULL, "%s", out);
     cr_expect(!exists(d, "fresh/tiny"), "a set with a tampered archive was installed");
-    cr_expect_eq(sh(NULL, 0, "ls -A %s/fresh %s/dest | grep -q fetch", d, d), 1, "a temporary directory is left");
-    cr_expect_eq(sh(NULL, 0, "cmp %s/sets.lock %s/lock.before", d, d), 0, "the lock changed");
-    sh(NULL, 0, "rm -rf %s", d);
+    cr_expect_eq(gb_test_sh(NULL, 0, "ls -A %s/fresh %s/dest | grep -q fetch", d, d), 1, "a temporary directory is left");
+    cr_expect_eq(gb_test_sh(NULL, 0, "cmp %s/sets.lock %s/lock.before", d, d), 0, "the lock changed");
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(datasets, wrong_counts_are_refused_and_nothing_is_installed_or_locked)
 {
     const char *d = fixture();
-    cr_assert_eq(sh(NULL, 0, "printf 'tiny\\t3\\t2\\ttiny/tiny-map.zip tiny/tiny-scen.zip\\n' > %s/sets.tsv",
+    cr_assert_eq(gb_test_sh(NULL, 0, "printf 'tiny\\t3\\t2\\ttiny/tiny-map.zip tiny/tiny-scen.zip\\n' > %s/sets.tsv",
                     d), 0);
-    int rc = sh(out, sizeof out, FETCH(d, "tiny"));
+    int rc = gb_test_sh(out, sizeof out, FETCH(d, "tiny"));
     cr_expect_eq(rc, 65, "%s", out);
     char want[256];
     snprintf(want, sizeof want, "fetch.sh: %s/sets.tsv:1: expected 3 .map and 2 .scen files in tiny, "
@@ -195,34 +170,34 @@ GB_TEST(datasets, wrong_counts_are_refused_and_nothing_is_installed_or_locked)
     cr_expect(strstr(out, want) != NULL, "expected\n%s\nin\n%s", want, out);
     cr_expect(!exists(d, "dest/tiny"), "a set with wrong counts was installed");
     cr_expect(!exists(d, "sets.lock"), "archives of a refused set were locked");
-    cr_expect_eq(sh(NULL, 0, "ls -A %s/dest | grep -q .", d), 1, "something is left in dest");
-    sh(NULL, 0, "rm -rf %s", d);
+    cr_expect_eq(gb_test_sh(NULL, 0, "ls -A %s/dest | grep -q .", d), 1, "something is left in dest");
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(datasets, unknown_set_is_refused_listing_the_sets_of_the_table)
 {
     /* the repository's table: every line parses, the names are listed */
-    int rc = sh(out, sizeof out, "datasets/fetch.sh --dest /nonexistent/x --lock /nonexistent/l nosuch");
+    int rc = gb_test_sh(out, sizeof out, "datasets/fetch.sh --dest /nonexistent/x --lock /nonexistent/l nosuch");
     cr_expect_eq(rc, 64, "%s", out);
     cr_expect(strstr(out, "found 'nosuch'") != NULL, "%s", out);
     const char *sets[] = { "(dao ", " da2 ", " bg512 ", " sc1 ", " wc3maps512 ", " street ", " maze ",
                            " random ", " room ", " mapf " };
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         cr_expect(strstr(out, sets[i]) != NULL, "'%s' not listed: %s", sets[i], out);
-    cr_expect_eq(sh(out, sizeof out, "datasets/fetch.sh --lock /nonexistent/l --list"), 0, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "datasets/fetch.sh --lock /nonexistent/l --list"), 0, "%s", out);
     cr_expect(strstr(out, "street\t90\t90\t0/2\tstreet/street-map.zip street/street-scen.zip\n") != NULL,
               "%s", out);
     cr_expect(strstr(out, "mapf\t33\t825\t0/2\tmapf/mapf-map.zip mapf/mapf-scen-even.zip\n") != NULL,
               "%s", out);
     /* no name at all (make datasets without SETS) */
-    cr_expect_eq(sh(out, sizeof out, "datasets/fetch.sh"), 64, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "datasets/fetch.sh"), 64, "%s", out);
     cr_expect(strstr(out, "expected a set name (dao ") != NULL, "%s", out);
     /* a fixture table */
     const char *d = fixture();
-    cr_expect_eq(sh(out, sizeof out, FETCH(d, "tiny street")), 64, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, FETCH(d, "tiny street")), 64, "%s", out);
     cr_expect(strstr(out, "sets.tsv (tiny) or all, found 'street'") != NULL, "%s", out);
     cr_expect(!exists(d, "dest/tiny"), "a set was installed before the usage error");
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(datasets, refusals_have_their_exit_codes_and_leave_nothing)
@@ -246,15 +221,15 @@ GB_TEST(datasets, refusals_have_their_exit_codes_and_leave_nothing)
         { "true", "--frobnicate tiny", 64, "expected an option listed by --help, found '--frobnicate'" },
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-        cr_assert_eq(sh(out, sizeof out, "cd %s && rm -rf dest sets.lock && cp sets.tsv sets.keep && %s",
+        cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && rm -rf dest sets.lock && cp sets.tsv sets.keep && %s",
                         d, c[i].setup), 0, "case %zu setup: %s", i, out);
-        int rc = sh(out, sizeof out, FETCH(d, "%s"), c[i].args);
+        int rc = gb_test_sh(out, sizeof out, FETCH(d, "%s"), c[i].args);
         cr_expect_eq(rc, c[i].rc, "case %zu: exit %d, expected %d:\n%s", i, rc, c[i].rc, out);
         cr_expect(strstr(out, c[i].msg) != NULL, "case %zu: expected '%s' in:\n%s", i, c[i].msg, out);
-        cr_expect_eq(sh(NULL, 0, "ls -A %s/dest 2>/dev/null | grep -v '^tiny$' | grep -q .", d), 1,
+        cr_expect_eq(gb_test_sh(NULL, 0, "ls -A %s/dest 2>/dev/null | grep -v '^tiny$' | grep -q .", d), 1,
                      "case %zu left something in dest", i);
-        cr_expect_eq(sh(NULL, 0, "! grep -qs '^[0-9a-f]' %s/sets.lock", d), 0, "case %zu locked an archive", i);
-        cr_assert_eq(sh(NULL, 0, "cd %s && mv sets.keep sets.tsv", d), 0);
+        cr_expect_eq(gb_test_sh(NULL, 0, "! grep -qs '^[0-9a-f]' %s/sets.lock", d), 0, "case %zu locked an archive", i);
+        cr_assert_eq(gb_test_sh(NULL, 0, "cd %s && mv sets.keep sets.tsv", d), 0);
     }
-    sh(NULL, 0, "rm -rf %s", d);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
