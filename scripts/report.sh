@@ -12,6 +12,9 @@
 #   gridbench report     report.md / report.html
 #   hyperfine            whole-process timings (hyperfine.json)
 #   gnuplot              plots/*.gp -> plots/*.png + *.svg
+#   check-html.sh        headless Chromium: every image of report.html
+#                        loads; screenshot report.png (skipped, with a
+#                        note, when chromium is not installed)
 #
 # Everything is written into results/<run-id>.tmp/, which is renamed to
 # results/<run-id>/ only when the report is complete; results/latest then
@@ -36,7 +39,8 @@ usage: scripts/report.sh [OPTIONS]
 
 Run solvers x queues over scenario files with `gridbench run`, then write
 results/<run-id>/: queries.csv, summary.csv, env.json, hyperfine.json,
-plots/ (PNG + SVG), footprints/, report.md and report.html.
+plots/ (PNG + SVG), footprints/, report.md, report.html and (with
+chromium) report.png, a screenshot of the page.
 
 Input
   --scen FILE           scenario file (repeatable); default: $SCEN if set
@@ -193,6 +197,11 @@ abspath() { readlink -f -- "$1"; }
 BIN_ABS=$(abspath "$BIN")
 PLOTDIR=$(abspath "$(dirname "$0")/../plots")
 [ -f "$PLOTDIR/style.gp" ] || die 3 "gnuplot scripts not found in $PLOTDIR"
+# chromium is optional: it checks the finished page and takes report.png
+CHECK_HTML=$(abspath "$(dirname "$0")/check-html.sh")
+HAVE_CHROMIUM=0
+if [ -n "${GB_CHROMIUM:-}" ]; then if [ -x "$GB_CHROMIUM" ]; then HAVE_CHROMIUM=1; fi
+elif command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then HAVE_CHROMIUM=1; fi
 
 # JPS exists only for 8-nocut: leave it out of the default lists elsewhere.
 drop_jps() {
@@ -210,7 +219,7 @@ FP_SOLVERS=$(drop_jps "$FP_SOLVERS")
 # ---- run folder --------------------------------------------------------
 T0=$(date +%s)
 step_t=$T0
-NSTEPS=7
+NSTEPS=$((7 + HAVE_CHROMIUM))
 step() {   # step N "what"
     local now; now=$(date +%s)
     say "[$1/$NSTEPS] $2   (+$((now - T0)) s)"
@@ -502,7 +511,19 @@ step 7 "report.md and report.html"
 if [ "$run_rc" = 1 ]; then
     echo "**gridbench run reported solver failures** (exit status 1): see the headline findings." >>"$TMP/notes.txt"
 fi
+# report.png: the page as headless Chromium renders it, every image checked
+# to load (scripts/check-html.sh); without chromium the step is skipped.
+if [ "$HAVE_CHROMIUM" = 1 ]; then
+    echo "\`report.png\`: a screenshot of \`report.html\` rendered by headless Chromium, which also checked that every image of the page loads (\`scripts/check-html.sh\`)." >>"$TMP/notes.txt"
+else
+    echo "No screenshot \`report.png\` and no browser check of the page: chromium is not installed (Debian package chromium)." >>"$TMP/notes.txt"
+fi
 "$BIN" report "$TMP" || die 4 "gridbench report failed"
+if [ "$HAVE_CHROMIUM" = 1 ]; then
+    step 8 "headless Chromium: every image of report.html loads; screenshot report.png"
+    "$CHECK_HTML" --screenshot "$TMP/report.png" "$TMP/report.html" ||
+        die 4 "report.html does not render cleanly in Chromium (see above)"
+fi
 
 # ---- publish ---------------------------------------------------------------------
 rm -f -- "$TMP/run_status"

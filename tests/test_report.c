@@ -872,6 +872,131 @@ GB_TEST(report, html_embeds_images_and_marks_missing_ones)
     rm_rf(dir);
 }
 
+/* ---- the page in a real browser ----------------------------------------- */
+
+/* Chromium on $PATH (or $GB_CHROMIUM), else skip the calling test with a
+ * message that says how to get it. */
+static void need_chromium(void)
+{
+    if (!file_exists("scripts/check-html.sh")) cr_skip_test("not run from the repository root");
+    const char *c = getenv("GB_CHROMIUM");
+    if (c && c[0] ? access(c, X_OK) != 0
+                  : system("command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1") != 0)
+        cr_skip_test("chromium is not installed (Debian package chromium, see scripts/deps.sh): "
+                     "report.html was not rendered in a browser");
+}
+
+/* A run folder with one summary row and the given plots.tsv; 0 when
+ * `gridbench report` wrote its pages. */
+static int browser_fixture(const char *bin, const char *dir, const char *manifest, const char *log)
+{
+    static const unsigned char png[67] =
+        "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01"
+        "\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0a\x49\x44\x41\x54\x78\x9c\x63\x00\x01\x00\x00"
+        "\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+    char p[256];
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"run\": {\"run_id\": \"browser\"}}\n");
+    snprintf(p, sizeof p, "%s/summary.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
+    sum_row(f, "A", "jps", "bheap", 100, 90, 110, 10, 9, 11);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(p, sizeof p, "%s/plots", dir);
+    mkdir(p, 0777);
+    snprintf(p, sizeof p, "%s/plots/good.png", dir);
+    f = fopen(p, "wb");
+    cr_assert(f != NULL);
+    cr_assert_eq(fwrite(png, 1, sizeof png, f), sizeof png);
+    cr_assert_eq(fclose(f), 0);
+    /* a file named .png that no browser can decode */
+    snprintf(p, sizeof p, "%s/plots/bad.png", dir);
+    write_file(p, "not a png at all\n");
+    snprintf(p, sizeof p, "%s/plots.tsv", dir);
+    write_file(p, manifest);
+    return sh(log, "'%s' report '%s'", bin, dir);
+}
+
+/* report.html rendered by headless Chromium: every image loads, and the
+ * screenshot is a PNG.  Skipped only when chromium is absent. */
+GB_TEST(report_browser, every_image_loads_and_a_screenshot_is_kept)
+{
+    const char *bin = gb_bin();
+    need_chromium();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    int rc = browser_fixture(bin, dir, "time\tplots/good.png\t-\tA good image\n"
+                                       "cactus\tplots/good.png\t-\tThe same again\n", log);
+    cr_assert_eq(rc, 0, "report: %s", tail_of(log));
+    rc = sh(log, "scripts/check-html.sh --min-images 2 --screenshot '%s/report.png' '%s/report.html'", dir, dir);
+    cr_expect_eq(rc, 0, "check-html.sh exit %d: %s", rc, tail_of(log));
+    cr_expect(strstr(tail_of(log), "all 2 images loaded in Chromium") != NULL, "%s", tail_of(log));
+    size_t len = 0;
+    snprintf(p, sizeof p, "%s/report.png", dir);
+    char *shot = file_exists(p) ? slurp(p, &len) : NULL;
+    cr_expect(shot && len > 1000 && memcmp(shot, "\x89PNG\r\n\x1a\n", 8) == 0, "no screenshot %s", p);
+    free(shot);
+    /* the check copy is not left in the run folder, and the page stays script-free */
+    snprintf(p, sizeof p, "%s/report.html", dir);
+    char *html = slurp(p, NULL);
+    cr_expect(strstr(html, "<script") == NULL);
+    free(html);
+    rm_rf(dir);
+}
+
+/* The check fails on a deliberately broken image -- an embedded PNG that
+ * does not decode, and a reference to a file that is not there -- and
+ * names each; --min-images fails a page without images. */
+GB_TEST(report_browser, a_broken_image_fails_the_check)
+{
+    const char *bin = gb_bin();
+    need_chromium();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    int rc = browser_fixture(bin, dir, "time\tplots/good.png\t-\tGood\n"
+                                       "time\tplots/bad.png\t-\tBroken on purpose\n", log);
+    cr_assert_eq(rc, 0, "report: %s", tail_of(log));
+    rc = sh(log, "scripts/check-html.sh '%s/report.html'", dir);
+    cr_expect_eq(rc, 1, "expected exit 1 for a broken embedded image, found %d: %s", rc, tail_of(log));
+    /* "not a png" in base64 */
+    cr_expect(strstr(tail_of(log), "1 of 2 images did not load in Chromium") != NULL &&
+              strstr(tail_of(log), "data:image/png;base64,bm90IGEgcG5n") != NULL, "%s", tail_of(log));
+    /* a hand-made page: one good image, one missing file */
+    snprintf(p, sizeof p, "%s/links.html", dir);
+    write_file(p, "<!DOCTYPE html><html><head><title>t</title></head><body>"
+                  "<img src=\"plots/good.png\" alt=\"\"><img src=\"plots/gone.png\" alt=\"\"></body></html>\n");
+    rc = sh(log, "scripts/check-html.sh '%s'", p);
+    cr_expect_eq(rc, 1, "expected exit 1 for a missing file, found %d: %s", rc, tail_of(log));
+    cr_expect(strstr(tail_of(log), "  plots/gone.png") != NULL && strstr(tail_of(log), "good.png") == NULL,
+              "%s", tail_of(log));
+    write_file(p, "<!DOCTYPE html><html><body><p>no image</p></body></html>\n");
+    rc = sh(log, "scripts/check-html.sh --min-images 1 '%s'", p);
+    cr_expect_eq(rc, 1, "%s", tail_of(log));
+    cr_expect(strstr(tail_of(log), "expected at least 1 images, found 0") != NULL, "%s", tail_of(log));
+    rm_rf(dir);
+}
+
+/* Without chromium the check says so and exits 3 (report.sh then skips
+ * its screenshot with a note); this needs no browser. */
+GB_TEST(report_browser, absent_chromium_is_named)
+{
+    if (!file_exists("scripts/check-html.sh")) cr_skip_test("not run from the repository root");
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/page.html", dir);
+    write_file(p, "<html><body></body></html>\n");
+    int rc = sh(log, "GB_CHROMIUM=%s/no-such-browser scripts/check-html.sh '%s'", dir, p);
+    cr_expect_eq(rc, 3, "%s", tail_of(log));
+    cr_expect(strstr(tail_of(log), "chromium not found") != NULL &&
+              strstr(tail_of(log), "install the Debian package chromium") != NULL, "%s", tail_of(log));
+    rm_rf(dir);
+}
+
 /* ---- CLI errors ------------------------------------------------------- */
 
 GB_TEST(report_cli, usage_errors)
