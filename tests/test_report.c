@@ -872,6 +872,86 @@ GB_TEST(report, html_embeds_images_and_marks_missing_ones)
     rm_rf(dir);
 }
 
+/* ---- across maps ------------------------------------------------------------ */
+
+/* The cross-map table: the geometric mean of the per-map speedups, with a
+ * stratified bootstrap interval.  Constant per-query ratios make every
+ * resample equal (4x on A, 16x on B: 8x [8, 8]); a noisy solver gets an
+ * interval around its estimate; the same input gives the same bytes. */
+GB_TEST(report, cross_map_geometric_mean_with_intervals)
+{
+    const char *bin = gb_bin();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"run\": {\"run_id\": \"geo\"}}\n");
+    snprintf(p, sizeof p, "%s/summary.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    sum_row(f, "A", "dijkstra", "bheap", 300, 200, 400, 1, 1, 1);
+    sum_row(f, "A", "jps", "bheap", 75, 50, 100, 4, 4, 4);
+    sum_row(f, "A", "astar-octile", "bheap", 150, 100, 200, 2, 2, 2);
+    sum_row(f, "A", "noisy", "bheap", 150, 100, 200, 2, 1, 3);
+    sum_row(f, "B", "dijkstra", "bheap", 300, 200, 400, 1, 1, 1);
+    sum_row(f, "B", "jps", "bheap", 19, 12, 25, 16, 16, 16);
+    sum_row(f, "B", "noisy", "bheap", 150, 100, 200, 2, 1, 3);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(p, sizeof p, "%s/queries.csv", dir);
+    f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fputs("map,scen,line,solver,queue,status,time_ns\n", f);
+    for (int m = 0; m < 2; m++) {
+        int nq = m == 0 ? 5 : 4;
+        for (int q = 0; q < nq; q++) {
+            double base = 100.0 * (q + 1) * (m + 1);
+            const char *map = m ? "B" : "A";
+            fprintf(f, "%s,%s.scen,%d,dijkstra,bheap,ok,%.3f\n", map, map, q + 2, base);
+            fprintf(f, "%s,%s.scen,%d,jps,bheap,ok,%.6f\n", map, map, q + 2, base / (m ? 16 : 4));
+            fprintf(f, "%s,%s.scen,%d,jps,bucket,ok,%.6f\n", map, map, q + 2, base);   /* not its queue */
+            if (!m) fprintf(f, "%s,%s.scen,%d,astar-octile,bheap,ok,%.6f\n", map, map, q + 2, base / 2);
+            fprintf(f, "%s,%s.scen,%d,noisy,bheap,ok,%.6f\n", map, map, q + 2, base / (1.0 + (q * 7 % 5)));
+        }
+    }
+    cr_assert_eq(fclose(f), 0);
+    int rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "### Across maps: geometric-mean speedup over Dijkstra") != NULL, "%s", md);
+    cr_expect(strstr(md, "| `jps` | `bheap` | optimal | 2 | 8.00× [8.00, 8.00] | 4.00× `A` | 16.0× `B` |") != NULL,
+              "%s", md);
+    cr_expect(strstr(md, "| `astar-octile` | `bheap` | optimal | 1 | 2.00× [2.00, 2.00] | 2.00× `A` | 2.00× `A` |")
+              != NULL, "%s", md);
+    /* sorted by the estimate, fastest first */
+    const char *j = strstr(md, "| `jps` | `bheap` | optimal | 2 |"), *a = strstr(md, "| `astar-octile` | `bheap` | optimal | 1 |");
+    cr_expect(j && a && j < a, "not sorted by speedup");
+    /* noisy: per-query ratios 1..5, so resamples differ -- read the row back */
+    const char *nz = strstr(md, "| `noisy` | `bheap` | optimal | 2 | ");
+    cr_assert(nz != NULL, "%s", md);
+    double est = 0, lo = 0, hi = 0;
+    cr_assert_eq(sscanf(nz, "| `noisy` | `bheap` | optimal | 2 | %lf× [%lf, %lf]", &est, &lo, &hi), 3, "%.120s", nz);
+    cr_expect(lo < hi && lo <= est && est <= hi, "noisy: %g [%g, %g]", est, lo, hi);
+    /* the same input, the same page */
+    rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_assert_eq(rc, 0);
+    char *md2 = slurp(p, NULL);
+    cr_expect_str_eq(md2, md);
+    free(md2);
+    free(md);
+    /* without queries.csv (or without the baseline) the table is left out */
+    snprintf(p, sizeof p, "%s/queries.csv", dir);
+    cr_assert_eq(remove(p), 0);
+    rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_assert_eq(rc, 0);
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    md = slurp(p, NULL);
+    cr_expect(strstr(md, "Across maps: geometric-mean") == NULL);
+    free(md);
+    rm_rf(dir);
+}
+
 /* ---- the page in a real browser ----------------------------------------- */
 
 /* Chromium on $PATH (or $GB_CHROMIUM), else skip the calling test with a
