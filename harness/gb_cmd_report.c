@@ -1182,7 +1182,9 @@ static void section_tables(doc *d, const table *t, const gb_jv *hf, const xmap *
            "tables, subgoal graphs, an external solver's start), shown apart and amortised over the "
            "map's queries (mean + prep / n); times of `time_source` process (external solvers) are "
            "round trips, not comparable with in-process times.  Memory = the largest "
-           "workspace of the row's queries (search arrays, queue, landmarks: `mem_bytes`).");
+           "workspace of the row's queries (search arrays, queue, landmarks: `mem_bytes`).  Expansions "
+           "of `jps` and `jps+` count jump points, and those of `sg` and `sg-tl` subgoals, not cells: compare "
+           "them with each other, not with the cell counts of the other solvers.");
     section_across(d, t, x);
     for (size_t m = 0; m < t->nmaps; m++) {
         char h[512], id[64];

@@ -192,6 +192,7 @@ if [ "$HYPERFINE" = 1 ]; then
         die 3 "hyperfine not found: install the Debian package hyperfine (sudo apt-get install hyperfine), or pass --no-hyperfine"
 fi
 command -v sha256sum >/dev/null 2>&1 || die 3 "sha256sum not found: install the Debian package coreutils"
+command -v perl >/dev/null 2>&1 || die 3 "perl not found: install the Debian package perl-base"
 
 abspath() { readlink -f -- "$1"; }
 BIN_ABS=$(abspath "$BIN")
@@ -359,6 +360,8 @@ fi
 step 3 "gridbench summary -> summary.csv, data/"
 "$BIN" summary "$TMP/queries.csv" --out "$TMP/summary.csv" --plot-data "$TMP/data" ||
     die 4 "gridbench summary failed"
+# the faceted plots' data: panels by solver family, guarantees, per-map queues
+perl "$(dirname "$0")/plot-data.pl" "$TMP" || die 4 "scripts/plot-data.pl failed"
 meta() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$TMP/data/meta.tsv"; }
 REF_QUEUE=$(meta ref_queue)
 mapfile -t RUN_SOLVERS < <(meta solver)
@@ -454,28 +457,33 @@ gp() {   # gp SCRIPT 'assignments' OUT-BASENAME SECTION CAPTION
 q_note="solvers on queue $REF_QUEUE (bfs: fifo)"
 while IFS=$'\t' read -r idx map slug scen nq; do
     case $idx in '#'*) continue ;; esac
-    gp time_vs_length.gp "data='data/bucket-$slug.tsv'; map='$(gq "$map")'; queue='$(gq "$REF_QUEUE")'" "time-$slug" time \
-        "Median time per query by optimal path length on \`$map\` ($nq queries, $q_note); log scale."
+    gp time_vs_length.gp "data='data/bucket-$slug.tsv'; panels='data/panels-$slug.gp'; map='$(gq "$map")'; queue='$(gq "$REF_QUEUE")'" "time-$slug" time \
+        "Median time per query by optimal path length on \`$map\` ($nq queries, $q_note); log scale; one panel per solver family (at most 5 solvers each), \`dijkstra\` dashed in every panel as the reference."
 done <"$TMP/data/maps.tsv"
 while IFS=$'\t' read -r idx map slug scen nq; do
     case $idx in '#'*) continue ;; esac
-    gp expansions_vs_length.gp "data='data/bucket-$slug.tsv'; map='$(gq "$map")'; queue='$(gq "$REF_QUEUE")'" "expansions-$slug" expansions \
-        "Mean nodes expanded by optimal path length on \`$map\` ($q_note); log scale."
+    gp expansions_vs_length.gp "data='data/bucket-$slug.tsv'; panels='data/panels-$slug.gp'; map='$(gq "$map")'; queue='$(gq "$REF_QUEUE")'" "expansions-$slug" expansions \
+        "Mean nodes expanded by optimal path length on \`$map\` ($q_note); log scale; one panel per solver family.  JPS, JPS+ and the subgoal graphs count **jump points or subgoals, not cells**: their panel has its own axis and no Dijkstra line."
 done <"$TMP/data/maps.tsv"
 if [ -s "$TMP/data/speedup.tsv" ]; then
-    gp speedup.gp "data='data/speedup.tsv'; queue='$(gq "$REF_QUEUE")'" speedup speedup \
-        "Per-query speedup over \`dijkstra\` on \`bheap\`, one box per solver and map (box: 25th-75th percentile, whiskers 5th-95th, bar: median); log scale."
+    gp speedup.gp "data='data/speedup-g.tsv'; titles='data/speedup-maps.gp'; queue='$(gq "$REF_QUEUE")'" speedup speedup \
+        "Per-query speedup over \`dijkstra\` on \`bheap\`, one panel per map, one box per solver (box: 25th-75th percentile, whiskers 5th-95th, bar: median); log scale.  Colour = the path guarantee: blue optimal, orange bounded (cost ≤ w × optimal), red none."
 else
     echo "Speedup plot skipped: the run has no dijkstra on bheap, or no other solver, to compare." >>"$TMP/notes.txt"
 fi
-if [ -s "$TMP/data/queues.tsv" ]; then
-    gp queues.gp "data='data/queues.tsv'; queue='$(gq "$REF_QUEUE")'" queues queues \
-        "Median over queries of time on each queue / time on \`$REF_QUEUE\`, same solver and query; below 1 = faster."
-else
+nqplots=0
+while IFS=$'\t' read -r idx map slug scen nq; do
+    case $idx in '#'*) continue ;; esac
+    [ -s "$TMP/data/queues-$slug.tsv" ] || continue
+    gp queues.gp "data='data/queues-$slug.tsv'; map='$(gq "$map")'; queue='$(gq "$REF_QUEUE")'" "queues-$slug" queues \
+        "Priority queues on \`$map\`: each solver's median time per query on each queue / its median on \`$REF_QUEUE\`; error bars: the 95 % bootstrap interval of that median (over a mix of query sizes, so wide), divided by the same.  Overlapping bars are a tie."
+    nqplots=$((nqplots + 1))
+done <"$TMP/data/maps.tsv"
+if [ "$nqplots" = 0 ]; then
     echo "Queue comparison skipped: no solver ran on more than one queue." >>"$TMP/notes.txt"
 fi
-gp cactus.gp "data='data/cactus.tsv'; queue='$(gq "$REF_QUEUE")'" cactus cactus \
-    "Cactus plot: each solver's query times sorted, all maps pooled ($q_note); point (k, t) = k queries solved within t each."
+gp cactus.gp "data='data/cactus.tsv'; panels='data/panels-cactus.gp'; queue='$(gq "$REF_QUEUE")'" cactus cactus \
+    "Cactus plot: each solver's query times sorted, all maps pooled ($q_note); point (k, t) = k queries solved within t each; one panel per solver family, \`dijkstra\` dashed in every panel."
 
 if [ -n "$HEUR" ]; then
     cp -- "$HEUR" "$TMP/heuristics.csv"

@@ -1250,7 +1250,9 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
 
     static const char *const files[] = {
         "queries.csv", "summary.csv", "env.json", "hyperfine.json", "report.md", "report.html",
-        "plots/speedup.png", "plots/speedup.svg", "plots/queues.png", "plots/queues.svg",
+        "plots/speedup.png", "plots/speedup.svg", "plots/queues-random32-20-3.map.png",
+        "plots/queues-room32x24-8-2.map.svg", "data/speedup-g.tsv", "data/panels-random32-20-3.map.gp",
+        "data/panels-cactus.gp", "data/queues-room32x24-8-2.map.tsv",
         "plots/cactus.png", "plots/cactus.svg",
         "plots/time-random32-20-3.map.png", "plots/time-room32x24-8-2.map.svg",
         "plots/expansions-random32-20-3.map.png", "plots/footprint-room32x24-8-2.map.png",
@@ -1287,9 +1289,42 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
         }
     }
     closedir(dp);
-    /* 2 maps x (time, expansions, footprint) + speedup, queues, cactus */
-    cr_expect_eq(npng, 9);
-    cr_expect_eq(nsvg, 9);
+    /* 2 maps x (time, expansions, queues, footprint) + speedup, cactus */
+    cr_expect_eq(npng, 10);
+    cr_expect_eq(nsvg, 10);
+
+    /* facets: dijkstra is the reference of every panel, jps has its own
+     * (jump points) panel, no panel has more than 5 solvers */
+    {
+        snprintf(p, sizeof p, "%s/data/panels-random32-20-3.map.gp", run);
+        char *pg = slurp(p, NULL);
+        cr_expect(strstr(pg, "np = 2\nref = 0\np1 = '1'; t1 = 'Dijkstra, A* and bidirectional'; f1 = 0\n"
+                             "p2 = '2'; t2 = 'jump points and subgoal graphs'; f2 = 1\n") != NULL, "%s", pg);
+        free(pg);
+        /* speedup boxes carry the guarantee class: astar-octile and jps optimal (1) */
+        snprintf(p, sizeof p, "%s/data/speedup-g.tsv", run);
+        char *sg = slurp(p, NULL);
+        cr_expect(strstr(sg, "\tgclass\n") != NULL && strstr(sg, "\tjps\t") != NULL, "%s", sg);
+        for (const char *l = strstr(sg, "\tjps\t"); l; l = strstr(l + 1, "\tjps\t")) {
+            const char *e = strchr(l, '\n');
+            cr_expect(e && e[-1] == '1' && e[-2] == '\t', "jps is not marked optimal: %.80s", l);
+        }
+        free(sg);
+        /* queue chart: header with intervals per queue, one row per solver */
+        snprintf(p, sizeof p, "%s/data/queues-room32x24-8-2.map.tsv", run);
+        char *qt = slurp(p, NULL);
+        cr_expect(strncmp(qt, "solver\tbheap\tbheap_lo\tbheap_hi\tbucket\tbucket_lo\tbucket_hi\n"
+                              "dijkstra\t1\t", 68) == 0, "%s", qt);
+        free(qt);
+    }
+    /* with chromium: the page was rendered and its screenshot kept */
+    if (system("command -v chromium >/dev/null 2>&1") == 0) {
+        snprintf(p, sizeof p, "%s/report.png", run);
+        size_t len = 0;
+        char *shot = file_exists(p) ? slurp(p, &len) : NULL;
+        cr_expect(shot && len > 8 && memcmp(shot, "\x89PNG\r\n\x1a\n", 8) == 0, "report.png missing");
+        free(shot);
+    }
 
     /* queries.csv: the runner's header, queries x pairs rows */
     char hdr[2048];
@@ -1391,9 +1426,9 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
      * image an embedded PNG; the sections are there */
     static const char *const md_marks[] = { "](" };
     snprintf(p, sizeof p, "%s/report.html", run);
-    cr_expect_eq(check_self_contained(p), 9, "expected the 9 images embedded in report.html");
+    cr_expect_eq(check_self_contained(p), 10, "expected the 10 images embedded in report.html");
     int nl = check_links(run, "report.md", md_marks, 1, ')');
-    cr_expect(nl >= 9, "expected the 9 images in report.md, found %d links", nl);
+    cr_expect(nl >= 10, "expected the 10 images in report.md, found %d links", nl);
     {   /* the tables show each row's workspace */
         snprintf(p, sizeof p, "%s/report.md", run);
         char *md = slurp(p, NULL);
