@@ -24,6 +24,10 @@
  *                  report.md links png and svg; report.html embeds the
  *                  PNG's bytes (base64 data: URI) and links no file
  *   notes.txt      optional: one note per line
+ *   queries.csv    optional: the cross-map table of geometric-mean
+ *                  speedups (see "across maps" below)
+ *   heuristics-verdicts.csv  optional: the --verdicts CSV of `gridbench
+ *                  heuristics`, shown as the table of heuristic verdicts
  *
  * Inline markup in the text this file produces: `code` and **bold**;
  * data values (names, paths) are always put inside `code` spans or table
@@ -54,8 +58,11 @@ static void report_usage(FILE *f)
 "\n"
 "Render DIR/report.md and DIR/report.html (static, no JavaScript) from the\n"
 "files scripts/report.sh writes into a run folder: env.json and summary.csv\n"
-"(required), hyperfine.json, plots.tsv (section, png, svg, caption per line)\n"
-"and notes.txt (optional).  Both files are written to a temporary file and\n"
+"(required), hyperfine.json, plots.tsv (section, png, svg, caption per line),\n"
+"notes.txt, queries.csv (the cross-map table of geometric-mean speedups with\n"
+"bootstrap intervals) and heuristics-verdicts.csv (`gridbench heuristics\n"
+"--verdicts`: the table of heuristic verdicts) (optional).  Both files are\n"
+"written to a temporary file and\n"
 "renamed.  report.html is self-contained: the PNGs of plots.tsv are embedded\n"
 "as data: URIs (an image the folder lacks is marked in the page and named on\n"
 "stderr); report.md links the files with paths relative to DIR.\n"
@@ -1117,6 +1124,65 @@ static void section_across(doc *d, const table *t, const xmap *x)
     d_table_end(d);
 }
 
+/* ---- heuristic verdicts --------------------------------------------------
+ * DIR/heuristics-verdicts.csv, the --verdicts CSV of `gridbench
+ * heuristics` (columns by header name), as a table: one row per
+ * heuristic x weight x model, the verdict bold unless it is
+ * admissible+consistent.  Absent file: no section.  0, or a sysexits code
+ * with *dg filled (a malformed file). */
+static int section_heur_verdicts(doc *d, const char *dir, gb_diag *dg)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/heuristics-verdicts.csv", dir);
+    FILE *probe = fopen(path, "r");
+    if (!probe) return 0;
+    fclose(probe);
+    gb_csv c;
+    int rc = gb_csv_open(&c, path, dg);
+    if (rc) return rc;
+    static const char *const need[] = { "map", "model", "heuristic", "weight", "goals", "verdict",
+                                        "inadmissible_cells", "max_over", "inconsistent_edges",
+                                        "max_violation", "mean_ratio", "registry" };
+    enum { NV = sizeof need / sizeof need[0] };
+    int idx[NV];
+    if ((rc = gb_csv_require(&c, need, NV, idx, dg)) != 0) { gb_csv_close(&c); return rc; }
+    d_heading(d, 3, "heuristic-verdicts", "Heuristics: admissible? consistent? (`gridbench heuristics`)");
+    d_para(d, "From `heuristics-verdicts.csv` (`gridbench heuristics --verdicts`): each heuristic checked "
+           "against exact distances to sampled goals over every reachable cell.  Admissible = never above the "
+           "true distance; consistent = never drops by more than a move's cost.  A weighted heuristic "
+           "(w > 1) is expected to fail both.  Registry: what `gridbench list` claims (**WRONG** = the "
+           "claim failed on this map).");
+    static const char *const hdr[] = { "heuristic", "weight", "model", "map", "goals", "verdict",
+                                       "cells overestimated", "largest overestimate", "inconsistent moves",
+                                       "largest violation", "mean h/h*", "registry" };
+    static const char align[] = "lrllrlrrrrrl";
+    d_table_begin(d, 12, hdr, align);
+    while ((rc = gb_csv_next(&c, dg)) == 0) {
+        char cell[12][256];
+        char *cells[12];
+        for (int k = 0; k < 12; k++) cells[k] = cell[k];
+        const char *verdict = gb_csv_field(&c, idx[5]);
+        const int good = strcmp(verdict, "admissible+consistent") == 0;
+        snprintf(cell[0], sizeof cell[0], "`%s`", gb_csv_field(&c, idx[2]));
+        snprintf(cell[1], sizeof cell[1], "%s", gb_csv_field(&c, idx[3]));
+        snprintf(cell[2], sizeof cell[2], "`%s`", gb_csv_field(&c, idx[1]));
+        snprintf(cell[3], sizeof cell[3], "`%s`", gb_csv_field(&c, idx[0]));
+        snprintf(cell[4], sizeof cell[4], "%s", gb_csv_field(&c, idx[4]));
+        snprintf(cell[5], sizeof cell[5], good ? "%s" : "**%s**", verdict);
+        snprintf(cell[6], sizeof cell[6], "%s", gb_csv_field(&c, idx[6]));
+        fmt_num(cell[7], sizeof cell[7], numf(gb_csv_field(&c, idx[7])), 4);
+        snprintf(cell[8], sizeof cell[8], "%s", gb_csv_field(&c, idx[8]));
+        fmt_num(cell[9], sizeof cell[9], numf(gb_csv_field(&c, idx[9])), 4);
+        fmt_num(cell[10], sizeof cell[10], numf(gb_csv_field(&c, idx[10])), 4);
+        const char *reg = gb_csv_field(&c, idx[11]);
+        snprintf(cell[11], sizeof cell[11], strncmp(reg, "WRONG", 5) == 0 ? "**%s**" : "%s", reg);
+        d_table_row(d, 12, cells, align);
+    }
+    gb_csv_close(&c);
+    d_table_end(d);
+    return rc == GB_CSV_EOF ? 0 : rc;
+}
+
 static void pair_table(doc *d, const table *t, const char *map, int all)
 {
     static const char *const hdr[] = {
@@ -1169,7 +1235,7 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
     d_table_end(d);
 }
 
-static void section_tables(doc *d, const table *t, const gb_jv *hf, const xmap *x)
+static int section_tables(doc *d, const table *t, const gb_jv *hf, const xmap *x, const char *dir, gb_diag *dg)
 {
     d_heading(d, 2, "tables", "Tables");
     d_para(d, "Times are per query in microseconds: each query's warm time (the median of its "
@@ -1236,6 +1302,7 @@ static void section_tables(doc *d, const table *t, const gb_jv *hf, const xmap *
         pair_table(d, t, t->maps[m], 1);
     }
     fputs("</details>\n", d->html);
+    return section_heur_verdicts(d, dir, dg);
 }
 
 /* ---- plots manifest ---------------------------------------------------- */
@@ -1428,8 +1495,8 @@ int gb_cmd_report(int argc, char **argv)
           dc.html);
     section_env(&dc, env);
     section_headlines(&dc, &t, hf, env);
-    section_tables(&dc, &t, hf, &xm);
-    rc = section_plots(&dc, dir, &d);
+    rc = section_tables(&dc, &t, hf, &xm, dir, &d);
+    if (!rc) rc = section_plots(&dc, dir, &d);
     section_notes(&dc, dir, &t);
     fputs("</body>\n</html>\n", dc.html);
     if (rc) {

@@ -85,6 +85,9 @@ Output
                         options: queries already in it are not run again
   --heuristics FILE     the --hist CSV of `gridbench heuristics` (mean h/h* per
                         distance bucket): copied into the run and plotted
+  --heuristics-verdicts FILE  the --verdicts CSV of `gridbench heuristics` (one
+                        verdict per heuristic: admissible, consistent):
+                        copied into the run, shown as a table in the report
   --bin PATH            gridbench binary (default $GB_BIN, else ./gridbench)
   -h, --help            this text
 
@@ -92,6 +95,8 @@ Examples
   make report
   scripts/report.sh --resume          # after an interrupted `make report`
   scripts/report.sh --scen ../shared/movingai/dao/arena.map.scen --solvers astar-octile,jps
+  ./gridbench heuristics datasets/default/maze128-2-1.map --hist h.csv --verdicts v.csv
+  scripts/report.sh --sample 50 --heuristics h.csv --heuristics-verdicts v.csv
 EOF
 }
 
@@ -119,6 +124,7 @@ FOOTPRINTS=1
 OUT_DIR=results
 RUN_ID=
 HEUR=
+HEUR_V=
 RESUME=0
 FRESH=0
 JOBS=1
@@ -152,6 +158,7 @@ while [ "$#" -gt 0 ]; do
     --out-dir) need_arg "$@"; OUT_DIR=$2; shift 2 ;;
     --run-id) need_arg "$@"; RUN_ID=$2; shift 2 ;;
     --heuristics) need_arg "$@"; HEUR=$2; shift 2 ;;
+    --heuristics-verdicts) need_arg "$@"; HEUR_V=$2; shift 2 ;;
     --resume) RESUME=1; shift ;;
     --fresh) FRESH=1; shift ;;
     --jobs) need_arg "$@"; is_count "$2" && [ "$2" -ge 1 ] || die 2 "--jobs: expected a positive integer, found '$2'"; JOBS=$2; shift 2 ;;
@@ -175,6 +182,12 @@ done
 [ -z "$HF_SCEN" ] && HF_SCEN=${SCENS[0]}
 [ -z "$CSV_IN" ] || [ -f "$CSV_IN" ] || die 2 "--csv: expected a readable file, found none at '$CSV_IN'"
 [ -z "$HEUR" ] || [ -f "$HEUR" ] || die 2 "--heuristics: expected a readable file, found none at '$HEUR'"
+if [ -n "$HEUR_V" ]; then
+    [ -f "$HEUR_V" ] || die 2 "--heuristics-verdicts: expected a readable file, found none at '$HEUR_V'"
+    V_HEADER=map,model,heuristic,weight,goals,verdict,inadmissible_cells,max_over,inconsistent_edges,max_violation,mean_ratio,registry
+    [ "$(head -n 1 -- "$HEUR_V" | tr -d '\r')" = "$V_HEADER" ] ||
+        die 2 "--heuristics-verdicts: expected the --verdicts CSV of \`gridbench heuristics\` (header $V_HEADER) in '$HEUR_V'"
+fi
 if [ -n "$RUN_ID" ] && ! [[ $RUN_ID =~ ^[A-Za-z0-9._-]+$ && $RUN_ID != .* ]]; then
     die 2 "--run-id: expected letters, digits, '.', '_' or '-' (not starting with '.'), found '$RUN_ID'"
 fi
@@ -487,6 +500,11 @@ gp cactus.gp "data='data/cactus.tsv'; panels='data/panels-cactus.gp'; queue='$(g
 
 if [ -n "$HEUR" ]; then
     cp -- "$HEUR" "$TMP/heuristics.csv"
+fi
+if [ -n "$HEUR_V" ]; then
+    cp -- "$HEUR_V" "$TMP/heuristics-verdicts.csv"
+elif [ -n "$HEUR" ]; then
+    echo "No table of heuristic verdicts: pass the --verdicts CSV of \`gridbench heuristics\` with --heuristics-verdicts." >>"$TMP/notes.txt"
 fi
 HIST_HEADER=heuristic,weight,bucket,lo,hi,mean_ratio,cells
 if [ -f "$TMP/heuristics.csv" ]; then

@@ -952,6 +952,52 @@ GB_TEST(report, cross_map_geometric_mean_with_intervals)
     rm_rf(dir);
 }
 
+/* The verdicts of `gridbench heuristics --verdicts`, when the folder has
+ * them, become a table: failing verdicts and a wrong registry claim in
+ * bold; a malformed file is an error naming it. */
+GB_TEST(report, heuristic_verdict_table)
+{
+    const char *bin = gb_bin();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"run\": {\"run_id\": \"heur\"}}\n");
+    snprintf(p, sizeof p, "%s/summary.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(p, sizeof p, "%s/heuristics-verdicts.csv", dir);
+    write_file(p, "map,model,heuristic,weight,goals,verdict,inadmissible_cells,max_over,inconsistent_edges,"
+                  "max_violation,mean_ratio,registry\n"
+                  "m.map,8-nocut,octile,1,4,admissible+consistent,0,0,0,0,0.5,agrees\n"
+                  "m.map,8-nocut,manhattan,1,4,neither,74,1.171572875,10648,0.5857864376,0.6,agrees\n"
+                  "m.map,8-nocut,euclidean,1,4,neither,3,0.5,2,0.25,0.4,WRONG: claims admissible\n");
+    int rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "### Heuristics: admissible? consistent? (`gridbench heuristics`)") != NULL, "%s", md);
+    cr_expect(strstr(md, "| `octile` | 1 | `8-nocut` | `m.map` | 4 | admissible+consistent | 0 | 0.0000 | 0 | "
+                         "0.0000 | 0.5000 | agrees |") != NULL, "%s", md);
+    cr_expect(strstr(md, "| `manhattan` | 1 | `8-nocut` | `m.map` | 4 | **neither** | 74 | 1.1716 | 10648 | "
+                         "0.5858 | 0.6000 | agrees |") != NULL, "%s", md);
+    cr_expect(strstr(md, "| **WRONG: claims admissible** |") != NULL, "%s", md);
+    free(md);
+    snprintf(p, sizeof p, "%s/report.html", dir);
+    char *html = slurp(p, NULL);
+    cr_expect(strstr(html, "<td class=\"l\"><strong>neither</strong></td>") != NULL);
+    free(html);
+    snprintf(p, sizeof p, "%s/heuristics-verdicts.csv", dir);
+    write_file(p, "heuristic,weight,bucket,lo,hi,mean_ratio,cells\noctile,1,0,0,4,0.5,10\n");
+    rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_expect_eq(rc, 65, "%s", tail_of(log));
+    cr_expect(strstr(tail_of(log), "heuristics-verdicts.csv") != NULL, "%s", tail_of(log));
+    rm_rf(dir);
+}
+
 /* ---- the page in a real browser ----------------------------------------- */
 
 /* Chromium on $PATH (or $GB_CHROMIUM), else skip the calling test with a
