@@ -920,6 +920,8 @@ GB_TEST(report, cross_map_geometric_mean_with_intervals)
     snprintf(p, sizeof p, "%s/report.md", dir);
     char *md = slurp(p, NULL);
     cr_expect(strstr(md, "### Across maps: geometric-mean speedup over Dijkstra") != NULL, "%s", md);
+    /* the slice each map ran (no dijkstra_cost column here: no length range) */
+    cr_expect(strstr(md, "| Slice per map | `A`: 5 queries; `B`: 4 queries |") != NULL, "%s", md);
     cr_expect(strstr(md, "| `jps` | `bheap` | optimal | 2 | 8.00× [8.00, 8.00] | 4.00× `A` | 16.0× `B` |") != NULL,
               "%s", md);
     cr_expect(strstr(md, "| `astar-octile` | `bheap` | optimal | 1 | 2.00× [2.00, 2.00] | 2.00× `A` | 2.00× `A` |")
@@ -1479,6 +1481,10 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
         snprintf(p, sizeof p, "%s/report.md", run);
         char *md = slurp(p, NULL);
         cr_expect(strstr(md, "| memory |") != NULL, "report.md tables lack the memory column");
+        cr_expect(strstr(md, "| Slice per map | `random32-20-3.map`: ") != NULL &&
+                  strstr(md, " queries, optimal lengths ") != NULL, "report.md states no slice");
+        cr_expect(strstr(md, "### Across maps: geometric-mean speedup over Dijkstra") != NULL &&
+                  strstr(md, "| `jps` | `bheap` | optimal | 2 | ") != NULL, "no cross-map table");
         cr_expect(strstr(md, " KiB |") != NULL || strstr(md, " MiB |") != NULL,
                   "report.md shows no workspace size");
         free(md);
