@@ -174,6 +174,8 @@ install: $(LIB) $(SOLIB) $(BIN)
 	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 solvers/*.h harness/*.h $(DESTDIR)$(PREFIX)/include/gridbench/
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/gridbench/plots
+	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/gridbench/plots/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' gridbench.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gridbench.pc
 

@@ -17,7 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gb_alloc.h"
 #include "gb_cmd.h"
@@ -54,6 +57,11 @@ static void compare_usage(FILE *f)
 "cores, compiler, flags, commit, kernel, host, calibration) are printed.\n"
 "\n"
 "  -o, --out FILE              the per-group table as CSV (temp file + rename)\n"
+"      --plot FILE             also draw the time ratios with their intervals\n"
+"                              (FILE.png or FILE.svg) with gnuplot and\n"
+"                              plots/compare.gp; without gnuplot, or without\n"
+"                              the script, a note on stderr and no plot (the\n"
+"                              exit status does not change)\n"
 "      --changes FILE          every status change as CSV (stdout lists %d per kind)\n"
 "      --fail-on-regression PCT  exit 1 also when a group is significantly\n"
 "                              slower and its time ratio exceeds 1 + PCT/100\n"
@@ -70,7 +78,8 @@ static void compare_usage(FILE *f)
 "\n"
 "Examples:\n"
 "  gridbench compare results/before results/after\n"
-"  gridbench compare --fail-on-regression 5 --out cmp.csv old.csv new.csv\n",
+"  gridbench compare --fail-on-regression 5 --out cmp.csv old.csv new.csv\n"
+"  gridbench compare --plot cmp.png results/before results/after\n",
             SHOW_CHANGES, GB_BOOT_RESAMPLES, GB_BOOT_SEED);
 }
 
@@ -397,7 +406,99 @@ static int parse_count(const char *opt, const char *s, unsigned long long max, u
     return 0;
 }
 
-enum { OPT_FAIL = 256, OPT_ALLOW, OPT_RESAMPLES, OPT_SEED, OPT_CHANGES };
+/* ---- the plot ------------------------------------------------------------ */
+
+/* plots/compare.gp: $GB_PLOTDIR, else plots/ beside the executable or
+ * one level up (./gridbench and build/gridbench in the repository), else
+ * ../share/gridbench/plots from it (`make install`), else ./plots.  0 with dir set, -1 when none holds compare.gp. */
+static int find_plotdir(char *dir, size_t n)
+{
+    char exe[4096], cand[4200];
+    const char *env = getenv("GB_PLOTDIR");
+    if (env && env[0]) {
+        snprintf(cand, sizeof cand, "%s/compare.gp", env);
+        if (access(cand, R_OK) == 0) { snprintf(dir, n, "%s", env); return 0; }
+        return -1;
+    }
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k > 0) {
+        exe[k] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = '\0';
+        static const char *const rel[] = { "/plots", "/../plots", "/../share/gridbench/plots" };
+        for (int i = 0; i < 3; i++) {
+            snprintf(cand, sizeof cand, "%s%s/compare.gp", exe, rel[i]);
+            if (access(cand, R_OK) == 0) { snprintf(dir, n, "%s%s", exe, rel[i]); return 0; }
+        }
+    }
+    if (access("plots/compare.gp", R_OK) == 0) { snprintf(dir, n, "plots"); return 0; }
+    return -1;
+}
+
+/* s inside a gnuplot '...' string: each ' doubled. */
+static void gq(char *out, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (; *s && k + 3 < n; s++) {
+        if (*s == '\'') out[k++] = '\'';
+        out[k++] = *s;
+    }
+    out[k] = '\0';
+}
+
+extern char **environ;
+
+/* Draw the plot of the groups into path with gnuplot.  Never changes the
+ * exit status: every problem is a note on stderr.  The data goes through
+ * a temporary CSV (the --out format). */
+static void draw_plot(const gb_cmp *c, const char *path, const char *title)
+{
+    char dir[4300];
+    if (find_plotdir(dir, sizeof dir) != 0) {
+        fprintf(stderr, CMD ": note: no plot: plots/compare.gp not found (set GB_PLOTDIR to the plots folder)\n");
+        return;
+    }
+    char data[] = "/tmp/gb-compare-XXXXXX";
+    int fd = mkstemp(data);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0) { close(fd); remove(data); }
+        fprintf(stderr, CMD ": note: no plot: cannot write a temporary file (%s)\n", strerror(errno));
+        return;
+    }
+    write_groups(f, c);
+    if (fclose(f) != 0) {
+        remove(data);
+        fprintf(stderr, CMD ": note: no plot: cannot write %s\n", data);
+        return;
+    }
+    char qd[8700], qo[8700], qp[8700], qt[2100], expr[29000], script[4400];
+    gq(qd, sizeof qd, data);
+    gq(qo, sizeof qo, path);
+    gq(qp, sizeof qp, dir);
+    gq(qt, sizeof qt, title);
+    snprintf(expr, sizeof expr, "plotdir='%s'; data='%s'; out='%s'; title='%s'", qp, qd, qo, qt);
+    snprintf(script, sizeof script, "%s/compare.gp", dir);
+    char a0[] = "gnuplot", a1[] = "-e";
+    char *argv[] = { a0, a1, expr, script, NULL };
+    pid_t pid;
+    int e = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+    int st = 0;
+    if (e == 0) {
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    }
+    remove(data);
+    struct stat sb;
+    if (e == ENOENT) {
+        fprintf(stderr, CMD ": note: no plot: gnuplot not found (Debian package gnuplot-nox)\n");
+    } else if (e != 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || stat(path, &sb) != 0 || sb.st_size == 0) {
+        fprintf(stderr, CMD ": warning: gnuplot could not draw %s\n", path);
+    } else {
+        fprintf(stderr, CMD ": plot written to %s\n", path);
+    }
+}
+
+enum { OPT_FAIL = 256, OPT_ALLOW, OPT_RESAMPLES, OPT_SEED, OPT_CHANGES, OPT_PLOT };
 
 int gb_cmd_compare(int argc, char **argv)
 {
@@ -406,9 +507,10 @@ int gb_cmd_compare(int argc, char **argv)
         { "fail-on-regression", required_argument, 0, OPT_FAIL },
         { "allow-different-data", no_argument, 0, OPT_ALLOW },
         { "resamples", required_argument, 0, OPT_RESAMPLES }, { "seed", required_argument, 0, OPT_SEED },
+        { "plot", required_argument, 0, OPT_PLOT },
         { "help", no_argument, 0, 'h' },                { 0, 0, 0, 0 }
     };
-    const char *out = NULL, *changes = NULL;
+    const char *out = NULL, *changes = NULL, *plot = NULL;
     double fail_pct = NAN;
     int allow = 0;
     gb_boot boot;
@@ -421,6 +523,7 @@ int gb_cmd_compare(int argc, char **argv)
         switch (c) {
         case 'o': out = optarg; break;
         case OPT_CHANGES: changes = optarg; break;
+        case OPT_PLOT: plot = optarg; break;
         case OPT_ALLOW: allow = 1; break;
         case OPT_FAIL: {
             char *end;
@@ -457,7 +560,7 @@ int gb_cmd_compare(int argc, char **argv)
         compare_usage(stderr);
         return EX_USAGE;
     }
-    if ((out && !out[0]) || (changes && !changes[0])) {
+    if ((out && !out[0]) || (changes && !changes[0]) || (plot && !plot[0])) {
         fprintf(stderr, CMD ": expected a non-empty file name, found an empty string\n");
         return EX_USAGE;
     }
@@ -478,6 +581,7 @@ int gb_cmd_compare(int argc, char **argv)
                             in[1].envp[0] ? in[1].envp : NULL };
         if (out) rc = gb_out_check(out, inputs, 4, &d);
         if (!rc && changes) rc = gb_out_check(changes, inputs, 4, &d);
+        if (!rc && plot) rc = gb_out_check(plot, inputs, 4, &d);
     }
     if (!rc) rc = gb_cmp_load(in[0].csv, in[1].csv, &cmp, &d);
     if (rc) goto fail;
@@ -563,6 +667,11 @@ int gb_cmd_compare(int argc, char **argv)
         if (!(f = gb_tmp_open(changes, tmp, sizeof tmp, &d))) { rc = d.code; goto fail; }
         write_changes(f, cmp);
         if ((rc = gb_tmp_commit(f, tmp, changes, &d)) != 0) goto fail;
+    }
+    if (plot) {
+        char title[2100];
+        snprintf(title, sizeof title, "%s vs %s", in[0].arg, in[1].arg);
+        draw_plot(cmp, plot, title);
     }
     rc = nreg || over ? 1 : 0;
     goto done;

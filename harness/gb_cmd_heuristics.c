@@ -20,6 +20,13 @@
  * columns per goal bury the verdict).  A failed --require-* names each
  * heuristic that failed it on stderr.
  *
+ * --verdicts FILE: the verdict table as CSV, one row per heuristic (x
+ * weight) under the model, for `scripts/report.sh --heuristics-verdicts`:
+ *   map, model, heuristic, weight, goals, verdict, inadmissible_cells,
+ *   max_over, inconsistent_edges, max_violation, mean_ratio, registry
+ * (verdict: admissible+consistent, admissible, consistent or neither;
+ * registry: agrees, agrees*, no claim..., WRONG: claims ...).
+ *
  * CSV (one row per heuristic x goal, header first):
  *   map, model, heuristic, weight, goal_x, goal_y, reachable, eccentricity,
  *   tol, inadmissible_cells, max_over, max_over_ratio, over_x, over_y,
@@ -43,6 +50,7 @@
 
 #include "gb_alloc.h"
 #include "gb_cmd.h"
+#include "gb_csv.h"
 #include "gb_heurval.h"
 #include "gb_map.h"
 #include "gb_scen.h"
@@ -92,6 +100,11 @@ static void heur_usage(FILE *f)
 "                        and the verdicts go to standard output\n"
 "      --hist FILE       also write mean w h / h* per distance bucket:\n"
 "                        heuristic,weight,bucket,lo,hi,mean_ratio,cells\n"
+"      --verdicts FILE   also write the verdict table as CSV (one row per\n"
+"                        heuristic: map,model,heuristic,weight,goals,verdict,\n"
+"                        inadmissible_cells,max_over,inconsistent_edges,\n"
+"                        max_violation,mean_ratio,registry), which\n"
+"                        scripts/report.sh shows as a table in the report\n"
 "      --require-admissible  exit 1 when any heuristic overestimates\n"
 "      --require-consistent  exit 1 when any heuristic is inconsistent\n"
 "  -q, --quiet           no progress on stderr\n"
@@ -258,12 +271,13 @@ static const char *verdict_name(int adm, int cons)
 
 int gb_cmd_heuristics(int argc, char **argv)
 {
-    enum { OPT_HIST = 256, OPT_REQ_ADM, OPT_REQ_CONS };
+    enum { OPT_HIST = 256, OPT_REQ_ADM, OPT_REQ_CONS, OPT_VERDICTS };
     static const struct option lo[] = {
         { "heuristic", required_argument, 0, 'H' }, { "model", required_argument, 0, 'm' },
         { "goals", required_argument, 0, 'g' },     { "scen", required_argument, 0, 'S' },
         { "seed", required_argument, 0, 's' },      { "out", required_argument, 0, 'o' },
         { "hist", required_argument, 0, OPT_HIST },
+        { "verdicts", required_argument, 0, OPT_VERDICTS },
         { "require-admissible", no_argument, 0, OPT_REQ_ADM },
         { "require-consistent", no_argument, 0, OPT_REQ_CONS },
         { "quiet", no_argument, 0, 'q' },           { "help", no_argument, 0, 'h' },
@@ -274,7 +288,7 @@ int gb_cmd_heuristics(int argc, char **argv)
     gb_model model = GB_MODEL_8_NOCUT;
     long long ngoals_opt = -1;
     unsigned long long seed = 1, v;
-    const char *scen_path = NULL, *out_path = NULL, *hist_path = NULL;
+    const char *scen_path = NULL, *out_path = NULL, *hist_path = NULL, *verd_path = NULL;
     int req_adm = 0, req_cons = 0, quiet = 0, csv_stdout = 0, c, rc;
 
     optind = 1;
@@ -301,6 +315,7 @@ int gb_cmd_heuristics(int argc, char **argv)
         case 's': if (parse_u64("--seed", optarg, &seed)) return EX_USAGE; break;
         case 'o': out_path = optarg; break;
         case OPT_HIST: hist_path = optarg; break;
+        case OPT_VERDICTS: verd_path = optarg; break;
         case OPT_REQ_ADM: req_adm = 1; break;
         case OPT_REQ_CONS: req_cons = 1; break;
         case 'q': quiet = 1; break;
@@ -331,6 +346,11 @@ int gb_cmd_heuristics(int argc, char **argv)
     if (out_path && hist_path && strcmp(out_path, hist_path) == 0) {
         fprintf(stderr, CMD ": expected --out and --hist to name different files, found '%s' twice\n",
                 out_path);
+        return EX_USAGE;
+    }
+    if (verd_path && ((out_path && strcmp(out_path, verd_path) == 0) ||
+                      (hist_path && strcmp(hist_path, verd_path) == 0))) {
+        fprintf(stderr, CMD ": expected --verdicts to name a file of its own, found '%s' twice\n", verd_path);
         return EX_USAGE;
     }
     if (nspecs == 0 && (rc = add_spec_list(specs, &nspecs, "all")) != 0) return rc;
@@ -486,6 +506,13 @@ int gb_cmd_heuristics(int argc, char **argv)
             "model", "verdict", "inadm.cells", "max.over", "incons.edges", "max.viol", "mean.h/h*",
             "registry", "landmarks");
     int fail_adm = 0, fail_cons = 0, wrong = 0, unrefuted = 0;
+    char verd_tmp[1100] = "";
+    FILE *vcsv = NULL;
+    if (verd_path) {
+        if (!(vcsv = gb_tmp_open(verd_path, verd_tmp, sizeof verd_tmp, &d))) { rc = d.code; goto diag_fail; }
+        fputs("map,model,heuristic,weight,goals,verdict,inadmissible_cells,max_over,inconsistent_edges,"
+              "max_violation,mean_ratio,registry\n", vcsv);
+    }
     for (int i = 0; i < nspecs; i++) {
         const agg *a = &aggs[i];
         const int adm = a->inadmissible == 0, cons = a->inconsistent == 0;
@@ -514,6 +541,22 @@ int gb_cmd_heuristics(int argc, char **argv)
                 (long long)a->inadmissible,
                 a->max_over, (long long)a->inconsistent, a->max_violation,
                 a->ratio_cells ? a->ratio_sum / (double)a->ratio_cells : 0.0, reg, lmk);
+        if (vcsv) {
+            gb_csv_write_str(vcsv, mname);
+            fprintf(vcsv, ",%s,", gb_model_name(model));
+            gb_csv_write_str(vcsv, specs[i].name);
+            fprintf(vcsv, ",%g,%ld,%s,%lld,%.10g,%lld,%.10g,%.10g,", specs[i].weight, (long)ngoals,
+                    verdict_name(adm, cons), (long long)a->inadmissible, a->max_over,
+                    (long long)a->inconsistent, a->max_violation,
+                    a->ratio_cells ? a->ratio_sum / (double)a->ratio_cells : 0.0);
+            gb_csv_write_str(vcsv, reg);
+            fputc('\n', vcsv);
+        }
+    }
+    if (vcsv) {
+        int e = gb_tmp_commit(vcsv, verd_tmp, verd_path, &d);
+        vcsv = NULL;
+        if (e) { rc = e; goto diag_fail; }
     }
     for (int i = 0; i < nspecs; i++) {
         const agg *a = &aggs[i];

@@ -24,6 +24,10 @@
  *                  report.md links png and svg; report.html embeds the
  *                  PNG's bytes (base64 data: URI) and links no file
  *   notes.txt      optional: one note per line
+ *   queries.csv    optional: the cross-map table of geometric-mean
+ *                  speedups (see "across maps" below)
+ *   heuristics-verdicts.csv  optional: the --verdicts CSV of `gridbench
+ *                  heuristics`, shown as the table of heuristic verdicts
  *
  * Inline markup in the text this file produces: `code` and **bold**;
  * data values (names, paths) are always put inside `code` spans or table
@@ -43,6 +47,7 @@
 #include "gb_jvalue.h"
 #include "gb_stats.h"
 #include "gb_status.h"
+#include "gb_strtab.h"
 
 #define CMD "gridbench report"
 
@@ -53,8 +58,11 @@ static void report_usage(FILE *f)
 "\n"
 "Render DIR/report.md and DIR/report.html (static, no JavaScript) from the\n"
 "files scripts/report.sh writes into a run folder: env.json and summary.csv\n"
-"(required), hyperfine.json, plots.tsv (section, png, svg, caption per line)\n"
-"and notes.txt (optional).  Both files are written to a temporary file and\n"
+"(required), hyperfine.json, plots.tsv (section, png, svg, caption per line),\n"
+"notes.txt, queries.csv (the cross-map table of geometric-mean speedups with\n"
+"bootstrap intervals) and heuristics-verdicts.csv (`gridbench heuristics\n"
+"--verdicts`: the table of heuristic verdicts) (optional).  Both files are\n"
+"written to a temporary file and\n"
 "renamed.  report.html is self-contained: the PNGs of plots.tsv are embedded\n"
 "as data: URIs (an image the folder lacks is marked in the page and named on\n"
 "stderr); report.md links the files with paths relative to DIR.\n"
@@ -537,6 +545,297 @@ static const char html_head[] =
     "nav a{margin-right:1em}\n"
     "</style>\n</head>\n<body>\n";
 
+/* ---- across maps: geometric-mean speedups -------------------------------
+ *
+ * From queries.csv (columns map, scen, line, solver, queue, time_ns), for
+ * each solver on the reference queue (its first queue when it never ran
+ * on it) against `dijkstra` on `bheap`: per map m the speedup
+ * s_m = median(baseline times) / median(solver times) over the queries
+ * of m both ran (as summary.csv's speedup), and across the M maps the
+ * geometric mean G = exp(mean_m log s_m), so that no map weighs more for
+ * its larger times.  Interval: stratified percentile bootstrap -- each
+ * resample draws, map by map, n_m of that map's query pairs with
+ * replacement (paired: a query keeps both times), and takes G of the
+ * resampled s_m; GB_BOOT_RESAMPLES resamples, 95 %.  Map m's draws come
+ * from its own splitmix64 stream seeded GB_BOOT_SEED + m + 1 (m = the
+ * map's order in queries.csv), so the figure never depends on another
+ * solver.  Medians by selection (type 7: the mean of the two middle
+ * values when n is even). */
+
+typedef struct xsolver {
+    const char *solver, *queue, *guarantee;
+    int maps;                 /* maps with at least one shared query */
+    double est, lo, hi;       /* G and its interval; NaN when undefined */
+    double smin, smax;        /* lowest and highest per-map speedup */
+    char min_map[160], max_map[160];   /* "" when none */
+} xsolver;
+
+typedef struct xslice {      /* the queries of one map in queries.csv */
+    char name[160];
+    size_t nq;                /* distinct (scen, line) */
+    double lmin, lmax;        /* range of dijkstra_cost; NaN when absent */
+} xslice;
+
+typedef struct xmap {
+    xsolver *s;
+    size_t n;
+    size_t nmaps;             /* maps in queries.csv */
+    int have;                 /* 1 when queries.csv was read and has the baseline */
+    xslice *sl;               /* per map, when queries.csv was read */
+    size_t nsl;
+} xmap;
+
+/* The k-th smallest of a[0..n) (k < n); a is reordered (Hoare's selection). */
+static double select_kth(double *a, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double piv = a[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < piv) i++;
+            while (a[j] > piv) j--;
+            if (i <= j) {
+                double t = a[i]; a[i] = a[j]; a[j] = t;
+                i++;
+                if (j == 0) break;
+                j--;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else return a[k];
+    }
+    return a[k];
+}
+
+/* Type-7 median of a[0..n) (n >= 1); a is reordered. */
+static double median_sel(double *a, size_t n)
+{
+    double m = select_kth(a, n, (n - 1) / 2);
+    if (n % 2) return m;
+    double next = a[n / 2];   /* the smallest of the upper part */
+    for (size_t i = n / 2 + 1; i < n; i++) if (a[i] < next) next = a[i];
+    return (m + next) / 2;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_xsolver(const void *a, const void *b)
+{
+    const xsolver *x = a, *y = b;
+    double u = isnan(x->est) ? -1 : x->est, v = isnan(y->est) ? -1 : y->est;
+    return (u < v) - (u > v);
+}
+
+static void xmap_free(xmap *x)
+{
+    gb_free(x->s);
+    gb_free(x->sl);
+    memset(x, 0, sizeof *x);
+}
+
+/* Read DIR/queries.csv and fill *x.  0 (x->have = 0 when the file is
+ * absent or lacks the baseline), or a sysexits code with *d filled. */
+static int xmap_load(const char *dir, const table *t, xmap *x, gb_diag *d)
+{
+    memset(x, 0, sizeof *x);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/queries.csv", dir);
+    FILE *probe = fopen(path, "r");
+    if (!probe) return 0;
+    fclose(probe);
+    gb_csv c;
+    int rc = gb_csv_open(&c, path, d);
+    if (rc) return rc;
+    static const char *const need[6] = { "map", "scen", "line", "solver", "queue", "time_ns" };
+    int idx[6];
+    if ((rc = gb_csv_require(&c, need, 6, idx, d)) != 0) { gb_csv_close(&c); return rc; }
+    const int cost_col = gb_csv_col(&c, "dijkstra_cost");
+    gb_strtab maps = { 0 }, pairs = { 0 }, queries = { 0 };
+    int32_t *rq = NULL, *rp = NULL, *qmap = NULL;
+    double *rt = NULL, *tm = NULL, *bt = NULL, *a = NULL, *b = NULL, *logs = NULL;
+    size_t nr = 0, cap = 0, qcap = 0;
+    char key[1024];
+    while ((rc = gb_csv_next(&c, d)) == 0) {
+        if (nr == cap) {
+            cap = cap ? 2 * cap : 1024;
+            int32_t *q2 = gb_realloc(rq, cap * sizeof *q2);
+            if (q2) rq = q2;
+            int32_t *p2 = q2 ? gb_realloc(rp, cap * sizeof *p2) : NULL;
+            if (p2) rp = p2;
+            double *t2 = p2 ? gb_realloc(rt, cap * sizeof *t2) : NULL;
+            if (!t2) { rc = EX_OSERR; break; }
+            rt = t2;
+        }
+        const char *map = gb_csv_field(&c, idx[0]);
+        int32_t mi = gb_strtab_intern(&maps, map, NULL);
+        snprintf(key, sizeof key, "%s\x1f%s\x1f%s", map, gb_csv_field(&c, idx[1]), gb_csv_field(&c, idx[2]));
+        int added = 0;
+        int32_t qi = mi < 0 ? -1 : gb_strtab_intern(&queries, key, &added);
+        snprintf(key, sizeof key, "%s\x1f%s", gb_csv_field(&c, idx[3]), gb_csv_field(&c, idx[4]));
+        int32_t pi = qi < 0 ? -1 : gb_strtab_intern(&pairs, key, NULL);
+        if (pi < 0) { rc = EX_OSERR; break; }
+        if (added) {
+            if ((size_t)qi >= qcap) {
+                qcap = qcap ? 2 * qcap : 1024;
+                int32_t *m2 = gb_realloc(qmap, qcap * sizeof *m2);
+                if (!m2) { rc = EX_OSERR; break; }
+                qmap = m2;
+            }
+            qmap[qi] = mi;
+            if ((size_t)mi >= x->nsl) {   /* a new map: maps are interned in order */
+                xslice *ns = gb_realloc(x->sl, ((size_t)mi + 1) * sizeof *ns);
+                if (!ns) { rc = EX_OSERR; break; }
+                x->sl = ns;
+                x->nsl = (size_t)mi + 1;
+                snprintf(x->sl[mi].name, sizeof x->sl[mi].name, "%s", map);
+                x->sl[mi].nq = 0;
+                x->sl[mi].lmin = x->sl[mi].lmax = NAN;
+            }
+            xslice *sl = &x->sl[mi];
+            sl->nq++;
+            double len = cost_col >= 0 ? numf(gb_csv_field(&c, cost_col)) : NAN;
+            if (len >= 0) {
+                if (isnan(sl->lmin) || len < sl->lmin) sl->lmin = len;
+                if (isnan(sl->lmax) || len > sl->lmax) sl->lmax = len;
+            }
+        }
+        rq[nr] = qi;
+        rp[nr] = pi;
+        rt[nr] = numf(gb_csv_field(&c, idx[5]));
+        nr++;
+    }
+    gb_csv_close(&c);
+    if (rc == GB_CSV_EOF) rc = 0;
+    if (rc == EX_OSERR) gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none");
+    int32_t base = rc ? -1 : gb_strtab_find(&pairs, "dijkstra\x1f" "bheap");
+    if (rc || base < 0) goto out;
+    const size_t nq = queries.n, nm = maps.n;
+    x->nmaps = nm;
+    /* the solvers, in summary order, each on its reference pair */
+    x->s = gb_calloc(t->n ? t->n : 1, sizeof *x->s);
+    tm = gb_malloc((nq ? nq : 1) * sizeof *tm);
+    bt = gb_malloc((nq ? nq : 1) * sizeof *bt);
+    a = gb_malloc((nq ? nq : 1) * sizeof *a);
+    b = gb_malloc((nq ? nq : 1) * sizeof *b);
+    logs = gb_calloc(GB_BOOT_RESAMPLES, sizeof *logs);
+    if (!x->s || !tm || !bt || !a || !b || !logs) { rc = gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none"); goto out; }
+    for (size_t q = 0; q < nq; q++) bt[q] = NAN;
+    for (size_t r = 0; r < nr; r++) if (rp[r] == base) bt[rq[r]] = rt[r];
+    for (size_t i = 0; i < t->n; i++) {
+        const srow *sr = &t->r[i];
+        int seen = 0;
+        for (size_t k = 0; k < x->n; k++) seen |= strcmp(x->s[k].solver, sr->solver) == 0;
+        if (seen || strcmp(sr->solver, "dijkstra") == 0) continue;
+        snprintf(key, sizeof key, "%s\x1f%s", sr->solver, t->ref);
+        int32_t pi = gb_strtab_find(&pairs, key);
+        const char *queue = t->ref;
+        if (pi < 0) {   /* its first queue in summary order */
+            snprintf(key, sizeof key, "%s\x1f%s", sr->solver, sr->queue);
+            pi = gb_strtab_find(&pairs, key);
+            queue = sr->queue;
+        }
+        if (pi < 0) continue;
+        xsolver *xs = &x->s[x->n++];
+        xs->solver = sr->solver;
+        xs->queue = queue;
+        xs->guarantee = sr->guarantee;
+        xs->est = xs->lo = xs->hi = xs->smin = xs->smax = NAN;
+        for (size_t q = 0; q < nq; q++) tm[q] = NAN;
+        for (size_t r = 0; r < nr; r++) if (rp[r] == pi) tm[rq[r]] = rt[r];
+        double lsum = 0;
+        int undefined = 0;
+        memset(logs, 0, GB_BOOT_RESAMPLES * sizeof *logs);
+        for (size_t m = 0; m < nm; m++) {
+            /* the map's query pairs, in file order */
+            size_t n = 0;
+            for (size_t q = 0; q < nq; q++)
+                if (qmap[q] == (int32_t)m && !isnan(bt[q]) && !isnan(tm[q])) { a[n] = bt[q]; b[n] = tm[q]; n++; }
+            if (!n) continue;
+            double *ca = gb_malloc(2 * n * sizeof *ca);
+            if (!ca) { rc = gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none"); goto out; }
+            double *cb = ca + n;
+            memcpy(ca, a, n * sizeof *ca);
+            memcpy(cb, b, n * sizeof *cb);
+            double ma = median_sel(ca, n), mb = median_sel(cb, n);
+            double sp = mb > 0 ? ma / mb : NAN;
+            xs->maps++;
+            if (!(sp > 0)) undefined = 1;
+            else {
+                lsum += log(sp);
+                if (isnan(xs->smin) || sp < xs->smin) { xs->smin = sp; snprintf(xs->min_map, sizeof xs->min_map, "%s", maps.str[m]); }
+                if (isnan(xs->smax) || sp > xs->smax) { xs->smax = sp; snprintf(xs->max_map, sizeof xs->max_map, "%s", maps.str[m]); }
+            }
+            uint64_t st = (uint64_t)GB_BOOT_SEED + m + 1;
+            for (int k = 0; k < GB_BOOT_RESAMPLES; k++) {
+                for (size_t j = 0; j < n; j++) {
+                    size_t u = (size_t)gb_rng_below(&st, n);
+                    ca[j] = a[u];
+                    cb[j] = b[u];
+                }
+                double ra = median_sel(ca, n), rb = median_sel(cb, n);
+                logs[k] += ra > 0 && rb > 0 ? log(ra / rb) : NAN;
+            }
+            gb_free(ca);
+        }
+        if (!xs->maps || undefined) continue;
+        xs->est = exp(lsum / xs->maps);
+        size_t nv = 0;
+        for (int k = 0; k < GB_BOOT_RESAMPLES; k++)
+            if (!isnan(logs[k])) logs[nv++] = exp(logs[k] / xs->maps);
+        qsort(logs, nv, sizeof *logs, cmp_double);
+        xs->lo = gb_quantile(logs, nv, (1 - GB_BOOT_LEVEL) / 2);
+        xs->hi = gb_quantile(logs, nv, (1 + GB_BOOT_LEVEL) / 2);
+    }
+    qsort(x->s, x->n, sizeof *x->s, cmp_xsolver);
+    x->have = 1;
+out:
+    gb_free(rq); gb_free(rp); gb_free(rt); gb_free(qmap);
+    gb_free(tm); gb_free(bt); gb_free(a); gb_free(b); gb_free(logs);
+    gb_strtab_free(&maps);
+    gb_strtab_free(&pairs);
+    gb_strtab_free(&queries);
+    if (rc) xmap_free(x);
+    return rc;
+}
+
+static void section_across(doc *d, const table *t, const xmap *x)
+{
+    if (!x->have || x->n == 0) return;
+    d_heading(d, 3, "across-maps", "Across maps: geometric-mean speedup over Dijkstra");
+    d_para(d, "Per solver (on queue `%s`): the geometric mean over the %zu maps of its per-map speedup over "
+           "`dijkstra` on `bheap` (median time ratio on the same queries, as in the per-map tables), so every "
+           "map counts alike whatever its size.  Brackets: 95 %% interval, stratified paired bootstrap over each "
+           "map's queries (%d resamples, seeded: see the notes).  Two solvers whose intervals overlap are a tie.",
+           t->ref, x->nmaps, GB_BOOT_RESAMPLES);
+    static const char *const hdr[] = { "solver", "queue", "guarantee", "maps", "geometric-mean speedup [95% CI]",
+                                       "lowest map", "highest map" };
+    static const char align[] = "lllrrll";
+    d_table_begin(d, 7, hdr, align);
+    for (size_t i = 0; i < x->n; i++) {
+        const xsolver *s = &x->s[i];
+        char cell[7][256], fx[96];
+        char *cells[7];
+        for (int k = 0; k < 7; k++) cells[k] = cell[k];
+        snprintf(cell[0], sizeof cell[0], "`%s`", s->solver);
+        snprintf(cell[1], sizeof cell[1], "`%s`", s->queue);
+        snprintf(cell[2], sizeof cell[2], "%s", s->guarantee);
+        snprintf(cell[3], sizeof cell[3], "%d", s->maps);
+        fmt_x_ci(cell[4], sizeof cell[4], s->est, s->lo, s->hi);
+        if (s->min_map[0]) snprintf(cell[5], sizeof cell[5], "%s `%s`", fmt_x(fx, sizeof fx, s->smin), s->min_map);
+        else snprintf(cell[5], sizeof cell[5], "-");
+        if (s->max_map[0]) snprintf(cell[6], sizeof cell[6], "%s `%s`", fmt_x(fx, sizeof fx, s->smax), s->max_map);
+        else snprintf(cell[6], sizeof cell[6], "-");
+        d_table_row(d, 7, cells, align);
+    }
+    d_table_end(d);
+}
+
 /* ---- sections ---------------------------------------------------------- */
 
 static const char *base_name(const char *p)
@@ -565,7 +864,7 @@ static void env_row(doc *d, const char *key, const char *val)
     d_table_row(d, 2, cells, "ll");
 }
 
-static void section_env(doc *d, const gb_jv *env)
+static void section_env(doc *d, const gb_jv *env, const xmap *x)
 {
     char b[4096], c[1024];
     d_heading(d, 2, "environment", "Environment");
@@ -629,6 +928,20 @@ static void section_env(doc *d, const gb_jv *env)
         env_row(d, "Queries", b);
     } else {
         env_row(d, "Queries", "every query of each scenario");
+    }
+    if (x && x->nsl) {   /* what the slice covers, from queries.csv */
+        size_t k = 0;
+        b[0] = '\0';
+        for (size_t i = 0; i < x->nsl && k + 16 < sizeof b; i++) {
+            const xslice *sl = &x->sl[i];
+            int w = isnan(sl->lmin)
+                ? snprintf(b + k, sizeof b - k, "%s`%s`: %zu queries", i ? "; " : "", sl->name, sl->nq)
+                : snprintf(b + k, sizeof b - k, "%s`%s`: %zu queries, optimal lengths %.1f to %.1f", i ? "; " : "",
+                           sl->name, sl->nq, sl->lmin, sl->lmax);
+            if (w < 0 || (size_t)w >= sizeof b - k) break;
+            k += (size_t)w;
+        }
+        env_row(d, "Slice per map", b);
     }
     join_names(gb_jv_get(run, "solvers"), b, sizeof b);
     env_row(d, "Solvers", b);
@@ -851,6 +1164,65 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_
     d_list_end(d);
 }
 
+/* ---- heuristic verdicts --------------------------------------------------
+ * DIR/heuristics-verdicts.csv, the --verdicts CSV of `gridbench
+ * heuristics` (columns by header name), as a table: one row per
+ * heuristic x weight x model, the verdict bold unless it is
+ * admissible+consistent.  Absent file: no section.  0, or a sysexits code
+ * with *dg filled (a malformed file). */
+static int section_heur_verdicts(doc *d, const char *dir, gb_diag *dg)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/heuristics-verdicts.csv", dir);
+    FILE *probe = fopen(path, "r");
+    if (!probe) return 0;
+    fclose(probe);
+    gb_csv c;
+    int rc = gb_csv_open(&c, path, dg);
+    if (rc) return rc;
+    static const char *const need[] = { "map", "model", "heuristic", "weight", "goals", "verdict",
+                                        "inadmissible_cells", "max_over", "inconsistent_edges",
+                                        "max_violation", "mean_ratio", "registry" };
+    enum { NV = sizeof need / sizeof need[0] };
+    int idx[NV];
+    if ((rc = gb_csv_require(&c, need, NV, idx, dg)) != 0) { gb_csv_close(&c); return rc; }
+    d_heading(d, 3, "heuristic-verdicts", "Heuristics: admissible? consistent? (`gridbench heuristics`)");
+    d_para(d, "From `heuristics-verdicts.csv` (`gridbench heuristics --verdicts`): each heuristic checked "
+           "against exact distances to sampled goals over every reachable cell.  Admissible = never above the "
+           "true distance; consistent = never drops by more than a move's cost.  A weighted heuristic "
+           "(w > 1) is expected to fail both.  Registry: what `gridbench list` claims (**WRONG** = the "
+           "claim failed on this map).");
+    static const char *const hdr[] = { "heuristic", "weight", "model", "map", "goals", "verdict",
+                                       "cells overestimated", "largest overestimate", "inconsistent moves",
+                                       "largest violation", "mean h/h*", "registry" };
+    static const char align[] = "lrllrlrrrrrl";
+    d_table_begin(d, 12, hdr, align);
+    while ((rc = gb_csv_next(&c, dg)) == 0) {
+        char cell[12][256];
+        char *cells[12];
+        for (int k = 0; k < 12; k++) cells[k] = cell[k];
+        const char *verdict = gb_csv_field(&c, idx[5]);
+        const int good = strcmp(verdict, "admissible+consistent") == 0;
+        snprintf(cell[0], sizeof cell[0], "`%s`", gb_csv_field(&c, idx[2]));
+        snprintf(cell[1], sizeof cell[1], "%s", gb_csv_field(&c, idx[3]));
+        snprintf(cell[2], sizeof cell[2], "`%s`", gb_csv_field(&c, idx[1]));
+        snprintf(cell[3], sizeof cell[3], "`%s`", gb_csv_field(&c, idx[0]));
+        snprintf(cell[4], sizeof cell[4], "%s", gb_csv_field(&c, idx[4]));
+        snprintf(cell[5], sizeof cell[5], good ? "%s" : "**%s**", verdict);
+        snprintf(cell[6], sizeof cell[6], "%s", gb_csv_field(&c, idx[6]));
+        fmt_num(cell[7], sizeof cell[7], numf(gb_csv_field(&c, idx[7])), 4);
+        snprintf(cell[8], sizeof cell[8], "%s", gb_csv_field(&c, idx[8]));
+        fmt_num(cell[9], sizeof cell[9], numf(gb_csv_field(&c, idx[9])), 4);
+        fmt_num(cell[10], sizeof cell[10], numf(gb_csv_field(&c, idx[10])), 4);
+        const char *reg = gb_csv_field(&c, idx[11]);
+        snprintf(cell[11], sizeof cell[11], strncmp(reg, "WRONG", 5) == 0 ? "**%s**" : "%s", reg);
+        d_table_row(d, 12, cells, align);
+    }
+    gb_csv_close(&c);
+    d_table_end(d);
+    return rc == GB_CSV_EOF ? 0 : rc;
+}
+
 static void pair_table(doc *d, const table *t, const char *map, int all)
 {
     static const char *const hdr[] = {
@@ -903,7 +1275,7 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
     d_table_end(d);
 }
 
-static void section_tables(doc *d, const table *t, const gb_jv *hf)
+static int section_tables(doc *d, const table *t, const gb_jv *hf, const xmap *x, const char *dir, gb_diag *dg)
 {
     d_heading(d, 2, "tables", "Tables");
     d_para(d, "Times are per query in microseconds: each query's warm time (the median of its "
@@ -916,7 +1288,10 @@ static void section_tables(doc *d, const table *t, const gb_jv *hf)
            "tables, subgoal graphs, an external solver's start), shown apart and amortised over the "
            "map's queries (mean + prep / n); times of `time_source` process (external solvers) are "
            "round trips, not comparable with in-process times.  Memory = the largest "
-           "workspace of the row's queries (search arrays, queue, landmarks: `mem_bytes`).");
+           "workspace of the row's queries (search arrays, queue, landmarks: `mem_bytes`).  Expansions "
+           "of `jps` and `jps+` count jump points, and those of `sg` and `sg-tl` subgoals, not cells: compare "
+           "them with each other, not with the cell counts of the other solvers.");
+    section_across(d, t, x);
     for (size_t m = 0; m < t->nmaps; m++) {
         char h[512], id[64];
         snprintf(h, sizeof h, "`%s`: each solver on queue `%s`", t->maps[m], t->ref);
@@ -967,6 +1342,7 @@ static void section_tables(doc *d, const table *t, const gb_jv *hf)
         pair_table(d, t, t->maps[m], 1);
     }
     fputs("</details>\n", d->html);
+    return section_heur_verdicts(d, dir, dg);
 }
 
 /* ---- plots manifest ---------------------------------------------------- */
@@ -1060,6 +1436,12 @@ static void section_notes(doc *d, const char *dir, const table *t)
            "(paired).  A winner is named only when its interval does not overlap the runner-up's "
            "(speedup intervals when both rows have one, else median-time intervals); otherwise the "
            "report says **tie**.", GB_BOOT_RESAMPLES, GB_BOOT_SEED);
+    d_item(d, "Across maps: the geometric mean of the per-map speedups (each map's median-time ratio "
+           "over the queries it shares with `dijkstra` on `bheap`).  Its interval is a stratified bootstrap: "
+           "each of %d resamples redraws every map's query pairs with replacement (a query keeps both of its "
+           "times) and takes the geometric mean again; map m (its order in `queries.csv`, from 0) draws from "
+           "its own splitmix64 stream, seeded s + m + 1 with s = %d.  Computed by `gridbench report` from `queries.csv`.",
+           GB_BOOT_RESAMPLES, GB_BOOT_SEED);
     d_item(d, "`report.html` is one self-contained file: its images are embedded (PNG as `data:` "
            "URIs), it uses no JavaScript and links no other file, so it can be mailed or opened from "
            "anywhere.  `report.md` links the images, their SVG versions and the data in the run folder.");
@@ -1112,11 +1494,18 @@ int gb_cmd_report(int argc, char **argv)
     }
     snprintf(path, sizeof path, "%s/summary.csv", dir);
     if ((rc = table_load(path, &t, &d)) != 0) { gb_jv_free(env); return report_err(&d); }
+    xmap xm;
+    if ((rc = xmap_load(dir, &t, &xm, &d)) != 0) { gb_jv_free(env); table_free(&t); return report_err(&d); }
     snprintf(path, sizeof path, "%s/hyperfine.json", dir);
     FILE *probe = fopen(path, "r");
     if (probe) {
         fclose(probe);
-        if ((rc = gb_jv_load(path, &hf, &d)) != 0) { gb_jv_free(env); table_free(&t); return report_err(&d); }
+        if ((rc = gb_jv_load(path, &hf, &d)) != 0) {
+            gb_jv_free(env);
+            table_free(&t);
+            xmap_free(&xm);
+            return report_err(&d);
+        }
     }
 
     snprintf(mdp, sizeof mdp, "%s/report.md", dir);
@@ -1131,6 +1520,7 @@ int gb_cmd_report(int argc, char **argv)
         gb_jv_free(env);
         gb_jv_free(hf);
         table_free(&t);
+        xmap_free(&xm);
         return report_err(&d);
     }
     const char *run_id = gb_jv_str(gb_jv_path(env, "run/run_id"), "run");
@@ -1143,10 +1533,10 @@ int gb_cmd_report(int argc, char **argv)
     fputs("</h1>\n<nav><a href=\"#environment\">Environment</a><a href=\"#findings\">Findings</a>"
           "<a href=\"#tables\">Tables</a><a href=\"#plots\">Plots</a><a href=\"#notes\">Notes</a></nav>\n",
           dc.html);
-    section_env(&dc, env);
+    section_env(&dc, env, &xm);
     section_headlines(&dc, &t, hf, env);
-    section_tables(&dc, &t, hf);
-    rc = section_plots(&dc, dir, &d);
+    rc = section_tables(&dc, &t, hf, &xm, dir, &d);
+    if (!rc) rc = section_plots(&dc, dir, &d);
     section_notes(&dc, dir, &t);
     fputs("</body>\n</html>\n", dc.html);
     if (rc) {
@@ -1163,6 +1553,7 @@ int gb_cmd_report(int argc, char **argv)
     gb_jv_free(env);
     gb_jv_free(hf);
     table_free(&t);
+    xmap_free(&xm);
     if (rc) return report_err(&d);
     fprintf(stderr, CMD ": wrote %s and %s\n", mdp, htp);
     return 0;

@@ -5,6 +5,8 @@
 #   libcriterion-dev  the test framework (make test)
 #   gnuplot-nox       plots (make report)
 #   hyperfine         whole-process timing (make report)
+#   chromium          renders report.html headless: every image checked, and
+#                     the screenshot report.png (make report, make test)
 #   curl, unzip       download and unpack the Moving AI archives (make datasets)
 #   zip               build the zip fixtures of the dataset tests (make test)
 #   python3           the reference external solver client (make test)
@@ -15,7 +17,7 @@
 # `make bench CALLGRIND=1`, clang for the sanitizer/fuzz builds).
 set -euo pipefail
 
-want=(build-essential libcriterion-dev gnuplot-nox hyperfine curl unzip zip python3 pkg-config "$@")
+want=(build-essential libcriterion-dev gnuplot-nox hyperfine chromium curl unzip zip python3 pkg-config "$@")
 missing=()
 for p in "${want[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

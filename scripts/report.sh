@@ -12,6 +12,9 @@
 #   gridbench report     report.md / report.html
 #   hyperfine            whole-process timings (hyperfine.json)
 #   gnuplot              plots/*.gp -> plots/*.png + *.svg
+#   check-html.sh        headless Chromium: every image of report.html
+#                        loads; screenshot report.png (skipped, with a
+#                        note, when chromium is not installed)
 #
 # Everything is written into results/<run-id>.tmp/, which is renamed to
 # results/<run-id>/ only when the report is complete; results/latest then
@@ -36,7 +39,8 @@ usage: scripts/report.sh [OPTIONS]
 
 Run solvers x queues over scenario files with `gridbench run`, then write
 results/<run-id>/: queries.csv, summary.csv, env.json, hyperfine.json,
-plots/ (PNG + SVG), footprints/, report.md and report.html.
+plots/ (PNG + SVG), footprints/, report.md, report.html and (with
+chromium) report.png, a screenshot of the page.
 
 Input
   --scen FILE           scenario file (repeatable); default: $SCEN if set
@@ -81,6 +85,9 @@ Output
                         options: queries already in it are not run again
   --heuristics FILE     the --hist CSV of `gridbench heuristics` (mean h/h* per
                         distance bucket): copied into the run and plotted
+  --heuristics-verdicts FILE  the --verdicts CSV of `gridbench heuristics` (one
+                        verdict per heuristic: admissible, consistent):
+                        copied into the run, shown as a table in the report
   --bin PATH            gridbench binary (default $GB_BIN, else ./gridbench)
   -h, --help            this text
 
@@ -88,6 +95,8 @@ Examples
   make report
   scripts/report.sh --resume          # after an interrupted `make report`
   scripts/report.sh --scen ../shared/movingai/dao/arena.map.scen --solvers astar-octile,jps
+  ./gridbench heuristics datasets/default/maze128-2-1.map --hist h.csv --verdicts v.csv
+  scripts/report.sh --sample 50 --heuristics h.csv --heuristics-verdicts v.csv
 EOF
 }
 
@@ -115,6 +124,7 @@ FOOTPRINTS=1
 OUT_DIR=results
 RUN_ID=
 HEUR=
+HEUR_V=
 RESUME=0
 FRESH=0
 JOBS=1
@@ -148,6 +158,7 @@ while [ "$#" -gt 0 ]; do
     --out-dir) need_arg "$@"; OUT_DIR=$2; shift 2 ;;
     --run-id) need_arg "$@"; RUN_ID=$2; shift 2 ;;
     --heuristics) need_arg "$@"; HEUR=$2; shift 2 ;;
+    --heuristics-verdicts) need_arg "$@"; HEUR_V=$2; shift 2 ;;
     --resume) RESUME=1; shift ;;
     --fresh) FRESH=1; shift ;;
     --jobs) need_arg "$@"; is_count "$2" && [ "$2" -ge 1 ] || die 2 "--jobs: expected a positive integer, found '$2'"; JOBS=$2; shift 2 ;;
@@ -171,6 +182,12 @@ done
 [ -z "$HF_SCEN" ] && HF_SCEN=${SCENS[0]}
 [ -z "$CSV_IN" ] || [ -f "$CSV_IN" ] || die 2 "--csv: expected a readable file, found none at '$CSV_IN'"
 [ -z "$HEUR" ] || [ -f "$HEUR" ] || die 2 "--heuristics: expected a readable file, found none at '$HEUR'"
+if [ -n "$HEUR_V" ]; then
+    [ -f "$HEUR_V" ] || die 2 "--heuristics-verdicts: expected a readable file, found none at '$HEUR_V'"
+    V_HEADER=map,model,heuristic,weight,goals,verdict,inadmissible_cells,max_over,inconsistent_edges,max_violation,mean_ratio,registry
+    [ "$(head -n 1 -- "$HEUR_V" | tr -d '\r')" = "$V_HEADER" ] ||
+        die 2 "--heuristics-verdicts: expected the --verdicts CSV of \`gridbench heuristics\` (header $V_HEADER) in '$HEUR_V'"
+fi
 if [ -n "$RUN_ID" ] && ! [[ $RUN_ID =~ ^[A-Za-z0-9._-]+$ && $RUN_ID != .* ]]; then
     die 2 "--run-id: expected letters, digits, '.', '_' or '-' (not starting with '.'), found '$RUN_ID'"
 fi
@@ -188,11 +205,17 @@ if [ "$HYPERFINE" = 1 ]; then
         die 3 "hyperfine not found: install the Debian package hyperfine (sudo apt-get install hyperfine), or pass --no-hyperfine"
 fi
 command -v sha256sum >/dev/null 2>&1 || die 3 "sha256sum not found: install the Debian package coreutils"
+command -v perl >/dev/null 2>&1 || die 3 "perl not found: install the Debian package perl-base"
 
 abspath() { readlink -f -- "$1"; }
 BIN_ABS=$(abspath "$BIN")
 PLOTDIR=$(abspath "$(dirname "$0")/../plots")
 [ -f "$PLOTDIR/style.gp" ] || die 3 "gnuplot scripts not found in $PLOTDIR"
+# chromium is optional: it checks the finished page and takes report.png
+CHECK_HTML=$(abspath "$(dirname "$0")/check-html.sh")
+HAVE_CHROMIUM=0
+if [ -n "${GB_CHROMIUM:-}" ]; then if [ -x "$GB_CHROMIUM" ]; then HAVE_CHROMIUM=1; fi
+elif command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then HAVE_CHROMIUM=1; fi
 
 # JPS exists only for 8-nocut: leave it out of the default lists elsewhere.
 drop_jps() {
@@ -210,7 +233,7 @@ FP_SOLVERS=$(drop_jps "$FP_SOLVERS")
 # ---- run folder --------------------------------------------------------
 T0=$(date +%s)
 step_t=$T0
-NSTEPS=7
+NSTEPS=$((7 + HAVE_CHROMIUM))
 step() {   # step N "what"
     local now; now=$(date +%s)
     say "[$1/$NSTEPS] $2   (+$((now - T0)) s)"
@@ -350,6 +373,8 @@ fi
 step 3 "gridbench summary -> summary.csv, data/"
 "$BIN" summary "$TMP/queries.csv" --out "$TMP/summary.csv" --plot-data "$TMP/data" ||
     die 4 "gridbench summary failed"
+# the faceted plots' data: panels by solver family, guarantees, per-map queues
+perl "$(dirname "$0")/plot-data.pl" "$TMP" || die 4 "scripts/plot-data.pl failed"
 meta() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$TMP/data/meta.tsv"; }
 REF_QUEUE=$(meta ref_queue)
 mapfile -t RUN_SOLVERS < <(meta solver)
@@ -445,31 +470,41 @@ gp() {   # gp SCRIPT 'assignments' OUT-BASENAME SECTION CAPTION
 q_note="solvers on queue $REF_QUEUE (bfs: fifo)"
 while IFS=$'\t' read -r idx map slug scen nq; do
     case $idx in '#'*) continue ;; esac
-    gp time_vs_length.gp "data='data/bucket-$slug.tsv'; map='$(gq "$map")'; queue='$(gq "$REF_QUEUE")'" "time-$slug" time \
-        "Median time per query by optimal path length on \`$map\` ($nq queries, $q_note); log scale."
+    gp time_vs_length.gp "data='data/bucket-$slug.tsv'; panels='data/panels-$slug.gp'; map='$(gq "$map")'; queue='$(gq "$REF_QUEUE")'" "time-$slug" time \
+        "Median time per query by optimal path length on \`$map\` ($nq queries, $q_note); log scale; one panel per solver family (at most 5 solvers each), \`dijkstra\` dashed in every panel as the reference."
 done <"$TMP/data/maps.tsv"
 while IFS=$'\t' read -r idx map slug scen nq; do
     case $idx in '#'*) continue ;; esac
-    gp expansions_vs_length.gp "data='data/bucket-$slug.tsv'; map='$(gq "$map")'; queue='$(gq "$REF_QUEUE")'" "expansions-$slug" expansions \
-        "Mean nodes expanded by optimal path length on \`$map\` ($q_note); log scale."
+    gp expansions_vs_length.gp "data='data/bucket-$slug.tsv'; panels='data/panels-$slug.gp'; map='$(gq "$map")'; queue='$(gq "$REF_QUEUE")'" "expansions-$slug" expansions \
+        "Mean nodes expanded by optimal path length on \`$map\` ($q_note); log scale; one panel per solver family.  JPS, JPS+ and the subgoal graphs count **jump points or subgoals, not cells**: their panel has its own axis and no Dijkstra line."
 done <"$TMP/data/maps.tsv"
 if [ -s "$TMP/data/speedup.tsv" ]; then
-    gp speedup.gp "data='data/speedup.tsv'; queue='$(gq "$REF_QUEUE")'" speedup speedup \
-        "Per-query speedup over \`dijkstra\` on \`bheap\`, one box per solver and map (box: 25th-75th percentile, whiskers 5th-95th, bar: median); log scale."
+    gp speedup.gp "data='data/speedup-g.tsv'; titles='data/speedup-maps.gp'; queue='$(gq "$REF_QUEUE")'" speedup speedup \
+        "Per-query speedup over \`dijkstra\` on \`bheap\`, one panel per map, one box per solver (box: 25th-75th percentile, whiskers 5th-95th, bar: median); log scale.  Colour = the path guarantee: blue optimal, orange bounded (cost ≤ w × optimal), red none."
 else
     echo "Speedup plot skipped: the run has no dijkstra on bheap, or no other solver, to compare." >>"$TMP/notes.txt"
 fi
-if [ -s "$TMP/data/queues.tsv" ]; then
-    gp queues.gp "data='data/queues.tsv'; queue='$(gq "$REF_QUEUE")'" queues queues \
-        "Median over queries of time on each queue / time on \`$REF_QUEUE\`, same solver and query; below 1 = faster."
-else
+nqplots=0
+while IFS=$'\t' read -r idx map slug scen nq; do
+    case $idx in '#'*) continue ;; esac
+    [ -s "$TMP/data/queues-$slug.tsv" ] || continue
+    gp queues.gp "data='data/queues-$slug.tsv'; map='$(gq "$map")'; queue='$(gq "$REF_QUEUE")'" "queues-$slug" queues \
+        "Priority queues on \`$map\`: each solver's median time per query on each queue / its median on \`$REF_QUEUE\`; error bars: the 95 % bootstrap interval of that median (over a mix of query sizes, so wide), divided by the same.  Overlapping bars are a tie."
+    nqplots=$((nqplots + 1))
+done <"$TMP/data/maps.tsv"
+if [ "$nqplots" = 0 ]; then
     echo "Queue comparison skipped: no solver ran on more than one queue." >>"$TMP/notes.txt"
 fi
-gp cactus.gp "data='data/cactus.tsv'; queue='$(gq "$REF_QUEUE")'" cactus cactus \
-    "Cactus plot: each solver's query times sorted, all maps pooled ($q_note); point (k, t) = k queries solved within t each."
+gp cactus.gp "data='data/cactus.tsv'; panels='data/panels-cactus.gp'; queue='$(gq "$REF_QUEUE")'" cactus cactus \
+    "Cactus plot: each solver's query times sorted, all maps pooled ($q_note); point (k, t) = k queries solved within t each; one panel per solver family, \`dijkstra\` dashed in every panel."
 
 if [ -n "$HEUR" ]; then
     cp -- "$HEUR" "$TMP/heuristics.csv"
+fi
+if [ -n "$HEUR_V" ]; then
+    cp -- "$HEUR_V" "$TMP/heuristics-verdicts.csv"
+elif [ -n "$HEUR" ]; then
+    echo "No table of heuristic verdicts: pass the --verdicts CSV of \`gridbench heuristics\` with --heuristics-verdicts." >>"$TMP/notes.txt"
 fi
 HIST_HEADER=heuristic,weight,bucket,lo,hi,mean_ratio,cells
 if [ -f "$TMP/heuristics.csv" ]; then
@@ -502,7 +537,24 @@ step 7 "report.md and report.html"
 if [ "$run_rc" = 1 ]; then
     echo "**gridbench run reported solver failures** (exit status 1): see the headline findings." >>"$TMP/notes.txt"
 fi
+# report.png: the page as headless Chromium renders it, every image checked
+# to load (scripts/check-html.sh); without chromium the step is skipped.
+if [ "$HAVE_CHROMIUM" = 1 ]; then
+    echo "\`report.png\`: a screenshot of \`report.html\` rendered by headless Chromium, which also checked that every image of the page loads (\`scripts/check-html.sh\`)." >>"$TMP/notes.txt"
+else
+    echo "No screenshot \`report.png\` and no browser check of the page: chromium is not installed (Debian package chromium)." >>"$TMP/notes.txt"
+fi
 "$BIN" report "$TMP" || die 4 "gridbench report failed"
+if [ "$HAVE_CHROMIUM" = 1 ]; then
+    step 8 "headless Chromium: every image of report.html loads; screenshot report.png"
+    chk=0
+    "$CHECK_HTML" --screenshot "$TMP/report.png" "$TMP/report.html" || chk=$?
+    case $chk in
+    0) ;;
+    1) die 4 "report.html does not render cleanly in Chromium: an image is broken (see above)" ;;
+    *) say "warning: chromium could not check report.html (exit $chk, see above): published without report.png" ;;
+    esac
+fi
 
 # ---- publish ---------------------------------------------------------------------
 rm -f -- "$TMP/run_status"

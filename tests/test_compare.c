@@ -597,3 +597,62 @@ GB_TEST(compare, unpaired_rows_and_usage)
     cr_expect_eq(sh(log, "'%s' compare --help", bin), 0);
     rm_rf(dir);
 }
+
+/* --plot FILE: gnuplot draws plots/compare.gp into FILE (PNG or SVG, with
+ * a point per group); without gnuplot, or without the script, a note and
+ * no file -- and the exit status stays the comparison's. */
+GB_TEST(compare, plot_is_drawn_or_skipped_with_a_note)
+{
+    const char *bin = gb_bin();
+    char dir[64], a[128], b[128], log[128], png[128], svg[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(a, sizeof a, "%s/a.csv", dir);
+    snprintf(b, sizeof b, "%s/b.csv", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(png, sizeof png, "%s/cmp.png", dir);
+    snprintf(svg, sizeof svg, "%s/cmp.svg", dir);
+    spec s;
+    spec_init(&s);
+    write_run(a, &s);
+    s.factor[1] = 2;
+    write_run(b, &s);
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0 && access("plots/compare.gp", R_OK) == 0) {
+        /* exit 1: the slowdown is above 50 %, with or without the plot */
+        cr_expect_eq(sh(log, "GB_PLOTDIR=plots '%s' compare --fail-on-regression 50 --plot '%s' '%s' '%s'", bin,
+                        png, a, b), 1);
+        char *l = slurp(log);
+        cr_expect(strstr(l, "gridbench compare: plot written to ") != NULL, "%s", l);
+        free(l);
+        FILE *f = fopen(png, "rb");
+        unsigned char sig[8] = { 0 };
+        cr_assert(f != NULL, "no %s", png);
+        cr_expect_eq(fread(sig, 1, 8, f), 8);
+        fclose(f);
+        cr_expect(memcmp(sig, "\x89PNG\r\n\x1a\n", 8) == 0, "not a PNG");
+        cr_expect_eq(sh(log, "GB_PLOTDIR=plots '%s' compare --plot '%s' '%s' '%s'", bin, svg, a, b), 0);
+        char *v = slurp(svg);
+        /* both groups drawn, the slower one under its legend entry */
+        cr_expect(strstr(v, "m1  jps / bheap") != NULL && strstr(v, "m1  astar-octile / bheap") != NULL, "%.300s", v);
+        cr_expect(strstr(v, ">slower<") != NULL && strstr(v, "</svg>") != NULL);
+        free(v);
+    }
+    /* no script where GB_PLOTDIR points: a note, no file, status unchanged */
+    remove(png);
+    cr_expect_eq(sh(log, "GB_PLOTDIR='%s' '%s' compare --plot '%s' '%s' '%s'", dir, bin, png, a, b), 0);
+    char *l = slurp(log);
+    cr_expect(strstr(l, "gridbench compare: note: no plot: plots/compare.gp not found") != NULL, "%s", l);
+    free(l);
+    cr_expect(access(png, F_OK) != 0);
+    /* no gnuplot on PATH */
+    cr_expect_eq(sh(log, "PATH='%s' GB_PLOTDIR=plots '%s' compare --plot '%s' '%s' '%s'", dir, bin, png, a, b), 0);
+    l = slurp(log);
+    cr_expect(strstr(l, "gridbench compare: note: no plot: gnuplot not found") != NULL, "%s", l);
+    free(l);
+    cr_expect(access(png, F_OK) != 0);
+    /* the plot may not overwrite an input */
+    cr_expect_eq(sh(log, "'%s' compare --plot '%s' '%s' '%s'", bin, a, a, b), 73);
+    l = slurp(log);
+    cr_expect(strstr(l, "expected an output that is none of the inputs") != NULL, "%s", l);
+    free(l);
+    rm_rf(dir);
+}

@@ -1014,3 +1014,34 @@ GB_TEST(heuristics, cli_human_summary_without_out)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
 }
+
+/* --verdicts FILE: the verdict table as CSV, one row per heuristic, the
+ * same verdicts as the human table; a file named twice is refused. */
+GB_TEST(heuristics, cli_verdicts_csv)
+{
+    const char *bin = getenv("GB_BIN");
+    if (!bin || !bin[0]) cr_skip_test("GB_BIN is not set (make test sets it)");
+    char dir[] = "/tmp/gb-test-heur-verd-XXXXXX", map[256], vp[300];
+    cr_assert_not_null(mkdtemp(dir));
+    write_test_map(dir, map, sizeof map);
+    snprintf(vp, sizeof vp, "%s/v.csv", dir);
+    char out[4096];
+    int rc = gb_test_sh(out, sizeof out, "'%s' heuristics -q -g 2 -H octile,manhattan,octile:w=1.5 "
+                        "--verdicts '%s' '%s'", bin, vp, map);
+    cr_assert_eq(rc, 0, "%s", out);
+    char *v = strdup(slurp(vp));
+    cr_expect(strncmp(v, "map,model,heuristic,weight,goals,verdict,inadmissible_cells,max_over,"
+                         "inconsistent_edges,max_violation,mean_ratio,registry\n", 119) == 0, "%s", v);
+    cr_expect_eq(count_lines(v), 4, "%s", v);
+    cr_expect(strstr(v, ",8-nocut,octile,1,2,admissible+consistent,0,0,0,0,") != NULL, "%s", v);
+    cr_expect(strstr(v, ",8-nocut,manhattan,1,2,neither,") != NULL, "%s", v);
+    cr_expect(strstr(v, ",8-nocut,octile,1.5,2,neither,") != NULL && strstr(v, ",no claim (w > 1)\n") != NULL,
+              "%s", v);
+    free(v);
+    rc = gb_test_sh(out, sizeof out, "'%s' heuristics -q -g 2 --hist '%s' --verdicts '%s' '%s'", bin, vp, vp, map);
+    cr_expect_eq(rc, 64, "%s", out);
+    cr_expect(strstr(out, "expected --verdicts to name a file of its own") != NULL, "%s", out);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}

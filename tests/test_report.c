@@ -872,6 +872,259 @@ GB_TEST(report, html_embeds_images_and_marks_missing_ones)
     rm_rf(dir);
 }
 
+/* ---- across maps ------------------------------------------------------------ */
+
+/* The cross-map table: the geometric mean of the per-map speedups, with a
+ * stratified bootstrap interval.  Constant per-query ratios make every
+ * resample equal (4x on A, 16x on B: 8x [8, 8]); a noisy solver gets an
+ * interval around its estimate; the same input gives the same bytes. */
+GB_TEST(report, cross_map_geometric_mean_with_intervals)
+{
+    const char *bin = gb_bin();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"run\": {\"run_id\": \"geo\"}}\n");
+    snprintf(p, sizeof p, "%s/summary.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    sum_row(f, "A", "dijkstra", "bheap", 300, 200, 400, 1, 1, 1);
+    sum_row(f, "A", "jps", "bheap", 75, 50, 100, 4, 4, 4);
+    sum_row(f, "A", "astar-octile", "bheap", 150, 100, 200, 2, 2, 2);
+    sum_row(f, "A", "noisy", "bheap", 150, 100, 200, 2, 1, 3);
+    sum_row(f, "B", "dijkstra", "bheap", 300, 200, 400, 1, 1, 1);
+    sum_row(f, "B", "jps", "bheap", 19, 12, 25, 16, 16, 16);
+    sum_row(f, "B", "noisy", "bheap", 150, 100, 200, 2, 1, 3);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(p, sizeof p, "%s/queries.csv", dir);
+    f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fputs("map,scen,line,solver,queue,status,time_ns\n", f);
+    for (int m = 0; m < 2; m++) {
+        int nq = m == 0 ? 5 : 4;
+        for (int q = 0; q < nq; q++) {
+            double base = 100.0 * (q + 1) * (m + 1);
+            const char *map = m ? "B" : "A";
+            fprintf(f, "%s,%s.scen,%d,dijkstra,bheap,ok,%.3f\n", map, map, q + 2, base);
+            fprintf(f, "%s,%s.scen,%d,jps,bheap,ok,%.6f\n", map, map, q + 2, base / (m ? 16 : 4));
+            fprintf(f, "%s,%s.scen,%d,jps,bucket,ok,%.6f\n", map, map, q + 2, base);   /* not its queue */
+            if (!m) fprintf(f, "%s,%s.scen,%d,astar-octile,bheap,ok,%.6f\n", map, map, q + 2, base / 2);
+            fprintf(f, "%s,%s.scen,%d,noisy,bheap,ok,%.6f\n", map, map, q + 2, base / (1.0 + (q * 7 % 5)));
+        }
+    }
+    cr_assert_eq(fclose(f), 0);
+    int rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "### Across maps: geometric-mean speedup over Dijkstra") != NULL, "%s", md);
+    /* the slice each map ran (no dijkstra_cost column here: no length range) */
+    cr_expect(strstr(md, "| Slice per map | `A`: 5 queries; `B`: 4 queries |") != NULL, "%s", md);
+    cr_expect(strstr(md, "| `jps` | `bheap` | optimal | 2 | 8.00× [8.00, 8.00] | 4.00× `A` | 16.0× `B` |") != NULL,
+              "%s", md);
+    cr_expect(strstr(md, "| `astar-octile` | `bheap` | optimal | 1 | 2.00× [2.00, 2.00] | 2.00× `A` | 2.00× `A` |")
+              != NULL, "%s", md);
+    /* sorted by the estimate, fastest first */
+    const char *j = strstr(md, "| `jps` | `bheap` | optimal | 2 |"), *a = strstr(md, "| `astar-octile` | `bheap` | optimal | 1 |");
+    cr_expect(j && a && j < a, "not sorted by speedup");
+    /* noisy: per-query ratios 1..5, so resamples differ -- read the row back */
+    const char *nz = strstr(md, "| `noisy` | `bheap` | optimal | 2 | ");
+    cr_assert(nz != NULL, "%s", md);
+    double est = 0, lo = 0, hi = 0;
+    cr_assert_eq(sscanf(nz, "| `noisy` | `bheap` | optimal | 2 | %lf× [%lf, %lf]", &est, &lo, &hi), 3, "%.120s", nz);
+    cr_expect(lo < hi && lo <= est && est <= hi, "noisy: %g [%g, %g]", est, lo, hi);
+    /* the same input, the same page */
+    rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_assert_eq(rc, 0);
+    char *md2 = slurp(p, NULL);
+    cr_expect_str_eq(md2, md);
+    free(md2);
+    free(md);
+    /* without queries.csv (or without the baseline) the table is left out */
+    snprintf(p, sizeof p, "%s/queries.csv", dir);
+    cr_assert_eq(remove(p), 0);
+    rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_assert_eq(rc, 0);
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    md = slurp(p, NULL);
+    cr_expect(strstr(md, "Across maps: geometric-mean") == NULL);
+    free(md);
+    rm_rf(dir);
+}
+
+/* The verdicts of `gridbench heuristics --verdicts`, when the folder has
+ * them, become a table: failing verdicts and a wrong registry claim in
+ * bold; a malformed file is an error naming it. */
+GB_TEST(report, heuristic_verdict_table)
+{
+    const char *bin = gb_bin();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"run\": {\"run_id\": \"heur\"}}\n");
+    snprintf(p, sizeof p, "%s/summary.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(p, sizeof p, "%s/heuristics-verdicts.csv", dir);
+    write_file(p, "map,model,heuristic,weight,goals,verdict,inadmissible_cells,max_over,inconsistent_edges,"
+                  "max_violation,mean_ratio,registry\n"
+                  "m.map,8-nocut,octile,1,4,admissible+consistent,0,0,0,0,0.5,agrees\n"
+                  "m.map,8-nocut,manhattan,1,4,neither,74,1.171572875,10648,0.5857864376,0.6,agrees\n"
+                  "m.map,8-nocut,euclidean,1,4,neither,3,0.5,2,0.25,0.4,WRONG: claims admissible\n");
+    int rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "### Heuristics: admissible? consistent? (`gridbench heuristics`)") != NULL, "%s", md);
+    cr_expect(strstr(md, "| `octile` | 1 | `8-nocut` | `m.map` | 4 | admissible+consistent | 0 | 0.0000 | 0 | "
+                         "0.0000 | 0.5000 | agrees |") != NULL, "%s", md);
+    cr_expect(strstr(md, "| `manhattan` | 1 | `8-nocut` | `m.map` | 4 | **neither** | 74 | 1.1716 | 10648 | "
+                         "0.5858 | 0.6000 | agrees |") != NULL, "%s", md);
+    cr_expect(strstr(md, "| **WRONG: claims admissible** |") != NULL, "%s", md);
+    free(md);
+    snprintf(p, sizeof p, "%s/report.html", dir);
+    char *html = slurp(p, NULL);
+    cr_expect(strstr(html, "<td class=\"l\"><strong>neither</strong></td>") != NULL);
+    free(html);
+    snprintf(p, sizeof p, "%s/heuristics-verdicts.csv", dir);
+    write_file(p, "heuristic,weight,bucket,lo,hi,mean_ratio,cells\noctile,1,0,0,4,0.5,10\n");
+    rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_expect_eq(rc, 65, "%s", tail_of(log));
+    cr_expect(strstr(tail_of(log), "heuristics-verdicts.csv") != NULL, "%s", tail_of(log));
+    rm_rf(dir);
+}
+
+/* ---- the page in a real browser ----------------------------------------- */
+
+/* Chromium on $PATH (or $GB_CHROMIUM), else skip the calling test with a
+ * message that says how to get it. */
+static void need_chromium(void)
+{
+    if (!file_exists("scripts/check-html.sh")) cr_skip_test("not run from the repository root");
+    const char *c = getenv("GB_CHROMIUM");
+    if (c && c[0] ? access(c, X_OK) != 0
+                  : system("command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1") != 0)
+        cr_skip_test("chromium is not installed (Debian package chromium, see scripts/deps.sh): "
+                     "report.html was not rendered in a browser");
+}
+
+/* A run folder with one summary row and the given plots.tsv; 0 when
+ * `gridbench report` wrote its pages. */
+static int browser_fixture(const char *bin, const char *dir, const char *manifest, const char *log)
+{
+    static const unsigned char png[67] =
+        "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01"
+        "\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0a\x49\x44\x41\x54\x78\x9c\x63\x00\x01\x00\x00"
+        "\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+    char p[256];
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"run\": {\"run_id\": \"browser\"}}\n");
+    snprintf(p, sizeof p, "%s/summary.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
+    sum_row(f, "A", "jps", "bheap", 100, 90, 110, 10, 9, 11);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(p, sizeof p, "%s/plots", dir);
+    mkdir(p, 0777);
+    snprintf(p, sizeof p, "%s/plots/good.png", dir);
+    f = fopen(p, "wb");
+    cr_assert(f != NULL);
+    cr_assert_eq(fwrite(png, 1, sizeof png, f), sizeof png);
+    cr_assert_eq(fclose(f), 0);
+    /* a file named .png that no browser can decode */
+    snprintf(p, sizeof p, "%s/plots/bad.png", dir);
+    write_file(p, "not a png at all\n");
+    snprintf(p, sizeof p, "%s/plots.tsv", dir);
+    write_file(p, manifest);
+    return sh(log, "'%s' report '%s'", bin, dir);
+}
+
+/* report.html rendered by headless Chromium: every image loads, and the
+ * screenshot is a PNG.  Skipped only when chromium is absent. */
+GB_TEST(report_browser, every_image_loads_and_a_screenshot_is_kept)
+{
+    const char *bin = gb_bin();
+    need_chromium();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    int rc = browser_fixture(bin, dir, "time\tplots/good.png\t-\tA good image\n"
+                                       "cactus\tplots/good.png\t-\tThe same again\n", log);
+    cr_assert_eq(rc, 0, "report: %s", tail_of(log));
+    rc = sh(log, "scripts/check-html.sh --min-images 2 --screenshot '%s/report.png' '%s/report.html'", dir, dir);
+    cr_expect_eq(rc, 0, "check-html.sh exit %d: %s", rc, tail_of(log));
+    cr_expect(strstr(tail_of(log), "all 2 images loaded in Chromium") != NULL, "%s", tail_of(log));
+    size_t len = 0;
+    snprintf(p, sizeof p, "%s/report.png", dir);
+    char *shot = file_exists(p) ? slurp(p, &len) : NULL;
+    cr_expect(shot && len > 1000 && memcmp(shot, "\x89PNG\r\n\x1a\n", 8) == 0, "no screenshot %s", p);
+    free(shot);
+    /* the check copy is not left in the run folder, and the page stays script-free */
+    snprintf(p, sizeof p, "%s/report.html", dir);
+    char *html = slurp(p, NULL);
+    cr_expect(strstr(html, "<script") == NULL);
+    free(html);
+    rm_rf(dir);
+}
+
+/* The check fails on a deliberately broken image -- an embedded PNG that
+ * does not decode, and a reference to a file that is not there -- and
+ * names each; --min-images fails a page without images. */
+GB_TEST(report_browser, a_broken_image_fails_the_check)
+{
+    const char *bin = gb_bin();
+    need_chromium();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    int rc = browser_fixture(bin, dir, "time\tplots/good.png\t-\tGood\n"
+                                       "time\tplots/bad.png\t-\tBroken on purpose\n", log);
+    cr_assert_eq(rc, 0, "report: %s", tail_of(log));
+    rc = sh(log, "scripts/check-html.sh '%s/report.html'", dir);
+    cr_expect_eq(rc, 1, "expected exit 1 for a broken embedded image, found %d: %s", rc, tail_of(log));
+    /* "not a png" in base64 */
+    cr_expect(strstr(tail_of(log), "1 of 2 images did not load in Chromium") != NULL &&
+              strstr(tail_of(log), "data:image/png;base64,bm90IGEgcG5n") != NULL, "%s", tail_of(log));
+    /* a hand-made page: one good image, one missing file */
+    snprintf(p, sizeof p, "%s/links.html", dir);
+    write_file(p, "<!DOCTYPE html><html><head><title>t</title></head><body>"
+                  "<img src=\"plots/good.png\" alt=\"\"><img src=\"plots/gone.png\" alt=\"\"></body></html>\n");
+    rc = sh(log, "scripts/check-html.sh '%s'", p);
+    cr_expect_eq(rc, 1, "expected exit 1 for a missing file, found %d: %s", rc, tail_of(log));
+    cr_expect(strstr(tail_of(log), "  plots/gone.png") != NULL && strstr(tail_of(log), "good.png") == NULL,
+              "%s", tail_of(log));
+    write_file(p, "<!DOCTYPE html><html><body><p>no image</p></body></html>\n");
+    rc = sh(log, "scripts/check-html.sh --min-images 1 '%s'", p);
+    cr_expect_eq(rc, 1, "%s", tail_of(log));
+    cr_expect(strstr(tail_of(log), "expected at least 1 images, found 0") != NULL, "%s", tail_of(log));
+    rm_rf(dir);
+}
+
+/* Without chromium the check says so and exits 3 (report.sh then skips
+ * its screenshot with a note); this needs no browser. */
+GB_TEST(report_browser, absent_chromium_is_named)
+{
+    if (!file_exists("scripts/check-html.sh")) cr_skip_test("not run from the repository root");
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/page.html", dir);
+    write_file(p, "<html><body></body></html>\n");
+    int rc = sh(log, "GB_CHROMIUM=%s/no-such-browser scripts/check-html.sh '%s'", dir, p);
+    cr_expect_eq(rc, 3, "%s", tail_of(log));
+    cr_expect(strstr(tail_of(log), "chromium not found") != NULL &&
+              strstr(tail_of(log), "install the Debian package chromium") != NULL, "%s", tail_of(log));
+    rm_rf(dir);
+}
+
 /* ---- CLI errors ------------------------------------------------------- */
 
 GB_TEST(report_cli, usage_errors)
@@ -1045,7 +1298,9 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
 
     static const char *const files[] = {
         "queries.csv", "summary.csv", "env.json", "hyperfine.json", "report.md", "report.html",
-        "plots/speedup.png", "plots/speedup.svg", "plots/queues.png", "plots/queues.svg",
+        "plots/speedup.png", "plots/speedup.svg", "plots/queues-random32-20-3.map.png",
+        "plots/queues-room32x24-8-2.map.svg", "data/speedup-g.tsv", "data/panels-random32-20-3.map.gp",
+        "data/panels-cactus.gp", "data/queues-room32x24-8-2.map.tsv",
         "plots/cactus.png", "plots/cactus.svg",
         "plots/time-random32-20-3.map.png", "plots/time-room32x24-8-2.map.svg",
         "plots/expansions-random32-20-3.map.png", "plots/footprint-room32x24-8-2.map.png",
@@ -1082,9 +1337,42 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
         }
     }
     closedir(dp);
-    /* 2 maps x (time, expansions, footprint) + speedup, queues, cactus */
-    cr_expect_eq(npng, 9);
-    cr_expect_eq(nsvg, 9);
+    /* 2 maps x (time, expansions, queues, footprint) + speedup, cactus */
+    cr_expect_eq(npng, 10);
+    cr_expect_eq(nsvg, 10);
+
+    /* facets: dijkstra is the reference of every panel, jps has its own
+     * (jump points) panel, no panel has more than 5 solvers */
+    {
+        snprintf(p, sizeof p, "%s/data/panels-random32-20-3.map.gp", run);
+        char *pg = slurp(p, NULL);
+        cr_expect(strstr(pg, "np = 2\nref = 0\np1 = '1'; t1 = 'Dijkstra, A* and bidirectional'; f1 = 0\n"
+                             "p2 = '2'; t2 = 'jump points and subgoal graphs'; f2 = 1\n") != NULL, "%s", pg);
+        free(pg);
+        /* speedup boxes carry the guarantee class: astar-octile and jps optimal (1) */
+        snprintf(p, sizeof p, "%s/data/speedup-g.tsv", run);
+        char *sg = slurp(p, NULL);
+        cr_expect(strstr(sg, "\tgclass\n") != NULL && strstr(sg, "\tjps\t") != NULL, "%s", sg);
+        for (const char *l = strstr(sg, "\tjps\t"); l; l = strstr(l + 1, "\tjps\t")) {
+            const char *e = strchr(l, '\n');
+            cr_expect(e && e[-1] == '1' && e[-2] == '\t', "jps is not marked optimal: %.80s", l);
+        }
+        free(sg);
+        /* queue chart: header with intervals per queue, one row per solver */
+        snprintf(p, sizeof p, "%s/data/queues-room32x24-8-2.map.tsv", run);
+        char *qt = slurp(p, NULL);
+        cr_expect(strncmp(qt, "solver\tbheap\tbheap_lo\tbheap_hi\tbucket\tbucket_lo\tbucket_hi\n"
+                              "dijkstra\t1\t", 68) == 0, "%s", qt);
+        free(qt);
+    }
+    /* with chromium: the page was rendered and its screenshot kept */
+    if (system("command -v chromium >/dev/null 2>&1") == 0) {
+        snprintf(p, sizeof p, "%s/report.png", run);
+        size_t len = 0;
+        char *shot = file_exists(p) ? slurp(p, &len) : NULL;
+        cr_expect(shot && len > 8 && memcmp(shot, "\x89PNG\r\n\x1a\n", 8) == 0, "report.png missing");
+        free(shot);
+    }
 
     /* queries.csv: the runner's header, queries x pairs rows */
     char hdr[2048];
@@ -1186,13 +1474,17 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
      * image an embedded PNG; the sections are there */
     static const char *const md_marks[] = { "](" };
     snprintf(p, sizeof p, "%s/report.html", run);
-    cr_expect_eq(check_self_contained(p), 9, "expected the 9 images embedded in report.html");
+    cr_expect_eq(check_self_contained(p), 10, "expected the 10 images embedded in report.html");
     int nl = check_links(run, "report.md", md_marks, 1, ')');
-    cr_expect(nl >= 9, "expected the 9 images in report.md, found %d links", nl);
+    cr_expect(nl >= 10, "expected the 10 images in report.md, found %d links", nl);
     {   /* the tables show each row's workspace */
         snprintf(p, sizeof p, "%s/report.md", run);
         char *md = slurp(p, NULL);
         cr_expect(strstr(md, "| memory |") != NULL, "report.md tables lack the memory column");
+        cr_expect(strstr(md, "| Slice per map | `random32-20-3.map`: ") != NULL &&
+                  strstr(md, " queries, optimal lengths ") != NULL, "report.md states no slice");
+        cr_expect(strstr(md, "### Across maps: geometric-mean speedup over Dijkstra") != NULL &&
+                  strstr(md, "| `jps` | `bheap` | optimal | 2 | ") != NULL, "no cross-map table");
         cr_expect(strstr(md, " KiB |") != NULL || strstr(md, " MiB |") != NULL,
                   "report.md shows no workspace size");
         free(md);
