@@ -35,6 +35,10 @@
  *   state_bytes for a state whose size depends on the map's content (a
  *               subgoal graph): its exact bytes once built, while bytes()
  *               is then a lower bound from the dimensions (NULL: exact);
+ *   holds, prep_ns  for a state that depends on a name parameter (hpa's
+ *               cluster size, spec.param): whether the built state serves
+ *               a spec (else gb_ws_prepare() calls prepare again to add
+ *               it) and the preparation time of the part a spec uses;
  *   queue_label the queue column of a family with dirs 0 ("fifo" for bfs;
  *               a family with a queue of its own names it);
  *   fn          its instantiated searches, a [fn_queues][fn_heurs] table

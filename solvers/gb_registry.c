@@ -14,7 +14,10 @@
  * registry order; the first form whose literal (or prefix) matches owns
  * the name, and an error in the rest is reported against that form.
  * Canonical names spell the heuristic as listed and carry k for diff and
- * the weight as %g: "astar-diff:k=8", "wastar-octile:w=1.5".
+ * the weight as %g: "astar-diff:k=8", "wastar-octile:w=1.5".  A form with
+ * pmax > 0 is "name:x=P" instead: the bare name (P = pdef) or the name
+ * with ":x=" and a decimal integer in [pmin, pmax], into spec.param;
+ * canonical "name:x=%d" ("hpa" -> "hpa:c=16").
  */
 #include "gb_family.h"
 
