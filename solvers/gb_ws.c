@@ -10,7 +10,8 @@
  *     families whose descriptor has dirs >= 1 (2 for both);
  *   - the backward arrays stamp2/g2/parent2 (dirs 2);
  *   - up to GB_WS_MAX_LM landmark tables, one per k in use;
- *   - each family's per-map state ws->fam[a], built once by its prepare.
+ *   - each family's per-map state ws->fam[a], built once by its prepare
+ *     (a family with a holds hook, hpa, extends it per cluster size).
  * Invariant: whatever gb_ws_prepare() holds for a solver and queue,
  * gb_ws_bytes_all() counts exactly (the sizes asked of the allocator):
  * the core arrays, the backward arrays once, each queue kind once per
