@@ -309,3 +309,20 @@ GB_TEST(gen, many_to_one_cli_writes_a_scenario_the_run_accepts)
     cr_expect(strstr(out, "gridbench gen: --goals: expected with --per-goal K, found no --per-goal")
               != NULL, "%s", out);
 }
+
+/* The summary reads HPA*'s trade off directly: guarantee none, its mean
+ * suboptimality, and its speed-up over astar-octile (1 for A* itself). */
+GB_TEST(hpa, summary_has_subopt_and_speedup_over_astar)
+{
+    const char *bin = gb_test_bin();
+    char out[8192];
+    int rc = gb_test_sh(out, sizeof out,
+        "d=$(mktemp -d) && %s run --quiet --no-oracle-cache --count 40 -s astar-octile,hpa:c=8 "
+        "datasets/default/room128-16-1.map.scen -o $d/r.csv && %s summary $d/r.csv | awk -F, "
+        "'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } "
+        "{ print $c[\"solver\"], $c[\"guarantee\"], ($c[\"subopt_mean\"] != \"\"), "
+        "($c[\"speedup_astar\"] > 0), $c[\"speedup_astar\"] }'; rm -rf $d", bin, bin);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_expect(strstr(out, "astar-octile optimal 0 1 1.0000\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "hpa:c=8 none 1 1 ") != NULL, "%s", out);
+}
