@@ -434,7 +434,7 @@ static hpa_graph *graph_build(const gb_grid *g, const uint8_t *moves, int32_t c)
         }
     }
     /* CSR of the edges, by source then target */
-    qsort(L.e, L.n, sizeof *L.e, cmp_edge);
+    if (L.n) qsort(L.e, L.n, sizeof *L.e, cmp_edge);   /* (L.e is NULL without edges) */
     G->nedges = (int64_t)L.n;
     G->adj_first = graph_alloc(G, (size_t)n + 1, sizeof *G->adj_first);
     G->adj_to = graph_alloc(G, L.n, sizeof *G->adj_to);
