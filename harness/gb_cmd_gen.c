@@ -28,6 +28,7 @@ static void gen_usage(FILE *f)
 {
     fprintf(f,
 "usage: gridbench gen --family random|maze|rooms [OPTIONS] --out DIR\n"
+"       gridbench gen --map FILE [OPTIONS] --out DIR\n"
 "\n"
 "Generate a map of one of the synthetic Moving AI families and a scenario\n"
 "for it: DIR/<name>.map and DIR/<name>.map.scen, written through a temporary\n"
@@ -47,6 +48,14 @@ static void gen_usage(FILE *f)
 "                        over the lengths (default 0 = no limit)\n"
 "  -m, --model M         movement model of the lengths: 8-nocut (default),\n"
 "                        8-cut1, 8-cutall, 4\n"
+"  -M, --map FILE        no map generated: the scenario is drawn on FILE and\n"
+"                        written as DIR/<stem>-<seed>.scen (many-to-one:\n"
+"                        DIR/<stem>-m2o-<G>x<K>-<seed>.scen), its map column\n"
+"                        the absolute path of FILE\n"
+"  -G, --goals G         many-to-one (flow fields): G goals drawn uniformly\n"
+"                        from the largest component (default 10 with -K)\n"
+"  -K, --per-goal K      many-to-one: K distinct starts per goal, queries\n"
+"                        grouped by goal (replaces the buckets: -n, -Q unused)\n"
 "  -o, --out DIR         output directory (created if missing)\n"
 "  -h, --help            this text\n"
 "\n"
@@ -194,6 +203,57 @@ static int report(const gb_diag *d)
     return d->code;
 }
 
+/* --map FILE: the scenario (buckets or many-to-one) of a given map, into
+ * DIR/<stem>[-m2o-<G>x<K>]-<seed>.scen, map column realpath(FILE). */
+static int gen_on_map(const gb_gen_opts *o, const char *map_file, const char *out)
+{
+    gb_diag d;
+    gb_diag_clear(&d);
+    gb_map m;
+    int rc = gb_map_load(map_file, &m, &d);
+    if (rc) return report(&d);
+    char *abs = realpath(map_file, NULL);
+    const char *field = abs ? abs : map_file;
+    if (strpbrk(field, " \t\r\n")) {
+        fprintf(stderr, CMD ": --map: expected a path without blanks, found %s\n", field);
+        free(abs);
+        gb_map_free(&m);
+        return EX_USAGE;
+    }
+    const char *base = strrchr(map_file, '/');
+    base = base ? base + 1 : map_file;
+    size_t stem = strlen(base);
+    if (stem > 4 && strcmp(base + stem - 4, ".map") == 0) stem -= 4;
+    char scen_path[4096];
+    size_t ol = strlen(out);
+    const char *sep = ol > 0 && out[ol - 1] == '/' ? "" : "/";
+    int k = o->per_goal
+        ? snprintf(scen_path, sizeof scen_path, "%s%s%.*s-m2o-%dx%d-%llu.scen", out, sep,
+                   (int)stem, base, o->goals, o->per_goal, (unsigned long long)o->seed)
+        : snprintf(scen_path, sizeof scen_path, "%s%s%.*s-%llu.scen", out, sep, (int)stem, base,
+                   (unsigned long long)o->seed);
+    gb_scen s;
+    memset(&s, 0, sizeof s);
+    if (k < 0 || (size_t)k >= sizeof scen_path) {
+        fprintf(stderr, CMD ": --out: expected a path shorter than %zu bytes, found %zu\n",
+                sizeof scen_path - stem - 40, ol);
+        rc = EX_USAGE;
+    } else {
+        rc = o->per_goal ? gb_gen_scen_m2o(o, &m, field, &s, &d)
+                         : gb_gen_scen(o, &m, field, &s, &d);
+        if (rc) report(&d);
+    }
+    if (rc == 0) rc = make_dirs(out);
+    if (rc == 0 && (rc = gb_scen_write(scen_path, &s, &d)) != 0) report(&d);
+    if (rc == 0)
+        fprintf(stderr, CMD ": wrote %s (%zu queries on %s, %s, model %s)\n", scen_path, s.n,
+                field, o->per_goal ? "many-to-one" : "buckets", gb_model_name(o->model));
+    gb_scen_free(&s);
+    free(abs);
+    gb_map_free(&m);
+    return rc;
+}
+
 int gb_cmd_gen(int argc, char **argv)
 {
     static const struct option lo[] = {
@@ -203,19 +263,21 @@ int gb_cmd_gen(int argc, char **argv)
         { "per-bucket", required_argument, 0, 'n' },
         { "max-queries", required_argument, 0, 'Q' },
         { "model", required_argument, 0, 'm' },    { "out", required_argument, 0, 'o' },
+        { "map", required_argument, 0, 'M' },      { "goals", required_argument, 0, 'G' },
+        { "per-goal", required_argument, 0, 'K' },
         { "help", no_argument, 0, 'h' },           { 0, 0, 0, 0 }
     };
     gb_gen_opts o;
     gb_gen_defaults(&o);
-    const char *out = NULL;
-    int have_family = 0;
+    const char *out = NULL, *map_file = NULL;
+    int have_family = 0, have_goals = 0;
     /* Which family-specific option was given, to refuse it for another
      * family: [0] percent, [1] corridor, [2] room. */
     int given[3] = { 0, 0, 0 };
     int c;
     optind = 0;     /* glibc: full reinitialisation, also between calls */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:s:p:c:r:S:n:Q:m:o:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":f:s:p:c:r:S:n:Q:m:o:M:G:K:h", lo, NULL)) != -1) {
         switch (c) {
         case 'f': {
             int f = gb_gen_family_from_name(optarg);
@@ -251,6 +313,14 @@ int gb_cmd_gen(int argc, char **argv)
             break;
         }
         case 'o': out = optarg; break;
+        case 'M': map_file = optarg; break;
+        case 'G':
+            if (parse_int("--goals", optarg, GB_GEN_MAX_GOALS, &o.goals)) return EX_USAGE;
+            have_goals = 1;
+            break;
+        case 'K':
+            if (parse_int("--per-goal", optarg, GB_GEN_MAX_PER_GOAL, &o.per_goal)) return EX_USAGE;
+            break;
         case 'h': gen_usage(stdout); return 0;
         case ':':
             fprintf(stderr, CMD ": %s: expected a value, found none\n", argv[optind - 1]);
@@ -264,6 +334,28 @@ int gb_cmd_gen(int argc, char **argv)
     if (optind < argc) {
         fprintf(stderr, CMD ": expected no operands, found '%s'\n", argv[optind]);
         return EX_USAGE;
+    }
+    if (have_goals && !o.per_goal) {
+        fprintf(stderr, CMD ": --goals: expected with --per-goal K, found no --per-goal\n");
+        return EX_USAGE;
+    }
+    if (o.per_goal && !have_goals) o.goals = 10;
+    if (o.per_goal && (o.goals < 1 || o.per_goal < 1)) {
+        fprintf(stderr, CMD ": expected --goals and --per-goal of at least 1, found %d and %d\n",
+                o.goals, o.per_goal);
+        return EX_USAGE;
+    }
+    if (map_file) {
+        if (!out) {
+            fprintf(stderr, CMD ": expected --out DIR, found none (see `gridbench gen --help`)\n");
+            return EX_USAGE;
+        }
+        if (have_family || given[0] || given[1] || given[2]) {
+            fprintf(stderr, CMD ": --map: expected no --family, --percent, --corridor or "
+                    "--room (the map is given), found one\n");
+            return EX_USAGE;
+        }
+        return gen_on_map(&o, map_file, out);
     }
     if (!have_family) {
         fprintf(stderr, CMD ": expected --family random|maze|rooms, found none "
@@ -314,7 +406,8 @@ int gb_cmd_gen(int argc, char **argv)
     if (rc) return report(&d);
     m.path = gb_strdup(map_path);      /* names the map in gb_gen_scen's errors */
     gb_scen s;
-    rc = gb_gen_scen(&o, &m, map_field, &s, &d);
+    rc = o.per_goal ? gb_gen_scen_m2o(&o, &m, map_field, &s, &d)
+                    : gb_gen_scen(&o, &m, map_field, &s, &d);
     if (rc) {
         gb_map_free(&m);
         return report(&d);
@@ -340,10 +433,14 @@ int gb_cmd_gen(int argc, char **argv)
         fprintf(stderr, CMD ": wrote %s (%s %ldx%ld, %s, seed %llu, %ld passable cells)\n",
                 map_path, gb_gen_family_name(o.family), (long)o.width, (long)o.height, param,
                 (unsigned long long)o.seed, (long)m.grid.npassable);
-        fprintf(stderr, CMD ": wrote %s (%zu queries, %zu buckets from %ld to %ld, "
-                "%d per bucket, model %s)\n",
-                scen_path, s.n, s.n / (size_t)o.per_bucket, (long)s.q[0].bucket,
-                (long)s.q[s.n - 1].bucket, o.per_bucket, gb_model_name(o.model));
+        if (o.per_goal)
+            fprintf(stderr, CMD ": wrote %s (%zu queries, %d goals x %d starts, model %s)\n",
+                    scen_path, s.n, o.goals, o.per_goal, gb_model_name(o.model));
+        else
+            fprintf(stderr, CMD ": wrote %s (%zu queries, %zu buckets from %ld to %ld, "
+                    "%d per bucket, model %s)\n",
+                    scen_path, s.n, s.n / (size_t)o.per_bucket, (long)s.q[0].bucket,
+                    (long)s.q[s.n - 1].bucket, o.per_bucket, gb_model_name(o.model));
     }
     gb_scen_free(&s);
     gb_map_free(&m);

@@ -691,3 +691,104 @@ int gb_gen_scen(const gb_gen_opts *o, const gb_map *m, const char *map_field,
     scen_work_free(&w);
     return 0;
 }
+
+/* ---- many-to-one scenarios ------------------------------------------- */
+
+int gb_gen_scen_m2o(const gb_gen_opts *o, const gb_map *m, const char *map_field,
+                    gb_scen *out, gb_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    if (o->goals < 1 || o->goals > GB_GEN_MAX_GOALS || o->per_goal < 1
+        || o->per_goal > GB_GEN_MAX_PER_GOAL)
+        return gb_diag_set(d, EX_USAGE, "", 0, 0, "expected 1 <= goals <= %d and 1 <= starts "
+                           "per goal <= %d, found %d and %d", GB_GEN_MAX_GOALS,
+                           GB_GEN_MAX_PER_GOAL, o->goals, o->per_goal);
+    if (!map_field || !map_field[0] || strpbrk(map_field, " \t\r\n"))
+        return gb_diag_set(d, EX_USAGE, "", 0, 0,
+                           "expected a map column without blanks, found %s",
+                           map_field ? "one with blanks or an empty one" : "none");
+    const gb_grid *g = &m->grid;
+    if (!g->pass)
+        return gb_diag_set(d, EX_USAGE, "", 0, 0,
+                           "expected a generated or loaded map, found an empty one");
+    scen_work w;
+    memset(&w, 0, sizeof w);
+    w.mark = gb_malloc((size_t)g->ncells);
+    w.dist = gb_malloc((size_t)g->ncells * sizeof *w.dist);
+    if (!w.mark || !w.dist) {
+        scen_work_free(&w);
+        return out_of_memory(d, "the scenario search");
+    }
+    int32_t n;
+    if (gb_gen_largest_component(g, o->model, w.mark, &n) != 0) {
+        scen_work_free(&w);
+        return out_of_memory(d, "the component search");
+    }
+    if (n < 2) {
+        scen_work_free(&w);
+        return gb_diag_set(d, EX_DATAERR, m->path ? m->path : "", 0, 0,
+                           "expected a largest connected component (%s) of at least 2 "
+                           "cells, found %ld", gb_model_name(o->model), (long)n);
+    }
+    w.comp = gb_malloc((size_t)n * sizeof *w.comp);
+    w.used = gb_calloc((size_t)n, 1);
+    /* starts per goal: at most the other cells of the component */
+    const int32_t k = o->per_goal < n - 1 ? o->per_goal : n - 1;
+    const int32_t ng = o->goals < n ? o->goals : n;
+    out->q = gb_calloc((size_t)ng * (size_t)k, sizeof *out->q);
+    out->map_field = gb_strdup(map_field);
+    uint8_t *taken = gb_calloc((size_t)n, 1);   /* starts of the current goal */
+    int32_t *tlist = gb_malloc((size_t)k * sizeof *tlist);
+    if (!w.comp || !w.used || !out->q || !out->map_field || !taken || !tlist) {
+        gb_free(taken); gb_free(tlist);
+        scen_work_free(&w);
+        gb_scen_free(out);
+        return out_of_memory(d, "the generated queries");
+    }
+    for (int32_t id = 0, j = 0; id < g->ncells; id++)
+        if (w.mark[id]) w.comp[j++] = id;
+    rng r;
+    rng_seed(&r, o->seed, STREAM_SCEN);
+    size_t total = 0;
+    for (int32_t gi = 0; gi < ng; gi++) {
+        int32_t si;
+        do si = (int32_t)rng_below(&r, (uint64_t)n); while (w.used[si]);
+        w.used[si] = 1;
+        const int32_t goal = w.comp[si];
+        if (gb_dijkstra_all(g, o->model, goal, w.dist) != 0) {
+            gb_free(taken); gb_free(tlist);
+            scen_work_free(&w);
+            gb_scen_free(out);
+            return out_of_memory(d, "Dijkstra's distances");
+        }
+        /* k distinct starts, uniform over the component minus the goal and
+         * the cells whose length would print ambiguously (bucket_of < 0) */
+        int32_t got = 0;
+        for (int64_t tries = 0; got < k && tries < 64 * (int64_t)n; tries++) {
+            int32_t t = (int32_t)rng_below(&r, (uint64_t)n);
+            if (t == si || taken[t] || bucket_of(w.dist[w.comp[t]]) < 0) continue;
+            taken[t] = 1;
+            tlist[got++] = t;
+            gb_query *q = &out->q[total++];
+            q->bucket = bucket_of(w.dist[w.comp[t]]);
+            q->map_w = g->width;
+            q->map_h = g->height;
+            q->sx = gb_grid_x(g, w.comp[t]);
+            q->sy = gb_grid_y(g, w.comp[t]);
+            q->gx = gb_grid_x(g, goal);
+            q->gy = gb_grid_y(g, goal);
+            /* symmetric moves: the distance from the goal is the distance to it */
+            q->length = w.dist[w.comp[t]];
+            q->decimals = GB_GEN_DECIMALS;
+            q->tol = GB_GEN_TOL;
+        }
+        for (int32_t j = 0; j < got; j++) taken[tlist[j]] = 0;
+    }
+    gb_free(taken);
+    gb_free(tlist);
+    scen_work_free(&w);
+    for (size_t i = 0; i < total; i++) out->q[i].line = (long)i + 2;
+    out->n = total;
+    out->version = 1;
+    return 0;
+}

@@ -101,7 +101,13 @@ typedef struct gb_gen_opts {
     int per_bucket;      /* scenario: queries per bucket, >= 1 */
     int max_queries;     /* scenario: 0 = no limit, else >= per_bucket */
     gb_model model;      /* scenario: movement model of the lengths */
+    int goals;           /* many-to-one: goals drawn (gb_gen_scen_m2o) */
+    int per_goal;        /* many-to-one: starts per goal */
 } gb_gen_opts;
+
+/* Bounds of the many-to-one mode. */
+#define GB_GEN_MAX_GOALS 100000
+#define GB_GEN_MAX_PER_GOAL 1000000
 
 /* Fill *o with the defaults of `gridbench gen`: random, 512x512, 20 %,
  * corridor 4, room 16, seed 0, 10 per bucket, no query limit, 8-nocut. */
@@ -148,6 +154,22 @@ int gb_gen_map(const gb_gen_opts *o, gb_map *out, gb_diag *d);
  * a component of N cells. */
 int gb_gen_scen(const gb_gen_opts *o, const gb_map *m, const char *map_field,
                 gb_scen *out, gb_diag *d);
+
+/* A many-to-one scenario of map *m (for flow fields: many agents, one
+ * goal): o->goals goals drawn uniformly without replacement from the
+ * largest connected component under o->model, and for each goal
+ * o->per_goal distinct starts drawn uniformly from the rest of the
+ * component (fewer when it is smaller; cells whose length would print
+ * ambiguously at a bucket boundary, as in gb_gen_scen, are skipped).  One
+ * gb_dijkstra_all() per goal gives the lengths; bucket = floor(length/4).
+ * Queries are grouped by goal, in drawing order, lines 2, 3, ...; the
+ * rest of *out as gb_gen_scen.  Same seed, same queries (the scenario
+ * stream of the seed).  Returns 0, or EX_USAGE (bad counts, map column),
+ * EX_DATAERR (component under 2 cells), EX_OSERR (out of memory) with *d
+ * filled; on failure *out is zeroed and owns nothing.
+ * Time complexity: O(goals * N log N) for a component of N cells. */
+int gb_gen_scen_m2o(const gb_gen_opts *o, const gb_map *m, const char *map_field,
+                    gb_scen *out, gb_diag *d);
 
 /* Mark the largest connected component of g under model m: mark[id] = 1
  * for its cells and 0 for every other id (mark holds g->ncells bytes).

@@ -58,6 +58,7 @@ typedef struct gstat {
     double sp_lo, sp_hi;        /* paired bootstrap interval of speedup */
     size_t speedup_n;           /* queries shared with the baseline */
     double sub_mean, sub_max;   /* NaN when not reported */
+    double sp_astar;            /* speedup over astar-octile/bheap, NaN when not defined */
     double mem_max;             /* largest mem_bytes, NaN when none */
     double prep_max;            /* largest prep_ns (per map preparation), NaN when none */
     uint64_t status[GB_ROW_NSTATUS];
@@ -78,6 +79,7 @@ struct gb_summary {
     int32_t *gidx;                       /* map x pair -> group or -1 */
     double *qtime;                       /* pair x query -> time or NaN */
     int32_t baseline;                    /* pair of dijkstra/bheap, or -1 */
+    int32_t astar;                       /* pair of astar-octile/bheap, or -1 */
     int32_t ref_queue;                   /* index into queues */
     int32_t *plot_pair;                  /* per solver: the pair plotted */
     gb_boot boot;                        /* settings of the intervals */
@@ -101,7 +103,8 @@ static const char summary_header[] =
 #define GB_X(E, N, F, D) "," N
     GB_ROW_STATUS_LIST(GB_X)
 #undef GB_X
-    ",mem_bytes_max,time_median_lo_ns,time_median_hi_ns,speedup_lo,speedup_hi,prep_ns_max";
+    ",mem_bytes_max,time_median_lo_ns,time_median_hi_ns,speedup_lo,speedup_hi,prep_ns_max,"
+    "speedup_astar";
 
 const char *gb_summary_csv_header(void) { return summary_header; }
 
@@ -418,6 +421,8 @@ static int compute(gb_summary *s)
     char key[256];
     snprintf(key, sizeof key, "dijkstra\x1f" "bheap");
     s->baseline = gb_strtab_find(&s->pairs, key);
+    snprintf(key, sizeof key, "astar-octile\x1f" "bheap");
+    s->astar = gb_strtab_find(&s->pairs, key);
     s->ref_queue = gb_strtab_find(&s->queues, "bheap");
     if (s->ref_queue < 0) s->ref_queue = 0;
     for (size_t si = 0; si < s->solvers.n; si++) {
@@ -484,6 +489,25 @@ static int compute(gb_summary *s)
                 double ta = gb_quantile(a, m, 0.5);
                 if (ta > 0) g->speedup = gb_quantile(b, m, 0.5) / ta;
                 g->speedup_n = m;
+            }
+        }
+        /* speedup over A* (octile, bheap): the same ratio of medians */
+        g->sp_astar = NAN;
+        if (s->astar >= 0) {
+            size_t m = 0;
+            for (size_t k = 0; k < n; k++) {
+                const srow *r = &s->rows[g->rows[k]];
+                double bt = s->qtime[(size_t)s->astar * nq + (size_t)r->query];
+                if (isnan(bt)) continue;
+                a[m] = r->time;
+                b[m] = bt;
+                m++;
+            }
+            if (m) {
+                qsort(a, m, sizeof *a, cmp_dbl);
+                qsort(b, m, sizeof *b, cmp_dbl);
+                double ta = gb_quantile(a, m, 0.5);
+                if (ta > 0) g->sp_astar = gb_quantile(b, m, 0.5) / ta;
             }
         }
         g->mem_max = g->prep_max = NAN;
@@ -556,6 +580,8 @@ static void write_summary(FILE *f, const gb_summary *s)
         csv_num(f, 4, g->sp_hi);
         fputc(',', f);
         csv_num(f, 0, g->prep_max);
+        fputc(',', f);
+        csv_num(f, 4, g->sp_astar);
         fputc('\n', f);
     }
 }

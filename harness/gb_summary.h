@@ -22,6 +22,9 @@
  * baseline ran (speedup_n of them),
  *     speedup = Q(0.5) of the baseline's time_ns / Q(0.5) of the group's,
  * so > 1 means faster than Dijkstra.  Empty when the run has no baseline.
+ * speedup_astar (the last column) is the same ratio against solver
+ * "astar-octile" on "bheap": the speed-up over A* that a suboptimal
+ * solver (hpa) trades against its subopt_mean; empty without that pair.
  *
  * Intervals (gb_stats.h): time_median_lo_ns / _hi_ns bound the median
  * time with a bootstrap over the group's rows; speedup_lo / _hi bound the

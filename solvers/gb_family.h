@@ -35,6 +35,10 @@
  *   state_bytes for a state whose size depends on the map's content (a
  *               subgoal graph): its exact bytes once built, while bytes()
  *               is then a lower bound from the dimensions (NULL: exact);
+ *   holds, prep_ns  for a state that depends on a name parameter (hpa's
+ *               cluster size, spec.param): whether the built state serves
+ *               a spec (else gb_ws_prepare() calls prepare again to add
+ *               it) and the preparation time of the part a spec uses;
  *   queue_label the queue column of a family with dirs 0 ("fifo" for bfs;
  *               a family with a queue of its own names it);
  *   fn          its instantiated searches, a [fn_queues][fn_heurs] table
@@ -94,6 +98,9 @@ typedef struct gb_form {
     int list_only;        /* 1: listed, never matched (a variant of another
                              form, e.g. "astar-diff:k=K" of "astar-H") */
     int variant;          /* copied to gb_solver_spec.variant (0 mostly) */
+    int pmin, pmax, pdef; /* pmax > 0: the pattern is "name:x=P", an integer
+                             parameter pmin <= P <= pmax into spec.param;
+                             the bare "name" means P = pdef */
 } gb_form;
 
 typedef struct gb_family {
@@ -113,6 +120,16 @@ typedef struct gb_family {
     size_t (*state_bytes)(const void *state);  /* exact bytes of a built state, for
                                   families whose size depends on the map's content:
                                   then bytes() is only a lower bound (NULL: exact) */
+    int (*holds)(const void *state, const gb_solver_spec *s);
+                               /* for a state that depends on spec.param (hpa's
+                                  cluster size): nonzero when the built state
+                                  serves s; when it does not, gb_ws_prepare()
+                                  calls prepare again with *state the state held,
+                                  which adds what s needs (and on failure leaves
+                                  it as it was).  NULL: one build serves all */
+    double (*prep_ns)(const void *state, const gb_solver_spec *s);
+                               /* the preparation time of the part of the state
+                                  s uses (NULL: the time of the prepare call) */
 } gb_family;
 
 #define GB_X(E, F) extern const gb_family gb_family_##F;

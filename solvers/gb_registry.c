@@ -14,7 +14,10 @@
  * registry order; the first form whose literal (or prefix) matches owns
  * the name, and an error in the rest is reported against that form.
  * Canonical names spell the heuristic as listed and carry k for diff and
- * the weight as %g: "astar-diff:k=8", "wastar-octile:w=1.5".
+ * the weight as %g: "astar-diff:k=8", "wastar-octile:w=1.5".  A form with
+ * pmax > 0 is "name:x=P" instead: the bare name (P = pdef) or the name
+ * with ":x=" and a decimal integer in [pmin, pmax], into spec.param;
+ * canonical "name:x=%d" ("hpa" -> "hpa:c=16").
  */
 #include "gb_family.h"
 
@@ -225,6 +228,37 @@ static int parse_heur(const char *h, gb_solver_spec *out, char *err, size_t errs
     return 0;
 }
 
+/* A form "name:x=P" (f->pmax > 0): the bare name (P = f->pdef) or the
+ * name with ":x=" and a decimal integer in [pmin, pmax].  As match_form. */
+static int match_param(const gb_form *f, gb_algo a, const char *name, gb_solver_spec *out,
+                       char *err, size_t errsz)
+{
+    const char *colon = strchr(f->pattern, ':'), *eq = colon ? strchr(colon, '=') : NULL;
+    if (!eq) return 0;   /* a malformed pattern matches nothing */
+    const size_t plen = (size_t)(colon - f->pattern), klen = (size_t)(eq + 1 - colon);
+    if (strncmp(name, f->pattern, plen) != 0 || (name[plen] && name[plen] != ':')) return 0;
+    long v = f->pdef;
+    if (name[plen]) {
+        const char *num = name + plen + klen;
+        char *end = NULL;
+        errno = 0;
+        v = strncmp(name + plen, colon, klen) == 0 && *num >= '0' && *num <= '9'
+            ? strtol(num, &end, 10) : -1;
+        if (v < f->pmin || v > f->pmax || errno || !end || *end) {
+            snprintf(err, errsz, "solver '%s': expected %s with %d <= %c <= %d", name,
+                     f->pattern, f->pmin, eq[1], f->pmax);
+            return -1;
+        }
+    }
+    out->algo = a;
+    out->heur = f->heur;
+    out->wg = f->wg;
+    out->variant = f->variant;
+    out->param = (int)v;
+    snprintf(out->name, sizeof out->name, "%.*s%ld", (int)(plen + klen), f->pattern, v);
+    return 1;
+}
+
 /* Match name against form f of family a: 1 (out filled), 0 (not this
  * form's name), -1 (this form's name, with an error in err). */
 static int match_form(const gb_form *f, gb_algo a, const char *name, gb_solver_spec *out,
@@ -232,6 +266,7 @@ static int match_form(const gb_form *f, gb_algo a, const char *name, gb_solver_s
 {
     const char *H = strchr(f->pattern, 'H');
     if (f->list_only) return 0;
+    if (f->pmax > 0) return match_param(f, a, name, out, err, errsz);
     if (!H) {   /* a literal name */
         if (strcmp(name, f->pattern) != 0) return 0;
         out->algo = a;

@@ -119,7 +119,9 @@ typedef struct gb_result {
     X(JPS,       jps)         /* gb_jps.c: jump point search (8-nocut only) */ \
     X(JPSPLUS,   jpsplus)     /* gb_jpsplus.c: JPS+, precomputed jumps (8-nocut only) */ \
     X(SG,        sg)          /* gb_sgfam.c: simple subgoal graph (8-nocut only) */ \
-    X(SGTL,      sgtl)        /* gb_sgfam.c: two-level subgoal graph (8-nocut only) */
+    X(SGTL,      sgtl)        /* gb_sgfam.c: two-level subgoal graph (8-nocut only) */ \
+    X(HPA,       hpa)         /* gb_hpa.c: HPA*, hierarchical (8-nocut only; suboptimal) */ \
+    X(FLOWFIELD, flowfield)   /* gb_flowfield.c: one Dijkstra field per goal, followed */
 
 typedef enum gb_algo {
 #define GB_X(E, F) GB_ALGO_##E,
@@ -147,6 +149,8 @@ typedef struct gb_solver_spec {
     uint64_t max_expanded;  /* 0 = no limit */
     uint64_t max_ns;        /* wall-time limit per search in ns, 0 = none
                                (checked every GB_TIME_CHECK expansions) */
+    int param;         /* a family's integer parameter from a form
+                          "name:x=P" (hpa:c=C: the cluster size), else 0 */
 } gb_solver_spec;
 
 /* Parse a solver name against the name patterns of the registered

@@ -10,7 +10,8 @@
  *     families whose descriptor has dirs >= 1 (2 for both);
  *   - the backward arrays stamp2/g2/parent2 (dirs 2);
  *   - up to GB_WS_MAX_LM landmark tables, one per k in use;
- *   - each family's per-map state ws->fam[a], built once by its prepare.
+ *   - each family's per-map state ws->fam[a], built once by its prepare
+ *     (a family with a holds hook, hpa, extends it per cluster size).
  * Invariant: whatever gb_ws_prepare() holds for a solver and queue,
  * gb_ws_bytes_all() counts exactly (the sizes asked of the allocator):
  * the core arrays, the backward arrays once, each queue kind once per
@@ -198,9 +199,10 @@ int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q)
         return -1;
     }
     if (s->heur == GB_H_DIFF && prepare_landmarks(ws, s->k) != 0) return -1;
-    if (!ws->fam_ready[s->algo] && f->prepare) {
+    if (f->prepare && (!ws->fam_ready[s->algo]
+                       || (f->holds && !f->holds(ws->fam[s->algo], s)))) {
         int64_t t0 = gb_mono_ns();
-        void *state = NULL;
+        void *state = ws->fam_ready[s->algo] ? ws->fam[s->algo] : NULL;
         if (f->prepare(ws, s, &state) != 0) return -1;   /* errno set */
         ws->fam[s->algo] = state;
         ws->fam_prep_ns[s->algo] = (double)(gb_mono_ns() - t0);
@@ -223,7 +225,9 @@ size_t gb_ws_bytes_prepared(const gb_ws *ws, const gb_solver_spec *s, gb_queue_k
 double gb_ws_prep_ns(const gb_ws *ws, const gb_solver_spec *s)
 {
     if ((unsigned)s->algo >= GB_ALGO_COUNT) return 0.0;
-    double t = ws->fam_ready[s->algo] ? ws->fam_prep_ns[s->algo] : 0.0;
+    const gb_family *f = gb_family_get(s->algo);
+    double t = !ws->fam_ready[s->algo] ? 0.0
+             : f->prep_ns ? f->prep_ns(ws->fam[s->algo], s) : ws->fam_prep_ns[s->algo];
     if (s->heur == GB_H_DIFF)
         for (int i = 0; i < GB_WS_MAX_LM; i++)
             if (ws->lm_req[i] == s->k) t += ws->lm[i].prep_ns;

@@ -1,0 +1,27 @@
+# hpa_tradeoff.gp -- HPA*'s trade per map: box plots of the per-query
+# suboptimality (cost / Dijkstra's optimum, left) and of the per-query
+# speed-up over A* (time of astar-octile / time of hpa on the same query,
+# right, log scale), one box per (map, solver).  Boxes from the 25th to
+# the 75th percentile, whiskers to 1.5 IQR, outliers as points.
+#
+# Parameters (gnuplot -e "name='value'; ..." hpa_tradeoff.gp):
+#   data   tradeoff.tsv of scripts/hpa-tradeoff.sh (map, solver, subopt, speedup)
+#   out    output file; .svg -> svg terminal, anything else -> pngcairo
+if (!exists("data") || !exists("out")) { print "hpa_tradeoff.gp: set data and out"; exit status 64 }
+load (exists("plotdir") ? plotdir : "plots")."/style.gp"
+eval term_for(out, 1200, 560)
+set datafile separator "\t"
+set style data boxplot
+set style boxplot outliers pointtype 7
+set pointsize 0.3
+set style fill solid 0.35 border -1
+set xtics rotate by -30 nomirror
+set key off
+set grid ytics lc rgb "#dddddd"
+set multiplot layout 1,2 title "HPA*: suboptimality against speed-up over A*, per map"
+set title "suboptimality (cost / optimum)"
+plot data using (1):3:(0.5):(strcol(1)." ".strcol(2)) ls 1
+set title "speed-up over astar-octile (per query)"
+set logscale y 2
+plot data using (1):4:(0.5):(strcol(1)." ".strcol(2)) ls 2, 1 with lines lc rgb "#888888" dt 2
+unset multiplot
