@@ -25,5 +25,6 @@ int gb_cmd_summary(int argc, char **argv);
 int gb_cmd_footprint(int argc, char **argv);
 int gb_cmd_report(int argc, char **argv);
 int gb_cmd_compare(int argc, char **argv);
+int gb_cmd_dynamic(int argc, char **argv);
 
 #endif

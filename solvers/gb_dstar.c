@@ -25,12 +25,13 @@
  *   only what the change reaches.
  *
  * Data structure
- *   Struct-of-arrays indexed by cell id: g[], rhs[], the queued key
- *   k1[], k2[], the heap position pos[] (-1 = not queued) and stamp[]:
+ *   Struct-of-arrays indexed by cell id: g[], rhs[], the heap position
+ *   pos[] (-1 = not queued) and stamp[]:
  *   a cell whose stamp is not the current episode's is untouched (g = rhs
  *   = inf, not queued), so an episode starts with epoch++, no clearing.
- *   U is a binary min-heap of cell ids over (k1, k2), with pos[] kept in
- *   step so that a queued cell can be re-keyed or removed in O(log n).
+ *   U is a binary min-heap of (k1, k2, id) entries (the keys inside the
+ *   entries, for locality), with pos[] kept in step so that a queued
+ *   cell can be re-keyed or removed in O(log n).
  *
  * Costs are elements a + b*sqrt2 of Z[sqrt2] (struct zc), added exactly
  * and compared exactly: the sign of p + q*sqrt2 is obvious when p and q
@@ -49,6 +50,7 @@
 #include "gb_dstar.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "gb_alloc.h"
@@ -85,6 +87,13 @@ static inline int zcmp(zc x, zc y)
 static inline zc zmin(zc x, zc y) { return zcmp(x, y) <= 0 ? x : y; }
 static inline double zval(zc x) { return x.a + x.b * GB_SQRT2; }
 
+/* A queued cell and the key it is queued with. */
+typedef struct hent {
+    double f1;      /* k1 as a double: decides most comparisons (hless) */
+    zc k1, k2;
+    int32_t id;
+} hent;
+
 struct gb_dstar {
     const gb_grid *grid;   /* the caller's map (not owned) */
     gb_model model;
@@ -93,9 +102,8 @@ struct gb_dstar {
     uint32_t epoch;        /* current episode, >= 1 */
     uint32_t *stamp;       /* episode that last touched each cell */
     zc *g, *rhs;           /* per cell (valid when stamp == epoch) */
-    zc *k1, *k2;           /* key a queued cell is queued with */
     int32_t *pos;          /* heap index, -1 = not queued */
-    int32_t *heap;         /* the binary heap of cell ids */
+    hent *heap;            /* the binary heap: queued cells with their keys */
     int32_t hn;            /* cells in heap */
     int32_t *path;         /* path buffer, ncells ids */
     int32_t start, last, goal;
@@ -112,8 +120,8 @@ static const zc dir_cost[8] = {
 size_t gb_dstar_bytes(int32_t ncells)
 {
     size_t n = ncells > 0 ? (size_t)ncells : 0;
-    return sizeof(struct gb_dstar) + n * (1 + sizeof(uint32_t) + 4 * sizeof(zc)
-                                          + 3 * sizeof(int32_t));
+    return sizeof(struct gb_dstar) + n * (1 + sizeof(uint32_t) + 2 * sizeof(zc)
+                                          + 2 * sizeof(int32_t) + sizeof(hent));
 }
 
 gb_dstar *gb_dstar_new(const gb_grid *g, gb_model m)
@@ -128,12 +136,10 @@ gb_dstar *gb_dstar_new(const gb_grid *g, gb_model m)
     d->stamp = gb_calloc(n, sizeof *d->stamp);
     d->g = gb_malloc(n * sizeof *d->g);
     d->rhs = gb_malloc(n * sizeof *d->rhs);
-    d->k1 = gb_malloc(n * sizeof *d->k1);
-    d->k2 = gb_malloc(n * sizeof *d->k2);
     d->pos = gb_malloc(n * sizeof *d->pos);
     d->heap = gb_malloc(n * sizeof *d->heap);
     d->path = gb_malloc(n * sizeof *d->path);
-    if (!d->moves || !d->stamp || !d->g || !d->rhs || !d->k1 || !d->k2 || !d->pos
+    if (!d->moves || !d->stamp || !d->g || !d->rhs || !d->pos
         || !d->heap || !d->path) {
         gb_dstar_free(d);
         errno = ENOMEM;
@@ -150,8 +156,6 @@ void gb_dstar_free(gb_dstar *d)
     gb_free(d->stamp);
     gb_free(d->g);
     gb_free(d->rhs);
-    gb_free(d->k1);
-    gb_free(d->k2);
     gb_free(d->pos);
     gb_free(d->heap);
     gb_free(d->path);
@@ -203,54 +207,66 @@ static inline void calc_key(const gb_dstar *d, int32_t s, zc *k1, zc *k2)
 
 /* ---- the heap ----------------------------------------------------------- */
 
-static inline int hless(const gb_dstar *d, int32_t a, int32_t b)
+/* Entry order.  When the doubles f1 differ by more than their rounding
+ * error could (1e-9 relative is ~10^6 times more than the two roundings
+ * of a + b*sqrt2), they decide; otherwise the exact keys do. */
+static inline int hless(const hent *x, const hent *y)
 {
-    return key_less(d->k1[a], d->k2[a], d->k1[b], d->k2[b]);
+    double dx = x->f1 - y->f1, tol = 1e-9 * (fabs(x->f1) + fabs(y->f1));
+    if (dx < -tol) return 1;
+    if (dx > tol) return 0;
+    return key_less(x->k1, x->k2, y->k1, y->k2);
 }
 
 static void sift_up(gb_dstar *d, int32_t i)
 {
-    int32_t s = d->heap[i];
+    hent e = d->heap[i];
     while (i > 0) {
         int32_t p = (i - 1) / 2;
-        if (!hless(d, s, d->heap[p])) break;
+        if (!hless(&e, &d->heap[p])) break;
         d->heap[i] = d->heap[p];
-        d->pos[d->heap[i]] = i;
+        d->pos[d->heap[i].id] = i;
         i = p;
     }
-    d->heap[i] = s;
-    d->pos[s] = i;
+    d->heap[i] = e;
+    d->pos[e.id] = i;
 }
 
 static void sift_down(gb_dstar *d, int32_t i)
 {
-    int32_t s = d->heap[i];
+    hent e = d->heap[i];
     for (;;) {
         int32_t c = 2 * i + 1;
         if (c >= d->hn) break;
-        if (c + 1 < d->hn && hless(d, d->heap[c + 1], d->heap[c])) c++;
-        if (!hless(d, d->heap[c], s)) break;
+        if (c + 1 < d->hn && hless(&d->heap[c + 1], &d->heap[c])) c++;
+        if (!hless(&d->heap[c], &e)) break;
         d->heap[i] = d->heap[c];
-        d->pos[d->heap[i]] = i;
+        d->pos[d->heap[i].id] = i;
         i = c;
     }
-    d->heap[i] = s;
-    d->pos[s] = i;
+    d->heap[i] = e;
+    d->pos[e.id] = i;
 }
 
 /* Queue s with key (k1, k2), or re-key it if queued. */
 static void hset(gb_dstar *d, int32_t s, zc k1, zc k2)
 {
-    d->k1[s] = k1;
-    d->k2[s] = k2;
-    if (d->pos[s] < 0) {
-        d->heap[d->hn] = s;
-        d->pos[s] = d->hn++;
-        sift_up(d, d->pos[s]);
-    } else {
-        sift_up(d, d->pos[s]);
-        sift_down(d, d->pos[s]);
+    int32_t i = d->pos[s];
+    if (i < 0) {
+        i = d->hn++;
+        d->heap[i].id = s;
+        d->heap[i].f1 = zval(k1);
+        d->heap[i].k1 = k1;
+        d->heap[i].k2 = k2;
+        sift_up(d, i);
+        return;
     }
+    int up = key_less(k1, k2, d->heap[i].k1, d->heap[i].k2);
+    d->heap[i].f1 = zval(k1);
+    d->heap[i].k1 = k1;
+    d->heap[i].k2 = k2;
+    if (up) sift_up(d, i);
+    else sift_down(d, i);
 }
 
 static void hremove(gb_dstar *d, int32_t s)
@@ -260,11 +276,11 @@ static void hremove(gb_dstar *d, int32_t s)
     d->pos[s] = -1;
     d->hn--;
     if (i == d->hn) return;
-    int32_t x = d->heap[d->hn];
+    hent x = d->heap[d->hn];
     d->heap[i] = x;
-    d->pos[x] = i;
+    d->pos[x.id] = i;
     sift_up(d, i);
-    sift_down(d, d->pos[x]);
+    sift_down(d, d->pos[x.id]);
 }
 
 /* ---- D* Lite ------------------------------------------------------------ */
@@ -354,13 +370,14 @@ static void compute_shortest_path(gb_dstar *d)
         if (d->hn == 0) break;
         zc ks1, ks2;
         calc_key(d, s0, &ks1, &ks2);
-        int32_t u = d->heap[0];
-        if (!key_less(d->k1[u], d->k2[u], ks1, ks2) && zcmp(d->rhs[s0], d->g[s0]) == 0)
+        int32_t u = d->heap[0].id;
+        if (!key_less(d->heap[0].k1, d->heap[0].k2, ks1, ks2)
+            && zcmp(d->rhs[s0], d->g[s0]) == 0)
             break;
         d->pops++;
         zc n1, n2;
         calc_key(d, u, &n1, &n2);
-        if (key_less(d->k1[u], d->k2[u], n1, n2)) {
+        if (key_less(d->heap[0].k1, d->heap[0].k2, n1, n2)) {
             hset(d, u, n1, n2);               /* out of date after a move */
             continue;
         }
