@@ -19,6 +19,8 @@ int gb_cmd_run(int argc, char **argv);
 int gb_cmd_merge(int argc, char **argv);
 int gb_cmd_list(int argc, char **argv);
 int gb_cmd_gen(int argc, char **argv);
+/* `gen --dynamic` (gb_cmd_gendyn.c): gb_cmd_gen hands it the same argv. */
+int gb_cmd_gen_dynamic(int argc, char **argv);
 int gb_cmd_env(int argc, char **argv);
 int gb_cmd_heuristics(int argc, char **argv);
 int gb_cmd_summary(int argc, char **argv);

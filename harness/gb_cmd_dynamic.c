@@ -53,7 +53,7 @@
     "first_cost,cells_changed,dropped,plans,replans," \
     "dstar_first_ns,dstar_replan_ns,dstar_first_expanded,dstar_replan_expanded," \
     "astar_first_ns,astar_replan_ns,astar_first_expanded,astar_replan_expanded," \
-    "replan_speedup,message"
+    "replan_speedup,message,dstar_replan_pops,dstar_replan_updates"
 
 static void dynamic_usage(FILE *f)
 {
@@ -97,6 +97,7 @@ static int64_t now_ns(void)
 typedef struct plan_acc {
     int64_t first_ns, replan_ns;
     uint64_t first_exp, replan_exp;
+    uint64_t replan_pops, replan_updates;   /* D* Lite only */
 } plan_acc;
 
 /* Everything one map's replays share. */
@@ -173,6 +174,8 @@ static int plan(dyn_ctx *c, int32_t agent, int32_t goal, const int32_t *ids, siz
     } else {
         row->ds.replan_ns += t1 - t0;
         row->ds.replan_exp += dp.expanded;
+        row->ds.replan_pops += dp.pops;
+        row->ds.replan_updates += dp.updates;
         row->as.replan_ns += t2 - t1;
         row->as.replan_exp += ar.st.expanded;
     }
@@ -347,6 +350,8 @@ static void ctx_free(dyn_ctx *c)
 /* Totals over the whole run, for the closing line. */
 typedef struct dyn_total {
     long queries, wrong, replans;
+    double *ratio;           /* per-query replan_speedup, for the median */
+    size_t nratio, capratio;
     int64_t ds_ns, as_ns;
     uint64_t ds_exp, as_exp;
 } dyn_total;
@@ -416,11 +421,20 @@ static int run_file(const char *path, gb_model model, const gb_solver_spec *asta
                 (unsigned long long)row.ds.replan_exp, (long long)row.as.first_ns,
                 (long long)row.as.replan_ns, (unsigned long long)row.as.first_exp,
                 (unsigned long long)row.as.replan_exp);
-        if (replans > 0 && row.ds.replan_ns > 0)
-            fprintf(out, "%.4f", (double)row.as.replan_ns / (double)row.ds.replan_ns);
+        if (replans > 0 && row.ds.replan_ns > 0) {
+            double ratio = (double)row.as.replan_ns / (double)row.ds.replan_ns;
+            fprintf(out, "%.4f", ratio);
+            if (tot->nratio == tot->capratio) {
+                size_t ncap = tot->capratio ? 2 * tot->capratio : 64;
+                double *p = gb_realloc(tot->ratio, ncap * sizeof *p);
+                if (p) { tot->ratio = p; tot->capratio = ncap; }
+            }
+            if (tot->nratio < tot->capratio) tot->ratio[tot->nratio++] = ratio;
+        }
         fputc(',', out);
         csv_text(out, c.msg);
-        fputc('\n', out);
+        fprintf(out, ",%llu,%llu\n", (unsigned long long)row.ds.replan_pops,
+                (unsigned long long)row.ds.replan_updates);
         tot->queries++;
         tot->replans += replans;
         tot->ds_ns += row.ds.replan_ns;
@@ -438,6 +452,12 @@ static int run_file(const char *path, gb_model model, const gb_solver_spec *asta
     ctx_free(&c);
     gb_dynscen_free(&s);
     return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 int gb_cmd_dynamic(int argc, char **argv)
@@ -527,12 +547,14 @@ int gb_cmd_dynamic(int argc, char **argv)
     int rc = 0;
     for (int i = optind; i < argc && rc == 0; i++)
         rc = run_file(argv[i], model, &sp, (gb_queue_kind)qk, maxq, quiet, f, &tot);
-    if (rc) { gb_tmp_abort(f, tmp); return rc; }
+    if (rc) { gb_tmp_abort(f, tmp); gb_free(tot.ratio); return rc; }
     if (gb_tmp_commit(f, tmp, out, &d) != 0) {
         fputs(CMD ": ", stderr);
         gb_diag_print(&d, stderr);
+        gb_free(tot.ratio);
         return d.code;
     }
+    qsort(tot.ratio, tot.nratio, sizeof *tot.ratio, cmp_double);
     if (!quiet) {
         fprintf(stderr, CMD ": wrote %s: %ld queries, %ld wrong, %ld replans\n", out,
                 tot.queries, tot.wrong, tot.replans);
@@ -542,6 +564,13 @@ int gb_cmd_dynamic(int argc, char **argv)
                     tot.ds_ns / 1e6, (unsigned long long)tot.ds_exp, sp.name, tot.as_ns / 1e6,
                     (unsigned long long)tot.as_exp, (double)tot.as_ns / (double)tot.ds_ns,
                     (double)tot.as_exp / (double)tot.ds_exp);
+        if (tot.nratio > 0)
+            fprintf(stderr, CMD ": per-query replan_speedup: median %.2fx over %zu queries "
+                    "with replans (robust to a busy machine's outliers)\n",
+                    tot.nratio % 2 ? tot.ratio[tot.nratio / 2]
+                                   : (tot.ratio[tot.nratio / 2 - 1] + tot.ratio[tot.nratio / 2]) / 2,
+                    tot.nratio);
     }
+    gb_free(tot.ratio);
     return tot.wrong ? 1 : 0;
 }

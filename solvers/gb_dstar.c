@@ -106,6 +106,8 @@ struct gb_dstar {
     hent *heap;            /* the binary heap: queued cells with their keys */
     int32_t hn;            /* cells in heap */
     int32_t *path;         /* path buffer, ncells ids */
+    int32_t *cx, *cy;      /* map coordinates of every id (no division
+                              in the heuristic) */
     int32_t start, last, goal;
     int32_t sx, sy;        /* the agent's map coordinates */
     zc km;                 /* key modifier: sum of h over the agent's moves */
@@ -121,7 +123,7 @@ size_t gb_dstar_bytes(int32_t ncells)
 {
     size_t n = ncells > 0 ? (size_t)ncells : 0;
     return sizeof(struct gb_dstar) + n * (1 + sizeof(uint32_t) + 2 * sizeof(zc)
-                                          + 2 * sizeof(int32_t) + sizeof(hent));
+                                          + 4 * sizeof(int32_t) + sizeof(hent));
 }
 
 gb_dstar *gb_dstar_new(const gb_grid *g, gb_model m)
@@ -139,13 +141,19 @@ gb_dstar *gb_dstar_new(const gb_grid *g, gb_model m)
     d->pos = gb_malloc(n * sizeof *d->pos);
     d->heap = gb_malloc(n * sizeof *d->heap);
     d->path = gb_malloc(n * sizeof *d->path);
+    d->cx = gb_malloc(n * sizeof *d->cx);
+    d->cy = gb_malloc(n * sizeof *d->cy);
     if (!d->moves || !d->stamp || !d->g || !d->rhs || !d->pos
-        || !d->heap || !d->path) {
+        || !d->heap || !d->path || !d->cx || !d->cy) {
         gb_dstar_free(d);
         errno = ENOMEM;
         return NULL;
     }
     gb_grid_moves(g, m, d->moves);
+    for (int32_t id = 0; id < g->ncells; id++) {
+        d->cx[id] = gb_grid_x(g, id);
+        d->cy[id] = gb_grid_y(g, id);
+    }
     return d;
 }
 
@@ -159,6 +167,8 @@ void gb_dstar_free(gb_dstar *d)
     gb_free(d->pos);
     gb_free(d->heap);
     gb_free(d->path);
+    gb_free(d->cx);
+    gb_free(d->cy);
     gb_free(d);
 }
 
@@ -177,8 +187,7 @@ static inline void touch(gb_dstar *d, int32_t s)
  * to s: exact, admissible and consistent. */
 static inline zc h_agent(const gb_dstar *d, int32_t s)
 {
-    int32_t st = d->grid->stride;
-    int32_t dx = s % st - 1 - d->sx, dy = s / st - 1 - d->sy;
+    int32_t dx = d->cx[s] - d->sx, dy = d->cy[s] - d->sy;
     if (dx < 0) dx = -dx;
     if (dy < 0) dy = -dy;
     zc r;

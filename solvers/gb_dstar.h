@@ -52,7 +52,7 @@ typedef struct gb_dstar_plan {
 } gb_dstar_plan;
 
 /* A D* Lite state for grid g (not owned) under model m, sized for it.
- * NULL with errno = ENOMEM.  Memory: about 45 bytes per padded cell. */
+ * NULL with errno = ENOMEM.  Memory: about 69 bytes per padded cell. */
 gb_dstar *gb_dstar_new(const gb_grid *g, gb_model m);
 void gb_dstar_free(gb_dstar *d);
 

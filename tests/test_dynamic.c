@@ -220,3 +220,279 @@ GB_TEST(dynamic, dstar_repairs_locally_and_restarts_clean)
     gb_ws_free(ws);
     gb_grid_free(&g);
 }
+
+/* ---- the loader ------------------------------------------------------------ */
+
+static int parse(const char *text, gb_dynscen *s, gb_diag *d)
+{
+    return gb_dynscen_parse("t.dscen", text, strlen(text), s, d);
+}
+
+/* The loader must refuse text with "t.dscen:LINE:COL: error: MSG". */
+static void refuses(const char *text, long line, long col, const char *msg)
+{
+    gb_dynscen s;
+    gb_diag d;
+    int rc = parse(text, &s, &d);
+    cr_assert_eq(rc, EX_DATAERR, "accepted:\n%s", text);
+    char buf[1024], want[1024];
+    gb_diag_format(&d, buf, sizeof buf);
+    if (col > 0) snprintf(want, sizeof want, "t.dscen:%ld:%ld: error: %s", line, col, msg);
+    else snprintf(want, sizeof want, "t.dscen:%ld: error: %s", line, msg);
+    cr_assert_str_eq(buf, want);
+    cr_assert_null(s.q, "a failed load owns nothing");
+}
+
+#define HDR "gridbench-dynamic 1\n"
+#define Q1 "query m.map 10 8 1 1 8 6\n"
+
+GB_TEST(dynamic, loader_reads_queries_events_and_cells)
+{
+    gb_dynscen s;
+    gb_diag d;
+    const char *text = "# c\n\n" HDR Q1 "at 3 block 2,2 3,2\r\n  near 2 free 5,5\n"
+                       "query m.map 10 8 0 0 9 7\n# no events\n";
+    cr_assert_eq(parse(text, &s, &d), 0, "%s", d.msg);
+    cr_assert_eq(s.version, 1);
+    cr_assert_str_eq(s.map_field, "m.map");
+    cr_assert_eq(s.n, 2);
+    cr_assert_eq(s.q[0].line, 4);
+    cr_assert_eq(s.q[0].nev, 2);
+    cr_assert_eq(s.q[1].nev, 0);
+    cr_assert_eq(s.q[1].gx, 9);
+    gb_dyn_event *e = &s.ev[0];
+    cr_assert(e->trigger == GB_DYN_AT && e->value == 3 && e->block == 1 && e->nc == 2);
+    cr_assert(s.cell[e->c0 + 1].x == 3 && s.cell[e->c0 + 1].y == 2);
+    e = &s.ev[1];
+    cr_assert(e->trigger == GB_DYN_NEAR && e->value == 2 && e->block == 0 && e->line == 6);
+    cr_assert(s.cell[e->c0].x == 5 && s.cell[e->c0].y == 5);
+    gb_dynscen_free(&s);
+}
+
+GB_TEST(dynamic, loader_errors_name_file_line_column)
+{
+    refuses("", 1, 0, "expected the header 'gridbench-dynamic 1', found an empty file");
+    refuses("# only\n\n", 2, 0,
+            "expected the header 'gridbench-dynamic 1', found only blank and comment lines");
+    refuses(Q1, 1, 1, "expected the header 'gridbench-dynamic 1', found 'query'");
+    refuses("gridbench-dynamic 2\n" Q1, 1, 19, "expected version 1, found 2");
+    refuses(HDR, 1, 0, "expected at least one query line, found none");
+    refuses(HDR "at 3 block 1,1\n", 2, 1,
+            "expected a query line before the first event, found 'at'");
+    refuses(HDR Q1 "query m.map 10 8 1 1 8\n", 3, 23,
+            "expected goal y (query MAP W H SX SY GX GY), found the end of the line");
+    refuses(HDR Q1 "query m.map 10 8 1 1 8 6 x\n", 3, 26,
+            "expected 8 fields (query MAP W H SX SY GX GY), found 9: extra 'x'");
+    refuses(HDR "query m.map 10 0 1 1 8 6\n", 2, 16,
+            "expected map height as an integer >= 1, found '0'");
+    refuses(HDR "query m.map 10 8 10 1 8 6\n", 2, 18,
+            "expected start x below the map width 10, found 10");
+    refuses(HDR Q1 "query n.map 10 8 1 1 8 6\n", 3, 7,
+            "expected the map of the first query 'm.map' (line 2), found 'n.map'");
+    refuses(HDR Q1 "at 0 block 1,1\n", 3, 4, "expected step as an integer >= 1, found '0'");
+    refuses(HDR Q1 "near -1 block 1,1\n", 3, 6,
+            "expected radius as an integer >= 1, found '-1'");
+    refuses(HDR Q1 "at 3 close 1,1\n", 3, 6, "expected block or free, found 'close'");
+    refuses(HDR Q1 "at 3 block\n", 3, 11,
+            "expected at least one cell X,Y, found the end of the line");
+    refuses(HDR Q1 "at 3 block 1,1 12\n", 3, 16,
+            "expected a cell X,Y (digits, a comma, digits), found '12'");
+    refuses(HDR Q1 "at 3 block 1,x\n", 3, 14, "expected cell y as an integer >= 0, found 'x'");
+    refuses(HDR Q1 "at 3 block 1,8\n", 3, 12,
+            "expected a cell inside the 10x8 map of line 2, found '1,8'");
+    refuses(HDR Q1 "at 3 free 8,6\nat 4 block 2,2 8,6\n", 4, 16,
+            "expected a cell other than the goal 8,6 of line 2 (the goal is never blocked), "
+            "found '8,6'");
+    refuses(HDR Q1 "wait 3\n", 3, 1, "expected query, at, near or a '#' comment, found 'wait'");
+    refuses(HDR Q1 "at 99999999999 block 1,1\n", 3, 4,
+            "expected step at most 2147483647, found '99999999999'");
+    /* control bytes are quoted, never printed raw */
+    refuses(HDR Q1 "at 3 bl\x01ock 1,1\n", 3, 6, "expected block or free, found 'bl\\x01ock'");
+}
+
+GB_TEST(dynamic, loader_missing_file_and_write_round_trip)
+{
+    gb_dynscen s;
+    gb_diag d;
+    cr_assert_eq(gb_dynscen_load("/nonexistent/x.dscen", &s, &d), EX_NOINPUT);
+    const char *text = HDR Q1 "at 3 block 2,2 3,2\nnear 2 free 5,5\nquery m.map 10 8 0 0 9 7\n";
+    cr_assert_eq(parse(text, &s, &d), 0);
+    char path[] = "/tmp/gbdyn.XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    cr_assert_eq(gb_dynscen_write(path, &s, &d), 0, "%s", d.msg);
+    char *buf;
+    size_t len;
+    cr_assert_eq(gb_read_file(path, &buf, &len, &d), 0);
+    cr_assert_str_eq(buf, text);
+    gb_free(buf);
+    unlink(path);
+    gb_dynscen_free(&s);
+}
+
+/* ---- the generator ---------------------------------------------------------- */
+
+/* A 40x30 map of rooms: walls every 10 cells with one-cell doors. */
+static void rooms_map(gb_map *m)
+{
+    memset(m, 0, sizeof *m);
+    cr_assert_eq(gb_grid_init(&m->grid, 40, 30), 0);
+    gb_grid *g = &m->grid;
+    for (int32_t y = 0; y < 30; y++)
+        for (int32_t x = 0; x < 40; x++) {
+            int wall = (x % 10 == 9) || (y % 10 == 9);
+            int door = (x % 10 == 9 && y % 10 == 4) || (y % 10 == 9 && x % 10 == 4);
+            g->pass[gb_grid_id(g, x, y)] = !wall || door;
+        }
+    gb_grid_recount(g);
+}
+
+#include "gb_dyngen.h"
+
+GB_TEST(dynamic, generator_is_reproducible_and_valid)
+{
+    gb_map m;
+    rooms_map(&m);
+    gb_dyngen_opts o;
+    gb_dyngen_defaults(&o);
+    o.queries = 15;
+    o.seed = 5;
+    gb_dynscen a, b, c;
+    gb_diag d;
+    cr_assert_eq(gb_dyngen(&o, &m, "rooms.map", NULL, &a, &d), 0, "%s", d.msg);
+    cr_assert_eq(gb_dyngen(&o, &m, "rooms.map", NULL, &b, &d), 0);
+    o.seed = 6;
+    cr_assert_eq(gb_dyngen(&o, &m, "rooms.map", NULL, &c, &d), 0);
+    cr_assert_eq(a.n, 15);
+    cr_assert_eq(a.nev, b.nev);
+    cr_assert_eq(a.ncell, b.ncell);
+    cr_assert(memcmp(a.q, b.q, a.n * sizeof *a.q) == 0, "same seed, same queries");
+    cr_assert(memcmp(a.ev, b.ev, a.nev * sizeof *a.ev) == 0, "same seed, same events");
+    cr_assert(memcmp(a.cell, b.cell, a.ncell * sizeof *a.cell) == 0);
+    cr_assert(a.nev != c.nev || memcmp(a.cell, c.cell, a.ncell * sizeof *a.cell) != 0,
+              "another seed, other events");
+    /* doors are closed (the map has one-cell doors), obstacles appear */
+    size_t at = 0, near = 0, frees = 0;
+    for (size_t e = 0; e < a.nev; e++) {
+        at += a.ev[e].trigger == GB_DYN_AT;
+        near += a.ev[e].trigger == GB_DYN_NEAR;
+        frees += !a.ev[e].block;
+        if (a.ev[e].trigger == GB_DYN_AT && a.ev[e].block) {
+            gb_dyn_cell cl = a.cell[a.ev[e].c0];
+            int32_t id = gb_grid_id(&m.grid, cl.x, cl.y);
+            cr_assert(m.grid.pass[id] && (cl.x % 10 == 9 || cl.y % 10 == 9),
+                      "door %d,%d is not a door", (int)cl.x, (int)cl.y);
+        }
+    }
+    cr_assert_eq(at - frees, 15 * 3, "three door closings per query");
+    cr_assert_gt(near, 0);
+    /* what it writes, the loader reads back identically */
+    char path[] = "/tmp/gbdyn.XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    cr_assert_eq(gb_dynscen_write(path, &a, &d), 0);
+    gb_dynscen r;
+    cr_assert_eq(gb_dynscen_load(path, &r, &d), 0, "%s:%ld: %s", path, d.line, d.msg);
+    cr_assert_eq(r.n, a.n);
+    cr_assert_eq(r.nev, a.nev);
+    for (size_t i = 0; i < a.n; i++) {
+        cr_assert_eq(r.q[i].line, a.q[i].line);
+        cr_assert_eq(gb_dynscen_check_query(&r, i, &m, &d), 0, "%s", d.msg);
+    }
+    for (size_t e = 0; e < a.nev; e++) cr_assert_eq(r.ev[e].line, a.ev[e].line);
+    unlink(path);
+    gb_dynscen_free(&r);
+    gb_dynscen_free(&a);
+    gb_dynscen_free(&b);
+    gb_dynscen_free(&c);
+    gb_map_free(&m);
+}
+
+GB_TEST(dynamic, generator_refuses_bad_options)
+{
+    gb_dyngen_opts o;
+    gb_dyngen_defaults(&o);
+    gb_diag d;
+    o.radius = 0;
+    cr_assert_eq(gb_dyngen_check(&o, &d), EX_USAGE);
+    cr_assert_str_eq(d.msg, "expected --radius from 1 to 1000000, found 0");
+    gb_dyngen_defaults(&o);
+    o.reopen_pct = 101;
+    cr_assert_eq(gb_dyngen_check(&o, &d), EX_USAGE);
+    cr_assert_str_eq(d.msg, "expected --reopen from 0 to 100, found 101");
+}
+
+/* ---- the CLI: gen --dynamic, then dynamic, rows checked --------------------- */
+
+static char out[65536];
+
+GB_TEST(dynamic, cli_gen_and_replay_rows_are_checked)
+{
+    const char *bin = gb_test_bin();
+    char dir[] = "/tmp/gbdyncli.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    /* a map from the generator of synthetic maps, then dynamic scenarios for it */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s gen --family rooms --size 64 --room 8 --seed 3 "
+                            "--per-bucket 1 --out %s", bin, dir), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s gen --dynamic --map %s/room64-8-3.map --queries 12 "
+                            "--seed 9 --out %s/a.dscen && %s gen --dynamic --map "
+                            "%s/room64-8-3.map --queries 12 --seed 9 --out %s/b.dscen && "
+                            "cmp %s/a.dscen %s/b.dscen", bin, dir, dir, bin, dir, dir, dir, dir),
+                 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s dynamic --out %s/d.csv %s/a.dscen", bin, dir,
+                            dir), 0, "%s", out);
+    cr_assert(strstr(out, "12 queries, 0 wrong"), "%s", out);
+    /* every row: arrived, plans = replans + 1, replans > 0 somewhere,
+     * D* Lite's replans never expand more than A*'s in total */
+    char path[256];
+    snprintf(path, sizeof path, "%s/d.csv", dir);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    char line[4096];
+    cr_assert_not_null(fgets(line, sizeof line, f));
+    const char *head = "file,query,line,map,model,astar,sx,sy,gx,gy,events,status,steps,";
+    cr_assert(strncmp(line, head, strlen(head)) == 0, "%s", line);
+    int rows = 0;
+    long replans_all = 0;
+    unsigned long long dexp = 0, aexp = 0;
+    while (fgets(line, sizeof line, f)) {
+        /* fields after the quoted map name: split on commas */
+        char *fld[40];
+        int nf = 0;
+        for (char *p = strtok(line, ","); p && nf < 40; p = strtok(NULL, ",")) fld[nf++] = p;
+        cr_assert_eq(nf, 31, "31 columns (empty speedup/message collapse), found %d", nf);
+        rows++;
+        const char *status = fld[11];
+        cr_assert(strcmp(status, "arrived") == 0 || strcmp(status, "unreachable") == 0,
+                  "status %s", status);
+        long plans = atol(fld[17]), replans = atol(fld[18]);
+        cr_assert_eq(plans, replans + 1);
+        long steps = atol(fld[12]);
+        double walk = atof(fld[13]);
+        cr_assert(walk >= steps - 1e-6 && walk <= steps * 1.41421357,
+                  "a walk of %ld steps costs %s", steps, fld[13]);
+        if (strcmp(status, "arrived") == 0) cr_assert_gt(steps, 0);
+        cr_assert_gt(atol(fld[19]), 0, "first plan time");
+        replans_all += replans;
+        dexp += strtoull(fld[22], NULL, 10);
+        aexp += strtoull(fld[26], NULL, 10);
+        if (replans == 0) cr_assert_eq(strtoull(fld[22], NULL, 10), 0);
+    }
+    fclose(f);
+    cr_assert_eq(rows, 12);
+    cr_assert_gt(replans_all, 0, "the generated events make the agent replan");
+    cr_assert_lt(dexp, aexp, "D* Lite repairs (%llu expansions) < A* from scratch (%llu)", dexp,
+                 aexp);
+    /* a bad file: the loader's message, exit 65, no CSV */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "printf 'gridbench-dynamic 1\\nat 1 block 1,1\\n' "
+                            ">%s/bad.dscen; %s dynamic --out %s/e.csv %s/bad.dscen", dir, bin, dir,
+                            dir), 65);
+    cr_assert(strstr(out, "bad.dscen:2:1: error: expected a query line before the first event"),
+              "%s", out);
+    char e[256];
+    snprintf(e, sizeof e, "%s/e.csv", dir);
+    cr_assert_neq(access(e, F_OK), 0, "no CSV after a failure");
+    gb_test_sh(NULL, 0, "rm -rf %s", dir);
+}
