@@ -558,12 +558,15 @@ int gb_cmd_dynamic(int argc, char **argv)
     if (!quiet) {
         fprintf(stderr, CMD ": wrote %s: %ld queries, %ld wrong, %ld replans\n", out,
                 tot.queries, tot.wrong, tot.replans);
-        if (tot.replans > 0 && tot.ds_ns > 0 && tot.ds_exp > 0)
+        if (tot.replans > 0 && tot.ds_ns > 0) {
             fprintf(stderr, CMD ": replanning: D* Lite %.3f ms, %llu expansions; %s from "
-                    "scratch %.3f ms, %llu expansions; speed-up %.2fx time, %.2fx expansions\n",
-                    tot.ds_ns / 1e6, (unsigned long long)tot.ds_exp, sp.name, tot.as_ns / 1e6,
-                    (unsigned long long)tot.as_exp, (double)tot.as_ns / (double)tot.ds_ns,
-                    (double)tot.as_exp / (double)tot.ds_exp);
+                    "scratch %.3f ms, %llu expansions; speed-up %.2fx time", tot.ds_ns / 1e6,
+                    (unsigned long long)tot.ds_exp, sp.name, tot.as_ns / 1e6,
+                    (unsigned long long)tot.as_exp, (double)tot.as_ns / (double)tot.ds_ns);
+            if (tot.ds_exp > 0)
+                fprintf(stderr, ", %.2fx expansions", (double)tot.as_exp / (double)tot.ds_exp);
+            fputc('\n', stderr);
+        }
         if (tot.nratio > 0)
             fprintf(stderr, CMD ": per-query replan_speedup: median %.2fx over %zu queries "
                     "with replans (robust to a busy machine's outliers)\n",
