@@ -280,6 +280,7 @@ static void restore(dyn_ctx *c)
         int32_t id = c->changed[i];
         gb_grid_set(g, id, !g->pass[id]);
         gb_ws_cell_changed(c->ws, id);
+        gb_dstar_cell_changed(c->ds, id);
     }
     c->nchanged = 0;
 }
@@ -294,8 +295,11 @@ static int replay(dyn_ctx *c, const gb_dynscen *s, size_t qi, dyn_row *row)
     memset(c->fired, 0, q->nev ? q->nev : 1);
     int32_t agent = gb_grid_id(g, q->sx, q->sy), goal = gb_grid_id(g, q->gx, q->gy);
     if (fire_events(c, s, q, 0, agent, row)) return EX_OSERR;
-    for (size_t i = 0; i < c->nchanged; i++) gb_ws_cell_changed(c->ws, c->changed[i]);
-    gb_dstar_begin(c->ds, agent, goal);      /* its masks from the map now */
+    for (size_t i = 0; i < c->nchanged; i++) {
+        gb_ws_cell_changed(c->ws, c->changed[i]);
+        gb_dstar_cell_changed(c->ds, c->changed[i]);   /* masks only: no episode yet */
+    }
+    gb_dstar_begin(c->ds, agent, goal);
     int32_t len = 0, at = 0;
     double cost = 0;
     int r = plan(c, agent, goal, NULL, 0, 1, row, &len, &cost);

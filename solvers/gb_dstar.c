@@ -337,7 +337,6 @@ void gb_dstar_begin(gb_dstar *d, int32_t start, int32_t goal)
     d->sx = gb_grid_x(d->grid, start);
     d->sy = gb_grid_y(d->grid, start);
     d->expanded = d->pops = d->updates = 0;
-    gb_grid_moves(d->grid, d->model, d->moves);
     touch(d, goal);
     d->rhs[goal] = zzero;
     update_vertex(d, goal);

@@ -5,14 +5,16 @@
  *
  * Use (one agent, one query = one "episode"):
  *     gb_dstar *d = gb_dstar_new(&grid, model);
- *     gb_dstar_begin(d, start, goal);          // masks from the grid now
+ *     gb_dstar_begin(d, start, goal);
  *     gb_dstar_plan(d, &p);                    // first plan
  *     loop: gb_dstar_move(d, next cell);       // the agent stepped
  *           gb_grid_set(&grid, id, 0|1); gb_dstar_cell_changed(d, id);
  *           gb_dstar_plan(d, &p);              // repaired plan
  *     gb_dstar_free(d);
  * The grid is the caller's and must outlive d; d keeps its own move
- * masks and repairs them around every cell it is told about.  The move
+ * masks (built by gb_dstar_new) and repairs them around every cell it is
+ * told about, so every flip of the grid must be told, between episodes
+ * too (restoring a map cell by cell, say).  The move
  * graph is undirected under every gb_model (a diagonal needs the same two
  * side cells in both directions), so predecessors are successors.
  *
@@ -58,8 +60,7 @@ void gb_dstar_free(gb_dstar *d);
 
 /* Start an episode: the agent at start, the goal (both map cells; start
  * may equal goal).  Everything of the previous episode is forgotten (a
- * generation stamp, no clearing) and the move masks are rebuilt from
- * the grid as it is now: O(ncells).  No search runs yet. */
+ * generation stamp, no clearing): O(1).  No search runs yet. */
 void gb_dstar_begin(gb_dstar *d, int32_t start, int32_t goal);
 
 /* The agent now stands on cell id (normally the next cell of the last
@@ -70,7 +71,8 @@ void gb_dstar_move(gb_dstar *d, int32_t id);
 /* Map cell id was flipped (gb_grid_set) since d last saw it: its 3x3
  * block's masks are recomputed and the rhs of every cell of the block is
  * recomputed and queued if inconsistent.  Telling d about a cell that did
- * not change is harmless.  O(log n) per block cell. */
+ * not change is harmless; so is a call between episodes (only the masks
+ * matter then).  O(log n) per block cell. */
 void gb_dstar_cell_changed(gb_dstar *d, int32_t id);
 
 /* Repair the search (LPA*'s ComputeShortestPath, keys relative to the
