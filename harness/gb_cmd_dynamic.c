@@ -310,7 +310,8 @@ static int replay(dyn_ctx *c, const gb_dynscen *s, size_t qi, dyn_row *row)
     while (r == 1 && agent != goal && row->steps < limit) {
         int32_t next = c->cur[++at];
         int k = 0;
-        while (agent + g->off[k] != next) k++;
+        while (k < 8 && agent + g->off[k] != next) k++;
+        if (k == 8) { note(c, "plan steps from cell %d to a non-neighbour %d", agent, next); break; }
         row->travelled += gb_dir_cost[k];
         agent = next;
         row->steps++;
@@ -323,7 +324,7 @@ static int replay(dyn_ctx *c, const gb_dynscen *s, size_t qi, dyn_row *row)
             at = 0;
         }
     }
-    if (r == 1 && agent != goal) note(c, "step limit %lld reached", (long long)limit);
+    if (r == 1 && agent != goal && !c->msg[0]) note(c, "step limit %lld reached", (long long)limit);
     row->status = c->msg[0] ? "wrong" : r == 0 ? "unreachable" : "arrived";
     restore(c);
     return 0;
