@@ -436,19 +436,26 @@ int gb_dstar_plan_path(gb_dstar *d, gb_dstar_plan *p)
     zc total = zzero;
     int32_t n = 0;
     d->path[n++] = s;
+    /* Descend: rhs(s) = min over moves of c + g(t) (an invariant for
+     * every touched cell), so the first move whose c + g(t) equals rhs(s)
+     * -- two integer compares, Z[sqrt2] equality is componentwise -- is a
+     * cheapest one; an untouched t has g = inf and is skipped unread. */
     while (s != d->goal) {
+        zc want = d->rhs[s];
+        if (zisinf(want) || n >= d->ncells) return -1;
         unsigned mask = d->moves[s];
-        zc best = zinf;
         int bk = -1;
         while (mask) {
             int k = __builtin_ctz(mask);
             mask &= mask - 1;
             int32_t t = s + off[k];
-            touch(d, t);
-            zc v = zadd(dir_cost[k], d->g[t]);
-            if (zcmp(v, best) < 0) { best = v; bk = k; }
+            if (d->stamp[t] != d->epoch || zisinf(d->g[t])) continue;
+            if (d->g[t].a + dir_cost[k].a == want.a && d->g[t].b + dir_cost[k].b == want.b) {
+                bk = k;
+                break;
+            }
         }
-        if (bk < 0 || n >= d->ncells) return -1;
+        if (bk < 0) return -1;
         total = zadd(total, dir_cost[bk]);
         s += off[bk];
         d->path[n++] = s;
