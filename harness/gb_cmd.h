@@ -19,11 +19,14 @@ int gb_cmd_run(int argc, char **argv);
 int gb_cmd_merge(int argc, char **argv);
 int gb_cmd_list(int argc, char **argv);
 int gb_cmd_gen(int argc, char **argv);
+/* `gen --dynamic` (gb_cmd_gendyn.c): gb_cmd_gen hands it the same argv. */
+int gb_cmd_gen_dynamic(int argc, char **argv);
 int gb_cmd_env(int argc, char **argv);
 int gb_cmd_heuristics(int argc, char **argv);
 int gb_cmd_summary(int argc, char **argv);
 int gb_cmd_footprint(int argc, char **argv);
 int gb_cmd_report(int argc, char **argv);
 int gb_cmd_compare(int argc, char **argv);
+int gb_cmd_dynamic(int argc, char **argv);
 
 #endif

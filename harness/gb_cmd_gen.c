@@ -59,6 +59,9 @@ static void gen_usage(FILE *f)
 "  -o, --out DIR         output directory (created if missing)\n"
 "  -h, --help            this text\n"
 "\n"
+"gridbench gen --dynamic --map FILE ... makes dynamic scenarios (D* Lite) for\n"
+"any map instead: see `gridbench gen --dynamic --help`.\n"
+"\n"
 "Names: random<S>-<P>-<seed>, maze<S>-<C>-<seed>, room<S>-<R>-<seed>, where\n"
 "S is the width for a square map and WxH otherwise (random512-20-0,\n"
 "maze256-4-7, room128x64-16-3).  Queries use only the largest connected\n"
@@ -267,6 +270,9 @@ int gb_cmd_gen(int argc, char **argv)
         { "per-goal", required_argument, 0, 'K' },
         { "help", no_argument, 0, 'h' },           { 0, 0, 0, 0 }
     };
+    /* dynamic scenarios from an existing map: their own options */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--dynamic") == 0) return gb_cmd_gen_dynamic(argc, argv);
     gb_gen_opts o;
     gb_gen_defaults(&o);
     const char *out = NULL, *map_file = NULL;

@@ -39,6 +39,8 @@ static const struct {
     { "report", gb_cmd_report, "render report.md and report.html of a results/<run-id>/ folder" },
     { "compare", gb_cmd_compare,
               "compare two runs: status changes first, then NEW/OLD time ratios with intervals and tests" },
+    { "dynamic", gb_cmd_dynamic,
+              "replay dynamic scenarios: D* Lite against A* from scratch, every plan checked" },
 };
 
 static void usage(FILE *f)

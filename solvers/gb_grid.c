@@ -68,31 +68,60 @@ void gb_grid_recount(gb_grid *g)
     g->npassable = n;
 }
 
-void gb_grid_moves(const gb_grid *g, gb_model m, uint8_t *moves)
+/* Legal-move mask of cell id under model m (0 for a blocked cell). */
+static unsigned cell_mask(const gb_grid *g, gb_model m, int32_t id)
 {
     const uint8_t *p = g->pass;
-    memset(moves, 0, (size_t)g->ncells);
-    for (int32_t y = 0; y < g->height; y++) {
-        for (int32_t x = 0; x < g->width; x++) {
-            int32_t id = gb_grid_id(g, x, y);
-            if (!p[id]) continue;
-            unsigned mask = 0;
-            for (int k = 0; k < 4; k++)
-                if (p[id + g->off[k]]) mask |= 1u << k;
-            if (m != GB_MODEL_4) {
-                for (int k = 4; k < 8; k++) {
-                    if (!p[id + g->off[k]]) continue;
-                    int ox = p[id + gb_dir_dx[k]];                 /* horizontal side */
-                    int oy = p[id + gb_dir_dy[k] * g->stride];     /* vertical side */
-                    int ok = m == GB_MODEL_8_NOCUT ? (ox && oy)
-                           : m == GB_MODEL_8_CUT1  ? (ox || oy)
-                           : 1;
-                    if (ok) mask |= 1u << k;
-                }
-            }
-            moves[id] = (uint8_t)mask;
+    if (!p[id]) return 0;
+    unsigned mask = 0;
+    for (int k = 0; k < 4; k++)
+        if (p[id + g->off[k]]) mask |= 1u << k;
+    if (m != GB_MODEL_4) {
+        for (int k = 4; k < 8; k++) {
+            if (!p[id + g->off[k]]) continue;
+            int ox = p[id + gb_dir_dx[k]];                 /* horizontal side */
+            int oy = p[id + gb_dir_dy[k] * g->stride];     /* vertical side */
+            int ok = m == GB_MODEL_8_NOCUT ? (ox && oy)
+                   : m == GB_MODEL_8_CUT1  ? (ox || oy)
+                   : 1;
+            if (ok) mask |= 1u << k;
         }
     }
+    return mask;
+}
+
+void gb_grid_moves(const gb_grid *g, gb_model m, uint8_t *moves)
+{
+    memset(moves, 0, (size_t)g->ncells);
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++) {
+            int32_t id = gb_grid_id(g, x, y);
+            moves[id] = (uint8_t)cell_mask(g, m, id);
+        }
+}
+
+void gb_grid_moves_around(const gb_grid *g, gb_model m, uint8_t *moves, int32_t id)
+{
+    for (int32_t dy = -1; dy <= 1; dy++)
+        for (int32_t dx = -1; dx <= 1; dx++) {
+            int32_t n = id + dy * g->stride + dx;
+            int32_t x = gb_grid_x(g, n), y = gb_grid_y(g, n);
+            /* border cells keep mask 0 (their pass is 0 anyway) */
+            moves[n] = x >= 0 && y >= 0 && x < g->width && y < g->height
+                     ? (uint8_t)cell_mask(g, m, n) : 0;
+        }
+}
+
+int gb_grid_set(gb_grid *g, int32_t id, int passable)
+{
+    int32_t x = gb_grid_x(g, id), y = gb_grid_y(g, id);
+    if (id < 0 || id >= g->ncells || x < 0 || y < 0 || x >= g->width || y >= g->height)
+        return -1;
+    uint8_t v = passable ? 1 : 0;
+    if (g->pass[id] == v) return 0;
+    g->pass[id] = v;
+    g->npassable += v ? 1 : -1;
+    return 1;
 }
 
 const char *gb_model_name(gb_model m)

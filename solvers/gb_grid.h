@@ -105,6 +105,23 @@ static inline int gb_grid_passable_xy(const gb_grid *g, int32_t x, int32_t y)
  * cells).  moves must hold g->ncells bytes. */
 void gb_grid_moves(const gb_grid *g, gb_model m, uint8_t *moves);
 
+/* Dynamic maps.  A cell's move mask depends only on the cells within
+ * one step of it (its 3x3 block), so flipping cell c changes the masks of
+ * c's 3x3 block and nothing else, and changes exactly the edges whose two
+ * ends lie in that block.  To change a map: gb_grid_set() the cell, then
+ * gb_grid_moves_around() every moves[] array kept for the grid.
+ *
+ * gb_grid_set: make map cell id passable (passable != 0) or blocked and
+ * keep npassable right.  Returns 1 when the cell changed, 0 when it
+ * already was so, -1 (nothing done) when id is not a map cell.
+ * Time complexity: O(1). */
+int gb_grid_set(gb_grid *g, int32_t id, int passable);
+
+/* Recompute the legal-move masks of the 3x3 block centred on map cell id
+ * (id must be a map cell: its neighbours are then valid ids) from the
+ * current pass[], as gb_grid_moves() would.  Time complexity: O(1). */
+void gb_grid_moves_around(const gb_grid *g, gb_model m, uint8_t *moves, int32_t id);
+
 /* Model names for the CLI and CSV ("8-nocut", "8-cut1", "8-cutall", "4").
  * gb_model_from_name returns -1 for an unknown name. */
 const char *gb_model_name(gb_model m);

@@ -235,6 +235,14 @@ const gb_grid *gb_ws_grid(const gb_ws *ws);
  * workspace, or NULL when none was. */
 const gb_landmarks *gb_ws_landmarks(const gb_ws *ws);
 
+/* Tell the workspace that its grid's cell id (a map cell) was flipped
+ * with gb_grid_set(): the move masks of its 3x3 block are recomputed and
+ * every per-map table built from the old map (a family's state, the
+ * landmark tables) is dropped, to be rebuilt by the next prepare.  The
+ * best-first family keeps no such table, so A* and Dijkstra stay ready
+ * at O(1) per changed cell. */
+void gb_ws_cell_changed(gb_ws *ws, int32_t id);
+
 /* Run one query.  start and goal are cell ids of passable cells.  Fills
  * *out (out->path points into the workspace).  Returns 0, or -1 when the
  * workspace could not be prepared (ENOMEM) or the solver does not support

@@ -234,6 +234,23 @@ double gb_ws_prep_ns(const gb_ws *ws, const gb_solver_spec *s)
     return t;
 }
 
+void gb_ws_cell_changed(gb_ws *ws, int32_t id)
+{
+    gb_grid_moves_around(ws->grid, ws->model, ws->moves, id);
+    for (int a = 0; a < GB_ALGO_COUNT; a++) {
+        const gb_family *f = gb_family_get((gb_algo)a);
+        if (ws->fam_ready[a] && f->release) f->release(ws->fam[a]);
+        ws->fam[a] = NULL;
+        ws->fam_ready[a] = 0;
+        ws->fam_prep_ns[a] = 0.0;
+    }
+    for (int i = 0; i < GB_WS_MAX_LM; i++) {
+        gb_landmarks_free(&ws->lm[i]);
+        ws->lm_req[i] = 0;
+    }
+    ws->lm_cur = NULL;
+}
+
 static void next_gen(gb_ws *ws)
 {
     if (ws->gen >= GEN_MAX) {
