@@ -35,6 +35,8 @@
  *   state_bytes for a state whose size depends on the map's content (a
  *               subgoal graph): its exact bytes once built, while bytes()
  *               is then a lower bound from the dimensions (NULL: exact);
+ *   anyangle    1 when its paths are any-angle waypoints (gb_search.h's
+ *               cost models), with cost <= the grid optimum promised;
  *   queue_label the queue column of a family with dirs 0 ("fifo" for bfs;
  *               a family with a queue of its own names it);
  *   fn          its instantiated searches, a [fn_queues][fn_heurs] table
@@ -113,6 +115,9 @@ typedef struct gb_family {
     size_t (*state_bytes)(const void *state);  /* exact bytes of a built state, for
                                   families whose size depends on the map's content:
                                   then bytes() is only a lower bound (NULL: exact) */
+    int anyangle;               /* 1: its paths are any-angle waypoints (Theta*):
+                                  cost model GB_COST_ANYANGLE, guarantee none,
+                                  cost <= the grid optimum (gb_solver_grid_bound) */
 } gb_family;
 
 #define GB_X(E, F) extern const gb_family gb_family_##F;
