@@ -772,6 +772,9 @@ static int exec_query(exec *ex, size_t k, qres *res, gb_diag *d)
                                    r.cost, &pc);
         }
         int st = classify(&w);
+        if (st == GB_ROW_INVALID && w.valid)   /* any-angle, shorter than the straight line */
+            snprintf(pc.msg, sizeof pc.msg, "expected an any-angle cost >= the straight line "
+                     "%.10g, found %.10g", w.euclid, pc.cost);
         if (st < 0) {   /* a valid path where Dijkstra found none: the oracle is wrong */
             rc = gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0,
                              "expected no path (Dijkstra found none), found a valid one from %s",
