@@ -193,7 +193,6 @@ static const char *matchable_pattern_i(int i)
     return f && !f->list_only ? f->pattern : NULL;
 }
 
-
 /* ---- parsing ------------------------------------------------------------ */
 
 /* The heuristic part h of a name ("octile", "diff", "diff:k=16") into
@@ -313,9 +312,13 @@ int gb_solver_parse(const char *name, gb_solver_spec *out, char *err, size_t err
             snprintf(err, errsz, "solver '%s': expected '+smooth' once, found it twice", name);
             return -1;
         }
+        const size_t bl = strlen(out->name);
+        if (bl + sl >= sizeof out->name) {
+            snprintf(err, errsz, "solver name too long: '%.40s...'", name);
+            return -1;
+        }
         out->smooth = 1;
-        snprintf(out->name + strlen(out->name), sizeof out->name - strlen(out->name), "%s",
-                 smooth_suffix);
+        memcpy(out->name + bl, smooth_suffix, sl + 1);
         return 0;
     }
     for (int a = 0; a < GB_ALGO_COUNT; a++)

@@ -223,6 +223,8 @@ GB_TEST(anyangle, smooth_modifier_parses_for_every_family)
     cr_assert_eq(gb_solver_parse("jps++smooth", &sp, err, sizeof err), 0, "%s", err);
     cr_expect_str_eq(sp.name, "jps++smooth");
     cr_expect_eq(sp.algo, GB_ALGO_JPSPLUS);
+    cr_assert_eq(gb_solver_parse("astar-diff+smooth", &sp, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(sp.name, "astar-diff:k=8+smooth", "canonical: the base's, then the modifier");
     cr_assert_eq(gb_solver_parse("wastar-diff:k=4:w=2+smooth", &sp, err, sizeof err), 0, "%s", err);
     cr_expect_eq(sp.k, 4);
     cr_expect_eq(gb_solver_grid_bound(&sp, GB_MODEL_8_NOCUT), 2.0);
