@@ -48,7 +48,10 @@
  *       combinations skipped): gb_solve succeeds, status is FOUND or
  *       UNREACHABLE, FOUND iff Dijkstra found a path, the path passes
  *       gb_validate_path, its cost is never below Dijkstra's, equal for an
- *       optimal solver, <= bound * optimum for a bounded one;
+ *       optimal solver, <= bound * optimum for a bounded one; an
+ *       any-angle solver's (theta) passes gb_validate_anyangle instead,
+ *       with guarantee none and a cost between the straight line and
+ *       gb_solver_grid_bound() x Dijkstra's;
  *     - every queue gives the same status, path, expanded and generated
  *       counts as the binary heap (one ordering rule, gb_pq.h).
  *
@@ -80,6 +83,7 @@
 #include <unistd.h>
 
 #include "gb_alloc.h"
+#include "gb_anyangle.h"
 #include "gb_diag.h"
 #include "gb_grid.h"
 #include "gb_journal.h"
@@ -287,7 +291,8 @@ static int gb_fuzz_scen(const uint8_t *data, size_t size)
  * is fuzzed without a line here. */
 static const char *const gb_fuzz_solvers[] = {
     "dijkstra", "astar-octile", "astar-manhattan", "wastar-octile:w=2", "gbfs-octile",
-    "bfs", "bidijkstra", "biastar-octile", "jps", "astar-diff:k=2",
+    "bfs", "bidijkstra", "biastar-octile", "jps", "astar-diff:k=2", "astar-octile+smooth",
+    "gbfs-octile+smooth",
 };
 #define GB_FUZZ_MAXSOLVERS 64
 
@@ -440,7 +445,9 @@ static int fz_solve_one(gb_ws *ws, const gb_solver_spec *sp, gb_queue_kind q, in
     }
     o->len = r.path_len;
     gb_xy a = { gb_grid_x(g, s), gb_grid_y(g, s) }, b = { gb_grid_x(g, t), gb_grid_y(g, t) };
-    if (!gb_validate_path(g, gb_ws_model(ws), a, b, xy, (size_t)r.path_len, r.cost, &o->chk))
+    const int aa = gb_solver_cost_model(sp) == GB_COST_ANYANGLE;
+    if (!(aa ? gb_validate_anyangle(g, a, b, xy, (size_t)r.path_len, r.cost, &o->chk)
+             : gb_validate_path(g, gb_ws_model(ws), a, b, xy, (size_t)r.path_len, r.cost, &o->chk)))
         return fz_fail(64, "solve: %s/%s (%d,%d)->(%d,%d) model %s: invalid path: %s",
                        sp->name, gb_queue_name(q), a.x, a.y, b.x, b.y,
                        gb_model_name(gb_ws_model(ws)), o->chk.msg);
@@ -516,7 +523,17 @@ static int fz_check_query(gb_ws *ws, const fz_grid *G, int32_t s, int32_t t,
                 return fz_fail(72, "solve: %s/%s model %s: found=%d, Dijkstra found=%d",
                                sp->name, qn, gb_model_name(m), r->status == GB_FOUND,
                                dij.status == GB_FOUND);
-            if (r->status == GB_FOUND) {
+            if (r->status == GB_FOUND && gb_solver_cost_model(sp) == GB_COST_ANYANGLE) {
+                const double lb = gb_anyangle_dist((gb_xy){ gb_grid_x(g, s), gb_grid_y(g, s) },
+                                                   (gb_xy){ gb_grid_x(g, t), gb_grid_y(g, t) });
+                const double gbnd = gb_solver_grid_bound(sp, m);
+                if (r->chk.cost < lb - 1e-9 || gu != GB_GUAR_NONE
+                    || (gbnd > 0 && !(r->chk.cost <= gbnd * dij.chk.cost * (1 + 1e-12) + 1e-9)))
+                    return fz_fail(77, "solve: %s/%s model %s: any-angle cost %.9f outside "
+                                   "[%.9f, %g x grid optimum %.9f] or guarantee not none",
+                                   sp->name, qn, gb_model_name(m), r->chk.cost, lb, gbnd,
+                                   dij.chk.cost);
+            } else if (r->status == GB_FOUND) {
                 int cmp = gb_check_cmp(&r->chk, &dij.chk);
                 if (cmp < 0)
                     return fz_fail(73, "solve: %s/%s model %s: cost %.9f below Dijkstra's %.9f",

@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "gb_alloc.h"
+#include "gb_anyangle.h"
 #include "gb_csv.h"
 #include "gb_external.h"
 #include "gb_journal.h"
@@ -61,13 +62,14 @@ static const char csv_header[] =
     "map,scen,line,bucket,start_x,start_y,goal_x,goal_y,model,solver,queue,"
     "guarantee,bound,status,cost,dijkstra_cost,scen_cost,scen_decimals,subopt,"
     "path_len,expanded,generated,scanned,pushes,pops,decreases,stale,peak_open,"
-    "time_ns,time_cold_ns,reps,mem_bytes,prep_ns,time_source,solver_time_ns";
+    "time_ns,time_cold_ns,reps,mem_bytes,prep_ns,time_source,solver_time_ns,"
+    "cost_model,euclid_lb,lb_ratio";
 
 /* The kind of each column, for checking journal rows when resuming
  * (gb_journal_open): 'n' a number or empty, 's' a status, '.' text. */
 static const char csv_kinds[] =
-    "..nnnnnn....nsnnnnnnnnnnnnnnnnnnn.n";
-_Static_assert(sizeof csv_kinds == 36, "one kind per column of csv_header (35)");
+    "..nnnnnn....nsnnnnnnnnnnnnnnnnnnn.n.nn";
+_Static_assert(sizeof csv_kinds == 39, "one kind per column of csv_header (38)");
 
 const char *gb_run_csv_header(void) { return csv_header; }
 
@@ -111,6 +113,13 @@ const char *gb_pair_queue_name(const gb_pair *p)
 {
     if (p->user || p->ext_cmd) return "none";
     return p->queue < 0 ? gb_solver_queue_label(&p->spec) : gb_queue_name((gb_queue_kind)p->queue);
+}
+
+/* The cost model of a pair's paths: any-angle for Theta* and +smooth;
+ * user plugins and external solvers answer grid paths. */
+static gb_cost_model pair_cost_model(const gb_pair *p)
+{
+    return p->user || p->ext_cmd ? GB_COST_GRID : gb_solver_cost_model(&p->spec);
 }
 
 static const char *pair_time_source(const gb_pair *p)
@@ -177,6 +186,9 @@ typedef struct outcome {
     gb_guarantee gu;
     double bound;
     const gb_check *pc, *oc;   /* the path's and the optimum's checks */
+    int anyangle;          /* the path is any-angle (pc from gb_validate_anyangle) */
+    double grid_bound;     /* any-angle: cost <= grid_bound x the grid optimum (0: none) */
+    double euclid;         /* the straight-line distance start-goal, the lower bound */
 } outcome;
 
 /* The row status of an outcome (gb_run.h lists the order), or -1 when a
@@ -192,6 +204,11 @@ static int classify(const outcome *w)
     if (w->rs == GB_FOUND) {
         if (!w->valid) return GB_ROW_INVALID;
         if (!w->oracle_found) return -1;
+        /* any-angle: between the straight line and grid_bound x the grid optimum */
+        if (w->anyangle && w->pc->cost < w->euclid - w->pc->tol) return GB_ROW_INVALID;
+        if (w->anyangle && w->grid_bound > 0
+            && w->pc->cost > w->grid_bound * w->oc->cost + w->pc->tol + w->oc->tol * w->grid_bound)
+            return GB_ROW_SUBOPTIMAL;
         if (w->gu == GB_GUAR_OPTIMAL && gb_check_cmp(w->pc, w->oc) != 0) return GB_ROW_SUBOPTIMAL;
         if (w->gu == GB_GUAR_BOUNDED
             && w->pc->cost > w->bound * w->oc->cost + w->pc->tol + w->oc->tol * w->bound)
@@ -251,6 +268,11 @@ static void write_row(FILE *out, const char *mname, const char *scen, const gb_q
     if (w->prep) fprintf(out, "%llu", (unsigned long long)w->prep);
     fprintf(out, ",%s,", pair_time_source(w->p));
     if (w->self_ns >= 0) fprintf(out, "%lld", (long long)w->self_ns);
+    /* cost_model, euclid_lb (the straight line start-goal), lb_ratio = the
+     * validated cost / euclid_lb (empty without a valid path or when 0) */
+    const double lb = gb_anyangle_dist((gb_xy){ q->sx, q->sy }, (gb_xy){ q->gx, q->gy });
+    fprintf(out, ",%s,%.8f,", gb_cost_model_name(pair_cost_model(w->p)), lb);
+    if (w->pc && lb > 0) fprintf(out, "%.6f", w->pc->cost / lb);
     fputc('\n', out);
 }
 
@@ -737,12 +759,22 @@ static int exec_query(exec *ex, size_t k, qres *res, gb_diag *d)
         w.oc = &oc;
         int ext_failed = es == GB_EXT_PROTOCOL || es == GB_EXT_TIMEOUT || es == GB_EXT_CRASH
                          || es == GB_EXT_LIMIT;
+        w.anyangle = pair_cost_model(p) == GB_COST_ANYANGLE;
+        if (w.anyangle) {
+            w.grid_bound = gb_solver_grid_bound(&p->spec, o->model);
+            w.euclid = gb_anyangle_dist(sxy, txy);
+        }
         if (!ext_failed && r.status == GB_FOUND) {
             if (!p->ext_cmd) to_xy(grid, r.path, r.path_len, ex->xy);   /* externals: already xy */
-            w.valid = gb_validate_path(grid, o->model, sxy, txy, ex->xy, (size_t)r.path_len,
-                                       r.cost, &pc);
+            w.valid = w.anyangle
+                ? gb_validate_anyangle(grid, sxy, txy, ex->xy, (size_t)r.path_len, r.cost, &pc)
+                : gb_validate_path(grid, o->model, sxy, txy, ex->xy, (size_t)r.path_len,
+                                   r.cost, &pc);
         }
         int st = classify(&w);
+        if (st == GB_ROW_INVALID && w.valid)   /* any-angle, shorter than the straight line */
+            snprintf(pc.msg, sizeof pc.msg, "expected an any-angle cost >= the straight line "
+                     "%.10g, found %.10g", w.euclid, pc.cost);
         if (st < 0) {   /* a valid path where Dijkstra found none: the oracle is wrong */
             rc = gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0,
                              "expected no path (Dijkstra found none), found a valid one from %s",
@@ -753,7 +785,9 @@ static int exec_query(exec *ex, size_t k, qres *res, gb_diag *d)
             note(ex, GB_NOTE_FAILURE, "%s:%ld: %s on %s/%s: %s%s%s%s", scen, q->line,
                  gb_row_status_name((gb_row_status)st), ex->pname[pi], gb_pair_queue_name(p),
                  st == GB_ROW_INVALID ? pc.msg : "",
-                 st == GB_ROW_SUBOPTIMAL ? "cost differs from Dijkstra's" : "",
+                 st == GB_ROW_SUBOPTIMAL ? (w.anyangle ? "any-angle cost above its bound x "
+                                            "the grid optimum (Dijkstra's)"
+                                            : "cost differs from Dijkstra's") : "",
                  st == GB_ROW_FALSE_UNREACHABLE ? "no path reported, Dijkstra found one" : "",
                  st >= GB_ROW_PROTOCOL ? ea.msg : "");
         res->st[pi] = (uint8_t)st;

@@ -39,6 +39,8 @@
  *               cluster size, spec.param): whether the built state serves
  *               a spec (else gb_ws_prepare() calls prepare again to add
  *               it) and the preparation time of the part a spec uses;
+ *   anyangle    1 when its paths are any-angle waypoints (gb_search.h's
+ *               cost models), with cost <= the grid optimum promised;
  *   queue_label the queue column of a family with dirs 0 ("fifo" for bfs;
  *               a family with a queue of its own names it);
  *   fn          its instantiated searches, a [fn_queues][fn_heurs] table
@@ -130,6 +132,9 @@ typedef struct gb_family {
     double (*prep_ns)(const void *state, const gb_solver_spec *s);
                                /* the preparation time of the part of the state
                                   s uses (NULL: the time of the prepare call) */
+    int anyangle;               /* 1: its paths are any-angle waypoints (Theta*):
+                                  cost model GB_COST_ANYANGLE, guarantee none,
+                                  cost <= the grid optimum (gb_solver_grid_bound) */
 } gb_family;
 
 #define GB_X(E, F) extern const gb_family gb_family_##F;

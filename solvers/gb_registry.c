@@ -18,6 +18,11 @@
  * pmax > 0 is "name:x=P" instead: the bare name (P = pdef) or the name
  * with ":x=" and a decimal integer in [pmin, pmax], into spec.param;
  * canonical "name:x=%d" ("hpa" -> "hpa:c=16").
+ *
+ * The modifier "+smooth" may follow any name (once): the rest is parsed
+ * as above and the spec gets smooth = 1 (gb_ws.c post-smooths the path;
+ * gb_los.h).  It is derived here for every family, so it is listed once,
+ * after the forms, as the pattern "SOLVER+smooth".
  */
 #include "gb_family.h"
 
@@ -137,6 +142,13 @@ size_t gb_queue_names(char *buf, size_t size)
 
 /* ---- solver forms, `list` and `--solver all` ---------------------------- */
 
+static int nforms_total(void)
+{
+    int n = 0;
+    for (int a = 0; a < GB_ALGO_COUNT; a++) n += families[a]->nforms;
+    return n;
+}
+
 /* The i-th form over all families, in registry order; NULL past the end. */
 static const gb_form *form_at(int i, gb_algo *fam)
 {
@@ -150,9 +162,19 @@ static const gb_form *form_at(int i, gb_algo *fam)
     return NULL;
 }
 
+static const char smooth_suffix[] = "+smooth";
+/* Models where every grid step of a path has line of sight (gb_los.h). */
+#define SMOOTH_MODELS ((1u << GB_MODEL_8_NOCUT) | (1u << GB_MODEL_4))
+
 const char *gb_solver_list(int i, const char **desc)
 {
     const gb_form *f = i >= 0 ? form_at(i, NULL) : NULL;
+    if (!f && i == nforms_total()) {
+        if (desc) *desc = "modifier of any solver above: its path greedily smoothed into "
+                          "any-angle waypoints (line of sight, no corner cutting), "
+                          "models 8-nocut and 4; guarantee none, cost <= its solver's";
+        return "SOLVER+smooth";
+    }
     if (!f) return NULL;
     if (desc) *desc = f->desc;
     return f->pattern;
@@ -172,13 +194,6 @@ static const char *matchable_pattern_i(int i)
 {
     const gb_form *f = form_at(i, NULL);
     return f && !f->list_only ? f->pattern : NULL;
-}
-
-static int nforms_total(void)
-{
-    int n = 0;
-    for (int a = 0; a < GB_ALGO_COUNT; a++) n += families[a]->nforms;
-    return n;
 }
 
 /* ---- parsing ------------------------------------------------------------ */
@@ -322,6 +337,25 @@ int gb_solver_parse(const char *name, gb_solver_spec *out, char *err, size_t err
         snprintf(err, errsz, "solver name too long: '%.40s...'", name);
         return -1;
     }
+    const size_t nl = strlen(name), sl = sizeof smooth_suffix - 1;
+    if (nl > sl && strcmp(name + nl - sl, smooth_suffix) == 0) {
+        char base[sizeof out->name];
+        memcpy(base, name, nl - sl);
+        base[nl - sl] = '\0';
+        if (gb_solver_parse(base, out, err, errsz) != 0) return -1;
+        if (out->smooth) {
+            snprintf(err, errsz, "solver '%s': expected '+smooth' once, found it twice", name);
+            return -1;
+        }
+        const size_t bl = strlen(out->name);
+        if (bl + sl >= sizeof out->name) {
+            snprintf(err, errsz, "solver name too long: '%.40s...'", name);
+            return -1;
+        }
+        out->smooth = 1;
+        memcpy(out->name + bl, smooth_suffix, sl + 1);
+        return 0;
+    }
     for (int a = 0; a < GB_ALGO_COUNT; a++)
         for (int i = 0; i < families[a]->nforms; i++) {
             int r = match_form(&families[a]->forms[i], (gb_algo)a, name, out, err, errsz);
@@ -341,7 +375,7 @@ gb_guarantee gb_solver_guarantee(const gb_solver_spec *s, gb_model m, double *bo
 {
     gb_guarantee gu = GB_GUAR_NONE;
     double b = 0.0;
-    if ((unsigned)s->algo < GB_ALGO_COUNT) {
+    if ((unsigned)s->algo < GB_ALGO_COUNT && gb_solver_cost_model(s) == GB_COST_GRID) {
         const gb_family *f = families[s->algo];
         if (f->guarantee) {
             gu = f->guarantee(s, m, &b);
@@ -360,13 +394,37 @@ const char *gb_guarantee_name(gb_guarantee g)
     return (unsigned)g < 3 ? n[g] : "?";
 }
 
+gb_cost_model gb_solver_cost_model(const gb_solver_spec *s)
+{
+    if (s->smooth || ((unsigned)s->algo < GB_ALGO_COUNT && families[s->algo]->anyangle))
+        return GB_COST_ANYANGLE;
+    return GB_COST_GRID;
+}
+
+const char *gb_cost_model_name(gb_cost_model c)
+{
+    return c == GB_COST_ANYANGLE ? "anyangle" : c == GB_COST_GRID ? "grid" : "?";
+}
+
+double gb_solver_grid_bound(const gb_solver_spec *s, gb_model m)
+{
+    char err[8];
+    if (gb_solver_cost_model(s) != GB_COST_ANYANGLE || gb_solver_unsupported(s, m, err, sizeof err))
+        return 0.0;
+    if (families[s->algo]->anyangle) return 1.0;
+    gb_solver_spec base = *s;
+    base.smooth = 0;
+    double b = 0.0;
+    return gb_solver_guarantee(&base, m, &b) == GB_GUAR_NONE ? 0.0 : b;
+}
+
 int gb_solver_unsupported(const gb_solver_spec *s, gb_model m, char *err, size_t errsz)
 {
     if ((unsigned)s->algo >= GB_ALGO_COUNT) {
         snprintf(err, errsz, "solver '%s': not a registered family", s->name);
         return 1;
     }
-    const unsigned models = families[s->algo]->models;
+    const unsigned models = families[s->algo]->models & (s->smooth ? SMOOTH_MODELS : ~0u);
     if (models >> m & 1u) return 0;
     char list[128] = "";
     int n = 0;

@@ -101,7 +101,9 @@ typedef struct gb_result {
     gb_result_status status;
     double cost;        /* path cost as the solver accumulated it */
     int32_t *path;      /* cell ids start..goal; owned by the workspace,
-                           valid until the next search on it */
+                           valid until the next search on it; under the
+                           any-angle cost model (gb_solver_cost_model) the
+                           waypoints, joined by straight segments */
     int32_t path_len;   /* number of cells (1 when start == goal) */
     gb_stats st;
 } gb_result;
@@ -121,7 +123,8 @@ typedef struct gb_result {
     X(SG,        sg)          /* gb_sgfam.c: simple subgoal graph (8-nocut only) */ \
     X(SGTL,      sgtl)        /* gb_sgfam.c: two-level subgoal graph (8-nocut only) */ \
     X(HPA,       hpa)         /* gb_hpa.c: HPA*, hierarchical (8-nocut only; suboptimal) */ \
-    X(FLOWFIELD, flowfield)   /* gb_flowfield.c: one Dijkstra field per goal, followed */
+    X(FLOWFIELD, flowfield)   /* gb_flowfield.c: one Dijkstra field per goal, followed */ \
+    X(THETA,     theta)       /* gb_theta.c: Theta*, any-angle (8-nocut only) */
 
 typedef enum gb_algo {
 #define GB_X(E, F) GB_ALGO_##E,
@@ -146,6 +149,8 @@ typedef struct gb_solver_spec {
     int k;             /* landmarks for heur == GB_H_DIFF */
     int variant;       /* which behaviour of the family, when its name
                           forms differ in more than wg/heur (0 mostly) */
+    int smooth;        /* 1: the "+smooth" modifier (any family): gb_solve
+                          post-smooths the path into any-angle waypoints */
     uint64_t max_expanded;  /* 0 = no limit */
     uint64_t max_ns;        /* wall-time limit per search in ns, 0 = none
                                (checked every GB_TIME_CHECK expansions) */
@@ -156,7 +161,9 @@ typedef struct gb_solver_spec {
 /* Parse a solver name against the name patterns of the registered
  * families (`gridbench list`): dijkstra, astar-H, wastar-H:w=W, gbfs-H,
  * bfs, bidijkstra, biastar-H, jps, ... (H = a heuristic name; "diff"
- * takes an optional ":k=K" landmark count, e.g. astar-diff:k=16).  0, or
+ * takes an optional ":k=K" landmark count, e.g. astar-diff:k=16), each
+ * optionally followed by the modifier "+smooth" (out->smooth = 1; models
+ * 8-nocut and 4 only, where every grid step has line of sight).  0, or
  * -1 with a message in err (errsz bytes) that names what was expected. */
 int gb_solver_parse(const char *name, gb_solver_spec *out, char *err, size_t errsz);
 
@@ -164,6 +171,22 @@ int gb_solver_parse(const char *name, gb_solver_spec *out, char *err, size_t err
  * w for bounded, 0 for none). */
 gb_guarantee gb_solver_guarantee(const gb_solver_spec *s, gb_model m, double *bound);
 const char *gb_guarantee_name(gb_guarantee g);
+
+/* The cost model of a solver's paths.  GRID: a sequence of adjacent
+ * cells, each step costing 1 or sqrt 2.  ANYANGLE: waypoints (cell
+ * centres) joined by straight segments with line of sight (gb_los.h),
+ * costed by Euclidean length -- Theta* and every "SOLVER+smooth".  The
+ * guarantee of an any-angle solver is GB_GUAR_NONE: nothing is promised
+ * against the any-angle optimum, which gridbench does not compute. */
+typedef enum gb_cost_model { GB_COST_GRID = 0, GB_COST_ANYANGLE } gb_cost_model;
+gb_cost_model gb_solver_cost_model(const gb_solver_spec *s);
+const char *gb_cost_model_name(gb_cost_model c);   /* "grid", "anyangle" */
+/* What an any-angle solver promises against the GRID optimum of model m:
+ * its cost is <= B times it, B returned (0: nothing).  +smooth never
+ * lengthens a path, so it keeps the underlying solver's bound (1 for an
+ * optimal one, w for wastar:w=W, 0 for greedy); an any-angle family
+ * promises B = 1 (Theta*: see gb_theta.c).  0 for grid solvers. */
+double gb_solver_grid_bound(const gb_solver_spec *s, gb_model m);
 
 /* Nonzero (and a message in err) when the solver cannot run under model m
  * (e.g. jps needs 8-nocut). */

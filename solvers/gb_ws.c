@@ -17,10 +17,14 @@
  * the core arrays, the backward arrays once, each queue kind once per
  * direction, each family's bytes() once, each landmark table once.
  *
+ * The "+smooth" modifier (gb_search.h) is applied here, after the
+ * family's search: gb_los_smooth() rewrites the path in place.
+ *
  * Nothing here knows a particular family or queue: families come from
  * gb_family_get(), queues from GB_QUEUE_LIST.
  */
 #include "gb_family.h"
+#include "gb_los.h"
 
 #include <errno.h>
 #include <math.h>
@@ -278,6 +282,9 @@ int gb_solve(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q,
     ws->last_dirs = f->dirs;
     const int qi = f->fn_queues > 1 ? (int)q : 0, hi = f->fn_heurs > 1 ? (int)s->heur : 0;
     f->fn[qi * f->fn_heurs + hi](ws, s, start, goal, out);
+    /* the +smooth modifier: inside the timed call, on every family's path */
+    if (s->smooth && out->status == GB_FOUND && out->path_len > 0)
+        out->path_len = gb_los_smooth(ws->grid, out->path, out->path_len, &out->cost);
     return 0;
 }
 

@@ -75,11 +75,12 @@ static inline void gb_test_leak_check(void)
     static void gb_test_body_##suite##_##name(void)
 
 /* A sed expression that drops the timing columns of a `gridbench run` CSV
- * (header included): time_ns and time_cold_ns (7th and 6th from the end),
- * prep_ns (3rd) and solver_time_ns (last); reps, mem_bytes and
- * time_source stay.  Rows equal after it are the same answers. */
+ * (header included): time_ns and time_cold_ns (10th and 9th from the
+ * end), prep_ns (6th) and solver_time_ns (4th); reps, mem_bytes,
+ * time_source and the last three (cost_model, euclid_lb, lb_ratio) stay.
+ * Rows equal after it are the same answers. */
 #define GB_MASK_TIMES \
-    "s/,[^,]*,[^,]*\\(,[^,]*,[^,]*\\),[^,]*\\(,[^,]*\\),[^,]*$/\\1\\2/"
+    "s/,[^,]*,[^,]*\\(,[^,]*,[^,]*\\),[^,]*\\(,[^,]*\\),[^,]*\\(,[^,]*,[^,]*,[^,]*\\)$/\\1\\2\\3/"
 
 /* ---- helpers the CLI-level tests share --------------------------------- */
 

@@ -9,6 +9,9 @@
  *   - its cost is never below Dijkstra's; equal (same straight/diagonal
  *     step counts) for solvers that promise optimality, <= w x optimum for
  *     weighted A*;
+ *   - any-angle solvers (theta, SOLVER+smooth): the path passes the
+ *     any-angle validator (gb_anyangle.h) instead, and its cost lies
+ *     between the straight line and gb_solver_grid_bound() x Dijkstra's;
  *   - every queue gives the same path and the same counters (one ordering
  *     rule, gb_pq.h) -- stale pops and pushes excepted for the lazy heap;
  *   - running the same query twice gives the same path and counters;
@@ -25,6 +28,7 @@
 #include <string.h>
 
 #include "gb_alloc.h"
+#include "gb_anyangle.h"
 #include "gb_map.h"
 #include "gb_run.h"
 #include "gb_scen.h"
@@ -52,6 +56,7 @@ static const char *const solvers_extra[] = {
     "astar-zero", "astar-manhattan", "wastar-euclidean:w=3", "gbfs-manhattan",
     "biastar-euclidean", "biastar-chebyshev", "biastar-manhattan", "astar-diff:k=4",
     "biastar-diff:k=3", "wastar-diff:k=2:w=2",
+    "astar-octile+smooth", "jps+smooth", "gbfs-octile+smooth", "wastar-octile:w=2+smooth",
 };
 
 /* The i-th solver under test, NULL past the end. */
@@ -66,6 +71,7 @@ static const char *solver_at(size_t i)
 
 typedef struct outcome {
     int found;
+    gb_xy end[2];    /* start and goal */
     gb_check chk;
     gb_stats st;
     int32_t len;
@@ -89,7 +95,11 @@ static void solve_checked(gb_ws *ws, const gb_solver_spec *sp, gb_queue_kind q, 
     gb_xy *xy = malloc((size_t)(r.path_len > 0 ? r.path_len : 1) * sizeof *xy);
     for (int32_t i = 0; i < r.path_len; i++) xy[i] = (gb_xy){ gb_grid_x(g, r.path[i]), gb_grid_y(g, r.path[i]) };
     gb_xy a = { gb_grid_x(g, s), gb_grid_y(g, s) }, b = { gb_grid_x(g, t), gb_grid_y(g, t) };
-    int ok = gb_validate_path(g, gb_ws_model(ws), a, b, xy, (size_t)r.path_len, r.cost, &o->chk);
+    o->end[0] = a;
+    o->end[1] = b;
+    int ok = gb_solver_cost_model(sp) == GB_COST_ANYANGLE
+        ? gb_validate_anyangle(g, a, b, xy, (size_t)r.path_len, r.cost, &o->chk)
+        : gb_validate_path(g, gb_ws_model(ws), a, b, xy, (size_t)r.path_len, r.cost, &o->chk);
     free(xy);
     cr_assert(ok, "%s: %s/%s: invalid path: %s", where, sp->name, gb_queue_name(q), o->chk.msg);
     o->len = r.path_len;
@@ -105,6 +115,19 @@ static void check_against_oracle(const gb_solver_spec *sp, gb_model m, const out
     if (!o->found) return;
     double bound;
     gb_guarantee gu = gb_solver_guarantee(sp, m, &bound);
+    if (gb_solver_cost_model(sp) == GB_COST_ANYANGLE) {
+        cr_assert_eq(gu, GB_GUAR_NONE, "%s: any-angle %s promises the any-angle optimum", where,
+                     sp->name);
+        const double lb = gb_anyangle_dist(dij->end[0], dij->end[1]);
+        cr_assert_geq(o->chk.cost, lb - 1e-9, "%s: %s/%s cost %.9f below the straight line %.9f",
+                      where, sp->name, qn, o->chk.cost, lb);
+        const double b = gb_solver_grid_bound(sp, m);
+        if (b > 0)
+            cr_assert_leq(o->chk.cost, b * dij->chk.cost * (1 + 1e-12) + 1e-9,
+                          "%s: %s/%s any-angle cost %.9f > %g x grid optimum %.9f", where,
+                          sp->name, qn, o->chk.cost, b, dij->chk.cost);
+        return;
+    }
     int cmp = gb_check_cmp(&o->chk, &dij->chk);
     cr_assert_geq(cmp, 0, "%s: %s/%s cost %.9f below Dijkstra's %.9f", where, sp->name, qn,
                   o->chk.cost, dij->chk.cost);

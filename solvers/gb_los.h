@@ -1,0 +1,96 @@
+/*
+ * gb_los.h -- line of sight between cell centres under the
+ * no-corner-cutting rule, and the Euclidean length of any-angle paths.
+ * Used by Theta* (gb_theta.c) and by the `+smooth` modifier (gb_ws.c);
+ * the harness validates any-angle paths with a check of its own
+ * (harness/gb_anyangle.c), written differently on purpose.
+ *
+ * The rule.  Cell (x, y) is the closed unit square [x, x+1] x [y, y+1];
+ * a segment joins the centres (x0+1/2, y0+1/2) and (x1+1/2, y1+1/2).  It
+ * TOUCHES every cell whose closed square it meets, and it has line of
+ * sight when every touched cell is passable.  A centre-to-centre segment
+ * never runs along a grid line (centres sit on half-integers), so it
+ * meets a closed square either through its interior or at a corner
+ * point; passing exactly through a lattice corner touches all four cells
+ * around it.  Hence a segment may not pass through a blocked cell, nor
+ * through a corner of one -- in particular not between two diagonally
+ * touching blocked cells -- which is the rule of model 8-nocut: a
+ * diagonal step has line of sight exactly when it is a legal 8-nocut
+ * move, and a straight step when its target is free.
+ *
+ * Walk (gb_los).  The cells touched are visited in order along the
+ * segment (a grid traversal in the manner of Amanatides & Woo, with exact
+ * integer arithmetic): with n_x = |x1-x0| and n_y = |y1-y0|, the segment
+ * crosses the i-th vertical grid line (i = 0 .. n_x-1) at parameter
+ * t = (2i+1) / (2 n_x) and the j-th horizontal one at (2j+1) / (2 n_y);
+ * the crossing that comes first is taken by comparing (2i+1) n_y with
+ * (2j+1) n_x.  Equal values are a lattice corner: both side cells are
+ * checked, then the diagonal cell.  The padded border is blocked and all
+ * touched cells lie in the endpoints' bounding box, so no bounds checks.
+ *
+ * Time complexity: O(n_x + n_y) per segment.
+ */
+#ifndef GB_LOS_H
+#define GB_LOS_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "gb_grid.h"
+
+/* 1 when the segment between the centres of cells a and b (ids of
+ * passable or blocked cells of g) has line of sight under the rule above,
+ * else 0.  Adds the cells stepped into to *scanned when it is not NULL. */
+static inline int gb_los(const gb_grid *g, int32_t a, int32_t b, uint64_t *scanned)
+{
+    const uint8_t *pass = g->pass;
+    const int32_t stride = g->stride;
+    const int32_t dx = b % stride - a % stride, dy = b / stride - a / stride;
+    const int64_t nx = dx < 0 ? -dx : dx, ny = dy < 0 ? -dy : dy;
+    const int32_t sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -stride : stride;
+    int32_t c = a;
+    int64_t ix = 0, iy = 0;
+    int ok = pass[c] != 0;
+    while (ok && (ix < nx || iy < ny)) {
+        const int64_t tx = (2 * ix + 1) * ny, ty = (2 * iy + 1) * nx;
+        if (ix < nx && (iy == ny || tx < ty)) {
+            c += sx;
+            ix++;
+        } else if (iy < ny && (ix == nx || ty < tx)) {
+            c += sy;
+            iy++;
+        } else {   /* a lattice corner: the two side cells, then the diagonal */
+            if (!pass[c + sx] || !pass[c + sy]) { ok = 0; break; }
+            c += sx + sy;
+            ix++;
+            iy++;
+        }
+        ok = pass[c] != 0;
+    }
+    if (scanned) *scanned += (uint64_t)(ix + iy);
+    return ok;
+}
+
+/* Euclidean distance between the centres of cells a and b of g. */
+static inline double gb_los_dist(const gb_grid *g, int32_t a, int32_t b)
+{
+    const double dx = (double)(b % g->stride - a % g->stride);
+    const double dy = (double)(b / g->stride - a / g->stride);
+    return sqrt(dx * dx + dy * dy);
+}
+
+/* Euclidean length of the polyline p[0..n) of cell ids (0 for n <= 1),
+ * summed segment by segment from p[0]. */
+double gb_los_path_length(const gb_grid *g, const int32_t *p, int32_t n);
+
+/* Greedy post-smoothing of the path p[0..n) (cell ids, each step with
+ * line of sight, e.g. an 8-nocut or 4-connected grid path), in place:
+ * from the current anchor (first p[0]), p[k] is dropped while the anchor
+ * sees p[k+1]; otherwise p[k] is kept and becomes the anchor.  The first
+ * and last cells stay.  Returns the new count m <= n (p[0..m) the
+ * waypoints) and writes the Euclidean length to *length.  The result is
+ * never longer than the input (triangle inequality), and every segment
+ * has line of sight when every step of the input had. */
+int32_t gb_los_smooth(const gb_grid *g, int32_t *p, int32_t n, double *length);
+
+#endif

@@ -1,0 +1,166 @@
+/*
+ * gb_theta.c -- the Theta* family ("theta"): Basic Theta* (Nash, Daniel,
+ * Koenig & Felner, "Theta*: any-angle path planning on grids", AAAI 2007)
+ * on the 8-nocut grid, with the line-of-sight rule of gb_los.h and the
+ * Euclidean heuristic.  Its paths are any-angle (gb_search.h's cost
+ * models): the parent chain start..goal is a list of waypoints joined by
+ * straight segments, costed by Euclidean length.
+ *
+ * Algorithm.  A* over the cells with the workspace's stamp/g/parent
+ * arrays (gb_search.h's encoding) and one queue, instantiated per queue.
+ * Expanding s (parent p = parent[s], none at the start) relaxes each
+ * legal 8-nocut move s -> s' whose target is not closed with
+ *   path 2: when p exists and p sees s', g = g[p] + |p s'|, parent p;
+ *   path 1: otherwise g = g[s] + c(s, s'), parent s,
+ * kept when below the g s' has.  f = g + |s' goal| (Euclidean).
+ *
+ * Invariants.
+ *   - g[v] = g[parent[v]] + |parent[v] v| for every generated v (path 1
+ *     is that too: a legal 8-nocut step's length is its cost), and a
+ *     parent is always closed, so its g no longer changes; g[goal] is
+ *     therefore the Euclidean length of the waypoint chain, summed from
+ *     the start in the order the validator sums it.
+ *   - every link parent[v] -> v has line of sight: path 2 checked it,
+ *     and path 1 is a legal 8-nocut move, which has line of sight.
+ *
+ * What it promises (what the runner checks).  Nothing against the
+ * any-angle optimum: Theta* can miss the shortest any-angle path, so its
+ * guarantee is "none" (gb_solver_guarantee).  But its cost is never
+ * above the 8-nocut grid optimum d(goal), so gb_solver_grid_bound() is 1:
+ * by induction over expansions, every expanded s has g[s] <= d(s).  Take
+ * a grid-optimal path start = v0 .. vk = s and the first vi not closed
+ * when s is popped.  v(i-1) was expanded with g <= d(v(i-1)) and relaxed
+ * vi with path 1 or path 2; path 2, when taken, is no longer than path 1
+ * (|p vi| <= |p v(i-1)| + c(v(i-1), vi), triangle inequality), so
+ * g[vi] <= d(v(i-1)) + c = d(vi).  The Euclidean h is consistent over
+ * grid steps, so f(vi) <= d(vi) + h(vi) <= d(s) + h(s), and s popped no
+ * later than vi means g[s] + h(s) <= f(vi): g[s] <= d(s).  (Up to the
+ * rounding of the sums, which the runner's tolerance covers.)
+ *
+ * Counters: expanded, generated, stale and the queue's as in the search
+ * core; scanned = the cells the line-of-sight walks stepped into.
+ *
+ * Time complexity: A*'s, times one line-of-sight walk per generated
+ * successor, O(distance to the parent) each.  No per-map state.
+ */
+#include "gb_family.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "gb_los.h"
+
+/* Euclidean distance from padded (x, y) to padded (gx, gy). */
+static inline double theta_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
+{
+    const double dx = (double)(x - gx), dy = (double)(y - gy);
+    return sqrt(dx * dx + dy * dy);
+}
+
+static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *s, int32_t start,
+                                               int32_t goal, gb_result *out, const int Q)
+{
+    const gb_grid *grid = ws->grid;
+    const int32_t stride = grid->stride;
+    const uint8_t *moves = ws->moves;
+    uint32_t *stamp = ws->stamp;
+    double *g = ws->g;
+    int32_t *parent = ws->parent;
+    const uint32_t open = 2u * ws->gen, closed = open + 1u;
+    const uint64_t max_exp = s->max_expanded ? s->max_expanded : UINT64_MAX;
+    const int64_t deadline = gb_deadline_of(s);
+    const int32_t gx = goal % stride, gy = goal / stride;
+    uint64_t n_expanded = 0, n_generated = 0, n_stale = 0, n_scanned = 0;
+    gb_stats st;
+    memset(&st, 0, sizeof st);
+
+    void *q = gb_q_at(ws, Q, 0);
+    gb_q_clear(Q, q);
+    stamp[start] = open;
+    g[start] = 0.0;
+    parent[start] = -1;
+    gb_q_push(Q, q, start, theta_h(start % stride, start / stride, gx, gy), 0.0);
+
+    gb_result_status status = GB_UNREACHABLE;
+    while (!gb_q_empty(Q, q)) {
+        const int32_t id = gb_q_pop(Q, q);
+        if (stamp[id] == closed) { n_stale++; continue; }
+        stamp[id] = closed;
+        if (id == goal) { status = GB_FOUND; break; }
+        if (++n_expanded > max_exp || gb_over_time(n_expanded, deadline)) { status = GB_LIMIT; break; }
+        const int32_t pid = parent[id];
+        const double gid = g[id], gp = pid >= 0 ? g[pid] : 0.0;
+        unsigned m = moves[id];
+        while (m) {
+            const int k = __builtin_ctz(m);
+            m &= m - 1;
+            const int32_t v = id + grid->off[k];
+            const uint32_t sn = stamp[v];
+            if (sn == closed) continue;
+            double ng;
+            int32_t par;
+            if (pid >= 0 && gb_los(grid, pid, v, &n_scanned)) {
+                ng = gp + gb_los_dist(grid, pid, v);
+                par = pid;
+            } else {
+                ng = gid + gb_dir_cost[k];
+                par = id;
+            }
+            if (sn == open && ng >= g[v]) continue;
+            g[v] = ng;
+            parent[v] = par;
+            const double f = ng + theta_h(v % stride, v / stride, gx, gy);
+            if (sn == open) {
+                gb_q_decrease(Q, q, v, f, ng);
+            } else {
+                stamp[v] = open;
+                gb_q_push(Q, q, v, f, ng);
+            }
+            n_generated++;
+        }
+    }
+    st.expanded = n_expanded;
+    st.generated = n_generated;
+    st.stale = n_stale;
+    st.scanned = n_scanned;
+    const gb_pq_counters *cnt = gb_q_cnt(Q, q);
+    st.pushes = cnt->pushes;
+    st.pops = cnt->pops;
+    st.decreases = cnt->decreases;
+    st.peak_open = cnt->peak;
+    out->st = st;
+    out->status = status;
+    if (status == GB_FOUND) {
+        out->cost = g[goal];
+        gb_path_build(ws, goal, NULL, out);
+    } else {
+        gb_result_nopath(ws, out);
+    }
+}
+
+#define GB_Q_X(T)                                                                \
+    static void theta_##T(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
+                          gb_result *o)                                          \
+    { theta_core(ws, s, a, b, o, GB_QT_##T); }
+GB_FOR_Q()
+#undef GB_Q_X
+
+#define GB_Q_X(T) theta_##T,
+static const gb_search_fn theta_fn[GB_Q_COUNT] = { GB_FOR_Q() };
+#undef GB_Q_X
+
+static const gb_form theta_forms[] = {
+    { .pattern = "theta", .wg = 1.0, .heur = GB_H_EUCLIDEAN,
+      .desc = "Theta* (Nash et al. 2007): any-angle A* with parent line of sight (euclidean), "
+              "model 8-nocut only; guarantee none, cost <= the grid optimum" },
+};
+static const char *const theta_all[] = { "theta" };
+
+const gb_family gb_family_theta = {
+    .forms = theta_forms, .nforms = GB_COUNTOF(theta_forms),
+    .all = theta_all, .nall = GB_COUNTOF(theta_all),
+    .models = 1u << GB_MODEL_8_NOCUT,
+    .dirs = 1,
+    .fn = theta_fn, .fn_queues = GB_Q_COUNT, .fn_heurs = 1,
+    .anyangle = 1,
+};
