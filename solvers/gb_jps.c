@@ -134,6 +134,20 @@ static inline GB_ALWAYS_INLINE int32_t jwin_bwd(const uint64_t *R, const uint64_
     }
 }
 
+/* The scan of line (nw words a line, neighbours nw words before and
+ * after) from position from, forward (fwd) or backward, with the goal at
+ * gp on this line or -1: one copy of the window loop without the goal
+ * test for the common case that the goal is elsewhere. */
+static inline GB_ALWAYS_INLINE int32_t jps_line(const uint64_t *line, int32_t nw, int32_t from,
+                                                const int fwd, int32_t gp, int32_t *moved)
+{
+    if (gp < 0)
+        return fwd ? jwin_fwd(line, line - nw, line + nw, from, -1, moved)
+                   : jwin_bwd(line, line - nw, line + nw, from, -1, moved);
+    return fwd ? jwin_fwd(line, line - nw, line + nw, from, gp, moved)
+               : jwin_bwd(line, line - nw, line + nw, from, gp, moved);
+}
+
 /* Straight scan from the cell at padded column px, row py in the
  * constant direction K (0..3): the position on its line of the first
  * cell that is the goal or has a forced neighbour, or -1 at a wall;
@@ -146,10 +160,9 @@ static inline GB_ALWAYS_INLINE int32_t jps_scan(const jps_state *J, int32_t px, 
     const uint64_t *line = horiz ? J->jrow + (size_t)py * (size_t)nw
                                  : J->jcol + (size_t)px * (size_t)nw;
     const int32_t from = horiz ? px : py;
-    const int32_t gp = horiz ? (J->jgy == py ? J->jgx : -1) : (J->jgx == px ? J->jgy : -1);
-    return K == GB_DIR_E || K == GB_DIR_S
-           ? jwin_fwd(line, line - nw, line + nw, from, gp, moved)
-           : jwin_bwd(line, line - nw, line + nw, from, gp, moved);
+    const int on_line = horiz ? J->jgy == py : J->jgx == px;
+    const int32_t gp = horiz ? J->jgx : J->jgy;
+    return jps_line(line, nw, from, K == GB_DIR_E || K == GB_DIR_S, on_line ? gp : -1, moved);
 }
 
 /* Straight jump from (px, py) in the constant direction K (0..3): the
@@ -211,15 +224,11 @@ static inline GB_ALWAYS_INLINE int32_t jps_jump_diag(const jps_state *J, const g
         m = mv[c];
         int hit = c == goal;
         if (!hit && (m & bh)) {
-            const int32_t gp = py == gy ? gx : -1;
-            hit = (kh == GB_DIR_E ? jwin_fwd(hl, hl - jrw, hl + jrw, px, gp, &moved)
-                                  : jwin_bwd(hl, hl - jrw, hl + jrw, px, gp, &moved)) >= 0;
+            hit = jps_line(hl, jrw, px, kh == GB_DIR_E, py == gy ? gx : -1, &moved) >= 0;
             sc += (uint64_t)moved;
         }
         if (!hit && (m & bv)) {
-            const int32_t gp = px == gx ? gy : -1;
-            hit = (kv == GB_DIR_S ? jwin_fwd(vl, vl - jcw, vl + jcw, py, gp, &moved)
-                                  : jwin_bwd(vl, vl - jcw, vl + jcw, py, gp, &moved)) >= 0;
+            hit = jps_line(vl, jcw, py, kv == GB_DIR_S, px == gx ? gy : -1, &moved) >= 0;
             sc += (uint64_t)moved;
         }
         if (hit) {
@@ -259,8 +268,9 @@ static inline unsigned jps_dirs(const jps_state *J, const gb_ws *ws, int32_t id,
     return gb_jps_dirs(ws->grid, id, din);
 }
 
-static inline int32_t jps_jump(jps_state *J, const gb_ws *ws, int32_t id, int32_t px, int32_t py,
-                               int k, int32_t goal, int32_t *steps, uint64_t *scanned)
+static inline GB_ALWAYS_INLINE int32_t jps_jump(jps_state *J, const gb_ws *ws, int32_t id,
+                                                int32_t px, int32_t py, int k, int32_t goal,
+                                                int32_t *steps, uint64_t *scanned)
 {
     /* one specialised body per direction (all eight inlined here) */
     switch (k) {
