@@ -70,7 +70,8 @@ typedef struct jps_state {
  *
  * jwin_fwd: the first jump point p > from before the first blocked cell,
  * or -1; *moved = cells moved (p - from, or up to the cell before the
- * wall).  gp = the goal's position on this line, or -1.  Always inlined:
+ * wall).  With G (a constant) the goal, at gp on this line, is a jump
+ * point too; without, the scan has no goal test.  Always inlined:
  * every caller passes a constant direction, so each of the eight jump
  * kinds compiles to its own straight-line code. */
 static inline uint64_t jps_load(const uint64_t *line, int32_t byte)
@@ -84,8 +85,8 @@ static inline uint64_t jps_load(const uint64_t *line, int32_t byte)
 }
 
 static inline GB_ALWAYS_INLINE int32_t jwin_fwd(const uint64_t *R, const uint64_t *A,
-                                                const uint64_t *B, int32_t from, int32_t gp,
-                                                int32_t *moved)
+                                                const uint64_t *B, int32_t from, const int G,
+                                                int32_t gp, int32_t *moved)
 {
     const uint64_t live = 0x01fffffffffffffeull;   /* bits 1..56: cells q+1..q+56 */
     for (int32_t q = from;; q += 56) {
@@ -93,7 +94,7 @@ static inline GB_ALWAYS_INLINE int32_t jwin_fwd(const uint64_t *R, const uint64_
         const uint64_t a = jps_load(A, byte) >> sh, b = jps_load(B, byte) >> sh;
         const uint64_t r = jps_load(R, byte) >> sh;
         uint64_t cand = (a & ~(a << 1)) | (b & ~(b << 1));
-        if ((uint32_t)(gp - q - 1) < 56u) cand |= 1ull << (gp - q);
+        if (G && (uint32_t)(gp - q - 1) < 56u) cand |= 1ull << (gp - q);
         const uint64_t stop = (cand | ~r) & live;
         if (stop) {
             /* the nearest stop: a jump point if open, else the wall */
@@ -110,8 +111,8 @@ static inline GB_ALWAYS_INLINE int32_t jwin_fwd(const uint64_t *R, const uint64_
 
 /* jwin_bwd: the same moving backward (p < from; predecessor p + 1). */
 static inline GB_ALWAYS_INLINE int32_t jwin_bwd(const uint64_t *R, const uint64_t *A,
-                                                const uint64_t *B, int32_t from, int32_t gp,
-                                                int32_t *moved)
+                                                const uint64_t *B, int32_t from, const int G,
+                                                int32_t gp, int32_t *moved)
 {
     const uint64_t live = 0x7fffffffffffff80ull;   /* bits 62..7: cells q-1..q-56 */
     for (int32_t q = from;; q -= 56) {
@@ -119,7 +120,7 @@ static inline GB_ALWAYS_INLINE int32_t jwin_bwd(const uint64_t *R, const uint64_
         const uint64_t a = jps_load(A, byte) << sh, b = jps_load(B, byte) << sh;
         const uint64_t r = jps_load(R, byte) << sh;
         uint64_t cand = (a & ~(a >> 1)) | (b & ~(b >> 1));
-        if ((uint32_t)(q - gp - 1) < 56u) cand |= 1ull << (63 - (q - gp));
+        if (G && (uint32_t)(q - gp - 1) < 56u) cand |= 1ull << (63 - (q - gp));
         const uint64_t stop = (cand | ~r) & live;
         if (stop) {
             const int i = 63 - __builtin_clzll(stop);   /* bit 63 - i: cell q - i */
@@ -142,10 +143,10 @@ static inline GB_ALWAYS_INLINE int32_t jps_line(const uint64_t *line, int32_t nw
                                                 const int fwd, int32_t gp, int32_t *moved)
 {
     if (gp < 0)
-        return fwd ? jwin_fwd(line, line - nw, line + nw, from, -1, moved)
-                   : jwin_bwd(line, line - nw, line + nw, from, -1, moved);
-    return fwd ? jwin_fwd(line, line - nw, line + nw, from, gp, moved)
-               : jwin_bwd(line, line - nw, line + nw, from, gp, moved);
+        return fwd ? jwin_fwd(line, line - nw, line + nw, from, 0, 0, moved)
+                   : jwin_bwd(line, line - nw, line + nw, from, 0, 0, moved);
+    return fwd ? jwin_fwd(line, line - nw, line + nw, from, 1, gp, moved)
+               : jwin_bwd(line, line - nw, line + nw, from, 1, gp, moved);
 }
 
 /* Straight scan from the cell at padded column px, row py in the
