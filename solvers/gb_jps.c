@@ -18,8 +18,17 @@
  *
  * Per-map state (jps_state, built by gb_ws_prepare): indir (a byte per
  * cell) and pass[] as bit lines, row by row and column by column, so that
- * a straight jump scans 64 cells per step (see jwin_fwd).  The goal's
- * padded coordinates are set per query (jps_begin).
+ * a straight jump scans 56 cells per step (see jwin_fwd).  The goal's
+ * padded coordinates are set per query (jps_begin): O(1), nothing per
+ * query is O(map) (the search arrays are stamped, gb_search.h).
+ *
+ * Speed: every jump kind is compiled for its constant direction (jps_jump
+ * switches once per jump, into the search loop); a diagonal walk tests
+ * its two component scans per step, skips one whose first step is
+ * blocked (moves[] of the cell), and tests the goal only on the goal's
+ * row or column.  What is counted does not depend on any of this: the
+ * jump points, steps and scanned cells are those of a cell-by-cell walk
+ * (tests/test_jps.c pins them on the shared maps).
  *
  * Why it is optimal under no corner cutting: every pruned neighbour of a
  * node n is reached at most as cheaply by a path through n's parent that
@@ -28,8 +37,9 @@
  * the consistent octile heuristic over those segments returns its cost.
  *
  * Time complexity: as A*, times the cells a jump scans (each cell O(1)
- * times per direction per expansion that scans it, 64 at a time on a
- * straight line).
+ * times per direction per expansion that scans it, 56 at a time on a
+ * straight line; a diagonal walk is one cell per step, with two straight
+ * scans per cell).
  */
 #include "gb_family.h"
 
