@@ -180,9 +180,12 @@ static inline GB_ALWAYS_INLINE int32_t jps_scan(const jps_state *J, int32_t px, 
  * cell found by jps_scan, or -1.  *steps = cells moved; *scanned += the
  * cells stepped over. */
 static inline GB_ALWAYS_INLINE int32_t jps_jump_straight(const jps_state *J, const gb_ws *ws,
-                                                         int32_t px, int32_t py, const int K,
-                                                         int32_t *steps, uint64_t *scanned)
+                                                         int32_t id, int32_t px, int32_t py,
+                                                         const int K, int32_t *steps,
+                                                         uint64_t *scanned)
 {
+    /* the first step blocked: nothing found, 0 cells (no line set up) */
+    if (!(ws->moves[id] & (1u << K))) return -1;
     int32_t moved;
     const int32_t p = jps_scan(J, px, py, K, &moved);
     *scanned += (uint64_t)moved;
@@ -209,13 +212,16 @@ static inline GB_ALWAYS_INLINE int32_t jps_jump_diag(const jps_state *J, const g
                                                      uint64_t *scanned)
 {
     const uint8_t *mv = ws->moves;
+    unsigned m = mv[c];
+    const unsigned bit = 1u << K;
+    if (!(m & bit)) return -1;   /* the first step blocked: 0 cells */
     const int32_t stride = ws->grid->stride;
     const int dx = K == GB_DIR_NE || K == GB_DIR_SE ? 1 : -1;
     const int dy = K == GB_DIR_SE || K == GB_DIR_SW ? 1 : -1;
     const int kh = dx > 0 ? GB_DIR_E : GB_DIR_W;
     const int kv = dy > 0 ? GB_DIR_S : GB_DIR_N;
     const int32_t ok = dy * stride + dx;
-    const unsigned bit = 1u << K, bh = 1u << kh, bv = 1u << kv;
+    const unsigned bh = 1u << kh, bv = 1u << kv;
     const int32_t jrw = J->jrw, jcw = J->jcw, gx = J->jgx, gy = J->jgy;
     /* the row and the column of the cell the walk stands on */
     const uint64_t *hl = J->jrow + (size_t)py * (size_t)jrw;
@@ -223,7 +229,6 @@ static inline GB_ALWAYS_INLINE int32_t jps_jump_diag(const jps_state *J, const g
     const ptrdiff_t hstep = dy * (ptrdiff_t)jrw, vstep = dx * (ptrdiff_t)jcw;
     uint64_t sc = 0;
     int32_t n = 0, moved;
-    unsigned m = mv[c];
     for (;;) {
         if (!(m & bit)) { *scanned += sc + (uint64_t)n; return -1; }
         c += ok;
@@ -285,10 +290,10 @@ static inline GB_ALWAYS_INLINE int32_t jps_jump(jps_state *J, const gb_ws *ws, i
 {
     /* one specialised body per direction (all eight inlined here) */
     switch (k) {
-    case GB_DIR_N: return jps_jump_straight(J, ws, px, py, GB_DIR_N, steps, scanned);
-    case GB_DIR_E: return jps_jump_straight(J, ws, px, py, GB_DIR_E, steps, scanned);
-    case GB_DIR_S: return jps_jump_straight(J, ws, px, py, GB_DIR_S, steps, scanned);
-    case GB_DIR_W: return jps_jump_straight(J, ws, px, py, GB_DIR_W, steps, scanned);
+    case GB_DIR_N: return jps_jump_straight(J, ws, id, px, py, GB_DIR_N, steps, scanned);
+    case GB_DIR_E: return jps_jump_straight(J, ws, id, px, py, GB_DIR_E, steps, scanned);
+    case GB_DIR_S: return jps_jump_straight(J, ws, id, px, py, GB_DIR_S, steps, scanned);
+    case GB_DIR_W: return jps_jump_straight(J, ws, id, px, py, GB_DIR_W, steps, scanned);
     case GB_DIR_NE: return jps_jump_diag(J, ws, id, px, py, GB_DIR_NE, goal, steps, scanned);
     case GB_DIR_SE: return jps_jump_diag(J, ws, id, px, py, GB_DIR_SE, goal, steps, scanned);
     case GB_DIR_SW: return jps_jump_diag(J, ws, id, px, py, GB_DIR_SW, goal, steps, scanned);
