@@ -22,7 +22,7 @@ usage: scripts/bench.sh [OPTIONS] [SCEN...]
 
   --solvers LIST   comma-separated (default dijkstra,astar-octile,jps)
   --queues LIST    comma-separated or all (default all)
-  --reps N         timed repetitions per query (default 3)
+  --reps N         timed repetitions per query (default 3; 20 with --jps)
   --count N        about N evenly spaced queries per scenario (default 300, 0 = all)
   --callgrind      also count instructions per expansion (slow: 100 queries)
   --out DIR        keep the CSVs here (default: a temp dir, removed)
@@ -31,9 +31,10 @@ usage: scripts/bench.sh [OPTIONS] [SCEN...]
                    mean and the median over the queries of time_ns (each
                    the median of the warm reps), mean expansions and
                    scanned cells; with --callgrind also instructions per
-                   query in gb_solve (the timed call).  SCEN defaults to
-                   AR0011SR, Berlin_0_256, divideandconquer and den312d;
-                   --reps defaults to 20 here
+                   query of the search function (jps_bheap, inclusive:
+                   jumps, queue, path; one rep, --count queries).  SCEN
+                   defaults to
+                   AR0011SR, Berlin_0_256, divideandconquer and den312d
   --bounds         Dijkstra on the timing-bound queues bound-fifo and
                    bound-dial (solvers/gb_pq_bound.h: NOT exact) side by
                    side with bucket and bheap, using build-bounds/gridbench
