@@ -33,8 +33,8 @@ usage: scripts/bench.sh [OPTIONS] [SCEN...]
                    scanned cells; with --callgrind also instructions per
                    query of the search function (jps_bheap, inclusive:
                    jumps, queue, path; one rep, --count queries).  SCEN
-                   defaults to
-                   AR0011SR, Berlin_0_256, divideandconquer and den312d
+                   defaults to AR0011SR, Berlin_0_256, divideandconquer
+                   and den312d
   --bounds         Dijkstra on the timing-bound queues bound-fifo and
                    bound-dial (solvers/gb_pq_bound.h: NOT exact) side by
                    side with bucket and bheap, using build-bounds/gridbench
