@@ -51,9 +51,9 @@
 
 typedef struct jps_state {
     uint8_t *indir;        /* direction each node was reached by (8: start) */
-    uint64_t *jrow;        /* pass[] as bits, row by row (jrw words a row), after */
-    uint64_t *jcol;        /* ... column by column (jcw words a column), after */
-                           /* one leading zero word each (jrow[-1], jcol[-1]) */
+    uint64_t *jrow;        /* pass[] as bits, row by row (jrw words a row) */
+    uint64_t *jcol;        /* pass[] as bits, column by column (jcw words a column) */
+                           /* both one word into their block: jrow[-1] = jcol[-1] = 0 */
     int32_t jrw, jcw;      /* words per row / column: one spare zero word at the end */
     int32_t jgx, jgy;      /* padded column and row of the current goal */
 } jps_state;
