@@ -5,6 +5,8 @@
 #   make check      the same suite under ASan + UBSan (+ LeakSanitizer)
 #   make report     the main job: bundled dataset -> results/<run-id>/ + plots
 #   make bench      speed figures per solver x queue on the shared maps
+#   make bench-jps  jps per query (mean, median) on AR0011SR, Berlin_0_256,
+#                   divideandconquer, den312d (scripts/bench.sh --jps)
 #   make bench-bounds  the same loop on two inexact timing-bound queues (build-bounds/)
 #   make bench-scale   --jobs and the oracle cache, side by side (full shared set)
 #   make datasets SETS="street dao"  download, check and unpack official
@@ -47,7 +49,7 @@ GB_SHARED ?= $(abspath ../shared/movingai)
 TEST_JOBS ?= 2
 GB_TEST_FULL ?= 0
 
-.PHONY: all test test-full bench-scale check check-leak check-cli report bench bench-bounds datasets clean install examples \
+.PHONY: all test test-full bench-scale check check-leak check-cli report bench bench-jps bench-bounds datasets clean install examples \
         test-slurm test-parallel FORCE
 all: gridbench
 
@@ -135,6 +137,9 @@ report: gridbench
 
 bench: gridbench
 	./scripts/bench.sh $(BENCH_ARGS)
+
+bench-jps: gridbench
+	./scripts/bench.sh --jps $(BENCH_ARGS)
 
 # --jobs and the oracle cache side by side (scripts/bench-scale.sh), by
 # default on every query of every shared scenario file

@@ -13,6 +13,7 @@
 #
 #   make bench                                   shared 512x512 maps, or the default data
 #   make bench BENCH_ARGS="--solvers astar-octile --queues all --callgrind"
+#   make bench-jps                               jps per query on its four maps (--jps)
 set -euo pipefail
 
 usage() {
@@ -21,11 +22,19 @@ usage: scripts/bench.sh [OPTIONS] [SCEN...]
 
   --solvers LIST   comma-separated (default dijkstra,astar-octile,jps)
   --queues LIST    comma-separated or all (default all)
-  --reps N         timed repetitions per query (default 3)
+  --reps N         timed repetitions per query (default 3; 20 with --jps)
   --count N        about N evenly spaced queries per scenario (default 300, 0 = all)
   --callgrind      also count instructions per expansion (slow: 100 queries)
   --out DIR        keep the CSVs here (default: a temp dir, removed)
   --bin PATH       gridbench binary (default ./gridbench)
+  --jps            jps alone on bheap (the default queue), per query: the
+                   mean and the median over the queries of time_ns (each
+                   the median of the warm reps), mean expansions and
+                   scanned cells; with --callgrind also instructions per
+                   query of the search function (jps_bheap, inclusive:
+                   jumps, queue, path; one rep, --count queries).  SCEN
+                   defaults to AR0011SR, Berlin_0_256, divideandconquer
+                   and den312d
   --bounds         Dijkstra on the timing-bound queues bound-fifo and
                    bound-dial (solvers/gb_pq_bound.h: NOT exact) side by
                    side with bucket and bheap, using build-bounds/gridbench
@@ -38,8 +47,8 @@ datasets/default/*.scen.
 EOF
 }
 
-solvers=dijkstra,astar-octile,jps queues=all reps=3 count=300 callgrind=0 out="" bin=./gridbench
-bounds=0
+solvers=dijkstra,astar-octile,jps queues=all reps="" count=300 callgrind=0 out="" bin=./gridbench
+bounds=0 jps=0
 scens=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -50,6 +59,7 @@ while [ $# -gt 0 ]; do
         --callgrind) callgrind=1; shift ;;
         --out) out=$2; shift 2 ;;
         --bin) bin=$2; shift 2 ;;
+        --jps) jps=1; shift ;;
         --bounds) bounds=1; solvers=dijkstra; queues=bound-fifo,bound-dial,bucket,bheap
                   bin=build-bounds/gridbench; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -58,6 +68,14 @@ while [ $# -gt 0 ]; do
     esac
 done
 S=${GB_SHARED:-../shared/movingai}
+if [ "$jps" = 1 ] && [ ${#scens[@]} -eq 0 ]; then
+    if [ -d "$S" ]; then
+        scens=("$S/bgmaps/AR0011SR.map.scen" "$S/street/Berlin_0_256.map.scen"
+               "$S/wc3/divideandconquer.map.scen" "$S/mapf/den312d-even-10.scen")
+    else
+        scens=(datasets/default/*.scen)
+    fi
+fi
 if [ ${#scens[@]} -eq 0 ]; then
     if [ -d "$S" ]; then
         scens=("$S/random/random512-10-0.map.scen" "$S/bgmaps/AR0011SR.map.scen"
@@ -70,6 +88,50 @@ dir=${out:-$(mktemp -d)}
 mkdir -p "$dir"
 [ -n "$out" ] || trap 'rm -rf "$dir"' EXIT
 
+if [ "$jps" = 1 ]; then
+    reps=${reps:-20}
+    echo "# $("$bin" env | tr -d '\n' | sed 's/  */ /g' | cut -c1-300)" >&2
+    printf '%-18s %6s %5s %10s %10s %9s %12s %12s\n' map n reps mean_ns median_ns mean_exp mean_scanned Ir_per_query
+    for sc in "${scens[@]}"; do
+        name=$(basename "$sc" .scen); name=${name%.map}
+        # exit 1: some row is not ok (scen_mismatch counts): the awk below looks
+        "$bin" run --quiet --solver jps --queue bheap --reps "$reps" --sample "$count" \
+            --out "$dir/$name.csv" "$sc" 2>"$dir/$name.err" || [ $? -eq 1 ] \
+            || { cat "$dir/$name.err" >&2; exit 1; }
+        ir=-
+        if [ "$callgrind" = 1 ]; then
+            command -v valgrind >/dev/null || { echo "bench.sh: --callgrind needs valgrind (apt-get install valgrind)" >&2; exit 69; }
+            # one rep per query: the search function's inclusive cost
+            # (jps_bheap: the jumps, the queue, the path) / the queries
+            # (the Dijkstra oracle of an uncached query runs bf_bucket_zero)
+            valgrind --tool=callgrind --callgrind-out-file="$dir/cg.out" "$bin" run --quiet \
+                --solver jps --queue bheap --sample "$count" --out "$dir/cg.csv" "$sc" 2>/dev/null \
+                || [ $? -eq 1 ]
+            tot=$(callgrind_annotate --inclusive=yes "$dir/cg.out" 2>/dev/null \
+                  | awk '/[:]jps_bheap( |$)/ { gsub(",", "", $1); if ($1 + 0 > m) m = $1 + 0 }
+                         END { printf "%.0f", m }')
+            nq=$(($(wc -l <"$dir/cg.csv") - 1))
+            [ "$nq" -gt 0 ] && [ "$tot" -gt 0 ] && ir=$((tot / nq))
+        fi
+        awk -F, -v map="$name" -v reps="$reps" -v ir="$ir" '
+            NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            # the queries jps solved at Dijkstra'"'"'s optimum (scen_mismatch: only
+            # the scenario file disagrees, as on divideandconquer)
+            $col["status"] != "ok" && !($col["status"] == "scen_mismatch" && $col["path_len"] > 0) { next }
+            { n++; t[n] = $col["time_ns"] + 0; ts += t[n]; e += $col["expanded"]; sc += $col["scanned"] }
+            END {
+              if (!n) { printf "%-18s %6d (no ok rows)\n", map, 0; exit }
+              # median over the queries (sort: a few hundred values)
+              for (a = 2; a <= n; a++) { v = t[a]; b = a - 1
+                while (b >= 1 && t[b] > v) { t[b + 1] = t[b]; b-- } t[b + 1] = v }
+              med = (n % 2) ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2
+              printf "%-18s %6d %5d %10.0f %10.0f %9.1f %12.1f %12s\n", map, n, reps, ts / n, med,
+                     e / n, sc / n, ir
+            }' "$dir/$name.csv"
+    done
+    exit 0
+fi
+reps=${reps:-3}
 echo "# $("$bin" env | tr -d '\n' | sed 's/  */ /g' | cut -c1-300)" >&2
 printf '%-18s %-22s %-9s %6s %12s %10s %9s %8s\n' map solver queue n median_ns mean_exp Mexp_s vs_bheap
 for sc in "${scens[@]}"; do

@@ -18,8 +18,17 @@
  *
  * Per-map state (jps_state, built by gb_ws_prepare): indir (a byte per
  * cell) and pass[] as bit lines, row by row and column by column, so that
- * a straight jump scans 64 cells per step (see jbits_fwd).  The goal's
- * padded coordinates are set per query (jps_begin).
+ * a straight jump scans 56 cells per step (see jwin_fwd).  The goal's
+ * padded coordinates are set per query (jps_begin): O(1), nothing per
+ * query is O(map) (the search arrays are stamped, gb_search.h).
+ *
+ * Speed: every jump kind is compiled for its constant direction (jps_jump
+ * switches once per jump, into the search loop); a diagonal walk tests
+ * its two component scans per step, skips one whose first step is
+ * blocked (moves[] of the cell), and tests the goal only on the goal's
+ * row or column.  What is counted does not depend on any of this: the
+ * jump points, steps and scanned cells are those of a cell-by-cell walk
+ * (tests/test_jps.c pins them on the shared maps).
  *
  * Why it is optimal under no corner cutting: every pruned neighbour of a
  * node n is reached at most as cheaply by a path through n's parent that
@@ -28,12 +37,14 @@
  * the consistent octile heuristic over those segments returns its cost.
  *
  * Time complexity: as A*, times the cells a jump scans (each cell O(1)
- * times per direction per expansion that scans it, 64 at a time on a
- * straight line).
+ * times per direction per expansion that scans it, 56 at a time on a
+ * straight line; a diagonal walk is one cell per step, with two straight
+ * scans per cell).
  */
 #include "gb_family.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "gb_jps.h"
@@ -42,142 +53,214 @@ typedef struct jps_state {
     uint8_t *indir;        /* direction each node was reached by (8: start) */
     uint64_t *jrow;        /* pass[] as bits, row by row (jrw words a row) */
     uint64_t *jcol;        /* pass[] as bits, column by column (jcw words a column) */
+                           /* both one word into their block: jrow[-1] = jcol[-1] = 0 */
     int32_t jrw, jcw;      /* words per row / column: one spare zero word at the end */
     int32_t jgx, jgy;      /* padded column and row of the current goal */
 } jps_state;
 
-/* Straight jumps scan a line (a row, or a column) 64 cells at a time.
+/* Straight jumps scan a line (a row, or a column) 56 cells at a time.
  * jrow holds row y's pass[] bits at jrow[y * jrw ...] (bit p of the line
  * = padded column p), jcol column x's at jcol[x * jcw ...] (bit p = padded
- * row p).  Along a line R with neighbour lines A and B, a cell p reached
- * moving forward (p > from) is a jump point when it is the goal or has a
- * forced neighbour: A[p] && !A[p-1], or the same on B (the cell beside
- * p is open while the one beside p's predecessor is blocked: the
- * no-corner-cutting rule of gb_jps.h); moving backward the
- * predecessor is p+1.  The scan stops at the first blocked cell of R (the
- * border is blocked, so every line has one).  A candidate on the blocked
- * cell itself does not count: it cannot be entered.
+ * row p); both arrays start one zero word early and every line ends with
+ * at least one spare zero word, so 8 bytes may be read at any byte from 7
+ * before a line's first cell to its last cell.  Along a line R with
+ * neighbour lines A and B, a cell p reached moving forward (p > from) is
+ * a jump point when it is the goal or has a forced neighbour: A[p] &&
+ * !A[p-1], or the same on B (the cell beside p is open while the one
+ * beside p's predecessor is blocked: the no-corner-cutting rule of
+ * gb_jps.h); moving backward the predecessor is p+1.  The scan stops at
+ * the first blocked cell of R (the border is blocked, so every line has
+ * one).  A candidate on the blocked cell itself does not count: it cannot
+ * be entered.
  *
- * jbits_fwd: the first jump point p > from before the first blocked cell,
+ * A scan reads windows: the 64 bits from a byte boundary, shifted so
+ * that bit 0 is the cell q the window starts from (backward: bit 63),
+ * which leaves the 56 cells after q (before q) with their predecessor in
+ * the window; q starts at from and moves 56 cells per window.
+ *
+ * jwin_fwd: the first jump point p > from before the first blocked cell,
  * or -1; *moved = cells moved (p - from, or up to the cell before the
- * wall).  gp = the goal's position on this line, or -1. */
-static inline int32_t jbits_fwd(const uint64_t *R, const uint64_t *A, const uint64_t *B,
-                                int32_t from, int32_t gp, int32_t *moved)
+ * wall).  With G (a constant) the goal, at gp on this line, is a jump
+ * point too; without, the scan has no goal test.  Always inlined:
+ * every caller passes a constant direction, so each of the eight jump
+ * kinds compiles to its own straight-line code. */
+static inline uint64_t jps_load(const uint64_t *line, int32_t byte)
 {
-    const int32_t p0 = from + 1;
-    int32_t w = p0 >> 6;
-    uint64_t live = ~0ull << (p0 & 63);
-    uint64_t ap = w ? A[w - 1] >> 63 : 0, bp = w ? B[w - 1] >> 63 : 0;
-    for (;; w++, live = ~0ull) {
-        const uint64_t a = A[w], b = B[w];
-        uint64_t cand = ((a & ~((a << 1) | ap)) | (b & ~((b << 1) | bp))) & live;
-        const uint64_t wall = ~R[w] & live;
-        if (gp >= p0 && (gp >> 6) == w) cand |= 1ull << (gp & 63);
-        if (cand | wall) {
-            const int cp = cand ? __builtin_ctzll(cand) : 64;
-            const int wp = wall ? __builtin_ctzll(wall) : 64;
-            if (cp < wp) {
-                *moved = w * 64 + cp - from;
-                return w * 64 + cp;
+    uint64_t v;
+    memcpy(&v, (const unsigned char *)line + byte, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);   /* cell 8 * byte at bit 0, as on little-endian */
+#endif
+    return v;
+}
+
+static inline GB_ALWAYS_INLINE int32_t jwin_fwd(const uint64_t *R, const uint64_t *A,
+                                                const uint64_t *B, int32_t from, const int G,
+                                                int32_t gp, int32_t *moved)
+{
+    const uint64_t live = 0x01fffffffffffffeull;   /* bits 1..56: cells q+1..q+56 */
+    for (int32_t q = from;; q += 56) {
+        const int32_t byte = q >> 3, sh = q & 7;
+        const uint64_t a = jps_load(A, byte) >> sh, b = jps_load(B, byte) >> sh;
+        const uint64_t r = jps_load(R, byte) >> sh;
+        uint64_t cand = (a & ~(a << 1)) | (b & ~(b << 1));
+        if (G && (uint32_t)(gp - q - 1) < 56u) cand |= 1ull << (gp - q);
+        const uint64_t stop = (cand | ~r) & live;
+        if (stop) {
+            /* the nearest stop: a jump point if open, else the wall */
+            const int i = __builtin_ctzll(stop);
+            if ((r >> i) & 1) {
+                *moved = q + i - from;
+                return q + i;
             }
-            if (wall) {
-                *moved = w * 64 + wp - 1 - from;
-                return -1;
-            }
+            *moved = q + i - 1 - from;
+            return -1;
         }
-        ap = a >> 63;
-        bp = b >> 63;
     }
 }
 
-/* jbits_bwd: the same moving backward (p < from; predecessor p + 1). */
-static inline int32_t jbits_bwd(const uint64_t *R, const uint64_t *A, const uint64_t *B,
-                                int32_t from, int32_t gp, int32_t *moved)
+/* jwin_bwd: the same moving backward (p < from; predecessor p + 1). */
+static inline GB_ALWAYS_INLINE int32_t jwin_bwd(const uint64_t *R, const uint64_t *A,
+                                                const uint64_t *B, int32_t from, const int G,
+                                                int32_t gp, int32_t *moved)
 {
-    const int32_t p0 = from - 1;
-    int32_t w = p0 >> 6;
-    uint64_t live = (p0 & 63) == 63 ? ~0ull : (1ull << ((p0 & 63) + 1)) - 1;
-    uint64_t an = A[w + 1] << 63, bn = B[w + 1] << 63;   /* bit 0 of the next word */
-    for (;; w--, live = ~0ull) {
-        const uint64_t a = A[w], b = B[w];
-        uint64_t cand = ((a & ~((a >> 1) | an)) | (b & ~((b >> 1) | bn))) & live;
-        const uint64_t wall = ~R[w] & live;
-        if (gp >= 0 && gp <= p0 && (gp >> 6) == w) cand |= 1ull << (gp & 63);
-        if (cand | wall) {
-            const int cp = cand ? 63 - __builtin_clzll(cand) : -1;
-            const int wp = wall ? 63 - __builtin_clzll(wall) : -1;
-            if (cp > wp) {
-                *moved = from - (w * 64 + cp);
-                return w * 64 + cp;
+    const uint64_t live = 0x7fffffffffffff80ull;   /* bits 62..7: cells q-1..q-56 */
+    for (int32_t q = from;; q -= 56) {
+        const int32_t byte = (q >> 3) - 7, sh = 7 - (q & 7);
+        const uint64_t a = jps_load(A, byte) << sh, b = jps_load(B, byte) << sh;
+        const uint64_t r = jps_load(R, byte) << sh;
+        uint64_t cand = (a & ~(a >> 1)) | (b & ~(b >> 1));
+        if (G && (uint32_t)(q - gp - 1) < 56u) cand |= 1ull << (63 - (q - gp));
+        const uint64_t stop = (cand | ~r) & live;
+        if (stop) {
+            const int i = 63 - __builtin_clzll(stop);   /* bit 63 - i: cell q - i */
+            const int32_t p = q - (63 - i);
+            if ((r >> i) & 1) {
+                *moved = from - p;
+                return p;
             }
-            if (wall) {
-                *moved = from - (w * 64 + wp) - 1;
-                return -1;
-            }
+            *moved = from - p - 1;
+            return -1;
         }
-        an = a << 63;
-        bn = b << 63;
     }
 }
 
-/* Straight jump from the cell at padded column px, row py in direction k
- * (0..3): the first cell that is the goal or has a forced neighbour, or
- * -1 at a wall.  *steps = cells moved; *scanned += cells stepped over. */
-static inline int32_t jps_jump_straight(const jps_state *J, const gb_ws *ws, int32_t px,
-                                        int32_t py, int k, int32_t *steps, uint64_t *scanned)
+/* The scan of line (nw words a line, neighbours nw words before and
+ * after) from position from, forward (fwd) or backward, with the goal at
+ * gp on this line or -1: one copy of the window loop without the goal
+ * test for the common case that the goal is elsewhere. */
+static inline GB_ALWAYS_INLINE int32_t jps_line(const uint64_t *line, int32_t nw, int32_t from,
+                                                const int fwd, int32_t gp, int32_t *moved)
 {
-    const int32_t stride = ws->grid->stride;
-    const int horiz = k == GB_DIR_E || k == GB_DIR_W;
+    if (gp < 0)
+        return fwd ? jwin_fwd(line, line - nw, line + nw, from, 0, 0, moved)
+                   : jwin_bwd(line, line - nw, line + nw, from, 0, 0, moved);
+    return fwd ? jwin_fwd(line, line - nw, line + nw, from, 1, gp, moved)
+               : jwin_bwd(line, line - nw, line + nw, from, 1, gp, moved);
+}
+
+/* Straight scan from the cell at padded column px, row py in the
+ * constant direction K (0..3): the position on its line of the first
+ * cell that is the goal or has a forced neighbour, or -1 at a wall;
+ * *moved = cells moved (see jwin_fwd). */
+static inline GB_ALWAYS_INLINE int32_t jps_scan(const jps_state *J, int32_t px, int32_t py,
+                                                const int K, int32_t *moved)
+{
+    const int horiz = K == GB_DIR_E || K == GB_DIR_W;
     const int32_t nw = horiz ? J->jrw : J->jcw;
     const uint64_t *line = horiz ? J->jrow + (size_t)py * (size_t)nw
                                  : J->jcol + (size_t)px * (size_t)nw;
     const int32_t from = horiz ? px : py;
-    const int32_t gp = horiz ? (J->jgy == py ? J->jgx : -1) : (J->jgx == px ? J->jgy : -1);
-    int32_t moved = 0;
-    const int32_t p = k == GB_DIR_E || k == GB_DIR_S
-                      ? jbits_fwd(line, line - nw, line + nw, from, gp, &moved)
-                      : jbits_bwd(line, line - nw, line + nw, from, gp, &moved);
+    const int on_line = horiz ? J->jgy == py : J->jgx == px;
+    const int32_t gp = horiz ? J->jgx : J->jgy;
+    return jps_line(line, nw, from, K == GB_DIR_E || K == GB_DIR_S, on_line ? gp : -1, moved);
+}
+
+/* Straight jump from (px, py) in the constant direction K (0..3): the
+ * cell found by jps_scan, or -1.  *steps = cells moved; *scanned += the
+ * cells stepped over. */
+static inline GB_ALWAYS_INLINE int32_t jps_jump_straight(const jps_state *J, const gb_ws *ws,
+                                                         int32_t id, int32_t px, int32_t py,
+                                                         const int K, int32_t *steps,
+                                                         uint64_t *scanned)
+{
+    /* the first step blocked: nothing found, 0 cells (no line set up) */
+    if (!(ws->moves[id] & (1u << K))) return -1;
+    int32_t moved;
+    const int32_t p = jps_scan(J, px, py, K, &moved);
     *scanned += (uint64_t)moved;
     if (p < 0) return -1;
     *steps = moved;
-    return horiz ? py * stride + p : p * stride + px;
+    return K == GB_DIR_E || K == GB_DIR_W ? py * ws->grid->stride + p
+                                          : p * ws->grid->stride + px;
 }
 
-/* Diagonal jump from c = (px, py) in direction k (4..7): the first cell
- * that is the goal or from which a straight jump along a component finds
- * a jump point, or -1. */
-static inline int32_t jps_jump_diag(const jps_state *J, const gb_ws *ws, int32_t c, int32_t px,
-                                    int32_t py, int k, int32_t goal, int32_t *steps,
-                                    uint64_t *scanned)
+/* Diagonal jump from c = (px, py) in the constant direction K (4..7):
+ * the first cell that is the goal or from which a straight jump along a
+ * component finds a jump point, or -1.  *scanned grows as if each
+ * component jump were jps_jump_straight's, plus the diagonal steps.
+ *
+ * The component scans are jps_scan's, written out with what the walk
+ * knows: the lines move by one row and one column per step (pointers
+ * kept, no multiply), the goal can lie on a component line only at the
+ * one step where py (px) equals the goal's (else the scan runs without
+ * the goal test), and a component whose first step is blocked (moves[]
+ * of the cell) finds nothing after 0 cells, with no scan. */
+static inline GB_ALWAYS_INLINE int32_t jps_jump_diag(const jps_state *J, const gb_ws *ws,
+                                                     int32_t c, int32_t px, int32_t py,
+                                                     const int K, int32_t goal, int32_t *steps,
+                                                     uint64_t *scanned)
 {
     const uint8_t *mv = ws->moves;
-    const int32_t ok = ws->grid->off[k];
-    const int dx = gb_dir_dx[k], dy = gb_dir_dy[k];
+    unsigned m = mv[c];
+    const unsigned bit = 1u << K;
+    if (!(m & bit)) return -1;   /* the first step blocked: 0 cells */
+    const int32_t stride = ws->grid->stride;
+    const int dx = K == GB_DIR_NE || K == GB_DIR_SE ? 1 : -1;
+    const int dy = K == GB_DIR_SE || K == GB_DIR_SW ? 1 : -1;
     const int kh = dx > 0 ? GB_DIR_E : GB_DIR_W;
     const int kv = dy > 0 ? GB_DIR_S : GB_DIR_N;
-    const unsigned bit = 1u << k;
-    int32_t n = 0, dummy;
+    const int32_t ok = dy * stride + dx;
+    const unsigned bh = 1u << kh, bv = 1u << kv;
+    const int32_t jrw = J->jrw, jcw = J->jcw, gx = J->jgx, gy = J->jgy;
+    /* the row and the column of the cell the walk stands on */
+    const uint64_t *hl = J->jrow + (size_t)py * (size_t)jrw;
+    const uint64_t *vl = J->jcol + (size_t)px * (size_t)jcw;
+    const ptrdiff_t hstep = dy * (ptrdiff_t)jrw, vstep = dx * (ptrdiff_t)jcw;
+    uint64_t sc = 0;
+    int32_t n = 0, moved;
     for (;;) {
-        if (!(mv[c] & bit)) { *scanned += (uint64_t)n; return -1; }
+        if (!(m & bit)) { *scanned += sc + (uint64_t)n; return -1; }
         c += ok;
         px += dx;
         py += dy;
+        hl += hstep;
+        vl += vstep;
         n++;
-        if (c == goal || jps_jump_straight(J, ws, px, py, kh, &dummy, scanned) >= 0
-                      || jps_jump_straight(J, ws, px, py, kv, &dummy, scanned) >= 0) {
+        m = mv[c];
+        int hit = c == goal;
+        if (!hit && (m & bh)) {
+            hit = jps_line(hl, jrw, px, kh == GB_DIR_E, py == gy ? gx : -1, &moved) >= 0;
+            sc += (uint64_t)moved;
+        }
+        if (!hit && (m & bv)) {
+            hit = jps_line(vl, jcw, py, kv == GB_DIR_S, px == gx ? gy : -1, &moved) >= 0;
+            sc += (uint64_t)moved;
+        }
+        if (hit) {
             *steps = n;
-            *scanned += (uint64_t)n;
+            *scanned += sc + (uint64_t)n;
             return c;
         }
     }
 }
 
-/* Fill the bit lines of the JPS jumps from pass[] (see jbits_fwd). */
+/* Fill the bit lines of the JPS jumps from pass[] (see jwin_fwd). */
 static void jps_bits_fill(jps_state *J, const gb_grid *g)
 {
     const int32_t rows = g->height + 2, cols = g->stride;
-    memset(J->jrow, 0, (size_t)rows * (size_t)J->jrw * sizeof *J->jrow);
-    memset(J->jcol, 0, (size_t)cols * (size_t)J->jcw * sizeof *J->jcol);
+    memset(J->jrow - 1, 0, ((size_t)rows * (size_t)J->jrw + 1) * sizeof *J->jrow);
+    memset(J->jcol - 1, 0, ((size_t)cols * (size_t)J->jcw + 1) * sizeof *J->jcol);
     for (int32_t y = 0; y < rows; y++)
         for (int32_t x = 0; x < cols; x++)
             if (g->pass[y * cols + x]) {
@@ -201,11 +284,21 @@ static inline unsigned jps_dirs(const jps_state *J, const gb_ws *ws, int32_t id,
     return gb_jps_dirs(ws->grid, id, din);
 }
 
-static inline int32_t jps_jump(jps_state *J, const gb_ws *ws, int32_t id, int32_t px, int32_t py,
-                               int k, int32_t goal, int32_t *steps, uint64_t *scanned)
+static inline GB_ALWAYS_INLINE int32_t jps_jump(jps_state *J, const gb_ws *ws, int32_t id,
+                                                int32_t px, int32_t py, int k, int32_t goal,
+                                                int32_t *steps, uint64_t *scanned)
 {
-    return k < 4 ? jps_jump_straight(J, ws, px, py, k, steps, scanned)
-                 : jps_jump_diag(J, ws, id, px, py, k, goal, steps, scanned);
+    /* one specialised body per direction (all eight inlined here) */
+    switch (k) {
+    case GB_DIR_N: return jps_jump_straight(J, ws, id, px, py, GB_DIR_N, steps, scanned);
+    case GB_DIR_E: return jps_jump_straight(J, ws, id, px, py, GB_DIR_E, steps, scanned);
+    case GB_DIR_S: return jps_jump_straight(J, ws, id, px, py, GB_DIR_S, steps, scanned);
+    case GB_DIR_W: return jps_jump_straight(J, ws, id, px, py, GB_DIR_W, steps, scanned);
+    case GB_DIR_NE: return jps_jump_diag(J, ws, id, px, py, GB_DIR_NE, goal, steps, scanned);
+    case GB_DIR_SE: return jps_jump_diag(J, ws, id, px, py, GB_DIR_SE, goal, steps, scanned);
+    case GB_DIR_SW: return jps_jump_diag(J, ws, id, px, py, GB_DIR_SW, goal, steps, scanned);
+    default: return jps_jump_diag(J, ws, id, px, py, GB_DIR_NW, goal, steps, scanned);
+    }
 }
 
 #define GB_CORE_JUMPS jps
@@ -231,7 +324,7 @@ static size_t jps_bytes(int32_t width, int32_t height, const gb_solver_spec *s)
     const size_t rows = (size_t)height + 2, cols = (size_t)width + 2;
     const jps_state *J = NULL;   /* for sizeof only */
     return sizeof *J + rows * cols * sizeof *J->indir
-         + (rows * (cols / 64 + 2) + cols * (rows / 64 + 2)) * sizeof *J->jrow;
+         + (rows * (cols / 64 + 2) + cols * (rows / 64 + 2) + 2) * sizeof *J->jrow;
 }
 
 static void jps_release(void *state)
@@ -239,8 +332,8 @@ static void jps_release(void *state)
     jps_state *J = state;
     if (!J) return;
     gb_free(J->indir);
-    gb_free(J->jrow);
-    gb_free(J->jcol);
+    if (J->jrow) gb_free(J->jrow - 1);
+    if (J->jcol) gb_free(J->jcol - 1);
     gb_free(J);
 }
 
@@ -253,9 +346,14 @@ static int jps_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
     J->jrw = g->stride / 64 + 2;
     J->jcw = (g->height + 2) / 64 + 2;
     J->indir = gb_malloc((size_t)g->ncells);
-    J->jrow = gb_malloc((size_t)(g->height + 2) * (size_t)J->jrw * sizeof *J->jrow);
-    J->jcol = gb_malloc((size_t)g->stride * (size_t)J->jcw * sizeof *J->jcol);
-    if (!J->indir || !J->jrow || !J->jcol) {
+    uint64_t *r = gb_malloc(((size_t)(g->height + 2) * (size_t)J->jrw + 1) * sizeof *r);
+    uint64_t *c = gb_malloc(((size_t)g->stride * (size_t)J->jcw + 1) * sizeof *c);
+    J->jrow = r ? r + 1 : NULL;
+    J->jcol = c ? c + 1 : NULL;
+    if (!J->indir || !r || !c) {
+        gb_free(r);
+        gb_free(c);
+        J->jrow = J->jcol = NULL;
         jps_release(J);
         errno = ENOMEM;
         return -1;

@@ -44,20 +44,19 @@ static inline int gb_jps_forced(const gb_grid *g, int32_t id, int k)
  * forced ones. */
 static inline unsigned gb_jps_dirs(const gb_grid *g, int32_t id, int din)
 {
-    if (din == 8) return 0xffu;
-    if (din >= 4) {
-        int kh = gb_dir_dx[din] > 0 ? GB_DIR_E : GB_DIR_W;
-        int kv = gb_dir_dy[din] > 0 ? GB_DIR_S : GB_DIR_N;
-        return (1u << din) | (1u << kh) | (1u << kv);
-    }
+    /* natural[din]: din itself, with a diagonal's two components; the
+     * start (8): all.  forced[din][i]: side L = (din + 1 + 2i) & 3 and the
+     * diagonal between din and L (gb_jps_diag_of), as bits. */
+    static const uint8_t natural[9] = { 0x01, 0x02, 0x04, 0x08, 0x13, 0x26, 0x4c, 0x89, 0xff };
+    static const uint8_t forced[4][2] = { { 0x12, 0x88 }, { 0x24, 0x11 },
+                                          { 0x48, 0x22 }, { 0x81, 0x44 } };
+    if (din >= 4) return natural[din];
     const uint8_t *pass = g->pass;
     const int32_t *off = g->off;
-    unsigned d = 1u << din;
-    for (int side = 1; side <= 3; side += 2) {
-        int kl = (din + side) & 3;
-        if (!pass[id - off[din] + off[kl]] && pass[id + off[kl]])
-            d |= (1u << kl) | (1u << gb_jps_diag_of(din, kl));
-    }
+    const int32_t back = id - off[din], l = off[(din + 1) & 3], r = off[(din + 3) & 3];
+    unsigned d = natural[din];
+    if (!pass[back + l] && pass[id + l]) d |= forced[din][0];
+    if (!pass[back + r] && pass[id + r]) d |= forced[din][1];
     return d;
 }
 
