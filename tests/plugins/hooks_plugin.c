@@ -9,6 +9,9 @@
  *               it.  Every row must be ok, with prep_ns set.
  *   prep-fails  prepare returns -1: every row is crash.
  *
+ * Built with -DGB_TEST_BAD_HOOK its hook table names a solver it does not
+ * have: the plugin must be refused.
+ *
  * When $GB_HOOK_LOG names a file, every prepare and release appends a
  * line to it ("prepare WxH", "release") so a test can count them.
  */
@@ -102,8 +105,24 @@ const gb_user_solver *gb_plugin_solvers(int *n)
     return solvers;
 }
 
+#ifndef GB_TEST_BAD_HOOK
 const gb_user_hooks *gb_plugin_hooks(int *n)
 {
     *n = 2;
     return hooks;
 }
+#else
+const gb_user_hooks *gb_plugin_hooks_bad(int *n);
+const gb_user_hooks *gb_plugin_hooks(int *n) { return gb_plugin_hooks_bad(n); }
+#endif
+
+#ifdef GB_TEST_BAD_HOOK
+/* built with -DGB_TEST_BAD_HOOK: a hook naming no solver of the table */
+const gb_user_hooks *gb_plugin_hooks_bad(int *n);
+static const gb_user_hooks bad[] = { { "no-such-solver", prep_fails, NULL } };
+const gb_user_hooks *gb_plugin_hooks_bad(int *n)
+{
+    *n = 1;
+    return bad;
+}
+#endif
