@@ -21,7 +21,9 @@
  *   itself a child subreaper (PR_SET_CHILD_SUBREAPER), so a descendant
  *   whose parent dies -- one that called setsid() included -- becomes its
  *   child instead of init's and can still be found, killed and reaped.
- *   A tree walk (tree_walk) reads /proc/[pid]/stat of every process and
+ *   A full tree walk (tree_walk) reads /proc/[pid]/stat of every process
+ *   (milliseconds on a busy machine, so at most every FULL_SCAN_MS while
+ *   polling memory; in between only the known members are read) and
  *   takes: the leader; the pids met in earlier walks that still run with
  *   the same start time (tree[]); children of this process that are no
  *   live driver's leader nor in another driver's tree[] and started after
@@ -102,6 +104,7 @@ struct gb_ext {
 
     int pidfd;            /* pidfd of the leader (readable once it exited), or -1 */
     unsigned long long lstart; /* the leader's start time (clock ticks after boot) */
+    int64_t last_full;    /* CLOCK_MONOTONIC ns of the last full walk, 0: none yet */
     pid_t *tree;          /* members other than the leader met by a walk */
     unsigned long long *tstart; /* their start times */
     size_t ntree, captree;
@@ -272,20 +275,49 @@ static int others(const gb_ext *e, pid_t pid)
     return 0;
 }
 
+/* The leader and the known members only (no discovery): *out
+ * (gb_malloc'd) and its length; -1 when no memory. */
+static int known_scan(const gb_ext *e, pinfo **out, size_t *n)
+{
+    pinfo *v = gb_malloc((e->ntree + 1) * sizeof *v);
+    size_t k = 0;
+    if (!v) return -1;
+    if (read_stat(e->pid, &v[k])) k++;
+    for (size_t i = 0; i < e->ntree; i++)
+        if (read_stat(e->tree[i], &v[k])) k++;
+    *out = v;
+    *n = k;
+    return 0;
+}
+
+/* How often a memory poll may walk all of /proc (it reads only the known
+ * members in between: a new helper is found within this time). */
+#define FULL_SCAN_MS 200
+
 /* Walk the tree of e's leader (see the top of the file): its members
  * other than the leader become e->tree; *rss_bytes (may be NULL) gets the
  * resident bytes of all of them, leader included; *live (may be NULL) the
  * number of members not yet dead (zombies excluded), leader included.
- * With reap, members that are zombie children of this process (left by
- * the kill) are reaped.  -1 when /proc cannot be read. */
-static int tree_walk(gb_ext *e, uint64_t *rss_bytes, int *live, int reap)
+ * full: read every process (else only the known members, unless the last
+ * full walk is FULL_SCAN_MS old).  With reap, members that are zombie
+ * children of this process (left by the kill) are reaped.  -1 when /proc
+ * cannot be read. */
+static int tree_walk(gb_ext *e, uint64_t *rss_bytes, int *live, int reap, int full)
 {
     pinfo *v;
     size_t n;
     if (rss_bytes) *rss_bytes = 0;
     if (live) *live = 0;
     if (e->pid <= 0) return 0;
-    if (proc_scan(&v, &n) != 0) return -1;
+    int64_t now = now_ns();
+    if (!full && (e->last_full == 0 || now - e->last_full >= (int64_t)FULL_SCAN_MS * 1000000))
+        full = 1;
+    if (full) {
+        if (proc_scan(&v, &n) != 0) return -1;
+        e->last_full = now;
+    } else if (known_scan(e, &v, &n) != 0) {
+        return -1;
+    }
     pid_t self = getpid();
     unsigned char *mem = gb_calloc(n ? n : 1, 1);
     if (!mem) { gb_free(v); return -1; }
@@ -343,7 +375,7 @@ static void tree_kill(gb_ext *e)
 {
     for (int iter = 0; iter < 200; iter++) {
         int live = 0;
-        if (tree_walk(e, NULL, &live, 1) != 0) return;
+        if (tree_walk(e, NULL, &live, 1, 1) != 0) return;
         kill(e->pid, SIGKILL);          /* not reaped yet: the pid is still the leader's */
         for (size_t i = 0; i < e->ntree; i++) kill(e->tree[i], SIGKILL);
         if (live == 0) return;
@@ -426,6 +458,7 @@ static int spawn_child(gb_ext *e)
         if (!rc) {
             e->pid = pid;
             e->ntree = 0;
+            e->last_full = 0;   /* its first walk reads all of /proc */
             pinfo pi;
             /* its start time bounds the orphans it may leave */
             e->lstart = read_stat(pid, &pi) ? pi.start : 0;
@@ -566,7 +599,7 @@ enum { RL_LINE = 1, RL_EOF = 0, RL_TIMEOUT = -1, RL_LONG = -2, RL_ERROR = -3, RL
 static uint64_t tree_rss(gb_ext *e)
 {
     uint64_t b = 0;
-    return tree_walk(e, &b, NULL, 0) == 0 ? b : 0;
+    return tree_walk(e, &b, NULL, 0, 0) == 0 ? b : 0;
 }
 
 /* Read one line before deadline: on RL_LINE (*line, *len) is it (no LF, no
@@ -1083,11 +1116,11 @@ gb_ext_status gb_ext_query(gb_ext *e, long id, gb_xy s, gb_xy t, gb_ext_answer *
     char *line;
     size_t len;
     int r = read_line(e, deadline, e->max_mem, &line, &len);
+    int64_t t1 = now_ns();   /* the memory check below is not the solver's time */
     if (r == RL_LINE && e->max_mem && tree_rss(e) > e->max_mem) r = RL_MEMLIMIT;
     if (we && r != RL_EOF)
         return fail(e, a, GB_EXT_CRASH, 0, t0, "query %ld: expected the solver to read the "
                     "request, found its input closed", id);
-    int64_t t1 = now_ns();
     int had = e->re > e->rs;
     if (r != RL_LINE && r != RL_LONG) quote_pending(e, q, sizeof q);
     switch (r) {

@@ -73,5 +73,15 @@ GB_TEST(timing, summary_speedup_only_within_one_time_source)
     cr_assert_eq(gb_test_sh(out, sizeof out, "cat %s/pd/speedup.tsv", d), 0);
     cr_assert(strstr(out, "astar-octile") != NULL, "%s", out);
     cr_assert(strstr(out, "external:c") == NULL && strstr(out, "via-library") == NULL, "%s", out);
+    /* the report ranks only the baseline's source and says so */
+    rc = gb_test_sh(out, sizeof out, "mkdir %s/r && cp %s %s/r/summary.csv && printf '%%s\\n' "
+                    "'{\"commit\": \"x\", \"run\": {\"run_id\": \"t\"}}' > %s/r/env.json && "
+                    "%s report %s/r", d, s, d, d, gb_test_bin(), d);
+    cr_assert_eq(rc, 0, "report: exit %d: %s", rc, out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "grep -e 'fastest' -e 'not ranked' %s/r/report.md", d), 0,
+                 "%s", out);
+    cr_assert(strstr(out, "are not ranked against them above and have no speedup") != NULL, "%s", out);
+    cr_assert(strstr(out, "`external:c`") == NULL && strstr(out, "`via-library`") == NULL,
+              "a solver of another time_source ranked: %s", out);
     gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
