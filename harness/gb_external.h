@@ -132,7 +132,8 @@ int gb_ext_set_map(gb_ext *e, const gb_map *m, gb_model model, gb_diag *d);
  * (/proc/[pid]/stat; gb_external.c says how the tree is found) -- is read
  * every 10 ms while an answer is awaited and when it arrives (not while it
  * loads a map); a tree above bytes is ended and the query is
- * GB_EXT_LIMIT. */
+ * GB_EXT_LIMIT.  All of /proc is read at most every 200 ms (the known
+ * members in between), so a new helper counts within 200 ms. */
 void gb_ext_set_max_mem(gb_ext *e, uint64_t bytes);
 
 /* Resident bytes of the running solver's whole process tree now (as
