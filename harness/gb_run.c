@@ -328,7 +328,7 @@ typedef struct exec {
     /* crash isolation (workers only) */
     volatile int32_t *inflight;  /* shared with the parent: the pair running, -1 none */
     uint8_t *skip;           /* [npairs] pairs that crashed this query's worker before */
-    int skip_sig;            /* the signal that ended it */
+    int skip_ws;             /* the wait status of that worker */
     /* external solvers */
     gb_ext **ext;            /* [npairs] */
     char (*pname)[64];       /* [npairs] row names */
@@ -742,9 +742,14 @@ static int exec_query(exec *ex, size_t k, qres *res, gb_diag *d)
             nrep = 1;
         } else if (p->user && ex->skip[pi]) {
             es = GB_EXT_CRASH;   /* it killed the worker on this query: not run again */
+            char how[96];   /* a signal; a sanitizer's report exits with a status instead */
+            if (WIFSIGNALED(ex->skip_ws))
+                snprintf(how, sizeof how, "signal %d: %s", WTERMSIG(ex->skip_ws),
+                         strsignal(WTERMSIG(ex->skip_ws)));
+            else
+                snprintf(how, sizeof how, "exit status %d", WEXITSTATUS(ex->skip_ws));
             snprintf(ea.msg, sizeof ea.msg, "the user solver crashed the worker process running "
-                     "it (signal %d: %s); not run again on this query", ex->skip_sig,
-                     strsignal(ex->skip_sig));
+                     "it (%s); not run again on this query", how);
             ex->times[0] = 0;
             nrep = 1;
         } else if (p->user && ex->uprep[pi] == UPREP_FAILED) {
@@ -989,16 +994,17 @@ typedef struct msg_head {
 } msg_head;
 
 /* A command to a worker: a position (UINT64_MAX: stop), then nskip int32
- * pair indices not to run (they crashed a worker on it; sig is how). */
+ * pair indices not to run (they crashed a worker on it; ws is the wait
+ * status that worker ended with). */
 typedef struct cmd_head {
     uint64_t pos;
-    int32_t nskip, sig;
+    int32_t nskip, ws;
 } cmd_head;
 
 /* The pairs that crashed a worker, per position (few: a list). */
 typedef struct skipent {
     size_t pos;
-    int32_t pi, sig;
+    int32_t pi, ws;
 } skipent;
 
 typedef struct worker {
@@ -1060,7 +1066,7 @@ static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *t
     while (read_full(cmd, &ch, sizeof ch) == 0 && ch.pos != UINT64_MAX) {
         uint64_t pos = ch.pos;
         memset(ex.skip, 0, (size_t)o->npairs);
-        ex.skip_sig = ch.sig;
+        ex.skip_ws = ch.ws;
         for (int32_t i = 0; i < ch.nskip; i++) {
             int32_t pi;
             if (read_full(cmd, &pi, sizeof pi) != 0) _exit(1);
@@ -1170,7 +1176,7 @@ static int worker_send(pool *pp, worker *w, size_t pos)
     for (size_t i = 0; i < pp->nskip; i++)
         if (pp->skip[i].pos == pos && h.nskip < GB_RUN_MAX_PAIRS) {
             list[h.nskip++] = pp->skip[i].pi;
-            h.sig = pp->skip[i].sig;
+            h.ws = pp->skip[i].ws;
         }
     if (write_full(w->cmd, &h, sizeof h) != 0) return -1;
     if (h.nskip && write_full(w->cmd, list, (size_t)h.nskip * sizeof *list) != 0) return -1;
@@ -1194,7 +1200,7 @@ static int skip_crashed(pool *pp, int i, size_t pos, int wstatus)
         pp->skip = ns;
         pp->capskip = nc;
     }
-    pp->skip[pp->nskip++] = (skipent){ pos, pi, WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0 };
+    pp->skip[pp->nskip++] = (skipent){ pos, pi, wstatus };
     return 1;
 }
 
