@@ -90,6 +90,7 @@ typedef struct srow {
     double t_lo, t_hi;  /* interval of t_med, NaN when absent (older summaries) */
     double sp_lo, sp_hi;   /* interval of speedup, NaN when absent or undefined */
     double st[ST_N];
+    char src[8];        /* time_source ("" when absent: older summaries) */
 } srow;
 
 typedef struct table {
@@ -140,6 +141,7 @@ static int table_load(const char *path, table *t, gb_diag *d)
     if ((rc = gb_csv_require(&c, col_names, C_NCOL + ST_N, idx, d)) != 0) { gb_csv_close(&c); return rc; }
     const int mem_col = gb_csv_col(&c, "mem_bytes_max");
     const int prep_col = gb_csv_col(&c, "prep_ns_max");
+    const int src_col = gb_csv_col(&c, "time_source");
     static const char *const ci_names[4] = { "time_median_lo_ns", "time_median_hi_ns", "speedup_lo", "speedup_hi" };
     int ci_col[4];
     for (int k = 0; k < 4; k++) ci_col[k] = gb_csv_col(&c, ci_names[k]);
@@ -164,6 +166,7 @@ static int table_load(const char *path, table *t, gb_diag *d)
         for (int k = C_N; k < C_NCOL; k++) *dst[k - C_N] = numf(gb_csv_field(&c, idx[k]));
         r->mem = mem_col >= 0 ? numf(gb_csv_field(&c, mem_col)) : NAN;
         r->prep = prep_col >= 0 ? numf(gb_csv_field(&c, prep_col)) : NAN;
+        if (src_col >= 0) snprintf(r->src, sizeof r->src, "%s", gb_csv_field(&c, src_col));
         double *ci[4] = { &r->t_lo, &r->t_hi, &r->sp_lo, &r->sp_hi };
         for (int k = 0; k < 4; k++) *ci[k] = ci_col[k] >= 0 ? numf(gb_csv_field(&c, ci_col[k])) : NAN;
         for (int k = 0; k < ST_N; k++) {
@@ -991,8 +994,17 @@ static void status_text(const srow *r, char *b, size_t n)
     if (!k) snprintf(b, n, "-");
 }
 
+/* Is r timed another way than the baseline (time_source; without a
+ * baseline, than in-process)?  Such rows are not ranked against it. */
+static int other_source(const srow *r, const srow *base)
+{
+    const char *want = base ? base->src : "inproc";
+    return r->src[0] && strcmp(r->src, want[0] ? want : "inproc") != 0;
+}
+
 static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_jv *env)
 {
+    int unranked = 0;
     char a[64], b2[64], c2[64], fx[96], fy[96], ci[96];
     d_heading(d, 2, "findings", "Headline findings");
     d_list_begin(d);
@@ -1009,6 +1021,7 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_
         for (size_t i = 0; i < t->n; i++) {
             const srow *r = &t->r[i];
             if (strcmp(r->map, map) || failures(r) > 0) continue;
+            if (other_source(r, base)) { unranked = 1; continue; }   /* another clock: not ranked */
             if (!bestany || r->t_med < bestany->t_med) bestany = r;
             if (strcmp(r->guarantee, "optimal") != 0) continue;
             if (!best || r->t_med < best->t_med) best = r;
@@ -1025,7 +1038,8 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_
             const srow *rival = NULL, *qrival = NULL;
             for (size_t i = 0; i < t->n; i++) {
                 const srow *r = &t->r[i];
-                if (strcmp(r->map, map) || failures(r) > 0 || strcmp(r->guarantee, "optimal") != 0) continue;
+                if (strcmp(r->map, map) || failures(r) > 0 || strcmp(r->guarantee, "optimal") != 0
+                    || other_source(r, base)) continue;
                 if (strcmp(r->solver, best->solver) != 0) {
                     if (!rival || r->t_med < rival->t_med) rival = r;
                 } else if (r != best && (!qrival || r->t_med < qrival->t_med)) {
@@ -1101,6 +1115,11 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_
                        "`%s`): %s.", map, t->ref, slow);
         }
     }
+    if (unranked)
+        d_item(d, "Solvers timed another way than the in-process ones (`time_source` `process`: an "
+               "external solver's protocol round trip; `plugin`: a call into a user library) are "
+               "not ranked against them above and have no speedup; their times are in the tables, "
+               "marked by that column.");
     /* failures */
     double nfail = 0, rows = 0;
     for (size_t i = 0; i < t->n; i++) { nfail += failures(&t->r[i]); rows += t->r[i].n; }

@@ -15,6 +15,28 @@
  *   killed, so its pid -- and hence the group id -- cannot be reused by
  *   another process before kill(-pid) runs.
  *
+ * The process tree
+ *   The solver is every descendant of the leader, not only the leader
+ *   (`cd dir && ./solver`, pipes, helpers).  The spawning process makes
+ *   itself a child subreaper (PR_SET_CHILD_SUBREAPER), so a descendant
+ *   whose parent dies -- one that called setsid() included -- becomes its
+ *   child instead of init's and can still be found, killed and reaped.
+ *   A full tree walk (tree_walk) reads /proc/[pid]/stat of every process
+ *   (milliseconds on a busy machine, so at most every FULL_SCAN_MS while
+ *   polling memory; in between only the known members are read) and
+ *   takes: the leader; the pids met in earlier walks that still run with
+ *   the same start time (tree[]); children of this process that are no
+ *   live driver's leader nor in another driver's tree[] and started after
+ *   this driver's leader (orphans reparented here; one process drives one
+ *   query at a time, so an orphan that appears is the active solver's);
+ *   and, to a fixed point, every child of those.  Memory (--max-mem,
+ *   mem_bytes) is the sum of their resident sets (shared pages count in
+ *   each, so it is an upper bound); ending a child SIGKILLs the leader's
+ *   group and every member, walking again until none runs, then reaps
+ *   the members that became this process's children.  The leader's exit
+ *   is watched with a pidfd (poll), so a leader that died while a
+ *   descendant keeps its stdout open is a crash at once, not a timeout.
+ *
  * Reading
  *   One buffer per driver, grown on demand up to line_max + 1 bytes, where
  *   line_max allows cap_cells = npassable + 1 cells written with the
@@ -38,6 +60,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -76,7 +101,18 @@ struct gb_ext {
     size_t line_max;      /* longest accepted line, without its newline */
 
     gb_xy *path;          /* cap_cells cells */
+
+    int pidfd;            /* pidfd of the leader (readable once it exited), or -1 */
+    unsigned long long lstart; /* the leader's start time (clock ticks after boot) */
+    int64_t last_full;    /* CLOCK_MONOTONIC ns of the last full walk, 0: none yet */
+    pid_t *tree;          /* members other than the leader met by a walk */
+    unsigned long long *tstart; /* their start times */
+    size_t ntree, captree;
+    gb_ext *next;         /* the list of open drivers of this process */
 };
+
+/* Every open driver of this process (strays are attributed against it). */
+static gb_ext *live_head;
 
 static const char *const status_names[GB_EXT_NSTATUS] = {
     "path", "nopath", "protocol_error", "timeout", "crash", "limit"
@@ -154,6 +190,235 @@ static void close_fd(int *fd)
     *fd = -1;
 }
 
+
+/* ---- the process tree --------------------------------------------------- */
+
+typedef struct pinfo {
+    pid_t pid, ppid;
+    char state;
+    unsigned long long start;   /* starttime, clock ticks after boot */
+    uint64_t rss;               /* resident pages */
+} pinfo;
+
+/* /proc/PID/stat of one process into *pi.  1 on success. */
+static int read_stat(pid_t pid, pinfo *pi)
+{
+    char path[64], b[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, b, sizeof b - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    b[n] = '\0';
+    char *p = strrchr(b, ')');          /* the command name may hold ')' and blanks */
+    if (!p || p[1] != ' ') return 0;
+    p += 2;
+    pi->pid = pid;
+    pi->state = *p;
+    /* fields 4 (ppid) .. 24 (rss) after the state (field 3) */
+    unsigned long long f[22] = { 0 };
+    char *q = p + 1;
+    for (int i = 4; i <= 24; i++) {
+        char *end;
+        f[i - 4] = strtoull(q, &end, 10);
+        if (end == q) return 0;
+        q = end;
+    }
+    pi->ppid = (pid_t)f[0];
+    pi->start = f[22 - 4];
+    pi->rss = f[24 - 4];
+    return 1;
+}
+
+/* Every process now (/proc/[0-9]*): *out (gb_malloc'd) and its length;
+ * -1 when /proc cannot be read or no memory. */
+static int proc_scan(pinfo **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    DIR *d = opendir("/proc");
+    if (!d) return -1;
+    size_t cap = 256, k = 0;
+    pinfo *v = gb_malloc(cap * sizeof *v);
+    struct dirent *de;
+    while (v && (de = readdir(d)) != NULL) {
+        if (de->d_name[0] < '1' || de->d_name[0] > '9') continue;
+        pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
+        if (k == cap) {
+            pinfo *nv = gb_realloc(v, 2 * cap * sizeof *v);
+            if (!nv) { gb_free(v); v = NULL; break; }
+            v = nv;
+            cap *= 2;
+        }
+        if (read_stat(pid, &v[k])) k++;
+    }
+    closedir(d);
+    if (!v) return -1;
+    *out = v;
+    *n = k;
+    return 0;
+}
+
+static int in_tree(const gb_ext *e, pid_t pid)
+{
+    for (size_t i = 0; i < e->ntree; i++)
+        if (e->tree[i] == pid) return 1;
+    return 0;
+}
+
+/* Is pid another open driver's leader or a member of its tree? */
+static int others(const gb_ext *e, pid_t pid)
+{
+    for (const gb_ext *o = live_head; o; o = o->next)
+        if (o != e && (o->pid == pid || in_tree(o, pid))) return 1;
+    return 0;
+}
+
+/* The leader and the known members only (no discovery): *out
+ * (gb_malloc'd) and its length; -1 when no memory. */
+static int known_scan(const gb_ext *e, pinfo **out, size_t *n)
+{
+    pinfo *v = gb_malloc((e->ntree + 1) * sizeof *v);
+    size_t k = 0;
+    if (!v) return -1;
+    if (read_stat(e->pid, &v[k])) k++;
+    for (size_t i = 0; i < e->ntree; i++)
+        if (read_stat(e->tree[i], &v[k])) k++;
+    *out = v;
+    *n = k;
+    return 0;
+}
+
+/* How often a memory poll may walk all of /proc (it reads only the known
+ * members in between: a new helper is found within this time). */
+#define FULL_SCAN_MS 200
+
+/* Walk the tree of e's leader (see the top of the file): its members
+ * other than the leader become e->tree; *rss_bytes (may be NULL) gets the
+ * resident bytes of all of them, leader included; *live (may be NULL) the
+ * number of members not yet dead (zombies excluded), leader included.
+ * full: read every process (else only the known members, unless the last
+ * full walk is FULL_SCAN_MS old).  With reap, members that are zombie
+ * children of this process (left by the kill) are reaped.  -1 when /proc
+ * cannot be read. */
+static int tree_walk(gb_ext *e, uint64_t *rss_bytes, int *live, int reap, int full)
+{
+    pinfo *v;
+    size_t n;
+    if (rss_bytes) *rss_bytes = 0;
+    if (live) *live = 0;
+    if (e->pid <= 0) return 0;
+    int64_t now = now_ns();
+    if (!full && (e->last_full == 0 || now - e->last_full >= (int64_t)FULL_SCAN_MS * 1000000))
+        full = 1;
+    if (full) {
+        if (proc_scan(&v, &n) != 0) return -1;
+        e->last_full = now;
+    } else if (known_scan(e, &v, &n) != 0) {
+        return -1;
+    }
+    pid_t self = getpid();
+    unsigned char *mem = gb_calloc(n ? n : 1, 1);
+    if (!mem) { gb_free(v); return -1; }
+    size_t nm = 0;
+    for (size_t i = 0; i < n; i++) {
+        int m = v[i].pid == e->pid;
+        for (size_t j = 0; !m && j < e->ntree; j++)
+            m = e->tree[j] == v[i].pid && e->tstart[j] == v[i].start;
+        if (!m && v[i].ppid == self && v[i].start >= e->lstart && !others(e, v[i].pid)) m = 1;
+        if (m) { mem[i] = 1; nm++; }
+    }
+    for (int grew = 1; grew;) {             /* children of members, to a fixed point */
+        grew = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (mem[i]) continue;
+            for (size_t j = 0; j < n; j++)
+                if (mem[j] && v[j].pid == v[i].ppid) { mem[i] = 1; nm++; grew = 1; break; }
+        }
+    }
+    if (nm > e->captree) {
+        size_t nc = nm + 16;
+        pid_t *nt = gb_realloc(e->tree, nc * sizeof *nt);
+        if (nt) e->tree = nt;
+        unsigned long long *ns = nt ? gb_realloc(e->tstart, nc * sizeof *ns) : NULL;
+        if (ns) { e->tstart = ns; e->captree = nc; }
+    }
+    size_t k = 0;
+    uint64_t pages = 0;
+    long pg = sysconf(_SC_PAGESIZE);
+    for (size_t i = 0; i < n; i++) {
+        if (!mem[i]) continue;
+        pages += v[i].rss;
+        if (live && v[i].state != 'Z' && v[i].state != 'X') ++*live;
+        if (v[i].pid == e->pid) continue;
+        if (reap && v[i].ppid == self && v[i].state == 'Z') {
+            while (waitpid(v[i].pid, NULL, WNOHANG) < 0 && errno == EINTR) {}
+            continue;
+        }
+        if (k < e->captree) {
+            e->tree[k] = v[i].pid;
+            e->tstart[k] = v[i].start;
+            k++;
+        }
+    }
+    e->ntree = k;
+    if (rss_bytes) *rss_bytes = pg > 0 ? pages * (uint64_t)pg : 0;
+    gb_free(mem);
+    gb_free(v);
+    return 0;
+}
+
+/* SIGKILL the leader and every member of its tree, walking again until
+ * none runs (at most ~1 s). */
+static void tree_kill(gb_ext *e)
+{
+    for (int iter = 0; iter < 200; iter++) {
+        int live = 0;
+        if (tree_walk(e, NULL, &live, 1, 1) != 0) return;
+        kill(e->pid, SIGKILL);          /* not reaped yet: the pid is still the leader's */
+        for (size_t i = 0; i < e->ntree; i++) kill(e->tree[i], SIGKILL);
+        if (live == 0) return;
+        sleep_ms(iter < 10 ? 1 : 5);
+    }
+}
+
+/* Reap the members that became this process's children after the kill
+ * (their parents died first), until no member is left (at most ~1 s). */
+static void tree_reap(gb_ext *e)
+{
+    pid_t self = getpid();
+    for (int iter = 0; iter < 200 && e->ntree > 0; iter++) {
+        int left = 0;
+        for (size_t i = 0; i < e->ntree; i++) {
+            pinfo pi;
+            if (!read_stat(e->tree[i], &pi) || pi.start != e->tstart[i]) continue;   /* gone */
+            left = 1;
+            if (pi.ppid == self) {
+                if (pi.state != 'Z') kill(pi.pid, SIGKILL);
+                while (waitpid(pi.pid, NULL, WNOHANG) < 0 && errno == EINTR) {}
+            }
+        }
+        if (!left) break;
+        sleep_ms(iter < 10 ? 1 : 5);
+    }
+    e->ntree = 0;
+}
+
+/* Make this process a child subreaper, once per process (fork does not
+ * inherit it). */
+static void become_subreaper(void)
+{
+    static pid_t done_for;
+    if (done_for == getpid()) return;
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    done_for = getpid();
+}
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
 /* Start the child.  0, or an errno value. */
 static int spawn_child(gb_ext *e)
 {
@@ -186,10 +451,20 @@ static int spawn_child(gb_ext *e)
         if (!rc) rc = posix_spawnattr_setsigdefault(&at, &dflt);
         char *argv[] = { (char *)"sh", (char *)"-c", e->cmd, NULL };
         pid_t pid = -1;
+        become_subreaper();
         if (!rc) rc = posix_spawn(&pid, "/bin/sh", &fa, &at, argv, environ);
         posix_spawn_file_actions_destroy(&fa);
         posix_spawnattr_destroy(&at);
-        if (!rc) e->pid = pid;
+        if (!rc) {
+            e->pid = pid;
+            e->ntree = 0;
+            e->last_full = 0;   /* its first walk reads all of /proc */
+            pinfo pi;
+            /* its start time bounds the orphans it may leave */
+            e->lstart = read_stat(pid, &pi) ? pi.start : 0;
+            e->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+            if (e->pidfd >= 0) fcntl(e->pidfd, F_SETFD, FD_CLOEXEC);
+        }
     }
     close(in[0]);
     close(out[1]);
@@ -241,8 +516,11 @@ static int end_child(gb_ext *e, int grace_ms, char *how, size_t howsz)
         exited = child_exited(e->pid, &si);
     }
     kill(-e->pid, SIGKILL);             /* the leader is not reaped yet: pid still ours */
+    tree_kill(e);                       /* descendants in other groups or sessions too */
     int st = 0;
     while (waitpid(e->pid, &st, 0) < 0 && errno == EINTR) {}
+    close_fd(&e->pidfd);
+    tree_reap(e);
     int clean = 0;
     if (how) {
         if (!exited)
@@ -310,32 +588,32 @@ static int write_all(gb_ext *e, const char *p, size_t n, int64_t deadline)
 }
 
 /* ---- reading ------------------------------------------------------------ */
-enum { RL_LINE = 1, RL_EOF = 0, RL_TIMEOUT = -1, RL_LONG = -2, RL_ERROR = -3, RL_MEMLIMIT = -4 };
+enum { RL_LINE = 1, RL_EOF = 0, RL_TIMEOUT = -1, RL_LONG = -2, RL_ERROR = -3, RL_MEMLIMIT = -4,
+       RL_DEAD = -5 };
 /* While an answer is awaited with a memory bound, how often to look. */
 #define MEM_POLL_MS 10
+/* Without a pidfd, how often to look whether the leader exited. */
+#define DEAD_POLL_MS 50
 
-/* Resident bytes of process pid (/proc/PID/statm), 0 when unknown. */
-static uint64_t child_rss(pid_t pid)
+/* Resident bytes of the child's whole tree, 0 when unknown. */
+static uint64_t tree_rss(gb_ext *e)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%ld/statm", (long)pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    unsigned long long size = 0, res = 0;
-    int n = fscanf(f, "%llu %llu", &size, &res);
-    fclose(f);
-    long pg = sysconf(_SC_PAGESIZE);
-    return n == 2 && pg > 0 ? (uint64_t)res * (uint64_t)pg : 0;
+    uint64_t b = 0;
+    return tree_walk(e, &b, NULL, 0, 0) == 0 ? b : 0;
 }
 
 /* Read one line before deadline: on RL_LINE (*line, *len) is it (no LF, no
  * trailing CR), consumed from the buffer.  RL_EOF: end of output before a
- * newline; RL_TIMEOUT; RL_LONG: more than line_max bytes without a
- * newline; RL_ERROR: read error or no memory (errno).  On failure the
- * pending bytes stay in buf[rs..re) for the message. */
+ * newline; RL_DEAD: the leader exited and no line came while a descendant
+ * keeps the output open; RL_TIMEOUT; RL_LONG: more than line_max bytes
+ * without a newline; RL_MEMLIMIT: the tree's resident memory passed
+ * max_mem (checked every MEM_POLL_MS when max_mem > 0); RL_ERROR: read
+ * error or no memory (errno).  On failure the pending bytes stay in
+ * buf[rs..re) for the message. */
 static int read_line(gb_ext *e, int64_t deadline, uint64_t max_mem, char **line, size_t *len)
 {
     size_t scanned = e->rs;
+    int dead = 0;
     for (;;) {
         char *nl = memchr(e->buf + scanned, '\n', e->re - scanned);
         if (nl) {
@@ -367,14 +645,22 @@ static int read_line(gb_ext *e, int64_t deadline, uint64_t max_mem, char **line,
         if (r > 0) { e->re += (size_t)r; continue; }
         if (r == 0) return RL_EOF;
         if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return RL_ERROR;
-        struct pollfd pf = { e->from_fd, POLLIN, 0 };
+        if (dead) return RL_DEAD;          /* all it wrote is read, and no line */
+        struct pollfd pf[2] = { { e->from_fd, POLLIN, 0 }, { e->pidfd, POLLIN, 0 } };
         int left = ms_left(deadline);
         if (left == 0) return RL_TIMEOUT;
-        int slice = max_mem && left > MEM_POLL_MS ? MEM_POLL_MS : left;
-        int pr = poll(&pf, 1, slice);
+        int slice = left;
+        if (max_mem && slice > MEM_POLL_MS) slice = MEM_POLL_MS;
+        if (e->pidfd < 0 && e->pid > 0 && slice > DEAD_POLL_MS) slice = DEAD_POLL_MS;
+        int pr = poll(pf, e->pidfd >= 0 ? 2 : 1, slice);
         if (pr < 0 && errno != EINTR) return RL_ERROR;
-        if (max_mem && child_rss(e->pid) > max_mem) return RL_MEMLIMIT;
-        if (pr == 0 && slice == left) return RL_TIMEOUT;
+        if (max_mem && tree_rss(e) > max_mem) return RL_MEMLIMIT;
+        siginfo_t si;
+        if (e->pidfd >= 0 ? pr > 0 && (pf[1].revents & POLLIN)
+                          : e->pid > 0 && pr == 0 && child_exited(e->pid, &si))
+            dead = 1;                      /* read once more, then RL_DEAD */
+        else if (pr == 0 && slice == left)
+            return RL_TIMEOUT;
     }
 }
 
@@ -556,10 +842,11 @@ static int send_map(gb_ext *e, const char *what, char *err, size_t errsz)
     }
     quote_pending(e, q, sizeof q);
     int had = e->re > e->rs;
-    if (r == RL_EOF) {
+    if (r == RL_EOF || r == RL_DEAD) {
         end_child(e, EXIT_GRACE_MS, how, sizeof how);
-        set_msg(err, errsz, "expected 'ready' after %s, found end of output%s%s (solver %s)",
-                what, had ? " after " : "", had ? q : "", how);
+        set_msg(err, errsz, "expected 'ready' after %s, found %s%s%s (solver %s)", what,
+                r == RL_DEAD ? "the solver gone, its output held open by a process it started"
+                             : "end of output", had ? " after " : "", had ? q : "", how);
     } else if (r == RL_TIMEOUT) {
         end_child(e, 0, NULL, 0);
         set_msg(err, errsz, "expected 'ready' after %s within %d ms, found %s%s (solver was killed)",
@@ -607,7 +894,10 @@ static gb_ext *open_ext(const char *cmd, const gb_map *m, gb_model model, int ma
         return NULL;
     }
     e->pid = -1;
+    e->pidfd = -1;
     e->to_fd = e->from_fd = -1;
+    e->next = live_head;
+    live_head = e;
     e->max_ms = max_ms > 0 ? max_ms : GB_EXT_DEFAULT_MS;
     e->start_ms = start_ms > 0 ? start_ms : e->max_ms;
     char err[256];
@@ -826,11 +1116,11 @@ gb_ext_status gb_ext_query(gb_ext *e, long id, gb_xy s, gb_xy t, gb_ext_answer *
     char *line;
     size_t len;
     int r = read_line(e, deadline, e->max_mem, &line, &len);
-    if (r == RL_LINE && e->max_mem && child_rss(e->pid) > e->max_mem) r = RL_MEMLIMIT;
+    int64_t t1 = now_ns();   /* the memory check below is not the solver's time */
+    if (r == RL_LINE && e->max_mem && tree_rss(e) > e->max_mem) r = RL_MEMLIMIT;
     if (we && r != RL_EOF)
         return fail(e, a, GB_EXT_CRASH, 0, t0, "query %ld: expected the solver to read the "
                     "request, found its input closed", id);
-    int64_t t1 = now_ns();
     int had = e->re > e->rs;
     if (r != RL_LINE && r != RL_LONG) quote_pending(e, q, sizeof q);
     switch (r) {
@@ -838,6 +1128,10 @@ gb_ext_status gb_ext_query(gb_ext *e, long id, gb_xy s, gb_xy t, gb_ext_answer *
     case RL_EOF:
         return fail(e, a, GB_EXT_CRASH, EXIT_GRACE_MS, t0, "query %ld: expected an answer, found "
                     "end of output%s%s", id, had ? " after " : "", had ? q : "");
+    case RL_DEAD:
+        return fail(e, a, GB_EXT_CRASH, EXIT_GRACE_MS, t0, "query %ld: expected an answer, found "
+                    "the solver gone%s%s while a process it started holds its output open", id,
+                    had ? " after " : "", had ? q : "");
     case RL_TIMEOUT:
         return fail(e, a, GB_EXT_TIMEOUT, 0, t0, "query %ld: expected an answer within %d ms, "
                     "found %s%s", id, e->max_ms, had ? "the partial line " : "nothing",
@@ -867,7 +1161,7 @@ gb_ext_status gb_ext_query(gb_ext *e, long id, gb_xy s, gb_xy t, gb_ext_answer *
 }
 
 void gb_ext_set_max_mem(gb_ext *e, uint64_t bytes) { e->max_mem = bytes; }
-uint64_t gb_ext_resident(const gb_ext *e) { return e->pid > 0 ? child_rss(e->pid) : 0; }
+uint64_t gb_ext_resident(gb_ext *e) { return e->pid > 0 ? tree_rss(e) : 0; }
 
 int gb_ext_close(gb_ext *e, gb_diag *d)
 {
@@ -884,10 +1178,14 @@ int gb_ext_close(gb_ext *e, gb_diag *d)
                         "after 'quit', found it %s%s", how, wrote ? "" : " (could not send 'quit')");
         }
     }
+    for (gb_ext **pp = &live_head; *pp; pp = &(*pp)->next)
+        if (*pp == e) { *pp = e->next; break; }
     gb_free(e->cmd);
     gb_free(e->mapblock);
     gb_free(e->buf);
     gb_free(e->path);
+    gb_free(e->tree);
+    gb_free(e->tstart);
     gb_free(e);
     return rc;
 }

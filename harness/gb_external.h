@@ -18,10 +18,22 @@
  *     to the current map; then to_fd and from_fd are open (O_CLOEXEC,
  *     to_fd non-blocking) and the read buffer holds no complete answer.
  *   - After any answer that is not GB_EXT_PATH or GB_EXT_NOPATH the child
- *     is killed (SIGKILL to its process group) and reaped before
- *     gb_ext_query returns; the next query spawns a fresh child and sends
- *     it the map again.  So one bad answer never poisons the next query,
- *     and no zombie or straggler outlives a gb_ext.
+ *     is killed (SIGKILL to its process group and to every descendant,
+ *     also one that called setsid()) and reaped before gb_ext_query
+ *     returns; the next query spawns a fresh child and sends it the map
+ *     again.  So one bad answer never poisons the next query, and no
+ *     zombie or straggler outlives a gb_ext.
+ *   - The process that spawns a child becomes a child subreaper
+ *     (prctl PR_SET_CHILD_SUBREAPER, for the rest of its life): orphaned
+ *     descendants of the solver are reparented to it, found by the tree
+ *     walk, killed with the tree and reaped by it.  Strays are children of
+ *     this process started after the solver's leader that are no open
+ *     driver's leader or member: a caller that forks children of its own
+ *     while a gb_ext is open may see them counted and killed with the
+ *     solver (gridbench's own workers never run beside one).
+ *   - A leader that exits while a descendant keeps its stdout open ends
+ *     the wait for an answer at once (a pidfd is polled with the pipe):
+ *     GB_EXT_CRASH, not GB_EXT_TIMEOUT.
  *   - Every wait is bounded: writing the map or a request, waiting for
  *     `ready` and for each answer each take at most max_ms milliseconds
  *     (poll() on the pipes, CLOCK_MONOTONIC deadlines).
@@ -67,7 +79,8 @@ typedef enum gb_ext_status {
     GB_EXT_NOPATH,      /* the solver says the goal is unreachable */
     GB_EXT_PROTOCOL,    /* malformed answer, wrong id, wrong cell count... */
     GB_EXT_TIMEOUT,     /* no complete answer within max_ms */
-    GB_EXT_CRASH,       /* the child died, closed a pipe, or cannot be restarted */
+    GB_EXT_CRASH,       /* the child died (even with a descendant holding its output),
+                           closed a pipe, or cannot be restarted */
     GB_EXT_LIMIT,       /* the child's resident memory passed gb_ext_set_max_mem's bound */
     GB_EXT_NSTATUS
 } gb_ext_status;
@@ -113,16 +126,20 @@ gb_ext *gb_ext_open_keep(const char *cmd, const gb_map *m, gb_model model, int m
  * child is killed, and the next query tries a restart with the new map. */
 int gb_ext_set_map(gb_ext *e, const gb_map *m, gb_model model, gb_diag *d);
 
-/* Bound the child's resident memory while it works on a query (0 = none):
- * the resident set of the child process (/proc/PID/statm; the shell
- * `exec`s a single command, so that is the solver) is read every 10 ms
- * while an answer is awaited and when it arrives (not while it loads a
- * map), and a child above bytes is ended and the query is GB_EXT_LIMIT. */
+/* Bound the solver's resident memory while it works on a query (0 = none):
+ * the sum of the resident sets of its whole process tree -- the shell and
+ * every descendant, also those that left its process group or session
+ * (/proc/[pid]/stat; gb_external.c says how the tree is found) -- is read
+ * every 10 ms while an answer is awaited and when it arrives (not while it
+ * loads a map); a tree above bytes is ended and the query is
+ * GB_EXT_LIMIT.  All of /proc is read at most every 200 ms (the known
+ * members in between), so a new helper counts within 200 ms. */
 void gb_ext_set_max_mem(gb_ext *e, uint64_t bytes);
 
-/* Resident bytes of the running child now (/proc/PID/statm), 0 when no
- * child runs or it cannot be read. */
-uint64_t gb_ext_resident(const gb_ext *e);
+/* Resident bytes of the running solver's whole process tree now (as
+ * gb_ext_set_max_mem counts them), 0 when no child runs or /proc cannot
+ * be read. */
+uint64_t gb_ext_resident(gb_ext *e);
 
 /* Ask for a path from s to t (map coordinates; the driver does not check
  * them), tagged with id.  Always fills *a and returns a->status.  After a

@@ -26,6 +26,15 @@
  * position becomes `crash` rows, the others are handed out again, and a
  * new worker takes its place.  A worker that meets bad input sends the
  * diagnostic and the run stops as it would in one process.
+ *
+ * User solvers (plugins) run in workers even with --jobs 1 (one worker),
+ * so that one that crashes cannot take the run down.  Each worker tells
+ * the parent which pair it is running through a word of shared memory
+ * (inflight); when a worker dies inside a user pair, its position is
+ * handed out again with that pair on the position's skip list (sent with
+ * the command): the retry writes a `crash` row for it and runs the other
+ * pairs as usual.  A death outside a user pair gives `crash` rows for the
+ * whole query, as before.
  */
 #define _GNU_SOURCE 1   /* sched_setaffinity, open_memstream, pipe2 */
 #include "gb_run.h"
@@ -40,6 +49,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -336,6 +346,11 @@ typedef struct exec {
     uint64_t *prep;          /* [npairs] preparation on this map, ns */
     uint64_t *mem;           /* [npairs] workspace bytes on this map once prepared
                                 (gb_ws_bytes_prepared), 0 for user/external pairs */
+    uint8_t *uprep;          /* [npairs] user pairs: UPREP_* on this map */
+    /* crash isolation (workers only) */
+    volatile int32_t *inflight;  /* shared with the parent: the pair running, -1 none */
+    uint8_t *skip;           /* [npairs] pairs that crashed this query's worker before */
+    int skip_ws;             /* the wait status of that worker */
     /* external solvers */
     gb_ext **ext;            /* [npairs] */
     char (*pname)[64];       /* [npairs] row names */
@@ -358,8 +373,15 @@ static void note(exec *ex, gb_run_note_kind k, const char *fmt, ...)
     fprintf(ex->notes_f, "%d%s\n", (int)k, b);
 }
 
+/* A user pair's per-map hook (gb_user_prepare) on the map in use. */
+enum { UPREP_NONE = 0, UPREP_DONE, UPREP_FAILED };
+
 static void exec_unload(exec *ex)
 {
+    for (int pi = 0; ex->uprep && pi < ex->o->npairs; pi++) {
+        if (ex->uprep[pi] == UPREP_DONE) gb_user_release(ex->o->pairs[pi].user);
+        ex->uprep[pi] = UPREP_NONE;
+    }
     gb_ocache_close(ex->oc);
     ex->oc = NULL;
     gb_ws_free(ex->ws);
@@ -385,6 +407,8 @@ static void exec_free(exec *ex)
     gb_free(ex->pname);
     gb_free(ex->prep);
     gb_free(ex->mem);
+    gb_free(ex->uprep);
+    gb_free(ex->skip);
     gb_free(ex->times);
     gb_free(ex->self);
     memset(ex, 0, sizeof *ex);
@@ -400,9 +424,11 @@ static int exec_init(exec *ex, const gb_run_opts *o, const gb_plan *pl, gb_diag 
     ex->pname = gb_calloc(np, sizeof *ex->pname);
     ex->prep = gb_calloc(np, sizeof *ex->prep);
     ex->mem = gb_calloc(np, sizeof *ex->mem);
+    ex->uprep = gb_calloc(np, sizeof *ex->uprep);
+    ex->skip = gb_calloc(np, sizeof *ex->skip);
     ex->times = gb_malloc(nr * sizeof *ex->times);
     ex->self = gb_malloc(nr * sizeof *ex->self);
-    if (!ex->ext || !ex->pname || !ex->prep || !ex->mem || !ex->times || !ex->self) {
+    if (!ex->ext || !ex->pname || !ex->prep || !ex->mem || !ex->uprep || !ex->skip || !ex->times || !ex->self) {
         exec_free(ex);
         return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none");
     }
@@ -507,6 +533,15 @@ static int exec_map(exec *ex, int si, gb_diag *d)
                                    "expected memory for solver %s, found none", p->spec.name);
             /* a state whose size depends on the map (subgoal graphs) counts exactly now */
             ex->mem[pi] = gb_ws_bytes_prepared(ex->ws, &p->spec, qk);
+        } else {
+            /* a user solver's own per-map work (gb_user_hooks), timed as
+             * prep_ns; not for a pair that crashed this query before (it
+             * is prepared when it next runs) */
+            if (ex->skip[pi]) { ex->prep[pi] = 0; continue; }
+            if (ex->inflight) *ex->inflight = pi;
+            ex->uprep[pi] = gb_user_prepare(p->user, &ex->map.grid, o->model) == 0 ? UPREP_DONE
+                                                                                 : UPREP_FAILED;
+            if (ex->inflight) *ex->inflight = -1;
         }
         int64_t t = now_ns() - t0;
         ex->prep[pi] = t > 0 ? (uint64_t)t : 1;
@@ -709,6 +744,15 @@ static int exec_query(exec *ex, size_t k, qres *res, gb_diag *d)
         ea.msg[0] = '\0';
         gb_ext_status es = GB_EXT_PATH;
         memset(&r, 0, sizeof r);
+        if (p->user && !ex->skip[pi] && ex->uprep[pi] == UPREP_NONE) {
+            /* skipped when the map was loaded (it crashed that query): prepare it now */
+            if (ex->inflight) *ex->inflight = pi;
+            int64_t t0 = now_ns();
+            ex->uprep[pi] = gb_user_prepare(p->user, grid, o->model) == 0 ? UPREP_DONE : UPREP_FAILED;
+            int64_t dt = now_ns() - t0;
+            ex->prep[pi] = dt > 0 ? (uint64_t)dt : 1;
+            if (ex->inflight) *ex->inflight = -1;
+        }
         if (p->ext_cmd) {
             es = run_external(ex, ex->ext[pi], sxy, txy, &r, &nrep, &self_ok, &ea);
             cold = ex->times[0];
@@ -718,7 +762,26 @@ static int exec_query(exec *ex, size_t k, qres *res, gb_diag *d)
             r.status = GB_LIMIT;
             ex->times[0] = 0;
             nrep = 1;
+        } else if (p->user && ex->skip[pi]) {
+            es = GB_EXT_CRASH;   /* it killed the worker on this query: not run again */
+            char how[96];   /* a signal; a sanitizer's report exits with a status instead */
+            if (WIFSIGNALED(ex->skip_ws))
+                snprintf(how, sizeof how, "signal %d: %s", WTERMSIG(ex->skip_ws),
+                         strsignal(WTERMSIG(ex->skip_ws)));
+            else
+                snprintf(how, sizeof how, "exit status %d", WEXITSTATUS(ex->skip_ws));
+            snprintf(ea.msg, sizeof ea.msg, "the user solver crashed the worker process running "
+                     "it (%s); not run again on this query", how);
+            ex->times[0] = 0;
+            nrep = 1;
+        } else if (p->user && ex->uprep[pi] == UPREP_FAILED) {
+            es = GB_EXT_CRASH;   /* not run: its per-map preparation failed */
+            snprintf(ea.msg, sizeof ea.msg, "the user solver's prepare hook failed on this map "
+                     "(returned -1)");
+            ex->times[0] = 0;
+            nrep = 1;
         } else {
+            if (p->user && ex->inflight) *ex->inflight = pi;   /* a crash now is this pair's */
             for (int rep = 0; rep < o->reps; rep++) {
                 int64_t t0 = now_ns();
                 int e = 0;
@@ -740,6 +803,7 @@ static int exec_query(exec *ex, size_t k, qres *res, gb_diag *d)
                 ex->times[rep] = t1 - t0;
                 if (rep == 0) cold = ex->times[0];
             }
+            if (ex->inflight) *ex->inflight = -1;
             ran = 1;
         }
         /* warm = the median of the reps after the first (the first is time_cold_ns) */
@@ -963,6 +1027,20 @@ typedef struct msg_head {
     uint64_t rows_len, notes_len;
 } msg_head;
 
+/* A command to a worker: a position (UINT64_MAX: stop), then nskip int32
+ * pair indices not to run (they crashed a worker on it; ws is the wait
+ * status that worker ended with). */
+typedef struct cmd_head {
+    uint64_t pos;
+    int32_t nskip, ws;
+} cmd_head;
+
+/* The pairs that crashed a worker, per position (few: a list). */
+typedef struct skipent {
+    size_t pos;
+    int32_t pi, ws;
+} skipent;
+
 typedef struct worker {
     pid_t pid;               /* 0: none */
     int cmd, res;            /* write end of its commands, read end of its results */
@@ -1005,7 +1083,7 @@ static size_t msg_size(int npairs, const msg_head *h)
 
 /* The worker's loop: read positions, execute, send results.  Never returns. */
 static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *todo, int cmd,
-                        int res)
+                        int res, volatile int32_t *inflight)
 {
     exec ex;
     gb_diag d;
@@ -1017,8 +1095,18 @@ static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *t
      * handed plan index k (tests/test_scale.c proves a crash is contained) */
     const char *ca = getenv("GRIDBENCH_WORKER_CRASH_AT");
     long crash_at = ca && *ca ? strtol(ca, NULL, 10) : -1;
-    uint64_t pos;
-    while (read_full(cmd, &pos, sizeof pos) == 0 && pos != UINT64_MAX) {
+    ex.inflight = inflight;
+    cmd_head ch;
+    while (read_full(cmd, &ch, sizeof ch) == 0 && ch.pos != UINT64_MAX) {
+        uint64_t pos = ch.pos;
+        memset(ex.skip, 0, (size_t)o->npairs);
+        ex.skip_ws = ch.ws;
+        for (int32_t i = 0; i < ch.nskip; i++) {
+            int32_t pi;
+            if (read_full(cmd, &pi, sizeof pi) != 0) _exit(1);
+            if (pi >= 0 && pi < o->npairs) ex.skip[pi] = 1;
+        }
+        *inflight = -1;
         if (crash_at >= 0 && todo[pos] == (size_t)crash_at) kill(getpid(), SIGKILL);
         int rc = exec_query(&ex, todo[pos], &r, &d);
         msg_head h = { MSG_MAGIC, rc ? MSG_ERROR : MSG_RESULT, pos, r.scen_ok, r.oracle_hit,
@@ -1050,6 +1138,9 @@ typedef struct pool {
     const gb_run_opts *o;
     const gb_plan *pl;
     const size_t *todo;
+    volatile int32_t *inflight;   /* [n] shared (mmap): each worker's running pair */
+    skipent *skip;                /* pairs not to run again, per position */
+    size_t nskip, capskip;
 } pool;
 
 static int worker_start(pool *pp, int i)
@@ -1059,6 +1150,7 @@ static int worker_start(pool *pp, int i)
     if (pipe2(c, O_CLOEXEC) != 0) return -1;
     if (pipe2(r, O_CLOEXEC) != 0) { close(c[0]); close(c[1]); return -1; }
     fflush(NULL);   /* nothing buffered is written twice */
+    pp->inflight[i] = -1;
     pid_t pid = fork();
     if (pid < 0) { close(c[0]); close(c[1]); close(r[0]); close(r[1]); return -1; }
     if (pid == 0) {
@@ -1081,7 +1173,7 @@ static int worker_start(pool *pp, int i)
             CPU_SET(w->cpu, &set);
             sched_setaffinity(0, sizeof set, &set);
         }
-        worker_main(pp->o, pp->pl, pp->todo, c[0], r[1]);
+        worker_main(pp->o, pp->pl, pp->todo, c[0], r[1], &pp->inflight[i]);
     }
     close(c[0]);
     close(r[1]);
@@ -1101,7 +1193,7 @@ static void worker_stop(worker *w, int kill_it, int *ws)
     if (!w->pid) return;
     if (kill_it) kill(w->pid, SIGKILL);
     else {
-        uint64_t stop = UINT64_MAX;
+        cmd_head stop = { UINT64_MAX, 0, 0 };
         (void)!write(w->cmd, &stop, sizeof stop);
     }
     close(w->cmd);
@@ -1111,12 +1203,39 @@ static void worker_stop(worker *w, int kill_it, int *ws)
     w->pid = 0;
 }
 
-static int worker_send(worker *w, size_t pos)
+static int worker_send(pool *pp, worker *w, size_t pos)
 {
-    uint64_t v = pos;
-    if (write_full(w->cmd, &v, sizeof v) != 0) return -1;
+    cmd_head h = { pos, 0, 0 };
+    int32_t list[GB_RUN_MAX_PAIRS];
+    for (size_t i = 0; i < pp->nskip; i++)
+        if (pp->skip[i].pos == pos && h.nskip < GB_RUN_MAX_PAIRS) {
+            list[h.nskip++] = pp->skip[i].pi;
+            h.ws = pp->skip[i].ws;
+        }
+    if (write_full(w->cmd, &h, sizeof h) != 0) return -1;
+    if (h.nskip && write_full(w->cmd, list, (size_t)h.nskip * sizeof *list) != 0) return -1;
     w->out[w->nout++] = pos;
     return 0;
+}
+
+/* Worker i died on position pos: when it was running a user pair not
+ * yet skipped there, put that pair on the position's skip list and
+ * return 1 (the position is handed out again); else 0. */
+static int skip_crashed(pool *pp, int i, size_t pos, int wstatus)
+{
+    int32_t pi = pp->inflight[i];
+    if (pi < 0 || pi >= pp->o->npairs || !pp->o->pairs[pi].user) return 0;
+    for (size_t k = 0; k < pp->nskip; k++)
+        if (pp->skip[k].pos == pos && pp->skip[k].pi == pi) return 0;
+    if (pp->nskip == pp->capskip) {
+        size_t nc = pp->capskip ? 2 * pp->capskip : 16;
+        skipent *ns = gb_realloc(pp->skip, nc * sizeof *ns);
+        if (!ns) return 0;
+        pp->skip = ns;
+        pp->capskip = nc;
+    }
+    pp->skip[pp->nskip++] = (skipent){ pos, pi, wstatus };
+    return 1;
 }
 
 /* The CPUs this process may run on, in order, into cpus[] (at most n). */
@@ -1171,18 +1290,21 @@ static size_t msg_take(worker *w, int npairs, qres *r, msg_head *h, gb_diag *d)
 static int run_pool(sink *sk, exec *ex, const size_t *todo, size_t ntodo, long first_qn, gb_diag *d)
 {
     const gb_run_opts *o = sk->o;
-    int nw = o->jobs;
+    int nw = o->jobs > 1 ? o->jobs : 1;   /* 1: user solvers isolated at --jobs 1 */
     if ((size_t)nw > ntodo) nw = (int)ntodo;
-    pool pp = { NULL, nw, o, sk->pl, todo };
+    pool pp = { NULL, nw, o, sk->pl, todo, NULL, NULL, 0, 0 };
     qres *ring = gb_calloc(RING, sizeof *ring);
     unsigned char *ready = gb_calloc(RING, 1);
     size_t *retry = gb_malloc((size_t)(nw * WORKER_DEPTH + 1) * sizeof *retry);
     struct pollfd *pfd = gb_malloc((size_t)nw * sizeof *pfd);
     pp.w = gb_calloc((size_t)nw, sizeof *pp.w);
+    void *shm = mmap(NULL, (size_t)nw * sizeof(int32_t), PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    pp.inflight = shm == MAP_FAILED ? NULL : shm;
     int rc = 0, nring = 0;
     /* a dead worker's command pipe must fail with EPIPE, not kill us */
     void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
-    if (!ring || !ready || !retry || !pfd || !pp.w) goto oom;
+    if (!ring || !ready || !retry || !pfd || !pp.w || !pp.inflight) goto oom;
     for (; nring < RING; nring++)
         if (qres_init(&ring[nring], o->npairs) != 0) goto oom;
     int cpus[1024], ncpu = allowed_cpus(cpus, 1024);
@@ -1204,7 +1326,7 @@ static int run_pool(sink *sk, exec *ex, const size_t *todo, size_t ntodo, long f
                 if (nretry) pos = retry[--nretry];
                 else if (next_send < ntodo && next_send < next_write + RING) pos = next_send++;
                 else break;
-                if (worker_send(w, pos) != 0) { retry[nretry++] = pos; break; }
+                if (worker_send(&pp, w, pos) != 0) { retry[nretry++] = pos; break; }
             }
         }
         int np = 0;
@@ -1243,9 +1365,13 @@ static int run_pool(sink *sk, exec *ex, const size_t *todo, size_t ntodo, long f
                 size_t pos = w->out[0];
                 for (int j = w->nout - 1; j >= 1; j--) retry[nretry++] = w->out[j];
                 w->nout = 0;
-                qres *slot = &ring[pos % RING];
-                if (crash_rows(ex, todo[pos], ws, slot) != 0) goto oom;
-                ready[pos % RING] = 1;
+                if (skip_crashed(&pp, i, pos, ws)) {
+                    retry[nretry++] = pos;   /* again, without the pair that crashed */
+                } else {
+                    qres *slot = &ring[pos % RING];
+                    if (crash_rows(ex, todo[pos], ws, slot) != 0) goto oom;
+                    ready[pos % RING] = 1;
+                }
                 w->len = 0;
                 if (worker_start(&pp, i) != 0) {
                     rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected to restart a worker, found '%s'",
@@ -1299,6 +1425,8 @@ done:
         gb_free(pp.w[i].buf);
     }
     signal(SIGPIPE, old_pipe);
+    if (pp.inflight) munmap((void *)pp.inflight, (size_t)nw * sizeof(int32_t));
+    gb_free(pp.skip);
     for (int i = 0; i < nring; i++) qres_free(&ring[i]);
     gb_free(ring);
     gb_free(ready);
@@ -1435,7 +1563,10 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     /* execute */
     if ((rc = exec_init(&ex, o, &pl, d)) != 0) goto done;
     have_ex = 1;
-    if (o->jobs > 1 && ntodo - (size_t)qn > 1) {
+    /* user solvers always run in a worker: a crash costs rows, not the run */
+    int has_user = 0;
+    for (int pi = 0; pi < o->npairs; pi++) has_user |= o->pairs[pi].user != NULL;
+    if ((o->jobs > 1 && ntodo - (size_t)qn > 1) || (has_user && ntodo > (size_t)qn)) {
         rc = run_pool(&sk, &ex, todo + qn, ntodo - (size_t)qn, qn, d);
         if (rc) {
             qn = (long)sk.done;   /* what the journal holds */

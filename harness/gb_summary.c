@@ -12,6 +12,10 @@
  *   + pair] is the group of (map, pair) or -1, and qtime[pair * nqueries +
  *   query] the time of that pair on that query (NaN when it did not run),
  *   so that speedups and queue ratios are paired per query.
+ *   pair_src[pair] is the pair's time_source ("" when the column is
+ *   absent, "mixed" when its rows disagree); a speedup is computed only
+ *   between pairs of the same source, so a process round trip or a plugin
+ *   call is never divided into an in-process time unannounced.
  *   Each group keeps the list of its rows (input order) in grow[].
  *
  * Time complexity: O(rows log rows) for the sorts behind the percentiles;
@@ -67,6 +71,7 @@ typedef struct gstat {
 struct gb_summary {
     gb_strtab maps, solvers, queues, pairs, queries, groups;
     int32_t *pair_solver, *pair_queue;   /* per pair */
+    char (*pair_src)[8];                 /* per pair: time_source, "", or "mixed" */
     char **map_scen;                     /* per map: first scen file */
     char **map_slug;                     /* per map: file-name-safe name */
     size_t *map_queries;                 /* per map: distinct queries */
@@ -96,6 +101,12 @@ static int cmp_dbl(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Were pairs a and b timed the same way (time_source)?  "mixed" never is. */
+static int same_source(const gb_summary *s, int32_t a, int32_t b)
+{
+    return strcmp(s->pair_src[a], s->pair_src[b]) == 0 && strcmp(s->pair_src[a], "mixed") != 0;
+}
+
 static const char summary_header[] =
     "map,solver,queue,guarantee,n,time_median_ns,time_mean_ns,time_p25_ns,time_p75_ns,"
     "time_p95_ns,time_iqr_ns,time_cold_median_ns,expanded_mean,expanded_median,speedup,"
@@ -104,7 +115,8 @@ static const char summary_header[] =
     GB_ROW_STATUS_LIST(GB_X)
 #undef GB_X
     ",mem_bytes_max,time_median_lo_ns,time_median_hi_ns,speedup_lo,speedup_hi,prep_ns_max,"
-    "speedup_astar";
+    "speedup_astar,"
+    "time_source,prep_amortised_ns";
 
 const char *gb_summary_csv_header(void) { return summary_header; }
 
@@ -131,6 +143,7 @@ void gb_summary_free(gb_summary *s)
     gb_strtab_free(&s->groups);
     gb_free(s->pair_solver);
     gb_free(s->pair_queue);
+    gb_free(s->pair_src);
     gb_free(s->map_scen);
     gb_free(s->map_queries);
     gb_free(s->query_map);
@@ -196,6 +209,7 @@ int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out
     if ((rc = gb_csv_require(&c, col_names, C_NCOLS, idx, d)) != 0) { gb_csv_close(&c); return rc; }
     const int mem_col = gb_csv_col(&c, "mem_bytes");   /* optional: older CSVs lack it */
     const int prep_col = gb_csv_col(&c, "prep_ns");    /* likewise */
+    const int src_col = gb_csv_col(&c, "time_source"); /* likewise */
     gb_summary *s = gb_calloc(1, sizeof *s);
     if (!s) { gb_csv_close(&c); return gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none"); }
     s->boot = *boot;
@@ -279,10 +293,22 @@ int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out
             if (s->pairs.cap > s->pair_cap) {
                 GROW_TO(s->pair_solver, s->pair_cap, s->pairs.cap);
                 GROW_TO(s->pair_queue, s->pair_cap, s->pairs.cap);
+                GROW_TO(s->pair_src, s->pair_cap, s->pairs.cap);
                 s->pair_cap = s->pairs.cap;
             }
             s->pair_solver[pi] = si;
             s->pair_queue[pi] = qi;
+        }
+        if (src_col >= 0) {   /* inproc, process, plugin (or anything short) */
+            const char *src = gb_csv_field(&c, src_col);
+            char v[8];
+            size_t sl = strlen(src);
+            if (sl >= sizeof v) sl = sizeof v - 1;
+            for (size_t k = 0; k < sl; k++)
+                v[k] = src[k] == ',' || src[k] == '\t' || (unsigned char)src[k] < 0x20 ? '_' : src[k];
+            v[sl] = '\0';
+            if (added) snprintf(s->pair_src[pi], sizeof s->pair_src[pi], "%s", v);
+            else if (strcmp(s->pair_src[pi], v) != 0) snprintf(s->pair_src[pi], sizeof s->pair_src[pi], "mixed");
         }
         snprintf(key, sizeof key, "%s\x1f%s\x1f%s", map, scen, line);
         int32_t qy = gb_strtab_intern(&s->queries, key, &added);
@@ -470,7 +496,9 @@ static int compute(gb_summary *s)
         /* speedup over the baseline on the shared queries */
         g->speedup = g->sp_lo = g->sp_hi = NAN;
         g->speedup_n = 0;
-        if (s->baseline >= 0) {
+        /* only within one time_source: a round trip or a plugin call is not
+         * an in-process time (the time_source column says which it is) */
+        if (s->baseline >= 0 && same_source(s, g->pair, s->baseline)) {
             size_t m = 0;
             for (size_t k = 0; k < n; k++) {
                 const srow *r = &s->rows[g->rows[k]];
@@ -493,7 +521,7 @@ static int compute(gb_summary *s)
         }
         /* speedup over A* (octile, bheap): the same ratio of medians */
         g->sp_astar = NAN;
-        if (s->astar >= 0) {
+        if (s->astar >= 0 && same_source(s, g->pair, s->astar)) {
             size_t m = 0;
             for (size_t k = 0; k < n; k++) {
                 const srow *r = &s->rows[g->rows[k]];
@@ -582,6 +610,12 @@ static void write_summary(FILE *f, const gb_summary *s)
         csv_num(f, 0, g->prep_max);
         fputc(',', f);
         csv_num(f, 4, g->sp_astar);
+        fputc(',', f);
+        gb_csv_write_str(f, s->pair_src[g->pair]);
+        fputc(',', f);
+        /* the mean time per query with the map's preparation spread over
+         * the group's queries (mean + prep / n, as the report shows it) */
+        csv_num(f, 3, isnan(g->prep_max) || g->n == 0 ? NAN : g->t_mean + g->prep_max / (double)g->n);
         fputc('\n', f);
     }
 }
@@ -701,7 +735,8 @@ static void write_speedup(FILE *f, const gb_summary *s, double *a)
     if (s->baseline < 0) return;
     size_t np = s->pairs.n, nq = s->queries.n, others = 0;
     for (size_t si = 0; si < s->solvers.n; si++)
-        others += s->plot_pair[si] >= 0 && s->plot_pair[si] != s->baseline;
+        others += s->plot_pair[si] >= 0 && s->plot_pair[si] != s->baseline
+                  && same_source(s, s->plot_pair[si], s->baseline);
     if (!others) return;   /* only the baseline ran: nothing to compare */
     for (size_t mi = 0; mi < s->maps.n; mi++) {
         if (mi) fputs("\n\n", f);
@@ -710,7 +745,7 @@ static void write_speedup(FILE *f, const gb_summary *s, double *a)
         int x = 0;
         for (size_t si = 0; si < s->solvers.n; si++) {
             int32_t pi = s->plot_pair[si];
-            if (pi < 0 || pi == s->baseline) continue;
+            if (pi < 0 || pi == s->baseline || !same_source(s, pi, s->baseline)) continue;
             int32_t gi = s->gidx[mi * np + (size_t)pi];
             size_t m = 0;
             if (gi >= 0) {

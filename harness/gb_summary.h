@@ -21,10 +21,19 @@
  * (the oracle's configuration).  Over the queries both the group and the
  * baseline ran (speedup_n of them),
  *     speedup = Q(0.5) of the baseline's time_ns / Q(0.5) of the group's,
- * so > 1 means faster than Dijkstra.  Empty when the run has no baseline.
- * speedup_astar (the last column) is the same ratio against solver
- * "astar-octile" on "bheap": the speed-up over A* that a suboptimal
- * solver (hpa) trades against its subopt_mean; empty without that pair.
+ * so > 1 means faster than Dijkstra.  Empty when the run has no baseline,
+ * and when the group's time_source differs from the baseline's (or is
+ * "mixed"): a process round trip (external solver) or a plugin call is
+ * timed another way than an in-process search, so the two are never
+ * divided into a speedup; the time_source column says which figures are
+ * which.  speedup.tsv leaves such solvers out for the same reason.
+ *
+ * Preprocessing: prep_ns_max is the largest per-map preparation of the
+ * group's rows (one map per group); prep_amortised_ns = time_mean_ns +
+ * prep_ns_max / n spreads it over the group's queries.
+ * speedup_astar is the same ratio against solver "astar-octile" on
+ * "bheap": the speed-up over A* that a suboptimal solver (hpa) trades
+ * against its subopt_mean; empty without that pair (or another source).
  *
  * Intervals (gb_stats.h): time_median_lo_ns / _hi_ns bound the median
  * time with a bootstrap over the group's rows; speedup_lo / _hi bound the

@@ -1,7 +1,9 @@
 /*
  * gb_user.c -- the user-solver registry and the plugin loader (see
  * gb_user.h).  The registry is a fixed array of GB_USER_MAX entries in
- * registration order; names are unique across built-in and user solvers.
+ * registration order, with a parallel array of their hooks (hooks[i]
+ * belongs to reg[i]; zeroed = none); names are unique across built-in and
+ * user solvers.
  */
 #include "gb_user.h"
 
@@ -9,6 +11,7 @@
 #include <string.h>
 
 static gb_user_solver reg[GB_USER_MAX];
+static gb_user_hooks hooks[GB_USER_MAX];
 static int nreg;
 
 static int name_ok(const char *s)
@@ -45,6 +48,29 @@ const gb_user_solver *gb_user_find(const char *name)
     return NULL;
 }
 
+int gb_user_set_hooks(const char *name, gb_user_prepare_fn prepare, gb_user_release_fn release)
+{
+    const gb_user_solver *u = name ? gb_user_find(name) : NULL;
+    if (!u) return -1;
+    gb_user_hooks *h = &hooks[u - reg];
+    h->name = u->name;
+    h->prepare = prepare;
+    h->release = release;
+    return 0;
+}
+
+int gb_user_prepare(const gb_user_solver *u, const gb_grid *g, gb_model m)
+{
+    const gb_user_hooks *h = &hooks[u - reg];
+    return h->prepare && h->prepare(u->ctx, g, m) != 0 ? -1 : 0;
+}
+
+void gb_user_release(const gb_user_solver *u)
+{
+    const gb_user_hooks *h = &hooks[u - reg];
+    if (h->release) h->release(u->ctx);
+}
+
 int gb_user_load_plugin(const char *path, gb_diag *d)
 {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -64,5 +90,25 @@ int gb_user_load_plugin(const char *path, gb_diag *d)
             return gb_diag_set(d, EX_DATAERR, path, 0, 0,
                                "expected a new solver name of [A-Za-z0-9._:-], found '%s' (taken or invalid)",
                                t[i].name ? t[i].name : "(null)");
+    /* optional: plugins built before the hooks existed do not export it */
+    void *hsym = dlsym(h, GB_PLUGIN_HOOKS_SYMBOL);
+    if (hsym) {
+        gb_plugin_hooks_fn hfn;
+        memcpy(&hfn, &hsym, sizeof hfn);
+        int nh = 0;
+        const gb_user_hooks *ht = hfn(&nh);
+        for (int i = 0; ht && i < nh; i++) {
+            int mine = 0;
+            for (int j = 0; j < n && !mine; j++)
+                mine = ht[i].name && strcmp(ht[i].name, t[j].name) == 0;
+            if (!mine || gb_user_set_hooks(ht[i].name, ht[i].prepare, ht[i].release) != 0) {
+                char q[96];
+                const char *nm = ht[i].name ? ht[i].name : "(null)";
+                gb_diag_quote(q, sizeof q, nm, strlen(nm));
+                return gb_diag_set(d, EX_DATAERR, path, 0, 0, "expected %s to name a solver of "
+                                   "%s, found %s", GB_PLUGIN_HOOKS_SYMBOL, GB_PLUGIN_SYMBOL, q);
+            }
+        }
+    }
     return 0;   /* the library stays loaded for the life of the process */
 }

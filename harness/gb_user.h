@@ -4,22 +4,49 @@
  * A user solver is one C function with the signature gb_user_solve_fn.
  * It gets the padded grid (solvers/gb_grid.h: pass[id], gb_grid_id,
  * gb_grid_x/y, off[k]), the movement model, the start and goal cell ids,
- * and a path buffer of cap ids, cap = g->ncells (every cell of the padded
- * grid, so any simple path fits); it writes the path start..goal (cell
- * ids) and returns its length, 0 when it finds no path, or -1 on an
- * internal error (its row is then `crash`, with that reason; a length
- * above cap is an `invalid_path`).  It may fill *st with its own counters (expanded, generated...);
- * *st is zeroed before the call.  gridbench validates the path, recomputes
- * its cost, compares it with Dijkstra and the scenario, and times the call,
- * exactly as for the built-in solvers.
+ * and a path buffer of cap int32_t cell ids, cap = g->ncells (every cell
+ * of the padded grid, (width + 2) * (height + 2), so any simple path
+ * fits; the buffer is gridbench's, valid during the call only).  It
+ * writes the path start..goal (cell ids, start and goal included; start
+ * == goal is the one-cell path) and returns:
+ *   n > 0   the path's length in cells (n <= cap; a larger n, or a path
+ *           that is not legal, is an `invalid_path` row);
+ *   0       no path exists (checked against Dijkstra: `unreachable`, or
+ *           `false_unreachable` when there is one);
+ *   -1      (any negative value) an internal error of the solver: the row
+ *           is `crash` with the reason "the user solver reported an
+ *           internal error", never a judgement of a path.
+ * It may fill *st with its own counters (expanded, generated...); *st is
+ * zeroed before the call.  gridbench validates the path, recomputes its
+ * cost, compares it with Dijkstra and the scenario, and times the call,
+ * exactly as for the built-in solvers (time_source `plugin`).
+ *
+ * Per-map work (optional): a solver may have a prepare/release pair
+ * (gb_user_hooks).  prepare(ctx, g, m) runs once per map, after the map
+ * is loaded and before its first query, in the process that runs the
+ * queries; it is timed into prep_ns of every row of that solver on that
+ * map (never into time_ns).  g and its contents stay valid and unchanged
+ * until release(ctx), which runs once per successful prepare, before the
+ * map is freed (the next map, or the end of the run).  prepare returns 0,
+ * or -1 on failure: the solver's rows on that map are then `crash` and
+ * release is not called.  Per-map state lives in ctx (solve gets the same
+ * ctx).  The hooks are a table of their own, so gb_user_solver keeps its
+ * layout and plugins built without hooks load unchanged.
+ *
+ * Isolation: gridbench runs user solvers in a worker process, even with
+ * --jobs 1, so a solver that crashes (SIGSEGV, abort) costs its own
+ * `crash` row for that query and the run goes on.
  *
  * Two ways to make gridbench see it:
  *   - static: in your own main(), call gb_user_register("mine", fn, ctx)
  *     and then gb_cmd_run(argc, argv) (or gb_run) with --solver mine;
  *   - plugin: build a shared library exporting
  *         const gb_user_solver *gb_plugin_solvers(int *n);
- *     returning a table of n solvers, and run
+ *     returning a table of n solvers, and optionally
+ *         const gb_user_hooks *gb_plugin_hooks(int *n);
+ *     (looked up with dlsym; absent = no hooks), and run
  *         gridbench run --plugin ./libmine.so --solver mine SCEN...
+ *     The tables must stay valid while the library is loaded (static).
  *
  * A plugin may call any function of the public headers (gb_search.h,
  * gb_grid.h, gb_validate.h, ...): the gridbench binary exports its whole
@@ -54,6 +81,20 @@ typedef struct gb_user_solver {
 typedef const gb_user_solver *(*gb_plugin_fn)(int *n);
 #define GB_PLUGIN_SYMBOL "gb_plugin_solvers"
 
+/* Per-map hooks (see above): 0 or -1. */
+typedef int (*gb_user_prepare_fn)(void *ctx, const gb_grid *g, gb_model m);
+typedef void (*gb_user_release_fn)(void *ctx);
+
+typedef struct gb_user_hooks {
+    const char *name;              /* the solver these belong to (its gb_user_solver.name) */
+    gb_user_prepare_fn prepare;    /* NULL: nothing to prepare */
+    gb_user_release_fn release;    /* NULL: nothing to release */
+} gb_user_hooks;
+
+/* What a plugin may also export (optional; GB_PLUGIN_HOOKS_SYMBOL). */
+typedef const gb_user_hooks *(*gb_plugin_hooks_fn)(int *n);
+#define GB_PLUGIN_HOOKS_SYMBOL "gb_plugin_hooks"
+
 /* Register a solver (name copied by pointer: it must outlive the run).
  * 0, or -1 when the table is full, the name is taken by a built-in or
  * user solver, or it has characters outside [A-Za-z0-9._:-]. */
@@ -62,8 +103,21 @@ int gb_user_register(const char *name, gb_user_solve_fn fn, void *ctx, int optim
 /* The registered solver called name, or NULL. */
 const gb_user_solver *gb_user_find(const char *name);
 
-/* dlopen() path and register every solver of its gb_plugin_solvers()
- * table.  0, or EX_NOINPUT / EX_DATAERR with a message in *d. */
+/* Give the registered solver called name a prepare/release pair (either
+ * may be NULL).  0, or -1 when no user solver has that name. */
+int gb_user_set_hooks(const char *name, gb_user_prepare_fn prepare, gb_user_release_fn release);
+
+/* Run u's prepare hook on grid g under model m: 0 (also when it has
+ * none), or -1 when the hook failed. */
+int gb_user_prepare(const gb_user_solver *u, const gb_grid *g, gb_model m);
+
+/* Run u's release hook, if any (after a prepare that returned 0). */
+void gb_user_release(const gb_user_solver *u);
+
+/* dlopen() path, register every solver of its gb_plugin_solvers() table
+ * and, when it exports gb_plugin_hooks(), their hooks.  0, or EX_NOINPUT /
+ * EX_DATAERR with a message in *d (a hook naming no solver of the table
+ * is EX_DATAERR). */
 int gb_user_load_plugin(const char *path, gb_diag *d);
 
 #endif

@@ -677,3 +677,162 @@ GB_TEST(external, cli_rows_statuses_and_exit)
     unlink(err);
     rmdir(dir);
 }
+
+/* ---- the process tree: memory, lingering and escaping descendants ------ */
+
+/* Build the C client and tests/fixtures/hog.c into a fresh temp dir. */
+static void build_tree_tools(char *dir, size_t dirsz)
+{
+    char cmd[600], line[1024];
+    build_c_client(dir, dirsz, cmd, sizeof cmd);
+    snprintf(line, sizeof line, "cc -O2 -o %s/hog tests/fixtures/hog.c", dir);
+    cr_assert_eq(system(line), 0, "%s failed", line);
+}
+
+static void remove_tree_tools(const char *dir)
+{
+    char p[512];
+    snprintf(p, sizeof p, "rm -rf %s", dir);
+    cr_assert_eq(system(p), 0);
+}
+
+/* The pid a hog wrote to dir/name, 0 if none. */
+static pid_t hog_pid(const char *dir, const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "r");
+    long v = 0;
+    if (f) {
+        if (fscanf(f, "%ld", &v) != 1) v = 0;
+        fclose(f);
+    }
+    return (pid_t)v;
+}
+
+/* Is pid a process (zombies included: an unreaped one still counts)? */
+static int alive(pid_t pid)
+{
+    return pid > 0 && kill(pid, 0) == 0;
+}
+
+GB_TEST(external, max_mem_counts_every_descendant)
+{
+    need_tools(1);
+    char dir[64];
+    build_tree_tools(dir, sizeof dir);
+    gb_map m;
+    load_small(&m);
+    const uint64_t MiB = 1u << 20;
+    /* three forms: a helper beside the solver (`&`, then the shell execs
+     * the solver: the helper is the solver's child), a pipe through cat
+     * with `cd` first (the shell stays, the solver is its child), and a
+     * helper that leaves the session and is orphaned at once (a daemon:
+     * reparented to the subreaper, never a descendant of the leader) */
+    const char *forms[3];
+    char f0[600], f1[600], f2[600];
+    snprintf(f0, sizeof f0, "%s/hog 64 %s/p0 & while [ ! -s %s/p0 ]; do sleep 0.01; done; "
+             "exec %s/solver", dir, dir, dir, dir);
+    snprintf(f1, sizeof f1, "cd %s && { ./hog 64 p1 & while [ ! -s p1 ]; do sleep 0.01; done; "
+             "./solver | cat; }", dir);
+    snprintf(f2, sizeof f2, "(%s/hog 64 %s/p2 setsid &); while [ ! -s %s/p2 ]; do sleep 0.01; "
+             "done; exec %s/solver", dir, dir, dir, dir);
+    forms[0] = f0, forms[1] = f1, forms[2] = f2;
+    const char *pidf[3] = { "p0", "p1", "p2" };
+    for (int k = 0; k < 3; k++) {
+        gb_diag d;
+        gb_ext *e = gb_ext_open(forms[k], &m, GB_MODEL_8_NOCUT, 10000, &d);
+        cr_assert_not_null(e, "form %d: %s: %s", k, forms[k], d.msg);
+        pid_t hp = hog_pid(dir, pidf[k]);
+        cr_assert(alive(hp), "form %d: no hog running (pid %ld)", k, (long)hp);
+        uint64_t res = gb_ext_resident(e);
+        cr_assert_geq(res, 64 * MiB, "form %d: %s: resident %llu bytes, the hog alone holds 64 MiB",
+                      k, forms[k], (unsigned long long)res);
+        /* under the bound: answers as usual; over it: limit */
+        gb_ext_answer a;
+        gb_ext_set_max_mem(e, 512 * MiB);
+        gb_ext_status st = gb_ext_query(e, 1, (gb_xy){ 0, 0 }, (gb_xy){ 15, 0 }, &a);
+        cr_assert_eq(st, GB_EXT_PATH, "form %d: %s: %s", k, gb_ext_status_name(st), a.msg);
+        gb_ext_set_max_mem(e, 32 * MiB);
+        st = gb_ext_query(e, 2, (gb_xy){ 0, 0 }, (gb_xy){ 15, 0 }, &a);
+        cr_assert_eq(st, GB_EXT_LIMIT, "form %d: %s: %s: %s", k, forms[k], gb_ext_status_name(st),
+                     a.msg);
+        cr_assert(strstr(a.msg, "within 33554432 bytes") != NULL, "%s", a.msg);
+        /* the limit ended the whole tree, the hog (reaped) included */
+        cr_assert(!alive(hp), "form %d: the hog %ld outlived its solver", k, (long)hp);
+        cr_assert_eq(gb_ext_close(e, &d), 0, "%s", d.msg);
+    }
+    gb_map_free(&m);
+    remove_tree_tools(dir);
+}
+
+GB_TEST(external, no_helper_outlives_the_solver)
+{
+    need_tools(1);
+    char dir[64], cmd[1024];
+    build_tree_tools(dir, sizeof dir);
+    gb_map m;
+    load_small(&m);
+    /* a helper in its own session and a daemon-style orphan: both outlive
+     * a kill of the solver's process group, neither may outlive close */
+    snprintf(cmd, sizeof cmd, "%s/hog 1 %s/q0 setsid & (%s/hog 1 %s/q1 setsid &); "
+             "while [ ! -s %s/q0 ] || [ ! -s %s/q1 ]; do sleep 0.01; done; exec %s/solver",
+             dir, dir, dir, dir, dir, dir, dir);
+    gb_diag d;
+    gb_ext *e = gb_ext_open(cmd, &m, GB_MODEL_8_NOCUT, 10000, &d);
+    cr_assert_not_null(e, "%s", d.msg);
+    pid_t h0 = hog_pid(dir, "q0"), h1 = hog_pid(dir, "q1");
+    cr_assert(alive(h0) && alive(h1), "hogs %ld %ld", (long)h0, (long)h1);
+    /* the orphan was reparented to this process (the subreaper), not init */
+    char p[64], b[512];
+    snprintf(p, sizeof p, "/proc/%ld/stat", (long)h1);
+    FILE *f = fopen(p, "r");
+    cr_assert_not_null(f);
+    size_t n = fread(b, 1, sizeof b - 1, f);
+    fclose(f);
+    b[n] = '\0';
+    long ppid = 0;
+    char *rp = strrchr(b, ')');
+    cr_assert(rp && sscanf(rp + 2, "%*c %ld", &ppid) == 1, "%s", b);
+    cr_assert_eq(ppid, (long)getpid(), "the orphan's parent is %ld, not this process", ppid);
+    gb_ext_answer a;
+    gb_ext_status st = gb_ext_query(e, 1, (gb_xy){ 0, 0 }, (gb_xy){ 15, 0 }, &a);
+    cr_assert_eq(st, GB_EXT_PATH, "%s: %s", gb_ext_status_name(st), a.msg);
+    cr_assert_eq(gb_ext_close(e, &d), 0, "%s", d.msg);
+    cr_assert(!alive(h0), "the setsid() helper %ld outlived gb_ext_close", (long)h0);
+    cr_assert(!alive(h1), "the orphaned helper %ld outlived gb_ext_close", (long)h1);
+    gb_map_free(&m);
+    remove_tree_tools(dir);
+}
+
+GB_TEST(external, a_dead_solver_with_a_lingering_grandchild_is_a_crash_at_once)
+{
+    need_tools(1);
+    char dir[64], cmd[1024];
+    build_tree_tools(dir, sizeof dir);
+    gb_map m;
+    load_small(&m);
+    /* the shell starts a helper holding its stdout, says ready, and exits
+     * 3 on the first request: the output never ends while the helper runs */
+    snprintf(cmd, sizeof cmd, "%s/hog 0 %s/g & while [ ! -s %s/g ]; do sleep 0.01; done; "
+             "while read -r l; do [ \"$l\" = end ] && break; done; echo ready; read -r q; exit 3",
+             dir, dir, dir);
+    gb_diag d;
+    gb_ext *e = gb_ext_open(cmd, &m, GB_MODEL_8_NOCUT, 20000, &d);
+    cr_assert_not_null(e, "%s", d.msg);
+    pid_t hp = hog_pid(dir, "g");
+    cr_assert(alive(hp));
+    gb_ext_answer a;
+    int64_t t0 = now_ns();
+    gb_ext_status st = gb_ext_query(e, 7, (gb_xy){ 0, 0 }, (gb_xy){ 15, 0 }, &a);
+    int64_t dt = now_ns() - t0;
+    cr_assert_eq(st, GB_EXT_CRASH, "%s (after %lld ms): %s", gb_ext_status_name(st),
+                 (long long)(dt / 1000000), a.msg);
+    cr_assert_lt(dt, 5000000000LL, "took %lld ms: waited for the 20 s timeout?", (long long)(dt / 1000000));
+    cr_assert_str_eq(a.msg, "query 7: expected an answer, found the solver gone while a process "
+                     "it started holds its output open (solver exited with status 3)");
+    cr_assert(!alive(hp), "the helper %ld outlived the crash", (long)hp);
+    cr_assert_eq(gb_ext_close(e, &d), 0, "%s", d.msg);
+    gb_map_free(&m);
+    remove_tree_tools(dir);
+}
