@@ -179,7 +179,11 @@
 
 #define WITNESS_TG 8             /* witness searches with at most this many targets
                                       are pruned by octile distance to them */
+#ifdef GB_SG_CLR_SAT               /* a small value exercises the saturated paths in tests */
+#define CLR_SAT ((uint32_t)(GB_SG_CLR_SAT))
+#else
 #define CLR_SAT 0xffffu            /* clearance at or beyond this is stored as it */
+#endif
 #define GEN_MAX 0x7ffffffeu        /* 2*gen + 1 must fit in uint32_t */
 #ifndef WITNESS_SETTLE
 #define WITNESS_SETTLE 256
@@ -423,32 +427,36 @@ static void clearance_fill(gb_sg *sg)
     const gb_grid *gr = sg->grid;
     const uint8_t *pass = gr->pass;
     const int32_t *sgid = sg->sgid;
+    const int32_t *off = gr->off;
     uint16_t *clr = sg->clr;
-    /* N and W look at smaller ids (done first ascending); E and S at larger. */
-    for (int32_t id = 0; id < gr->ncells; id++) {
-        if (!pass[id]) { memset(&clr[(size_t)id * 4], 0, 4 * sizeof *clr); continue; }
-        for (int i = 0; i < 2; i++) {
-            int k = i ? GB_DIR_W : GB_DIR_N;
-            int32_t nb = id + gr->off[k];
-            uint32_t v = 0;
-            if (pass[nb] && sgid[nb] < 0) {
-                v = (uint32_t)clr[(size_t)nb * 4 + k] + 1;
-                if (v > CLR_SAT) v = CLR_SAT;
+    /* Directions with a negative id offset (N, W, NE, NW) look at smaller
+     * ids: done ascending; the others (E, S, SE, SW) descending. */
+    static const int up[4] = { GB_DIR_N, GB_DIR_W, GB_DIR_NE, GB_DIR_NW };
+    static const int down[4] = { GB_DIR_E, GB_DIR_S, GB_DIR_SE, GB_DIR_SW };
+    for (int pass_ = 0; pass_ < 2; pass_++) {
+        const int *ks = pass_ ? down : up;
+        int32_t id = pass_ ? gr->ncells - 1 : 0, step = pass_ ? -1 : 1;
+        for (int32_t left = gr->ncells; left > 0; left--, id += step) {
+            uint16_t *c = &clr[(size_t)id * 8];
+            if (!pass[id]) {
+                for (int i = 0; i < 4; i++) c[ks[i]] = 0;
+                continue;
             }
-            clr[(size_t)id * 4 + k] = (uint16_t)v;
-        }
-    }
-    for (int32_t id = gr->ncells - 1; id >= 0; id--) {
-        if (!pass[id]) continue;
-        for (int i = 0; i < 2; i++) {
-            int k = i ? GB_DIR_S : GB_DIR_E;
-            int32_t nb = id + gr->off[k];
-            uint32_t v = 0;
-            if (pass[nb] && sgid[nb] < 0) {
-                v = (uint32_t)clr[(size_t)nb * 4 + k] + 1;
-                if (v > CLR_SAT) v = CLR_SAT;
+            for (int i = 0; i < 4; i++) {
+                int k = ks[i];
+                int32_t nb = id + off[k];
+                int ok = pass[nb] && sgid[nb] < 0;
+                if (k >= 4) {   /* diagonal: the move needs both straight cells */
+                    const int dv = diag_v[k - 4], dh = diag_h[k - 4];
+                    ok = ok && pass[id + off[dv]] && pass[id + off[dh]];
+                }
+                uint32_t v = 0;
+                if (ok) {
+                    v = (uint32_t)clr[(size_t)nb * 8 + k] + 1;
+                    if (v > CLR_SAT) v = CLR_SAT;
+                }
+                c[k] = (uint16_t)v;
             }
-            clr[(size_t)id * 4 + k] = (uint16_t)v;
         }
     }
 }
@@ -459,7 +467,7 @@ static inline int32_t ray(const gb_sg *sg, int32_t c, int k, int32_t off, int32_
 {
     int32_t t = 0;
     for (;;) {
-        uint32_t v = sg->clr[(size_t)c * 4 + (size_t)k];
+        uint32_t v = sg->clr[(size_t)c * 8 + (size_t)k];
         t += (int32_t)v;
         c += (int32_t)v * off;
         if (v != CLR_SAT) break;
@@ -477,6 +485,7 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
     const uint8_t *pass = sg->grid->pass;
     const int32_t *off = sg->grid->off;
     const int32_t *sgid = sg->sgid;
+    const uint16_t *clr = sg->clr;
     int32_t n = 0, stop[4], hit;
     for (int k = 0; k < 4; k++) {
         stop[k] = ray(sg, c, k, off[k], &hit);
@@ -486,36 +495,47 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
         }
     }
     for (int i = 0; i < 4; i++) {
-        int a = diag_v[i], b = diag_h[i];
-        int32_t oa = off[a], ob = off[b], od = off[4 + i];
+        const int a = diag_v[i], b = diag_h[i], kd = 4 + i;
+        const int32_t oa = off[a], ob = off[b], od = off[kd];
         int32_t ma = stop[a] - 1, mb = stop[b] - 1, p = c;
-        while (pass[p + oa] && pass[p + ob] && pass[p + od]) {
-            p += od;
-            if (sgid[p] >= 0) {
-                if (last) last[n] = (uint8_t)(4 + i);
-                out[n++] = sgid[p];
-                break;
-            }
-            if (ma > 0) {
-                int32_t s = ray(sg, p, a, oa, &hit);
-                if (s <= ma) {
-                    if (sgid[hit] >= 0) {
-                        if (last) last[n] = (uint8_t)a;
-                        out[n++] = sgid[hit];
+        for (;;) {
+            /* L legal diagonal moves over non-subgoal cells, then the
+             * next one is illegal or lands on a subgoal */
+            const uint32_t L0 = clr[(size_t)p * 8 + kd];
+            uint32_t L = L0;
+            for (; L > 0 && (ma > 0 || mb > 0); L--) {
+                p += od;
+                const uint16_t *cp = &clr[(size_t)p * 8];
+                if ((int32_t)cp[a] < ma) {   /* the ray a stops within the limit */
+                    int32_t s = cp[a] == CLR_SAT ? ray(sg, p, a, oa, &hit)
+                                                 : (hit = p + ((int32_t)cp[a] + 1) * oa, cp[a] + 1);
+                    if (s <= ma) {
+                        if (sgid[hit] >= 0) {
+                            if (last) last[n] = (uint8_t)a;
+                            out[n++] = sgid[hit];
+                        }
+                        ma = s - 1;
                     }
-                    ma = s - 1;
+                }
+                if ((int32_t)cp[b] < mb) {
+                    int32_t s = cp[b] == CLR_SAT ? ray(sg, p, b, ob, &hit)
+                                                 : (hit = p + ((int32_t)cp[b] + 1) * ob, cp[b] + 1);
+                    if (s <= mb) {
+                        if (sgid[hit] >= 0) {
+                            if (last) last[n] = (uint8_t)b;
+                            out[n++] = sgid[hit];
+                        }
+                        mb = s - 1;
+                    }
                 }
             }
-            if (mb > 0) {
-                int32_t s = ray(sg, p, b, ob, &hit);
-                if (s <= mb) {
-                    if (sgid[hit] >= 0) {
-                        if (last) last[n] = (uint8_t)b;
-                        out[n++] = sgid[hit];
-                    }
-                    mb = s - 1;
-                }
-            }
+            p += (int32_t)L * od;   /* no ray left to cast: skip to the end */
+            if (L0 != CLR_SAT) break;   /* else the walk may go on from p */
+        }
+        /* the move after the walk: onto a subgoal? */
+        if (pass[p + oa] && pass[p + ob] && pass[p + od] && sgid[p + od] >= 0) {
+            if (last) last[n] = (uint8_t)kd;
+            out[n++] = sgid[p + od];
         }
     }
     return n;
@@ -1067,7 +1087,7 @@ static int build_all(gb_sg *sg, sg_tmp *t)
     size_t nn = (size_t)n + 2;
     sg->cell = take(sg, nn, sizeof *sg->cell, 0);
     sg->xy = take(sg, nn, sizeof *sg->xy, 0);
-    sg->clr = take(sg, nc * 4, sizeof *sg->clr, 0);
+    sg->clr = take(sg, nc * 8, sizeof *sg->clr, 0);
     sg->stamp = take(sg, nn, sizeof *sg->stamp, 1);
     sg->g = take(sg, nn, sizeof *sg->g, 0);
     sg->parent = take(sg, nn, sizeof *sg->parent, 0);
