@@ -217,7 +217,8 @@ struct gb_sg {
     int32_t *adj_off;     /* n + 1: neighbours of u are adj_to[adj_off[u] .. adj_off[u+1]) */
     int32_t *adj_to;      /* m */
     int32_t *adj_h1;      /* sg-tl, m: entry u -> x of the first half of an added edge
-                             u -> v (x the local subgoal it was added for), -1 = direct */
+                             u -> v (x the local subgoal it was added for); -1 = refined
+                             as D(u,v) (every sg edge), -2 = as D(v,u) reversed */
     int32_t *adj_h2;      /* sg-tl, m: entry x -> v of its second half */
     int32_t *adj_rev;     /* sg-tl, m: the entry v -> u */
     uint8_t *adj_fm;      /* m: directions (bit k) the edge's path may start with */
@@ -578,6 +579,18 @@ static int dfirst_legal(const gb_grid *gr, int32_t p, sg_xy a, sg_xy b)
         if (!pass[p]) return 0;
     }
     return 1;
+}
+
+/* First and last move directions of D(a, b), a != b. */
+static void d_ends(sg_xy a, sg_xy b, int *first, int *last)
+{
+    int32_t dx = b.x - a.x, dy = b.y - a.y;
+    int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+    int32_t ax = iabs32(dx), ay = iabs32(dy);
+    int diag = ax && ay ? dir_of(sx, sy) : -1;
+    int str = ax != ay ? dir_of(ax > ay ? sx : 0, ax > ay ? 0 : sy) : -1;
+    *first = diag >= 0 ? diag : str;
+    *last = str >= 0 ? str : diag;
 }
 
 /* Write the cells of D(from, to) to out[0 .. steps] (forward), or, with
@@ -1062,6 +1075,30 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
         sg->adj_h2[at] = t->eh2.a[e] < 0 ? -1 : pmap[t->eh2.a[e]];
         sg->adj_rev[at] = pmap[t->erev.a[e]];
     }
+    /* an added edge whose diagonal-first path is legal (either way) is
+     * refined as that one segment: any legal path of cost h will do */
+    for (int32_t u = 0; u < n; u++)
+        for (int32_t e = sg->adj_off[u]; e < sg->adj_off[u + 1]; e++) {
+            if (sg->adj_h1[e] < 0) continue;
+            int32_t v = sg->adj_to[e];
+            int fwd = dfirst_legal(sg->grid, sg->cell[u], sg->xy[u], sg->xy[v]);
+            int bwd = dfirst_legal(sg->grid, sg->cell[v], sg->xy[v], sg->xy[u]);
+            /* either one is a legal realization: its end moves join the
+             * masks (taut pruning needs only that each bit is realizable) */
+            int f, l;
+            if (fwd) {
+                d_ends(sg->xy[u], sg->xy[v], &f, &l);
+                sg->adj_fm[e] |= (uint8_t)(1u << f);
+                sg->adj_lm[e] |= (uint8_t)(1u << l);
+            }
+            if (bwd) {
+                d_ends(sg->xy[v], sg->xy[u], &f, &l);
+                sg->adj_fm[e] |= (uint8_t)(1u << (l ^ 2));
+                sg->adj_lm[e] |= (uint8_t)(1u << (f ^ 2));
+            }
+            if (fwd) sg->adj_h1[e] = -1;
+            else if (bwd) sg->adj_h1[e] = -2;
+        }
     return 0;
 }
 
@@ -1294,9 +1331,19 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
         }
         if (TL) {
             if (sg->local[u]) {
+                /* local-local edges lead only to goal-side nodes: few
+                 * match, so collect them without a branch per entry
+                 * (sg->stack is free until the refinement) */
+                int32_t *hitb = sg->stack, nh = 0;
+                const uint32_t *gm = sg->gmark;
                 for (int32_t e = end; e < adj_off[u + 1]; e++) {
+                    hitb[nh] = e;
+                    nh += gm[adj_to[e]] == gen;
+                }
+                for (int32_t h = 0; h < nh; h++) {
+                    int32_t e = hitb[h];
+                    if (adj_fm[e] & pm) continue;
                     int32_t v = adj_to[e];
-                    if (sg->gmark[v] != gen || (adj_fm[e] & pm)) continue;
                     SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e], e);
                 }
             } else if (sg->xstamp[u] == gen) {
@@ -1340,8 +1387,8 @@ static int32_t emit_entry(gb_sg *sg, int32_t u, int32_t e, int32_t *out, int64_t
     sg->stack[sp++] = e;
     while (sp > 0) {
         int32_t f = sg->stack[--sp], a = sg->stack[--sp];
-        if (sg->adj_h1[f] < 0) {
-            pos += emit(sg, a, sg->adj_to[f], 0, out + pos, ns, nd);
+        if (sg->adj_h1[f] < 0) {   /* -1: D(a, v); -2: D(v, a) reversed */
+            pos += emit(sg, a, sg->adj_to[f], sg->adj_h1[f] == -2, out + pos, ns, nd);
         } else {
             int32_t h1 = sg->adj_h1[f], h2 = sg->adj_h2[f];
             sg->stack[sp++] = sg->adj_to[h1];   /* x -> v second */
