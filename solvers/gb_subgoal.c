@@ -225,6 +225,10 @@ struct gb_sg {
     uint8_t *adj_lm;      /* m: directions its path may end with (moving along it) */
     int32_t *adj_gend;    /* sg-tl, n: global neighbours are [adj_off[u], adj_gend[u]) */
     uint8_t *local;       /* sg-tl, n: 1 = local subgoal */
+    int32_t *lreach;      /* sg-tl, n: the longest local-local edge of a node, in
+                             max(|dx|, |dy|) (0: none) */
+    int32_t gbox[4];      /* sg-tl, per query: x0, y0, x1, y1 of the goal-side
+                             local subgoals (x0 > x1: none) */
     uint8_t prune[8];     /* out-directions that shorten a turn after in-direction k */
     uint8_t pruned_by[8]; /* in-directions after which out-direction k shortens the
                              turn (the transpose of prune[], corner turns excluded) */
@@ -1075,6 +1079,16 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
         sg->adj_h2[at] = t->eh2.a[e] < 0 ? -1 : pmap[t->eh2.a[e]];
         sg->adj_rev[at] = pmap[t->erev.a[e]];
     }
+    sg->lreach = take(sg, (size_t)n, sizeof *sg->lreach, 0);
+    if (!sg->lreach) { errno = ENOMEM; return -1; }
+    for (int32_t u = 0; u < n; u++) {
+        int32_t r = 0;
+        for (int32_t e = sg->adj_gend[u]; e < sg->adj_off[u + 1]; e++) {
+            int32_t c = cheb(sg->xy[u], sg->xy[sg->adj_to[e]]);
+            if (c > r) r = c;
+        }
+        sg->lreach[u] = r;
+    }
     /* an added edge whose diagonal-first path is legal (either way) is
      * refined as that one segment: any legal path of cost h will do */
     for (int32_t u = 0; u < n; u++)
@@ -1210,6 +1224,7 @@ void gb_sg_free(gb_sg *sg)
     gb_free(sg->inmask);
     gb_free(sg->adj_gend);
     gb_free(sg->local);
+    gb_free(sg->lreach);
     gb_free(sg->stamp);
     gb_free(sg->g);
     gb_free(sg->parent);
@@ -1330,10 +1345,13 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
             SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e], e);
         }
         if (TL) {
-            if (sg->local[u]) {
-                /* local-local edges lead only to goal-side nodes: few
-                 * match, so collect them without a branch per entry
-                 * (sg->stack is free until the refinement) */
+            const int32_t lr = sg->lreach[u];
+            if (sg->local[u] && uxy.x + lr >= sg->gbox[0] && uxy.y + lr >= sg->gbox[1]
+                && uxy.x - lr <= sg->gbox[2] && uxy.y - lr <= sg->gbox[3]) {
+                /* local-local edges lead only to goal-side nodes (none
+                 * unless one is within u's longest such edge: the box
+                 * test above): few match, so collect them without a
+                 * branch per entry (sg->stack is free until the refinement) */
                 int32_t *hitb = sg->stack, nh = 0;
                 const uint32_t *gm = sg->gmark;
                 for (int32_t e = end; e < adj_off[u + 1]; e++) {
@@ -1419,9 +1437,17 @@ static void refine(gb_sg *sg, int32_t k, int32_t *path, int64_t *ns, int64_t *nd
 static void extra_edges(gb_sg *sg, int32_t ng, uint32_t gen)
 {
     int32_t nx = 0;
+    int32_t *box = sg->gbox;
+    box[0] = box[1] = INT32_MAX;
+    box[2] = box[3] = INT32_MIN;
     for (int32_t i = 0; i < ng; i++) {
         int32_t v = sg->list[i];
         if (!sg->local[v]) continue;
+        sg_xy q = sg->xy[v];
+        if (q.x < box[0]) box[0] = q.x;
+        if (q.y < box[1]) box[1] = q.y;
+        if (q.x > box[2]) box[2] = q.x;
+        if (q.y > box[3]) box[3] = q.y;
         /* first move from v on the way to G: the reverse of D(G, v)'s last */
         int o = sg->ldir[i] ^ 2;
         /* in-directions a for which a -> o shortens: always, or (both
