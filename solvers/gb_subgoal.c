@@ -223,6 +223,8 @@ struct gb_sg {
     int32_t *adj_rev;     /* sg-tl, m: the entry v -> u */
     uint8_t *adj_fm;      /* m: directions (bit k) the edge's path may start with */
     uint8_t *adj_lm;      /* m: directions its path may end with (moving along it) */
+    uint8_t *adj_rlm;     /* sg-tl, m: adj_lm of the reverse entry (the extra edges' test) */
+    double *adj_c;        /* m: cost, the octile distance of the ends (as oct() gives it) */
     int32_t *adj_gend;    /* sg-tl, n: global neighbours are [adj_off[u], adj_gend[u]) */
     uint8_t *local;       /* sg-tl, n: 1 = local subgoal */
     int32_t *lreach;      /* sg-tl, n: the longest local-local edge of a node, in
@@ -783,9 +785,13 @@ static int finish_simple(gb_sg *sg, sg_tmp *t)
     for (int32_t u = 0; u <= n; u++) sg->adj_off[u] = (int32_t)t->loff[u];
     if (sg->m) memcpy(sg->adj_to, t->lto.a, (size_t)sg->m * sizeof *sg->adj_to);
     /* both D(u,v) and D(v,u) are legal: either move may come first or last */
+    sg->adj_c = take(sg, (size_t)sg->m, sizeof *sg->adj_c, 0);
+    if (!sg->adj_c) { errno = ENOMEM; return -1; }
     for (int32_t u = 0; u < n; u++)
-        for (int32_t e = sg->adj_off[u]; e < sg->adj_off[u + 1]; e++)
+        for (int32_t e = sg->adj_off[u]; e < sg->adj_off[u + 1]; e++) {
             sg->adj_fm[e] = sg->adj_lm[e] = move_mask(sg->xy[u], sg->xy[sg->adj_to[e]]);
+            sg->adj_c[e] = oct(sg->xy[u], sg->xy[sg->adj_to[e]]);
+        }
     sg->nglobal = n;
     sg->global_m = sg->m;
     return 0;
@@ -1113,6 +1119,14 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
             if (fwd) sg->adj_h1[e] = -1;
             else if (bwd) sg->adj_h1[e] = -2;
         }
+    sg->adj_rlm = take(sg, (size_t)m, sizeof *sg->adj_rlm, 0);
+    sg->adj_c = take(sg, (size_t)m, sizeof *sg->adj_c, 0);
+    if (!sg->adj_rlm || !sg->adj_c) { errno = ENOMEM; return -1; }
+    for (int32_t u = 0; u < n; u++)
+        for (int32_t e = sg->adj_off[u]; e < sg->adj_off[u + 1]; e++) {
+            sg->adj_rlm[e] = sg->adj_lm[sg->adj_rev[e]];
+            sg->adj_c[e] = oct(sg->xy[u], sg->xy[sg->adj_to[e]]);
+        }
     return 0;
 }
 
@@ -1221,6 +1235,8 @@ void gb_sg_free(gb_sg *sg)
     gb_free(sg->adj_rev);
     gb_free(sg->adj_fm);
     gb_free(sg->adj_lm);
+    gb_free(sg->adj_rlm);
+    gb_free(sg->adj_c);
     gb_free(sg->inmask);
     gb_free(sg->adj_gend);
     gb_free(sg->local);
@@ -1276,6 +1292,7 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
     const sg_xy *xy = sg->xy;
     const int32_t *adj_off = sg->adj_off, *adj_to = sg->adj_to;
     const uint8_t *adj_fm = sg->adj_fm, *adj_lm = sg->adj_lm;
+    const double *adj_c = sg->adj_c;
     uint32_t *stamp = sg->stamp;
     double *g = sg->g;
     int32_t *parent = sg->parent, *pentry = sg->pentry;
@@ -1342,7 +1359,7 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
         for (int32_t e = adj_off[u]; e < end; e++) {
             if (adj_fm[e] & pm) continue;
             int32_t v = adj_to[e];
-            SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e], e);
+            SG_RELAX(v, adj_c[e], adj_lm[e], e);
         }
         if (TL) {
             const int32_t lr = sg->lreach[u];
@@ -1362,14 +1379,14 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
                     int32_t e = hitb[h];
                     if (adj_fm[e] & pm) continue;
                     int32_t v = adj_to[e];
-                    SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e], e);
+                    SG_RELAX(v, adj_c[e], adj_lm[e], e);
                 }
             } else if (sg->xstamp[u] == gen) {
                 for (int32_t x = sg->xhead[u]; x >= 0; x = sg->xnext[x]) {
                     int32_t e = sg->xto[x];
                     if (adj_fm[e] & pm) continue;
                     int32_t v = adj_to[e];
-                    SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e], e);
+                    SG_RELAX(v, adj_c[e], adj_lm[e], e);
                 }
             }
         }
@@ -1461,8 +1478,8 @@ static void extra_edges(gb_sg *sg, int32_t ng, uint32_t gen)
             if (sg->grid->pass[c - off[a2]]) bad |= (uint8_t)(1u << a2);
         }
         for (int32_t e = sg->adj_off[v]; e < sg->adj_gend[v]; e++) {
+            if (sg->adj_rlm[e] & bad) continue;
             int32_t r = sg->adj_rev[e];   /* u -> v */
-            if (sg->adj_lm[r] & bad) continue;
             int32_t u = sg->adj_to[e];
             if (sg->xstamp[u] != gen) {
                 sg->xstamp[u] = gen;
