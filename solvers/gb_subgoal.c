@@ -224,6 +224,7 @@ struct gb_sg {
     uint8_t *adj_fm;      /* m: directions (bit k) the edge's path may start with */
     uint8_t *adj_lm;      /* m: directions its path may end with (moving along it) */
     uint8_t *adj_rlm;     /* sg-tl, m: adj_lm of the reverse entry (the extra edges' test) */
+    uint64_t *xmask;      /* sg-tl, 8n: see xmask_fill */
     double *adj_c;        /* m: cost, the octile distance of the ends (as oct() gives it) */
     int32_t *adj_gend;    /* sg-tl, n: global neighbours are [adj_off[u], adj_gend[u]) */
     uint8_t *local;       /* sg-tl, n: 1 = local subgoal */
@@ -993,6 +994,8 @@ static int try_local(gb_sg *sg, sg_tmp *t, int32_t x)
 }
 
 /* sg-tl: contract, then the final CSR (global neighbours first). */
+static void xmask_fill(gb_sg *sg);
+
 static int finish_two_level(gb_sg *sg, sg_tmp *t)
 {
     int32_t n = sg->n, m0 = (int32_t)t->lto.n;
@@ -1127,6 +1130,9 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
             sg->adj_rlm[e] = sg->adj_lm[sg->adj_rev[e]];
             sg->adj_c[e] = oct(sg->xy[u], sg->xy[sg->adj_to[e]]);
         }
+    sg->xmask = take(sg, (size_t)n * 8, sizeof *sg->xmask, 0);
+    if (!sg->xmask) { errno = ENOMEM; return -1; }
+    xmask_fill(sg);
     return 0;
 }
 
@@ -1236,6 +1242,7 @@ void gb_sg_free(gb_sg *sg)
     gb_free(sg->adj_fm);
     gb_free(sg->adj_lm);
     gb_free(sg->adj_rlm);
+    gb_free(sg->xmask);
     gb_free(sg->adj_c);
     gb_free(sg->inmask);
     gb_free(sg->adj_gend);
@@ -1448,6 +1455,54 @@ static void refine(gb_sg *sg, int32_t k, int32_t *path, int64_t *ns, int64_t *nd
     }
 }
 
+/* sg-tl: the in-directions a for which a turn a -> o at local subgoal v
+ * is strictly shortenable: always (pruned_by), or (both straight, at 90
+ * degrees) when the corner cell v - a + o is free. */
+static uint8_t goal_bad(const gb_sg *sg, int32_t v, int o)
+{
+    uint8_t bad = sg->pruned_by[o];
+    if (o < 4) {
+        const int32_t *off = sg->grid->off;
+        int32_t c = sg->cell[v] + off[o];
+        int a1 = (o + 1) & 3, a2 = (o + 3) & 3;
+        if (sg->grid->pass[c - off[a1]]) bad |= (uint8_t)(1u << a1);
+        if (sg->grid->pass[c - off[a2]]) bad |= (uint8_t)(1u << a2);
+    }
+    return bad;
+}
+
+/* sg-tl, build: xmask[8v + o] for a local v with at most 64 global
+ * neighbours: bit j set when the entry u -> v (u the j-th global
+ * neighbour) is not pruned by goal_bad(v, o). */
+static void xmask_fill(gb_sg *sg)
+{
+    for (int32_t v = 0; v < sg->n; v++) {
+        int32_t base = sg->adj_off[v], deg = sg->adj_gend[v] - base;
+        for (int o = 0; o < 8; o++) {
+            uint64_t mk = 0;
+            if (sg->local[v] && deg <= 64) {
+                uint8_t bad = goal_bad(sg, v, o);
+                for (int32_t j = 0; j < deg; j++)
+                    if (!(sg->adj_rlm[base + j] & bad)) mk |= (uint64_t)1 << j;
+            }
+            sg->xmask[(size_t)v * 8 + (size_t)o] = mk;
+        }
+    }
+}
+
+/* The extra edge u -> v for entry e = v -> u: prepended to u's list. */
+static inline void xlink(gb_sg *sg, int32_t e, uint32_t gen, int32_t *nx)
+{
+    int32_t u = sg->adj_to[e];
+    if (sg->xstamp[u] != gen) {
+        sg->xstamp[u] = gen;
+        sg->xhead[u] = -1;
+    }
+    sg->xto[*nx] = sg->adj_rev[e];
+    sg->xnext[*nx] = sg->xhead[u];
+    sg->xhead[u] = (*nx)++;
+}
+
 /* sg-tl, before the search: for each local subgoal v of the goal's scan,
  * an extra edge u -> v from each global neighbour u, unless the turn
  * u -> v -> G is strictly shortenable (then no optimal path ends so). */
@@ -1467,27 +1522,14 @@ static void extra_edges(gb_sg *sg, int32_t ng, uint32_t gen)
         if (q.y > box[3]) box[3] = q.y;
         /* first move from v on the way to G: the reverse of D(G, v)'s last */
         int o = sg->ldir[i] ^ 2;
-        /* in-directions a for which a -> o shortens: always, or (both
-         * straight, at 90 degrees) when the corner cell v - a + o is free */
-        uint8_t bad = sg->pruned_by[o];
-        if (o < 4) {
-            const int32_t *off = sg->grid->off;
-            int32_t c = sg->cell[v] + off[o];
-            int a1 = (o + 1) & 3, a2 = (o + 3) & 3;
-            if (sg->grid->pass[c - off[a1]]) bad |= (uint8_t)(1u << a1);
-            if (sg->grid->pass[c - off[a2]]) bad |= (uint8_t)(1u << a2);
-        }
-        for (int32_t e = sg->adj_off[v]; e < sg->adj_gend[v]; e++) {
-            if (sg->adj_rlm[e] & bad) continue;
-            int32_t r = sg->adj_rev[e];   /* u -> v */
-            int32_t u = sg->adj_to[e];
-            if (sg->xstamp[u] != gen) {
-                sg->xstamp[u] = gen;
-                sg->xhead[u] = -1;
-            }
-            sg->xto[nx] = r;
-            sg->xnext[nx] = sg->xhead[u];
-            sg->xhead[u] = nx++;
+        int32_t base = sg->adj_off[v], deg = sg->adj_gend[v] - base;
+        if (deg <= 64) {   /* the precomputed survivors only */
+            for (uint64_t mk = sg->xmask[(size_t)v * 8 + (size_t)o]; mk; mk &= mk - 1)
+                xlink(sg, base + __builtin_ctzll(mk), gen, &nx);
+        } else {
+            uint8_t bad = goal_bad(sg, v, o);
+            for (int32_t e = base; e < base + deg; e++)
+                if (!(sg->adj_rlm[e] & bad)) xlink(sg, e, gen, &nx);
         }
     }
 }
