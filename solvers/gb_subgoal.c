@@ -225,6 +225,7 @@ struct gb_sg {
     uint8_t *adj_lm;      /* m: directions its path may end with (moving along it) */
     uint8_t *adj_rlm;     /* sg-tl, m: adj_lm of the reverse entry (the extra edges' test) */
     uint64_t *xmask;      /* sg-tl, 8n: see xmask_fill */
+    uint64_t *smask;      /* sg-tl, 8n: see xmask_fill */
     double *adj_c;        /* m: cost, the octile distance of the ends (as oct() gives it) */
     int32_t *adj_gend;    /* sg-tl, n: global neighbours are [adj_off[u], adj_gend[u]) */
     uint8_t *local;       /* sg-tl, n: 1 = local subgoal */
@@ -1131,7 +1132,8 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
             sg->adj_c[e] = oct(sg->xy[u], sg->xy[sg->adj_to[e]]);
         }
     sg->xmask = take(sg, (size_t)n * 8, sizeof *sg->xmask, 0);
-    if (!sg->xmask) { errno = ENOMEM; return -1; }
+    sg->smask = take(sg, (size_t)n * 8, sizeof *sg->smask, 0);
+    if (!sg->xmask || !sg->smask) { errno = ENOMEM; return -1; }
     xmask_fill(sg);
     return 0;
 }
@@ -1243,6 +1245,7 @@ void gb_sg_free(gb_sg *sg)
     gb_free(sg->adj_lm);
     gb_free(sg->adj_rlm);
     gb_free(sg->xmask);
+    gb_free(sg->smask);
     gb_free(sg->adj_c);
     gb_free(sg->inmask);
     gb_free(sg->adj_gend);
@@ -1285,6 +1288,16 @@ int gb_sg_is_subgoal(const gb_sg *sg, int32_t id)
 }
 
 /* ---- query ------------------------------------------------------------ */
+
+/* sg-tl: is a goal-side local subgoal within reach of u's local edges
+ * (the box of those subgoals, grown by u's longest local-local edge)? */
+static inline int in_gbox(const gb_sg *sg, int32_t u)
+{
+    const int32_t lr = sg->lreach[u];
+    const sg_xy q = sg->xy[u];
+    return q.x + lr >= sg->gbox[0] && q.y + lr >= sg->gbox[1] && q.x - lr <= sg->gbox[2]
+           && q.y - lr <= sg->gbox[3];
+}
 
 /* A* from node n (start) to node n + 1 (goal) over the query graph; the
  * start's scan is in sg->list[0 .. nstart), the goal side is marked by
@@ -1353,6 +1366,14 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
         if (u == S) {   /* no parent: no pruning; S -> v is D(S, v) */
             for (int32_t i = 0; i < nstart; i++) {
                 int32_t v = sg->list[i];
+                /* sg-tl: skip a local v that leads nowhere: no global
+                 * edge survives the turn, no goal-side subgoal in reach
+                 * of its local edges, not joined to G (by (J) a local
+                 * start-side subgoal is only a relay) */
+                if (TL && sg->local[v] && sg->smask[(size_t)v * 8 + sg->ldir[i]] == 0
+                    && sg->adj_gend[v] - adj_off[v] <= 64 && sg->gmark[v] != gen
+                    && !in_gbox(sg, v))
+                    continue;
                 SG_RELAX(v, oct(uxy, xy[v]), (uint8_t)(1u << sg->ldir[i]), -1);
             }
             continue;
@@ -1361,17 +1382,30 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
         /* sg-tl: a local subgoal not reached from S is on the goal side
          * (reached to go on to G, by (J)): nothing else to do */
         if (TL && sg->local[u] && parent[u] != S) continue;
-        uint8_t pm = turn_prune(sg, sg->cell[u], inmask[u]);
         int32_t end = TL ? sg->adj_gend[u] : adj_off[u + 1];
-        for (int32_t e = adj_off[u]; e < end; e++) {
-            if (adj_fm[e] & pm) continue;
-            int32_t v = adj_to[e];
-            SG_RELAX(v, adj_c[e], adj_lm[e], e);
+        uint8_t pm = 0;
+        if (TL && end - adj_off[u] <= 64) {
+            /* the global edges that survive every in-direction's turn */
+            uint64_t mk = ~(uint64_t)0;
+            for (unsigned in = inmask[u]; in; in &= in - 1)
+                mk &= sg->smask[(size_t)u * 8 + (size_t)__builtin_ctz(in)];
+            for (; mk; mk &= mk - 1) {
+                int32_t e = adj_off[u] + __builtin_ctzll(mk);
+                int32_t v = adj_to[e];
+                SG_RELAX(v, adj_c[e], adj_lm[e], e);
+            }
+            if (sg->local[u] ? in_gbox(sg, u) : sg->xstamp[u] == gen)
+                pm = turn_prune(sg, sg->cell[u], inmask[u]);
+        } else {
+            pm = turn_prune(sg, sg->cell[u], inmask[u]);
+            for (int32_t e = adj_off[u]; e < end; e++) {
+                if (adj_fm[e] & pm) continue;
+                int32_t v = adj_to[e];
+                SG_RELAX(v, adj_c[e], adj_lm[e], e);
+            }
         }
         if (TL) {
-            const int32_t lr = sg->lreach[u];
-            if (sg->local[u] && uxy.x + lr >= sg->gbox[0] && uxy.y + lr >= sg->gbox[1]
-                && uxy.x - lr <= sg->gbox[2] && uxy.y - lr <= sg->gbox[3]) {
+            if (sg->local[u] && in_gbox(sg, u)) {
                 /* local-local edges lead only to goal-side nodes (none
                  * unless one is within u's longest such edge: the box
                  * test above): few match, so collect them without a
@@ -1486,6 +1520,15 @@ static void xmask_fill(gb_sg *sg)
                     if (!(sg->adj_rlm[base + j] & bad)) mk |= (uint64_t)1 << j;
             }
             sg->xmask[(size_t)v * 8 + (size_t)o] = mk;
+            /* the global edges out of v that survive a turn after a
+             * move in direction o */
+            uint64_t sk = 0;
+            if (deg <= 64) {
+                uint8_t pm = turn_prune(sg, sg->cell[v], 1u << o);
+                for (int32_t j = 0; j < deg; j++)
+                    if (!(sg->adj_fm[base + j] & pm)) sk |= (uint64_t)1 << j;
+            }
+            sg->smask[(size_t)v * 8 + (size_t)o] = sk;
         }
     }
 }
