@@ -174,6 +174,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gb_alloc.h"
 
@@ -1303,8 +1304,16 @@ static inline int in_gbox(const gb_sg *sg, int32_t u)
  * start's scan is in sg->list[0 .. nstart), the goal side is marked by
  * gmark (and, for sg-tl, the extra edges).  TL is a compile-time constant
  * at both call sites.  Returns 1 when the goal was popped. */
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t nstart,
-                                                            gb_sg_stats *st, const int TL)
+                                                            gb_sg_stats *st, uint64_t max_exp,
+                                                            int64_t deadline, const int TL)
 {
     const int32_t S = sg->n, G = sg->n + 1;
     const uint32_t gen = sg->gen, open = 2 * gen, closed = open + 1;
@@ -1360,7 +1369,12 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
         pops++;
         stamp[u] = closed;
         if (u == G) { found = 1; break; }
-        expanded++;
+        if (++expanded > max_exp
+            || (deadline != INT64_MAX && expanded % GB_SG_TIME_CHECK == 0 && mono_ns() > deadline)) {
+            expanded--;
+            found = -1;
+            break;
+        }
         double gu = g[u];
         sg_xy uxy = xy[u];
         if (u == S) {   /* no parent: no pruning; S -> v is D(S, v) */
@@ -1443,14 +1457,16 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
     return found;
 }
 
-static int astar_simple(gb_sg *sg, int32_t nstart, gb_sg_stats *st)
+static int astar_simple(gb_sg *sg, int32_t nstart, gb_sg_stats *st, uint64_t max_exp,
+                        int64_t deadline)
 {
-    return astar_core(sg, nstart, st, 0);
+    return astar_core(sg, nstart, st, max_exp, deadline, 0);
 }
 
-static int astar_tl(gb_sg *sg, int32_t nstart, gb_sg_stats *st)
+static int astar_tl(gb_sg *sg, int32_t nstart, gb_sg_stats *st, uint64_t max_exp,
+                    int64_t deadline)
 {
-    return astar_core(sg, nstart, st, 1);
+    return astar_core(sg, nstart, st, max_exp, deadline, 1);
 }
 
 /* sg-tl: the cells of adjacency entry e (from node u) at out[0 ..]: an
@@ -1580,6 +1596,13 @@ static void extra_edges(gb_sg *sg, int32_t ng, uint32_t gen)
 int gb_sg_query(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t cap,
                 int32_t *len, double *cost, gb_sg_stats *st)
 {
+    return gb_sg_query_limited(sg, start, goal, path, cap, len, cost, st, 0, INT64_MAX);
+}
+
+int gb_sg_query_limited(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t cap,
+                        int32_t *len, double *cost, gb_sg_stats *st, uint64_t max_expanded,
+                        int64_t deadline_ns)
+{
     gb_sg_stats local_st;
     if (!st) st = &local_st;
     memset(st, 0, sizeof *st);
@@ -1619,7 +1642,10 @@ int gb_sg_query(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t c
     if (sg->two_level) extra_edges(sg, ng, gen);
     int32_t nstart = scan(sg, start, sg->list, sg->ldir);
     if (nstart == 0) return GB_SG_UNREACHABLE;
-    int found = sg->two_level ? astar_tl(sg, nstart, st) : astar_simple(sg, nstart, st);
+    uint64_t max_exp = max_expanded ? max_expanded : UINT64_MAX;
+    int found = sg->two_level ? astar_tl(sg, nstart, st, max_exp, deadline_ns)
+                              : astar_simple(sg, nstart, st, max_exp, deadline_ns);
+    if (found < 0) return GB_SG_LIMIT;
     if (!found) return GB_SG_UNREACHABLE;
     /* graph path, then its length in cells */
     int32_t k = 0;
