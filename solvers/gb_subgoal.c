@@ -246,6 +246,7 @@ struct gb_sg {
     int32_t *pentry;      /* n + 2 (sg-tl): adjacency entry parent -> node, -1 = none */
     int32_t *hpos;        /* n + 2: heap index of an open node */
     sg_hent *heap;        /* n + 2 */
+    sg_hent *sarr;        /* n + 2: the start's successors, a heap without positions */
     int32_t hn;           /* heap size */
     uint32_t *gmark;      /* n + 2: == gen when the node is joined to the goal */
     int32_t *list;        /* n + 1: subgoals reported by a scan */
@@ -399,6 +400,21 @@ static inline void heap_down(sg_hent *h, int32_t *pos, int32_t n, int32_t i)
     }
     h[i] = e;
     pos[e.id] = i;
+}
+
+/* Sift-down for a heap without positions (sarr in the query). */
+static inline void sheap_down(sg_hent *h, int32_t n, int32_t i)
+{
+    sg_hent e = h[i];
+    for (;;) {
+        int32_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && hbefore(&h[c + 1], &h[c])) c++;
+        if (!hbefore(&h[c], &e)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = e;
 }
 
 static inline void heap_push(gb_sg *sg, double f, double g, int32_t id)
@@ -1168,12 +1184,13 @@ static int build_all(gb_sg *sg, sg_tmp *t)
     sg->inmask = take(sg, nn, sizeof *sg->inmask, 0);
     sg->hpos = take(sg, nn, sizeof *sg->hpos, 0);
     sg->heap = take(sg, nn, sizeof *sg->heap, 0);
+    sg->sarr = take(sg, nn, sizeof *sg->sarr, 0);
     sg->gmark = take(sg, nn, sizeof *sg->gmark, 1);
     sg->list = take(sg, (size_t)n + 1, sizeof *sg->list, 0);
     sg->ldir = take(sg, (size_t)n + 1, sizeof *sg->ldir, 0);
     sg->gpath = take(sg, nn, sizeof *sg->gpath, 0);
     if (!sg->cell || !sg->xy || !sg->clr || !sg->stamp || !sg->g || !sg->parent || !sg->inmask || !sg->hpos
-        || !sg->heap || !sg->gmark || !sg->list || !sg->ldir || !sg->gpath) {
+        || !sg->heap || !sg->sarr || !sg->gmark || !sg->list || !sg->ldir || !sg->gpath) {
         errno = ENOMEM;
         return -1;
     }
@@ -1257,6 +1274,7 @@ void gb_sg_free(gb_sg *sg)
     gb_free(sg->parent);
     gb_free(sg->hpos);
     gb_free(sg->heap);
+    gb_free(sg->sarr);
     gb_free(sg->gmark);
     gb_free(sg->list);
     gb_free(sg->ldir);
@@ -1351,21 +1369,67 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
             parent[v_] = u;                                                      \
             inmask[v_] = (LM);                                                   \
             if (TL) pentry[v_] = (E);                                            \
-            heap_decrease(sg, v_, ng_ + oct(xy[v_], gxy), ng_);                  \
+            if (sg->hpos[v_] >= 0)                                               \
+                heap_decrease(sg, v_, ng_ + oct(xy[v_], gxy), ng_);              \
+            else /* in sarr (cannot happen: its g is final); its entry  \
+                    there goes stale */                                          \
+                heap_push(sg, ng_ + oct(xy[v_], gxy), ng_, v_);                  \
             generated++;                                                         \
             decreases++;                                                         \
         }                                                                        \
     } while (0)
 
+    /* The start is expanded first.  Its successors, the subgoals of its
+     * scan, get their final g at once (h(S, v): v is direct-h-reachable,
+     * no path is shorter), so none of them needs a decrease-key: they
+     * wait in a second queue, sarr, heapified in one pass instead of
+     * pushed one by one, and the pops take the better of the two tops. */
     sg->hn = 0;
-    stamp[S] = open;
+    stamp[S] = closed;
     g[S] = 0.0;
     parent[S] = -1;
-    heap_push(sg, oct(xy[S], gxy), 0.0, S);
     pushes++;
-    peak = 1;
-    while (sg->hn > 0) {
-        int32_t u = heap_pop(sg);
+    pops++;
+    expanded++;
+    sg_hent *sarr = sg->sarr;
+    int32_t sn = 0;
+    {
+        const sg_xy sxy = xy[S];
+        for (int32_t i = 0; i < nstart; i++) {
+            int32_t v = sg->list[i];
+            /* sg-tl: skip a local v that leads nowhere: no global edge
+             * survives the turn, no goal-side subgoal in reach of its
+             * local edges, not joined to G (by (J) a local start-side
+             * subgoal is only a relay) */
+            if (TL && sg->local[v] && sg->smask[(size_t)v * 8 + sg->ldir[i]] == 0
+                && sg->adj_gend[v] - adj_off[v] <= 64 && sg->gmark[v] != gen && !in_gbox(sg, v))
+                continue;
+            double gv = oct(sxy, xy[v]);
+            stamp[v] = open;
+            g[v] = gv;
+            parent[v] = S;
+            inmask[v] = (uint8_t)(1u << sg->ldir[i]);
+            if (TL) pentry[v] = -1;
+            sg->hpos[v] = -1;   /* not in the main heap */
+            sarr[sn++] = (sg_hent){ gv + oct(xy[v], gxy), gv, v };
+            generated++;
+            pushes++;
+        }
+        for (int32_t i = sn / 2 - 1; i >= 0; i--) sheap_down(sarr, sn, i);
+    }
+    peak = sn;
+    while (sg->hn > 0 || sn > 0) {
+        int32_t u;
+        if (sn > 0 && (sg->hn == 0 || hbefore(&sarr[0], &sg->heap[0]))) {
+            u = sarr[0].id;
+            if (--sn > 0) {
+                sarr[0] = sarr[sn];
+                sheap_down(sarr, sn, 0);
+            }
+            if (stamp[u] == closed) continue;   /* it went to the main heap (see SG_RELAX) */
+        } else {
+            u = heap_pop(sg);
+        }
         pops++;
         stamp[u] = closed;
         if (u == G) { found = 1; break; }
@@ -1377,21 +1441,6 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
         }
         double gu = g[u];
         sg_xy uxy = xy[u];
-        if (u == S) {   /* no parent: no pruning; S -> v is D(S, v) */
-            for (int32_t i = 0; i < nstart; i++) {
-                int32_t v = sg->list[i];
-                /* sg-tl: skip a local v that leads nowhere: no global
-                 * edge survives the turn, no goal-side subgoal in reach
-                 * of its local edges, not joined to G (by (J) a local
-                 * start-side subgoal is only a relay) */
-                if (TL && sg->local[v] && sg->smask[(size_t)v * 8 + sg->ldir[i]] == 0
-                    && sg->adj_gend[v] - adj_off[v] <= 64 && sg->gmark[v] != gen
-                    && !in_gbox(sg, v))
-                    continue;
-                SG_RELAX(v, oct(uxy, xy[v]), (uint8_t)(1u << sg->ldir[i]), -1);
-            }
-            continue;
-        }
         if (sg->gmark[u] == gen) SG_RELAX(G, oct(uxy, gxy), 0, -1);
         /* sg-tl: a local subgoal not reached from S is on the goal side
          * (reached to go on to G, by (J)): nothing else to do */
