@@ -213,6 +213,9 @@ struct gb_sg {
                              (the most extra edges a query can list) */
     int32_t *sgid;        /* ncells: node id of a subgoal cell, else -1 */
     uint16_t *clr;        /* 4 * ncells: clearance, clr[4*id + k], k = N E S W */
+    uint16_t *dclr;       /* 4 * ncells: diagonal clearance, dclr[4*id + k - 4], k = NE SE
+                             SW NW: legal diagonal moves over non-subgoal cells (a table
+                             of its own: the walks read it once, the rays every step) */
     int32_t *cell;        /* n + 2: cell id of each node */
     sg_xy *xy;            /* n + 2: map coordinates of each node */
     int32_t *adj_off;     /* n + 1: neighbours of u are adj_to[adj_off[u] .. adj_off[u+1]) */
@@ -448,13 +451,18 @@ static inline int32_t heap_pop(gb_sg *sg)
 static const int diag_v[4] = { GB_DIR_N, GB_DIR_S, GB_DIR_S, GB_DIR_N };
 static const int diag_h[4] = { GB_DIR_E, GB_DIR_E, GB_DIR_W, GB_DIR_W };
 
+/* The clearance of cell id in direction k (straight or diagonal). */
+static inline uint16_t *clr_at(const gb_sg *sg, int32_t id, int k)
+{
+    return k < 4 ? &sg->clr[(size_t)id * 4 + (size_t)k] : &sg->dclr[(size_t)id * 4 + (size_t)(k - 4)];
+}
+
 static void clearance_fill(gb_sg *sg)
 {
     const gb_grid *gr = sg->grid;
     const uint8_t *pass = gr->pass;
     const int32_t *sgid = sg->sgid;
     const int32_t *off = gr->off;
-    uint16_t *clr = sg->clr;
     /* Directions with a negative id offset (N, W, NE, NW) look at smaller
      * ids: done ascending; the others (E, S, SE, SW) descending. */
     static const int up[4] = { GB_DIR_N, GB_DIR_W, GB_DIR_NE, GB_DIR_NW };
@@ -463,9 +471,8 @@ static void clearance_fill(gb_sg *sg)
         const int *ks = pass_ ? down : up;
         int32_t id = pass_ ? gr->ncells - 1 : 0, step = pass_ ? -1 : 1;
         for (int32_t left = gr->ncells; left > 0; left--, id += step) {
-            uint16_t *c = &clr[(size_t)id * 8];
             if (!pass[id]) {
-                for (int i = 0; i < 4; i++) c[ks[i]] = 0;
+                for (int i = 0; i < 4; i++) *clr_at(sg, id, ks[i]) = 0;
                 continue;
             }
             for (int i = 0; i < 4; i++) {
@@ -478,10 +485,10 @@ static void clearance_fill(gb_sg *sg)
                 }
                 uint32_t v = 0;
                 if (ok) {
-                    v = (uint32_t)clr[(size_t)nb * 8 + k] + 1;
+                    v = (uint32_t)*clr_at(sg, nb, k) + 1;
                     if (v > CLR_SAT) v = CLR_SAT;
                 }
-                c[k] = (uint16_t)v;
+                *clr_at(sg, id, k) = (uint16_t)v;
             }
         }
     }
@@ -493,7 +500,7 @@ static inline int32_t ray(const gb_sg *sg, int32_t c, int k, int32_t off, int32_
 {
     int32_t t = 0;
     for (;;) {
-        uint32_t v = sg->clr[(size_t)c * 8 + (size_t)k];
+        uint32_t v = sg->clr[(size_t)c * 4 + (size_t)k];
         t += (int32_t)v;
         c += (int32_t)v * off;
         if (v != CLR_SAT) break;
@@ -527,11 +534,11 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
         for (;;) {
             /* L legal diagonal moves over non-subgoal cells, then the
              * next one is illegal or lands on a subgoal */
-            const uint32_t L0 = clr[(size_t)p * 8 + kd];
+            const uint32_t L0 = sg->dclr[(size_t)p * 4 + (size_t)i];
             uint32_t L = L0;
             for (; L > 0 && (ma > 0 || mb > 0); L--) {
                 p += od;
-                const uint16_t *cp = &clr[(size_t)p * 8];
+                const uint16_t *cp = &clr[(size_t)p * 4];
                 if ((int32_t)cp[a] < ma) {   /* the ray a stops within the limit */
                     int32_t s = cp[a] == CLR_SAT ? ray(sg, p, a, oa, &hit)
                                                  : (hit = p + ((int32_t)cp[a] + 1) * oa, cp[a] + 1);
@@ -1177,7 +1184,8 @@ static int build_all(gb_sg *sg, sg_tmp *t)
     size_t nn = (size_t)n + 2;
     sg->cell = take(sg, nn, sizeof *sg->cell, 0);
     sg->xy = take(sg, nn, sizeof *sg->xy, 0);
-    sg->clr = take(sg, nc * 8, sizeof *sg->clr, 0);
+    sg->clr = take(sg, nc * 4, sizeof *sg->clr, 0);
+    sg->dclr = take(sg, nc * 4, sizeof *sg->dclr, 0);
     sg->stamp = take(sg, nn, sizeof *sg->stamp, 1);
     sg->g = take(sg, nn, sizeof *sg->g, 0);
     sg->parent = take(sg, nn, sizeof *sg->parent, 0);
@@ -1189,7 +1197,7 @@ static int build_all(gb_sg *sg, sg_tmp *t)
     sg->list = take(sg, (size_t)n + 1, sizeof *sg->list, 0);
     sg->ldir = take(sg, (size_t)n + 1, sizeof *sg->ldir, 0);
     sg->gpath = take(sg, nn, sizeof *sg->gpath, 0);
-    if (!sg->cell || !sg->xy || !sg->clr || !sg->stamp || !sg->g || !sg->parent || !sg->inmask || !sg->hpos
+    if (!sg->cell || !sg->xy || !sg->clr || !sg->dclr || !sg->stamp || !sg->g || !sg->parent || !sg->inmask || !sg->hpos
         || !sg->heap || !sg->sarr || !sg->gmark || !sg->list || !sg->ldir || !sg->gpath) {
         errno = ENOMEM;
         return -1;
@@ -1252,6 +1260,7 @@ void gb_sg_free(gb_sg *sg)
     if (!sg) return;
     gb_free(sg->sgid);
     gb_free(sg->clr);
+    gb_free(sg->dclr);
     gb_free(sg->cell);
     gb_free(sg->xy);
     gb_free(sg->adj_off);
