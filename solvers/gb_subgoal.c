@@ -233,8 +233,8 @@ struct gb_sg {
     double *adj_c;        /* m: cost, the octile distance of the ends (as oct() gives it) */
     int32_t *adj_gend;    /* sg-tl, n: global neighbours are [adj_off[u], adj_gend[u]) */
     uint8_t *local;       /* sg-tl, n: 1 = local subgoal */
-    int32_t *lreach;      /* sg-tl, n: the longest local-local edge of a node, in
-                             max(|dx|, |dy|) (0: none) */
+    sg_xy *lbox;          /* sg-tl, 2n: lbox[2u], lbox[2u + 1]: the corners (min, max)
+                             of the box of u's local neighbours (min > max: none) */
     int32_t gbox[4];      /* sg-tl, per query: x0, y0, x1, y1 of the goal-side
                              local subgoals (x0 > x1: none) */
     uint8_t prune[8];     /* out-directions that shorten a turn after in-direction k */
@@ -1113,15 +1113,19 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
         sg->adj_h2[at] = t->eh2.a[e] < 0 ? -1 : pmap[t->eh2.a[e]];
         sg->adj_rev[at] = pmap[t->erev.a[e]];
     }
-    sg->lreach = take(sg, (size_t)n, sizeof *sg->lreach, 0);
-    if (!sg->lreach) { errno = ENOMEM; return -1; }
+    sg->lbox = take(sg, 2 * (size_t)n, sizeof *sg->lbox, 0);
+    if (!sg->lbox) { errno = ENOMEM; return -1; }
     for (int32_t u = 0; u < n; u++) {
-        int32_t r = 0;
+        sg_xy lo = { INT32_MAX, INT32_MAX }, hi = { INT32_MIN, INT32_MIN };
         for (int32_t e = sg->adj_gend[u]; e < sg->adj_off[u + 1]; e++) {
-            int32_t c = cheb(sg->xy[u], sg->xy[sg->adj_to[e]]);
-            if (c > r) r = c;
+            sg_xy q = sg->xy[sg->adj_to[e]];
+            if (q.x < lo.x) lo.x = q.x;
+            if (q.y < lo.y) lo.y = q.y;
+            if (q.x > hi.x) hi.x = q.x;
+            if (q.y > hi.y) hi.y = q.y;
         }
-        sg->lreach[u] = r;
+        sg->lbox[2 * u] = lo;
+        sg->lbox[2 * u + 1] = hi;
     }
     /* an added edge whose diagonal-first path is legal (either way) is
      * refined as that one segment: any legal path of cost h will do */
@@ -1277,7 +1281,7 @@ void gb_sg_free(gb_sg *sg)
     gb_free(sg->inmask);
     gb_free(sg->adj_gend);
     gb_free(sg->local);
-    gb_free(sg->lreach);
+    gb_free(sg->lbox);
     gb_free(sg->stamp);
     gb_free(sg->g);
     gb_free(sg->parent);
@@ -1317,14 +1321,13 @@ int gb_sg_is_subgoal(const gb_sg *sg, int32_t id)
 
 /* ---- query ------------------------------------------------------------ */
 
-/* sg-tl: is a goal-side local subgoal within reach of u's local edges
- * (the box of those subgoals, grown by u's longest local-local edge)? */
+/* sg-tl: may a goal-side local subgoal be a local neighbour of u (does
+ * the box of u's local neighbours meet the box of those subgoals)? */
 static inline int in_gbox(const gb_sg *sg, int32_t u)
 {
-    const int32_t lr = sg->lreach[u];
-    const sg_xy q = sg->xy[u];
-    return q.x + lr >= sg->gbox[0] && q.y + lr >= sg->gbox[1] && q.x - lr <= sg->gbox[2]
-           && q.y - lr <= sg->gbox[3];
+    const sg_xy lo = sg->lbox[2 * u], hi = sg->lbox[2 * u + 1];
+    return lo.x <= sg->gbox[2] && hi.x >= sg->gbox[0] && lo.y <= sg->gbox[3]
+           && hi.y >= sg->gbox[1];
 }
 
 /* A* from node n (start) to node n + 1 (goal) over the query graph; the
@@ -1479,9 +1482,9 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
         if (TL) {
             if (sg->local[u] && in_gbox(sg, u)) {
                 /* local-local edges lead only to goal-side nodes (none
-                 * unless one is within u's longest such edge: the box
-                 * test above): few match, so collect them without a
-                 * branch per entry (sg->stack is free until the refinement) */
+                 * unless the boxes meet: in_gbox): few match, so collect
+                 * them without a branch per entry (sg->stack is free
+                 * until the refinement) */
                 int32_t *hitb = sg->stack, nh = 0;
                 const uint32_t *gm = sg->gmark;
                 for (int32_t e = end; e < adj_off[u + 1]; e++) {
