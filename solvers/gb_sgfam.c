@@ -13,8 +13,8 @@
  * The graph searches with its own indexed binary heap, so the families
  * take no gridbench queue (dirs 0, queue column "own-heap").  Its size
  * depends on the map's content (subgoals, edges): bytes() is the lower
- * bound the dimensions give (12 bytes per cell: the subgoal index and the
- * clearances), state_bytes the exact figure once built (gb_sg_bytes),
+ * bound the dimensions give (20 bytes per cell: the subgoal index and the
+ * two clearance tables), state_bytes the exact figure once built (gb_sg_bytes),
  * which is what mem_bytes and --max-mem go by after the build.
  * --max-expanded counts graph nodes expanded, --max-ms is checked every
  * GB_SG_TIME_CHECK of them (gb_sg_query_limited); either ends the query
@@ -29,7 +29,7 @@
 static size_t sg_bytes(int32_t width, int32_t height, const gb_solver_spec *s)
 {
     (void)s;
-    return 12 * ((size_t)width + 2) * ((size_t)height + 2);
+    return 20 * ((size_t)width + 2) * ((size_t)height + 2);
 }
 
 static size_t sg_state_bytes(const void *state)

@@ -56,6 +56,10 @@
  * direct-h-reachable (Lemma 1).  The same holds beyond an illegal
  * diagonal move.  So the scan reports every subgoal direct-h-reachable
  * from c, and only subgoals t with D(c, t) legal (it walked it).
+ * dclr[4*id + k - 4] counts, for diagonal k, the legal diagonal moves from
+ * id over cells that are not subgoals, so a walk knows its length at once;
+ * once both limits are 0 the rest of the walk is one jump to its end.
+ * Both tables saturate at CLR_SAT and are then read in hops.
  *
  * Edges.  The simple subgoal graph (sg) joins subgoals p, q when each is
  * reported by the scan of the other: every direct-h-reachable pair is, and
@@ -105,7 +109,13 @@
  * its cell path may start with (adj_fm) and end with (adj_lm): both the
  * diagonal and the straight direction for an sg edge (D(p,q) and D(q,p)
  * reversed are legal), one for s -> v1 (D only), inherited from the
- * halves for an added edge.
+ * halves for an added edge, plus the end moves of D(p,q) or D(q,p)
+ * reversed when that one is legal.  Each bit only has to be realizable:
+ * the pruning uses the two edges' realizations independently.  The turn
+ * test depends only on w and the in-direction, so the build stores, per
+ * (subgoal, in-direction), the global edges that survive it as a 64-bit
+ * mask (smask; subgoals with more than 64 global neighbours test each
+ * edge): an expansion ANDs the masks of its in-directions.
  *
  * Two-level graph (sg-tl).  Subgoals are global or local; edges may be
  * added, each with the local subgoal x it refines through (cost h(p,x) +
@@ -134,20 +144,32 @@
  * v1's edges to globals and to the goal side; g's scan, reached from a
  * global through "extra edges" (the global neighbours of each local
  * subgoal of g's scan, listed at query time) or from a local start-side
- * subgoal directly.
+ * subgoal directly.  Extra edges u -> v whose turn u -> v -> g is
+ * strictly shortenable are not listed; that test depends only on v and
+ * the first move towards g, so the build stores the survivors per
+ * (local subgoal, direction) as a mask too (xmask).  A local start-side
+ * subgoal only relays: when none of its global edges survives the turn
+ * from s, no goal-side local subgoal lies in the box of its local
+ * neighbours (lbox) and it is not joined to g, it is not generated.  The
+ * start's successors get their final g at once (h: direct-h-reachable),
+ * so they need no decrease-key and wait in a second heap (sarr) built in
+ * one pass; every pop takes the better of the two tops.
  *
  * Refinement.  A graph path becomes cells segment by segment: s -> v1 is
  * D(s,v1) (the scan walked it), vk -> g is D(g,vk) reversed, an sg edge is
- * D(p,q) (legal both ways), an added edge is its two halves (recursively,
- * with an explicit stack: an edge added when x was made local refers to
- * edges that existed then).  Each segment has max(|dx|,|dy|) steps, so the
+ * D(p,q) (legal both ways), an added edge is D(p,q) or D(q,p) reversed
+ * when the build found one legal (adj_h1 = -1 / -2: any legal path of
+ * cost h will do), else its two halves (recursively, with an explicit
+ * stack: an edge added when x was made local refers to edges that
+ * existed then).  Each segment has max(|dx|,|dy|) steps, so the
  * length is known before writing and the cost is counted exactly.
  *
  * Data structure.  Node ids 0..n-1 are subgoals in cell-id order; n and
  * n+1 are the query's start and goal.  Adjacency is CSR (adj_off, adj_to;
  * sg-tl: global neighbours first, up to adj_gend, and the halves of
- * added edges, adj_h1 / adj_h2, and the reverse entries adj_rev).  Costs are
- * not stored: every edge costs the octile distance of its ends.  Per-query
+ * added edges, adj_h1 / adj_h2, and the reverse entries adj_rev).  Every
+ * edge costs the octile distance of its ends, stored per entry (adj_c,
+ * computed by oct() like every other g term).  Per-query
  * state (g, parent, heap position, stamps) is allocated at build time and
  * reset by a generation stamp: stamp[v] == 2gen open, 2gen+1 closed,
  * < 2gen untouched; gmark[v] == gen "v is joined to the goal"; xstamp[u]
@@ -159,14 +181,15 @@
  * clearance), plus O(L log L) over the scan lists for the mutual check;
  * sg-tl adds, per subgoal x of degree k, O(k^2) pair tests and at most
  * k - 1 witness searches of at most WITNESS_SETTLE settled nodes.
- * Measured: 1024^2 game maps (AR0011SR and Berlin upscaled) 30-100 ms,
- * random1024-10 (268k subgoals) about 0.6 s.  Query: the D(s,g) check
- * O(h), two scans, A* in O((V' + E') log V') over the part of the graph
- * it touches, and O(path length) refinement.
- * Memory: 12 bytes per cell (subgoal index, clearance); per subgoal 74
- * bytes (sg) or 99 (sg-tl) of node data and query state; per adjacency
- * entry (two per edge) 6 bytes (sg) or 18 (sg-tl), plus 8 per extra-edge
- * slot (sg-tl: the global degrees of the local subgoals, summed).
+ * Measured (CPU time, best of 3): 1024^2 game maps (AR0011SR and Berlin
+ * upscaled) 40-110 ms, random1024-10 (268k subgoals) about 0.65 s.
+ * Query: the D(s,g) check O(h), two scans, A* in O((V' + E') log V')
+ * over the part of the graph it touches, and O(path length) refinement.
+ * Memory: 20 bytes per cell (subgoal index, the two clearance tables);
+ * per subgoal 98 bytes (sg) or 267 (sg-tl: 128 of them the two mask
+ * tables) of node data and query state; per adjacency entry (two per
+ * edge) 14 bytes (sg) or 27 (sg-tl), plus 8 per extra-edge slot (sg-tl:
+ * the global degrees of the local subgoals, summed).
  */
 #include "gb_subgoal.h"
 
