@@ -115,7 +115,8 @@
  * test depends only on w and the in-direction, so the build stores, per
  * (subgoal, in-direction), the global edges that survive it as a 64-bit
  * mask (smask; subgoals with more than 64 global neighbours test each
- * edge): an expansion ANDs the masks of its in-directions.
+ * edge, and graphs above MASK_NODES subgoals have no masks): an
+ * expansion ANDs the masks of its in-directions.
  *
  * Two-level graph (sg-tl).  Subgoals are global or local; edges may be
  * added, each with the local subgoal x it refines through (cost h(p,x) +
@@ -187,9 +188,10 @@
  * over the part of the graph it touches, and O(path length) refinement.
  * Memory: 20 bytes per cell (subgoal index, the two clearance tables);
  * per subgoal 98 bytes (sg) or 267 (sg-tl: 128 of them the two mask
- * tables) of node data and query state; per adjacency entry (two per
- * edge) 14 bytes (sg) or 27 (sg-tl), plus 8 per extra-edge slot (sg-tl:
- * the global degrees of the local subgoals, summed).
+ * tables, built only up to MASK_NODES subgoals) of node data and query
+ * state; per adjacency entry (two per edge) 14 bytes (sg) or 27 (sg-tl),
+ * plus 8 per extra-edge slot (sg-tl: the global degrees of the local
+ * subgoals, summed).
  */
 #include "gb_subgoal.h"
 
@@ -209,6 +211,14 @@
 #define CLR_SAT 0xffffu            /* clearance at or beyond this is stored as it */
 #endif
 #define GEN_MAX 0x7ffffffeu        /* 2*gen + 1 must fit in uint32_t */
+/* The survivor masks (xmask, smask: 128 bytes a subgoal) are built only
+ * for graphs of at most this many subgoals: they pay while they stay in
+ * cache; on larger graphs (random512-10: 67k subgoals) the extra cache
+ * line per expansion made queries about 1.4x slower than testing the
+ * edges themselves. */
+#ifndef MASK_NODES
+#define MASK_NODES 16384
+#endif
 #ifndef WITNESS_SETTLE
 #define WITNESS_SETTLE 256
 #endif
@@ -251,8 +261,8 @@ struct gb_sg {
     uint8_t *adj_fm;      /* m: directions (bit k) the edge's path may start with */
     uint8_t *adj_lm;      /* m: directions its path may end with (moving along it) */
     uint8_t *adj_rlm;     /* sg-tl, m: adj_lm of the reverse entry (the extra edges' test) */
-    uint64_t *xmask;      /* sg-tl, 8n: see xmask_fill */
-    uint64_t *smask;      /* sg-tl, 8n: see xmask_fill */
+    uint64_t *xmask;      /* sg-tl, 8n: see xmask_fill (NULL above MASK_NODES subgoals) */
+    uint64_t *smask;      /* sg-tl, 8n: see xmask_fill (NULL above MASK_NODES subgoals) */
     double *adj_c;        /* m: cost, the octile distance of the ends (as oct() gives it) */
     int32_t *adj_gend;    /* sg-tl, n: global neighbours are [adj_off[u], adj_gend[u]) */
     uint8_t *local;       /* sg-tl, n: 1 = local subgoal */
@@ -1182,10 +1192,12 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
             sg->adj_rlm[e] = sg->adj_lm[sg->adj_rev[e]];
             sg->adj_c[e] = oct(sg->xy[u], sg->xy[sg->adj_to[e]]);
         }
-    sg->xmask = take(sg, (size_t)n * 8, sizeof *sg->xmask, 0);
-    sg->smask = take(sg, (size_t)n * 8, sizeof *sg->smask, 0);
-    if (!sg->xmask || !sg->smask) { errno = ENOMEM; return -1; }
-    xmask_fill(sg);
+    if (n <= MASK_NODES) {
+        sg->xmask = take(sg, (size_t)n * 8, sizeof *sg->xmask, 0);
+        sg->smask = take(sg, (size_t)n * 8, sizeof *sg->smask, 0);
+        if (!sg->xmask || !sg->smask) { errno = ENOMEM; return -1; }
+        xmask_fill(sg);
+    }
     return 0;
 }
 
@@ -1436,7 +1448,7 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
              * survives the turn, no goal-side subgoal in reach of its
              * local edges, not joined to G (by (J) a local start-side
              * subgoal is only a relay) */
-            if (TL && sg->local[v] && sg->smask[(size_t)v * 8 + sg->ldir[i]] == 0
+            if (TL && sg->smask && sg->local[v] && sg->smask[(size_t)v * 8 + sg->ldir[i]] == 0
                 && sg->adj_gend[v] - adj_off[v] <= 64 && sg->gmark[v] != gen && !in_gbox(sg, v))
                 continue;
             double gv = oct(sxy, xy[v]);
@@ -1482,7 +1494,7 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
         if (TL && sg->local[u] && parent[u] != S) continue;
         int32_t end = TL ? sg->adj_gend[u] : adj_off[u + 1];
         uint8_t pm = 0;
-        if (TL && end - adj_off[u] <= 64) {
+        if (TL && sg->smask && end - adj_off[u] <= 64) {
             /* the global edges that survive every in-direction's turn */
             uint64_t mk = ~(uint64_t)0;
             for (unsigned in = inmask[u]; in; in &= in - 1)
@@ -1666,7 +1678,7 @@ static void extra_edges(gb_sg *sg, int32_t ng, uint32_t gen)
         /* first move from v on the way to G: the reverse of D(G, v)'s last */
         int o = sg->ldir[i] ^ 2;
         int32_t base = sg->adj_off[v], deg = sg->adj_gend[v] - base;
-        if (deg <= 64) {   /* the precomputed survivors only */
+        if (sg->xmask && deg <= 64) {   /* the precomputed survivors only */
             for (uint64_t mk = sg->xmask[(size_t)v * 8 + (size_t)o]; mk; mk &= mk - 1)
                 xlink(sg, base + __builtin_ctzll(mk), gen, &nx);
         } else {
