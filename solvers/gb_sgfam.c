@@ -13,11 +13,12 @@
  * The graph searches with its own indexed binary heap, so the families
  * take no gridbench queue (dirs 0, queue column "own-heap").  Its size
  * depends on the map's content (subgoals, edges): bytes() is the lower
- * bound the dimensions give (12 bytes per cell: the subgoal index and the
- * clearances), state_bytes the exact figure once built (gb_sg_bytes),
- * which is what mem_bytes and --max-mem go by after the build.  The
- * search ignores --max-expanded and --max-ms (a query expands tens of
- * graph nodes).
+ * bound the dimensions give (20 bytes per cell: the subgoal index and the
+ * two clearance tables), state_bytes the exact figure once built (gb_sg_bytes),
+ * which is what mem_bytes and --max-mem go by after the build.
+ * --max-expanded counts graph nodes expanded, --max-ms is checked every
+ * GB_SG_TIME_CHECK of them (gb_sg_query_limited); either ends the query
+ * as GB_LIMIT.
  */
 #include <errno.h>
 #include <math.h>
@@ -28,7 +29,7 @@
 static size_t sg_bytes(int32_t width, int32_t height, const gb_solver_spec *s)
 {
     (void)s;
-    return 12 * ((size_t)width + 2) * ((size_t)height + 2);
+    return 20 * ((size_t)width + 2) * ((size_t)height + 2);
 }
 
 static size_t sg_state_bytes(const void *state)
@@ -58,13 +59,15 @@ static int sgtl_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
 
 static void sg_release(void *state) { gb_sg_free((gb_sg *)state); }
 
-static void sg_query(gb_ws *ws, gb_sg *g, int32_t start, int32_t goal, gb_result *out)
+static void sg_query(gb_ws *ws, const gb_solver_spec *s, gb_sg *g, int32_t start, int32_t goal,
+                     gb_result *out)
 {
     gb_sg_stats st;
     int32_t len = 0;
     double cost = 0.0;
     memset(out, 0, sizeof *out);
-    int r = gb_sg_query(g, start, goal, ws->path, ws->grid->ncells, &len, &cost, &st);
+    int r = gb_sg_query_limited(g, start, goal, ws->path, ws->grid->ncells, &len, &cost, &st,
+                                s->max_expanded, gb_deadline_of(s));
     out->path = ws->path;
     out->st.expanded = st.expanded;
     out->st.generated = st.generated;
@@ -76,6 +79,9 @@ static void sg_query(gb_ws *ws, gb_sg *g, int32_t start, int32_t goal, gb_result
         out->status = GB_FOUND;
         out->cost = cost;
         out->path_len = len;
+    } else if (r == GB_SG_LIMIT) {
+        out->status = GB_LIMIT;
+        out->cost = INFINITY;
     } else {   /* unreachable (a bad endpoint cannot reach here: the harness checks them) */
         out->status = GB_UNREACHABLE;
         out->cost = INFINITY;
@@ -84,7 +90,7 @@ static void sg_query(gb_ws *ws, gb_sg *g, int32_t start, int32_t goal, gb_result
 
 static void sg_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t goal, gb_result *out)
 {
-    sg_query(ws, (gb_sg *)ws->fam[s->algo], start, goal, out);
+    sg_query(ws, s, (gb_sg *)ws->fam[s->algo], start, goal, out);
 }
 
 static const gb_search_fn sg_fn[1] = { sg_search };

@@ -56,6 +56,10 @@
  * direct-h-reachable (Lemma 1).  The same holds beyond an illegal
  * diagonal move.  So the scan reports every subgoal direct-h-reachable
  * from c, and only subgoals t with D(c, t) legal (it walked it).
+ * dclr[4*id + k - 4] counts, for diagonal k, the legal diagonal moves from
+ * id over cells that are not subgoals, so a walk knows its length at once;
+ * once both limits are 0 the rest of the walk is one jump to its end.
+ * Both tables saturate at CLR_SAT and are then read in hops.
  *
  * Edges.  The simple subgoal graph (sg) joins subgoals p, q when each is
  * reported by the scan of the other: every direct-h-reachable pair is, and
@@ -105,7 +109,14 @@
  * its cell path may start with (adj_fm) and end with (adj_lm): both the
  * diagonal and the straight direction for an sg edge (D(p,q) and D(q,p)
  * reversed are legal), one for s -> v1 (D only), inherited from the
- * halves for an added edge.
+ * halves for an added edge, plus the end moves of D(p,q) or D(q,p)
+ * reversed when that one is legal.  Each bit only has to be realizable:
+ * the pruning uses the two edges' realizations independently.  The turn
+ * test depends only on w and the in-direction, so the build stores, per
+ * (subgoal, in-direction), the global edges that survive it as a 64-bit
+ * mask (smask; subgoals with more than 64 global neighbours test each
+ * edge, and graphs above MASK_NODES subgoals have no masks): an
+ * expansion ANDs the masks of its in-directions.
  *
  * Two-level graph (sg-tl).  Subgoals are global or local; edges may be
  * added, each with the local subgoal x it refines through (cost h(p,x) +
@@ -134,20 +145,32 @@
  * v1's edges to globals and to the goal side; g's scan, reached from a
  * global through "extra edges" (the global neighbours of each local
  * subgoal of g's scan, listed at query time) or from a local start-side
- * subgoal directly.
+ * subgoal directly.  Extra edges u -> v whose turn u -> v -> g is
+ * strictly shortenable are not listed; that test depends only on v and
+ * the first move towards g, so the build stores the survivors per
+ * (local subgoal, direction) as a mask too (xmask).  A local start-side
+ * subgoal only relays: when none of its global edges survives the turn
+ * from s, no goal-side local subgoal lies in the box of its local
+ * neighbours (lbox) and it is not joined to g, it is not generated.  The
+ * start's successors get their final g at once (h: direct-h-reachable),
+ * so they need no decrease-key and wait in a second heap (sarr) built in
+ * one pass; every pop takes the better of the two tops.
  *
  * Refinement.  A graph path becomes cells segment by segment: s -> v1 is
  * D(s,v1) (the scan walked it), vk -> g is D(g,vk) reversed, an sg edge is
- * D(p,q) (legal both ways), an added edge is its two halves (recursively,
- * with an explicit stack: an edge added when x was made local refers to
- * edges that existed then).  Each segment has max(|dx|,|dy|) steps, so the
+ * D(p,q) (legal both ways), an added edge is D(p,q) or D(q,p) reversed
+ * when the build found one legal (adj_h1 = -1 / -2: any legal path of
+ * cost h will do), else its two halves (recursively, with an explicit
+ * stack: an edge added when x was made local refers to edges that
+ * existed then).  Each segment has max(|dx|,|dy|) steps, so the
  * length is known before writing and the cost is counted exactly.
  *
  * Data structure.  Node ids 0..n-1 are subgoals in cell-id order; n and
  * n+1 are the query's start and goal.  Adjacency is CSR (adj_off, adj_to;
  * sg-tl: global neighbours first, up to adj_gend, and the halves of
- * added edges, adj_h1 / adj_h2, and the reverse entries adj_rev).  Costs are
- * not stored: every edge costs the octile distance of its ends.  Per-query
+ * added edges, adj_h1 / adj_h2, and the reverse entries adj_rev).  Every
+ * edge costs the octile distance of its ends, stored per entry (adj_c,
+ * computed by oct() like every other g term).  Per-query
  * state (g, parent, heap position, stamps) is allocated at build time and
  * reset by a generation stamp: stamp[v] == 2gen open, 2gen+1 closed,
  * < 2gen untouched; gmark[v] == gen "v is joined to the goal"; xstamp[u]
@@ -159,14 +182,16 @@
  * clearance), plus O(L log L) over the scan lists for the mutual check;
  * sg-tl adds, per subgoal x of degree k, O(k^2) pair tests and at most
  * k - 1 witness searches of at most WITNESS_SETTLE settled nodes.
- * Measured: 1024^2 game maps (AR0011SR and Berlin upscaled) 30-100 ms,
- * random1024-10 (268k subgoals) about 0.6 s.  Query: the D(s,g) check
- * O(h), two scans, A* in O((V' + E') log V') over the part of the graph
- * it touches, and O(path length) refinement.
- * Memory: 12 bytes per cell (subgoal index, clearance); per subgoal 74
- * bytes (sg) or 99 (sg-tl) of node data and query state; per adjacency
- * entry (two per edge) 6 bytes (sg) or 18 (sg-tl), plus 8 per extra-edge
- * slot (sg-tl: the global degrees of the local subgoals, summed).
+ * Measured (CPU time, best of 3): 1024^2 game maps (AR0011SR and Berlin
+ * upscaled) 40-110 ms, random1024-10 (268k subgoals) about 0.65 s.
+ * Query: the D(s,g) check O(h), two scans, A* in O((V' + E') log V')
+ * over the part of the graph it touches, and O(path length) refinement.
+ * Memory: 20 bytes per cell (subgoal index, the two clearance tables);
+ * per subgoal 98 bytes (sg) or 267 (sg-tl: 128 of them the two mask
+ * tables, built only up to MASK_NODES subgoals) of node data and query
+ * state; per adjacency entry (two per edge) 14 bytes (sg) or 27 (sg-tl),
+ * plus 8 per extra-edge slot (sg-tl: the global degrees of the local
+ * subgoals, summed).
  */
 #include "gb_subgoal.h"
 
@@ -174,13 +199,26 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gb_alloc.h"
 
 #define WITNESS_TG 8             /* witness searches with at most this many targets
                                       are pruned by octile distance to them */
+#ifdef GB_SG_CLR_SAT               /* a small value exercises the saturated paths in tests */
+#define CLR_SAT ((uint32_t)(GB_SG_CLR_SAT))
+#else
 #define CLR_SAT 0xffffu            /* clearance at or beyond this is stored as it */
+#endif
 #define GEN_MAX 0x7ffffffeu        /* 2*gen + 1 must fit in uint32_t */
+/* The survivor masks (xmask, smask: 128 bytes a subgoal) are built only
+ * for graphs of at most this many subgoals: they pay while they stay in
+ * cache; on larger graphs (random512-10: 67k subgoals) the extra cache
+ * line per expansion made queries about 1.4x slower than testing the
+ * edges themselves. */
+#ifndef MASK_NODES
+#define MASK_NODES 16384
+#endif
 #ifndef WITNESS_SETTLE
 #define WITNESS_SETTLE 256
 #endif
@@ -208,18 +246,30 @@ struct gb_sg {
                              (the most extra edges a query can list) */
     int32_t *sgid;        /* ncells: node id of a subgoal cell, else -1 */
     uint16_t *clr;        /* 4 * ncells: clearance, clr[4*id + k], k = N E S W */
+    uint16_t *dclr;       /* 4 * ncells: diagonal clearance, dclr[4*id + k - 4], k = NE SE
+                             SW NW: legal diagonal moves over non-subgoal cells (a table
+                             of its own: the walks read it once, the rays every step) */
     int32_t *cell;        /* n + 2: cell id of each node */
     sg_xy *xy;            /* n + 2: map coordinates of each node */
     int32_t *adj_off;     /* n + 1: neighbours of u are adj_to[adj_off[u] .. adj_off[u+1]) */
     int32_t *adj_to;      /* m */
     int32_t *adj_h1;      /* sg-tl, m: entry u -> x of the first half of an added edge
-                             u -> v (x the local subgoal it was added for), -1 = direct */
+                             u -> v (x the local subgoal it was added for); -1 = refined
+                             as D(u,v) (every sg edge), -2 = as D(v,u) reversed */
     int32_t *adj_h2;      /* sg-tl, m: entry x -> v of its second half */
     int32_t *adj_rev;     /* sg-tl, m: the entry v -> u */
     uint8_t *adj_fm;      /* m: directions (bit k) the edge's path may start with */
     uint8_t *adj_lm;      /* m: directions its path may end with (moving along it) */
+    uint8_t *adj_rlm;     /* sg-tl, m: adj_lm of the reverse entry (the extra edges' test) */
+    uint64_t *xmask;      /* sg-tl, 8n: see xmask_fill (NULL above MASK_NODES subgoals) */
+    uint64_t *smask;      /* sg-tl, 8n: see xmask_fill (NULL above MASK_NODES subgoals) */
+    double *adj_c;        /* m: cost, the octile distance of the ends (as oct() gives it) */
     int32_t *adj_gend;    /* sg-tl, n: global neighbours are [adj_off[u], adj_gend[u]) */
     uint8_t *local;       /* sg-tl, n: 1 = local subgoal */
+    sg_xy *lbox;          /* sg-tl, 2n: lbox[2u], lbox[2u + 1]: the corners (min, max)
+                             of the box of u's local neighbours (min > max: none) */
+    int32_t gbox[4];      /* sg-tl, per query: x0, y0, x1, y1 of the goal-side
+                             local subgoals (x0 > x1: none) */
     uint8_t prune[8];     /* out-directions that shorten a turn after in-direction k */
     uint8_t pruned_by[8]; /* in-directions after which out-direction k shortens the
                              turn (the transpose of prune[], corner turns excluded) */
@@ -232,6 +282,7 @@ struct gb_sg {
     int32_t *pentry;      /* n + 2 (sg-tl): adjacency entry parent -> node, -1 = none */
     int32_t *hpos;        /* n + 2: heap index of an open node */
     sg_hent *heap;        /* n + 2 */
+    sg_hent *sarr;        /* n + 2: the start's successors, a heap without positions */
     int32_t hn;           /* heap size */
     uint32_t *gmark;      /* n + 2: == gen when the node is joined to the goal */
     int32_t *list;        /* n + 1: subgoals reported by a scan */
@@ -387,6 +438,21 @@ static inline void heap_down(sg_hent *h, int32_t *pos, int32_t n, int32_t i)
     pos[e.id] = i;
 }
 
+/* Sift-down for a heap without positions (sarr in the query). */
+static inline void sheap_down(sg_hent *h, int32_t n, int32_t i)
+{
+    sg_hent e = h[i];
+    for (;;) {
+        int32_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && hbefore(&h[c + 1], &h[c])) c++;
+        if (!hbefore(&h[c], &e)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = e;
+}
+
 static inline void heap_push(gb_sg *sg, double f, double g, int32_t id)
 {
     int32_t i = sg->hn++;
@@ -418,37 +484,45 @@ static inline int32_t heap_pop(gb_sg *sg)
 static const int diag_v[4] = { GB_DIR_N, GB_DIR_S, GB_DIR_S, GB_DIR_N };
 static const int diag_h[4] = { GB_DIR_E, GB_DIR_E, GB_DIR_W, GB_DIR_W };
 
+/* The clearance of cell id in direction k (straight or diagonal). */
+static inline uint16_t *clr_at(const gb_sg *sg, int32_t id, int k)
+{
+    return k < 4 ? &sg->clr[(size_t)id * 4 + (size_t)k] : &sg->dclr[(size_t)id * 4 + (size_t)(k - 4)];
+}
+
 static void clearance_fill(gb_sg *sg)
 {
     const gb_grid *gr = sg->grid;
     const uint8_t *pass = gr->pass;
     const int32_t *sgid = sg->sgid;
-    uint16_t *clr = sg->clr;
-    /* N and W look at smaller ids (done first ascending); E and S at larger. */
-    for (int32_t id = 0; id < gr->ncells; id++) {
-        if (!pass[id]) { memset(&clr[(size_t)id * 4], 0, 4 * sizeof *clr); continue; }
-        for (int i = 0; i < 2; i++) {
-            int k = i ? GB_DIR_W : GB_DIR_N;
-            int32_t nb = id + gr->off[k];
-            uint32_t v = 0;
-            if (pass[nb] && sgid[nb] < 0) {
-                v = (uint32_t)clr[(size_t)nb * 4 + k] + 1;
-                if (v > CLR_SAT) v = CLR_SAT;
+    const int32_t *off = gr->off;
+    /* Directions with a negative id offset (N, W, NE, NW) look at smaller
+     * ids: done ascending; the others (E, S, SE, SW) descending. */
+    static const int up[4] = { GB_DIR_N, GB_DIR_W, GB_DIR_NE, GB_DIR_NW };
+    static const int down[4] = { GB_DIR_E, GB_DIR_S, GB_DIR_SE, GB_DIR_SW };
+    for (int pass_ = 0; pass_ < 2; pass_++) {
+        const int *ks = pass_ ? down : up;
+        int32_t id = pass_ ? gr->ncells - 1 : 0, step = pass_ ? -1 : 1;
+        for (int32_t left = gr->ncells; left > 0; left--, id += step) {
+            if (!pass[id]) {
+                for (int i = 0; i < 4; i++) *clr_at(sg, id, ks[i]) = 0;
+                continue;
             }
-            clr[(size_t)id * 4 + k] = (uint16_t)v;
-        }
-    }
-    for (int32_t id = gr->ncells - 1; id >= 0; id--) {
-        if (!pass[id]) continue;
-        for (int i = 0; i < 2; i++) {
-            int k = i ? GB_DIR_S : GB_DIR_E;
-            int32_t nb = id + gr->off[k];
-            uint32_t v = 0;
-            if (pass[nb] && sgid[nb] < 0) {
-                v = (uint32_t)clr[(size_t)nb * 4 + k] + 1;
-                if (v > CLR_SAT) v = CLR_SAT;
+            for (int i = 0; i < 4; i++) {
+                int k = ks[i];
+                int32_t nb = id + off[k];
+                int ok = pass[nb] && sgid[nb] < 0;
+                if (k >= 4) {   /* diagonal: the move needs both straight cells */
+                    const int dv = diag_v[k - 4], dh = diag_h[k - 4];
+                    ok = ok && pass[id + off[dv]] && pass[id + off[dh]];
+                }
+                uint32_t v = 0;
+                if (ok) {
+                    v = (uint32_t)*clr_at(sg, nb, k) + 1;
+                    if (v > CLR_SAT) v = CLR_SAT;
+                }
+                *clr_at(sg, id, k) = (uint16_t)v;
             }
-            clr[(size_t)id * 4 + k] = (uint16_t)v;
         }
     }
 }
@@ -477,6 +551,7 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
     const uint8_t *pass = sg->grid->pass;
     const int32_t *off = sg->grid->off;
     const int32_t *sgid = sg->sgid;
+    const uint16_t *clr = sg->clr;
     int32_t n = 0, stop[4], hit;
     for (int k = 0; k < 4; k++) {
         stop[k] = ray(sg, c, k, off[k], &hit);
@@ -486,36 +561,47 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
         }
     }
     for (int i = 0; i < 4; i++) {
-        int a = diag_v[i], b = diag_h[i];
-        int32_t oa = off[a], ob = off[b], od = off[4 + i];
+        const int a = diag_v[i], b = diag_h[i], kd = 4 + i;
+        const int32_t oa = off[a], ob = off[b], od = off[kd];
         int32_t ma = stop[a] - 1, mb = stop[b] - 1, p = c;
-        while (pass[p + oa] && pass[p + ob] && pass[p + od]) {
-            p += od;
-            if (sgid[p] >= 0) {
-                if (last) last[n] = (uint8_t)(4 + i);
-                out[n++] = sgid[p];
-                break;
-            }
-            if (ma > 0) {
-                int32_t s = ray(sg, p, a, oa, &hit);
-                if (s <= ma) {
-                    if (sgid[hit] >= 0) {
-                        if (last) last[n] = (uint8_t)a;
-                        out[n++] = sgid[hit];
+        for (;;) {
+            /* L legal diagonal moves over non-subgoal cells, then the
+             * next one is illegal or lands on a subgoal */
+            const uint32_t L0 = sg->dclr[(size_t)p * 4 + (size_t)i];
+            uint32_t L = L0;
+            for (; L > 0 && (ma > 0 || mb > 0); L--) {
+                p += od;
+                const uint16_t *cp = &clr[(size_t)p * 4];
+                if ((int32_t)cp[a] < ma) {   /* the ray a stops within the limit */
+                    int32_t s = cp[a] == CLR_SAT ? ray(sg, p, a, oa, &hit)
+                                                 : (hit = p + ((int32_t)cp[a] + 1) * oa, cp[a] + 1);
+                    if (s <= ma) {
+                        if (sgid[hit] >= 0) {
+                            if (last) last[n] = (uint8_t)a;
+                            out[n++] = sgid[hit];
+                        }
+                        ma = s - 1;
                     }
-                    ma = s - 1;
+                }
+                if ((int32_t)cp[b] < mb) {
+                    int32_t s = cp[b] == CLR_SAT ? ray(sg, p, b, ob, &hit)
+                                                 : (hit = p + ((int32_t)cp[b] + 1) * ob, cp[b] + 1);
+                    if (s <= mb) {
+                        if (sgid[hit] >= 0) {
+                            if (last) last[n] = (uint8_t)b;
+                            out[n++] = sgid[hit];
+                        }
+                        mb = s - 1;
+                    }
                 }
             }
-            if (mb > 0) {
-                int32_t s = ray(sg, p, b, ob, &hit);
-                if (s <= mb) {
-                    if (sgid[hit] >= 0) {
-                        if (last) last[n] = (uint8_t)b;
-                        out[n++] = sgid[hit];
-                    }
-                    mb = s - 1;
-                }
-            }
+            p += (int32_t)L * od;   /* no ray left to cast: skip to the end */
+            if (L0 != CLR_SAT) break;   /* else the walk may go on from p */
+        }
+        /* the move after the walk: onto a subgoal? */
+        if (pass[p + oa] && pass[p + ob] && pass[p + od] && sgid[p + od] >= 0) {
+            if (last) last[n] = (uint8_t)kd;
+            out[n++] = sgid[p + od];
         }
     }
     return n;
@@ -558,6 +644,18 @@ static int dfirst_legal(const gb_grid *gr, int32_t p, sg_xy a, sg_xy b)
         if (!pass[p]) return 0;
     }
     return 1;
+}
+
+/* First and last move directions of D(a, b), a != b. */
+static void d_ends(sg_xy a, sg_xy b, int *first, int *last)
+{
+    int32_t dx = b.x - a.x, dy = b.y - a.y;
+    int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+    int32_t ax = iabs32(dx), ay = iabs32(dy);
+    int diag = ax && ay ? dir_of(sx, sy) : -1;
+    int str = ax != ay ? dir_of(ax > ay ? sx : 0, ax > ay ? 0 : sy) : -1;
+    *first = diag >= 0 ? diag : str;
+    *last = str >= 0 ? str : diag;
 }
 
 /* Write the cells of D(from, to) to out[0 .. steps] (forward), or, with
@@ -746,9 +844,13 @@ static int finish_simple(gb_sg *sg, sg_tmp *t)
     for (int32_t u = 0; u <= n; u++) sg->adj_off[u] = (int32_t)t->loff[u];
     if (sg->m) memcpy(sg->adj_to, t->lto.a, (size_t)sg->m * sizeof *sg->adj_to);
     /* both D(u,v) and D(v,u) are legal: either move may come first or last */
+    sg->adj_c = take(sg, (size_t)sg->m, sizeof *sg->adj_c, 0);
+    if (!sg->adj_c) { errno = ENOMEM; return -1; }
     for (int32_t u = 0; u < n; u++)
-        for (int32_t e = sg->adj_off[u]; e < sg->adj_off[u + 1]; e++)
+        for (int32_t e = sg->adj_off[u]; e < sg->adj_off[u + 1]; e++) {
             sg->adj_fm[e] = sg->adj_lm[e] = move_mask(sg->xy[u], sg->xy[sg->adj_to[e]]);
+            sg->adj_c[e] = oct(sg->xy[u], sg->xy[sg->adj_to[e]]);
+        }
     sg->nglobal = n;
     sg->global_m = sg->m;
     return 0;
@@ -950,6 +1052,8 @@ static int try_local(gb_sg *sg, sg_tmp *t, int32_t x)
 }
 
 /* sg-tl: contract, then the final CSR (global neighbours first). */
+static void xmask_fill(gb_sg *sg);
+
 static int finish_two_level(gb_sg *sg, sg_tmp *t)
 {
     int32_t n = sg->n, m0 = (int32_t)t->lto.n;
@@ -1042,6 +1146,58 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
         sg->adj_h2[at] = t->eh2.a[e] < 0 ? -1 : pmap[t->eh2.a[e]];
         sg->adj_rev[at] = pmap[t->erev.a[e]];
     }
+    sg->lbox = take(sg, 2 * (size_t)n, sizeof *sg->lbox, 0);
+    if (!sg->lbox) { errno = ENOMEM; return -1; }
+    for (int32_t u = 0; u < n; u++) {
+        sg_xy lo = { INT32_MAX, INT32_MAX }, hi = { INT32_MIN, INT32_MIN };
+        for (int32_t e = sg->adj_gend[u]; e < sg->adj_off[u + 1]; e++) {
+            sg_xy q = sg->xy[sg->adj_to[e]];
+            if (q.x < lo.x) lo.x = q.x;
+            if (q.y < lo.y) lo.y = q.y;
+            if (q.x > hi.x) hi.x = q.x;
+            if (q.y > hi.y) hi.y = q.y;
+        }
+        sg->lbox[2 * u] = lo;
+        sg->lbox[2 * u + 1] = hi;
+    }
+    /* an added edge whose diagonal-first path is legal (either way) is
+     * refined as that one segment: any legal path of cost h will do */
+    for (int32_t u = 0; u < n; u++)
+        for (int32_t e = sg->adj_off[u]; e < sg->adj_off[u + 1]; e++) {
+            if (sg->adj_h1[e] < 0) continue;
+            int32_t v = sg->adj_to[e];
+            int fwd = dfirst_legal(sg->grid, sg->cell[u], sg->xy[u], sg->xy[v]);
+            int bwd = dfirst_legal(sg->grid, sg->cell[v], sg->xy[v], sg->xy[u]);
+            /* either one is a legal realization: its end moves join the
+             * masks (taut pruning needs only that each bit is realizable) */
+            int f, l;
+            if (fwd) {
+                d_ends(sg->xy[u], sg->xy[v], &f, &l);
+                sg->adj_fm[e] |= (uint8_t)(1u << f);
+                sg->adj_lm[e] |= (uint8_t)(1u << l);
+            }
+            if (bwd) {
+                d_ends(sg->xy[v], sg->xy[u], &f, &l);
+                sg->adj_fm[e] |= (uint8_t)(1u << (l ^ 2));
+                sg->adj_lm[e] |= (uint8_t)(1u << (f ^ 2));
+            }
+            if (fwd) sg->adj_h1[e] = -1;
+            else if (bwd) sg->adj_h1[e] = -2;
+        }
+    sg->adj_rlm = take(sg, (size_t)m, sizeof *sg->adj_rlm, 0);
+    sg->adj_c = take(sg, (size_t)m, sizeof *sg->adj_c, 0);
+    if (!sg->adj_rlm || !sg->adj_c) { errno = ENOMEM; return -1; }
+    for (int32_t u = 0; u < n; u++)
+        for (int32_t e = sg->adj_off[u]; e < sg->adj_off[u + 1]; e++) {
+            sg->adj_rlm[e] = sg->adj_lm[sg->adj_rev[e]];
+            sg->adj_c[e] = oct(sg->xy[u], sg->xy[sg->adj_to[e]]);
+        }
+    if (n <= MASK_NODES) {
+        sg->xmask = take(sg, (size_t)n * 8, sizeof *sg->xmask, 0);
+        sg->smask = take(sg, (size_t)n * 8, sizeof *sg->smask, 0);
+        if (!sg->xmask || !sg->smask) { errno = ENOMEM; return -1; }
+        xmask_fill(sg);
+    }
     return 0;
 }
 
@@ -1068,18 +1224,20 @@ static int build_all(gb_sg *sg, sg_tmp *t)
     sg->cell = take(sg, nn, sizeof *sg->cell, 0);
     sg->xy = take(sg, nn, sizeof *sg->xy, 0);
     sg->clr = take(sg, nc * 4, sizeof *sg->clr, 0);
+    sg->dclr = take(sg, nc * 4, sizeof *sg->dclr, 0);
     sg->stamp = take(sg, nn, sizeof *sg->stamp, 1);
     sg->g = take(sg, nn, sizeof *sg->g, 0);
     sg->parent = take(sg, nn, sizeof *sg->parent, 0);
     sg->inmask = take(sg, nn, sizeof *sg->inmask, 0);
     sg->hpos = take(sg, nn, sizeof *sg->hpos, 0);
     sg->heap = take(sg, nn, sizeof *sg->heap, 0);
+    sg->sarr = take(sg, nn, sizeof *sg->sarr, 0);
     sg->gmark = take(sg, nn, sizeof *sg->gmark, 1);
     sg->list = take(sg, (size_t)n + 1, sizeof *sg->list, 0);
     sg->ldir = take(sg, (size_t)n + 1, sizeof *sg->ldir, 0);
     sg->gpath = take(sg, nn, sizeof *sg->gpath, 0);
-    if (!sg->cell || !sg->xy || !sg->clr || !sg->stamp || !sg->g || !sg->parent || !sg->inmask || !sg->hpos
-        || !sg->heap || !sg->gmark || !sg->list || !sg->ldir || !sg->gpath) {
+    if (!sg->cell || !sg->xy || !sg->clr || !sg->dclr || !sg->stamp || !sg->g || !sg->parent || !sg->inmask || !sg->hpos
+        || !sg->heap || !sg->sarr || !sg->gmark || !sg->list || !sg->ldir || !sg->gpath) {
         errno = ENOMEM;
         return -1;
     }
@@ -1141,6 +1299,7 @@ void gb_sg_free(gb_sg *sg)
     if (!sg) return;
     gb_free(sg->sgid);
     gb_free(sg->clr);
+    gb_free(sg->dclr);
     gb_free(sg->cell);
     gb_free(sg->xy);
     gb_free(sg->adj_off);
@@ -1150,14 +1309,20 @@ void gb_sg_free(gb_sg *sg)
     gb_free(sg->adj_rev);
     gb_free(sg->adj_fm);
     gb_free(sg->adj_lm);
+    gb_free(sg->adj_rlm);
+    gb_free(sg->xmask);
+    gb_free(sg->smask);
+    gb_free(sg->adj_c);
     gb_free(sg->inmask);
     gb_free(sg->adj_gend);
     gb_free(sg->local);
+    gb_free(sg->lbox);
     gb_free(sg->stamp);
     gb_free(sg->g);
     gb_free(sg->parent);
     gb_free(sg->hpos);
     gb_free(sg->heap);
+    gb_free(sg->sarr);
     gb_free(sg->gmark);
     gb_free(sg->list);
     gb_free(sg->ldir);
@@ -1191,12 +1356,29 @@ int gb_sg_is_subgoal(const gb_sg *sg, int32_t id)
 
 /* ---- query ------------------------------------------------------------ */
 
+/* sg-tl: may a goal-side local subgoal be a local neighbour of u (does
+ * the box of u's local neighbours meet the box of those subgoals)? */
+static inline int in_gbox(const gb_sg *sg, int32_t u)
+{
+    const sg_xy lo = sg->lbox[2 * u], hi = sg->lbox[2 * u + 1];
+    return lo.x <= sg->gbox[2] && hi.x >= sg->gbox[0] && lo.y <= sg->gbox[3]
+           && hi.y >= sg->gbox[1];
+}
+
 /* A* from node n (start) to node n + 1 (goal) over the query graph; the
  * start's scan is in sg->list[0 .. nstart), the goal side is marked by
  * gmark (and, for sg-tl, the extra edges).  TL is a compile-time constant
  * at both call sites.  Returns 1 when the goal was popped. */
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t nstart,
-                                                            gb_sg_stats *st, const int TL)
+                                                            gb_sg_stats *st, uint64_t max_exp,
+                                                            int64_t deadline, const int TL)
 {
     const int32_t S = sg->n, G = sg->n + 1;
     const uint32_t gen = sg->gen, open = 2 * gen, closed = open + 1;
@@ -1204,6 +1386,7 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
     const sg_xy *xy = sg->xy;
     const int32_t *adj_off = sg->adj_off, *adj_to = sg->adj_to;
     const uint8_t *adj_fm = sg->adj_fm, *adj_lm = sg->adj_lm;
+    const double *adj_c = sg->adj_c;
     uint32_t *stamp = sg->stamp;
     double *g = sg->g;
     int32_t *parent = sg->parent, *pentry = sg->pentry;
@@ -1233,58 +1416,128 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
             parent[v_] = u;                                                      \
             inmask[v_] = (LM);                                                   \
             if (TL) pentry[v_] = (E);                                            \
-            heap_decrease(sg, v_, ng_ + oct(xy[v_], gxy), ng_);                  \
+            if (sg->hpos[v_] >= 0)                                               \
+                heap_decrease(sg, v_, ng_ + oct(xy[v_], gxy), ng_);              \
+            else /* in sarr (cannot happen: its g is final); its entry  \
+                    there goes stale */                                          \
+                heap_push(sg, ng_ + oct(xy[v_], gxy), ng_, v_);                  \
             generated++;                                                         \
             decreases++;                                                         \
         }                                                                        \
     } while (0)
 
+    /* The start is expanded first.  Its successors, the subgoals of its
+     * scan, get their final g at once (h(S, v): v is direct-h-reachable,
+     * no path is shorter), so none of them needs a decrease-key: they
+     * wait in a second queue, sarr, heapified in one pass instead of
+     * pushed one by one, and the pops take the better of the two tops. */
     sg->hn = 0;
-    stamp[S] = open;
+    stamp[S] = closed;
     g[S] = 0.0;
     parent[S] = -1;
-    heap_push(sg, oct(xy[S], gxy), 0.0, S);
     pushes++;
-    peak = 1;
-    while (sg->hn > 0) {
-        int32_t u = heap_pop(sg);
+    pops++;
+    expanded++;
+    sg_hent *sarr = sg->sarr;
+    int32_t sn = 0;
+    {
+        const sg_xy sxy = xy[S];
+        for (int32_t i = 0; i < nstart; i++) {
+            int32_t v = sg->list[i];
+            /* sg-tl: skip a local v that leads nowhere: no global edge
+             * survives the turn, no goal-side subgoal in reach of its
+             * local edges, not joined to G (by (J) a local start-side
+             * subgoal is only a relay) */
+            if (TL && sg->smask && sg->local[v] && sg->smask[(size_t)v * 8 + sg->ldir[i]] == 0
+                && sg->adj_gend[v] - adj_off[v] <= 64 && sg->gmark[v] != gen && !in_gbox(sg, v))
+                continue;
+            double gv = oct(sxy, xy[v]);
+            stamp[v] = open;
+            g[v] = gv;
+            parent[v] = S;
+            inmask[v] = (uint8_t)(1u << sg->ldir[i]);
+            if (TL) pentry[v] = -1;
+            sg->hpos[v] = -1;   /* not in the main heap */
+            sarr[sn++] = (sg_hent){ gv + oct(xy[v], gxy), gv, v };
+            generated++;
+            pushes++;
+        }
+        for (int32_t i = sn / 2 - 1; i >= 0; i--) sheap_down(sarr, sn, i);
+    }
+    peak = sn;
+    while (sg->hn > 0 || sn > 0) {
+        int32_t u;
+        if (sn > 0 && (sg->hn == 0 || hbefore(&sarr[0], &sg->heap[0]))) {
+            u = sarr[0].id;
+            if (--sn > 0) {
+                sarr[0] = sarr[sn];
+                sheap_down(sarr, sn, 0);
+            }
+            if (stamp[u] == closed) continue;   /* it went to the main heap (see SG_RELAX) */
+        } else {
+            u = heap_pop(sg);
+        }
         pops++;
         stamp[u] = closed;
         if (u == G) { found = 1; break; }
-        expanded++;
+        if (++expanded > max_exp
+            || (deadline != INT64_MAX && expanded % GB_SG_TIME_CHECK == 0 && mono_ns() > deadline)) {
+            expanded--;
+            found = -1;
+            break;
+        }
         double gu = g[u];
         sg_xy uxy = xy[u];
-        if (u == S) {   /* no parent: no pruning; S -> v is D(S, v) */
-            for (int32_t i = 0; i < nstart; i++) {
-                int32_t v = sg->list[i];
-                SG_RELAX(v, oct(uxy, xy[v]), (uint8_t)(1u << sg->ldir[i]), -1);
-            }
-            continue;
-        }
         if (sg->gmark[u] == gen) SG_RELAX(G, oct(uxy, gxy), 0, -1);
         /* sg-tl: a local subgoal not reached from S is on the goal side
          * (reached to go on to G, by (J)): nothing else to do */
         if (TL && sg->local[u] && parent[u] != S) continue;
-        uint8_t pm = turn_prune(sg, sg->cell[u], inmask[u]);
         int32_t end = TL ? sg->adj_gend[u] : adj_off[u + 1];
-        for (int32_t e = adj_off[u]; e < end; e++) {
-            if (adj_fm[e] & pm) continue;
-            int32_t v = adj_to[e];
-            SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e], e);
+        uint8_t pm = 0;
+        if (TL && sg->smask && end - adj_off[u] <= 64) {
+            /* the global edges that survive every in-direction's turn */
+            uint64_t mk = ~(uint64_t)0;
+            for (unsigned in = inmask[u]; in; in &= in - 1)
+                mk &= sg->smask[(size_t)u * 8 + (size_t)__builtin_ctz(in)];
+            for (; mk; mk &= mk - 1) {
+                int32_t e = adj_off[u] + __builtin_ctzll(mk);
+                int32_t v = adj_to[e];
+                SG_RELAX(v, adj_c[e], adj_lm[e], e);
+            }
+            if (sg->local[u] ? in_gbox(sg, u) : sg->xstamp[u] == gen)
+                pm = turn_prune(sg, sg->cell[u], inmask[u]);
+        } else {
+            pm = turn_prune(sg, sg->cell[u], inmask[u]);
+            for (int32_t e = adj_off[u]; e < end; e++) {
+                if (adj_fm[e] & pm) continue;
+                int32_t v = adj_to[e];
+                SG_RELAX(v, adj_c[e], adj_lm[e], e);
+            }
         }
         if (TL) {
-            if (sg->local[u]) {
+            if (sg->local[u] && in_gbox(sg, u)) {
+                /* local-local edges lead only to goal-side nodes (none
+                 * unless the boxes meet: in_gbox): few match, so collect
+                 * them without a branch per entry (sg->stack is free
+                 * until the refinement) */
+                int32_t *hitb = sg->stack, nh = 0;
+                const uint32_t *gm = sg->gmark;
                 for (int32_t e = end; e < adj_off[u + 1]; e++) {
+                    hitb[nh] = e;
+                    nh += gm[adj_to[e]] == gen;
+                }
+                for (int32_t h = 0; h < nh; h++) {
+                    int32_t e = hitb[h];
+                    if (adj_fm[e] & pm) continue;
                     int32_t v = adj_to[e];
-                    if (sg->gmark[v] != gen || (adj_fm[e] & pm)) continue;
-                    SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e], e);
+                    SG_RELAX(v, adj_c[e], adj_lm[e], e);
                 }
             } else if (sg->xstamp[u] == gen) {
                 for (int32_t x = sg->xhead[u]; x >= 0; x = sg->xnext[x]) {
                     int32_t e = sg->xto[x];
                     if (adj_fm[e] & pm) continue;
                     int32_t v = adj_to[e];
-                    SG_RELAX(v, oct(uxy, xy[v]), adj_lm[e], e);
+                    SG_RELAX(v, adj_c[e], adj_lm[e], e);
                 }
             }
         }
@@ -1300,14 +1553,16 @@ static inline __attribute__((always_inline)) int astar_core(gb_sg *sg, int32_t n
     return found;
 }
 
-static int astar_simple(gb_sg *sg, int32_t nstart, gb_sg_stats *st)
+static int astar_simple(gb_sg *sg, int32_t nstart, gb_sg_stats *st, uint64_t max_exp,
+                        int64_t deadline)
 {
-    return astar_core(sg, nstart, st, 0);
+    return astar_core(sg, nstart, st, max_exp, deadline, 0);
 }
 
-static int astar_tl(gb_sg *sg, int32_t nstart, gb_sg_stats *st)
+static int astar_tl(gb_sg *sg, int32_t nstart, gb_sg_stats *st, uint64_t max_exp,
+                    int64_t deadline)
 {
-    return astar_core(sg, nstart, st, 1);
+    return astar_core(sg, nstart, st, max_exp, deadline, 1);
 }
 
 /* sg-tl: the cells of adjacency entry e (from node u) at out[0 ..]: an
@@ -1320,8 +1575,8 @@ static int32_t emit_entry(gb_sg *sg, int32_t u, int32_t e, int32_t *out, int64_t
     sg->stack[sp++] = e;
     while (sp > 0) {
         int32_t f = sg->stack[--sp], a = sg->stack[--sp];
-        if (sg->adj_h1[f] < 0) {
-            pos += emit(sg, a, sg->adj_to[f], 0, out + pos, ns, nd);
+        if (sg->adj_h1[f] < 0) {   /* -1: D(a, v); -2: D(v, a) reversed */
+            pos += emit(sg, a, sg->adj_to[f], sg->adj_h1[f] == -2, out + pos, ns, nd);
         } else {
             int32_t h1 = sg->adj_h1[f], h2 = sg->adj_h2[f];
             sg->stack[sp++] = sg->adj_to[h1];   /* x -> v second */
@@ -1346,44 +1601,103 @@ static void refine(gb_sg *sg, int32_t k, int32_t *path, int64_t *ns, int64_t *nd
     }
 }
 
+/* sg-tl: the in-directions a for which a turn a -> o at local subgoal v
+ * is strictly shortenable: always (pruned_by), or (both straight, at 90
+ * degrees) when the corner cell v - a + o is free. */
+static uint8_t goal_bad(const gb_sg *sg, int32_t v, int o)
+{
+    uint8_t bad = sg->pruned_by[o];
+    if (o < 4) {
+        const int32_t *off = sg->grid->off;
+        int32_t c = sg->cell[v] + off[o];
+        int a1 = (o + 1) & 3, a2 = (o + 3) & 3;
+        if (sg->grid->pass[c - off[a1]]) bad |= (uint8_t)(1u << a1);
+        if (sg->grid->pass[c - off[a2]]) bad |= (uint8_t)(1u << a2);
+    }
+    return bad;
+}
+
+/* sg-tl, build: xmask[8v + o] for a local v with at most 64 global
+ * neighbours: bit j set when the entry u -> v (u the j-th global
+ * neighbour) is not pruned by goal_bad(v, o). */
+static void xmask_fill(gb_sg *sg)
+{
+    for (int32_t v = 0; v < sg->n; v++) {
+        int32_t base = sg->adj_off[v], deg = sg->adj_gend[v] - base;
+        for (int o = 0; o < 8; o++) {
+            uint64_t mk = 0;
+            if (sg->local[v] && deg <= 64) {
+                uint8_t bad = goal_bad(sg, v, o);
+                for (int32_t j = 0; j < deg; j++)
+                    if (!(sg->adj_rlm[base + j] & bad)) mk |= (uint64_t)1 << j;
+            }
+            sg->xmask[(size_t)v * 8 + (size_t)o] = mk;
+            /* the global edges out of v that survive a turn after a
+             * move in direction o */
+            uint64_t sk = 0;
+            if (deg <= 64) {
+                uint8_t pm = turn_prune(sg, sg->cell[v], 1u << o);
+                for (int32_t j = 0; j < deg; j++)
+                    if (!(sg->adj_fm[base + j] & pm)) sk |= (uint64_t)1 << j;
+            }
+            sg->smask[(size_t)v * 8 + (size_t)o] = sk;
+        }
+    }
+}
+
+/* The extra edge u -> v for entry e = v -> u: prepended to u's list. */
+static inline void xlink(gb_sg *sg, int32_t e, uint32_t gen, int32_t *nx)
+{
+    int32_t u = sg->adj_to[e];
+    if (sg->xstamp[u] != gen) {
+        sg->xstamp[u] = gen;
+        sg->xhead[u] = -1;
+    }
+    sg->xto[*nx] = sg->adj_rev[e];
+    sg->xnext[*nx] = sg->xhead[u];
+    sg->xhead[u] = (*nx)++;
+}
+
 /* sg-tl, before the search: for each local subgoal v of the goal's scan,
  * an extra edge u -> v from each global neighbour u, unless the turn
  * u -> v -> G is strictly shortenable (then no optimal path ends so). */
 static void extra_edges(gb_sg *sg, int32_t ng, uint32_t gen)
 {
     int32_t nx = 0;
+    int32_t *box = sg->gbox;
+    box[0] = box[1] = INT32_MAX;
+    box[2] = box[3] = INT32_MIN;
     for (int32_t i = 0; i < ng; i++) {
         int32_t v = sg->list[i];
         if (!sg->local[v]) continue;
+        sg_xy q = sg->xy[v];
+        if (q.x < box[0]) box[0] = q.x;
+        if (q.y < box[1]) box[1] = q.y;
+        if (q.x > box[2]) box[2] = q.x;
+        if (q.y > box[3]) box[3] = q.y;
         /* first move from v on the way to G: the reverse of D(G, v)'s last */
         int o = sg->ldir[i] ^ 2;
-        /* in-directions a for which a -> o shortens: always, or (both
-         * straight, at 90 degrees) when the corner cell v - a + o is free */
-        uint8_t bad = sg->pruned_by[o];
-        if (o < 4) {
-            const int32_t *off = sg->grid->off;
-            int32_t c = sg->cell[v] + off[o];
-            int a1 = (o + 1) & 3, a2 = (o + 3) & 3;
-            if (sg->grid->pass[c - off[a1]]) bad |= (uint8_t)(1u << a1);
-            if (sg->grid->pass[c - off[a2]]) bad |= (uint8_t)(1u << a2);
-        }
-        for (int32_t e = sg->adj_off[v]; e < sg->adj_gend[v]; e++) {
-            int32_t r = sg->adj_rev[e];   /* u -> v */
-            if (sg->adj_lm[r] & bad) continue;
-            int32_t u = sg->adj_to[e];
-            if (sg->xstamp[u] != gen) {
-                sg->xstamp[u] = gen;
-                sg->xhead[u] = -1;
-            }
-            sg->xto[nx] = r;
-            sg->xnext[nx] = sg->xhead[u];
-            sg->xhead[u] = nx++;
+        int32_t base = sg->adj_off[v], deg = sg->adj_gend[v] - base;
+        if (sg->xmask && deg <= 64) {   /* the precomputed survivors only */
+            for (uint64_t mk = sg->xmask[(size_t)v * 8 + (size_t)o]; mk; mk &= mk - 1)
+                xlink(sg, base + __builtin_ctzll(mk), gen, &nx);
+        } else {
+            uint8_t bad = goal_bad(sg, v, o);
+            for (int32_t e = base; e < base + deg; e++)
+                if (!(sg->adj_rlm[e] & bad)) xlink(sg, e, gen, &nx);
         }
     }
 }
 
 int gb_sg_query(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t cap,
                 int32_t *len, double *cost, gb_sg_stats *st)
+{
+    return gb_sg_query_limited(sg, start, goal, path, cap, len, cost, st, 0, INT64_MAX);
+}
+
+int gb_sg_query_limited(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t cap,
+                        int32_t *len, double *cost, gb_sg_stats *st, uint64_t max_expanded,
+                        int64_t deadline_ns)
 {
     gb_sg_stats local_st;
     if (!st) st = &local_st;
@@ -1424,7 +1738,10 @@ int gb_sg_query(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t c
     if (sg->two_level) extra_edges(sg, ng, gen);
     int32_t nstart = scan(sg, start, sg->list, sg->ldir);
     if (nstart == 0) return GB_SG_UNREACHABLE;
-    int found = sg->two_level ? astar_tl(sg, nstart, st) : astar_simple(sg, nstart, st);
+    uint64_t max_exp = max_expanded ? max_expanded : UINT64_MAX;
+    int found = sg->two_level ? astar_tl(sg, nstart, st, max_exp, deadline_ns)
+                              : astar_simple(sg, nstart, st, max_exp, deadline_ns);
+    if (found < 0) return GB_SG_LIMIT;
     if (!found) return GB_SG_UNREACHABLE;
     /* graph path, then its length in cells */
     int32_t k = 0;

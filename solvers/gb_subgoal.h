@@ -47,7 +47,7 @@ typedef struct gb_sg_info {
 } gb_sg_info;
 
 /* Query outcome (gb_sg_query's return value when not -1). */
-enum { GB_SG_UNREACHABLE = 0, GB_SG_FOUND = 1 };
+enum { GB_SG_UNREACHABLE = 0, GB_SG_FOUND = 1, GB_SG_LIMIT = 2 };
 
 /* Build the subgoal graph of grid g (which must outlive it, unchanged)
  * under model 8-nocut; two_level != 0 builds sg-tl, 0 builds sg.
@@ -83,6 +83,17 @@ int gb_sg_two_level(const gb_sg *sg);
  * lives in sg, so one sg serves one query at a time. */
 int gb_sg_query(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t cap,
                 int32_t *len, double *cost, gb_sg_stats *st);
+
+/* gb_sg_query with limits on the graph search: it stops with GB_SG_LIMIT
+ * (*len = 0, *cost = INFINITY) once more than max_expanded graph nodes
+ * would be expanded (0 = no limit), or when, checked every
+ * GB_SG_TIME_CHECK expansions, CLOCK_MONOTONIC is past deadline_ns
+ * (INT64_MAX = none).  The connection scans and the refinement are not
+ * limited (each is linear in the cells it walks). */
+#define GB_SG_TIME_CHECK 64
+int gb_sg_query_limited(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t cap,
+                        int32_t *len, double *cost, gb_sg_stats *st, uint64_t max_expanded,
+                        int64_t deadline_ns);
 
 /* Nonzero when cell id is a subgoal of sg (for tests and images). */
 int gb_sg_is_subgoal(const gb_sg *sg, int32_t id);

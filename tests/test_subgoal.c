@@ -503,3 +503,60 @@ GB_TEST(subgoal, two_level_makes_most_game_map_subgoals_local)
     gb_sg_free(tl);
     gb_map_free(&mp);
 }
+
+/* --max-expanded and --max-ms reach the graph search: with one expansion
+ * fewer than a query needs it stops with GB_SG_LIMIT (no path, no cost);
+ * with exactly as many it finds the same path; a deadline already past
+ * stops every query that gets to GB_SG_TIME_CHECK expansions. */
+GB_TEST(subgoal, limits_stop_the_graph_search)
+{
+    gb_map mp;
+    gb_diag d;
+    cr_assert_eq(gb_map_load("datasets/default/maze128-2-1.map", &mp, &d), 0, "%s", d.msg);
+    const gb_grid *g = &mp.grid;
+    int32_t *path = malloc((size_t)g->ncells * sizeof *path);
+    cr_assert(path);
+    for (int tl = 0; tl < 2; tl++) {
+        gb_sg *sg;
+        cr_assert_eq(gb_sg_build(&sg, g, tl), 0);
+        int limited = 0, timed = 0;
+        uint64_t seed = 7;
+        for (int k = 0; k < 200; k++) {
+            int32_t s = (int32_t)(rng_next(&seed) % (uint64_t)g->ncells);
+            int32_t t = (int32_t)(rng_next(&seed) % (uint64_t)g->ncells);
+            if (!g->pass[s] || !g->pass[t]) continue;
+            int32_t len, len2;
+            double cost, cost2;
+            gb_sg_stats st, st2;
+            int r = gb_sg_query(sg, s, t, path, g->ncells, &len, &cost, &st);
+            cr_assert_neq(r, -1);
+            cr_assert_eq(gb_sg_query_limited(sg, s, t, path, g->ncells, &len2, &cost2, &st2, 0,
+                                             INT64_MAX), r);
+            if (r != GB_SG_FOUND || st.expanded < 2) continue;
+            limited++;
+            r = gb_sg_query_limited(sg, s, t, path, g->ncells, &len2, &cost2, &st2,
+                                    st.expanded - 1, INT64_MAX);
+            cr_assert_eq(r, GB_SG_LIMIT, "tl=%d: %llu expansions allowed, %llu needed", tl,
+                         (unsigned long long)(st.expanded - 1), (unsigned long long)st.expanded);
+            cr_expect_eq(len2, 0);
+            cr_expect(isinf(cost2));
+            cr_expect_leq(st2.expanded, st.expanded - 1);
+            r = gb_sg_query_limited(sg, s, t, path, g->ncells, &len2, &cost2, &st2, st.expanded,
+                                    INT64_MAX);
+            cr_assert_eq(r, GB_SG_FOUND);
+            cr_expect_eq(len2, len);
+            cr_expect_eq(cost2, cost);
+            if (st.expanded >= GB_SG_TIME_CHECK) {
+                timed++;
+                cr_expect_eq(gb_sg_query_limited(sg, s, t, path, g->ncells, &len2, &cost2, &st2, 0,
+                                                 1),
+                             GB_SG_LIMIT);
+            }
+        }
+        cr_expect_gt(limited, 50, "tl=%d: only %d queries needed 2+ expansions", tl, limited);
+        if (!tl) cr_expect_gt(timed, 0, "sg: no maze query reached %d expansions", GB_SG_TIME_CHECK);
+        gb_sg_free(sg);
+    }
+    free(path);
+    gb_map_free(&mp);
+}
