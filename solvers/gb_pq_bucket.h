@@ -170,6 +170,12 @@
 #define GB_BUCKET_SHIFT 8
 #endif
 #define GB_BUCKET_SCALE ((double)(1u << GB_BUCKET_SHIFT))   /* 1/w, exact */
+/* Exact keys: bucket width 2^GB_BUCKET_XSHIFT key units (see "Exact
+ * keys"); at most 28 (the packed sort keeps 28 bits of a key offset). */
+#ifndef GB_BUCKET_XSHIFT
+#define GB_BUCKET_XSHIFT 24
+#endif
+_Static_assert(GB_BUCKET_XSHIFT <= 28, "pack_xsort_ keeps 28 bits of a key offset");
 #define GB_BUCKET_IDX_CAP ((int64_t)1 << 62)   /* idx of every huge key */
 #define GB_BUCKET_MIN_SLOTS 4096
 #define GB_BUCKET_MAX_SLOTS (1 << 18)          /* bm2 covers 64*64*64 slots */
@@ -207,6 +213,8 @@ typedef struct gb_bucket {
     int64_t lim;            /* base + nslots: overflow nodes have idx >= lim */
     int32_t ovf;            /* first node of the overflow list, or -1 */
     int32_t nslots;         /* window slots, a power of two */
+    int exact;              /* 1: keys are exact (pushk, gb_exact.h), idx =
+                               fk >> GB_BUCKET_XSHIFT; 0: doubles (push) */
 } gb_bucket;
 
 /* Bucket index of key f >= 0 (see (M) above). */
@@ -216,12 +224,20 @@ static inline int64_t gb_bucket_idx(double f)
     return t < (double)GB_BUCKET_IDX_CAP ? (int64_t)t : GB_BUCKET_IDX_CAP;
 }
 
-/* Bucket index of a key image fk = gb_bheap_dk_fkey(f): undo the bit flips
- * to get f back (exactly), then gb_bucket_idx. */
-static inline int64_t gb_bucket_kidx(uint64_t fk)
+/* Bucket index of an exact key D (gb_exact.h): its top bits. */
+static inline int64_t gb_bucket_xidx(uint64_t fk)
+{
+    return (int64_t)(fk >> GB_BUCKET_XSHIFT);
+}
+
+/* Bucket index of a stored key image: exact keys by gb_bucket_xidx; a
+ * double's image fk = gb_bheap_dk_fkey(f): undo the bit flips to get f
+ * back (exactly), then gb_bucket_idx. */
+static inline int64_t gb_bucket_kidx(const gb_bucket *q, uint64_t fk)
 {
     uint64_t u = fk ^ ((fk >> 63) ? (uint64_t)1 << 63 : ~(uint64_t)0);
     double f;
+    if (q->exact) return gb_bucket_xidx(fk);
     memcpy(&f, &u, sizeof f);
     return gb_bucket_idx(f);
 }
@@ -436,6 +452,21 @@ static GB_BUCKET_HOT void gb_bucket_push(gb_bucket *q, int32_t id, double f, dou
 {
     int64_t i = gb_bucket_idx(f);
     int32_t x = gb_pool_take(&q->p, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
+    q->exact = 0;
+    if (i > q->cur && i < q->lim) gb_bucket_slot_link_(q, (uint32_t)(i - q->base), x);
+    else gb_bucket_place_cold_(q, x, i);
+    q->n++;
+    q->cnt.pushes++;
+    if (q->n > q->cnt.peak) q->cnt.peak = q->n;
+}
+
+/* push with an exact key: fk = D(f), gk = ~D(g) (gb_exact.h).  All
+ * pushes between two clears use one kind of key. */
+static GB_BUCKET_HOT void gb_bucket_pushk(gb_bucket *q, int32_t id, uint64_t fk, uint64_t gk)
+{
+    int64_t i = gb_bucket_xidx(fk);
+    int32_t x = gb_pool_take(&q->p, id, fk, gk);
+    q->exact = 1;
     if (i > q->cur && i < q->lim) gb_bucket_slot_link_(q, (uint32_t)(i - q->base), x);
     else gb_bucket_place_cold_(q, x, i);
     q->n++;
@@ -449,15 +480,14 @@ static GB_BUCKET_HOT void gb_bucket_push(gb_bucket *q, int32_t id, double f, dou
  * larger-g-first rule ranks the new key behind the old one -- the key is
  * kept: the queue holds the minimum of the keys it was given, which is
  * also the entry a lazy queue pops first, so all queues still agree. */
-static inline void gb_bucket_decrease(gb_bucket *q, int32_t id, double f, double g)
+static inline void gb_bucket_decrease_(gb_bucket *q, int32_t id, uint64_t fk, uint64_t gk,
+                                       int64_t i, const int exact)
 {
     int32_t x = q->p.loc[id];
-    uint64_t fk = gb_bheap_dk_fkey(f), gk = gb_bheap_dk_gkey(g);
-    int64_t oi, i;
+    int64_t oi;
     q->cnt.decreases++;
     if (!(fk < q->p.nd[x].fk || (fk == q->p.nd[x].fk && gk < q->p.nd[x].gk))) return;
-    oi = gb_bucket_kidx(q->p.nd[x].fk);
-    i = gb_bucket_idx(f);
+    oi = exact ? gb_bucket_xidx(q->p.nd[x].fk) : gb_bucket_kidx(q, q->p.nd[x].fk);
     q->p.nd[x].fk = fk;
     q->p.nd[x].gk = gk;
     if (oi <= q->cur) {                       /* active */
@@ -487,6 +517,17 @@ static inline void gb_bucket_decrease(gb_bucket *q, int32_t id, double f, double
         gb_bucket_ovf_unlink_(q, x);
     }
     gb_bucket_place_(q, x, i);
+}
+
+static inline void gb_bucket_decrease(gb_bucket *q, int32_t id, double f, double g)
+{
+    gb_bucket_decrease_(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g), gb_bucket_idx(f), 0);
+}
+
+/* decrease with an exact key (see gb_bucket_pushk). */
+static inline void gb_bucket_decreasek(gb_bucket *q, int32_t id, uint64_t fk, uint64_t gk)
+{
+    gb_bucket_decrease_(q, id, fk, gk, gb_bucket_xidx(fk), 1);
 }
 
 /* First non-empty slot >= from, or -1. */
@@ -607,6 +648,42 @@ static inline int gb_bucket_pack_sort_(gb_bucket *q, size_t k)
     return 1;
 }
 
+/* Sort heap[0 .. k), 2 <= k <= GB_BUCKET_RUN, of a bucket of exact keys
+ * whose entries all have the same fk + gk (mod 2^64) -- the same h:
+ * always in Dijkstra, where fk = D(g) and gk = ~D(g) -- so that gk is a
+ * decreasing function of fk and (fk, gk, id) order is (fk, id) order:
+ *   key = (fk - fk0) << 36 | id << 5 | i,
+ * fk0 = the bucket's least possible key (its index << GB_BUCKET_XSHIFT),
+ * so fk - fk0 < 2^GB_BUCKET_XSHIFT <= 2^28 always fits: this packing
+ * never fails on a Dijkstra bucket.  Returns 0, with nothing moved, when
+ * the entries do not share fk + gk. */
+static inline int gb_bucket_pack_xsort_(gb_bucket *q, size_t k)
+{
+    gb_bheap_dk_ent *h = q->p.heap;
+    const uint64_t b0 = (uint64_t)q->cur << GB_BUCKET_XSHIFT, c0 = h[0].fk + h[0].gk;
+    uint64_t p[GB_BUCKET_RUN + 16], d = 0;
+    int32_t xs[GB_BUCKET_RUN];
+    size_t i, j;
+    for (i = 0; i < k; i++) {
+        d |= (h[i].fk + h[i].gk) ^ c0;
+        p[i] = (h[i].fk - b0) << 36 | (uint64_t)(uint32_t)h[i].id << 5 | i;
+        xs[i] = h[i].aux;
+    }
+    if (d) return 0;
+    for (i = 0; i < 16; i++) p[k + i] = UINT64_MAX;
+    if (k <= 4) gb_bucket_net4_(p);
+    else if (k <= 8) gb_bucket_net8_(p);
+    else if (k <= 16) gb_bucket_net16_(p);
+    else
+        for (i = 1; i < k; i++) {
+            uint64_t v = p[i];
+            for (j = i; j > 0 && v < p[j - 1]; j--) p[j] = p[j - 1];
+            p[j] = v;
+        }
+    for (i = 0; i < k; i++) h[i] = gb_pool_ent(&q->p, xs[p[i] & 31]);
+    return 1;
+}
+
 /* The active set is empty and the queue is not: move the least bucket
  * into it (from the window, or by rebasing the window on the overflow) and
  * sort it into a run or heapify it. */
@@ -626,13 +703,13 @@ static GB_BUCKET_COLD void gb_bucket_refill_(gb_bucket *q)
         int64_t m = GB_BUCKET_IDX_CAP;
         int32_t nx;
         for (x = q->ovf; x >= 0; x = q->p.nd[x].nxt) {
-            int64_t i = gb_bucket_kidx(q->p.nd[x].fk);
+            int64_t i = gb_bucket_kidx(q, q->p.nd[x].fk);
             if (i < m) m = i;
         }
         q->base = q->cur = m;
         q->lim = m + q->nslots;
         for (x = q->ovf; x >= 0; x = nx) {
-            int64_t i = gb_bucket_kidx(q->p.nd[x].fk);
+            int64_t i = gb_bucket_kidx(q, q->p.nd[x].fk);
             nx = q->p.nd[x].nxt;
             if (i >= q->lim) continue;
             gb_bucket_ovf_unlink_(q, x);
@@ -643,7 +720,9 @@ static GB_BUCKET_COLD void gb_bucket_refill_(gb_bucket *q)
     q->hn = k;
     q->hs = 0;
     q->hrun = 1;
-    if (k < 2 || (k <= GB_BUCKET_RUN && gb_bucket_pack_sort_(q, k))) return;
+    if (k < 2 || (k <= GB_BUCKET_RUN && (q->exact ? gb_bucket_pack_xsort_(q, k)
+                                                : gb_bucket_pack_sort_(q, k))))
+        return;
     if (k <= GB_BUCKET_RUN) {                 /* insertion sort: a run */
         size_t i, j;
         gb_bheap_dk_ent *h = q->p.heap;
@@ -728,7 +807,7 @@ static inline int gb_bucket_check(const gb_bucket *q)
         const gb_bheap_dk_ent *e = &q->p.heap[i];
         gb_bheap_dk_ent w = gb_pool_ent(&q->p, e->aux);
         if (e->fk != w.fk || e->gk != w.gk || e->id != w.id) return 5;
-        if (gb_bucket_kidx(q->p.nd[e->aux].fk) > q->cur) return 5;
+        if (gb_bucket_kidx(q, q->p.nd[e->aux].fk) > q->cur) return 5;
         if (q->p.loc[e->id] != e->aux) return 11;
     }
     for (i = 0; i < nw1; i++) {
@@ -748,7 +827,7 @@ static inline int gb_bucket_check(const gb_bucket *q)
             gb_bheap_dk_ent w = gb_pool_ent(&q->p, e->aux);
             if (e->fk != w.fk || e->gk != w.gk || e->id != w.id) return 5;
         }
-        if (gb_bucket_kidx(q->p.nd[e->aux].fk) > q->cur) return 5;
+        if (gb_bucket_kidx(q, q->p.nd[e->aux].fk) > q->cur) return 5;
         if (q->p.loc[e->id] != e->aux) return 11;
     }
     if (q->fn && q->hn > q->hs && !gb_bheap_dk_ent_before(&q->fs[0], &q->p.heap[q->hs]))
@@ -766,7 +845,7 @@ static inline int gb_bucket_check(const gb_bucket *q)
             if ((rc = gb_pool_check_node(&q->p, x)) != 0) return rc;
             if (q->p.nd[x].prv != p) return 7;
             if (++len > q->n) return 7;
-            if (gb_bucket_kidx(q->p.nd[x].fk) != q->base + (int64_t)i) return 8;
+            if (gb_bucket_kidx(q, q->p.nd[x].fk) != q->base + (int64_t)i) return 8;
             p = x;
         }
         if (len == 0) return 7;
@@ -778,7 +857,7 @@ static inline int gb_bucket_check(const gb_bucket *q)
         if ((rc = gb_pool_check_node(&q->p, x)) != 0) return rc;
         if (q->p.nd[x].prv != p) return 9;
         if (++i > q->n) return 9;
-        if (gb_bucket_kidx(q->p.nd[x].fk) < q->lim) return 9;
+        if (gb_bucket_kidx(q, q->p.nd[x].fk) < q->lim) return 9;
         p = x;
     }
     if (i != q->novf) return 9;
