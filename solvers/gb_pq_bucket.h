@@ -230,16 +230,21 @@ static inline int64_t gb_bucket_xidx(uint64_t fk)
     return (int64_t)(fk >> GB_BUCKET_XSHIFT);
 }
 
-/* Bucket index of a stored key image: exact keys by gb_bucket_xidx; a
- * double's image fk = gb_bheap_dk_fkey(f): undo the bit flips to get f
- * back (exactly), then gb_bucket_idx. */
-static inline int64_t gb_bucket_kidx(const gb_bucket *q, uint64_t fk)
+/* Bucket index of a key image fk = gb_bheap_dk_fkey(f): undo the bit flips
+ * to get f back (exactly), then gb_bucket_idx. */
+static inline int64_t gb_bucket_kidx(uint64_t fk)
 {
     uint64_t u = fk ^ ((fk >> 63) ? (uint64_t)1 << 63 : ~(uint64_t)0);
     double f;
-    if (q->exact) return gb_bucket_xidx(fk);
     memcpy(&f, &u, sizeof f);
     return gb_bucket_idx(f);
+}
+
+/* Bucket index of a stored key of q: gb_bucket_xidx for exact keys,
+ * gb_bucket_kidx for the images of doubles. */
+static inline int64_t gb_bucket_qidx_(const gb_bucket *q, uint64_t fk)
+{
+    return q->exact ? gb_bucket_xidx(fk) : gb_bucket_kidx(fk);
 }
 
 /* Window slots for ncells: about ncells, a power of two in
@@ -487,7 +492,7 @@ static inline void gb_bucket_decrease_(gb_bucket *q, int32_t id, uint64_t fk, ui
     int64_t oi;
     q->cnt.decreases++;
     if (!(fk < q->p.nd[x].fk || (fk == q->p.nd[x].fk && gk < q->p.nd[x].gk))) return;
-    oi = exact ? gb_bucket_xidx(q->p.nd[x].fk) : gb_bucket_kidx(q, q->p.nd[x].fk);
+    oi = exact ? gb_bucket_xidx(q->p.nd[x].fk) : gb_bucket_qidx_(q, q->p.nd[x].fk);
     q->p.nd[x].fk = fk;
     q->p.nd[x].gk = gk;
     if (oi <= q->cur) {                       /* active */
@@ -703,13 +708,13 @@ static GB_BUCKET_COLD void gb_bucket_refill_(gb_bucket *q)
         int64_t m = GB_BUCKET_IDX_CAP;
         int32_t nx;
         for (x = q->ovf; x >= 0; x = q->p.nd[x].nxt) {
-            int64_t i = gb_bucket_kidx(q, q->p.nd[x].fk);
+            int64_t i = gb_bucket_qidx_(q, q->p.nd[x].fk);
             if (i < m) m = i;
         }
         q->base = q->cur = m;
         q->lim = m + q->nslots;
         for (x = q->ovf; x >= 0; x = nx) {
-            int64_t i = gb_bucket_kidx(q, q->p.nd[x].fk);
+            int64_t i = gb_bucket_qidx_(q, q->p.nd[x].fk);
             nx = q->p.nd[x].nxt;
             if (i >= q->lim) continue;
             gb_bucket_ovf_unlink_(q, x);
@@ -807,7 +812,7 @@ static inline int gb_bucket_check(const gb_bucket *q)
         const gb_bheap_dk_ent *e = &q->p.heap[i];
         gb_bheap_dk_ent w = gb_pool_ent(&q->p, e->aux);
         if (e->fk != w.fk || e->gk != w.gk || e->id != w.id) return 5;
-        if (gb_bucket_kidx(q, q->p.nd[e->aux].fk) > q->cur) return 5;
+        if (gb_bucket_qidx_(q, q->p.nd[e->aux].fk) > q->cur) return 5;
         if (q->p.loc[e->id] != e->aux) return 11;
     }
     for (i = 0; i < nw1; i++) {
@@ -827,7 +832,7 @@ static inline int gb_bucket_check(const gb_bucket *q)
             gb_bheap_dk_ent w = gb_pool_ent(&q->p, e->aux);
             if (e->fk != w.fk || e->gk != w.gk || e->id != w.id) return 5;
         }
-        if (gb_bucket_kidx(q, q->p.nd[e->aux].fk) > q->cur) return 5;
+        if (gb_bucket_qidx_(q, q->p.nd[e->aux].fk) > q->cur) return 5;
         if (q->p.loc[e->id] != e->aux) return 11;
     }
     if (q->fn && q->hn > q->hs && !gb_bheap_dk_ent_before(&q->fs[0], &q->p.heap[q->hs]))
@@ -845,7 +850,7 @@ static inline int gb_bucket_check(const gb_bucket *q)
             if ((rc = gb_pool_check_node(&q->p, x)) != 0) return rc;
             if (q->p.nd[x].prv != p) return 7;
             if (++len > q->n) return 7;
-            if (gb_bucket_kidx(q, q->p.nd[x].fk) != q->base + (int64_t)i) return 8;
+            if (gb_bucket_qidx_(q, q->p.nd[x].fk) != q->base + (int64_t)i) return 8;
             p = x;
         }
         if (len == 0) return 7;
@@ -857,7 +862,7 @@ static inline int gb_bucket_check(const gb_bucket *q)
         if ((rc = gb_pool_check_node(&q->p, x)) != 0) return rc;
         if (q->p.nd[x].prv != p) return 9;
         if (++i > q->n) return 9;
-        if (gb_bucket_kidx(q, q->p.nd[x].fk) < q->lim) return 9;
+        if (gb_bucket_qidx_(q, q->p.nd[x].fk) < q->lim) return 9;
         p = x;
     }
     if (i != q->novf) return 9;
