@@ -103,6 +103,26 @@
  * (100 queries) 3.8 on average, 96% of the refills with 2 to 32 entries
  * pack.
  *
+ * Exact keys (pushk / decreasek, solvers/gb_exact.h).  The key fk is
+ * the integer D(f) and idx = fk >> GB_BUCKET_XSHIFT (a shift: monotone,
+ * so (M) holds); one bucket spans 2^24 key units = 1/189 of a straight
+ * step.  Equal costs are equal keys, so a bucket holds few distinct keys,
+ * and on Dijkstra (fk + gk the same for every entry: h = 0) its order is
+ * (fk, id): pack_xsort_ packs (fk - bucket start) << 36 | id << 5 | i,
+ * which always fits (no fallback, no comparison), and sorts it with the
+ * same networks.  The width does not matter on A* (1/16 to 8 times it
+ * gave the same instruction count within 0.1%): its buckets are exact
+ * f-plateaus.
+ *
+ * Large exact buckets.  An A* bucket is an f-plateau of hundreds or
+ * thousands of entries that differ in g; heapifying it and popping
+ * costs 2 log k comparisons per pop.  When (fk, gk, id) relative to the
+ * bucket's least fk and gk packs into 64 bits (bit lengths of the ranges
+ * plus that of ncells - 1), radix_run_ sorts the packed keys with an LSD
+ * radix sort (one byte per pass, in heap[]'s own memory) into a run:
+ * O(k * bytes), then O(1) per pop.  A* octile on random512-10-0 (100
+ * queries): 541 -> 488 instructions per expansion.
+ *
  * Dijkstra.  With w <= 1 (the least edge cost), a key pushed after popping
  * f >= cur*w is >= f + 1 >= (cur+1)*w: nothing ever enters the active set
  * between refills, so each bucket is sorted once and then popped in O(1).
@@ -689,6 +709,67 @@ static inline int gb_bucket_pack_xsort_(gb_bucket *q, size_t k)
     return 1;
 }
 
+/* Bit length of v (0 for 0). */
+static inline unsigned gb_bucket_bits_(uint64_t v)
+{
+    return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
+}
+
+/* Sort heap[0 .. k), k > GB_BUCKET_RUN, of a bucket of exact keys into a
+ * run by an LSD radix sort of packed keys, in place (see "Large exact
+ * buckets"):
+ *   key = (fk - fmin) << (gb + ib) | (gk - gmin) << ib | id,
+ * gb, ib the bit lengths of gmax - gmin and ncells - 1: strictly monotone
+ * in (fk, gk, id) when the three fit in 64 bits.  The entries are copies
+ * of the pool's nodes, so once packed, heap[]'s 3k words are scratch:
+ * keys go to words [0, k), the byte passes alternate between [0, k) and
+ * [k, 2k), the last one writes [2k, 3k), and entry j, rebuilt from the
+ * node loc[id], overwrites only words below 3j + 3 <= 2k + j + 1 -- keys
+ * already read.  Returns 0, with nothing moved, when the key does not fit
+ * in 64 bits. */
+static inline int gb_bucket_radix_run_(gb_bucket *q, size_t k)
+{
+    gb_bheap_dk_ent *h = q->p.heap;
+    uint64_t fmin = h[0].fk, fmax = h[0].fk, gmin = h[0].gk, gmax = h[0].gk;
+    uint64_t *w = (uint64_t *)(void *)h, *src, *dst;
+    uint32_t cnt[8][256];
+    unsigned fb, gbits, ib, np, pass;
+    size_t i;
+    for (i = 1; i < k; i++) {
+        uint64_t f = h[i].fk, g = h[i].gk;
+        fmin = f < fmin ? f : fmin; fmax = f > fmax ? f : fmax;
+        gmin = g < gmin ? g : gmin; gmax = g > gmax ? g : gmax;
+    }
+    fb = gb_bucket_bits_(fmax - fmin);
+    gbits = gb_bucket_bits_(gmax - gmin);
+    ib = gb_bucket_bits_((uint64_t)(q->p.ncells > 1 ? q->p.ncells - 1 : 1));
+    if (fb + gbits + ib > 64) return 0;
+    np = (fb + gbits + ib + 7) / 8;
+    memset(cnt, 0, (size_t)np * sizeof cnt[0]);
+    for (i = 0; i < k; i++) {              /* word i lies in entry i/3 <= i: read */
+        /* a field of 0 bits is 0: no shift by 64 (fb > 0 makes gb + ib < 64) */
+        uint64_t key = (fb ? (h[i].fk - fmin) << (gbits + ib) : 0)
+                     | (gbits ? (h[i].gk - gmin) << ib : 0) | (uint64_t)(uint32_t)h[i].id;
+        w[i] = key;
+        for (pass = 0; pass < np; pass++) cnt[pass][(key >> (8 * pass)) & 255]++;
+    }
+    src = w;
+    for (pass = 0; pass < np; pass++) {
+        uint32_t sum = 0, c;
+        unsigned d;
+        dst = pass + 1 == np ? w + 2 * k : (src == w ? w + k : w);
+        for (d = 0; d < 256; d++) { c = cnt[pass][d]; cnt[pass][d] = sum; sum += c; }
+        for (i = 0; i < k; i++) dst[cnt[pass][(src[i] >> (8 * pass)) & 255]++] = src[i];
+        src = dst;
+    }
+    src = w + 2 * k;
+    for (i = 0; i < k; i++) {
+        int32_t id = (int32_t)(src[i] & (((uint64_t)1 << ib) - 1));
+        h[i] = gb_pool_ent(&q->p, q->p.loc[id]);
+    }
+    return 1;
+}
+
 /* The active set is empty and the queue is not: move the least bucket
  * into it (from the window, or by rebasing the window on the overflow) and
  * sort it into a run or heapify it. */
@@ -728,6 +809,7 @@ static GB_BUCKET_COLD void gb_bucket_refill_(gb_bucket *q)
     if (k < 2 || (k <= GB_BUCKET_RUN && (q->exact ? gb_bucket_pack_xsort_(q, k)
                                                 : gb_bucket_pack_sort_(q, k))))
         return;
+    if (k > GB_BUCKET_RUN && q->exact && gb_bucket_radix_run_(q, k)) return;
     if (k <= GB_BUCKET_RUN) {                 /* insertion sort: a run */
         size_t i, j;
         gb_bheap_dk_ent *h = q->p.heap;

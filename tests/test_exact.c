@@ -301,3 +301,63 @@ GB_TEST(exact, dijkstra_all_astar_and_dijkstra_report_identical_costs)
         gb_grid_free(&g);
     }
 }
+
+/* Large buckets of exact keys: the refill sorts them by radix into a run
+ * when (f, g, id) packs into 64 bits, else heapifies them.  Every pop must
+ * still be the reference's first entry, also with pushes and decreases
+ * into the active set between pops. */
+static void large_bucket(int wide_g, uint64_t seed)
+{
+    const int32_t n = 3000;
+    gb_bucket q;
+    cr_assert_eq(gb_bucket_init(&q, n), 0);
+    uint64_t *fk = calloc((size_t)n, sizeof *fk), *gk = calloc((size_t)n, sizeof *gk);
+    uint8_t *st = calloc((size_t)n, 1);
+    cr_assert(fk && gk && st);
+    const uint64_t f0 = gb_exact_key(1000, 700);
+    for (int32_t i = 0; i < n; i++) {
+        if (i % 3 == 0) continue;           /* pushed later, between pops */
+        fk[i] = f0 + rnd64(&seed) % 4;      /* one bucket, few distinct f */
+        gk[i] = wide_g ? rnd64(&seed) : ~gb_exact_key((int64_t)(rnd64(&seed) % 50), 3);
+        st[i] = OPEN;
+        gb_bucket_pushk(&q, i, fk[i], gk[i]);
+    }
+    int32_t popped = 0;
+    while (!gb_bucket_empty(&q)) {
+        uint64_t x = rnd64(&seed);
+        int32_t id = (int32_t)(x % (uint64_t)n);
+        if (st[id] == NEW && (x >> 32) % 4 == 0) {
+            fk[id] = f0 + (x >> 40) % 4;
+            gk[id] = wide_g ? rnd64(&seed) : ~gb_exact_key((int64_t)((x >> 48) % 60), 3);
+            st[id] = OPEN;
+            gb_bucket_pushk(&q, id, fk[id], gk[id]);
+        } else if (st[id] == OPEN && (x >> 32) % 4 == 1 && gk[id] > 0) {
+            gk[id]--;                        /* a larger g, same f */
+            gb_bucket_decreasek(&q, id, fk[id], gk[id]);
+        }
+        int32_t best = -1;
+        for (int32_t i = 0; i < n; i++)
+            if (st[i] == OPEN && (best < 0 || fk[i] < fk[best]
+                                  || (fk[i] == fk[best] && (gk[i] < gk[best]
+                                      || (gk[i] == gk[best] && i < best)))))
+                best = i;
+        int32_t got = gb_bucket_pop(&q);
+        cr_assert_eq(got, best, "pop %d: got %d, expected %d", popped, got, best);
+        cr_assert_eq(gb_bucket_check(&q), 0, "check() = %d", gb_bucket_check(&q));
+        st[got] = CLOSED;
+        popped++;
+    }
+    cr_assert_gt(popped, 2000);
+    free(fk); free(gk); free(st);
+    gb_bucket_free(&q);
+}
+
+GB_TEST(exact_queue, bucket_sorts_a_large_exact_bucket_into_a_run)
+{
+    large_bucket(0, 51);
+}
+
+GB_TEST(exact_queue, bucket_heapifies_a_large_exact_bucket_that_does_not_pack)
+{
+    large_bucket(1, 52);
+}
