@@ -695,10 +695,12 @@ static inline int gb_bucket_pack_xsort_(gb_bucket *q, size_t k)
         xs[i] = h[i].aux;
     }
     if (d) return 0;
-    for (i = 0; i < 16; i++) p[k + i] = UINT64_MAX;
-    if (k <= 4) gb_bucket_net4_(p);
-    else if (k <= 8) gb_bucket_net8_(p);
-    else if (k <= 16) gb_bucket_net16_(p);
+    /* pad to the network's size only; 2 and 3 keys by hand */
+    if (k == 2) GB_BUCKET_CX_(p, 0, 1);
+    else if (k == 3) { GB_BUCKET_CX_(p, 0, 2); GB_BUCKET_CX_(p, 0, 1); GB_BUCKET_CX_(p, 1, 2); }
+    else if (k <= 4) gb_bucket_net4_(p);
+    else if (k <= 8) { for (i = k; i < 8; i++) p[i] = UINT64_MAX; gb_bucket_net8_(p); }
+    else if (k <= 16) { for (i = k; i < 16; i++) p[i] = UINT64_MAX; gb_bucket_net16_(p); }
     else
         for (i = 1; i < k; i++) {
             uint64_t v = p[i];
