@@ -118,10 +118,10 @@
  * thousands of entries that differ in g; heapifying it and popping
  * costs 2 log k comparisons per pop.  When (fk, gk, id) relative to the
  * bucket's least fk and gk packs into 64 bits (bit lengths of the ranges
- * plus that of ncells - 1), radix_run_ sorts the packed keys with an LSD
- * radix sort (one byte per pass, in heap[]'s own memory) into a run:
- * O(k * bytes), then O(1) per pop.  A* octile on random512-10-0 (100
- * queries): 541 -> 488 instructions per expansion.
+ * plus that of ncells - 1), radix_run_ sorts the packed keys -- an LSD
+ * radix sort (one byte per pass) from GB_BUCKET_RADIX_MIN keys on, a
+ * merge sort below, both in heap[]'s own memory -- into a run, then O(1)
+ * per pop.
  *
  * Dijkstra.  With w <= 1 (the least edge cost), a key pushed after popping
  * f >= cur*w is >= f + 1 >= (cur+1)*w: nothing ever enters the active set
@@ -711,6 +711,12 @@ static inline int gb_bucket_pack_xsort_(gb_bucket *q, size_t k)
     return 1;
 }
 
+/* Large exact buckets of fewer entries are merge-sorted (the radix sort's
+ * 256-entry prefix sums per byte cost more than the merges below this). */
+#ifndef GB_BUCKET_RADIX_MIN
+#define GB_BUCKET_RADIX_MIN 1024
+#endif
+
 /* Bit length of v (0 for 0). */
 static inline unsigned gb_bucket_bits_(uint64_t v)
 {
@@ -722,10 +728,12 @@ static inline unsigned gb_bucket_bits_(uint64_t v)
  * buckets"):
  *   key = (fk - fmin) << (gb + ib) | (gk - gmin) << ib | id,
  * gb, ib the bit lengths of gmax - gmin and ncells - 1: strictly monotone
- * in (fk, gk, id) when the three fit in 64 bits.  The entries are copies
- * of the pool's nodes, so once packed, heap[]'s 3k words are scratch:
- * keys go to words [0, k), the byte passes alternate between [0, k) and
- * [k, 2k), the last one writes [2k, 3k), and entry j, rebuilt from the
+ * in (fk, gk, id) when the three fit in 64 bits; fewer than
+ * GB_BUCKET_RADIX_MIN keys are merge-sorted instead.  The entries are
+ * copies of the pool's nodes, so once packed, heap[]'s 3k words are
+ * scratch: keys go to words [0, k), the byte passes (or merge rounds)
+ * alternate between [0, k) and [k, 2k), the result is copied to
+ * [2k, 3k) unless the last pass wrote there, and entry j, rebuilt from the
  * node loc[id], overwrites only words below 3j + 3 <= 2k + j + 1 -- keys
  * already read.  Returns 0, with nothing moved, when the key does not fit
  * in 64 bits. */
@@ -746,7 +754,7 @@ static inline int gb_bucket_radix_run_(gb_bucket *q, size_t k)
     gbits = gb_bucket_bits_(gmax - gmin);
     ib = gb_bucket_bits_((uint64_t)(q->p.ncells > 1 ? q->p.ncells - 1 : 1));
     if (fb + gbits + ib > 64) return 0;
-    np = (fb + gbits + ib + 7) / 8;
+    np = k < GB_BUCKET_RADIX_MIN ? 0 : (fb + gbits + ib + 7) / 8;
     memset(cnt, 0, (size_t)np * sizeof cnt[0]);
     for (i = 0; i < k; i++) {              /* word i lies in entry i/3 <= i: read */
         /* a field of 0 bits is 0: no shift by 64 (fb > 0 makes gb + ib < 64) */
@@ -756,14 +764,33 @@ static inline int gb_bucket_radix_run_(gb_bucket *q, size_t k)
         for (pass = 0; pass < np; pass++) cnt[pass][(key >> (8 * pass)) & 255]++;
     }
     src = w;
+    if (k < GB_BUCKET_RADIX_MIN) {         /* merge sort: [0, k) <-> [k, 2k) */
+        uint64_t *a = w, *t = w + k, *u;
+        size_t wd, lo;
+        (void)cnt;
+        for (wd = 1; wd < k; wd *= 2) {
+            for (lo = 0; lo < k; lo += 2 * wd) {
+                size_t mid = lo + wd < k ? lo + wd : k, hi = lo + 2 * wd < k ? lo + 2 * wd : k;
+                size_t x = lo, y = mid, o = lo;
+                while (x < mid && y < hi) t[o++] = a[y] < a[x] ? a[y++] : a[x++];
+                while (x < mid) t[o++] = a[x++];
+                while (y < hi) t[o++] = a[y++];
+            }
+            u = a; a = t; t = u;
+        }
+        src = a;
+        np = 0;
+    }
     for (pass = 0; pass < np; pass++) {
         uint32_t sum = 0, c;
         unsigned d;
+        if (cnt[pass][(src[0] >> (8 * pass)) & 255] == k) continue;   /* one digit: no move */
         dst = pass + 1 == np ? w + 2 * k : (src == w ? w + k : w);
         for (d = 0; d < 256; d++) { c = cnt[pass][d]; cnt[pass][d] = sum; sum += c; }
         for (i = 0; i < k; i++) dst[cnt[pass][(src[i] >> (8 * pass)) & 255]++] = src[i];
         src = dst;
     }
+    if (src != w + 2 * k) memcpy(w + 2 * k, src, k * sizeof *w);   /* disjoint */
     src = w + 2 * k;
     for (i = 0; i < k; i++) {
         int32_t id = (int32_t)(src[i] & (((uint64_t)1 << ib) - 1));
