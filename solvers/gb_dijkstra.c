@@ -3,45 +3,93 @@
  * list is empty.
  *
  * Data: the legal-move masks of the model, a state byte per cell (0 not
- * reached, 1 open, 2 closed), and the lazy binary heap of gb_pq_bheap.h
- * keyed by (g, g); the caller's dist[] is the g array.  A popped closed
- * cell is a stale heap entry and is skipped.
+ * reached, 1 open, 2 closed), and the exact bucket queue of
+ * gb_pq_bucket.h keyed by the exact cost key D(a, b) of gb_exact.h
+ * (fk = D(g), gk = ~D(g)): the fastest exact queue on Dijkstra.  While
+ * the search runs, dist[] holds the keys (8 bytes each, read and written
+ * through memcpy); at the end every key becomes its cost a + b*GB_SQRT2
+ * (gb_exact_cost) and every unreached cell INFINITY.
  *
- * Invariant: dist[c] is the best cost found so far for an open cell, the
- * final cost for a closed one, INFINITY for a cell not reached.  Every
- * reached cell is popped and closed before the heap runs empty, so at the
- * end dist[] holds exactly the shortest costs and INFINITY elsewhere.
+ * Invariant: the key of an open cell is the best found so far, that of a
+ * closed one final.  Every reached cell is popped and closed before the
+ * queue runs empty, so at the end dist[] holds exactly the shortest costs
+ * and INFINITY elsewhere.  Exact keys compare like the real costs
+ * (gb_exact.h), so no rounding decides anything and the result equals
+ * the `dijkstra` solver's cost bit for bit on every queue: both decode the
+ * same (a, b).
  *
- * Why it equals the `dijkstra` solver bit for bit: the search core of
- * gb_search_core.pmt with h = 0, wg = wh = 1 pushes the key 1*g + 1*0 =
- * g, relaxes the moves in the same order (directions 0..7, strict
- * improvement only) and pops from the same queue under the same ordering
- * rule (gb_pq.h), so every g is the same sum of the same step costs.
+ * A grid of more than GB_EXACT_MAX_CELLS cells (outside the keys' proven
+ * domain) runs the same loop on doubles with the lazy binary heap.
  *
- * Time complexity: O(E log V), E <= 8V.  Memory: 2 bytes per cell plus
- * the heap (8 entries of 24 bytes per cell), freed before returning.
+ * Time complexity: O(E) expected with the bucket queue (E <= 8V),
+ * O(E log V) with the heap.  Memory: 2 bytes per cell plus the queue,
+ * freed before returning.
  */
 #include "gb_dijkstra.h"
 
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include "gb_alloc.h"
+#include "gb_exact.h"
 #include "gb_pq_bheap.h"
+#include "gb_pq_bucket.h"
 
-int gb_dijkstra_all(const gb_grid *g, gb_model m, int32_t src, double *dist)
+static inline uint64_t key_ld(const double *p)
+{
+    uint64_t u;
+    memcpy(&u, p, sizeof u);
+    return u;
+}
+
+static inline void key_st(double *p, uint64_t u) { memcpy(p, &u, sizeof u); }
+
+/* Exact keys on the bucket queue; dist[] holds keys until the end. */
+static int dijkstra_exact(const gb_grid *g, const uint8_t *moves, uint8_t *state, int32_t src,
+                          double *dist)
+{
+    static const uint64_t kcost[8] = { GB_EXACT_S, GB_EXACT_S, GB_EXACT_S, GB_EXACT_S,
+                                       GB_EXACT_T, GB_EXACT_T, GB_EXACT_T, GB_EXACT_T };
+    const size_t n = (size_t)g->ncells;
+    gb_bucket q;
+    if (gb_bucket_init(&q, g->ncells) != 0) return -1;
+    key_st(&dist[src], 0);
+    state[src] = 1;
+    gb_bucket_pushk(&q, src, 0, ~(uint64_t)0);
+    while (!gb_bucket_empty(&q)) {
+        const int32_t id = gb_bucket_pop(&q);
+        state[id] = 2;
+        const uint64_t gid = key_ld(&dist[id]);
+        for (unsigned mv = moves[id]; mv; mv &= mv - 1) {
+            const int k = __builtin_ctz(mv);
+            const int32_t nb = id + g->off[k];
+            if (state[nb] == 2) continue;
+            const uint64_t ng = gid + kcost[k];
+            if (state[nb] == 1) {
+                if (ng >= key_ld(&dist[nb])) continue;
+                key_st(&dist[nb], ng);
+                gb_bucket_decreasek(&q, nb, ng, ~ng);
+            } else {
+                state[nb] = 1;
+                key_st(&dist[nb], ng);
+                gb_bucket_pushk(&q, nb, ng, ~ng);
+            }
+        }
+    }
+    gb_bucket_free(&q);
+    for (size_t i = 0; i < n; i++)
+        dist[i] = state[i] == 2 ? gb_exact_cost(key_ld(&dist[i])) : INFINITY;
+    return 0;
+}
+
+/* Doubles on the lazy binary heap (grids beyond the exact keys' domain). */
+static int dijkstra_double(const gb_grid *g, const uint8_t *moves, uint8_t *state, int32_t src,
+                           double *dist)
 {
     const size_t n = (size_t)g->ncells;
-    uint8_t *moves = gb_malloc(n), *state = gb_calloc(n, 1);
     gb_bheap q;
-    int rc = -1;
-    if (!moves || !state || gb_bheap_init(&q, g->ncells) != 0) {
-        gb_free(moves);
-        gb_free(state);
-        errno = ENOMEM;
-        return -1;
-    }
-    gb_grid_moves(g, m, moves);
+    if (gb_bheap_init(&q, g->ncells) != 0) return -1;
     for (size_t i = 0; i < n; i++) dist[i] = INFINITY;
     dist[src] = 0.0;
     state[src] = 1;
@@ -62,9 +110,22 @@ int gb_dijkstra_all(const gb_grid *g, gb_model m, int32_t src, double *dist)
             gb_bheap_push(&q, nb, ng, ng);   /* lazy: an improvement re-pushes */
         }
     }
-    rc = 0;
     gb_bheap_free(&q);
+    return 0;
+}
+
+int gb_dijkstra_all(const gb_grid *g, gb_model m, int32_t src, double *dist)
+{
+    const size_t n = (size_t)g->ncells;
+    uint8_t *moves = gb_malloc(n), *state = gb_calloc(n, 1);
+    int rc = -1;
+    if (moves && state) {
+        gb_grid_moves(g, m, moves);
+        rc = (int64_t)g->ncells <= GB_EXACT_MAX_CELLS ? dijkstra_exact(g, moves, state, src, dist)
+                                                      : dijkstra_double(g, moves, state, src, dist);
+    }
     gb_free(moves);
     gb_free(state);
+    if (rc != 0) errno = ENOMEM;
     return rc;
 }

@@ -213,6 +213,25 @@ static inline GB_ALWAYS_INLINE void gb_q_decrease(const int Q, void *q, int32_t 
 }
 #undef GB_QX_DECREASE
 
+/* The same with exact integer keys (gb_exact.h): fk = D(f), gk = ~D(g),
+ * the search core's exact mode. */
+#define GB_QX_PUSHK(E, T, N, L, D) case GB_Q_##E: gb_##T##_pushk((gb_##T *)q, id, fk, gk); break;
+static inline GB_ALWAYS_INLINE void gb_q_pushk(const int Q, void *q, int32_t id, uint64_t fk,
+                                               uint64_t gk)
+{
+    switch (Q) { GB_QUEUE_LIST(GB_QX_PUSHK) default: break; }
+}
+#undef GB_QX_PUSHK
+
+#define GB_QX_DECREASEK(E, T, N, L, D) \
+    case GB_Q_##E: gb_##T##_decreasek((gb_##T *)q, id, fk, gk); break;
+static inline GB_ALWAYS_INLINE void gb_q_decreasek(const int Q, void *q, int32_t id, uint64_t fk,
+                                                   uint64_t gk)
+{
+    switch (Q) { GB_QUEUE_LIST(GB_QX_DECREASEK) default: break; }
+}
+#undef GB_QX_DECREASEK
+
 #define GB_QX_POP(E, T, N, L, D) case GB_Q_##E: return gb_##T##_pop((gb_##T *)q);
 static inline GB_ALWAYS_INLINE int32_t gb_q_pop(const int Q, void *q)
 {
@@ -271,6 +290,25 @@ static inline GB_ALWAYS_INLINE double gb_heur_inline(int h, const gb_hctx *c, in
 #undef GB_X
     case GB_H_DIFF: return gb_h_diff(c, id, x, y);
     default: return 0.0;
+    }
+}
+
+/* 1 when heuristic h has an exact form (gb_heuristic.h): its value is
+ * a + b sqrt2 with integers a, b >= 0 (a constant for a constant h). */
+static inline GB_ALWAYS_INLINE int gb_heur_exact(int h)
+{
+    return h == GB_H_ZERO || h == GB_H_MANHATTAN || h == GB_H_OCTILE || h == GB_H_CHEBYSHEV;
+}
+
+/* The exact key of heuristic h (one with gb_heur_exact(h)); 0 for zero. */
+static inline GB_ALWAYS_INLINE uint64_t gb_heurx_inline(int h, const gb_hctx *c, int32_t x,
+                                                        int32_t y)
+{
+    switch (h) {
+    case GB_H_MANHATTAN: return gb_hx_manhattan(c, x, y);
+    case GB_H_OCTILE: return gb_hx_octile(c, x, y);
+    case GB_H_CHEBYSHEV: return gb_hx_chebyshev(c, x, y);
+    default: return 0;
     }
 }
 

@@ -39,6 +39,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "gb_exact.h"
 #include "gb_grid.h"
 #include "gb_landmarks.h"
 
@@ -99,6 +100,30 @@ static inline double gb_h_chebyshev(const gb_hctx *c, int32_t id, int32_t x, int
     (void)id;
     int32_t dx = gb_h_abs(x - c->gx), dy = gb_h_abs(y - c->gy);
     return (double)(dx > dy ? dx : dy);
+}
+
+/* Exact forms (gb_exact.h) of the heuristics whose value is a + b sqrt2
+ * with integers a, b >= 0: the key D(a, b) (zero: 0).  gb_heur_exact()
+ * (gb_family.h) says which have one; the search core then runs on exact
+ * keys.  Each is its double form without the rounding: octile
+ * D(hi - lo, lo), manhattan D(dx + dy, 0), chebyshev D(hi, 0). */
+
+static inline uint64_t gb_hx_octile(const gb_hctx *c, int32_t x, int32_t y)
+{
+    int32_t dx = gb_h_abs(x - c->gx), dy = gb_h_abs(y - c->gy);
+    int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+    return gb_exact_key(hi - lo, lo);
+}
+
+static inline uint64_t gb_hx_manhattan(const gb_hctx *c, int32_t x, int32_t y)
+{
+    return gb_exact_key(gb_h_abs(x - c->gx) + gb_h_abs(y - c->gy), 0);
+}
+
+static inline uint64_t gb_hx_chebyshev(const gb_hctx *c, int32_t x, int32_t y)
+{
+    int32_t dx = gb_h_abs(x - c->gx), dy = gb_h_abs(y - c->gy);
+    return gb_exact_key(dx > dy ? dx : dy, 0);
 }
 
 /* Differential heuristic: max over landmarks of |d(L,n) - d(L,goal)|;

@@ -34,6 +34,14 @@
  *       which ranks later, and the old key stays.  Lazy queues push a new
  *       entry and leave the old one to be popped as stale -- the earlier of
  *       the two pops first either way, so all queues pop the same order.
+ *   void    gb_QUEUE_pushk(gb_QUEUE *q, int32_t id, uint64_t fk, uint64_t gk);
+ *   void    gb_QUEUE_decreasek(gb_QUEUE *q, int32_t id, uint64_t fk, uint64_t gk);
+ *       The same with exact integer keys (solvers/gb_exact.h): fk = D(f)
+ *       and gk = ~D(g), so the ordering rule is (fk, gk, id) ascending on
+ *       integers, and equal real costs are equal keys.  All pushes between
+ *       two clear() calls use one kind of key (the bucket queue derives its
+ *       bucket index from the kind).  push(f, g) is pushk of the
+ *       order-preserving images of the doubles (gb_bheap_dk_fkey).
  *   int32_t gb_QUEUE_pop(gb_QUEUE *q);
  *       Remove and return the first entry under the ordering rule.  The
  *       queue must not be empty.  Lazy queues may return an id whose entry

@@ -111,9 +111,9 @@ static inline void gb_4heap_up_(gb_4heap *q, size_t i, gb_4heap_ent e)
 }
 
 /* Insert id, which must not be in the heap. */
-static inline void gb_4heap_push(gb_4heap *q, int32_t id, double f, double g)
+static inline void gb_4heap_pushk(gb_4heap *q, int32_t id, uint64_t fk, uint64_t gk)
 {
-    gb_4heap_up_(q, q->n++, gb_bheap_dk_ent_make(f, g, id, 0));
+    gb_4heap_up_(q, q->n++, gb_bheap_dk_ent_k(fk, gk, id, 0));
     q->cnt.pushes++;
     if (q->n > q->cnt.peak) q->cnt.peak = q->n;
 }
@@ -124,12 +124,22 @@ static inline void gb_4heap_push(gb_4heap *q, int32_t id, double f, double g)
  * larger-g-first rule ranks the new key behind the old one -- the key is
  * kept: the queue holds the minimum of the keys it was given, which is
  * also the entry a lazy queue pops first, so all queues still agree. */
-static inline void gb_4heap_decrease(gb_4heap *q, int32_t id, double f, double g)
+static inline void gb_4heap_decreasek(gb_4heap *q, int32_t id, uint64_t fk, uint64_t gk)
 {
     size_t i = (size_t)q->pos[id];
-    gb_4heap_ent e = gb_bheap_dk_ent_make(f, g, id, 0);
+    gb_4heap_ent e = gb_bheap_dk_ent_k(fk, gk, id, 0);
     q->cnt.decreases++;
     if (gb_4heap_ent_before(&e, &q->h[i])) gb_4heap_up_(q, i, e);
+}
+
+/* push and decrease with double keys: the integer images of (f, g). */
+static inline void gb_4heap_push(gb_4heap *q, int32_t id, double f, double g)
+{
+    gb_4heap_pushk(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
+}
+static inline void gb_4heap_decrease(gb_4heap *q, int32_t id, double f, double g)
+{
+    gb_4heap_decreasek(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
 }
 
 /* Remove and return the first id.  Precondition: not empty.  Bottom-up:

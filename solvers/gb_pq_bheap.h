@@ -130,10 +130,10 @@ static inline void gb_bheap_up_(gb_bheap_ent *h, size_t i, gb_bheap_ent e)
 
 /* Add an entry (id, f, g).  Any id is accepted, also one already in the
  * heap.  Precondition: fewer than cap entries. */
-static inline void gb_bheap_push(gb_bheap *q, int32_t id, double f, double g)
+static inline void gb_bheap_pushk(gb_bheap *q, int32_t id, uint64_t fk, uint64_t gk)
 {
     assert(q->n + (size_t)q->has_front < q->cap);
-    gb_bheap_ent e = gb_bheap_dk_ent_make(f, g, id, 0);
+    gb_bheap_ent e = gb_bheap_dk_ent_k(fk, gk, id, 0);
     if (q->has_front) {
         if (gb_bheap_ent_before(&e, &q->front)) {   /* e pops next: swap */
             gb_bheap_ent t = q->front;
@@ -159,10 +159,20 @@ static inline void gb_bheap_push(gb_bheap *q, int32_t id, double f, double g)
  * the old one is pushed all the same; the old entry then pops first and
  * the new one goes stale (the decrease-key queues keep the old key: same
  * order of valid pops). */
-static inline void gb_bheap_decrease(gb_bheap *q, int32_t id, double f, double g)
+static inline void gb_bheap_decreasek(gb_bheap *q, int32_t id, uint64_t fk, uint64_t gk)
 {
     q->cnt.decreases++;
-    gb_bheap_push(q, id, f, g);
+    gb_bheap_pushk(q, id, fk, gk);
+}
+
+/* push and decrease with double keys: the integer images of (f, g). */
+static inline void gb_bheap_push(gb_bheap *q, int32_t id, double f, double g)
+{
+    gb_bheap_pushk(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
+}
+static inline void gb_bheap_decrease(gb_bheap *q, int32_t id, double f, double g)
+{
+    gb_bheap_decreasek(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
 }
 
 /* Remove the first entry and return its id (possibly a stale entry).

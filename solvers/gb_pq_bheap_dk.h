@@ -78,15 +78,24 @@ typedef struct gb_bheap_dk {
     int32_t ncells;        /* ids are in [0, ncells) */
 } gb_bheap_dk;
 
-static inline gb_bheap_dk_ent gb_bheap_dk_ent_make(double f, double g, int32_t id,
-                                                   int32_t aux)
+/* An entry from integer key images: fk (smaller first) and gk (smaller
+ * first: the complement of an increasing image of g), as made from doubles
+ * by gb_bheap_dk_fkey / _gkey or from exact costs (gb_exact.h). */
+static inline gb_bheap_dk_ent gb_bheap_dk_ent_k(uint64_t fk, uint64_t gk, int32_t id,
+                                                int32_t aux)
 {
     gb_bheap_dk_ent e;
-    e.fk = gb_bheap_dk_fkey(f);
-    e.gk = gb_bheap_dk_gkey(g);
+    e.fk = fk;
+    e.gk = gk;
     e.id = id;
     e.aux = aux;
     return e;
+}
+
+static inline gb_bheap_dk_ent gb_bheap_dk_ent_make(double f, double g, int32_t id,
+                                                   int32_t aux)
+{
+    return gb_bheap_dk_ent_k(gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g), id, aux);
 }
 
 /* gb_pq_before on entries, branch-gb_free(see the key images above). */
@@ -231,9 +240,9 @@ static inline int gb_bheap_dk_empty(const gb_bheap_dk *q) { return q->n == 0; }
 static inline size_t gb_bheap_dk_size(const gb_bheap_dk *q) { return q->n; }
 
 /* Insert id, which must not be in the heap. */
-static inline void gb_bheap_dk_push(gb_bheap_dk *q, int32_t id, double f, double g)
+static inline void gb_bheap_dk_pushk(gb_bheap_dk *q, int32_t id, uint64_t fk, uint64_t gk)
 {
-    gb_bheap_dk_core_push(q->h, q->pos, &q->n, gb_bheap_dk_ent_make(f, g, id, id));
+    gb_bheap_dk_core_push(q->h, q->pos, &q->n, gb_bheap_dk_ent_k(fk, gk, id, id));
     q->cnt.pushes++;
     if (q->n > q->cnt.peak) q->cnt.peak = q->n;
 }
@@ -244,12 +253,22 @@ static inline void gb_bheap_dk_push(gb_bheap_dk *q, int32_t id, double f, double
  * larger-g-first rule ranks the new key behind the old one -- the key is
  * kept: the queue holds the minimum of the keys it was given, which is
  * also the entry a lazy queue pops first, so all queues still agree. */
-static inline void gb_bheap_dk_decrease(gb_bheap_dk *q, int32_t id, double f, double g)
+static inline void gb_bheap_dk_decreasek(gb_bheap_dk *q, int32_t id, uint64_t fk, uint64_t gk)
 {
     size_t i = (size_t)q->pos[id];
-    gb_bheap_dk_ent e = gb_bheap_dk_ent_make(f, g, id, id);
+    gb_bheap_dk_ent e = gb_bheap_dk_ent_k(fk, gk, id, id);
     q->cnt.decreases++;
     if (gb_bheap_dk_ent_before(&e, &q->h[i])) gb_bheap_dk_core_up(q->h, q->pos, i, e);
+}
+
+/* push and decrease with double keys: the integer images of (f, g). */
+static inline void gb_bheap_dk_push(gb_bheap_dk *q, int32_t id, double f, double g)
+{
+    gb_bheap_dk_pushk(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
+}
+static inline void gb_bheap_dk_decrease(gb_bheap_dk *q, int32_t id, double f, double g)
+{
+    gb_bheap_dk_decreasek(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
 }
 
 /* Remove and return the first id.  Precondition: not empty. */

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "gb_alloc.h"
+#include "gb_exact.h"
 #include "gb_pq.h"
 
 typedef struct gb_bound_fifo {
@@ -83,6 +84,16 @@ static inline void gb_bound_fifo_decrease(gb_bound_fifo *q, int32_t id, double f
 {
     (void)id; (void)f; (void)g;
     q->cnt.decreases++;
+}
+static inline void gb_bound_fifo_pushk(gb_bound_fifo *q, int32_t id, uint64_t fk, uint64_t gk)
+{
+    (void)fk; (void)gk;
+    gb_bound_fifo_push(q, id, 0.0, 0.0);
+}
+static inline void gb_bound_fifo_decreasek(gb_bound_fifo *q, int32_t id, uint64_t fk, uint64_t gk)
+{
+    (void)fk; (void)gk;
+    gb_bound_fifo_decrease(q, id, 0.0, 0.0);
 }
 static inline int32_t gb_bound_fifo_pop(gb_bound_fifo *q)
 {
@@ -158,6 +169,17 @@ static inline void gb_bound_dial_decrease(gb_bound_dial *q, int32_t id, double f
     q->cnt.decreases++;
     gb_bound_dial_push(q, id, f, g);
     q->cnt.pushes--;
+}
+/* Exact keys (gb_exact.h): bucketed by their approximate real value. */
+static inline void gb_bound_dial_pushk(gb_bound_dial *q, int32_t id, uint64_t fk, uint64_t gk)
+{
+    (void)gk;
+    gb_bound_dial_push(q, id, gb_exact_approx(fk), 0.0);
+}
+static inline void gb_bound_dial_decreasek(gb_bound_dial *q, int32_t id, uint64_t fk, uint64_t gk)
+{
+    (void)gk;
+    gb_bound_dial_decrease(q, id, gb_exact_approx(fk), 0.0);
 }
 static inline int32_t gb_bound_dial_pop(gb_bound_dial *q)
 {

@@ -103,6 +103,26 @@
  * (100 queries) 3.8 on average, 96% of the refills with 2 to 32 entries
  * pack.
  *
+ * Exact keys (pushk / decreasek, solvers/gb_exact.h).  The key fk is
+ * the integer D(f) and idx = fk >> GB_BUCKET_XSHIFT (a shift: monotone,
+ * so (M) holds); one bucket spans 2^24 key units = 1/189 of a straight
+ * step.  Equal costs are equal keys, so a bucket holds few distinct keys,
+ * and on Dijkstra (fk + gk the same for every entry: h = 0) its order is
+ * (fk, id): pack_xsort_ packs (fk - bucket start) << 36 | id << 5 | i,
+ * which always fits (no fallback, no comparison), and sorts it with the
+ * same networks.  The width does not matter on A* (1/16 to 8 times it
+ * gave the same instruction count within 0.1%): its buckets are exact
+ * f-plateaus.
+ *
+ * Large exact buckets.  An A* bucket is an f-plateau of hundreds or
+ * thousands of entries that differ in g; heapifying it and popping
+ * costs 2 log k comparisons per pop.  When (fk, gk, id) relative to the
+ * bucket's least fk and gk packs into 64 bits (bit lengths of the ranges
+ * plus that of ncells - 1), radix_run_ sorts the packed keys -- an LSD
+ * radix sort (one byte per pass) from GB_BUCKET_RADIX_MIN keys on, a
+ * merge sort below, both in heap[]'s own memory -- into a run, then O(1)
+ * per pop.
+ *
  * Dijkstra.  With w <= 1 (the least edge cost), a key pushed after popping
  * f >= cur*w is >= f + 1 >= (cur+1)*w: nothing ever enters the active set
  * between refills, so each bucket is sorted once and then popped in O(1).
@@ -170,6 +190,12 @@
 #define GB_BUCKET_SHIFT 8
 #endif
 #define GB_BUCKET_SCALE ((double)(1u << GB_BUCKET_SHIFT))   /* 1/w, exact */
+/* Exact keys: bucket width 2^GB_BUCKET_XSHIFT key units (see "Exact
+ * keys"); at most 28 (the packed sort keeps 28 bits of a key offset). */
+#ifndef GB_BUCKET_XSHIFT
+#define GB_BUCKET_XSHIFT 24
+#endif
+_Static_assert(GB_BUCKET_XSHIFT <= 28, "pack_xsort_ keeps 28 bits of a key offset");
 #define GB_BUCKET_IDX_CAP ((int64_t)1 << 62)   /* idx of every huge key */
 #define GB_BUCKET_MIN_SLOTS 4096
 #define GB_BUCKET_MAX_SLOTS (1 << 18)          /* bm2 covers 64*64*64 slots */
@@ -207,6 +233,8 @@ typedef struct gb_bucket {
     int64_t lim;            /* base + nslots: overflow nodes have idx >= lim */
     int32_t ovf;            /* first node of the overflow list, or -1 */
     int32_t nslots;         /* window slots, a power of two */
+    int exact;              /* 1: keys are exact (pushk, gb_exact.h), idx =
+                               fk >> GB_BUCKET_XSHIFT; 0: doubles (push) */
 } gb_bucket;
 
 /* Bucket index of key f >= 0 (see (M) above). */
@@ -214,6 +242,12 @@ static inline int64_t gb_bucket_idx(double f)
 {
     double t = f * GB_BUCKET_SCALE;
     return t < (double)GB_BUCKET_IDX_CAP ? (int64_t)t : GB_BUCKET_IDX_CAP;
+}
+
+/* Bucket index of an exact key D (gb_exact.h): its top bits. */
+static inline int64_t gb_bucket_xidx(uint64_t fk)
+{
+    return (int64_t)(fk >> GB_BUCKET_XSHIFT);
 }
 
 /* Bucket index of a key image fk = gb_bheap_dk_fkey(f): undo the bit flips
@@ -224,6 +258,13 @@ static inline int64_t gb_bucket_kidx(uint64_t fk)
     double f;
     memcpy(&f, &u, sizeof f);
     return gb_bucket_idx(f);
+}
+
+/* Bucket index of a stored key of q: gb_bucket_xidx for exact keys,
+ * gb_bucket_kidx for the images of doubles. */
+static inline int64_t gb_bucket_qidx_(const gb_bucket *q, uint64_t fk)
+{
+    return q->exact ? gb_bucket_xidx(fk) : gb_bucket_kidx(fk);
 }
 
 /* Window slots for ncells: about ncells, a power of two in
@@ -436,6 +477,21 @@ static GB_BUCKET_HOT void gb_bucket_push(gb_bucket *q, int32_t id, double f, dou
 {
     int64_t i = gb_bucket_idx(f);
     int32_t x = gb_pool_take(&q->p, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
+    q->exact = 0;
+    if (i > q->cur && i < q->lim) gb_bucket_slot_link_(q, (uint32_t)(i - q->base), x);
+    else gb_bucket_place_cold_(q, x, i);
+    q->n++;
+    q->cnt.pushes++;
+    if (q->n > q->cnt.peak) q->cnt.peak = q->n;
+}
+
+/* push with an exact key: fk = D(f), gk = ~D(g) (gb_exact.h).  All
+ * pushes between two clears use one kind of key. */
+static GB_BUCKET_HOT void gb_bucket_pushk(gb_bucket *q, int32_t id, uint64_t fk, uint64_t gk)
+{
+    int64_t i = gb_bucket_xidx(fk);
+    int32_t x = gb_pool_take(&q->p, id, fk, gk);
+    q->exact = 1;
     if (i > q->cur && i < q->lim) gb_bucket_slot_link_(q, (uint32_t)(i - q->base), x);
     else gb_bucket_place_cold_(q, x, i);
     q->n++;
@@ -449,15 +505,14 @@ static GB_BUCKET_HOT void gb_bucket_push(gb_bucket *q, int32_t id, double f, dou
  * larger-g-first rule ranks the new key behind the old one -- the key is
  * kept: the queue holds the minimum of the keys it was given, which is
  * also the entry a lazy queue pops first, so all queues still agree. */
-static inline void gb_bucket_decrease(gb_bucket *q, int32_t id, double f, double g)
+static inline void gb_bucket_decrease_(gb_bucket *q, int32_t id, uint64_t fk, uint64_t gk,
+                                       int64_t i, const int exact)
 {
     int32_t x = q->p.loc[id];
-    uint64_t fk = gb_bheap_dk_fkey(f), gk = gb_bheap_dk_gkey(g);
-    int64_t oi, i;
+    int64_t oi;
     q->cnt.decreases++;
     if (!(fk < q->p.nd[x].fk || (fk == q->p.nd[x].fk && gk < q->p.nd[x].gk))) return;
-    oi = gb_bucket_kidx(q->p.nd[x].fk);
-    i = gb_bucket_idx(f);
+    oi = exact ? gb_bucket_xidx(q->p.nd[x].fk) : gb_bucket_qidx_(q, q->p.nd[x].fk);
     q->p.nd[x].fk = fk;
     q->p.nd[x].gk = gk;
     if (oi <= q->cur) {                       /* active */
@@ -487,6 +542,17 @@ static inline void gb_bucket_decrease(gb_bucket *q, int32_t id, double f, double
         gb_bucket_ovf_unlink_(q, x);
     }
     gb_bucket_place_(q, x, i);
+}
+
+static inline void gb_bucket_decrease(gb_bucket *q, int32_t id, double f, double g)
+{
+    gb_bucket_decrease_(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g), gb_bucket_idx(f), 0);
+}
+
+/* decrease with an exact key (see gb_bucket_pushk). */
+static inline void gb_bucket_decreasek(gb_bucket *q, int32_t id, uint64_t fk, uint64_t gk)
+{
+    gb_bucket_decrease_(q, id, fk, gk, gb_bucket_xidx(fk), 1);
 }
 
 /* First non-empty slot >= from, or -1. */
@@ -607,6 +673,132 @@ static inline int gb_bucket_pack_sort_(gb_bucket *q, size_t k)
     return 1;
 }
 
+/* Sort heap[0 .. k), 2 <= k <= GB_BUCKET_RUN, of a bucket of exact keys
+ * whose entries all have the same fk + gk (mod 2^64) -- the same h:
+ * always in Dijkstra, where fk = D(g) and gk = ~D(g) -- so that gk is a
+ * decreasing function of fk and (fk, gk, id) order is (fk, id) order:
+ *   key = (fk - fk0) << 36 | id << 5 | i,
+ * fk0 = the bucket's least possible key (its index << GB_BUCKET_XSHIFT),
+ * so fk - fk0 < 2^GB_BUCKET_XSHIFT <= 2^28 always fits: this packing
+ * never fails on a Dijkstra bucket.  Returns 0, with nothing moved, when
+ * the entries do not share fk + gk. */
+static inline int gb_bucket_pack_xsort_(gb_bucket *q, size_t k)
+{
+    gb_bheap_dk_ent *h = q->p.heap;
+    const uint64_t b0 = (uint64_t)q->cur << GB_BUCKET_XSHIFT, c0 = h[0].fk + h[0].gk;
+    uint64_t p[GB_BUCKET_RUN + 16], d = 0;
+    int32_t xs[GB_BUCKET_RUN];
+    size_t i, j;
+    for (i = 0; i < k; i++) {
+        d |= (h[i].fk + h[i].gk) ^ c0;
+        p[i] = (h[i].fk - b0) << 36 | (uint64_t)(uint32_t)h[i].id << 5 | i;
+        xs[i] = h[i].aux;
+    }
+    if (d) return 0;
+    /* pad to the network's size only; 2 and 3 keys by hand */
+    if (k == 2) GB_BUCKET_CX_(p, 0, 1);
+    else if (k == 3) { GB_BUCKET_CX_(p, 0, 2); GB_BUCKET_CX_(p, 0, 1); GB_BUCKET_CX_(p, 1, 2); }
+    else if (k <= 4) gb_bucket_net4_(p);
+    else if (k <= 8) { for (i = k; i < 8; i++) p[i] = UINT64_MAX; gb_bucket_net8_(p); }
+    else if (k <= 16) { for (i = k; i < 16; i++) p[i] = UINT64_MAX; gb_bucket_net16_(p); }
+    else
+        for (i = 1; i < k; i++) {
+            uint64_t v = p[i];
+            for (j = i; j > 0 && v < p[j - 1]; j--) p[j] = p[j - 1];
+            p[j] = v;
+        }
+    for (i = 0; i < k; i++) h[i] = gb_pool_ent(&q->p, xs[p[i] & 31]);
+    return 1;
+}
+
+/* Large exact buckets of fewer entries are merge-sorted (the radix sort's
+ * 256-entry prefix sums per byte cost more than the merges below this). */
+#ifndef GB_BUCKET_RADIX_MIN
+#define GB_BUCKET_RADIX_MIN 1024
+#endif
+
+/* Bit length of v (0 for 0). */
+static inline unsigned gb_bucket_bits_(uint64_t v)
+{
+    return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
+}
+
+/* Sort heap[0 .. k), k > GB_BUCKET_RUN, of a bucket of exact keys into a
+ * run by an LSD radix sort of packed keys, in place (see "Large exact
+ * buckets"):
+ *   key = (fk - fmin) << (gb + ib) | (gk - gmin) << ib | id,
+ * gb, ib the bit lengths of gmax - gmin and ncells - 1: strictly monotone
+ * in (fk, gk, id) when the three fit in 64 bits; fewer than
+ * GB_BUCKET_RADIX_MIN keys are merge-sorted instead.  The entries are
+ * copies of the pool's nodes, so once packed, heap[]'s 3k words are
+ * scratch: keys go to words [0, k), the byte passes (or merge rounds)
+ * alternate between [0, k) and [k, 2k), the result is copied to
+ * [2k, 3k) unless the last pass wrote there, and entry j, rebuilt from the
+ * node loc[id], overwrites only words below 3j + 3 <= 2k + j + 1 -- keys
+ * already read.  Returns 0, with nothing moved, when the key does not fit
+ * in 64 bits. */
+static inline int gb_bucket_radix_run_(gb_bucket *q, size_t k)
+{
+    gb_bheap_dk_ent *h = q->p.heap;
+    uint64_t fmin = h[0].fk, fmax = h[0].fk, gmin = h[0].gk, gmax = h[0].gk;
+    uint64_t *w = (uint64_t *)(void *)h, *src, *dst;
+    uint32_t cnt[8][256];
+    unsigned fb, gbits, ib, np, pass;
+    size_t i;
+    for (i = 1; i < k; i++) {
+        uint64_t f = h[i].fk, g = h[i].gk;
+        fmin = f < fmin ? f : fmin; fmax = f > fmax ? f : fmax;
+        gmin = g < gmin ? g : gmin; gmax = g > gmax ? g : gmax;
+    }
+    fb = gb_bucket_bits_(fmax - fmin);
+    gbits = gb_bucket_bits_(gmax - gmin);
+    ib = gb_bucket_bits_((uint64_t)(q->p.ncells > 1 ? q->p.ncells - 1 : 1));
+    if (fb + gbits + ib > 64) return 0;
+    np = k < GB_BUCKET_RADIX_MIN ? 0 : (fb + gbits + ib + 7) / 8;
+    memset(cnt, 0, (size_t)np * sizeof cnt[0]);
+    for (i = 0; i < k; i++) {              /* word i lies in entry i/3 <= i: read */
+        /* a field of 0 bits is 0: no shift by 64 (fb > 0 makes gb + ib < 64) */
+        uint64_t key = (fb ? (h[i].fk - fmin) << (gbits + ib) : 0)
+                     | (gbits ? (h[i].gk - gmin) << ib : 0) | (uint64_t)(uint32_t)h[i].id;
+        w[i] = key;
+        for (pass = 0; pass < np; pass++) cnt[pass][(key >> (8 * pass)) & 255]++;
+    }
+    src = w;
+    if (k < GB_BUCKET_RADIX_MIN) {         /* merge sort: [0, k) <-> [k, 2k) */
+        uint64_t *a = w, *t = w + k, *u;
+        size_t wd, lo;
+        (void)cnt;
+        for (wd = 1; wd < k; wd *= 2) {
+            for (lo = 0; lo < k; lo += 2 * wd) {
+                size_t mid = lo + wd < k ? lo + wd : k, hi = lo + 2 * wd < k ? lo + 2 * wd : k;
+                size_t x = lo, y = mid, o = lo;
+                while (x < mid && y < hi) t[o++] = a[y] < a[x] ? a[y++] : a[x++];
+                while (x < mid) t[o++] = a[x++];
+                while (y < hi) t[o++] = a[y++];
+            }
+            u = a; a = t; t = u;
+        }
+        src = a;
+        np = 0;
+    }
+    for (pass = 0; pass < np; pass++) {
+        uint32_t sum = 0, c;
+        unsigned d;
+        if (cnt[pass][(src[0] >> (8 * pass)) & 255] == k) continue;   /* one digit: no move */
+        dst = pass + 1 == np ? w + 2 * k : (src == w ? w + k : w);
+        for (d = 0; d < 256; d++) { c = cnt[pass][d]; cnt[pass][d] = sum; sum += c; }
+        for (i = 0; i < k; i++) dst[cnt[pass][(src[i] >> (8 * pass)) & 255]++] = src[i];
+        src = dst;
+    }
+    if (src != w + 2 * k) memcpy(w + 2 * k, src, k * sizeof *w);   /* disjoint */
+    src = w + 2 * k;
+    for (i = 0; i < k; i++) {
+        int32_t id = (int32_t)(src[i] & (((uint64_t)1 << ib) - 1));
+        h[i] = gb_pool_ent(&q->p, q->p.loc[id]);
+    }
+    return 1;
+}
+
 /* The active set is empty and the queue is not: move the least bucket
  * into it (from the window, or by rebasing the window on the overflow) and
  * sort it into a run or heapify it. */
@@ -626,13 +818,13 @@ static GB_BUCKET_COLD void gb_bucket_refill_(gb_bucket *q)
         int64_t m = GB_BUCKET_IDX_CAP;
         int32_t nx;
         for (x = q->ovf; x >= 0; x = q->p.nd[x].nxt) {
-            int64_t i = gb_bucket_kidx(q->p.nd[x].fk);
+            int64_t i = gb_bucket_qidx_(q, q->p.nd[x].fk);
             if (i < m) m = i;
         }
         q->base = q->cur = m;
         q->lim = m + q->nslots;
         for (x = q->ovf; x >= 0; x = nx) {
-            int64_t i = gb_bucket_kidx(q->p.nd[x].fk);
+            int64_t i = gb_bucket_qidx_(q, q->p.nd[x].fk);
             nx = q->p.nd[x].nxt;
             if (i >= q->lim) continue;
             gb_bucket_ovf_unlink_(q, x);
@@ -643,7 +835,10 @@ static GB_BUCKET_COLD void gb_bucket_refill_(gb_bucket *q)
     q->hn = k;
     q->hs = 0;
     q->hrun = 1;
-    if (k < 2 || (k <= GB_BUCKET_RUN && gb_bucket_pack_sort_(q, k))) return;
+    if (k < 2 || (k <= GB_BUCKET_RUN && (q->exact ? gb_bucket_pack_xsort_(q, k)
+                                                : gb_bucket_pack_sort_(q, k))))
+        return;
+    if (k > GB_BUCKET_RUN && q->exact && gb_bucket_radix_run_(q, k)) return;
     if (k <= GB_BUCKET_RUN) {                 /* insertion sort: a run */
         size_t i, j;
         gb_bheap_dk_ent *h = q->p.heap;
@@ -728,7 +923,7 @@ static inline int gb_bucket_check(const gb_bucket *q)
         const gb_bheap_dk_ent *e = &q->p.heap[i];
         gb_bheap_dk_ent w = gb_pool_ent(&q->p, e->aux);
         if (e->fk != w.fk || e->gk != w.gk || e->id != w.id) return 5;
-        if (gb_bucket_kidx(q->p.nd[e->aux].fk) > q->cur) return 5;
+        if (gb_bucket_qidx_(q, q->p.nd[e->aux].fk) > q->cur) return 5;
         if (q->p.loc[e->id] != e->aux) return 11;
     }
     for (i = 0; i < nw1; i++) {
@@ -748,7 +943,7 @@ static inline int gb_bucket_check(const gb_bucket *q)
             gb_bheap_dk_ent w = gb_pool_ent(&q->p, e->aux);
             if (e->fk != w.fk || e->gk != w.gk || e->id != w.id) return 5;
         }
-        if (gb_bucket_kidx(q->p.nd[e->aux].fk) > q->cur) return 5;
+        if (gb_bucket_qidx_(q, q->p.nd[e->aux].fk) > q->cur) return 5;
         if (q->p.loc[e->id] != e->aux) return 11;
     }
     if (q->fn && q->hn > q->hs && !gb_bheap_dk_ent_before(&q->fs[0], &q->p.heap[q->hs]))
@@ -766,7 +961,7 @@ static inline int gb_bucket_check(const gb_bucket *q)
             if ((rc = gb_pool_check_node(&q->p, x)) != 0) return rc;
             if (q->p.nd[x].prv != p) return 7;
             if (++len > q->n) return 7;
-            if (gb_bucket_kidx(q->p.nd[x].fk) != q->base + (int64_t)i) return 8;
+            if (gb_bucket_qidx_(q, q->p.nd[x].fk) != q->base + (int64_t)i) return 8;
             p = x;
         }
         if (len == 0) return 7;
@@ -778,7 +973,7 @@ static inline int gb_bucket_check(const gb_bucket *q)
         if ((rc = gb_pool_check_node(&q->p, x)) != 0) return rc;
         if (q->p.nd[x].prv != p) return 9;
         if (++i > q->n) return 9;
-        if (gb_bucket_kidx(q->p.nd[x].fk) < q->lim) return 9;
+        if (gb_bucket_qidx_(q, q->p.nd[x].fk) < q->lim) return 9;
         p = x;
     }
     if (i != q->novf) return 9;

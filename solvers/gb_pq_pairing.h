@@ -133,10 +133,10 @@ static inline int32_t gb_pairing_link_(gb_pairing *q, int32_t a, int32_t b)
 }
 
 /* Insert id, which must not be in the heap. */
-static inline void gb_pairing_push(gb_pairing *q, int32_t id, double f, double g)
+static inline void gb_pairing_pushk(gb_pairing *q, int32_t id, uint64_t fk, uint64_t gk)
 {
-    q->kv[id].fk = gb_bheap_dk_fkey(f);
-    q->kv[id].gk = gb_bheap_dk_gkey(g);
+    q->kv[id].fk = fk;
+    q->kv[id].gk = gk;
     q->child[id] = -1;
     q->sib[id] = -1;
     q->prv[id] = -1;
@@ -159,12 +159,12 @@ static inline void gb_pairing_push(gb_pairing *q, int32_t id, double f, double g
  * larger-g-first rule ranks the new key behind the old one -- the key is
  * kept: the queue holds the minimum of the keys it was given, which is
  * also the entry a lazy queue pops first, so all queues still agree. */
-static inline void gb_pairing_decrease(gb_pairing *q, int32_t id, double f, double g)
+static inline void gb_pairing_decreasek(gb_pairing *q, int32_t id, uint64_t fk, uint64_t gk)
 {
     gb_pairing_kv old = q->kv[id];
     q->cnt.decreases++;
-    q->kv[id].fk = gb_bheap_dk_fkey(f);
-    q->kv[id].gk = gb_bheap_dk_gkey(g);
+    q->kv[id].fk = fk;
+    q->kv[id].gk = gk;
     if (!(q->kv[id].fk < old.fk
           || (q->kv[id].fk == old.fk && q->kv[id].gk < old.gk))) {
         q->kv[id] = old;                    /* not better: keep the key */
@@ -179,6 +179,16 @@ static inline void gb_pairing_decrease(gb_pairing *q, int32_t id, double f, doub
         q->sib[q->root] = -1;
         q->prv[q->root] = -1;
     }
+}
+
+/* push and decrease with double keys: the integer images of (f, g). */
+static inline void gb_pairing_push(gb_pairing *q, int32_t id, double f, double g)
+{
+    gb_pairing_pushk(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
+}
+static inline void gb_pairing_decrease(gb_pairing *q, int32_t id, double f, double g)
+{
+    gb_pairing_decreasek(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
 }
 
 /* Remove and return the root.  Precondition: not empty.  Two-pass merge of

@@ -150,10 +150,9 @@ static inline void gb_radix_unlink_(gb_radix *q, int b, int32_t x)
 }
 
 /* Insert id, which must not be in the queue. */
-static inline void gb_radix_push(gb_radix *q, int32_t id, double f, double g)
+static inline void gb_radix_pushk(gb_radix *q, int32_t id, uint64_t u, uint64_t gk)
 {
-    uint64_t u = gb_bheap_dk_fkey(f);
-    int32_t x = gb_pool_take(&q->p, id, u, gb_bheap_dk_gkey(g));
+    int32_t x = gb_pool_take(&q->p, id, u, gk);
     if (u <= q->last) gb_bheap_dk_core_push(q->p.heap, q->p.hpos, &q->hn, gb_pool_ent(&q->p, x));
     else gb_radix_link_(q, gb_radix_bucket_(u, q->last), x);
     q->n++;
@@ -167,10 +166,10 @@ static inline void gb_radix_push(gb_radix *q, int32_t id, double f, double g)
  * larger-g-first rule ranks the new key behind the old one -- the key is
  * kept: the queue holds the minimum of the keys it was given, which is
  * also the entry a lazy queue pops first, so all queues still agree. */
-static inline void gb_radix_decrease(gb_radix *q, int32_t id, double f, double g)
+static inline void gb_radix_decreasek(gb_radix *q, int32_t id, uint64_t u, uint64_t gk)
 {
     int32_t x = q->p.loc[id];
-    uint64_t u0 = q->p.nd[x].fk, u = gb_bheap_dk_fkey(f), gk = gb_bheap_dk_gkey(g);
+    uint64_t u0 = q->p.nd[x].fk;
     uint64_t last = q->last;
     q->cnt.decreases++;
     if (!(u < u0 || (u == u0 && gk < q->p.nd[x].gk))) return;
@@ -191,6 +190,16 @@ static inline void gb_radix_decrease(gb_radix *q, int32_t id, double f, double g
             }
         }
     }
+}
+
+/* push and decrease with double keys: the integer images of (f, g). */
+static inline void gb_radix_push(gb_radix *q, int32_t id, double f, double g)
+{
+    gb_radix_pushk(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
+}
+static inline void gb_radix_decrease(gb_radix *q, int32_t id, double f, double g)
+{
+    gb_radix_decreasek(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
 }
 
 /* The heap is empty and the queue is not: refill it from the least

@@ -332,7 +332,7 @@ GB_TEST(heuristics, small_empty_8x8_exact)
     gb_hv_spec oct, zero;
     gb_hv_spec_builtin(&oct, GB_H_OCTILE, 1.0);
     gb_hv_spec_builtin(&zero, GB_H_ZERO, 1.0);
-    int64_t ulp_above = 0;
+    int64_t differ = 0;
     for (int gy = 0; gy < 8; gy++)
         for (int gx = 0; gx < 8; gx++) {
             const int32_t goal = gb_grid_id(&g, gx, gy);
@@ -343,10 +343,10 @@ GB_TEST(heuristics, small_empty_8x8_exact)
             cr_assert_eq(r.ratio_cells, 63);
             cr_assert_eq(r.inadmissible, 0);
             cr_assert_eq(r.inconsistent, 0);
-            /* Octile is exact on an empty grid, up to rounding: the
-             * closed form (hi-lo) + sqrt2*lo and Dijkstra's running sum
-             * differ in the last bit at some cells (counted below), which
-             * is what tol absorbs. */
+            /* Octile is exact on an empty grid: Dijkstra's costs are
+             * exact step counts (solvers/gb_exact.h) reported as
+             * a + b*sqrt2, the closed form's own expression, so they are
+             * equal bit for bit (counted below). */
             cr_assert_float_eq(r.mean_ratio, 1.0, 1e-15, "goal (%d,%d): mean ratio %.17g", gx, gy,
                                r.mean_ratio);
             cr_assert_eq(r.bins[GB_HV_NBINS - 1], 63);
@@ -370,7 +370,7 @@ GB_TEST(heuristics, small_empty_8x8_exact)
                     int32_t id = gb_grid_id(&g, x, y);
                     double h = gb_h_octile(&c, id, x, y);
                     cr_assert_float_eq(h, hs[id], 1e-14);
-                    ulp_above += h > hs[id];
+                    differ += h != hs[id];
                 }
 
             cr_assert_eq(gb_hv_eval(v, &zero, &r, &d), 0);
@@ -378,8 +378,8 @@ GB_TEST(heuristics, small_empty_8x8_exact)
             cr_assert_eq(r.bins[0], 63);
             gb_hv_result_free(&r);
         }
-    cr_assert_gt(ulp_above, 0, "expected the closed form to exceed Dijkstra's sum in the last bit "
-                 "somewhere (the reason for tol)");
+    cr_assert_eq(differ, 0, "expected the closed form to equal Dijkstra's exact cost bit for bit, "
+                 "found %lld cells that differ", (long long)differ);
     gb_hv_free(v);
 
     /* Model 4: manhattan is exact, octile is not. */
