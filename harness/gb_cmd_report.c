@@ -822,7 +822,7 @@ static void section_across(doc *d, const table *t, const xmap *x)
     d_table_begin(d, 7, hdr, align);
     for (size_t i = 0; i < x->n; i++) {
         const xsolver *s = &x->s[i];
-        char cell[7][256], fx[96];
+        char cell[7][400], fx[96];
         char *cells[7];
         for (int k = 0; k < 7; k++) cells[k] = cell[k];
         snprintf(cell[0], sizeof cell[0], "`%s`", s->solver);
@@ -1294,6 +1294,48 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
     d_table_end(d);
 }
 
+/* Solvers that do not promise the grid optimum (bounded, none, and the
+ * any-angle ones, whose subopt < 1 means shorter than the grid optimum):
+ * per map, what their paths cost against what they save, on the
+ * reference queue.  Nothing is written when every solver is optimal. */
+static void section_tradeoff(doc *d, const table *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const srow *r = &t->r[i];
+        if (strcmp(r->guarantee, "optimal") != 0 && ref_row(t, r->map, r->solver) == r) n++;
+    }
+    if (n == 0) return;
+    d_heading(d, 3, "tradeoff", "Paths that are not grid-optimal: length against speed");
+    d_para(d, "Per map, each solver without an optimality guarantee on queue `%s`: its mean and "
+           "largest cost / Dijkstra's optimum (`subopt`) beside its speedup over Dijkstra.  Bounded "
+           "solvers promise subopt <= w; `none` promises nothing (HPA*, greedy search).  Any-angle "
+           "solvers (`theta`, `SOLVER+smooth`) are costed by Euclidean length: subopt < 1 means "
+           "shorter than the best grid path.", t->ref);
+    static const char *const hdr[] = { "map", "solver", "guarantee", "n", "subopt mean", "subopt max",
+                                       "speedup [95% CI]" };
+    static const char align[] = "lllrrrr";
+    d_table_begin(d, 7, hdr, align);
+    char cell[7][160];
+    char *cells[7];
+    for (int k = 0; k < 7; k++) cells[k] = cell[k];
+    for (size_t m = 0; m < t->nmaps; m++)
+        for (size_t i = 0; i < t->n; i++) {
+            const srow *r = &t->r[i];
+            if (strcmp(r->map, t->maps[m]) != 0 || strcmp(r->guarantee, "optimal") == 0) continue;
+            if (ref_row(t, r->map, r->solver) != r) continue;
+            snprintf(cell[0], sizeof cell[0], "`%s`", r->map);
+            snprintf(cell[1], sizeof cell[1], "`%s`", r->solver);
+            snprintf(cell[2], sizeof cell[2], "%s", r->guarantee);
+            fmt_num(cell[3], sizeof cell[3], r->n, 0);
+            fmt_num(cell[4], sizeof cell[4], r->sub_mean, 4);
+            fmt_num(cell[5], sizeof cell[5], r->sub_max, 4);
+            fmt_x_ci(cell[6], sizeof cell[6], r->speedup, r->sp_lo, r->sp_hi);
+            d_table_row(d, 7, cells, align);
+        }
+    d_table_end(d);
+}
+
 static int section_tables(doc *d, const table *t, const gb_jv *hf, const xmap *x, const char *dir, gb_diag *dg)
 {
     d_heading(d, 2, "tables", "Tables");
@@ -1311,6 +1353,7 @@ static int section_tables(doc *d, const table *t, const gb_jv *hf, const xmap *x
            "of `jps` and `jps+` count jump points, and those of `sg` and `sg-tl` subgoals, not cells: compare "
            "them with each other, not with the cell counts of the other solvers.");
     section_across(d, t, x);
+    section_tradeoff(d, t);
     for (size_t m = 0; m < t->nmaps; m++) {
         char h[512], id[64];
         snprintf(h, sizeof h, "`%s`: each solver on queue `%s`", t->maps[m], t->ref);

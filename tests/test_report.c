@@ -688,15 +688,71 @@ GB_TEST(footprint, tiny_map_pixels_and_tables)
 
 /* ---- winners and ties ---------------------------------------------------- */
 
-/* One summary.csv row: the figures the headlines use, the rest fixed. */
-static void sum_row(FILE *f, const char *map, const char *solver, const char *queue, double t_med, double t_lo,
-                    double t_hi, double sp, double sp_lo, double sp_hi)
+/* One summary.csv row: the figures the headlines use, the rest fixed;
+ * sum_row_g also sets the guarantee and subopt mean / max (NaN: empty). */
+static void sum_row_g(FILE *f, const char *map, const char *solver, const char *queue, const char *guar,
+                      double sub_mean, double sub_max, double t_med, double t_lo, double t_hi, double sp,
+                      double sp_lo, double sp_hi)
 {
-    fprintf(f, "%s,%s,%s,optimal,50,%.3f,%.3f,%.3f,%.3f,%.3f,1.000,%.3f,10.000,10.000,%.4f,50,,", map, solver,
-            queue, t_med, t_med, t_med, t_med, t_med, t_med, sp);
+    fprintf(f, "%s,%s,%s,%s,50,%.3f,%.3f,%.3f,%.3f,%.3f,1.000,%.3f,10.000,10.000,%.4f,50,", map, solver,
+            queue, guar, t_med, t_med, t_med, t_med, t_med, t_med, sp);
+    if (isnan(sub_mean)) fputs(",", f);
+    else fprintf(f, "%.4f,%.4f", sub_mean, sub_max);
     for (int k = 0; k < GB_ROW_NSTATUS; k++) fprintf(f, ",%d", k == GB_ROW_OK ? 50 : 0);
     /* prep_ns_max, speedup_astar: none; time_source inproc; prep_amortised_ns: none */
     fprintf(f, ",1024,%.3f,%.3f,%.4f,%.4f,,,inproc,\n", t_lo, t_hi, sp_lo, sp_hi);
+}
+
+static void sum_row(FILE *f, const char *map, const char *solver, const char *queue, double t_med, double t_lo,
+                    double t_hi, double sp, double sp_lo, double sp_hi)
+{
+    sum_row_g(f, map, solver, queue, "optimal", NAN, NAN, t_med, t_lo, t_hi, sp, sp_lo, sp_hi);
+}
+
+/* Solvers without the optimality guarantee get a table of path length
+ * against speed-up (any-angle ones below 1); a run of optimal solvers
+ * only has none. */
+GB_TEST(report, tradeoff_table_of_the_solvers_that_are_not_optimal)
+{
+    const char *bin = gb_bin();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"commit\": \"x\", \"run\": {\"run_id\": \"trade\"}}\n");
+    for (int pass = 0; pass < 2; pass++) {
+        snprintf(p, sizeof p, "%s/summary.csv", dir);
+        FILE *f = fopen(p, "w");
+        cr_assert(f != NULL);
+        fprintf(f, "%s\n", gb_summary_csv_header());
+        sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
+        sum_row(f, "A", "jps", "bheap", 100, 90, 110, 10, 9, 11);
+        if (pass == 1) {
+            sum_row_g(f, "A", "theta", "bheap", "none", 0.9550, 1.0, 2000, 1900, 2100, 0.5, 0.45, 0.55);
+            sum_row_g(f, "A", "hpa:c=16", "bheap", "none", 1.0420, 1.2040, 50, 40, 60, 20, 18, 22);
+            sum_row_g(f, "A", "hpa:c=16", "bucket", "none", 1.0420, 1.2040, 50, 40, 60, 20, 18, 22);
+        }
+        cr_assert_eq(fclose(f), 0);
+        int rc = sh(log, "'%s' report '%s'", bin, dir);
+        cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
+        snprintf(p, sizeof p, "%s/report.md", dir);
+        char *md = slurp(p, NULL);
+        if (pass == 0) {
+            cr_expect(strstr(md, "not grid-optimal") == NULL, "%s", md);
+        } else {
+            cr_expect(strstr(md, "### Paths that are not grid-optimal: length against speed") != NULL, "%s", md);
+            cr_expect(strstr(md, "| `A` | `theta` | none | 50 | 0.9550 | 1.0000 | 0.50× [0.45, 0.55] |") != NULL,
+                      "%s", md);
+            cr_expect(strstr(md, "| `A` | `hpa:c=16` | none | 50 | 1.0420 | 1.2040 | 20.0× [18.0, 22.0] |") != NULL,
+                      "%s", md);
+            /* one row per solver, on the reference queue only */
+            const char *a = strstr(md, "| `A` | `hpa:c=16` |");
+            cr_expect(a && strstr(a + 1, "| `A` | `hpa:c=16` |") == NULL, "%s", md);
+            cr_expect(strstr(md, "| `A` | `jps` | optimal") == NULL, "%s", md);
+        }
+        free(md);
+    }
+    rm_rf(dir);
 }
 
 /* Headlines name a winner only when its interval is clear of the
