@@ -28,7 +28,9 @@ nsolv = STATS_max + 1
 cols = nblocks > 1 ? 2 : 1
 rows = (nblocks + cols - 1) / cols
 eval term_for(out, cols == 1 ? 1000 : 1300, cols == 1 ? 600 : 60 + rows * 430)
-gc(c) = (valid(9) ? column(9) : 0) == c     # the row's guarantee class is c
+# the row's guarantee class is c (0: a data row without one; a block's
+# header line, whose first column is its title, is no row of any class)
+gc(c) = valid(1) ? ((valid(9) ? column(9) : 0) == c) : 0
 
 set ylabel "speedup (Dijkstra time / solver time, log)"
 set logscale y
@@ -51,10 +53,13 @@ do for [i=0:nblocks-1] {
     set title (exists(sprintf("m%d", i)) ? value(sprintf("m%d", i)) : sprintf("map %d", i + 1)) font ",11"
     # the classes this panel has: only they are drawn and get a key entry
     pres = ""
+    # (counted on a linear axis, where a zero is a valid value)
+    unset logscale y
     do for [k=1:4] {
         stats data index i using (gc(int(word(cls, k))) ? 1 : 0) nooutput
         if (STATS_sum > 0) { pres = pres." ".word(cls, k) }
     }
+    set logscale y
     plot data index i using 1:(1):xtic(2) with points ps 0 lc rgb "#ffffff" notitle, \
          for [k=1:words(pres)] data index i using (gc(int(word(pres, k))) ? $1 : NaN):5:4:8:7 \
              with candlesticks whiskerbars 0.5 lc rgb ccol(int(word(pres, k))) title cname(int(word(pres, k))), \
