@@ -1415,6 +1415,7 @@ static const char *section_title(const char *s)
         { "time", "Search time vs path length" },
         { "expansions", "Expansions vs path length" },
         { "speedup", "Speedup over Dijkstra" },
+        { "tradeoff", "Path length against speed-up (solvers that are not optimal)" },
         { "queues", "Priority queues compared" },
         { "cactus", "Cactus plot" },
         { "heuristics", "Heuristic accuracy (h / h*)" },

@@ -7,6 +7,8 @@
 # Parameters (gnuplot -e "name='value'; ..." hpa_tradeoff.gp):
 #   data   tradeoff.tsv of scripts/hpa-tradeoff.sh (map, solver, subopt, speedup)
 #   out    output file; .svg -> svg terminal, anything else -> pngcairo
+#   title  (optional) the figure's title (default: HPA*'s)
+#   vs     (optional) the reference solver of the speed-up (default astar-octile)
 if (!exists("data") || !exists("out")) { print "hpa_tradeoff.gp: set data and out"; exit status 64 }
 load (exists("plotdir") ? plotdir : "plots")."/style.gp"
 eval term_for(out, 1200, 560)
@@ -18,10 +20,12 @@ set style fill solid 0.35 border -1
 set xtics rotate by -30 nomirror
 set key off
 set grid ytics lc rgb "#dddddd"
-set multiplot layout 1,2 title "HPA*: suboptimality against speed-up over A*, per map"
+if (!exists("title")) { title = "HPA*: suboptimality against speed-up over A*, per map" }
+if (!exists("vs")) { vs = "astar-octile" }
+set multiplot layout 1,2 title title noenhanced
 set title "suboptimality (cost / optimum)"
 plot data using (1):3:(0.5):(strcol(1)." ".strcol(2)) ls 1
-set title "speed-up over astar-octile (per query)"
+set title "speed-up over ".vs." (per query)" noenhanced
 set logscale y 2
 plot data using (1):4:(0.5):(strcol(1)." ".strcol(2)) ls 2, 1 with lines lc rgb "#888888" dt 2
 unset multiplot

@@ -484,6 +484,13 @@ if [ -s "$TMP/data/speedup.tsv" ]; then
 else
     echo "Speedup plot skipped: the run has no dijkstra on bheap, or no other solver, to compare." >>"$TMP/notes.txt"
 fi
+# solvers without the optimality guarantee: per query, cost / optimum
+# against the speed-up over dijkstra on bheap on the same query
+awk -F, -v ref="$REF_QUEUE" -f "$(dirname "$0")/tradeoff-data.awk" "$TMP/queries.csv" >"$TMP/data/tradeoff.tsv"
+if [ -s "$TMP/data/tradeoff.tsv" ]; then
+    gp hpa_tradeoff.gp "data='data/tradeoff.tsv'; vs='dijkstra on bheap'; title='Solvers that are not optimal: path length against speed-up, per map and solver'" tradeoff tradeoff \
+        "Solvers without the optimality guarantee on \`$REF_QUEUE\` (bounded, greedy, HPA*, any-angle): left, per query, path cost / Dijkstra's optimum (below 1: an any-angle path shorter than the best grid path); right, per query, speed-up over \`dijkstra\` on \`bheap\` (log scale).  Boxes: 25th-75th percentile, whiskers 1.5 IQR."
+fi
 nqplots=0
 while IFS=$'\t' read -r idx map slug scen nq; do
     case $idx in '#'*) continue ;; esac

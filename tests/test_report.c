@@ -755,6 +755,35 @@ GB_TEST(report, tradeoff_table_of_the_solvers_that_are_not_optimal)
     rm_rf(dir);
 }
 
+/* The data of the report's tradeoff plot: one line per query of every
+ * solver that is not optimal, on the reference queue or its only one,
+ * with its speed-up over dijkstra/bheap on the same query. */
+GB_TEST(report, tradeoff_plot_data)
+{
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/out", dir);
+    snprintf(p, sizeof p, "%s/q.csv", dir);
+    write_file(p, "scen,line,map,solver,queue,guarantee,status,subopt,time_ns\n"
+                  "s,2,M,dijkstra,bheap,optimal,ok,1,1000\n"
+                  "s,2,M,astar-octile,bheap,optimal,ok,1,100\n"
+                  "s,2,M,wastar-octile:w=2,bheap,bounded,ok,1.25,50\n"
+                  "s,2,M,wastar-octile:w=2,bucket,bounded,ok,1.25,40\n"
+                  "s,2,M,hpa:c=8,own-heap,none,ok,1.5,20\n"
+                  "s,2,M,theta,bheap,none,ok,0.95,4000\n"
+                  "s,3,M,dijkstra,bheap,optimal,ok,1,1000\n"
+                  "s,3,M,hpa:c=8,own-heap,none,suboptimal,0.5,20\n"
+                  "s,4,M,hpa:c=8,own-heap,none,ok,1.1,10\n");
+    int rc = sh(log, "awk -F, -v ref=bheap -f scripts/tradeoff-data.awk '%s' > '%s'", p, log);
+    cr_assert_eq(rc, 0, "awk exit %d", rc);
+    char *out = slurp(log, NULL);
+    cr_expect_str_eq(out, "M\twastar-octile:w=2\t1.25\t20\n"
+                          "M\thpa:c=8\t1.5\t50\n"
+                          "M\ttheta\t0.95\t0.25\n");
+    free(out);
+    rm_rf(dir);
+}
+
 /* Headlines name a winner only when its interval is clear of the
  * runner-up's; overlapping intervals are called a tie. */
 GB_TEST(report, winners_only_when_intervals_are_apart)
