@@ -91,6 +91,7 @@ typedef struct srow {
     double sp_lo, sp_hi;   /* interval of speedup, NaN when absent or undefined */
     double st[ST_N];
     char src[8];        /* time_source ("" when absent: older summaries) */
+    double lbr;         /* lb_ratio_mean, NaN when empty or absent */
 } srow;
 
 typedef struct table {
@@ -142,6 +143,7 @@ static int table_load(const char *path, table *t, gb_diag *d)
     const int mem_col = gb_csv_col(&c, "mem_bytes_max");
     const int prep_col = gb_csv_col(&c, "prep_ns_max");
     const int src_col = gb_csv_col(&c, "time_source");
+    const int lbr_col = gb_csv_col(&c, "lb_ratio_mean");
     static const char *const ci_names[4] = { "time_median_lo_ns", "time_median_hi_ns", "speedup_lo", "speedup_hi" };
     int ci_col[4];
     for (int k = 0; k < 4; k++) ci_col[k] = gb_csv_col(&c, ci_names[k]);
@@ -166,6 +168,7 @@ static int table_load(const char *path, table *t, gb_diag *d)
         for (int k = C_N; k < C_NCOL; k++) *dst[k - C_N] = numf(gb_csv_field(&c, idx[k]));
         r->mem = mem_col >= 0 ? numf(gb_csv_field(&c, mem_col)) : NAN;
         r->prep = prep_col >= 0 ? numf(gb_csv_field(&c, prep_col)) : NAN;
+        r->lbr = lbr_col >= 0 ? numf(gb_csv_field(&c, lbr_col)) : NAN;
         if (src_col >= 0) snprintf(r->src, sizeof r->src, "%s", gb_csv_field(&c, src_col));
         double *ci[4] = { &r->t_lo, &r->t_hi, &r->sp_lo, &r->sp_hi };
         for (int k = 0; k < 4; k++) *ci[k] = ci_col[k] >= 0 ? numf(gb_csv_field(&c, ci_col[k])) : NAN;
@@ -1308,17 +1311,18 @@ static void section_tradeoff(doc *d, const table *t)
     if (n == 0) return;
     d_heading(d, 3, "tradeoff", "Paths that are not grid-optimal: length against speed");
     d_para(d, "Per map, each solver without an optimality guarantee on queue `%s`: its mean and "
-           "largest cost / Dijkstra's optimum (`subopt`) beside its speedup over Dijkstra.  Bounded "
+           "largest cost / Dijkstra's optimum (`subopt`) and its mean cost / the straight line from start to goal "
+           "(the Euclidean lower bound; `lb_ratio_mean`) beside its speedup over Dijkstra.  Bounded "
            "solvers promise subopt <= w; `none` promises nothing (HPA*, greedy search).  Any-angle "
            "solvers (`theta`, `SOLVER+smooth`) are costed by Euclidean length: subopt < 1 means "
            "shorter than the best grid path.", t->ref);
     static const char *const hdr[] = { "map", "solver", "guarantee", "n", "subopt mean", "subopt max",
-                                       "speedup [95% CI]" };
-    static const char align[] = "lllrrrr";
-    d_table_begin(d, 7, hdr, align);
-    char cell[7][160];
-    char *cells[7];
-    for (int k = 0; k < 7; k++) cells[k] = cell[k];
+                                       "cost / straight line", "speedup [95% CI]" };
+    static const char align[] = "lllrrrrr";
+    d_table_begin(d, 8, hdr, align);
+    char cell[8][400];
+    char *cells[8];
+    for (int k = 0; k < 8; k++) cells[k] = cell[k];
     for (size_t m = 0; m < t->nmaps; m++)
         for (size_t i = 0; i < t->n; i++) {
             const srow *r = &t->r[i];
@@ -1330,8 +1334,9 @@ static void section_tradeoff(doc *d, const table *t)
             fmt_num(cell[3], sizeof cell[3], r->n, 0);
             fmt_num(cell[4], sizeof cell[4], r->sub_mean, 4);
             fmt_num(cell[5], sizeof cell[5], r->sub_max, 4);
-            fmt_x_ci(cell[6], sizeof cell[6], r->speedup, r->sp_lo, r->sp_hi);
-            d_table_row(d, 7, cells, align);
+            fmt_num(cell[6], sizeof cell[6], r->lbr, 4);
+            fmt_x_ci(cell[7], sizeof cell[7], r->speedup, r->sp_lo, r->sp_hi);
+            d_table_row(d, 8, cells, align);
         }
     d_table_end(d);
 }

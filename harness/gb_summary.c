@@ -48,6 +48,7 @@ typedef struct srow {
     double len;         /* dijkstra_cost, NaN when empty */
     double mem;         /* mem_bytes, NaN when empty or the column is absent */
     double prep;        /* prep_ns, NaN when empty or the column is absent */
+    double lbr;         /* lb_ratio (cost / straight line), NaN when empty or absent */
 } srow;
 
 typedef struct gstat {
@@ -65,6 +66,7 @@ typedef struct gstat {
     double sp_astar;            /* speedup over astar-octile/bheap, NaN when not defined */
     double mem_max;             /* largest mem_bytes, NaN when none */
     double prep_max;            /* largest prep_ns (per map preparation), NaN when none */
+    double lbr_mean;            /* mean lb_ratio over the rows that have one, NaN when none */
     uint64_t status[GB_ROW_NSTATUS];
 } gstat;
 
@@ -116,7 +118,7 @@ static const char summary_header[] =
 #undef GB_X
     ",mem_bytes_max,time_median_lo_ns,time_median_hi_ns,speedup_lo,speedup_hi,prep_ns_max,"
     "speedup_astar,"
-    "time_source,prep_amortised_ns";
+    "time_source,prep_amortised_ns,lb_ratio_mean";
 
 const char *gb_summary_csv_header(void) { return summary_header; }
 
@@ -210,6 +212,7 @@ int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out
     const int mem_col = gb_csv_col(&c, "mem_bytes");   /* optional: older CSVs lack it */
     const int prep_col = gb_csv_col(&c, "prep_ns");    /* likewise */
     const int src_col = gb_csv_col(&c, "time_source"); /* likewise */
+    const int lbr_col = gb_csv_col(&c, "lb_ratio");    /* likewise */
     gb_summary *s = gb_calloc(1, sizeof *s);
     if (!s) { gb_csv_close(&c); return gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none"); }
     s->boot = *boot;
@@ -249,6 +252,17 @@ int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out
                 gb_diag_quote(q, sizeof q, f, strlen(f));
                 rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0, "column mem_bytes: expected a "
                                  "non-negative number or an empty field, found %s", q);
+                break;
+            }
+        }
+        r.lbr = NAN;
+        if (lbr_col >= 0) {
+            const char *f = gb_csv_field(&c, lbr_col);
+            if (f[0] && (gb_csv_double(f, &r.lbr) != 0 || !(r.lbr > 0))) {
+                char q[64];
+                gb_diag_quote(q, sizeof q, f, strlen(f));
+                rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0, "column lb_ratio: expected a "
+                                 "positive number or an empty field, found %s", q);
                 break;
             }
         }
@@ -545,6 +559,20 @@ static int compute(gb_summary *s)
             v = s->rows[g->rows[k]].prep;
             if (!isnan(v) && (isnan(g->prep_max) || v > g->prep_max)) g->prep_max = v;
         }
+        /* cost / the straight line start-goal (any-angle rows: how close to
+         * the Euclidean lower bound), over the rows that have one */
+        g->lbr_mean = NAN;
+        {
+            double lsum = 0;
+            size_t m = 0;
+            for (size_t k = 0; k < n; k++) {
+                double v = s->rows[g->rows[k]].lbr;
+                if (isnan(v)) continue;
+                lsum += v;
+                m++;
+            }
+            if (m) g->lbr_mean = lsum / (double)m;
+        }
         /* suboptimality, for solvers that may return longer paths */
         g->sub_mean = g->sub_max = NAN;
         if (strcmp(g->guarantee, "optimal") != 0) {
@@ -616,6 +644,8 @@ static void write_summary(FILE *f, const gb_summary *s)
         /* the mean time per query with the map's preparation spread over
          * the group's queries (mean + prep / n, as the report shows it) */
         csv_num(f, 3, isnan(g->prep_max) || g->n == 0 ? NAN : g->t_mean + g->prep_max / (double)g->n);
+        fputc(',', f);
+        csv_num(f, 4, g->lbr_mean);
         fputc('\n', f);
     }
 }

@@ -31,6 +31,10 @@
  * Preprocessing: prep_ns_max is the largest per-map preparation of the
  * group's rows (one map per group); prep_amortised_ns = time_mean_ns +
  * prep_ns_max / n spreads it over the group's queries.
+ * lb_ratio_mean (the last column) is the mean over the group's rows of
+ * run's lb_ratio = cost / straight-line distance start-goal: how far
+ * paths are from the Euclidean lower bound (any-angle paths come close);
+ * empty when no row has one (older CSVs).
  * speedup_astar is the same ratio against solver "astar-octile" on
  * "bheap": the speed-up over A* that a suboptimal solver (hpa) trades
  * against its subopt_mean; empty without that pair (or another source).

@@ -407,6 +407,46 @@ static const char hand_csv[] =
     "21,,\"m,2\",s2.scen,2,0,astar-octile,bheap,optimal,scen_mismatch,3,1.000000,2,30\n"
     "\n";
 
+/* lb_ratio_mean: the mean of the run's lb_ratio over the rows that have
+ * one (empty fields skipped); a group without any leaves it empty. */
+GB_TEST(summary, lb_ratio_mean_over_the_rows_that_have_one)
+{
+    char dir[64], in[128], out[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(in, sizeof in, "%s/q.csv", dir);
+    snprintf(out, sizeof out, "%s/s.csv", dir);
+    write_file(in, "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
+                   "time_ns,time_cold_ns,lb_ratio\n"
+                   "m,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100,1.2\n"
+                   "m,s,2,0,theta,bheap,none,ok,2,0.95,10,100,100,1.05\n"
+                   "m,s,3,0,dijkstra,bheap,optimal,ok,4,1,10,100,100,1.4\n"
+                   "m,s,3,0,theta,bheap,none,ok,4,0.9,10,100,100,1.15\n"
+                   "m,s,4,0,dijkstra,bheap,optimal,ok,0,1,10,100,100,\n"
+                   "m,s,4,0,theta,bheap,none,ok,0,1,10,100,100,\n"
+                   "m,s,2,0,bfs,fifo,none,ok,2,1,10,100,100,\n");
+    gb_summary *s;
+    gb_diag d;
+    cr_assert_eq(gb_summary_load(in, &s, &d), 0, "%s:%ld: %s", d.path, d.line, d.msg);
+    cr_assert_eq(gb_summary_write_csv(s, out, &d), 0, "%s", d.msg);
+    gb_summary_free(s);
+    table t;
+    table_load(out, &t);
+    cr_assert_eq(t.nrow, 3);
+    cr_expect_str_eq(tget(&t, 0, "lb_ratio_mean"), "1.3000");
+    cr_expect_str_eq(tget(&t, 1, "lb_ratio_mean"), "1.1000");
+    cr_expect_str_eq(tget(&t, 2, "lb_ratio_mean"), "");
+    table_free(&t);
+    /* a field that is no positive number is an error naming the place */
+    write_file(in, "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
+                   "time_ns,time_cold_ns,lb_ratio\n"
+                   "m,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100,x\n");
+    cr_assert_neq(gb_summary_load(in, &s, &d), 0);
+    cr_expect(strstr(d.msg, "column lb_ratio: expected a positive number or an empty field, found") != NULL,
+              "%s", d.msg);
+    cr_expect_eq(d.line, 2);
+    rm_rf(dir);
+}
+
 GB_TEST(summary, hand_written_csv)
 {
     char dir[64], in[128], out[128], pd[128], p[256];
@@ -476,6 +516,7 @@ GB_TEST(summary, hand_written_csv)
     cr_expect_str_eq(tget(&t, 2, "speedup"), "10.0000");
     cr_expect_str_eq(tget(&t, 2, "subopt_mean"), "1.150000");
     cr_expect_str_eq(tget(&t, 2, "subopt_max"), "1.300000");
+    cr_expect_str_eq(tget(&t, 2, "lb_ratio_mean"), "");   /* no lb_ratio column in the input */
     cr_expect_str_eq(tget(&t, 2, "ok"), "4");
     cr_expect_str_eq(tget(&t, 2, "limit"), "1");
     /* bfs: one row */
@@ -692,7 +733,7 @@ GB_TEST(footprint, tiny_map_pixels_and_tables)
  * sum_row_g also sets the guarantee and subopt mean / max (NaN: empty). */
 static void sum_row_g(FILE *f, const char *map, const char *solver, const char *queue, const char *guar,
                       double sub_mean, double sub_max, double t_med, double t_lo, double t_hi, double sp,
-                      double sp_lo, double sp_hi)
+                      double sp_lo, double sp_hi, double lbr)
 {
     fprintf(f, "%s,%s,%s,%s,50,%.3f,%.3f,%.3f,%.3f,%.3f,1.000,%.3f,10.000,10.000,%.4f,50,", map, solver,
             queue, guar, t_med, t_med, t_med, t_med, t_med, t_med, sp);
@@ -700,13 +741,15 @@ static void sum_row_g(FILE *f, const char *map, const char *solver, const char *
     else fprintf(f, "%.4f,%.4f", sub_mean, sub_max);
     for (int k = 0; k < GB_ROW_NSTATUS; k++) fprintf(f, ",%d", k == GB_ROW_OK ? 50 : 0);
     /* prep_ns_max, speedup_astar: none; time_source inproc; prep_amortised_ns: none */
-    fprintf(f, ",1024,%.3f,%.3f,%.4f,%.4f,,,inproc,\n", t_lo, t_hi, sp_lo, sp_hi);
+    fprintf(f, ",1024,%.3f,%.3f,%.4f,%.4f,,,inproc,,", t_lo, t_hi, sp_lo, sp_hi);
+    if (isnan(lbr)) fputc('\n', f);
+    else fprintf(f, "%.4f\n", lbr);
 }
 
 static void sum_row(FILE *f, const char *map, const char *solver, const char *queue, double t_med, double t_lo,
                     double t_hi, double sp, double sp_lo, double sp_hi)
 {
-    sum_row_g(f, map, solver, queue, "optimal", NAN, NAN, t_med, t_lo, t_hi, sp, sp_lo, sp_hi);
+    sum_row_g(f, map, solver, queue, "optimal", NAN, NAN, t_med, t_lo, t_hi, sp, sp_lo, sp_hi, NAN);
 }
 
 /* Solvers without the optimality guarantee get a table of path length
@@ -728,9 +771,9 @@ GB_TEST(report, tradeoff_table_of_the_solvers_that_are_not_optimal)
         sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
         sum_row(f, "A", "jps", "bheap", 100, 90, 110, 10, 9, 11);
         if (pass == 1) {
-            sum_row_g(f, "A", "theta", "bheap", "none", 0.9550, 1.0, 2000, 1900, 2100, 0.5, 0.45, 0.55);
-            sum_row_g(f, "A", "hpa:c=16", "bheap", "none", 1.0420, 1.2040, 50, 40, 60, 20, 18, 22);
-            sum_row_g(f, "A", "hpa:c=16", "bucket", "none", 1.0420, 1.2040, 50, 40, 60, 20, 18, 22);
+            sum_row_g(f, "A", "theta", "bheap", "none", 0.9550, 1.0, 2000, 1900, 2100, 0.5, 0.45, 0.55, 1.0312);
+            sum_row_g(f, "A", "hpa:c=16", "bheap", "none", 1.0420, 1.2040, 50, 40, 60, 20, 18, 22, NAN);
+            sum_row_g(f, "A", "hpa:c=16", "bucket", "none", 1.0420, 1.2040, 50, 40, 60, 20, 18, 22, NAN);
         }
         cr_assert_eq(fclose(f), 0);
         int rc = sh(log, "'%s' report '%s'", bin, dir);
@@ -741,9 +784,9 @@ GB_TEST(report, tradeoff_table_of_the_solvers_that_are_not_optimal)
             cr_expect(strstr(md, "not grid-optimal") == NULL, "%s", md);
         } else {
             cr_expect(strstr(md, "### Paths that are not grid-optimal: length against speed") != NULL, "%s", md);
-            cr_expect(strstr(md, "| `A` | `theta` | none | 50 | 0.9550 | 1.0000 | 0.50× [0.45, 0.55] |") != NULL,
+            cr_expect(strstr(md, "| `A` | `theta` | none | 50 | 0.9550 | 1.0000 | 1.0312 | 0.50× [0.45, 0.55] |") != NULL,
                       "%s", md);
-            cr_expect(strstr(md, "| `A` | `hpa:c=16` | none | 50 | 1.0420 | 1.2040 | 20.0× [18.0, 22.0] |") != NULL,
+            cr_expect(strstr(md, "| `A` | `hpa:c=16` | none | 50 | 1.0420 | 1.2040 | - | 20.0× [18.0, 22.0] |") != NULL,
                       "%s", md);
             /* one row per solver, on the reference queue only */
             const char *a = strstr(md, "| `A` | `hpa:c=16` |");
