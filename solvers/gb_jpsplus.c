@@ -86,7 +86,8 @@ typedef struct jpsplus_state {
     uint8_t *indir;    /* direction each node was reached by (8: start) */
     int16_t *d16;      /* [8 * ncells] jump distances, cell-major (above), */
     int32_t *d32;      /*   16-bit when every line fits (d16), else d32 */
-    uint8_t *fmask;    /* [ncells] forced sides: bit 2 * din + i (gb_jps_dirs) */
+    uint16_t *cinfo;   /* [ncells] low byte: forced sides, bit 2 * din + i
+                        * (gb_jps_dirs); high byte: bit k when dist[id][k] != 0 */
     int32_t gx, gy;    /* padded column and row of the current goal */
 } jpsplus_state;
 
@@ -174,14 +175,15 @@ static inline GB_ALWAYS_INLINE void jpsplus_build_(jpsplus_state *J, const gb_gr
 #undef DGET
 }
 
-/* The forced sides of every free cell for the four straight arrivals:
- * bit 2 * din + i set when gb_jps_dirs(g, id, din) adds its forced pair
- * i (side (din + 1 + 2i) & 3), so that pruning reads one byte. */
-static void jpsplus_fmask_fill(jpsplus_state *J, const gb_grid *g)
+/* cinfo of every cell (after the table): the forced sides for the four
+ * straight arrivals, bit 2 * din + i set when gb_jps_dirs(g, id, din)
+ * adds its forced pair i (side (din + 1 + 2i) & 3), and the directions
+ * whose jump moves at all, so that pruning reads two bytes. */
+static void jpsplus_cinfo_fill(jpsplus_state *J, const gb_grid *g)
 {
     const uint8_t *pass = g->pass;
     const int32_t *off = g->off;
-    memset(J->fmask, 0, (size_t)g->ncells);
+    memset(J->cinfo, 0, (size_t)g->ncells * sizeof *J->cinfo);
     for (int32_t y = 1; y <= g->height; y++)
         for (int32_t x = 1; x <= g->width; x++) {
             const int32_t id = y * g->stride + x;
@@ -193,7 +195,11 @@ static void jpsplus_fmask_fill(jpsplus_state *J, const gb_grid *g)
                 if (!pass[back + l] && pass[id + l]) m |= 1u << (2 * din);
                 if (!pass[back + r] && pass[id + r]) m |= 2u << (2 * din);
             }
-            J->fmask[id] = (uint8_t)m;
+            for (int k = 0; k < 8; k++) {
+                const size_t i = (size_t)id * 8 + (size_t)k;
+                if (J->d16 ? J->d16[i] != 0 : J->d32[i] != 0) m |= 0x100u << k;
+            }
+            J->cinfo[id] = (uint16_t)m;
         }
 }
 
@@ -201,7 +207,7 @@ static void jpsplus_build(jpsplus_state *J, const gb_grid *g, const uint8_t *mov
 {
     if (J->d32) jpsplus_build_(J, g, moves, 1);
     else jpsplus_build_(J, g, moves, 0);
-    jpsplus_fmask_fill(J, g);
+    jpsplus_cinfo_fill(J, g);
 }
 
 /* ---- the expansion policy of gb_search_core.pmt ---------------------- */
@@ -214,7 +220,9 @@ static inline void jpsplus_begin(jpsplus_state *J, const gb_ws *ws, int32_t star
 }
 
 /* gb_jps_dirs from the table: natural[din] and the forced pairs of
- * fmask[id] (the same bits, tested in tests/test_jps.c by agreement). */
+ * cinfo[id] (the same bits; tests/test_jps.c checks the agreement), less
+ * the directions whose first step is illegal (d = 0: the jump finds
+ * nothing, goal or not, so the loop skips it). */
 static inline unsigned jpsplus_dirs(const jpsplus_state *J, const gb_ws *ws, int32_t id, int din)
 {
     (void)ws;
@@ -224,8 +232,9 @@ static inline unsigned jpsplus_dirs(const jpsplus_state *J, const gb_ws *ws, int
                                           { 0x00, 0x24, 0x11, 0x35 },
                                           { 0x00, 0x48, 0x22, 0x6a },
                                           { 0x00, 0x81, 0x44, 0xc5 } };
-    if (din >= 4) return natural[din];
-    return natural[din] | forced[din][(J->fmask[id] >> (2 * din)) & 3u];
+    const unsigned ci = J->cinfo[id], live = ci >> 8;
+    if (din >= 4) return natural[din] & live;
+    return (natural[din] | forced[din][(ci >> (2 * din)) & 3u]) & live;
 }
 
 static inline int32_t jpsplus_abs(int32_t v) { return v < 0 ? -v : v; }
@@ -240,7 +249,6 @@ static inline GB_ALWAYS_INLINE int32_t jpsplus_jump_(const jpsplus_state *J, con
                                                      const int W)
 {
     const int32_t d = jpsplus_dget(J, (size_t)id * 8 + (size_t)K, W);
-    if (d == 0) return -1;   /* the first step illegal: nothing, goal or not */
     const int32_t stride = ws->grid->stride;
     const int sx = K == GB_DIR_E || K == GB_DIR_NE || K == GB_DIR_SE ? 1
                  : K == GB_DIR_W || K == GB_DIR_SW || K == GB_DIR_NW ? -1 : 0;
@@ -333,7 +341,7 @@ static size_t jpsplus_bytes(int32_t width, int32_t height, const gb_solver_spec 
     const size_t nc = ((size_t)width + 2) * ((size_t)height + 2);
     const jpsplus_state *J = NULL;   /* for sizeof only */
     const size_t dsz = jpsplus_narrow(width, height) ? sizeof *J->d16 : sizeof *J->d32;
-    return sizeof *J + nc * (sizeof *J->indir + sizeof *J->fmask) + 8 * nc * dsz;
+    return sizeof *J + nc * (sizeof *J->indir + sizeof *J->cinfo) + 8 * nc * dsz;
 }
 
 static void jpsplus_release(void *state)
@@ -343,7 +351,7 @@ static void jpsplus_release(void *state)
     gb_free(J->indir);
     gb_free(J->d16);
     gb_free(J->d32);
-    gb_free(J->fmask);
+    gb_free(J->cinfo);
     gb_free(J);
 }
 
@@ -354,12 +362,12 @@ static int jpsplus_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
     jpsplus_state *J = gb_calloc(1, sizeof *J);
     if (!J) { errno = ENOMEM; return -1; }
     J->indir = gb_malloc(nc);
-    J->fmask = gb_malloc(nc);
+    J->cinfo = gb_malloc(nc * sizeof *J->cinfo);
     if (jpsplus_narrow(ws->grid->width, ws->grid->height))
         J->d16 = gb_malloc(8 * nc * sizeof *J->d16);
     else
         J->d32 = gb_malloc(8 * nc * sizeof *J->d32);
-    if (!J->indir || !J->fmask || (!J->d16 && !J->d32)) {
+    if (!J->indir || !J->cinfo || (!J->d16 && !J->d32)) {
         jpsplus_release(J);
         errno = ENOMEM;
         return -1;
