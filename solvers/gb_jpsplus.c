@@ -195,9 +195,12 @@ static void jpsplus_cinfo_fill(jpsplus_state *J, const gb_grid *g)
                 if (!pass[back + l] && pass[id + l]) m |= 1u << (2 * din);
                 if (!pass[back + r] && pass[id + r]) m |= 2u << (2 * din);
             }
-            for (int k = 0; k < 8; k++) {
-                const size_t i = (size_t)id * 8 + (size_t)k;
-                if (J->d16 ? J->d16[i] != 0 : J->d32[i] != 0) m |= 0x100u << k;
+            if (J->d16) {
+                const int16_t *d = J->d16 + (size_t)id * 8;
+                for (int k = 0; k < 8; k++) m |= (unsigned)(d[k] != 0) << (8 + k);
+            } else {
+                const int32_t *d = J->d32 + (size_t)id * 8;
+                for (int k = 0; k < 8; k++) m |= (unsigned)(d[k] != 0) << (8 + k);
             }
             J->cinfo[id] = (uint16_t)m;
         }
