@@ -7,8 +7,9 @@
  * (gb_search_core.pmt), octile heuristic.
  *
  * Table.  dist[8 * id + k] for every cell id and direction k (cell-major:
- * the eight values of one cell are 32 contiguous bytes, so an expansion
- * reads one cache line):
+ * the eight values of one cell are 16 contiguous bytes, int16_t, so an
+ * expansion reads one cache line; int32_t, 32 bytes, on a map more than
+ * INT16_MAX + 1 cells wide or high):
  *   d > 0    a jump from id in direction k lands on a jump point d cells
  *            away (every cell before it free of jump points);
  *   d <= 0   there is no jump point that way: -d legal steps lead to the
@@ -33,7 +34,16 @@
  *   pass 2, rows bottom to top: S; then SE and SW (S, E, W below).
  * Blocked cells get 0 everywhere; their values are never read (a jump
  * only reads the cell it leaves, which is free, and cells it can reach).
- * Time O(8 ncells), memory 33 bytes per cell (dist 32, indir 1).
+ * Time O(8 ncells), memory 19 bytes per cell (dist 16, cinfo 2, indir 1;
+ * 35 with 32-bit distances).
+ *
+ * cinfo[id] (built after the table): the low byte holds, for each
+ * straight arrival din, whether gb_jps_dirs adds the forced pair on side
+ * (din + 1) & 3 (bit 2 din) or (din + 3) & 3 (bit 2 din + 1), so pruning
+ * reads one 16-bit word instead of four pass[] cells; the high byte has
+ * bit k set when dist[id][k] != 0.  A direction with d = 0 is dropped
+ * from the pruned set: its jump finds nothing, goal or not, and the
+ * search loop does nothing for a jump that finds nothing.
  *
  * Invariant: for every free cell c and direction k, dist[c][k] is the
  * value above, i.e. the first jump point (or the wall) that the online
@@ -57,6 +67,10 @@
  *     jump point d > 0, else nowhere.  (A jump point before c_i would make
  *     d < i and win; when dist[c_i][r] > 0, c_i is itself a jump point,
  *     d <= i.)
+ * Each direction's jump is compiled for its constant k (one switch per
+ * jump): the goal test above runs only when the goal is on k's ray
+ * (straight: one comparison of a coordinate) or strictly inside k's
+ * quadrant (diagonal), and the step is a constant offset.
  * Hence every jump returns exactly the node the online jump returns, with
  * the same step count; with the same pruning rule (gb_jps_dirs), the
  * same direction order and the same costs, the search expands, generates
@@ -91,11 +105,11 @@ typedef struct jpsplus_state {
     int32_t gx, gy;    /* padded column and row of the current goal */
 } jpsplus_state;
 
-/* Distances fit 16 bits when no line has more than INT16_MAX cells: a
- * jump moves at most stride - 2 or height cells. */
+/* Distances fit 16 bits when every |d| <= INT16_MAX: a jump (or the walk
+ * to a wall) moves at most width - 1 or height - 1 cells. */
 static int jpsplus_narrow(int32_t width, int32_t height)
 {
-    return width + 2 <= INT16_MAX && height + 2 <= INT16_MAX;
+    return width - 1 <= INT16_MAX && height - 1 <= INT16_MAX;
 }
 
 /* dist[i] of the table in use (W: constant, the 32-bit one). */
