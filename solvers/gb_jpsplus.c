@@ -7,8 +7,9 @@
  * (gb_search_core.pmt), octile heuristic.
  *
  * Table.  dist[8 * id + k] for every cell id and direction k (cell-major:
- * the eight values of one cell are 32 contiguous bytes, so an expansion
- * reads one cache line):
+ * the eight values of one cell are 16 contiguous bytes, int16_t, so an
+ * expansion reads one cache line; int32_t, 32 bytes, on a map more than
+ * INT16_MAX + 1 cells wide or high):
  *   d > 0    a jump from id in direction k lands on a jump point d cells
  *            away (every cell before it free of jump points);
  *   d <= 0   there is no jump point that way: -d legal steps lead to the
@@ -33,7 +34,16 @@
  *   pass 2, rows bottom to top: S; then SE and SW (S, E, W below).
  * Blocked cells get 0 everywhere; their values are never read (a jump
  * only reads the cell it leaves, which is free, and cells it can reach).
- * Time O(8 ncells), memory 33 bytes per cell (dist 32, indir 1).
+ * Time O(8 ncells), memory 19 bytes per cell (dist 16, cinfo 2, indir 1;
+ * 35 with 32-bit distances).
+ *
+ * cinfo[id] (built after the table): the low byte holds, for each
+ * straight arrival din, whether gb_jps_dirs adds the forced pair on side
+ * (din + 1) & 3 (bit 2 din) or (din + 3) & 3 (bit 2 din + 1), so pruning
+ * reads one 16-bit word instead of four pass[] cells; the high byte has
+ * bit k set when dist[id][k] != 0.  A direction with d = 0 is dropped
+ * from the pruned set: its jump finds nothing, goal or not, and the
+ * search loop does nothing for a jump that finds nothing.
  *
  * Invariant: for every free cell c and direction k, dist[c][k] is the
  * value above, i.e. the first jump point (or the wall) that the online
@@ -57,6 +67,10 @@
  *     jump point d > 0, else nowhere.  (A jump point before c_i would make
  *     d < i and win; when dist[c_i][r] > 0, c_i is itself a jump point,
  *     d <= i.)
+ * Each direction's jump is compiled for its constant k (one switch per
+ * jump): the goal test above runs only when the goal is on k's ray
+ * (straight: one comparison of a coordinate) or strictly inside k's
+ * quadrant (diagonal), and the step is a constant offset.
  * Hence every jump returns exactly the node the online jump returns, with
  * the same step count; with the same pruning rule (gb_jps_dirs), the
  * same direction order and the same costs, the search expands, generates
@@ -84,9 +98,26 @@
 
 typedef struct jpsplus_state {
     uint8_t *indir;    /* direction each node was reached by (8: start) */
-    int32_t *dist;     /* [8 * ncells] jump distances, cell-major (above) */
+    int16_t *d16;      /* [8 * ncells] jump distances, cell-major (above), */
+    int32_t *d32;      /*   16-bit when every line fits (d16), else d32 */
+    uint16_t *cinfo;   /* [ncells] low byte: forced sides, bit 2 * din + i
+                        * (gb_jps_dirs); high byte: bit k when dist[id][k] != 0 */
     int32_t gx, gy;    /* padded column and row of the current goal */
 } jpsplus_state;
+
+/* Distances fit 16 bits when every |d| <= INT16_MAX: a jump (or the walk
+ * to a wall) moves at most width - 1 or height - 1 cells. */
+static int jpsplus_narrow(int32_t width, int32_t height)
+{
+    return width - 1 <= INT16_MAX && height - 1 <= INT16_MAX;
+}
+
+/* dist[i] of the table in use (W: constant, the 32-bit one). */
+static inline GB_ALWAYS_INLINE int32_t jpsplus_dget(const jpsplus_state *J, size_t i,
+                                                    const int W)
+{
+    return W ? J->d32[i] : J->d16[i];
+}
 
 /* ---- construction --------------------------------------------------------- */
 
@@ -96,46 +127,46 @@ static inline int32_t extend(int32_t next)
     return next > 0 ? next + 1 : next - 1;
 }
 
-static void jpsplus_build(jpsplus_state *J, const gb_grid *g, const uint8_t *moves)
+/* Build the table of width W (constant; see jpsplus_dget). */
+static inline GB_ALWAYS_INLINE void jpsplus_build_(jpsplus_state *J, const gb_grid *g,
+                                                   const uint8_t *moves, const int W)
 {
-    const int32_t stride = g->stride, H = g->height, W = g->width;
+    const int32_t stride = g->stride, H = g->height, Wd = g->width;
     const int32_t *off = g->off;
     const uint8_t *pass = g->pass;
-    int32_t *D = J->dist;
-#define DST(c, k) D[(size_t)(c) * 8 + (k)]
-    /* the border rows and columns: never read, zeroed all the same */
-    for (int32_t x = 0; x < stride; x++) {
-        memset(&DST(x, 0), 0, 8 * sizeof *D);
-        memset(&DST((H + 1) * stride + x, 0), 0, 8 * sizeof *D);
-    }
-    for (int32_t y = 1; y <= H; y++) {
-        memset(&DST(y * stride, 0), 0, 8 * sizeof *D);
-        memset(&DST(y * stride + W + 1, 0), 0, 8 * sizeof *D);
-    }
+    /* the border and the blocked cells: 0 everywhere, never read */
+    if (W) memset(J->d32, 0, 8 * (size_t)g->ncells * sizeof *J->d32);
+    else memset(J->d16, 0, 8 * (size_t)g->ncells * sizeof *J->d16);
+#define DGET(c, k) jpsplus_dget(J, (size_t)(c) * 8 + (size_t)(k), W)
+#define DSET(c, k, v)                                                          \
+    do {                                                                       \
+        if (W) J->d32[(size_t)(c) * 8 + (size_t)(k)] = (v);                    \
+        else J->d16[(size_t)(c) * 8 + (size_t)(k)] = (int16_t)(v);             \
+    } while (0)
     /* straight k at free cell c: 0 at a wall, 1 before a jump point */
 #define STRAIGHT(c, k)                                                         \
     do {                                                                       \
         const int32_t n_ = (c) + off[k];                                       \
-        DST(c, k) = !pass[n_] ? 0 : gb_jps_forced(g, n_, k) ? 1 : extend(DST(n_, k)); \
+        DSET(c, k, !pass[n_] ? 0 : gb_jps_forced(g, n_, k) ? 1 : extend(DGET(n_, k))); \
     } while (0)
     /* diagonal k at cell c, components kh, kv */
 #define DIAG(c, k, kh, kv)                                                     \
     do {                                                                       \
         const int32_t n_ = (c) + off[k];                                       \
-        DST(c, k) = !(moves[c] >> (k) & 1u) ? 0                                \
-                  : (DST(n_, kh) > 0 || DST(n_, kv) > 0) ? 1 : extend(DST(n_, k)); \
+        DSET(c, k, !(moves[c] >> (k) & 1u) ? 0                                 \
+                  : (DGET(n_, kh) > 0 || DGET(n_, kv) > 0) ? 1 : extend(DGET(n_, k))); \
     } while (0)
     for (int32_t y = 1; y <= H; y++) {          /* pass 1: top to bottom */
         const int32_t r = y * stride;
-        for (int32_t x = 1; x <= W; x++) {
+        for (int32_t x = 1; x <= Wd; x++) {
             const int32_t c = r + x;
-            if (!pass[c]) { memset(&DST(c, 0), 0, 8 * sizeof *D); continue; }
+            if (!pass[c]) continue;
             STRAIGHT(c, GB_DIR_N);
             STRAIGHT(c, GB_DIR_W);
         }
-        for (int32_t x = W; x >= 1; x--)
+        for (int32_t x = Wd; x >= 1; x--)
             if (pass[r + x]) STRAIGHT(r + x, GB_DIR_E);
-        for (int32_t x = 1; x <= W; x++) {
+        for (int32_t x = 1; x <= Wd; x++) {
             const int32_t c = r + x;
             if (!pass[c]) continue;
             DIAG(c, GB_DIR_NE, GB_DIR_E, GB_DIR_N);
@@ -144,7 +175,7 @@ static void jpsplus_build(jpsplus_state *J, const gb_grid *g, const uint8_t *mov
     }
     for (int32_t y = H; y >= 1; y--) {          /* pass 2: bottom to top */
         const int32_t r = y * stride;
-        for (int32_t x = 1; x <= W; x++) {
+        for (int32_t x = 1; x <= Wd; x++) {
             const int32_t c = r + x;
             if (!pass[c]) continue;
             STRAIGHT(c, GB_DIR_S);
@@ -154,7 +185,46 @@ static void jpsplus_build(jpsplus_state *J, const gb_grid *g, const uint8_t *mov
     }
 #undef DIAG
 #undef STRAIGHT
-#undef DST
+#undef DSET
+#undef DGET
+}
+
+/* cinfo of every cell (after the table): the forced sides for the four
+ * straight arrivals, bit 2 * din + i set when gb_jps_dirs(g, id, din)
+ * adds its forced pair i (side (din + 1 + 2i) & 3), and the directions
+ * whose jump moves at all, so that pruning reads two bytes. */
+static void jpsplus_cinfo_fill(jpsplus_state *J, const gb_grid *g)
+{
+    const uint8_t *pass = g->pass;
+    const int32_t *off = g->off;
+    memset(J->cinfo, 0, (size_t)g->ncells * sizeof *J->cinfo);
+    for (int32_t y = 1; y <= g->height; y++)
+        for (int32_t x = 1; x <= g->width; x++) {
+            const int32_t id = y * g->stride + x;
+            if (!pass[id]) continue;
+            unsigned m = 0;
+            for (int din = 0; din < 4; din++) {
+                const int32_t back = id - off[din], l = off[(din + 1) & 3],
+                              r = off[(din + 3) & 3];
+                if (!pass[back + l] && pass[id + l]) m |= 1u << (2 * din);
+                if (!pass[back + r] && pass[id + r]) m |= 2u << (2 * din);
+            }
+            if (J->d16) {
+                const int16_t *d = J->d16 + (size_t)id * 8;
+                for (int k = 0; k < 8; k++) m |= (unsigned)(d[k] != 0) << (8 + k);
+            } else {
+                const int32_t *d = J->d32 + (size_t)id * 8;
+                for (int k = 0; k < 8; k++) m |= (unsigned)(d[k] != 0) << (8 + k);
+            }
+            J->cinfo[id] = (uint16_t)m;
+        }
+}
+
+static void jpsplus_build(jpsplus_state *J, const gb_grid *g, const uint8_t *moves)
+{
+    if (J->d32) jpsplus_build_(J, g, moves, 1);
+    else jpsplus_build_(J, g, moves, 0);
+    jpsplus_cinfo_fill(J, g);
 }
 
 /* ---- the expansion policy of gb_search_core.pmt ---------------------- */
@@ -166,53 +236,103 @@ static inline void jpsplus_begin(jpsplus_state *J, const gb_ws *ws, int32_t star
     J->gy = goal / ws->grid->stride;
 }
 
+/* gb_jps_dirs from the table: natural[din] and the forced pairs of
+ * cinfo[id] (the same bits; tests/test_jps.c checks the agreement), less
+ * the directions whose first step is illegal (d = 0: the jump finds
+ * nothing, goal or not, so the loop skips it). */
 static inline unsigned jpsplus_dirs(const jpsplus_state *J, const gb_ws *ws, int32_t id, int din)
 {
-    (void)J;
-    return gb_jps_dirs(ws->grid, id, din);
+    (void)ws;
+    static const uint8_t natural[9] = { 0x01, 0x02, 0x04, 0x08, 0x13, 0x26, 0x4c, 0x89, 0xff };
+    /* forced[din][m]: the pairs of gb_jps_dirs for the side bits m */
+    static const uint8_t forced[4][4] = { { 0x00, 0x12, 0x88, 0x9a },
+                                          { 0x00, 0x24, 0x11, 0x35 },
+                                          { 0x00, 0x48, 0x22, 0x6a },
+                                          { 0x00, 0x81, 0x44, 0xc5 } };
+    const unsigned ci = J->cinfo[id], live = ci >> 8;
+    if (din >= 4) return natural[din] & live;
+    return (natural[din] | forced[din][(ci >> (2 * din)) & 3u]) & live;
 }
 
 static inline int32_t jpsplus_abs(int32_t v) { return v < 0 ? -v : v; }
 
-/* The node a jump from id (padded px, py) in direction k lands on, *steps
- * cells away, or -1 (see "Query" above). */
-static inline int32_t jpsplus_jump(jpsplus_state *J, const gb_ws *ws, int32_t id, int32_t px,
-                                   int32_t py, int k, int32_t goal, int32_t *steps,
-                                   uint64_t *scanned)
+/* The jump from id (padded px, py) in the constant direction K with the
+ * table of width W (see "Query" above): the node it lands on, *steps
+ * cells away, or -1.  The goal is tested only when it lies on K's ray
+ * (straight) or strictly inside K's quadrant (diagonal). */
+static inline GB_ALWAYS_INLINE int32_t jpsplus_jump_(const jpsplus_state *J, const gb_ws *ws,
+                                                     int32_t id, int32_t px, int32_t py,
+                                                     const int K, int32_t goal, int32_t *steps,
+                                                     const int W)
 {
-    (void)scanned;
-    const int32_t d = J->dist[(size_t)id * 8 + (size_t)k];
+    const int32_t d = jpsplus_dget(J, (size_t)id * 8 + (size_t)K, W);
+    const int32_t stride = ws->grid->stride;
+    const int sx = K == GB_DIR_E || K == GB_DIR_NE || K == GB_DIR_SE ? 1
+                 : K == GB_DIR_W || K == GB_DIR_SW || K == GB_DIR_NW ? -1 : 0;
+    const int sy = K == GB_DIR_S || K == GB_DIR_SE || K == GB_DIR_SW ? 1
+                 : K == GB_DIR_N || K == GB_DIR_NE || K == GB_DIR_NW ? -1 : 0;
+    const int32_t ok = sy * stride + sx;
     const int32_t reach = d > 0 ? d : -d;
-    const int32_t gdx = J->gx - px, gdy = J->gy - py;
-    const int sx = gb_dir_dx[k], sy = gb_dir_dy[k];
-    if (k < 4) {
+    if (K < 4) {
         /* the goal on the ray: the other coordinate equal, this one ahead */
-        const int32_t t = sx ? gdx * sx : gdy * sy;
-        if ((sx ? gdy : gdx) == 0 && t >= 1 && t <= reach) {
-            *steps = t;
-            return goal;
-        }
-    } else if (gdx * sx > 0 && gdy * sy > 0) {
-        const int32_t ax = jpsplus_abs(gdx), ay = jpsplus_abs(gdy);
-        const int32_t i = ax < ay ? ax : ay;
-        if (i <= reach) {
-            const int32_t ci = id + i * ws->grid->off[k];
-            int hit = ax == ay;
-            if (!hit) {
-                const int r = ax > ay ? (sx > 0 ? GB_DIR_E : GB_DIR_W)
-                                      : (sy > 0 ? GB_DIR_S : GB_DIR_N);
-                const int32_t dr = J->dist[(size_t)ci * 8 + (size_t)r];
-                hit = jpsplus_abs(ax - ay) <= (dr > 0 ? dr : -dr);
+        if (sx ? J->gy == py : J->gx == px) {
+            const int32_t t = sx ? (J->gx - px) * sx : (J->gy - py) * sy;
+            if (t >= 1 && t <= reach) {
+                *steps = t;
+                return goal;
             }
-            if (hit) {
-                *steps = i;
-                return ci;
+        }
+    } else {
+        const int32_t ax = (J->gx - px) * sx, ay = (J->gy - py) * sy;
+        if (ax > 0 && ay > 0) {
+            const int32_t i = ax < ay ? ax : ay;
+            if (i <= reach) {
+                const int32_t ci = id + i * ok;
+                int hit = ax == ay;
+                if (!hit) {
+                    const int r = ax > ay ? (sx > 0 ? GB_DIR_E : GB_DIR_W)
+                                          : (sy > 0 ? GB_DIR_S : GB_DIR_N);
+                    hit = jpsplus_abs(ax - ay)
+                       <= jpsplus_abs(jpsplus_dget(J, (size_t)ci * 8 + (size_t)r, W));
+                }
+                if (hit) {
+                    *steps = i;
+                    return ci;
+                }
             }
         }
     }
-    if (d <= 0) return -1;
+    if (d < 0) return -1;
     *steps = d;
-    return id + d * ws->grid->off[k];
+    return id + d * ok;
+}
+
+static inline GB_ALWAYS_INLINE int32_t jpsplus_jumpw(const jpsplus_state *J, const gb_ws *ws,
+                                                     int32_t id, int32_t px, int32_t py, int k,
+                                                     int32_t goal, int32_t *steps, const int W)
+{
+    /* one specialised body per direction (all eight inlined here) */
+    switch (k) {
+    case GB_DIR_N: return jpsplus_jump_(J, ws, id, px, py, GB_DIR_N, goal, steps, W);
+    case GB_DIR_E: return jpsplus_jump_(J, ws, id, px, py, GB_DIR_E, goal, steps, W);
+    case GB_DIR_S: return jpsplus_jump_(J, ws, id, px, py, GB_DIR_S, goal, steps, W);
+    case GB_DIR_W: return jpsplus_jump_(J, ws, id, px, py, GB_DIR_W, goal, steps, W);
+    case GB_DIR_NE: return jpsplus_jump_(J, ws, id, px, py, GB_DIR_NE, goal, steps, W);
+    case GB_DIR_SE: return jpsplus_jump_(J, ws, id, px, py, GB_DIR_SE, goal, steps, W);
+    case GB_DIR_SW: return jpsplus_jump_(J, ws, id, px, py, GB_DIR_SW, goal, steps, W);
+    default: return jpsplus_jump_(J, ws, id, px, py, GB_DIR_NW, goal, steps, W);
+    }
+}
+
+/* The node a jump from id (padded px, py) in direction k lands on, *steps
+ * cells away, or -1 (see "Query" above). */
+static inline GB_ALWAYS_INLINE int32_t jpsplus_jump(jpsplus_state *J, const gb_ws *ws, int32_t id,
+                                                    int32_t px, int32_t py, int k, int32_t goal,
+                                                    int32_t *steps, uint64_t *scanned)
+{
+    (void)scanned;
+    if (J->d16) return jpsplus_jumpw(J, ws, id, px, py, k, goal, steps, 0);
+    return jpsplus_jumpw(J, ws, id, px, py, k, goal, steps, 1);
 }
 
 #define GB_CORE_JUMPS jpsplus
@@ -237,7 +357,8 @@ static size_t jpsplus_bytes(int32_t width, int32_t height, const gb_solver_spec 
     (void)s;
     const size_t nc = ((size_t)width + 2) * ((size_t)height + 2);
     const jpsplus_state *J = NULL;   /* for sizeof only */
-    return sizeof *J + nc * sizeof *J->indir + 8 * nc * sizeof *J->dist;
+    const size_t dsz = jpsplus_narrow(width, height) ? sizeof *J->d16 : sizeof *J->d32;
+    return sizeof *J + nc * (sizeof *J->indir + sizeof *J->cinfo) + 8 * nc * dsz;
 }
 
 static void jpsplus_release(void *state)
@@ -245,7 +366,9 @@ static void jpsplus_release(void *state)
     jpsplus_state *J = state;
     if (!J) return;
     gb_free(J->indir);
-    gb_free(J->dist);
+    gb_free(J->d16);
+    gb_free(J->d32);
+    gb_free(J->cinfo);
     gb_free(J);
 }
 
@@ -256,8 +379,12 @@ static int jpsplus_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
     jpsplus_state *J = gb_calloc(1, sizeof *J);
     if (!J) { errno = ENOMEM; return -1; }
     J->indir = gb_malloc(nc);
-    J->dist = gb_malloc(8 * nc * sizeof *J->dist);
-    if (!J->indir || !J->dist) {
+    J->cinfo = gb_malloc(nc * sizeof *J->cinfo);
+    if (jpsplus_narrow(ws->grid->width, ws->grid->height))
+        J->d16 = gb_malloc(8 * nc * sizeof *J->d16);
+    else
+        J->d32 = gb_malloc(8 * nc * sizeof *J->d32);
+    if (!J->indir || !J->cinfo || (!J->d16 && !J->d32)) {
         jpsplus_release(J);
         errno = ENOMEM;
         return -1;

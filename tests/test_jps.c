@@ -20,6 +20,7 @@
  * More random grids: GB_PROP_GRIDS=N (default 300) and GB_PROP_SEED=S.
  */
 #include "gb_test.h"
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,41 @@ GB_TEST(jps, same_search_as_jpsplus_on_long_lines)
         gb_ws_free(ws);
         gb_grid_free(&g);
     }
+}
+
+/* jps+ keeps 16-bit jump distances when no jump can move more than
+ * INT16_MAX cells and 32-bit ones otherwise.  Maps 32768 cells wide (the
+ * 16-bit table at its edge: longest jump 32767 cells) and 32769 wide (the
+ * 32-bit table: a 16-bit one would wrap), 3 rows: open, then with row 0
+ * blocked but for its last cell, which makes the middle row's last cell a
+ * jump point 32767 (32768) cells from its first.  From end to end and up
+ * to that last cell: the same search as jps, cell for cell, every queue. */
+GB_TEST(jps, same_search_as_jpsplus_at_the_16_bit_limit)
+{
+    static const int widths[] = { INT16_MAX + 1, INT16_MAX + 2 };
+    char where[160];
+    for (int wi = 0; wi < 2; wi++)
+        for (int variant = 0; variant < 2; variant++) {
+            const int w = widths[wi], h = 3;
+            gb_grid g;
+            cr_assert_eq(gb_grid_init(&g, w, h), 0);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    g.pass[gb_grid_id(&g, x, y)] = y > 0 || !variant || x == w - 1;
+            gb_grid_recount(&g);
+            gb_ws *ws = gb_ws_new(&g, GB_MODEL_8_NOCUT);
+            cr_assert_not_null(ws);
+            const int32_t q[4][4] = { { 0, 1, w - 1, 1 }, { w - 1, 1, 0, 1 },
+                                      { 0, 1, w - 1, 0 }, { 0, 2, w - 1, 0 } };
+            for (int k = 0; k < 4; k++) {
+                snprintf(where, sizeof where, "%dx%d%s query %d", w, h,
+                         variant ? " with row 0 blocked" : "", k);
+                same_as_jpsplus(ws, gb_grid_id(&g, q[k][0], q[k][1]),
+                                gb_grid_id(&g, q[k][2], q[k][3]), where);
+            }
+            gb_ws_free(ws);
+            gb_grid_free(&g);
+        }
 }
 
 /* ---- the shared maps: counters pinned -------------------------------------- */
