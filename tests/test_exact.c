@@ -362,3 +362,43 @@ GB_TEST(exact_queue, bucket_heapifies_a_large_exact_bucket_that_does_not_pack)
 {
     large_bucket(1, 52, 67);
 }
+
+/* Exact buckets of every size from 2 to 80 entries with different g (an
+ * A* f-plateau): the refill sorts them by a network (<= 16), by networks
+ * on runs of 16 and an insertion sort of the rest, then merges; each pop
+ * must be the reference's first entry, ties on (f, g) going to the
+ * smaller id. */
+GB_TEST(exact_queue, bucket_sorts_small_exact_buckets_of_every_size)
+{
+    const int32_t n = 80 * 131;
+    uint64_t seed = 77;
+    gb_bucket q;
+    cr_assert_eq(gb_bucket_init(&q, n), 0);
+    const uint64_t f0 = gb_exact_key(300, 200);
+    for (int32_t k = 2; k <= 80; k++) {
+        uint64_t fk[80], gk[80];
+        int32_t id[80];
+        uint8_t done[80] = {0};
+        gb_bucket_clear(&q);
+        for (int32_t i = 0; i < k; i++) {
+            id[i] = (int32_t)((uint64_t)i * 131 + rnd64(&seed) % 131);   /* distinct, < n */
+            fk[i] = f0 + rnd64(&seed) % 2;
+            gk[i] = ~gb_exact_key((int64_t)(rnd64(&seed) % 6), (int64_t)(rnd64(&seed) % 3));
+            gb_bucket_pushk(&q, id[i], fk[i], gk[i]);
+        }
+        for (int32_t p = 0; p < k; p++) {
+            int32_t best = -1;
+            for (int32_t i = 0; i < k; i++)
+                if (!done[i] && (best < 0 || fk[i] < fk[best]
+                                 || (fk[i] == fk[best] && (gk[i] < gk[best]
+                                     || (gk[i] == gk[best] && id[i] < id[best])))))
+                    best = i;
+            int32_t got = gb_bucket_pop(&q);
+            cr_assert_eq(got, id[best], "k %d, pop %d: got %d, expected %d", k, p, got, id[best]);
+            cr_assert_eq(gb_bucket_check(&q), 0, "k %d: check() = %d", k, gb_bucket_check(&q));
+            done[best] = 1;
+        }
+        cr_assert(gb_bucket_empty(&q));
+    }
+    gb_bucket_free(&q);
+}
