@@ -417,6 +417,34 @@ static int make_slugs(gb_summary *s)
     return 0;
 }
 
+/* The group's times and the reference pair ref's times on the queries
+ * both ran, into a[] and b[] (the group's order); 0 when ref is -1 or of
+ * another time_source. */
+static size_t shared_times(const gb_summary *s, const gstat *g, int32_t ref, size_t nq, double *a, double *b)
+{
+    if (ref < 0 || !same_source(s, g->pair, ref)) return 0;
+    size_t m = 0;
+    for (size_t k = 0; k < g->n; k++) {
+        const srow *r = &s->rows[g->rows[k]];
+        double bt = s->qtime[(size_t)ref * nq + (size_t)r->query];
+        if (isnan(bt)) continue;
+        a[m] = r->time;
+        b[m] = bt;
+        m++;
+    }
+    return m;
+}
+
+/* median(b) / median(a) of m > 0 values (sorts both), NaN when median(a)
+ * is not positive. */
+static double median_ratio(double *a, double *b, size_t m)
+{
+    qsort(a, m, sizeof *a, cmp_dbl);
+    qsort(b, m, sizeof *b, cmp_dbl);
+    double ta = gb_quantile(a, m, 0.5);
+    return ta > 0 ? gb_quantile(b, m, 0.5) / ta : NAN;
+}
+
 static int compute(gb_summary *s)
 {
     size_t ng = s->groups.n, np = s->pairs.n, nm = s->maps.n, nq = s->queries.n;
@@ -507,51 +535,22 @@ static int compute(gb_summary *s)
         qsort(a, n, sizeof *a, cmp_dbl);
         g->exp_med = gb_quantile(a, n, 0.5);
 
-        /* speedup over the baseline on the shared queries */
+        /* speedup over the baseline on the shared queries, only within one
+         * time_source: a round trip or a plugin call is not an in-process
+         * time (the time_source column says which it is) */
         g->speedup = g->sp_lo = g->sp_hi = NAN;
         g->speedup_n = 0;
-        /* only within one time_source: a round trip or a plugin call is not
-         * an in-process time (the time_source column says which it is) */
-        if (s->baseline >= 0 && same_source(s, g->pair, s->baseline)) {
-            size_t m = 0;
-            for (size_t k = 0; k < n; k++) {
-                const srow *r = &s->rows[g->rows[k]];
-                double bt = s->qtime[(size_t)s->baseline * nq + (size_t)r->query];
-                if (isnan(bt)) continue;
-                a[m] = r->time;
-                b[m] = bt;
-                m++;
-            }
-            if (m) {
-                if (gb_boot_ratio(b, a, m, GB_STAT_MEDIAN, &s->boot, &ci) != 0) goto nomem;
-                g->sp_lo = ci.lo;
-                g->sp_hi = ci.hi;
-                qsort(a, m, sizeof *a, cmp_dbl);
-                qsort(b, m, sizeof *b, cmp_dbl);
-                double ta = gb_quantile(a, m, 0.5);
-                if (ta > 0) g->speedup = gb_quantile(b, m, 0.5) / ta;
-                g->speedup_n = m;
-            }
+        size_t ns = shared_times(s, g, s->baseline, nq, a, b);
+        if (ns) {
+            if (gb_boot_ratio(b, a, ns, GB_STAT_MEDIAN, &s->boot, &ci) != 0) goto nomem;
+            g->sp_lo = ci.lo;
+            g->sp_hi = ci.hi;
+            g->speedup = median_ratio(a, b, ns);
+            g->speedup_n = ns;
         }
         /* speedup over A* (octile, bheap): the same ratio of medians */
-        g->sp_astar = NAN;
-        if (s->astar >= 0 && same_source(s, g->pair, s->astar)) {
-            size_t m = 0;
-            for (size_t k = 0; k < n; k++) {
-                const srow *r = &s->rows[g->rows[k]];
-                double bt = s->qtime[(size_t)s->astar * nq + (size_t)r->query];
-                if (isnan(bt)) continue;
-                a[m] = r->time;
-                b[m] = bt;
-                m++;
-            }
-            if (m) {
-                qsort(a, m, sizeof *a, cmp_dbl);
-                qsort(b, m, sizeof *b, cmp_dbl);
-                double ta = gb_quantile(a, m, 0.5);
-                if (ta > 0) g->sp_astar = gb_quantile(b, m, 0.5) / ta;
-            }
-        }
+        ns = shared_times(s, g, s->astar, nq, a, b);
+        g->sp_astar = ns ? median_ratio(a, b, ns) : NAN;
         g->mem_max = g->prep_max = NAN;
         for (size_t k = 0; k < n; k++) {
             double v = s->rows[g->rows[k]].mem;
