@@ -555,12 +555,14 @@ static int draw_from_start(scen_work *w, const gb_grid *g, const gb_gen_opts *o,
     return 0;
 }
 
-int gb_gen_scen(const gb_gen_opts *o, const gb_map *m, const char *map_field,
-                gb_scen *out, gb_diag *d)
+/* What both scenario generators start from: the map column checked, the
+ * largest component of o->model marked in w->mark (its size in *n >= 2)
+ * and listed in w->comp in id order, w->dist and w->used (zeroed)
+ * allocated.  0, or a diagnostic with *w freed. */
+static int scen_setup(const gb_gen_opts *o, const gb_map *m, const char *map_field, scen_work *w,
+                      int32_t *n, gb_diag *d)
 {
-    memset(out, 0, sizeof *out);
-    int rc = gb_gen_check(o, d);
-    if (rc) return rc;
+    memset(w, 0, sizeof *w);
     if (!map_field || !map_field[0] || strpbrk(map_field, " \t\r\n"))
         return gb_diag_set(d, EX_USAGE, "", 0, 0,
                            "expected a map column without blanks, found %s",
@@ -569,35 +571,49 @@ int gb_gen_scen(const gb_gen_opts *o, const gb_map *m, const char *map_field,
     if (!g->pass)
         return gb_diag_set(d, EX_USAGE, "", 0, 0,
                            "expected a generated or loaded map, found an empty one");
-    scen_work w;
-    memset(&w, 0, sizeof w);
-    w.mark = gb_malloc((size_t)g->ncells);
-    w.dist = gb_malloc((size_t)g->ncells * sizeof *w.dist);
-    if (!w.mark || !w.dist) {
-        scen_work_free(&w);
+    w->mark = gb_malloc((size_t)g->ncells);
+    w->dist = gb_malloc((size_t)g->ncells * sizeof *w->dist);
+    if (!w->mark || !w->dist) {
+        scen_work_free(w);
         return out_of_memory(d, "the scenario search");
     }
-    int32_t n;
-    if (gb_gen_largest_component(g, o->model, w.mark, &n) != 0) {
-        scen_work_free(&w);
+    if (gb_gen_largest_component(g, o->model, w->mark, n) != 0) {
+        scen_work_free(w);
         return out_of_memory(d, "the component search");
     }
-    if (n < 2) {
-        scen_work_free(&w);
+    if (*n < 2) {
+        scen_work_free(w);
         return gb_diag_set(d, EX_DATAERR, m->path ? m->path : "", 0, 0,
                            "expected a largest connected component (%s) of at least 2 "
-                           "cells, found %ld", gb_model_name(o->model), (long)n);
+                           "cells, found %ld", gb_model_name(o->model), (long)*n);
     }
-    w.comp = gb_malloc((size_t)n * sizeof *w.comp);
-    w.used = gb_calloc((size_t)n, 1);
-    w.bof = gb_malloc((size_t)n * sizeof *w.bof);
-    w.order = gb_malloc((size_t)n * sizeof *w.order);
-    if (!w.comp || !w.used || !w.bof || !w.order) {
-        scen_work_free(&w);
+    w->comp = gb_malloc((size_t)*n * sizeof *w->comp);
+    w->used = gb_calloc((size_t)*n, 1);
+    if (!w->comp || !w->used) {
+        scen_work_free(w);
         return out_of_memory(d, "the scenario search");
     }
     for (int32_t id = 0, k = 0; id < g->ncells; id++)
-        if (w.mark[id]) w.comp[k++] = id;
+        if (w->mark[id]) w->comp[k++] = id;
+    return 0;
+}
+
+int gb_gen_scen(const gb_gen_opts *o, const gb_map *m, const char *map_field,
+                gb_scen *out, gb_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    int rc = gb_gen_check(o, d);
+    if (rc) return rc;
+    scen_work w;
+    int32_t n;
+    if ((rc = scen_setup(o, m, map_field, &w, &n, d)) != 0) return rc;
+    const gb_grid *g = &m->grid;
+    w.bof = gb_malloc((size_t)n * sizeof *w.bof);
+    w.order = gb_malloc((size_t)n * sizeof *w.order);
+    if (!w.bof || !w.order) {
+        scen_work_free(&w);
+        return out_of_memory(d, "the scenario search");
+    }
 
     rng r;
     rng_seed(&r, o->seed, STREAM_SCEN);
@@ -703,35 +719,11 @@ int gb_gen_scen_m2o(const gb_gen_opts *o, const gb_map *m, const char *map_field
         return gb_diag_set(d, EX_USAGE, "", 0, 0, "expected 1 <= goals <= %d and 1 <= starts "
                            "per goal <= %d, found %d and %d", GB_GEN_MAX_GOALS,
                            GB_GEN_MAX_PER_GOAL, o->goals, o->per_goal);
-    if (!map_field || !map_field[0] || strpbrk(map_field, " \t\r\n"))
-        return gb_diag_set(d, EX_USAGE, "", 0, 0,
-                           "expected a map column without blanks, found %s",
-                           map_field ? "one with blanks or an empty one" : "none");
-    const gb_grid *g = &m->grid;
-    if (!g->pass)
-        return gb_diag_set(d, EX_USAGE, "", 0, 0,
-                           "expected a generated or loaded map, found an empty one");
     scen_work w;
-    memset(&w, 0, sizeof w);
-    w.mark = gb_malloc((size_t)g->ncells);
-    w.dist = gb_malloc((size_t)g->ncells * sizeof *w.dist);
-    if (!w.mark || !w.dist) {
-        scen_work_free(&w);
-        return out_of_memory(d, "the scenario search");
-    }
     int32_t n;
-    if (gb_gen_largest_component(g, o->model, w.mark, &n) != 0) {
-        scen_work_free(&w);
-        return out_of_memory(d, "the component search");
-    }
-    if (n < 2) {
-        scen_work_free(&w);
-        return gb_diag_set(d, EX_DATAERR, m->path ? m->path : "", 0, 0,
-                           "expected a largest connected component (%s) of at least 2 "
-                           "cells, found %ld", gb_model_name(o->model), (long)n);
-    }
-    w.comp = gb_malloc((size_t)n * sizeof *w.comp);
-    w.used = gb_calloc((size_t)n, 1);
+    int rc = scen_setup(o, m, map_field, &w, &n, d);
+    if (rc) return rc;
+    const gb_grid *g = &m->grid;
     /* starts per goal: at most the other cells of the component */
     const int32_t k = o->per_goal < n - 1 ? o->per_goal : n - 1;
     const int32_t ng = o->goals < n ? o->goals : n;
@@ -739,14 +731,12 @@ int gb_gen_scen_m2o(const gb_gen_opts *o, const gb_map *m, const char *map_field
     out->map_field = gb_strdup(map_field);
     uint8_t *taken = gb_calloc((size_t)n, 1);   /* starts of the current goal */
     int32_t *tlist = gb_malloc((size_t)k * sizeof *tlist);
-    if (!w.comp || !w.used || !out->q || !out->map_field || !taken || !tlist) {
+    if (!out->q || !out->map_field || !taken || !tlist) {
         gb_free(taken); gb_free(tlist);
         scen_work_free(&w);
         gb_scen_free(out);
         return out_of_memory(d, "the generated queries");
     }
-    for (int32_t id = 0, j = 0; id < g->ncells; id++)
-        if (w.mark[id]) w.comp[j++] = id;
     rng r;
     rng_seed(&r, o->seed, STREAM_SCEN);
     size_t total = 0;
