@@ -192,6 +192,22 @@ static int num_field(const gb_csv *c, const int *idx, int col, int optional, dou
                        col_names[col], optional ? " or an empty field" : "", q);
 }
 
+/* An optional column (older CSVs lack it): *v = NaN when the column is
+ * absent (col < 0) or the field empty, else a number that is >= 0
+ * (positive: > 0).  0 or EX_DATAERR naming the place. */
+static int opt_field(const gb_csv *c, int col, const char *name, int positive, double *v, gb_diag *d)
+{
+    *v = NAN;
+    if (col < 0) return 0;
+    const char *f = gb_csv_field(c, col);
+    if (!f[0]) return 0;
+    if (gb_csv_double(f, v) == 0 && (positive ? *v > 0 : *v >= 0)) return 0;
+    char q[64];
+    gb_diag_quote(q, sizeof q, f, strlen(f));
+    return gb_diag_set(d, EX_DATAERR, c->path, c->line, 0, "column %s: expected a %s number or an "
+                       "empty field, found %s", name, positive ? "positive" : "non-negative", q);
+}
+
 static int compute(gb_summary *s);
 
 int gb_summary_load(const char *path, gb_summary **out, gb_diag *d)
@@ -244,39 +260,9 @@ int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out
         if ((rc = num_field(&c, idx, C_EXP, 0, &r.expanded, d)) != 0) break;
         if ((rc = num_field(&c, idx, C_SUBOPT, 1, &r.subopt, d)) != 0) break;
         if ((rc = num_field(&c, idx, C_DCOST, 1, &r.len, d)) != 0) break;
-        r.mem = NAN;
-        if (mem_col >= 0) {
-            const char *f = gb_csv_field(&c, mem_col);
-            if (f[0] && (gb_csv_double(f, &r.mem) != 0 || r.mem < 0)) {
-                char q[64];
-                gb_diag_quote(q, sizeof q, f, strlen(f));
-                rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0, "column mem_bytes: expected a "
-                                 "non-negative number or an empty field, found %s", q);
-                break;
-            }
-        }
-        r.lbr = NAN;
-        if (lbr_col >= 0) {
-            const char *f = gb_csv_field(&c, lbr_col);
-            if (f[0] && (gb_csv_double(f, &r.lbr) != 0 || !(r.lbr > 0))) {
-                char q[64];
-                gb_diag_quote(q, sizeof q, f, strlen(f));
-                rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0, "column lb_ratio: expected a "
-                                 "positive number or an empty field, found %s", q);
-                break;
-            }
-        }
-        r.prep = NAN;
-        if (prep_col >= 0) {
-            const char *f = gb_csv_field(&c, prep_col);
-            if (f[0] && (gb_csv_double(f, &r.prep) != 0 || r.prep < 0)) {
-                char q[64];
-                gb_diag_quote(q, sizeof q, f, strlen(f));
-                rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0, "column prep_ns: expected a "
-                                 "non-negative number or an empty field, found %s", q);
-                break;
-            }
-        }
+        if ((rc = opt_field(&c, mem_col, "mem_bytes", 0, &r.mem, d)) != 0) break;
+        if ((rc = opt_field(&c, lbr_col, "lb_ratio", 1, &r.lbr, d)) != 0) break;
+        if ((rc = opt_field(&c, prep_col, "prep_ns", 0, &r.prep, d)) != 0) break;
         if (b < 0 || b > INT32_MAX || b != floor(b)) {
             rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0,
                              "column bucket: expected a non-negative integer, found %g", b);
