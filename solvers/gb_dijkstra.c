@@ -59,6 +59,7 @@ static int dijkstra_exact(const gb_grid *g, const uint8_t *moves, uint8_t *state
     gb_bucket_pushk(&q, src, 0, ~(uint64_t)0);
     while (!gb_bucket_empty(&q)) {
         const int32_t id = gb_bucket_pop(&q);
+        if (state[id] == 2) continue;         /* stale: the queue is lazy */
         state[id] = 2;
         const uint64_t gid = key_ld(&dist[id]);
         for (unsigned mv = moves[id]; mv; mv &= mv - 1) {

@@ -23,7 +23,9 @@
  * X(ENUM, type suffix, CLI name, lazy, description)
  *   lazy = 1 when decrease() pushes a second entry and pop() may return
  *   stale entries (the search skips closed ids), 0 for exact
- *   decrease-key queues.
+ *   decrease-key queues, 2 when lazy only with exact keys of f = g (the
+ *   bucket queue's Dijkstra mode, gb_pq_lanes.h): decrease-key with
+ *   double keys (push/decrease), possibly lazy with pushk/decreasek.
  */
 #ifndef GB_QUEUES_H
 #define GB_QUEUES_H
@@ -41,7 +43,7 @@
     X(BHEAP_DK, bheap_dk, "bheap-dk", 0, "binary heap with decrease-key (position index)") \
     X(4HEAP,    4heap,    "4heap",    0, "4-ary heap with decrease-key") \
     X(PAIRING,  pairing,  "pairing",  0, "pairing heap with decrease-key, two-pass merge") \
-    X(BUCKET,   bucket,   "bucket",   0, "exact bucket queue for real-valued keys") \
+    X(BUCKET,   bucket,   "bucket",   2, "exact bucket queue; Dijkstra: two sorted lanes (lazy)") \
     X(RADIX,    radix,    "radix",    0, "radix heap on the bits of f")
 
 /* Timing-bound queues (solvers/gb_pq_bound.h): not exact, only in a build

@@ -16,7 +16,10 @@
  * exact keys -- Dijkstra-like (monotone f = g, many exact ties) and
  * A*-like (f = g + h, h an octile key) -- and every valid pop must be the
  * reference's first open id under (fk, gk, id); check() after each
- * operation.
+ * operation.  The bucket queue's Dijkstra mode (two sorted lanes, lazy):
+ * random Dijkstra runs with lazy decreases, runs that leave the mode with
+ * entries (stale ones too) in the lanes, and groups of 2 to 40 equal keys
+ * from one lane or both, popped in id order.
  * Searches: dijkstra_all equals the per-query solver's cost with ==, and
  * A* octile's cost equals Dijkstra's with ==, on random grids.
  */
@@ -400,5 +403,165 @@ GB_TEST(exact_queue, bucket_sorts_small_exact_buckets_of_every_size)
         }
         cr_assert(gb_bucket_empty(&q));
     }
+    gb_bucket_free(&q);
+}
+
+/* ---- the bucket queue's Dijkstra mode (solvers/gb_pq_lanes.h) --------- */
+
+/* Dijkstra on a random graph of n ids, every edge S or T: each valid pop
+ * must be the reference's first open id under (g, id); stale pops (the
+ * mode is lazy) are skipped; check() after every operation.  leave_at >= 0:
+ * at that expansion a push of last + 2S, which no lane takes, makes the
+ * queue leave the mode with entries, stale ones included, in its lanes. */
+static void lanes_run(int32_t n, uint64_t seed, int rounds, int leave_at)
+{
+    gb_bucket q;
+    cr_assert_eq(gb_bucket_init(&q, n), 0);
+    uint64_t *g = calloc((size_t)n, sizeof *g);
+    uint8_t *st = calloc((size_t)n, 1);
+    cr_assert(g && st);
+    uint64_t stale = 0, decreases = 0;
+    int nleft = 0;
+    for (int r = 0; r < rounds; r++) {
+        int left = 0;
+        gb_bucket_clear(&q);
+        memset(st, NEW, (size_t)n);
+        int32_t s = (int32_t)(rnd64(&seed) % (uint64_t)n), nopen = 1;
+        st[s] = OPEN;
+        g[s] = 0;
+        gb_bucket_pushk(&q, s, 0, ~(uint64_t)0);
+        for (int step = 0; nopen > 0; step++) {
+            int32_t best = -1, got;
+            for (int32_t i = 0; i < n; i++)
+                if (st[i] == OPEN && (best < 0 || g[i] < g[best] || (g[i] == g[best] && i < best)))
+                    best = i;
+            do {
+                cr_assert(!gb_bucket_empty(&q), "empty with %d open", nopen);
+                got = gb_bucket_pop(&q);
+                cr_assert_eq(gb_bucket_check(&q), 0, "check() = %d", gb_bucket_check(&q));
+                stale += st[got] == CLOSED;
+            } while (st[got] == CLOSED);
+            cr_assert_eq(got, best, "round %d, step %d: popped %d, expected %d", r, step, got, best);
+            st[got] = CLOSED;
+            nopen--;
+            int nsucc = (int)(rnd64(&seed) % 7);
+            int leave = step >= leave_at && leave_at >= 0 && q.lanes;
+            for (int j = 0; j < nsucc || (leave && j < 100 * n); j++) {
+                uint64_t x = rnd64(&seed);
+                int32_t v = (int32_t)(x % (uint64_t)n);
+                uint64_t ng = g[got] + ((x >> 40) & 1 ? GB_EXACT_S : GB_EXACT_T);
+                if (leave) {                  /* a new id two steps away */
+                    if (st[v] != NEW) continue;
+                    ng += GB_EXACT_S;
+                    leave = 0;
+                    left = 1;
+                }
+                if (st[v] == NEW) {
+                    st[v] = OPEN;
+                    nopen++;
+                    g[v] = ng;
+                    gb_bucket_pushk(&q, v, ng, ~ng);
+                } else if (st[v] == OPEN && ng < g[v]) {
+                    g[v] = ng;
+                    decreases++;
+                    gb_bucket_decreasek(&q, v, ng, ~ng);
+                }
+                cr_assert_eq(gb_bucket_check(&q), 0, "check() = %d", gb_bucket_check(&q));
+            }
+        }
+        while (!gb_bucket_empty(&q)) {       /* only stale entries are left */
+            int32_t got = gb_bucket_pop(&q);
+            cr_assert_eq(st[got], CLOSED, "a left-over entry %d is not closed", got);
+        }
+        cr_assert_eq(q.lanes, !left, "round %d: the Dijkstra mode is %s", r,
+                     q.lanes ? "still on" : "off");
+        nleft += left;
+    }
+    if (leave_at >= 0) cr_assert_gt(nleft, rounds / 2, "the mode was left in %d rounds", nleft);
+    /* the test exercised lazy decreases and stale pops, not only pushes */
+    cr_assert_gt(decreases, 10);
+    if (leave_at < 0) cr_assert_gt(stale, 10);
+    free(g); free(st);
+    gb_bucket_free(&q);
+}
+
+GB_TEST(exact_queue, bucket_dijkstra_mode_pops_in_exact_order)
+{
+    lanes_run(400, 61, 20, -1);
+    lanes_run(6, 62, 300, -1);
+}
+
+GB_TEST(exact_queue, bucket_leaves_the_dijkstra_mode_without_losing_entries)
+{
+    lanes_run(400, 63, 20, 3);
+    lanes_run(400, 64, 20, 40);
+}
+
+/* Groups of 2 to 40 equal keys (one per size of the sorting networks and
+ * beyond): the ids pop in ascending order, and the mode stays on. */
+GB_TEST(exact_queue, bucket_dijkstra_mode_pops_equal_keys_in_id_order)
+{
+    const int32_t n = 5000;
+    uint64_t seed = 65;
+    gb_bucket q;
+    cr_assert_eq(gb_bucket_init(&q, n), 0);
+    for (int k = 2; k <= 40; k++) {
+        int32_t id[40];
+        uint8_t *used = calloc((size_t)n, 1);
+        cr_assert(used);
+        gb_bucket_clear(&q);
+        gb_bucket_pushk(&q, 0, 0, ~(uint64_t)0);
+        cr_assert_eq(gb_bucket_pop(&q), 0);
+        used[0] = 1;
+        for (int i = 0; i < k; i++) {
+            int32_t v;
+            do v = (int32_t)(rnd64(&seed) % (uint64_t)n); while (used[v]);
+            used[v] = 1;
+            id[i] = v;
+            /* odd i: key S (lane 0), even i: key T (lane 1) */
+            gb_bucket_pushk(&q, v, i % 2 ? GB_EXACT_S : GB_EXACT_T,
+                            ~(i % 2 ? GB_EXACT_S : GB_EXACT_T));
+        }
+        int32_t prev = -1;
+        for (int i = 0; i < k / 2; i++) {     /* the k/2 keys S (k/2 odd i) */
+            int32_t got = gb_bucket_pop(&q);
+            cr_assert_gt(got, prev, "k %d: %d popped after %d", k, got, prev);
+            cr_assert_eq(gb_bucket_check(&q), 0);
+            prev = got;
+        }
+        prev = -1;
+        for (int i = k / 2; i < k; i++) {     /* then the keys T */
+            int32_t got = gb_bucket_pop(&q);
+            cr_assert_gt(got, prev, "k %d: %d popped after %d", k, got, prev);
+            prev = got;
+        }
+        cr_assert(gb_bucket_empty(&q));
+        cr_assert(q.lanes, "k %d: the mode was left", k);
+        free(used);
+    }
+    /* one group from both lanes: key S + T reached from S (by T, lane 1)
+     * and from T (by S, lane 0), three ids each, in mixed id order */
+    gb_bucket_clear(&q);
+    gb_bucket_pushk(&q, 0, 0, ~(uint64_t)0);
+    cr_assert_eq(gb_bucket_pop(&q), 0);
+    gb_bucket_pushk(&q, 10, GB_EXACT_S, ~GB_EXACT_S);
+    gb_bucket_pushk(&q, 20, GB_EXACT_T, ~GB_EXACT_T);
+    cr_assert_eq(gb_bucket_pop(&q), 10);
+    const uint64_t st_ = GB_EXACT_S + GB_EXACT_T;
+    gb_bucket_pushk(&q, 31, st_, ~st_);
+    gb_bucket_pushk(&q, 36, st_, ~st_);
+    gb_bucket_pushk(&q, 33, st_, ~st_);
+    cr_assert_eq(gb_bucket_pop(&q), 20);
+    gb_bucket_pushk(&q, 35, st_, ~st_);
+    gb_bucket_pushk(&q, 30, st_, ~st_);
+    gb_bucket_pushk(&q, 34, st_, ~st_);
+    cr_assert(q.ln.tl[0] - q.ln.hd[0] == 3 && q.ln.tl[1] - q.ln.hd[1] == 3,
+              "the group is not split over both lanes");
+    for (int32_t want = 30; want <= 36; want++) {
+        if (want == 32) continue;
+        cr_assert_eq(gb_bucket_pop(&q), want);
+        cr_assert_eq(gb_bucket_check(&q), 0);
+    }
+    cr_assert(gb_bucket_empty(&q) && q.lanes);
     gb_bucket_free(&q);
 }

@@ -25,7 +25,8 @@
  * One driver body serves all queues: the registry's X-macro list of exact
  * queues (GB_QUEUE_LIST_EXACT, with each queue's lazy flag) generates a
  * table of thin wrappers per queue (pq_ops), and one Criterion test per
- * (queue, scenario) pair from the GB_PQ_SCENARIOS list -- a queue added to
+ * (queue, scenario) pair from the GB_PQ_SCENARIOS list (the keys here are
+ * doubles, so a queue of lazy flag 2 is a decrease-key queue) -- a queue added to
  * the registry is tested here without a line in this file.
  */
 #include "gb_test.h"
@@ -81,7 +82,7 @@ typedef struct pq_ops {
     static gb_pq_counters w_##Q##_counters(const void *q)                     \
     { return ((const gb_##Q *)q)->cnt; }                                      \
     static const pq_ops ops_##Q = {                                           \
-        #Q, LAZY, w_##Q##_make, w_##Q##_destroy, w_##Q##_clear,               \
+        #Q, LAZY == 1, w_##Q##_make, w_##Q##_destroy, w_##Q##_clear,          \
         w_##Q##_empty, w_##Q##_size, w_##Q##_push, w_##Q##_decrease,          \
         w_##Q##_pop, w_##Q##_check, w_##Q##_counters                          \
     };
