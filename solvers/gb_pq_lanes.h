@@ -59,6 +59,13 @@
 #include "gb_alloc.h"
 #include "gb_exact.h"
 
+/* The per-push and per-pop paths go into the search loop. */
+#if defined(__GNUC__)
+#define GB_LANES_HOT inline __attribute__((always_inline))
+#else
+#define GB_LANES_HOT inline
+#endif
+
 typedef struct gb_lanes {
     uint64_t *key[2];   /* [cap] lane keys */
     int32_t *id[2];     /* [cap] lane ids */
@@ -118,7 +125,7 @@ static inline void gb_lanes_clear(gb_lanes *l)
  * before_pop: no pop yet since the clear.  The common case -- a step
  * from the last popped key -- is one test; the start's push (d = 0)
  * takes the second. */
-static inline int gb_lanes_fits(const gb_lanes *l, uint64_t fk, uint64_t gk, int before_pop)
+static GB_LANES_HOT int gb_lanes_fits(const gb_lanes *l, uint64_t fk, uint64_t gk, int before_pop)
 {
     const uint64_t d = fk - l->last;
     const int k = d != GB_EXACT_S;            /* 0: +S, 1: +T (if it is) */
@@ -131,7 +138,7 @@ static inline int gb_lanes_fits(const gb_lanes *l, uint64_t fk, uint64_t gk, int
 }
 
 /* Append (id, fk) to lane k (from gb_lanes_fits). */
-static inline void gb_lanes_append(gb_lanes *l, int k, int32_t id, uint64_t fk)
+static GB_LANES_HOT void gb_lanes_append(gb_lanes *l, int k, int32_t id, uint64_t fk)
 {
     size_t t = l->tl[k]++;
     l->key[k][t] = fk;
