@@ -125,6 +125,10 @@ static int query_line(parser *P, const gb_tok *t, size_t k)
         return fail(P, col, "expected %s (query MAP W H SX SY GX GY), found the end of "
                     "the line", what[k - 1]);
     }
+    if (memchr(t[1].s, '\0', t[1].n)) {      /* could not be written back */
+        gb_diag_quote(q, sizeof q, t[1].s, t[1].n);
+        return fail(P, t[1].col, "expected a map file name, found a NUL byte in %s", q);
+    }
     gb_dynscen *s = P->s;
     if (!s->map_field) {
         s->map_field = gb_malloc(t[1].n + 1);

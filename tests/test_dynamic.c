@@ -228,12 +228,12 @@ static int parse(const char *text, gb_dynscen *s, gb_diag *d)
     return gb_dynscen_parse("t.dscen", text, strlen(text), s, d);
 }
 
-/* The loader must refuse text with "t.dscen:LINE:COL: error: MSG". */
-static void refuses(const char *text, long line, long col, const char *msg)
+/* The loader must refuse text[0 .. len) with "t.dscen:LINE:COL: error: MSG". */
+static void refuses_n(const char *text, size_t len, long line, long col, const char *msg)
 {
     gb_dynscen s;
     gb_diag d;
-    int rc = parse(text, &s, &d);
+    int rc = gb_dynscen_parse("t.dscen", text, len, &s, &d);
     cr_assert_eq(rc, EX_DATAERR, "accepted:\n%s", text);
     char buf[1024], want[1024];
     gb_diag_format(&d, buf, sizeof buf);
@@ -241,6 +241,12 @@ static void refuses(const char *text, long line, long col, const char *msg)
     else snprintf(want, sizeof want, "t.dscen:%ld: error: %s", line, msg);
     cr_assert_str_eq(buf, want);
     cr_assert_null(s.q, "a failed load owns nothing");
+}
+
+/* The same for a NUL-terminated text. */
+static void refuses(const char *text, long line, long col, const char *msg)
+{
+    refuses_n(text, strlen(text), line, col, msg);
 }
 
 #define HDR "gridbench-dynamic 1\n"
@@ -308,6 +314,10 @@ GB_TEST(dynamic, loader_errors_name_file_line_column)
             "expected step at most 2147483647, found '99999999999'");
     /* control bytes are quoted, never printed raw */
     refuses(HDR Q1 "at 3 bl\x01ock 1,1\n", 3, 6, "expected block or free, found 'bl\\x01ock'");
+    /* found by fuzz/fuzz_dyn.c: the name was kept up to the NUL and the
+     * file written back lost its query line */
+    refuses_n(HDR "query m\0p.map 10 8 1 1 8 6\n", sizeof HDR "query m\0p.map 10 8 1 1 8 6\n" - 1,
+              2, 7, "expected a map file name, found a NUL byte in 'm\\x00p.map'");
 }
 
 GB_TEST(dynamic, loader_missing_file_and_write_round_trip)
