@@ -210,10 +210,11 @@ clean:
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := map scen solve journal
+FUZZ_TARGETS := map scen solve journal dyn
 FUZZ_FLAGS   := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1
 FUZZ_LIB_SRC := $(SOLVER_SRC) harness/gb_diag.c harness/gb_map.c harness/gb_scen.c \
-                harness/gb_validate.c harness/gb_anyangle.c harness/gb_journal.c harness/gb_status.c
+                harness/gb_validate.c harness/gb_anyangle.c harness/gb_journal.c harness/gb_status.c \
+                harness/gb_dynscen.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 

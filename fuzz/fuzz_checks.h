@@ -7,6 +7,7 @@
  *   int gb_fuzz_scen(const uint8_t *data, size_t size);
  *   int gb_fuzz_solve(const uint8_t *data, size_t size);
  *   int gb_fuzz_journal(const uint8_t *data, size_t size);
+ *   int gb_fuzz_dyn(const uint8_t *data, size_t size);
  *
  * Each returns 0 when every invariant held, otherwise a nonzero code and a
  * message in gb_fuzz_msg (what failed, with the actual values).  The fuzz
@@ -69,10 +70,22 @@
  *   data are read back by a third resume as one more complete query with
  *   those values.  gb_journal_finish() then writes FILE with no comment
  *   line, one line per row line of the journal, and removes the journal.
+ *
+ * gb_fuzz_dyn: data is a dynamic scenario (docs/dynamic.md,
+ *   gb_dynscen_parse).  On failure: as for maps, and *s owns nothing.
+ *   On success: n >= 1, version GB_DYN_VERSION, a map field; query lines
+ *   strictly increasing, W, H >= 1, start and goal inside W x H; the
+ *   events of each query follow it in the file (lines increasing, after
+ *   the query's line and before the next query's), are contiguous
+ *   (ev0 = the events before), AT or NEAR with a value >= 1, block 0 or 1,
+ *   at least one cell, cells contiguous and inside W x H, a blocked one
+ *   never the goal; the totals add up.  Round trip: gb_dynscen_write() of it, read
+ *   back by gb_dynscen_load(), gives the same queries, events and cells.
  */
 #ifndef GB_FUZZ_CHECKS_H
 #define GB_FUZZ_CHECKS_H
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -85,6 +98,7 @@
 #include "gb_alloc.h"
 #include "gb_anyangle.h"
 #include "gb_diag.h"
+#include "gb_dynscen.h"
 #include "gb_grid.h"
 #include "gb_journal.h"
 #include "gb_map.h"
@@ -772,6 +786,138 @@ done:
     gb_free(now);
     remove(jpath);
     remove(out);
+    return rc;
+}
+
+/* ---- dynamic scenarios ------------------------------------------------- */
+
+/* Invariants of a loaded gb_dynscen (see gb_fuzz_dyn). */
+static int fz_check_dyn(const gb_dynscen *s)
+{
+    size_t ev = 0, cells = 0;
+    if (s->n < 1 || !s->q) return fz_fail(110, "dyn: success with %zu queries", s->n);
+    if (s->version != GB_DYN_VERSION) return fz_fail(111, "dyn: version %d", s->version);
+    if (!s->map_field) return fz_fail(112, "dyn: no map field");
+    for (size_t i = 0; i < s->n; i++) {
+        const gb_dyn_query *q = &s->q[i];
+        long next = i + 1 < s->n ? s->q[i + 1].line : LONG_MAX;
+        if (q->line < 1 || (i > 0 && q->line <= s->q[i - 1].line))
+            return fz_fail(113, "dyn: query %zu on line %ld after line %ld", i, q->line,
+                           i > 0 ? s->q[i - 1].line : 0L);
+        if (q->map_w < 1 || q->map_h < 1 || q->sx < 0 || q->sy < 0 || q->gx < 0 || q->gy < 0
+            || q->sx >= q->map_w || q->gx >= q->map_w || q->sy >= q->map_h || q->gy >= q->map_h)
+            return fz_fail(114, "dyn: query %zu: map %ldx%ld, start (%ld,%ld), goal (%ld,%ld)",
+                           i, (long)q->map_w, (long)q->map_h, (long)q->sx, (long)q->sy,
+                           (long)q->gx, (long)q->gy);
+        if (q->ev0 != ev || q->nev > s->nev - ev)
+            return fz_fail(115, "dyn: query %zu: events [%zu, +%zu), expected to start at %zu "
+                           "of %zu", i, q->ev0, q->nev, ev, s->nev);
+        for (size_t k = q->ev0; k < q->ev0 + q->nev; k++) {
+            const gb_dyn_event *e = &s->ev[k];
+            if (e->line <= q->line || e->line >= next || (k > q->ev0 && e->line <= e[-1].line))
+                return fz_fail(116, "dyn: event %zu on line %ld, its query on line %ld", k,
+                               e->line, q->line);
+            if ((e->trigger != GB_DYN_AT && e->trigger != GB_DYN_NEAR) || e->value < 1
+                || (e->block != 0 && e->block != 1))
+                return fz_fail(117, "dyn: event %zu: trigger %d, value %ld, block %d", k,
+                               (int)e->trigger, (long)e->value, e->block);
+            if (e->nc < 1 || e->c0 != cells || e->nc > s->ncell - cells)
+                return fz_fail(118, "dyn: event %zu: cells [%zu, +%zu), expected to start at "
+                               "%zu of %zu", k, e->c0, e->nc, cells, s->ncell);
+            for (size_t c = e->c0; c < e->c0 + e->nc; c++) {
+                const gb_dyn_cell *p = &s->cell[c];
+                if (p->x < 0 || p->y < 0 || p->x >= q->map_w || p->y >= q->map_h
+                    || (e->block && p->x == q->gx && p->y == q->gy))
+                    return fz_fail(119, "dyn: event %zu: cell (%ld,%ld) outside %ldx%ld or "
+                                   "the blocked goal", k, (long)p->x, (long)p->y, (long)q->map_w,
+                                   (long)q->map_h);
+            }
+            cells += e->nc;
+        }
+        ev += q->nev;
+    }
+    if (ev != s->nev || cells != s->ncell)
+        return fz_fail(120, "dyn: %zu events and %zu cells counted, %zu and %zu held", ev,
+                       cells, s->nev, s->ncell);
+    return 0;
+}
+
+/* Same queries, events and cells (lines aside: the writer lays them out). */
+static int fz_same_dyn(const gb_dynscen *a, const gb_dynscen *b)
+{
+    if (a->n != b->n || a->nev != b->nev || a->ncell != b->ncell
+        || strcmp(a->map_field, b->map_field) != 0)
+        return fz_fail(121, "dyn: read back %zu queries, %zu events, %zu cells, map '%s'; "
+                       "wrote %zu, %zu, %zu, '%s'", b->n, b->nev, b->ncell, b->map_field,
+                       a->n, a->nev, a->ncell, a->map_field);
+    for (size_t i = 0; i < a->n; i++) {
+        const gb_dyn_query *p = &a->q[i], *q = &b->q[i];
+        if (p->map_w != q->map_w || p->map_h != q->map_h || p->sx != q->sx || p->sy != q->sy
+            || p->gx != q->gx || p->gy != q->gy || p->ev0 != q->ev0 || p->nev != q->nev)
+            return fz_fail(122, "dyn: query %zu differs after the round trip", i);
+    }
+    for (size_t k = 0; k < a->nev; k++) {
+        const gb_dyn_event *e = &a->ev[k], *f = &b->ev[k];
+        if (e->trigger != f->trigger || e->value != f->value || e->block != f->block
+            || e->c0 != f->c0 || e->nc != f->nc)
+            return fz_fail(123, "dyn: event %zu differs after the round trip", k);
+    }
+    for (size_t c = 0; c < a->ncell; c++)
+        if (a->cell[c].x != b->cell[c].x || a->cell[c].y != b->cell[c].y)
+            return fz_fail(124, "dyn: cell %zu differs after the round trip", c);
+    return 0;
+}
+
+static char fz_ddir[64];
+static void fz_ddir_remove(void)
+{
+    if (fz_ddir[0]) rmdir(fz_ddir);
+}
+
+static int gb_fuzz_dyn(const uint8_t *data, size_t size)
+{
+    static const char path[] = "fuzz.dyn";
+    static char out[128];
+    gb_dynscen s, t;
+    gb_diag d;
+    gb_fuzz_msg[0] = '\0';
+    int rc = gb_dynscen_parse(path, (const char *)data, size, &s, &d);
+    if (rc != 0) {
+        if (s.path || s.map_field || s.q || s.n || s.ev || s.nev || s.cell || s.ncell)
+            return fz_fail(125, "dyn: failed parse (%d) left *s non-zero", rc);
+        return fz_check_diag("dyn", rc, &d);
+    }
+    if (d.code != 0) {
+        gb_dynscen_free(&s);
+        return fz_fail(126, "dyn: success but diag code %d", d.code);
+    }
+    if ((rc = fz_check_dyn(&s)) != 0) {
+        gb_dynscen_free(&s);
+        return rc;
+    }
+    if (!fz_ddir[0]) {
+        snprintf(fz_ddir, sizeof fz_ddir, "%s", "/tmp/gbfuzz-dyn.XXXXXX");
+        if (!mkdtemp(fz_ddir)) {
+            fz_ddir[0] = '\0';
+            gb_dynscen_free(&s);
+            return fz_fail(127, "dyn: mkdtemp failed");
+        }
+        atexit(fz_ddir_remove);
+        snprintf(out, sizeof out, "%s/q.dyn", fz_ddir);
+    }
+    if (gb_dynscen_write(out, &s, &d) != 0) {
+        rc = fz_fail(128, "dyn: cannot write it back: %s", d.msg);
+    } else if (gb_dynscen_load(out, &t, &d) != 0) {
+        rc = fz_fail(129, "dyn: what the writer wrote is refused: %s", d.msg);
+    } else {
+        rc = fz_check_dyn(&t);
+        if (!rc) rc = fz_same_dyn(&s, &t);
+        gb_dynscen_free(&t);
+    }
+    remove(out);
+    gb_dynscen_free(&s);
+    if (!rc && (s.q || s.ev || s.cell || s.map_field))
+        rc = fz_fail(130, "dyn: gb_dynscen_free left pointers set");
     return rc;
 }
 

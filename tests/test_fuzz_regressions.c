@@ -6,7 +6,7 @@
  *   fuzz/regressions/T/   inputs the fuzzers saved (crash-..., leak-..., ...)
  *   fuzz/corpus/T/        the hand-written seeds
  *
- * for T = map, scen, solve, journal; every regular file not starting with '.' is
+ * for T = map, scen, solve, journal, dyn; every regular file not starting with '.' is
  * read into a buffer of exactly its size (no NUL after it, as libFuzzer
  * passes it) and must make gb_fuzz_T() return 0.  Under `make check` the
  * sanitizers watch the same runs.  Paths are relative to the repository
@@ -99,6 +99,32 @@ GB_TEST(fuzz_regressions, solve_inputs_agree_with_dijkstra_and_the_validator)
 GB_TEST(fuzz_regressions, journal_inputs_resume_or_are_refused_untouched)
 {
     replay_target("journal", gb_fuzz_journal);
+}
+
+GB_TEST(fuzz_regressions, dyn_inputs_keep_the_loader_invariants_and_round_trip)
+{
+    replay_target("dyn", gb_fuzz_dyn);
+}
+
+/* The dynamic check fires on a broken scenario: an event cell moved onto
+ * the goal it blocks, and an event count that does not add up. */
+GB_TEST(fuzz_regressions, dyn_check_detects_a_blocked_goal_and_lost_events)
+{
+    static const char text[] = "gridbench-dynamic 1\nquery m.map 4 4 0 0 3 3\n"
+                               "at 2 block 1,1 2,2\nnear 1 free 3,3\n";
+    gb_dynscen s;
+    gb_diag d;
+    cr_assert_eq(gb_dynscen_parse("fuzz.dyn", text, sizeof text - 1, &s, &d), 0, "%s", d.msg);
+    cr_expect_eq(fz_check_dyn(&s), 0, "%s", gb_fuzz_msg);   /* freeing the goal is legal */
+    s.cell[1].x = 3;
+    s.cell[1].y = 3;
+    cr_expect_eq(fz_check_dyn(&s), 119, "%s", gb_fuzz_msg);
+    s.cell[1].x = 2;
+    s.cell[1].y = 2;
+    s.nev++;
+    cr_expect_eq(fz_check_dyn(&s), 120, "%s", gb_fuzz_msg);
+    s.nev--;
+    gb_dynscen_free(&s);
 }
 
 /* The journal check catches the bug it was written for: a journal of a
