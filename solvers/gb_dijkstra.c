@@ -56,9 +56,9 @@ static int dijkstra_exact(const gb_grid *g, const uint8_t *moves, uint8_t *state
     if (gb_bucket_init(&q, g->ncells) != 0) return -1;
     key_st(&dist[src], 0);
     state[src] = 1;
-    gb_bucket_pushk(&q, src, 0, ~(uint64_t)0);
+    gb_bucket_pushk_dij(&q, src, 0, ~(uint64_t)0);
     while (!gb_bucket_empty(&q)) {
-        const int32_t id = gb_bucket_pop(&q);
+        const int32_t id = gb_bucket_pop_dij(&q);
         if (state[id] == 2) continue;         /* stale: the queue is lazy */
         state[id] = 2;
         const uint64_t gid = key_ld(&dist[id]);
@@ -70,11 +70,11 @@ static int dijkstra_exact(const gb_grid *g, const uint8_t *moves, uint8_t *state
             if (state[nb] == 1) {
                 if (ng >= key_ld(&dist[nb])) continue;
                 key_st(&dist[nb], ng);
-                gb_bucket_decreasek(&q, nb, ng, ~ng);
+                gb_bucket_decreasek_dij(&q, nb, ng, ~ng);
             } else {
                 state[nb] = 1;
                 key_st(&dist[nb], ng);
-                gb_bucket_pushk(&q, nb, ng, ~ng);
+                gb_bucket_pushk_dij(&q, nb, ng, ~ng);
             }
         }
     }

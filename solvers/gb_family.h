@@ -232,6 +232,41 @@ static inline GB_ALWAYS_INLINE void gb_q_decreasek(const int Q, void *q, int32_t
 }
 #undef GB_QX_DECREASEK
 
+/* pushk / decreasek / pop of a search with h = 0 (Dijkstra: f = g, every
+ * key one edge beyond the last popped one).  A queue of lazy flag 2 has a
+ * mode for that (gb_queues.h) and its gb_T_pushk_dij / _decreasek_dij /
+ * _pop_dij take it inline; the others get pushk / decreasek / pop. */
+#define GB_QX_DIJ_0(T, op) gb_##T##_##op
+#define GB_QX_DIJ_1(T, op) gb_##T##_##op
+#define GB_QX_DIJ_2(T, op) gb_##T##_##op##_dij
+#define GB_QX_PUSHKD(E, T, N, L, D) \
+    case GB_Q_##E: GB_QX_DIJ_##L(T, pushk)((gb_##T *)q, id, fk, gk); break;
+static inline GB_ALWAYS_INLINE void gb_q_pushk_dij(const int Q, void *q, int32_t id,
+                                                   uint64_t fk, uint64_t gk)
+{
+    switch (Q) { GB_QUEUE_LIST(GB_QX_PUSHKD) default: break; }
+}
+#undef GB_QX_PUSHKD
+
+#define GB_QX_DECREASEKD(E, T, N, L, D) \
+    case GB_Q_##E: GB_QX_DIJ_##L(T, decreasek)((gb_##T *)q, id, fk, gk); break;
+static inline GB_ALWAYS_INLINE void gb_q_decreasek_dij(const int Q, void *q, int32_t id,
+                                                       uint64_t fk, uint64_t gk)
+{
+    switch (Q) { GB_QUEUE_LIST(GB_QX_DECREASEKD) default: break; }
+}
+#undef GB_QX_DECREASEKD
+
+#define GB_QX_POPD(E, T, N, L, D) case GB_Q_##E: return GB_QX_DIJ_##L(T, pop)((gb_##T *)q);
+static inline GB_ALWAYS_INLINE int32_t gb_q_pop_dij(const int Q, void *q)
+{
+    switch (Q) { GB_QUEUE_LIST(GB_QX_POPD) default: return -1; }
+}
+#undef GB_QX_POPD
+#undef GB_QX_DIJ_0
+#undef GB_QX_DIJ_1
+#undef GB_QX_DIJ_2
+
 #define GB_QX_POP(E, T, N, L, D) case GB_Q_##E: return gb_##T##_pop((gb_##T *)q);
 static inline GB_ALWAYS_INLINE int32_t gb_q_pop(const int Q, void *q)
 {

@@ -130,18 +130,20 @@
  * AR0011SR went from 506 to 484 instructions per expansion (callgrind,
  * 100 queries).
  *
- * Dijkstra mode (solvers/gb_pq_lanes.h).  After clear() the queue starts
- * in a second structure: two sorted FIFO lanes, one per edge cost, which
- * take exactly the pushes of a Dijkstra search on exact keys (f = g, the
- * key one step S or T beyond the last popped one) with no bucket, list,
- * bitmap or node; equal keys pop in id order (a sorting network per group
- * of equal keys, 3.6 ids on average).  Decrease there is lazy (a second
- * entry; the search skips the stale one), so the registry marks the queue
- * lazy = 2.  The first push that a lane does not take -- an A* key, a
- * double key, anything else -- moves every lane entry into the buckets
- * (an id held twice keeps its better key), and the query goes on in the
- * bucket mode described here.  Dijkstra on random512-10-0 (callgrind, 40
- * queries): 298 -> 220 instructions per expansion; AR0011SR 315 -> 233.
+ * Dijkstra mode (solvers/gb_pq_lanes.h).  A search with h = 0 calls
+ * pushk_dij / decreasek_dij / pop_dij (gb_queues.h: lazy flag 2), and its
+ * first push puts the queue in a second structure: two sorted FIFO lanes,
+ * one per edge cost, which take exactly the pushes of a Dijkstra search
+ * on exact keys (f = g, the key one step S or T beyond the last popped
+ * one), with no bucket, list, bitmap or node; equal keys pop in id order
+ * (a sorting network per group of equal keys, 3.6 ids on average).
+ * Decrease there is lazy (a second entry; the search skips the stale
+ * one).  The first push that a lane does not take moves every lane entry
+ * into the buckets (an id held twice keeps its better key), and the query
+ * goes on in the bucket mode described here.  The other entry points
+ * never look at the lanes, so A* and the rest run the code they ran
+ * before.  Dijkstra on random512-10-0 (callgrind, 40 queries): 298 -> 220
+ * instructions per expansion; AR0011SR 315 -> 233.
  *
  * Dijkstra, bucket mode.  With w <= 1 (the least edge cost), a key pushed after popping
  * f >= cur*w is >= f + 1 >= (cur+1)*w: nothing ever enters the active set
@@ -171,7 +173,8 @@
  *
  * Memory: 64 bytes per cell (the pool: node 32, loc 4, hpos 4, heap entry 24) plus
  * 4.1 bytes per slot and the front stack (24 * GB_BUCKET_FRONT bytes, in
- * the struct), plus 32 bytes per cell for the lanes of the Dijkstra mode.  clear() is O(non-empty slots + 1): it walks the bitmap,
+ * the struct), plus 32 bytes per cell for the lanes of the Dijkstra mode.
+ * clear() is O(non-empty slots + 1): it walks the bitmap,
  * never the cells.
  *
  * Time complexity: push O(1), O(GB_BUCKET_FRONT) into S, or O(log k) into
@@ -332,7 +335,6 @@ static inline int gb_bucket_init(gb_bucket *q, int32_t ncells)
     q->ovf = -1;
     q->cur = -1;
     q->lim = ns;
-    q->lanes = 1;
     return 0;
 }
 
@@ -381,8 +383,7 @@ static inline void gb_bucket_clear(gb_bucket *q)
     q->cur = -1;
     q->lim = q->nslots;
     q->cnt = z;
-    gb_lanes_clear(&q->ln);
-    q->lanes = 1;
+    q->lanes = 0;
 }
 
 static inline int gb_bucket_empty(const gb_bucket *q) { return q->n == 0; }
@@ -509,9 +510,7 @@ static void gb_bucket_lanes_off_(gb_bucket *q);
 static GB_BUCKET_HOT void gb_bucket_push(gb_bucket *q, int32_t id, double f, double g)
 {
     int64_t i = gb_bucket_idx(f);
-    int32_t x;
-    if (q->lanes) gb_bucket_lanes_off_(q);
-    x = gb_pool_take(&q->p, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
+    int32_t x = gb_pool_take(&q->p, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
     q->exact = 0;
     if (i > q->cur && i < q->lim) gb_bucket_slot_link_(q, (uint32_t)(i - q->base), x);
     else gb_bucket_place_cold_(q, x, i);
@@ -549,11 +548,33 @@ static GB_BUCKET_HOT int gb_bucket_lpush_(gb_bucket *q, int32_t id, uint64_t fk,
     return 1;
 }
 
+/* Enter the Dijkstra mode (lanes empty, last = 0); returns 1. */
+static inline int gb_bucket_lanes_on_(gb_bucket *q)
+{
+    gb_lanes_clear(&q->ln);
+    q->lanes = 1;
+    return 1;
+}
+
 /* push with an exact key: fk = D(f), gk = ~D(g) (gb_exact.h).  All
  * pushes between two clears use one kind of key. */
 static GB_BUCKET_HOT void gb_bucket_pushk(gb_bucket *q, int32_t id, uint64_t fk, uint64_t gk)
 {
-    if (q->lanes && gb_bucket_lpush_(q, id, fk, gk)) return;
+    gb_bucket_bpushk_(q, id, fk, gk);
+}
+
+/* pushk for a search with h = 0 (Dijkstra: f = g), through the Dijkstra
+ * mode (gb_queues.h: lazy = 2; the search cores call it through
+ * gb_q_pushk_dij).  Same contract as pushk, and: a query (the operations
+ * between two clears) that uses pushk_dij / decreasek_dij / pop_dij uses
+ * them for every push, decrease and pop.  The first pushk_dij of a query
+ * enters the mode; a push no lane takes leaves it for good. */
+static GB_BUCKET_HOT void gb_bucket_pushk_dij(gb_bucket *q, int32_t id, uint64_t fk,
+                                              uint64_t gk)
+{
+    if ((q->lanes || (q->cnt.pushes == 0 && gb_bucket_lanes_on_(q)))
+        && gb_bucket_lpush_(q, id, fk, gk))
+        return;
     gb_bucket_bpushk_(q, id, fk, gk);
 }
 
@@ -604,19 +625,23 @@ static inline void gb_bucket_decrease_(gb_bucket *q, int32_t id, uint64_t fk, ui
 
 static inline void gb_bucket_decrease(gb_bucket *q, int32_t id, double f, double g)
 {
-    if (q->lanes) gb_bucket_lanes_off_(q);
     gb_bucket_decrease_(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g), gb_bucket_idx(f), 0);
 }
 
 /* decrease with an exact key (see gb_bucket_pushk). */
-static GB_BUCKET_HOT void gb_bucket_decreasek(gb_bucket *q, int32_t id, uint64_t fk,
-                                            uint64_t gk)
+static inline void gb_bucket_decreasek(gb_bucket *q, int32_t id, uint64_t fk, uint64_t gk)
 {
-    if (q->lanes) {                           /* lazy: a new entry */
-        if (gb_bucket_lpush_(q, id, fk, gk)) {
-            q->cnt.decreases++;
-            return;
-        }
+    gb_bucket_decrease_(q, id, fk, gk, gb_bucket_xidx(fk), 1);
+}
+
+/* decreasek for a search with h = 0: lazy in the Dijkstra mode (see
+ * gb_bucket_pushk_dij). */
+static GB_BUCKET_HOT void gb_bucket_decreasek_dij(gb_bucket *q, int32_t id, uint64_t fk,
+                                                  uint64_t gk)
+{
+    if (q->lanes && gb_bucket_lpush_(q, id, fk, gk)) {
+        q->cnt.decreases++;                   /* lazy: a new entry */
+        return;
     }
     gb_bucket_decrease_(q, id, fk, gk, gb_bucket_xidx(fk), 1);
 }
@@ -960,16 +985,9 @@ static GB_BUCKET_COLD int32_t gb_bucket_pop_cold_(gb_bucket *q, int32_t *xp)
 /* Remove and return the first id (the front stack's top, else the run's
  * front or the heap's top); the node goes back to the free list.
  * Precondition: not empty. */
-static GB_BUCKET_HOT int32_t gb_bucket_pop(gb_bucket *q)
+static GB_BUCKET_HOT int32_t gb_bucket_bpop_(gb_bucket *q)
 {
     int32_t id, x;
-    if (q->lanes) {                           /* Dijkstra mode */
-        gb_lanes *l = &q->ln;
-        id = l->gi < l->gn ? l->grp[l->gi++] : gb_lanes_next(l);
-        q->n--;
-        q->cnt.pops++;
-        return id;
-    }
     if (q->fn) {                              /* the front stack's top */
         q->fn--;
         x = q->fs[q->fn].aux;
@@ -983,6 +1001,28 @@ static GB_BUCKET_HOT int32_t gb_bucket_pop(gb_bucket *q)
     q->n--;
     q->cnt.pops++;
     return id;
+}
+
+/* pop in the Dijkstra mode: the group's next id, else the next group. */
+static GB_BUCKET_HOT int32_t gb_bucket_lpop_(gb_bucket *q)
+{
+    gb_lanes *l = &q->ln;
+    int32_t id = l->gi < l->gn ? l->grp[l->gi++] : gb_lanes_next(l);
+    q->n--;
+    q->cnt.pops++;
+    return id;
+}
+
+static GB_BUCKET_HOT int32_t gb_bucket_pop(gb_bucket *q)
+{
+    return gb_bucket_bpop_(q);
+}
+
+/* pop for a search with h = 0 (see gb_bucket_pushk_dij). */
+static GB_BUCKET_HOT int32_t gb_bucket_pop_dij(gb_bucket *q)
+{
+    if (q->lanes) return gb_bucket_lpop_(q);
+    return gb_bucket_bpop_(q);
 }
 
 /* Leave the Dijkstra mode for the rest of the query: every entry of the

@@ -25,7 +25,11 @@
  *   stale entries (the search skips closed ids), 0 for exact
  *   decrease-key queues, 2 when lazy only with exact keys of f = g (the
  *   bucket queue's Dijkstra mode, gb_pq_lanes.h): decrease-key with
- *   double keys (push/decrease), possibly lazy with pushk/decreasek.
+ *   double keys (push/decrease), possibly lazy with pushk/decreasek.  A
+ *   queue of lazy flag 2 also defines gb_T_pushk_dij, gb_T_decreasek_dij
+ *   and gb_T_pop_dij (same contracts), which the search cores call when
+ *   h = 0 (gb_q_pushk_dij, gb_family.h), so that its Dijkstra mode is
+ *   inlined there and nowhere else.
  */
 #ifndef GB_QUEUES_H
 #define GB_QUEUES_H

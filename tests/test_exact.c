@@ -161,7 +161,15 @@ typedef struct xops {
     void (*decrease)(void *q, int32_t id, uint64_t fk, uint64_t gk);
     int32_t (*pop)(void *q);
     int (*check)(const void *q);
+    /* the entry points of a search with h = 0: _dij for lazy flag 2 */
+    void (*push_dij)(void *q, int32_t id, uint64_t fk, uint64_t gk);
+    void (*decrease_dij)(void *q, int32_t id, uint64_t fk, uint64_t gk);
+    int32_t (*pop_dij)(void *q);
 } xops;
+
+#define XDIJ_0(Q, op) gb_##Q##_##op
+#define XDIJ_1(Q, op) gb_##Q##_##op
+#define XDIJ_2(Q, op) gb_##Q##_##op##_dij
 
 #define XW(E, Q, N, LAZY, D)                                                    \
     static void *x_##Q##_make(int32_t n)                                        \
@@ -179,9 +187,15 @@ typedef struct xops {
     { gb_##Q##_decreasek(q, id, f, g); }                                        \
     static int32_t x_##Q##_pop(void *q) { return gb_##Q##_pop(q); }             \
     static int x_##Q##_check(const void *q) { return gb_##Q##_check(q); }       \
+    static void x_##Q##_pushd(void *q, int32_t id, uint64_t f, uint64_t g)      \
+    { XDIJ_##LAZY(Q, pushk)(q, id, f, g); }                                     \
+    static void x_##Q##_decreased(void *q, int32_t id, uint64_t f, uint64_t g)  \
+    { XDIJ_##LAZY(Q, decreasek)(q, id, f, g); }                                 \
+    static int32_t x_##Q##_popd(void *q) { return XDIJ_##LAZY(Q, pop)(q); }     \
     static const xops xo_##Q = { #Q, LAZY, x_##Q##_make, x_##Q##_destroy,       \
         x_##Q##_clear, x_##Q##_empty, x_##Q##_push, x_##Q##_decrease,           \
-        x_##Q##_pop, x_##Q##_check };
+        x_##Q##_pop, x_##Q##_check, x_##Q##_pushd, x_##Q##_decreased,           \
+        x_##Q##_popd };
 GB_QUEUE_LIST_EXACT(XW)
 #undef XW
 
@@ -193,6 +207,9 @@ enum { NEW = 0, OPEN, CLOSED };
  * octile key of a random cell, g grows from the popped one (A*). */
 static void run_queue(const xops *o, int32_t n, int astar, uint64_t seed, int rounds)
 {
+    void (*push)(void *, int32_t, uint64_t, uint64_t) = astar ? o->push : o->push_dij;
+    void (*decrease)(void *, int32_t, uint64_t, uint64_t) = astar ? o->decrease : o->decrease_dij;
+    int32_t (*pop)(void *) = astar ? o->pop : o->pop_dij;
     void *q = o->make(n);
     cr_assert_not_null(q, "%s: init", o->name);
     uint64_t *fk = calloc((size_t)n, sizeof *fk), *gk = calloc((size_t)n, sizeof *gk);
@@ -212,13 +229,13 @@ static void run_queue(const xops *o, int32_t n, int astar, uint64_t seed, int ro
             if (op < 4 && st[id] == NEW) {
                 st[id] = OPEN; nopen++; used++;
                 fk[id] = g + h; gk[id] = ~g;
-                o->push(q, id, fk[id], gk[id]);
+                push(q, id, fk[id], gk[id]);
             } else if (op < 7 && st[id] == OPEN) {
                 /* a decrease: a better g for the same node (same h) */
                 uint64_t hh = fk[id] + gk[id] + 1;    /* fk - g = h (mod 2^64) */
                 uint64_t og = ~gk[id], ng = og > lastg + GB_EXACT_S ? og - GB_EXACT_S : og;
                 if (ng < lastg) ng = lastg;
-                o->decrease(q, id, ng + hh, ~ng);
+                decrease(q, id, ng + hh, ~ng);
                 if (ng + hh < fk[id] || (ng + hh == fk[id] && ~ng < gk[id])) {
                     fk[id] = ng + hh;
                     gk[id] = ~ng;
@@ -233,7 +250,7 @@ static void run_queue(const xops *o, int32_t n, int astar, uint64_t seed, int ro
                 int32_t got;
                 do {
                     cr_assert(!o->empty(q), "%s: empty with %d open", o->name, nopen);
-                    got = o->pop(q);
+                    got = pop(q);
                 } while (o->lazy && st[got] == CLOSED);
                 cr_assert_eq(got, best, "%s (%s, round %d, step %d): popped %d, expected %d",
                              o->name, astar ? "A*" : "Dijkstra", r, step, got, best);
@@ -429,7 +446,7 @@ static void lanes_run(int32_t n, uint64_t seed, int rounds, int leave_at)
         int32_t s = (int32_t)(rnd64(&seed) % (uint64_t)n), nopen = 1;
         st[s] = OPEN;
         g[s] = 0;
-        gb_bucket_pushk(&q, s, 0, ~(uint64_t)0);
+        gb_bucket_pushk_dij(&q, s, 0, ~(uint64_t)0);
         for (int step = 0; nopen > 0; step++) {
             int32_t best = -1, got;
             for (int32_t i = 0; i < n; i++)
@@ -437,7 +454,7 @@ static void lanes_run(int32_t n, uint64_t seed, int rounds, int leave_at)
                     best = i;
             do {
                 cr_assert(!gb_bucket_empty(&q), "empty with %d open", nopen);
-                got = gb_bucket_pop(&q);
+                got = gb_bucket_pop_dij(&q);
                 cr_assert_eq(gb_bucket_check(&q), 0, "check() = %d", gb_bucket_check(&q));
                 stale += st[got] == CLOSED;
             } while (st[got] == CLOSED);
@@ -460,17 +477,17 @@ static void lanes_run(int32_t n, uint64_t seed, int rounds, int leave_at)
                     st[v] = OPEN;
                     nopen++;
                     g[v] = ng;
-                    gb_bucket_pushk(&q, v, ng, ~ng);
+                    gb_bucket_pushk_dij(&q, v, ng, ~ng);
                 } else if (st[v] == OPEN && ng < g[v]) {
                     g[v] = ng;
                     decreases++;
-                    gb_bucket_decreasek(&q, v, ng, ~ng);
+                    gb_bucket_decreasek_dij(&q, v, ng, ~ng);
                 }
                 cr_assert_eq(gb_bucket_check(&q), 0, "check() = %d", gb_bucket_check(&q));
             }
         }
         while (!gb_bucket_empty(&q)) {       /* only stale entries are left */
-            int32_t got = gb_bucket_pop(&q);
+            int32_t got = gb_bucket_pop_dij(&q);
             cr_assert_eq(st[got], CLOSED, "a left-over entry %d is not closed", got);
         }
         cr_assert_eq(q.lanes, !left, "round %d: the Dijkstra mode is %s", r,
@@ -510,8 +527,8 @@ GB_TEST(exact_queue, bucket_dijkstra_mode_pops_equal_keys_in_id_order)
         uint8_t *used = calloc((size_t)n, 1);
         cr_assert(used);
         gb_bucket_clear(&q);
-        gb_bucket_pushk(&q, 0, 0, ~(uint64_t)0);
-        cr_assert_eq(gb_bucket_pop(&q), 0);
+        gb_bucket_pushk_dij(&q, 0, 0, ~(uint64_t)0);
+        cr_assert_eq(gb_bucket_pop_dij(&q), 0);
         used[0] = 1;
         for (int i = 0; i < k; i++) {
             int32_t v;
@@ -519,19 +536,19 @@ GB_TEST(exact_queue, bucket_dijkstra_mode_pops_equal_keys_in_id_order)
             used[v] = 1;
             id[i] = v;
             /* odd i: key S (lane 0), even i: key T (lane 1) */
-            gb_bucket_pushk(&q, v, i % 2 ? GB_EXACT_S : GB_EXACT_T,
+            gb_bucket_pushk_dij(&q, v, i % 2 ? GB_EXACT_S : GB_EXACT_T,
                             ~(i % 2 ? GB_EXACT_S : GB_EXACT_T));
         }
         int32_t prev = -1;
         for (int i = 0; i < k / 2; i++) {     /* the k/2 keys S (k/2 odd i) */
-            int32_t got = gb_bucket_pop(&q);
+            int32_t got = gb_bucket_pop_dij(&q);
             cr_assert_gt(got, prev, "k %d: %d popped after %d", k, got, prev);
             cr_assert_eq(gb_bucket_check(&q), 0);
             prev = got;
         }
         prev = -1;
         for (int i = k / 2; i < k; i++) {     /* then the keys T */
-            int32_t got = gb_bucket_pop(&q);
+            int32_t got = gb_bucket_pop_dij(&q);
             cr_assert_gt(got, prev, "k %d: %d popped after %d", k, got, prev);
             prev = got;
         }
@@ -542,24 +559,24 @@ GB_TEST(exact_queue, bucket_dijkstra_mode_pops_equal_keys_in_id_order)
     /* one group from both lanes: key S + T reached from S (by T, lane 1)
      * and from T (by S, lane 0), three ids each, in mixed id order */
     gb_bucket_clear(&q);
-    gb_bucket_pushk(&q, 0, 0, ~(uint64_t)0);
-    cr_assert_eq(gb_bucket_pop(&q), 0);
-    gb_bucket_pushk(&q, 10, GB_EXACT_S, ~GB_EXACT_S);
-    gb_bucket_pushk(&q, 20, GB_EXACT_T, ~GB_EXACT_T);
-    cr_assert_eq(gb_bucket_pop(&q), 10);
+    gb_bucket_pushk_dij(&q, 0, 0, ~(uint64_t)0);
+    cr_assert_eq(gb_bucket_pop_dij(&q), 0);
+    gb_bucket_pushk_dij(&q, 10, GB_EXACT_S, ~GB_EXACT_S);
+    gb_bucket_pushk_dij(&q, 20, GB_EXACT_T, ~GB_EXACT_T);
+    cr_assert_eq(gb_bucket_pop_dij(&q), 10);
     const uint64_t st_ = GB_EXACT_S + GB_EXACT_T;
-    gb_bucket_pushk(&q, 31, st_, ~st_);
-    gb_bucket_pushk(&q, 36, st_, ~st_);
-    gb_bucket_pushk(&q, 33, st_, ~st_);
-    cr_assert_eq(gb_bucket_pop(&q), 20);
-    gb_bucket_pushk(&q, 35, st_, ~st_);
-    gb_bucket_pushk(&q, 30, st_, ~st_);
-    gb_bucket_pushk(&q, 34, st_, ~st_);
+    gb_bucket_pushk_dij(&q, 31, st_, ~st_);
+    gb_bucket_pushk_dij(&q, 36, st_, ~st_);
+    gb_bucket_pushk_dij(&q, 33, st_, ~st_);
+    cr_assert_eq(gb_bucket_pop_dij(&q), 20);
+    gb_bucket_pushk_dij(&q, 35, st_, ~st_);
+    gb_bucket_pushk_dij(&q, 30, st_, ~st_);
+    gb_bucket_pushk_dij(&q, 34, st_, ~st_);
     cr_assert(q.ln.tl[0] - q.ln.hd[0] == 3 && q.ln.tl[1] - q.ln.hd[1] == 3,
               "the group is not split over both lanes");
     for (int32_t want = 30; want <= 36; want++) {
         if (want == 32) continue;
-        cr_assert_eq(gb_bucket_pop(&q), want);
+        cr_assert_eq(gb_bucket_pop_dij(&q), want);
         cr_assert_eq(gb_bucket_check(&q), 0);
     }
     cr_assert(gb_bucket_empty(&q) && q.lanes);
