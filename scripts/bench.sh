@@ -203,7 +203,7 @@ if [ "$callgrind" = 1 ]; then
                     # the subgoal families search with their own heap
                     # (queue column own-heap) whatever --queue says: one
                     # search function for both
-                    sg|sg-tl) fn="sg_search" ;;
+                    sg|sg-tl|sg-tl-dt) fn="sg_search" ;;
                     *) fn="$(printf '%s' "$s" | sed 's/+/plus/g; s/[^A-Za-z0-9]/_/g')_${qt}" ;;
                 esac
                 [ -n "$fn" ] || continue
