@@ -350,6 +350,7 @@ struct gb_sg {
                              (start side: v1 -> a; goal side: vk -> b), -1 = none */
     int32_t *alist, *blist; /* nt: the indices set this query */
     uint64_t *bkl;        /* nt: bkey in blist order (the product's inner loop) */
+    uint64_t *adj_k;      /* m: exact key of each entry's cost (oct_key of its ends) */
     size_t bytes;         /* sum of the sizes requested for the blocks held */
 };
 
@@ -1297,6 +1298,7 @@ static int table_build(gb_sg *sg)
     sg->alist = take(sg, (size_t)nt, sizeof *sg->alist, 0);
     sg->blist = take(sg, (size_t)nt, sizeof *sg->blist, 0);
     sg->bkl = take(sg, (size_t)nt, sizeof *sg->bkl, 0);
+    sg->adj_k = take(sg, (size_t)sg->m, sizeof *sg->adj_k, 0);
     /* build temporaries: the heap (one entry per improvement: at most the
      * global entries plus the root) and the settled flags */
     size_t hcap = (size_t)sg->global_m + 1;
@@ -1305,7 +1307,7 @@ static int table_build(gb_sg *sg)
     uint8_t *done = gb_malloc((size_t)nt);
     if (!sg->tidx || !sg->tnode || !sg->dt || !sg->dnh || !sg->gkey || !sg->astamp
         || !sg->bstamp || !sg->akey || !sg->bkey || !sg->avia || !sg->bvia || !sg->alist
-        || !sg->blist || !sg->bkl || !hk || !hv || !done) {
+        || !sg->blist || !sg->bkl || !sg->adj_k || !hk || !hv || !done) {
         gb_free(hk);
         gb_free(hv);
         gb_free(done);
@@ -1316,6 +1318,8 @@ static int table_build(gb_sg *sg)
     for (int32_t u = 0; u < n; u++) {
         sg->tidx[u] = sg->local[u] ? -1 : k;
         if (!sg->local[u]) sg->tnode[k++] = u;
+        for (int32_t e = sg->adj_off[u]; e < sg->adj_off[u + 1]; e++)
+            sg->adj_k[e] = oct_key(sg->xy[u], sg->xy[sg->adj_to[e]]);
     }
     for (int32_t r = 0; r < nt; r++) {
         for (int32_t a = 0; a < nt; a++) sg->dt[(size_t)a * nt + (size_t)r] = DT_NONE;
@@ -1351,7 +1355,7 @@ static int table_build(gb_sg *sg)
             int32_t u = sg->tnode[a];
             for (int32_t e = sg->adj_off[u]; e < sg->adj_gend[u]; e++) {
                 int32_t v = sg->adj_to[e], b = sg->tidx[v];
-                uint64_t nk = key + oct_key(sg->xy[u], sg->xy[v]);
+                uint64_t nk = key + sg->adj_k[e];
                 uint64_t *db = &sg->dt[(size_t)b * nt + (size_t)r];
                 if (done[b] || nk >= *db) continue;
                 *db = nk;
@@ -1523,6 +1527,7 @@ void gb_sg_free(gb_sg *sg)
     gb_free(sg->alist);
     gb_free(sg->blist);
     gb_free(sg->bkl);
+    gb_free(sg->adj_k);
     gb_free(sg);
 }
 
@@ -1922,6 +1927,7 @@ static int32_t table_query(gb_sg *sg, int32_t ngoal, uint32_t gen, gb_sg_stats *
     const int32_t S = sg->n, G = sg->n + 1, nt = sg->nt;
     const sg_xy *xy = sg->xy;
     const int32_t *adj_off = sg->adj_off, *adj_gend = sg->adj_gend, *adj_to = sg->adj_to;
+    const uint64_t *adj_k = sg->adj_k;
     int32_t na = 0, nb = 0;
     int32_t *box = sg->gbox;
     box[0] = box[1] = INT32_MAX;
@@ -1946,14 +1952,14 @@ static int32_t table_query(gb_sg *sg, int32_t ngoal, uint32_t gen, gb_sg_stats *
         if (sg->xmask && deg <= 64) {
             for (uint64_t mk = sg->xmask[(size_t)v * 8 + (size_t)o]; mk; mk &= mk - 1) {
                 int32_t e = base + __builtin_ctzll(mk), u = adj_to[e];
-                side_set(sg, 1, sg->tidx[u], hv + oct_key(xy[v], xy[u]), e, gen, &nb);
+                side_set(sg, 1, sg->tidx[u], hv + adj_k[e], e, gen, &nb);
             }
         } else {
             uint8_t bad = goal_bad(sg, v, o);
             for (int32_t e = base; e < base + deg; e++) {
                 if (sg->adj_rlm[e] & bad) continue;
                 int32_t u = adj_to[e];
-                side_set(sg, 1, sg->tidx[u], hv + oct_key(xy[v], xy[u]), e, gen, &nb);
+                side_set(sg, 1, sg->tidx[u], hv + adj_k[e], e, gen, &nb);
             }
         }
     }
@@ -1978,14 +1984,14 @@ static int32_t table_query(gb_sg *sg, int32_t ngoal, uint32_t gen, gb_sg_stats *
         if (sg->smask && deg <= 64) {
             for (uint64_t mk = sg->smask[(size_t)v * 8 + sg->ldir[i]]; mk; mk &= mk - 1) {
                 int32_t e = base + __builtin_ctzll(mk), u = adj_to[e];
-                side_set(sg, 0, sg->tidx[u], av + oct_key(xy[v], xy[u]), e, gen, &na);
+                side_set(sg, 0, sg->tidx[u], av + adj_k[e], e, gen, &na);
             }
         } else {
             uint8_t pm = turn_prune(sg, sg->cell[v], 1u << sg->ldir[i]);
             for (int32_t e = base; e < base + deg; e++) {
                 if (sg->adj_fm[e] & pm) continue;
                 int32_t u = adj_to[e];
-                side_set(sg, 0, sg->tidx[u], av + oct_key(xy[v], xy[u]), e, gen, &na);
+                side_set(sg, 0, sg->tidx[u], av + adj_k[e], e, gen, &na);
             }
         }
         /* a local-local edge to the goal side: none unless the box of
@@ -2030,7 +2036,7 @@ static int32_t table_query(gb_sg *sg, int32_t ngoal, uint32_t gen, gb_sg_stats *
         }
         for (int32_t h = 0; h < nh; h++) {
             int32_t e = hitb[h], x = adj_to[e];
-            uint64_t k = av + oct_key(xy[v], xy[x]) + sg->gkey[x];
+            uint64_t k = av + adj_k[e] + sg->gkey[x];
             if (k < best) {
                 best = k;
                 kind = 2;
