@@ -605,8 +605,8 @@ static inline int32_t ray(const gb_sg *sg, int32_t c, int k, int32_t off, int32_
 
 /* The clearance scan from cell c (see the file head): writes the node ids
  * of the subgoals it reports to out (each at most once; c itself never)
- * and returns their number.  If last is not NULL, last[i] gets the
- * direction of the last move of D(c, out[i]). */
+ * and returns their number; last[i] gets the direction of the last move
+ * of D(c, out[i]). */
 static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
 {
     const uint8_t *pass = sg->grid->pass;
@@ -617,7 +617,7 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
     for (int k = 0; k < 4; k++) {
         stop[k] = ray(sg, c, k, off[k], &hit);
         if (sgid[hit] >= 0) {
-            if (last) last[n] = (uint8_t)k;
+            last[n] = (uint8_t)k;
             out[n++] = sgid[hit];
         }
     }
@@ -633,26 +633,47 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
             for (; L > 0 && (ma > 0 || mb > 0); L--) {
                 p += od;
                 const uint16_t *cp = &clr[(size_t)p * 4];
-                if ((int32_t)cp[a] < ma) {   /* the ray a stops within the limit */
-                    int32_t s = cp[a] == CLR_SAT ? ray(sg, p, a, oa, &hit)
-                                                 : (hit = p + ((int32_t)cp[a] + 1) * oa, cp[a] + 1);
-                    if (s <= ma) {
-                        if (sgid[hit] >= 0) {
-                            if (last) last[n] = (uint8_t)a;
-                            out[n++] = sgid[hit];
+                /* a ray that stops within its limit (at ca + 1 <= ma
+                 * steps: the new limit is ca) reports the cell it stops
+                 * at if that is a subgoal; a saturated clearance is
+                 * walked in hops (then it may reach beyond the limit) */
+                const int32_t ca = cp[a], cb = cp[b];
+                if (ca < ma) {
+                    if (__builtin_expect(ca != (int32_t)CLR_SAT, 1)) {
+                        const int32_t sv = sgid[p + (ca + 1) * oa];
+                        if (sv >= 0) {
+                            last[n] = (uint8_t)a;
+                            out[n++] = sv;
                         }
-                        ma = s - 1;
+                        ma = ca;
+                    } else {
+                        int32_t st = ray(sg, p, a, oa, &hit);
+                        if (st <= ma) {
+                            if (sgid[hit] >= 0) {
+                                last[n] = (uint8_t)a;
+                                out[n++] = sgid[hit];
+                            }
+                            ma = st - 1;
+                        }
                     }
                 }
-                if ((int32_t)cp[b] < mb) {
-                    int32_t s = cp[b] == CLR_SAT ? ray(sg, p, b, ob, &hit)
-                                                 : (hit = p + ((int32_t)cp[b] + 1) * ob, cp[b] + 1);
-                    if (s <= mb) {
-                        if (sgid[hit] >= 0) {
-                            if (last) last[n] = (uint8_t)b;
-                            out[n++] = sgid[hit];
+                if (cb < mb) {
+                    if (__builtin_expect(cb != (int32_t)CLR_SAT, 1)) {
+                        const int32_t sv = sgid[p + (cb + 1) * ob];
+                        if (sv >= 0) {
+                            last[n] = (uint8_t)b;
+                            out[n++] = sv;
                         }
-                        mb = s - 1;
+                        mb = cb;
+                    } else {
+                        int32_t st = ray(sg, p, b, ob, &hit);
+                        if (st <= mb) {
+                            if (sgid[hit] >= 0) {
+                                last[n] = (uint8_t)b;
+                                out[n++] = sgid[hit];
+                            }
+                            mb = st - 1;
+                        }
                     }
                 }
             }
@@ -661,7 +682,7 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
         }
         /* the move after the walk: onto a subgoal? */
         if (pass[p + oa] && pass[p + ob] && pass[p + od] && sgid[p + od] >= 0) {
-            if (last) last[n] = (uint8_t)kd;
+            last[n] = (uint8_t)kd;
             out[n++] = sgid[p + od];
         }
     }
@@ -730,10 +751,16 @@ static int32_t emit(const gb_sg *sg, int32_t from, int32_t to, int rev, int32_t 
                    : seg_of(stride, sg->xy[from], sg->xy[to]);
     int32_t steps = s.nd + s.ns;
     int32_t p = sg->cell[rev ? to : from];
-    int32_t i = rev ? steps : 0, di = rev ? -1 : 1;
-    out[i] = p;
-    for (int32_t k = 0; k < s.nd; k++) { p += s.od; i += di; out[i] = p; }
-    for (int32_t k = 0; k < s.ns; k++) { p += s.os; i += di; out[i] = p; }
+    /* cell k of the segment is p + k * od (k <= nd), then
+     * p + nd * od + (k - nd) * os: no chain from one write to the next */
+    const int32_t pm = p + s.nd * s.od;
+    if (!rev) {
+        for (int32_t k = 0; k <= s.nd; k++) out[k] = p + k * s.od;
+        for (int32_t k = 1; k <= s.ns; k++) out[s.nd + k] = pm + k * s.os;
+    } else {
+        for (int32_t k = 0; k <= s.nd; k++) out[steps - k] = p + k * s.od;
+        for (int32_t k = 1; k <= s.ns; k++) out[s.ns - k] = pm + k * s.os;
+    }
     *ns += s.ns;
     *nd += s.nd;
     return steps;
@@ -859,7 +886,7 @@ static int build_edges(gb_sg *sg, sg_tmp *t)
     if (!t->loff) { errno = ENOMEM; return -1; }
     t->loff[0] = 0;
     for (int32_t u = 0; u < n; u++) {
-        int32_t k = scan(sg, sg->cell[u], sg->list, NULL);
+        int32_t k = scan(sg, sg->cell[u], sg->list, sg->ldir);
         if (k > 0) {
             if (ivec_reserve(&t->lto, t->lto.n + (size_t)k) != 0) { errno = ENOMEM; return -1; }
             memcpy(t->lto.a + t->lto.n, sg->list, (size_t)k * sizeof *sg->list);
