@@ -90,8 +90,9 @@
  * a shortest path, w != u, h-reachable from u: d(u,g) = h(u,w) + d(w,g).
  * Every edge is a legal path of its cost, so no graph path is shorter than
  * the grid distance.  A* over the graph with the octile h is optimal: the
- * edge costs are octile distances, so h is consistent.  If D(s,g) is legal
- * the query returns it at once: nothing beats octile.
+ * edge costs are octile distances, so h is consistent.  If D(s,g) or
+ * D(g,s) is legal the query returns it at once (the latter reversed):
+ * nothing beats octile.
  *
  * Taut pruning (both graphs).  When A* expands w with parent p, a
  * successor q is skipped if some legal realization of p -> w -> q turns at
@@ -2141,10 +2142,13 @@ int gb_sg_query_limited(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, i
     sg->cell[G] = goal;
     sg->xy[G] = (sg_xy){ gb_grid_x(gr, goal), gb_grid_y(gr, goal) };
     int64_t ns = 0, nd = 0;
-    if (dfirst_legal(gr, start, sg->xy[S], sg->xy[G])) {
+    /* a legal freespace path costs h: nothing is shorter (D(s, g), or
+     * D(g, s) reversed, the straight moves first) */
+    int fwd = dfirst_legal(gr, start, sg->xy[S], sg->xy[G]);
+    if (fwd || dfirst_legal(gr, goal, sg->xy[G], sg->xy[S])) {
         int32_t steps = cheb(sg->xy[S], sg->xy[G]);
         if (steps >= cap) { errno = ERANGE; return -1; }
-        emit(sg, S, G, 0, path, &ns, &nd);
+        emit(sg, S, G, !fwd, path, &ns, &nd);
         *len = steps + 1;
         *cost = (double)ns + (double)nd * GB_SQRT2;
         return GB_SG_FOUND;
