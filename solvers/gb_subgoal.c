@@ -215,14 +215,20 @@
  * k - 1 witness searches of at most WITNESS_SETTLE settled nodes.
  * Measured (CPU time, best of 3): 1024^2 game maps (AR0011SR and Berlin
  * upscaled) 40-110 ms, random1024-10 (268k subgoals) about 0.65 s.
- * Query: the D(s,g) check O(h), two scans, A* in O((V' + E') log V')
- * over the part of the graph it touches, and O(path length) refinement.
+ * sg-tl-dt adds one Dijkstra per global subgoal over the global graph,
+ * O(G (G + E_G) log E_G) for G global subgoals and E_G edges among them.
+ * Query: the D(s,g) and D(g,s) checks O(h), two scans, A* in
+ * O((V' + E') log V') over the part of the graph it touches (sg-tl-dt
+ * with a table: the two sides and at most |A| |B| table reads instead),
+ * and O(path length) refinement.
  * Memory: 20 bytes per cell (subgoal index, the two clearance tables);
  * per subgoal 98 bytes (sg) or 267 (sg-tl: 128 of them the two mask
  * tables, built only up to MASK_NODES subgoals) of node data and query
  * state; per adjacency entry (two per edge) 14 bytes (sg) or 27 (sg-tl),
  * plus 8 per extra-edge slot (sg-tl: the global degrees of the local
- * subgoals, summed).
+ * subgoals, summed).  sg-tl-dt's table: 10 bytes per ordered pair of
+ * global subgoals, 8 more per adjacency entry (adj_k), 12 per subgoal
+ * and 52 per global subgoal of query state.
  */
 #include "gb_subgoal.h"
 

@@ -2,8 +2,9 @@
  * gb_subgoal.h -- subgoal graphs for optimal pathfinding on 8-neighbour
  * grids without corner cutting: simple subgoal graphs ("sg", Uras, Koenig
  * & Hernandez, ICAPS 2013) and two-level subgoal graphs ("sg-tl", Uras &
- * Koenig).  The design, the invariants and the optimality argument are in
- * the head of gb_subgoal.c.
+ * Koenig), optionally with a table of the distances between the global
+ * subgoals ("sg-tl-dt").  The design, the invariants and the optimality
+ * argument are in the head of gb_subgoal.c.
  *
  * Life cycle:
  *   gb_sg_build()  once per map (the preprocessing): subgoals, clearance
