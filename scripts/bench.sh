@@ -200,6 +200,10 @@ if [ "$callgrind" = 1 ]; then
                     bidijkstra) fn="bd_${qt}_zero" ;;
                     biastar-*) fn="bd_${qt}_${s#biastar-}" ;;
                     *[:=]*) fn="" ;;
+                    # the subgoal families search with their own heap
+                    # (queue column own-heap) whatever --queue says: one
+                    # search function for both
+                    sg|sg-tl|sg-tl-dt) fn="sg_search" ;;
                     *) fn="$(printf '%s' "$s" | sed 's/+/plus/g; s/[^A-Za-z0-9]/_/g')_${qt}" ;;
                 esac
                 [ -n "$fn" ] || continue

@@ -1,24 +1,28 @@
 /*
- * gb_sgfam.c -- the subgoal-graph families `sg` and `sg-tl`: the
+ * gb_sgfam.c -- the subgoal-graph families `sg`, `sg-tl` and `sg-tl-dt`
+ * (sg-tl plus the distance table of its global subgoals): the
  * standalone module gb_subgoal.{h,c} (construction, invariants and the
- * optimality proof are in its file head) registered by two descriptors.
+ * optimality proof are in its file head) registered by three descriptors.
  *
  * Per map, prepare builds the graph (gb_sg_build) into the family's state
  * -- timed into prep_ns, never inside gb_solve -- and the search is one
  * gb_sg_query per query, its cell path written into the workspace's path
  * buffer (ncells ids, more than the npassable a query can need) so the
- * validator checks every step.  Two families, not one with two variants,
- * so that running only one of them builds only its graph.
+ * validator checks every step.  Three families, not one with variants,
+ * so that running one of them builds only what it needs.
  *
  * The graph searches with its own indexed binary heap, so the families
- * take no gridbench queue (dirs 0, queue column "own-heap").  Its size
+ * take no gridbench queue (dirs 0, queue column "own-heap"; sg-tl-dt,
+ * with its table, searches nothing: its expanded count is 0 and generated
+ * counts the table indices its two sides touched).  Its size
  * depends on the map's content (subgoals, edges): bytes() is the lower
  * bound the dimensions give (20 bytes per cell: the subgoal index and the
  * two clearance tables), state_bytes the exact figure once built (gb_sg_bytes),
  * which is what mem_bytes and --max-mem go by after the build.
  * --max-expanded counts graph nodes expanded, --max-ms is checked every
  * GB_SG_TIME_CHECK of them (gb_sg_query_limited); either ends the query
- * as GB_LIMIT.
+ * as GB_LIMIT.  A query that sg-tl-dt answers from its table (no search,
+ * work bounded by the two sides' sizes) ignores both limits.
  */
 #include <errno.h>
 #include <math.h>
@@ -55,6 +59,12 @@ static int sgtl_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
 {
     (void)s;
     return sg_build(ws, state, 1);
+}
+
+static int sgtldt_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
+{
+    (void)s;
+    return sg_build(ws, state, 2);
 }
 
 static void sg_release(void *state) { gb_sg_free((gb_sg *)state); }
@@ -109,6 +119,14 @@ static const gb_form sgtl_forms[] = {
 };
 static const char *const sgtl_all[] = { "sg-tl" };
 
+static const gb_form sgtldt_forms[] = {
+    { .pattern = "sg-tl-dt", .wg = 1.0, .heur = GB_H_OCTILE,
+      .desc = "sg-tl plus a table of the distances between its global subgoals (Uras, Koenig "
+              "& Hernandez 2013): no search when they are at most 1024; model 8-nocut only; "
+              "optimal" },
+};
+static const char *const sgtldt_all[] = { "sg-tl-dt" };
+
 const gb_family gb_family_sg = {
     .forms = sg_forms, .nforms = GB_COUNTOF(sg_forms),
     .all = sg_all, .nall = GB_COUNTOF(sg_all),
@@ -125,6 +143,16 @@ const gb_family gb_family_sgtl = {
     .models = 1u << GB_MODEL_8_NOCUT,
     .dirs = 0,
     .bytes = sg_bytes, .prepare = sgtl_prepare, .release = sg_release,
+    .fn = sg_fn, .fn_queues = 1, .fn_heurs = 1,
+    .queue_label = "own-heap", .state_bytes = sg_state_bytes,
+};
+
+const gb_family gb_family_sgtldt = {
+    .forms = sgtldt_forms, .nforms = GB_COUNTOF(sgtldt_forms),
+    .all = sgtldt_all, .nall = GB_COUNTOF(sgtldt_all),
+    .models = 1u << GB_MODEL_8_NOCUT,
+    .dirs = 0,
+    .bytes = sg_bytes, .prepare = sgtldt_prepare, .release = sg_release,
     .fn = sg_fn, .fn_queues = 1, .fn_heurs = 1,
     .queue_label = "own-heap", .state_bytes = sg_state_bytes,
 };

@@ -90,8 +90,9 @@
  * a shortest path, w != u, h-reachable from u: d(u,g) = h(u,w) + d(w,g).
  * Every edge is a legal path of its cost, so no graph path is shorter than
  * the grid distance.  A* over the graph with the octile h is optimal: the
- * edge costs are octile distances, so h is consistent.  If D(s,g) is legal
- * the query returns it at once: nothing beats octile.
+ * edge costs are octile distances, so h is consistent.  If D(s,g) or
+ * D(g,s) is legal the query returns it at once (the latter reversed):
+ * nothing beats octile.
  *
  * Taut pruning (both graphs).  When A* expands w with parent p, a
  * successor q is skipped if some legal realization of p -> w -> q turns at
@@ -156,6 +157,36 @@
  * so they need no decrease-key and wait in a second heap (sarr) built in
  * one pass; every pop takes the better of the two tops.
  *
+ * Distance table (sg-tl-dt; Uras, Koenig & Hernandez 2013 offer the
+ * pairwise distances of the global subgoals as an option of sg-tl).  The
+ * build runs a Dijkstra from every global subgoal over the global
+ * subgoals and the edges between them, with exact integer keys
+ * (gb_exact.h: D(a, b) = a*S + b*T orders costs a + b*sqrt2 exactly), and
+ * keeps dt[a][b] = the distance and, per target b, the first edge of a
+ * shortest path from every a (dnh: the tree of the Dijkstra rooted at b).
+ * By (J), a shortest path between two global subgoals has only global
+ * ones inside, so dt holds the grid distance.  A query then needs no
+ * search: with A the start side (each subgoal v1 of the start's scan: a
+ * global one as itself at h(s, v1), a local one through its global
+ * neighbours u at h(s, v1) + c(v1, u)) and B the goal side alike, the
+ * answer is the least of h(s, v) + h(v, g) for v in both scans,
+ * h(s, v1) + c(v1, x) + h(x, g) over the local-local edges v1-x between
+ * the two sides, and A[a] + dt[a][b] + B[b] over the pairs.  By the sg
+ * theorem and (J), a shortest path s, v1 .. vk, g with v2 .. v(k-1)
+ * global exists; it is one of these three forms (k = 1; k = 2 with v1, v2
+ * local; otherwise v1 or its global neighbour v2 in A, vk or v(k-1) in B),
+ * and every candidate is a real path, so the least is the optimum.  The
+ * same turn masks as the search's (smask for s -> v1 -> u, xmask for
+ * u -> vk -> g) drop only candidates that a strictly shorter path beats.
+ * Bounds keep it cheap: an a with A[a] + h(a, g) >= the best so far is
+ * skipped (every dt[a][b] + B[b] is a path cost, >= h), and the
+ * local-local edges (local degrees run to the hundreds) are listed only
+ * for a v1 with h(s, v1) + h(v1, g) below the best after the pairs.  Keys
+ * of three path pieces add without overflow on grids of at most DT_CELLS
+ * cells.  The table costs 10 bytes per pair of global subgoals and one
+ * Dijkstra per global subgoal; it is built only up to DT_NODES of them
+ * (else the query searches as sg-tl does).
+ *
  * Refinement.  A graph path becomes cells segment by segment: s -> v1 is
  * D(s,v1) (the scan walked it), vk -> g is D(g,vk) reversed, an sg edge is
  * D(p,q) (legal both ways), an added edge is D(p,q) or D(q,p) reversed
@@ -184,14 +215,20 @@
  * k - 1 witness searches of at most WITNESS_SETTLE settled nodes.
  * Measured (CPU time, best of 3): 1024^2 game maps (AR0011SR and Berlin
  * upscaled) 40-110 ms, random1024-10 (268k subgoals) about 0.65 s.
- * Query: the D(s,g) check O(h), two scans, A* in O((V' + E') log V')
- * over the part of the graph it touches, and O(path length) refinement.
+ * sg-tl-dt adds one Dijkstra per global subgoal over the global graph,
+ * O(G (G + E_G) log E_G) for G global subgoals and E_G edges among them.
+ * Query: the D(s,g) and D(g,s) checks O(h), two scans, A* in
+ * O((V' + E') log V') over the part of the graph it touches (sg-tl-dt
+ * with a table: the two sides and at most |A| |B| table reads instead),
+ * and O(path length) refinement.
  * Memory: 20 bytes per cell (subgoal index, the two clearance tables);
  * per subgoal 98 bytes (sg) or 267 (sg-tl: 128 of them the two mask
  * tables, built only up to MASK_NODES subgoals) of node data and query
  * state; per adjacency entry (two per edge) 14 bytes (sg) or 27 (sg-tl),
  * plus 8 per extra-edge slot (sg-tl: the global degrees of the local
- * subgoals, summed).
+ * subgoals, summed).  sg-tl-dt's table: 10 bytes per ordered pair of
+ * global subgoals, 8 more per adjacency entry (adj_k), 12 per subgoal
+ * and 52 per global subgoal of query state.
  */
 #include "gb_subgoal.h"
 
@@ -202,6 +239,7 @@
 #include <time.h>
 
 #include "gb_alloc.h"
+#include "gb_exact.h"
 
 #define WITNESS_TG 8             /* witness searches with at most this many targets
                                       are pruned by octile distance to them */
@@ -219,6 +257,16 @@
 #ifndef MASK_NODES
 #define MASK_NODES 16384
 #endif
+/* sg-tl-dt: the distance table of the global subgoals (10 bytes a pair)
+ * is built only up to this many global subgoals (10.5 MB), on grids of
+ * at most DT_CELLS cells (so that three exact keys add without overflow)
+ * and when no global subgoal has more than 65535 global neighbours (the
+ * next-hop entries are 16 bits); otherwise the query searches. */
+#ifndef DT_NODES
+#define DT_NODES 1024
+#endif
+#define DT_CELLS ((int64_t)1 << 24)
+#define DT_NONE ((uint64_t)1 << 62)   /* "unreachable": above every sum of real keys */
 #ifndef WITNESS_SETTLE
 #define WITNESS_SETTLE 256
 #endif
@@ -236,7 +284,7 @@ typedef struct sg_hent {
 
 struct gb_sg {
     const gb_grid *grid;  /* the map (not owned) */
-    int two_level;        /* 1 = sg-tl */
+    int two_level;        /* 0 = sg, 1 = sg-tl, 2 = sg-tl-dt (the table, if nt > 0) */
     int32_t n;            /* subgoals; node n = query start, n + 1 = query goal */
     int32_t nglobal;      /* global subgoals (n for sg) */
     int64_t m;            /* adjacency entries: 2 x undirected edges */
@@ -294,6 +342,22 @@ struct gb_sg {
     int32_t *xto;         /* sg-tl, xmax: extra edge: the adjacency entry u -> v (v a
                              goal-side local subgoal) */
     int32_t *stack;       /* sg-tl, 2 * (n + 2): refinement stack of node pairs */
+    /* sg-tl-dt: the distance table (see "Distance table" in the file head) */
+    int32_t nt;           /* global subgoals in the table (0: no table) */
+    int32_t *tidx;        /* n: table index of a global subgoal, -1 for a local one */
+    int32_t *tnode;       /* nt: the subgoal of each table index */
+    uint64_t *dt;         /* nt * nt: dt[a * nt + b] = exact key of d(a, b) (DT_NONE) */
+    uint16_t *dnh;        /* nt * nt: dnh[b * nt + a] = the first edge of a shortest path
+                             a -> b, as an offset from adj_off[tnode[a]] (a != b) */
+    uint64_t *gkey;       /* n: exact key of h(v, goal) for the goal's scan (gmark) */
+    uint32_t *astamp;     /* nt: == gen when akey/avia is set this query */
+    uint32_t *bstamp;     /* nt: likewise for bkey/bvia */
+    uint64_t *akey, *bkey;/* nt: best key from the start to index a / from b to the goal */
+    int32_t *avia, *bvia; /* nt: the adjacency entry local -> global it goes through
+                             (start side: v1 -> a; goal side: vk -> b), -1 = none */
+    int32_t *alist, *blist; /* nt: the indices set this query */
+    uint64_t *bkl;        /* nt: bkey in blist order (the product's inner loop) */
+    uint64_t *adj_k;      /* m: exact key of each entry's cost (oct_key of its ends) */
     size_t bytes;         /* sum of the sizes requested for the blocks held */
 };
 
@@ -347,6 +411,10 @@ static uint32_t next_gen(gb_sg *sg)
         memset(sg->stamp, 0, nn * sizeof *sg->stamp);
         memset(sg->gmark, 0, nn * sizeof *sg->gmark);
         if (sg->xstamp) memset(sg->xstamp, 0, (sg->n ? (size_t)sg->n : 1) * sizeof *sg->xstamp);
+        if (sg->nt) {
+            memset(sg->astamp, 0, (size_t)sg->nt * sizeof *sg->astamp);
+            memset(sg->bstamp, 0, (size_t)sg->nt * sizeof *sg->bstamp);
+        }
         sg->gen = 0;
     }
     return ++sg->gen;
@@ -544,8 +612,8 @@ static inline int32_t ray(const gb_sg *sg, int32_t c, int k, int32_t off, int32_
 
 /* The clearance scan from cell c (see the file head): writes the node ids
  * of the subgoals it reports to out (each at most once; c itself never)
- * and returns their number.  If last is not NULL, last[i] gets the
- * direction of the last move of D(c, out[i]). */
+ * and returns their number; last[i] gets the direction of the last move
+ * of D(c, out[i]). */
 static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
 {
     const uint8_t *pass = sg->grid->pass;
@@ -556,7 +624,7 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
     for (int k = 0; k < 4; k++) {
         stop[k] = ray(sg, c, k, off[k], &hit);
         if (sgid[hit] >= 0) {
-            if (last) last[n] = (uint8_t)k;
+            last[n] = (uint8_t)k;
             out[n++] = sgid[hit];
         }
     }
@@ -572,26 +640,47 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
             for (; L > 0 && (ma > 0 || mb > 0); L--) {
                 p += od;
                 const uint16_t *cp = &clr[(size_t)p * 4];
-                if ((int32_t)cp[a] < ma) {   /* the ray a stops within the limit */
-                    int32_t s = cp[a] == CLR_SAT ? ray(sg, p, a, oa, &hit)
-                                                 : (hit = p + ((int32_t)cp[a] + 1) * oa, cp[a] + 1);
-                    if (s <= ma) {
-                        if (sgid[hit] >= 0) {
-                            if (last) last[n] = (uint8_t)a;
-                            out[n++] = sgid[hit];
+                /* a ray that stops within its limit (at ca + 1 <= ma
+                 * steps: the new limit is ca) reports the cell it stops
+                 * at if that is a subgoal; a saturated clearance is
+                 * walked in hops (then it may reach beyond the limit) */
+                const int32_t ca = cp[a], cb = cp[b];
+                if (ca < ma) {
+                    if (__builtin_expect(ca != (int32_t)CLR_SAT, 1)) {
+                        const int32_t sv = sgid[p + (ca + 1) * oa];
+                        if (sv >= 0) {
+                            last[n] = (uint8_t)a;
+                            out[n++] = sv;
                         }
-                        ma = s - 1;
+                        ma = ca;
+                    } else {
+                        int32_t st = ray(sg, p, a, oa, &hit);
+                        if (st <= ma) {
+                            if (sgid[hit] >= 0) {
+                                last[n] = (uint8_t)a;
+                                out[n++] = sgid[hit];
+                            }
+                            ma = st - 1;
+                        }
                     }
                 }
-                if ((int32_t)cp[b] < mb) {
-                    int32_t s = cp[b] == CLR_SAT ? ray(sg, p, b, ob, &hit)
-                                                 : (hit = p + ((int32_t)cp[b] + 1) * ob, cp[b] + 1);
-                    if (s <= mb) {
-                        if (sgid[hit] >= 0) {
-                            if (last) last[n] = (uint8_t)b;
-                            out[n++] = sgid[hit];
+                if (cb < mb) {
+                    if (__builtin_expect(cb != (int32_t)CLR_SAT, 1)) {
+                        const int32_t sv = sgid[p + (cb + 1) * ob];
+                        if (sv >= 0) {
+                            last[n] = (uint8_t)b;
+                            out[n++] = sv;
                         }
-                        mb = s - 1;
+                        mb = cb;
+                    } else {
+                        int32_t st = ray(sg, p, b, ob, &hit);
+                        if (st <= mb) {
+                            if (sgid[hit] >= 0) {
+                                last[n] = (uint8_t)b;
+                                out[n++] = sgid[hit];
+                            }
+                            mb = st - 1;
+                        }
                     }
                 }
             }
@@ -600,7 +689,7 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
         }
         /* the move after the walk: onto a subgoal? */
         if (pass[p + oa] && pass[p + ob] && pass[p + od] && sgid[p + od] >= 0) {
-            if (last) last[n] = (uint8_t)kd;
+            last[n] = (uint8_t)kd;
             out[n++] = sgid[p + od];
         }
     }
@@ -669,10 +758,16 @@ static int32_t emit(const gb_sg *sg, int32_t from, int32_t to, int rev, int32_t 
                    : seg_of(stride, sg->xy[from], sg->xy[to]);
     int32_t steps = s.nd + s.ns;
     int32_t p = sg->cell[rev ? to : from];
-    int32_t i = rev ? steps : 0, di = rev ? -1 : 1;
-    out[i] = p;
-    for (int32_t k = 0; k < s.nd; k++) { p += s.od; i += di; out[i] = p; }
-    for (int32_t k = 0; k < s.ns; k++) { p += s.os; i += di; out[i] = p; }
+    /* cell k of the segment is p + k * od (k <= nd), then
+     * p + nd * od + (k - nd) * os: no chain from one write to the next */
+    const int32_t pm = p + s.nd * s.od;
+    if (!rev) {
+        for (int32_t k = 0; k <= s.nd; k++) out[k] = p + k * s.od;
+        for (int32_t k = 1; k <= s.ns; k++) out[s.nd + k] = pm + k * s.os;
+    } else {
+        for (int32_t k = 0; k <= s.nd; k++) out[steps - k] = p + k * s.od;
+        for (int32_t k = 1; k <= s.ns; k++) out[s.ns - k] = pm + k * s.os;
+    }
     *ns += s.ns;
     *nd += s.nd;
     return steps;
@@ -798,7 +893,7 @@ static int build_edges(gb_sg *sg, sg_tmp *t)
     if (!t->loff) { errno = ENOMEM; return -1; }
     t->loff[0] = 0;
     for (int32_t u = 0; u < n; u++) {
-        int32_t k = scan(sg, sg->cell[u], sg->list, NULL);
+        int32_t k = scan(sg, sg->cell[u], sg->list, sg->ldir);
         if (k > 0) {
             if (ivec_reserve(&t->lto, t->lto.n + (size_t)k) != 0) { errno = ENOMEM; return -1; }
             memcpy(t->lto.a + t->lto.n, sg->list, (size_t)k * sizeof *sg->list);
@@ -1201,6 +1296,125 @@ static int finish_two_level(gb_sg *sg, sg_tmp *t)
     return 0;
 }
 
+/* Exact key of the octile distance of a and b. */
+static inline uint64_t oct_key(sg_xy a, sg_xy b)
+{
+    int32_t s, d;
+    oct_pair(a, b, &s, &d);
+    return gb_exact_key(s, d);
+}
+
+/* sg-tl-dt: one Dijkstra per global subgoal over the global subgoals and
+ * the edges between them, with exact keys (a binary heap with stale
+ * entries, build time only).  Root r fills column r: dt[a * nt + r] (the
+ * table is symmetric, so that is also row r) and dnh[r * nt + a], the
+ * entry a -> parent(a) of the tree rooted at r: the first edge of a
+ * shortest path from a to r.  0, or -1 with errno = ENOMEM.  Skipped
+ * (nt stays 0) above the limits of DT_NODES. */
+static int table_build(gb_sg *sg)
+{
+    int32_t n = sg->n, nt = sg->nglobal;
+    if (nt == 0 || nt > DT_NODES || (int64_t)sg->grid->ncells > DT_CELLS) return 0;
+    for (int32_t u = 0; u < n; u++)
+        if (!sg->local[u] && sg->adj_gend[u] - sg->adj_off[u] > 65535) return 0;
+    size_t pairs = (size_t)nt * (size_t)nt;
+    sg->tidx = take(sg, (size_t)n, sizeof *sg->tidx, 0);
+    sg->tnode = take(sg, (size_t)nt, sizeof *sg->tnode, 0);
+    sg->dt = take(sg, pairs, sizeof *sg->dt, 0);
+    sg->dnh = take(sg, pairs, sizeof *sg->dnh, 0);
+    sg->gkey = take(sg, (size_t)n, sizeof *sg->gkey, 0);
+    sg->astamp = take(sg, (size_t)nt, sizeof *sg->astamp, 1);
+    sg->bstamp = take(sg, (size_t)nt, sizeof *sg->bstamp, 1);
+    sg->akey = take(sg, (size_t)nt, sizeof *sg->akey, 0);
+    sg->bkey = take(sg, (size_t)nt, sizeof *sg->bkey, 0);
+    sg->avia = take(sg, (size_t)nt, sizeof *sg->avia, 0);
+    sg->bvia = take(sg, (size_t)nt, sizeof *sg->bvia, 0);
+    sg->alist = take(sg, (size_t)nt, sizeof *sg->alist, 0);
+    sg->blist = take(sg, (size_t)nt, sizeof *sg->blist, 0);
+    sg->bkl = take(sg, (size_t)nt, sizeof *sg->bkl, 0);
+    sg->adj_k = take(sg, (size_t)sg->m, sizeof *sg->adj_k, 0);
+    /* build temporaries: the heap (one entry per improvement: at most the
+     * global entries plus the root) and the settled flags */
+    size_t hcap = (size_t)sg->global_m + 1;
+    uint64_t *hk = gb_malloc(hcap * sizeof *hk);
+    int32_t *hv = gb_malloc(hcap * sizeof *hv);
+    uint8_t *done = gb_malloc((size_t)nt);
+    if (!sg->tidx || !sg->tnode || !sg->dt || !sg->dnh || !sg->gkey || !sg->astamp
+        || !sg->bstamp || !sg->akey || !sg->bkey || !sg->avia || !sg->bvia || !sg->alist
+        || !sg->blist || !sg->bkl || !sg->adj_k || !hk || !hv || !done) {
+        gb_free(hk);
+        gb_free(hv);
+        gb_free(done);
+        errno = ENOMEM;
+        return -1;
+    }
+    int32_t k = 0;
+    for (int32_t u = 0; u < n; u++) {
+        sg->tidx[u] = sg->local[u] ? -1 : k;
+        if (!sg->local[u]) sg->tnode[k++] = u;
+        for (int32_t e = sg->adj_off[u]; e < sg->adj_off[u + 1]; e++)
+            sg->adj_k[e] = oct_key(sg->xy[u], sg->xy[sg->adj_to[e]]);
+    }
+    for (int32_t r = 0; r < nt; r++) {
+        for (int32_t a = 0; a < nt; a++) sg->dt[(size_t)a * nt + (size_t)r] = DT_NONE;
+        memset(done, 0, (size_t)nt);
+        uint16_t *nh = sg->dnh + (size_t)r * nt;
+        size_t hn = 0;
+        sg->dt[(size_t)r * nt + (size_t)r] = 0;
+        nh[r] = 0;
+        hk[hn] = 0;
+        hv[hn++] = r;
+        while (hn > 0) {
+            /* pop the least key (sift-down of the last entry) */
+            uint64_t key = hk[0];
+            int32_t a = hv[0];
+            uint64_t lk = hk[--hn];
+            int32_t lv = hv[hn];
+            size_t i = 0;
+            for (;;) {
+                size_t c = 2 * i + 1;
+                if (c >= hn) break;
+                if (c + 1 < hn && hk[c + 1] < hk[c]) c++;
+                if (hk[c] >= lk) break;
+                hk[i] = hk[c];
+                hv[i] = hv[c];
+                i = c;
+            }
+            if (hn > 0) {
+                hk[i] = lk;
+                hv[i] = lv;
+            }
+            if (done[a]) continue;
+            done[a] = 1;
+            int32_t u = sg->tnode[a];
+            for (int32_t e = sg->adj_off[u]; e < sg->adj_gend[u]; e++) {
+                int32_t v = sg->adj_to[e], b = sg->tidx[v];
+                uint64_t nk = key + sg->adj_k[e];
+                uint64_t *db = &sg->dt[(size_t)b * nt + (size_t)r];
+                if (done[b] || nk >= *db) continue;
+                *db = nk;
+                /* towards r, b goes first to u: the entry b -> u */
+                nh[b] = (uint16_t)(sg->adj_rev[e] - sg->adj_off[v]);
+                /* push (sift-up); hn < hcap: each push is an improvement
+                 * through a distinct entry of a settled node, plus the root */
+                size_t j = hn++;
+                while (j > 0 && hk[(j - 1) / 2] > nk) {
+                    hk[j] = hk[(j - 1) / 2];
+                    hv[j] = hv[(j - 1) / 2];
+                    j = (j - 1) / 2;
+                }
+                hk[j] = nk;
+                hv[j] = b;
+            }
+        }
+    }
+    gb_free(hk);
+    gb_free(hv);
+    gb_free(done);
+    sg->nt = nt;
+    return 0;
+}
+
 static int build_all(gb_sg *sg, sg_tmp *t)
 {
     const gb_grid *gr = sg->grid;
@@ -1261,7 +1475,7 @@ static int build_all(gb_sg *sg, sg_tmp *t)
         errno = ENOMEM;
         return -1;
     }
-    return 0;
+    return sg->two_level == 2 ? table_build(sg) : 0;
 }
 
 int gb_sg_build(gb_sg **out, const gb_grid *g, int two_level)
@@ -1278,7 +1492,7 @@ int gb_sg_build(gb_sg **out, const gb_grid *g, int two_level)
     }
     sg->bytes = sizeof *sg;
     sg->grid = g;
-    sg->two_level = two_level != 0;
+    sg->two_level = two_level < 0 ? 1 : two_level > 2 ? 2 : two_level;
     prune_init(sg->prune, sg->pruned_by);
     sg_tmp t;
     memset(&t, 0, sizeof t);
@@ -1333,6 +1547,21 @@ void gb_sg_free(gb_sg *sg)
     gb_free(sg->xto);
     gb_free(sg->pentry);
     gb_free(sg->stack);
+    gb_free(sg->tidx);
+    gb_free(sg->tnode);
+    gb_free(sg->dt);
+    gb_free(sg->dnh);
+    gb_free(sg->gkey);
+    gb_free(sg->astamp);
+    gb_free(sg->bstamp);
+    gb_free(sg->akey);
+    gb_free(sg->bkey);
+    gb_free(sg->avia);
+    gb_free(sg->bvia);
+    gb_free(sg->alist);
+    gb_free(sg->blist);
+    gb_free(sg->bkl);
+    gb_free(sg->adj_k);
     gb_free(sg);
 }
 
@@ -1347,6 +1576,19 @@ void gb_sg_info_get(const gb_sg *sg, gb_sg_info *info)
     info->edges = sg->m / 2;
     info->global_edges = sg->global_m / 2;
     info->added_edges = sg->added;
+    info->table_nodes = sg->nt;
+}
+
+int32_t gb_sg_table_cell(const gb_sg *sg, int32_t a)
+{
+    return a >= 0 && a < sg->nt ? sg->cell[sg->tnode[a]] : -1;
+}
+
+double gb_sg_table_dist(const gb_sg *sg, int32_t a, int32_t b)
+{
+    if (a < 0 || b < 0 || a >= sg->nt || b >= sg->nt) return NAN;
+    uint64_t k = sg->dt[(size_t)a * (size_t)sg->nt + (size_t)b];
+    return k == DT_NONE ? INFINITY : gb_exact_cost(k);
 }
 
 int gb_sg_is_subgoal(const gb_sg *sg, int32_t id)
@@ -1689,6 +1931,189 @@ static void extra_edges(gb_sg *sg, int32_t ng, uint32_t gen)
     }
 }
 
+/* sg-tl-dt: keep key k for table index a on one side (the start side
+ * when side == 0) if it beats what the index has this query; via is the
+ * entry local -> tnode[a] it goes through, -1 when tnode[a] is itself in
+ * the scan. */
+static inline void side_set(gb_sg *sg, int side, int32_t a, uint64_t k, int32_t via,
+                            uint32_t gen, int32_t *cnt)
+{
+    uint32_t *stp = side ? sg->bstamp : sg->astamp;
+    uint64_t *key = side ? sg->bkey : sg->akey;
+    int32_t *vi = side ? sg->bvia : sg->avia;
+    if (stp[a] != gen) {
+        stp[a] = gen;
+        (side ? sg->blist : sg->alist)[(*cnt)++] = a;
+    } else if (k >= key[a]) {
+        return;
+    }
+    key[a] = k;
+    vi[a] = via;
+}
+
+/* sg-tl-dt: the query once both scans are known (see "Distance table" in
+ * the file head).  The goal's scan is in list[0 .. ngoal) with ldir, and
+ * gmark/gkey are set for it; this scans from the start itself.  Writes
+ * the graph path to gpath/pentry and returns its node count, 0 when the
+ * goal is unreachable. */
+static int32_t table_query(gb_sg *sg, int32_t ngoal, uint32_t gen, gb_sg_stats *st)
+{
+    const int32_t S = sg->n, G = sg->n + 1, nt = sg->nt;
+    const sg_xy *xy = sg->xy;
+    const int32_t *adj_off = sg->adj_off, *adj_gend = sg->adj_gend, *adj_to = sg->adj_to;
+    const uint64_t *adj_k = sg->adj_k;
+    int32_t na = 0, nb = 0;
+    int32_t *box = sg->gbox;
+    box[0] = box[1] = INT32_MAX;
+    box[2] = box[3] = INT32_MIN;
+    /* the goal side: each subgoal v of the goal's scan, a global one as
+     * itself, a local one through its global neighbours u whose turn
+     * u -> v -> goal is not strictly shortenable (xmask, goal_bad) */
+    for (int32_t i = 0; i < ngoal; i++) {
+        int32_t v = sg->list[i];
+        uint64_t hv = sg->gkey[v];
+        if (!sg->local[v]) {
+            side_set(sg, 1, sg->tidx[v], hv, -1, gen, &nb);
+            continue;
+        }
+        sg_xy q = xy[v];   /* the box of the goal-side local subgoals */
+        if (q.x < box[0]) box[0] = q.x;
+        if (q.y < box[1]) box[1] = q.y;
+        if (q.x > box[2]) box[2] = q.x;
+        if (q.y > box[3]) box[3] = q.y;
+        int o = sg->ldir[i] ^ 2;
+        int32_t base = adj_off[v], deg = adj_gend[v] - base;
+        if (sg->xmask && deg <= 64) {
+            for (uint64_t mk = sg->xmask[(size_t)v * 8 + (size_t)o]; mk; mk &= mk - 1) {
+                int32_t e = base + __builtin_ctzll(mk), u = adj_to[e];
+                side_set(sg, 1, sg->tidx[u], hv + adj_k[e], e, gen, &nb);
+            }
+        } else {
+            uint8_t bad = goal_bad(sg, v, o);
+            for (int32_t e = base; e < base + deg; e++) {
+                if (sg->adj_rlm[e] & bad) continue;
+                int32_t u = adj_to[e];
+                side_set(sg, 1, sg->tidx[u], hv + adj_k[e], e, gen, &nb);
+            }
+        }
+    }
+    /* the start side, and the path s -> v -> g (v in both scans) */
+    int32_t ns = scan(sg, sg->cell[S], sg->list, sg->ldir);
+    uint64_t best = DT_NONE;
+    int32_t kind = 0, bv = -1, be = -1, ba = -1, bb = -1;   /* kind 1: s v g; 2: s v x g; 3: table */
+    int32_t nl = 0;   /* start-side local subgoals that may reach a goal-side one */
+    for (int32_t i = 0; i < ns; i++) {
+        int32_t v = sg->list[i];
+        uint64_t av = oct_key(xy[S], xy[v]);
+        if (sg->gmark[v] == gen && av + sg->gkey[v] < best) {
+            best = av + sg->gkey[v];
+            kind = 1;
+            bv = v;
+        }
+        if (!sg->local[v]) {
+            side_set(sg, 0, sg->tidx[v], av, -1, gen, &na);
+            continue;
+        }
+        int32_t base = adj_off[v], deg = adj_gend[v] - base;
+        if (sg->smask && deg <= 64) {
+            for (uint64_t mk = sg->smask[(size_t)v * 8 + sg->ldir[i]]; mk; mk &= mk - 1) {
+                int32_t e = base + __builtin_ctzll(mk), u = adj_to[e];
+                side_set(sg, 0, sg->tidx[u], av + adj_k[e], e, gen, &na);
+            }
+        } else {
+            uint8_t pm = turn_prune(sg, sg->cell[v], 1u << sg->ldir[i]);
+            for (int32_t e = base; e < base + deg; e++) {
+                if (sg->adj_fm[e] & pm) continue;
+                int32_t u = adj_to[e];
+                side_set(sg, 0, sg->tidx[u], av + adj_k[e], e, gen, &na);
+            }
+        }
+        /* a local-local edge to the goal side: none unless the box of
+         * v's local neighbours meets that of the goal-side ones */
+        if (in_gbox(sg, v)) sg->list[nl++] = v;   /* nl <= i: list[i] is read */
+    }
+    /* the product: akey[a] + d(a, b) + bkey[b]; an a whose akey plus
+     * h(a, goal) is no better than the best so far cannot win (every
+     * d(a, b) + bkey[b] is a path cost from a to the goal, >= h) */
+    for (int32_t j = 0; j < nb; j++) sg->bkl[j] = sg->bkey[sg->blist[j]];
+    const int32_t *blist = sg->blist;
+    const uint64_t *bkl = sg->bkl;
+    for (int32_t i = 0; i < na; i++) {
+        int32_t a = sg->alist[i];
+        uint64_t ka = sg->akey[a];
+        if (ka + oct_key(xy[sg->tnode[a]], xy[G]) >= best) continue;
+        const uint64_t *row = sg->dt + (size_t)a * nt;
+        for (int32_t j = 0; j < nb; j++) {
+            uint64_t k = ka + row[blist[j]] + bkl[j];
+            if (k < best) {
+                best = k;
+                kind = 3;
+                ba = a;
+                bb = blist[j];
+            }
+        }
+    }
+    /* s -> v -> x -> g over a local-local edge v-x: only for the v whose
+     * h(s, v) + h(v, g) still beats the best (few: the local degrees are
+     * large, so this comes last); the matches are collected without a
+     * branch per entry */
+    int32_t *hitb = sg->stack;   /* free until the refinement */
+    const uint32_t *gm = sg->gmark;
+    for (int32_t l = 0; l < nl; l++) {
+        int32_t v = sg->list[l];
+        uint64_t av = oct_key(xy[S], xy[v]);
+        if (av + oct_key(xy[v], xy[G]) >= best) continue;
+        int32_t nh = 0;
+        for (int32_t e = adj_gend[v]; e < adj_off[v + 1]; e++) {
+            hitb[nh] = e;
+            nh += gm[adj_to[e]] == gen;
+        }
+        for (int32_t h = 0; h < nh; h++) {
+            int32_t e = hitb[h], x = adj_to[e];
+            uint64_t k = av + adj_k[e] + sg->gkey[x];
+            if (k < best) {
+                best = k;
+                kind = 2;
+                bv = v;
+                be = e;
+            }
+        }
+    }
+    st->generated = (uint64_t)na + (uint64_t)nb;
+    if (kind == 0) return 0;
+    /* the graph path, with pentry[v] = the entry into v for the refinement */
+    int32_t k = 0, *gp = sg->gpath, *pe = sg->pentry;
+    gp[k++] = S;
+    if (kind == 1) {
+        gp[k++] = bv;
+    } else if (kind == 2) {
+        gp[k++] = bv;
+        gp[k++] = adj_to[be];
+        pe[adj_to[be]] = be;
+    } else {
+        int32_t e = sg->avia[ba];
+        if (e >= 0) gp[k++] = adj_to[sg->adj_rev[e]];   /* the local v1 */
+        int32_t u = sg->tnode[ba];
+        gp[k++] = u;
+        pe[u] = e;
+        for (int32_t a = ba; a != bb;) {
+            int32_t f = adj_off[u] + sg->dnh[(size_t)bb * nt + (size_t)a];
+            u = adj_to[f];
+            a = sg->tidx[u];
+            gp[k++] = u;
+            pe[u] = f;
+        }
+        e = sg->bvia[bb];
+        if (e >= 0) {   /* e = vk -> u: the reverse goes u -> vk */
+            int32_t vk = adj_to[sg->adj_rev[e]];
+            gp[k++] = vk;
+            pe[vk] = sg->adj_rev[e];
+        }
+    }
+    gp[k++] = G;
+    return k;
+}
+
 int gb_sg_query(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t cap,
                 int32_t *len, double *cost, gb_sg_stats *st)
 {
@@ -1723,10 +2148,13 @@ int gb_sg_query_limited(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, i
     sg->cell[G] = goal;
     sg->xy[G] = (sg_xy){ gb_grid_x(gr, goal), gb_grid_y(gr, goal) };
     int64_t ns = 0, nd = 0;
-    if (dfirst_legal(gr, start, sg->xy[S], sg->xy[G])) {
+    /* a legal freespace path costs h: nothing is shorter (D(s, g), or
+     * D(g, s) reversed, the straight moves first) */
+    int fwd = dfirst_legal(gr, start, sg->xy[S], sg->xy[G]);
+    if (fwd || dfirst_legal(gr, goal, sg->xy[G], sg->xy[S])) {
         int32_t steps = cheb(sg->xy[S], sg->xy[G]);
         if (steps >= cap) { errno = ERANGE; return -1; }
-        emit(sg, S, G, 0, path, &ns, &nd);
+        emit(sg, S, G, !fwd, path, &ns, &nd);
         *len = steps + 1;
         *cost = (double)ns + (double)nd * GB_SQRT2;
         return GB_SG_FOUND;
@@ -1735,19 +2163,26 @@ int gb_sg_query_limited(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, i
     int32_t ng = scan(sg, goal, sg->list, sg->ldir);
     if (ng == 0) return GB_SG_UNREACHABLE;
     for (int32_t i = 0; i < ng; i++) sg->gmark[sg->list[i]] = gen;
-    if (sg->two_level) extra_edges(sg, ng, gen);
-    int32_t nstart = scan(sg, start, sg->list, sg->ldir);
-    if (nstart == 0) return GB_SG_UNREACHABLE;
-    uint64_t max_exp = max_expanded ? max_expanded : UINT64_MAX;
-    int found = sg->two_level ? astar_tl(sg, nstart, st, max_exp, deadline_ns)
-                              : astar_simple(sg, nstart, st, max_exp, deadline_ns);
-    if (found < 0) return GB_SG_LIMIT;
-    if (!found) return GB_SG_UNREACHABLE;
-    /* graph path, then its length in cells */
-    int32_t k = 0;
-    for (int32_t v = G; v >= 0; v = sg->parent[v]) k++;
-    int32_t i = k;
-    for (int32_t v = G; v >= 0; v = sg->parent[v]) sg->gpath[--i] = v;
+    int32_t k = 0, i;
+    if (sg->nt) {   /* sg-tl-dt: no search */
+        for (i = 0; i < ng; i++) sg->gkey[sg->list[i]] = oct_key(sg->xy[sg->list[i]], sg->xy[G]);
+        k = table_query(sg, ng, gen, st);
+        if (k == 0) return GB_SG_UNREACHABLE;
+    } else {
+        if (sg->two_level) extra_edges(sg, ng, gen);
+        int32_t nstart = scan(sg, start, sg->list, sg->ldir);
+        if (nstart == 0) return GB_SG_UNREACHABLE;
+        uint64_t max_exp = max_expanded ? max_expanded : UINT64_MAX;
+        int found = sg->two_level ? astar_tl(sg, nstart, st, max_exp, deadline_ns)
+                                  : astar_simple(sg, nstart, st, max_exp, deadline_ns);
+        if (found < 0) return GB_SG_LIMIT;
+        if (!found) return GB_SG_UNREACHABLE;
+        /* graph path */
+        for (int32_t v = G; v >= 0; v = sg->parent[v]) k++;
+        i = k;
+        for (int32_t v = G; v >= 0; v = sg->parent[v]) sg->gpath[--i] = v;
+    }
+    /* its length in cells */
     int64_t steps = 0;
     for (i = 0; i + 1 < k; i++) steps += cheb(sg->xy[sg->gpath[i]], sg->xy[sg->gpath[i + 1]]);
     if (steps >= cap) { errno = ERANGE; return -1; }

@@ -2,8 +2,9 @@
  * gb_subgoal.h -- subgoal graphs for optimal pathfinding on 8-neighbour
  * grids without corner cutting: simple subgoal graphs ("sg", Uras, Koenig
  * & Hernandez, ICAPS 2013) and two-level subgoal graphs ("sg-tl", Uras &
- * Koenig).  The design, the invariants and the optimality argument are in
- * the head of gb_subgoal.c.
+ * Koenig), optionally with a table of the distances between the global
+ * subgoals ("sg-tl-dt").  The design, the invariants and the optimality
+ * argument are in the head of gb_subgoal.c.
  *
  * Life cycle:
  *   gb_sg_build()  once per map (the preprocessing): subgoals, clearance
@@ -44,13 +45,17 @@ typedef struct gb_sg_info {
     int64_t edges;       /* undirected edges, all levels */
     int64_t global_edges;/* undirected edges between two global subgoals */
     int64_t added_edges; /* sg-tl: edges added when a subgoal was made local */
+    int32_t table_nodes; /* sg-tl-dt: global subgoals in the distance table (0: none, the
+                            query searches) */
 } gb_sg_info;
 
 /* Query outcome (gb_sg_query's return value when not -1). */
 enum { GB_SG_UNREACHABLE = 0, GB_SG_FOUND = 1, GB_SG_LIMIT = 2 };
 
 /* Build the subgoal graph of grid g (which must outlive it, unchanged)
- * under model 8-nocut; two_level != 0 builds sg-tl, 0 builds sg.
+ * under model 8-nocut; two_level 0 builds sg, 1 sg-tl, 2 sg-tl-dt (sg-tl
+ * plus the distance table of its global subgoals when they are at most
+ * DT_NODES, see gb_subgoal.c; else the same as sg-tl).
  * Returns 0 and stores the graph in *out, or -1 with *out = NULL and
  * errno = EINVAL (g or out NULL) or ENOMEM (an allocation failed; every
  * block taken so far is released). */
@@ -94,6 +99,13 @@ int gb_sg_query(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t c
 int gb_sg_query_limited(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, int32_t cap,
                         int32_t *len, double *cost, gb_sg_stats *st, uint64_t max_expanded,
                         int64_t deadline_ns);
+
+/* sg-tl-dt, for tests: the cell of table index a (0 <= a < table_nodes),
+ * -1 outside; and the table's distance between indices a and b: the cost
+ * of a shortest path over global subgoals and the edges between them
+ * (INFINITY when there is none; NAN for an index outside). */
+int32_t gb_sg_table_cell(const gb_sg *sg, int32_t a);
+double gb_sg_table_dist(const gb_sg *sg, int32_t a, int32_t b);
 
 /* Nonzero when cell id is a subgoal of sg (for tests and images). */
 int gb_sg_is_subgoal(const gb_sg *sg, int32_t id);

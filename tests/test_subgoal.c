@@ -80,7 +80,8 @@ static void check_one(checker *c, gb_sg *sg, int32_t s, int32_t t, const char *w
     int32_t len = -1;
     double cost = -1;
     gb_sg_stats st;
-    const char *name = gb_sg_two_level(sg) ? "sg-tl" : "sg";
+    static const char *const names[3] = { "sg", "sg-tl", "sg-tl-dt" };
+    const char *name = names[gb_sg_two_level(sg)];
     int r = gb_sg_query(sg, s, t, c->path, g->ncells, &len, &cost, &st);
     gb_xy a = { gb_grid_x(g, s), gb_grid_y(g, s) }, b = { gb_grid_x(g, t), gb_grid_y(g, t) };
     cr_assert_neq(r, -1, "%s: %s (%d,%d)->(%d,%d): query failed (errno %d)", where, name, a.x,
@@ -114,8 +115,8 @@ static void check_one(checker *c, gb_sg *sg, int32_t s, int32_t t, const char *w
  * every passable cell. */
 static void check_grid(checker *c, const gb_grid *g, uint64_t *seed, int nsrc, const char *where)
 {
-    gb_sg *sg[2];
-    for (int tl = 0; tl < 2; tl++)
+    gb_sg *sg[3];
+    for (int tl = 0; tl < 3; tl++)
         cr_assert_eq(gb_sg_build(&sg[tl], g, tl), 0, "%s: build (two_level=%d) failed", where, tl);
     for (int k = 0; k < nsrc; k++) {
         int32_t s;
@@ -125,12 +126,10 @@ static void check_grid(checker *c, const gb_grid *g, uint64_t *seed, int nsrc, c
         cr_assert_eq(gb_dijkstra_all(g, GB_MODEL_8_NOCUT, s, c->dist), 0);
         for (int32_t t = 0; t < g->ncells; t++) {
             if (!g->pass[t]) continue;
-            check_one(c, sg[0], s, t, where);
-            check_one(c, sg[1], s, t, where);
+            for (int tl = 0; tl < 3; tl++) check_one(c, sg[tl], s, t, where);
         }
     }
-    gb_sg_free(sg[0]);
-    gb_sg_free(sg[1]);
+    for (int tl = 0; tl < 3; tl++) gb_sg_free(sg[tl]);
 }
 
 GB_TEST(subgoal, random_noise_grids_match_dijkstra)
@@ -245,8 +244,8 @@ ParameterizedTest(sg_case *c, subgoal_shared, every_sampled_query_matches_dijkst
     cr_assert_eq(gb_scen_resolve_map(&sc, mpath, sizeof mpath, &d), 0, "%s", d.msg);
     cr_assert_eq(gb_map_load(mpath, &mp, &d), 0, "%s", d.msg);
     const gb_grid *g = &mp.grid;
-    gb_sg *sg[2];
-    for (int tl = 0; tl < 2; tl++) cr_assert_eq(gb_sg_build(&sg[tl], g, tl), 0);
+    gb_sg *sg[3];
+    for (int tl = 0; tl < 3; tl++) cr_assert_eq(gb_sg_build(&sg[tl], g, tl), 0);
     checker ck;
     checker_init(&ck, g);
     uint64_t seed = 99;
@@ -258,20 +257,19 @@ ParameterizedTest(sg_case *c, subgoal_shared, every_sampled_query_matches_dijkst
         int32_t s = gb_grid_id(g, q->sx, q->sy), t = gb_grid_id(g, q->gx, q->gy);
         cr_assert_eq(gb_dijkstra_all(g, GB_MODEL_8_NOCUT, s, ck.dist), 0);
         snprintf(where, sizeof where, "%s:%ld", c->scen, q->line);
-        for (int tl = 0; tl < 2; tl++) check_one(&ck, sg[tl], s, t, where);
+        for (int tl = 0; tl < 3; tl++) check_one(&ck, sg[tl], s, t, where);
         snprintf(where, sizeof where, "%s:%ld (same start, other goals)", c->scen, q->line);
         for (int k = 0; k < 64; k++) {
             int32_t t2 = gb_grid_id(g, (int)(rng_next(&seed) % (uint64_t)g->width),
                                     (int)(rng_next(&seed) % (uint64_t)g->height));
             if (!g->pass[t2]) continue;
-            for (int tl = 0; tl < 2; tl++) check_one(&ck, sg[tl], s, t2, where);
+            for (int tl = 0; tl < 3; tl++) check_one(&ck, sg[tl], s, t2, where);
         }
         sampled++;
     }
     cr_expect_geq(sampled, 10, "%s: only %d queries sampled", c->scen, sampled);
     checker_free(&ck);
-    gb_sg_free(sg[0]);
-    gb_sg_free(sg[1]);
+    for (int tl = 0; tl < 3; tl++) gb_sg_free(sg[tl]);
     gb_map_free(&mp);
     gb_scen_free(&sc);
     gb_test_leak_check();
@@ -415,7 +413,7 @@ GB_TEST(subgoal, bytes_is_what_the_allocator_holds)
     gb_map mp;
     gb_diag d;
     cr_assert_eq(gb_map_load("datasets/default/room128-16-1.map", &mp, &d), 0, "%s", d.msg);
-    for (int tl = 0; tl < 2; tl++) {
+    for (int tl = 0; tl < 3; tl++) {
         size_t live0 = gb_alloc_live();
         gb_sg *sg;
         cr_assert_eq(gb_sg_build(&sg, &mp.grid, tl), 0);
@@ -476,6 +474,7 @@ GB_TEST(subgoal, allocation_failure_is_reported_and_unwound)
     cr_assert_eq(gb_map_load("datasets/default/room128-16-1.map", &mp, &d), 0, "%s", d.msg);
     fail_every_allocation(&mp.grid, 0, "sg room128");
     fail_every_allocation(&mp.grid, 1, "sg-tl room128");
+    fail_every_allocation(&mp.grid, 2, "sg-tl-dt room128");
     gb_map_free(&mp);
     if (load_map("street/Berlin_0_256.map", &mp) == 0) {   /* many added edges: pool growth */
         fail_every_allocation(&mp.grid, 1, "sg-tl Berlin");
@@ -502,6 +501,86 @@ GB_TEST(subgoal, two_level_makes_most_game_map_subgoals_local)
     gb_sg_free(sg);
     gb_sg_free(tl);
     gb_map_free(&mp);
+}
+
+/* sg-tl-dt: the distance table of the global subgoals (a Dijkstra per
+ * global subgoal over the global ones, exact keys) holds the grid
+ * distance between every two of them: by invariant (J) some shortest path
+ * between two subgoals has only global subgoals inside.  Checked against
+ * a grid Dijkstra from a sample of them, with the table's symmetry and
+ * zero diagonal; a graph above the table's limit (random512-10-0) has no
+ * table and still answers like sg-tl. */
+static void check_table(const gb_grid *g, const char *where)
+{
+    gb_sg *sg;
+    cr_assert_eq(gb_sg_build(&sg, g, 2), 0);
+    gb_sg_info in;
+    gb_sg_info_get(sg, &in);
+    cr_assert_gt(in.nglobal, 0, "%s: no global subgoal", where);
+    cr_assert_eq(in.table_nodes, in.nglobal, "%s: table of %d, %d global", where, in.table_nodes,
+                 in.nglobal);
+    cr_expect_eq(gb_sg_table_cell(sg, -1), -1);
+    cr_expect_eq(gb_sg_table_cell(sg, in.table_nodes), -1);
+    cr_expect(isnan(gb_sg_table_dist(sg, 0, in.table_nodes)));
+    double *dist = malloc((size_t)g->ncells * sizeof *dist);
+    cr_assert(dist);
+    int32_t nt = in.table_nodes, step = nt / 24 + 1;
+    long checked = 0;
+    for (int32_t a = 0; a < nt; a += step) {
+        int32_t ca = gb_sg_table_cell(sg, a);
+        cr_assert(ca >= 0 && gb_sg_is_subgoal(sg, ca), "%s: cell of index %d", where, a);
+        cr_assert_eq(gb_dijkstra_all(g, GB_MODEL_8_NOCUT, ca, dist), 0);
+        cr_expect_eq(gb_sg_table_dist(sg, a, a), 0.0);
+        for (int32_t b = 0; b < nt; b++) {
+            double t = gb_sg_table_dist(sg, a, b), d = dist[gb_sg_table_cell(sg, b)];
+            cr_assert_eq(t, gb_sg_table_dist(sg, b, a), "%s: d(%d,%d) not symmetric", where, a, b);
+            if (isinf(d)) {
+                cr_assert(isinf(t), "%s: d(%d,%d) = %.9f, grid: unreachable", where, a, b, t);
+            } else {
+                cr_assert(fabs(t - d) <= 1e-9 * (1.0 + d), "%s: d(%d,%d) = %.9f, grid %.9f", where,
+                          a, b, t, d);
+            }
+            checked++;
+        }
+    }
+    cr_expect_gt(checked, 0);
+    free(dist);
+    gb_sg_free(sg);
+}
+
+GB_TEST(subgoal, table_distances_are_grid_distances)
+{
+    /* two rooms of walls and pillars, some cells walled off */
+    uint64_t seed = 7;
+    gb_grid g;
+    cr_assert_eq(gb_grid_init(&g, 90, 70), 0);
+    for (int y = 0; y < 70; y++)
+        for (int x = 0; x < 90; x++)
+            g.pass[gb_grid_id(&g, x, y)] = !(x == 45 && y != 20 && y != 50)
+                                           && !(x % 9 == 4 && y % 7 == 3)
+                                           && (int)(rng_next(&seed) % 100) >= 4;
+    gb_grid_recount(&g);
+    check_table(&g, "rooms 90x70");
+    gb_grid_free(&g);
+    const char *maps[] = { "bgmaps/AR0011SR.map", "street/Berlin_0_256.map" };
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        gb_map mp;
+        if (load_map(maps[i], &mp) != 0) continue;
+        check_table(&mp.grid, maps[i]);
+        gb_map_free(&mp);
+    }
+    gb_map mp;
+    if (load_map("random/random512-10-0.map", &mp) == 0) {
+        gb_sg *sg;
+        gb_sg_info in;
+        cr_assert_eq(gb_sg_build(&sg, &mp.grid, 2), 0);
+        gb_sg_info_get(sg, &in);
+        cr_expect_gt(in.nglobal, 1024);
+        cr_expect_eq(in.table_nodes, 0, "random512: a table of %d", in.table_nodes);
+        cr_expect(isnan(gb_sg_table_dist(sg, 0, 0)));
+        gb_sg_free(sg);
+        gb_map_free(&mp);
+    }
 }
 
 /* --max-expanded and --max-ms reach the graph search: with one expansion
