@@ -610,6 +610,38 @@ static inline int32_t ray(const gb_sg *sg, int32_t c, int k, int32_t off, int32_
     return t + 1;
 }
 
+/* One component of a diagonal scan step at cell p: the straight ray in
+ * direction k (offset o) has clearance cl; a ray that stops within its
+ * limit *m (at cl + 1 <= *m steps: the new limit is cl) reports the cell it
+ * stops at if that is a subgoal (out, last at index n); a saturated
+ * clearance is walked in hops (then it may reach beyond the limit).
+ * Returns the new count. */
+static inline __attribute__((always_inline)) int32_t
+scan_side(const gb_sg *sg, int32_t p, int32_t cl, int k, int32_t o, int32_t *m,
+          int32_t *out, uint8_t *last, int32_t n)
+{
+    int32_t hit;
+    if (cl >= *m) return n;
+    if (__builtin_expect(cl != (int32_t)CLR_SAT, 1)) {
+        const int32_t sv = sg->sgid[p + (cl + 1) * o];
+        if (sv >= 0) {
+            last[n] = (uint8_t)k;
+            out[n++] = sv;
+        }
+        *m = cl;
+    } else {
+        int32_t st = ray(sg, p, k, o, &hit);
+        if (st <= *m) {
+            if (sg->sgid[hit] >= 0) {
+                last[n] = (uint8_t)k;
+                out[n++] = sg->sgid[hit];
+            }
+            *m = st - 1;
+        }
+    }
+    return n;
+}
+
 /* The clearance scan from cell c (see the file head): writes the node ids
  * of the subgoals it reports to out (each at most once; c itself never)
  * and returns their number; last[i] gets the direction of the last move
@@ -640,49 +672,8 @@ static int32_t scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
             for (; L > 0 && (ma > 0 || mb > 0); L--) {
                 p += od;
                 const uint16_t *cp = &clr[(size_t)p * 4];
-                /* a ray that stops within its limit (at ca + 1 <= ma
-                 * steps: the new limit is ca) reports the cell it stops
-                 * at if that is a subgoal; a saturated clearance is
-                 * walked in hops (then it may reach beyond the limit) */
-                const int32_t ca = cp[a], cb = cp[b];
-                if (ca < ma) {
-                    if (__builtin_expect(ca != (int32_t)CLR_SAT, 1)) {
-                        const int32_t sv = sgid[p + (ca + 1) * oa];
-                        if (sv >= 0) {
-                            last[n] = (uint8_t)a;
-                            out[n++] = sv;
-                        }
-                        ma = ca;
-                    } else {
-                        int32_t st = ray(sg, p, a, oa, &hit);
-                        if (st <= ma) {
-                            if (sgid[hit] >= 0) {
-                                last[n] = (uint8_t)a;
-                                out[n++] = sgid[hit];
-                            }
-                            ma = st - 1;
-                        }
-                    }
-                }
-                if (cb < mb) {
-                    if (__builtin_expect(cb != (int32_t)CLR_SAT, 1)) {
-                        const int32_t sv = sgid[p + (cb + 1) * ob];
-                        if (sv >= 0) {
-                            last[n] = (uint8_t)b;
-                            out[n++] = sv;
-                        }
-                        mb = cb;
-                    } else {
-                        int32_t st = ray(sg, p, b, ob, &hit);
-                        if (st <= mb) {
-                            if (sgid[hit] >= 0) {
-                                last[n] = (uint8_t)b;
-                                out[n++] = sgid[hit];
-                            }
-                            mb = st - 1;
-                        }
-                    }
-                }
+                n = scan_side(sg, p, cp[a], a, oa, &ma, out, last, n);
+                n = scan_side(sg, p, cp[b], b, ob, &mb, out, last, n);
             }
             p += (int32_t)L * od;   /* no ray left to cast: skip to the end */
             if (L0 != CLR_SAT) break;   /* else the walk may go on from p */
