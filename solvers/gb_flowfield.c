@@ -22,7 +22,8 @@
  * (scripts/flowfield-breakeven.sh computes it from the summary).
  *
  * Data structure (state, allocated once per map): dist[id] (cost to the
- * goal), dir[id] (direction k of the next step, 8 at the goal), mark[id]
+ * goal: the exact key D(a, b) of gb_exact.h on grids of at most
+ * GB_EXACT_MAX_CELLS cells, else a double), dir[id] (direction k of the next step, 8 at the goal), mark[id]
  * (0 unreached, 1 open, 2 closed in the last build), the goal and queue of
  * the field held (-1: none), and the counters of its build.
  *
@@ -47,6 +48,7 @@
  * Time complexity: build O(E log V) with a heap over the goal's component
  * (E <= 8V); extraction O(path length).  Memory: 10 bytes per cell.
  */
+#include "gb_exact.h"
 #include "gb_family.h"
 
 #include <errno.h>
@@ -70,13 +72,20 @@ static inline int ff_opposite(int k)
     return k < 4 ? (k + 2) & 3 : 4 + ((k - 2) & 3);
 }
 
-/* Build the field of goal on queue Q.  1 done, 0 stopped by a limit. */
-static inline GB_ALWAYS_INLINE int ff_build(gb_ws *ws, ff_state *F, const gb_solver_spec *s,
-                                            int32_t goal, const int Q)
+/* Build the field of goal on queue Q.  1 done, 0 stopped by a limit.
+ * EX = 1 (grids of at most GB_EXACT_MAX_CELLS cells, the usual case):
+ * dist[] holds the exact keys D(a, b) of gb_exact.h in the same 8 bytes,
+ * every comparison is exact, and the queue gets the entry points of a
+ * search with h = 0 (the bucket queue's Dijkstra mode); EX = 0: doubles. */
+static inline GB_ALWAYS_INLINE int ff_build_(gb_ws *ws, ff_state *F, const gb_solver_spec *s,
+                                             int32_t goal, const int Q, const int EX)
 {
+    static const uint64_t kcost[8] = { GB_EXACT_S, GB_EXACT_S, GB_EXACT_S, GB_EXACT_S,
+                                       GB_EXACT_T, GB_EXACT_T, GB_EXACT_T, GB_EXACT_T };
     const gb_grid *grid = ws->grid;
     const uint8_t *moves = ws->moves;
     double *dist = F->dist;
+    uint64_t *distx = (uint64_t *)(void *)F->dist;   /* EX: the same storage as keys */
     uint8_t *dir = F->dir, *mark = F->mark;
     const uint64_t max_exp = s->max_expanded ? s->max_expanded : UINT64_MAX;
     const int64_t deadline = gb_deadline_of(s);
@@ -85,21 +94,43 @@ static inline GB_ALWAYS_INLINE int ff_build(gb_ws *ws, ff_state *F, const gb_sol
     F->goal = -1;
     void *q = gb_q_at(ws, Q, 0);
     gb_q_clear(Q, q);
-    dist[goal] = 0.0;
     dir[goal] = 8;
     mark[goal] = 1;
-    gb_q_push(Q, q, goal, 0.0, 0.0);
+    if (EX) {
+        distx[goal] = 0;
+        gb_q_pushk_dij(Q, q, goal, 0, ~(uint64_t)0);
+    } else {
+        dist[goal] = 0.0;
+        gb_q_push(Q, q, goal, 0.0, 0.0);
+    }
     int done = 1;
     while (!gb_q_empty(Q, q)) {
-        const int32_t u = gb_q_pop(Q, q);
+        const int32_t u = EX ? gb_q_pop_dij(Q, q) : gb_q_pop(Q, q);
         if (mark[u] == 2) { n_stale++; continue; }
         mark[u] = 2;
         if (++n_exp > max_exp || gb_over_time(n_exp, deadline)) { done = 0; break; }
-        const double du = dist[u];
+        const double du = EX ? 0.0 : dist[u];
+        const uint64_t dux = EX ? distx[u] : 0;
         for (unsigned m = moves[u]; m; m &= m - 1) {
             const int k = __builtin_ctz(m);
             const int32_t v = u + grid->off[k];
             if (mark[v] == 2) continue;
+            if (EX) {
+                const uint64_t nd = dux + kcost[k];
+                if (mark[v] == 1) {
+                    if (nd >= distx[v]) continue;
+                    distx[v] = nd;
+                    dir[v] = (uint8_t)ff_opposite(k);
+                    gb_q_decreasek_dij(Q, q, v, nd, ~nd);
+                } else {
+                    mark[v] = 1;
+                    distx[v] = nd;
+                    dir[v] = (uint8_t)ff_opposite(k);
+                    gb_q_pushk_dij(Q, q, v, nd, ~nd);
+                }
+                n_gen++;
+                continue;
+            }
             const double nd = du + gb_dir_cost[k];
             if (mark[v] == 1) {
                 if (nd >= dist[v]) continue;
@@ -129,6 +160,13 @@ static inline GB_ALWAYS_INLINE int ff_build(gb_ws *ws, ff_state *F, const gb_sol
         F->queue = Q;
     }
     return done;
+}
+
+static inline GB_ALWAYS_INLINE int ff_build(gb_ws *ws, ff_state *F, const gb_solver_spec *s,
+                                            int32_t goal, const int Q)
+{
+    if (ws->grid->ncells <= GB_EXACT_MAX_CELLS) return ff_build_(ws, F, s, goal, Q, 1);
+    return ff_build_(ws, F, s, goal, Q, 0);
 }
 
 static inline GB_ALWAYS_INLINE void ff_core(gb_ws *ws, const gb_solver_spec *s, int32_t start,
