@@ -157,8 +157,10 @@
  * so they need no decrease-key and wait in a second heap (sarr) built in
  * one pass; every pop takes the better of the two tops.
  *
- * Distance table (sg-tl-dt; Uras, Koenig & Hernandez 2013 offer the
- * pairwise distances of the global subgoals as an option of sg-tl).  The
+ * Distance table (sg-tl-dt: sg-tl with the pairwise distances of its
+ * global subgoals precomputed -- the usual memory-for-time trade of
+ * preprocessing methods, gridbench's own variant, not a published
+ * algorithm as such).  The
  * build runs a Dijkstra from every global subgoal over the global
  * subgoals and the edges between them, with exact integer keys
  * (gb_exact.h: D(a, b) = a*S + b*T orders costs a + b*sqrt2 exactly), and
