@@ -121,9 +121,9 @@ static const char *const sgtl_all[] = { "sg-tl" };
 
 static const gb_form sgtldt_forms[] = {
     { .pattern = "sg-tl-dt", .wg = 1.0, .heur = GB_H_OCTILE,
-      .desc = "sg-tl plus a table of the distances between its global subgoals (Uras, Koenig "
-              "& Hernandez 2013): no search when they are at most 1024; model 8-nocut only; "
-              "optimal" },
+      .desc = "sg-tl plus a precomputed table of the distances between its global subgoals "
+              "(a gridbench variant): no graph search when they are at most 1024; model "
+              "8-nocut only; optimal" },
 };
 static const char *const sgtldt_all[] = { "sg-tl-dt" };
 
