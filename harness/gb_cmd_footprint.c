@@ -99,10 +99,35 @@ static const uint8_t col_path[3] = { 0xd6, 0x27, 0x28 };
 static const uint8_t col_start[3] = { 0x2c, 0xa0, 0x2c };
 static const uint8_t col_goal[3] = { 0x7b, 0x2f, 0xbe };
 
+/* floor(a / b) for b > 0. */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
 static void put_px(uint8_t *rgb, const gb_grid *g, int32_t id, const uint8_t c[3])
 {
     size_t i = ((size_t)gb_grid_y(g, id) * (size_t)g->width + (size_t)gb_grid_x(g, id)) * 3;
     memcpy(rgb + i, c, 3);
+}
+
+/* Paint the path colour along the segment between the centres of cells a
+ * and b: one cell per step of the longer axis, rounded to the nearest
+ * cell (a digital line).  Consecutive cells of a grid path are
+ * neighbours, so only their own two cells are painted; an any-angle
+ * path (theta, SOLVER+smooth) is a list of waypoints, and its segments
+ * are drawn in full, not as dots. */
+static void paint_segment(uint8_t *rgb, const gb_grid *g, int32_t a, int32_t b)
+{
+    const int32_t x0 = gb_grid_x(g, a), y0 = gb_grid_y(g, a);
+    const int32_t dx = gb_grid_x(g, b) - x0, dy = gb_grid_y(g, b) - y0;
+    const int32_t n = abs(dx) > abs(dy) ? abs(dx) : abs(dy);
+    for (int32_t k = 1; k < n; k++) {
+        /* round(x0 + k dx / n) with integers: floor((2 k dx + n) / 2n) */
+        const int64_t nx = (int64_t)x0 + floor_div((int64_t)2 * k * dx + n, (int64_t)2 * n);
+        const int64_t ny = (int64_t)y0 + floor_div((int64_t)2 * k * dy + n, (int64_t)2 * n);
+        put_px(rgb, g, gb_grid_id(g, (int32_t)nx, (int32_t)ny), col_path);
+    }
 }
 
 /* Paint the footprint of the last search on ws into rgb (W*H*3 bytes);
@@ -124,7 +149,10 @@ static void paint(const gb_ws *ws, const gb_grid *g, const gb_result *r, int32_t
             put_px(rgb, g, id, c);
         }
     if (r->status == GB_FOUND)
-        for (int32_t i = 0; i < r->path_len; i++) put_px(rgb, g, r->path[i], col_path);
+        for (int32_t i = 0; i < r->path_len; i++) {
+            put_px(rgb, g, r->path[i], col_path);
+            if (i > 0) paint_segment(rgb, g, r->path[i - 1], r->path[i]);
+        }
     put_px(rgb, g, s, col_start);
     put_px(rgb, g, t, col_goal);
 }

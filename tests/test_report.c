@@ -727,6 +727,42 @@ GB_TEST(footprint, tiny_map_pixels_and_tables)
     rm_rf(dir);
 }
 
+/* An any-angle path is a list of waypoints: its segments are drawn as
+ * digital lines, not as the waypoints alone.  On an open 8x3 map Theta*
+ * goes from (0,0) to (7,2) in one segment: the cells between get the path
+ * colour, one per column. */
+GB_TEST(footprint, any_angle_segments_are_drawn_in_full)
+{
+    const char *bin = gb_bin();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/t.map", dir);
+    write_file(p, "type octile\nheight 3\nwidth 8\nmap\n........\n........\n........\n");
+    snprintf(p, sizeof p, "%s/t.map.scen", dir);
+    write_file(p, "version 1\n0\tt.map\t8\t3\t0\t0\t7\t2\t7.82842712\n");
+    int rc = sh(log, "'%s' footprint --scen '%s' --line 2 --solver theta --out '%s/fp'", bin, p, dir);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, tail_of(log));
+    size_t len;
+    char *ppm = slurp((snprintf(p, sizeof p, "%s/fp-theta.ppm", dir), p), &len);
+    const char *head = "P6\n8 3\n255\n";
+    size_t hl = strlen(head);
+    cr_assert_eq(len, hl + 8 * 3 * 3);
+    const unsigned char *px = (const unsigned char *)ppm + hl;
+    int red = 0, cols = 0;
+    for (int x = 1; x < 7; x++) {
+        int in_col = 0;
+        for (int y = 0; y < 3; y++) in_col += memcmp(px + (y * 8 + x) * 3, "\xd6\x27\x28", 3) == 0;
+        red += in_col;
+        cols += in_col == 1;
+    }
+    cr_expect_eq(red, 6, "path cells between the two waypoints: expected 6, found %d", red);
+    cr_expect_eq(cols, 6, "one path cell per column: %d columns have one", cols);
+    cr_expect(memcmp(px + (1 * 8 + 3) * 3, "\xd6\x27\x28", 3) == 0, "(3,1) lies on the segment");
+    free(ppm);
+    rm_rf(dir);
+}
+
 /* ---- winners and ties ---------------------------------------------------- */
 
 /* One summary.csv row: the figures the headlines use, the rest fixed;
