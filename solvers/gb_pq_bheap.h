@@ -24,8 +24,14 @@
  * just generated are usually the next nodes to expand: they come back from
  * the stack at the cost of a comparison or two, without a sift up and a
  * sift down (on Berlin_0_256, jps+ takes 85 % of its pops from the stack
- * with 16 entries, 52 % with a single front slot).  Pop order is unchanged (the first entry is always the top
- * of the stack, or the heap's root when the stack is empty).
+ * with 16 entries, 52 % with a single front slot).  Pop order is
+ * unchanged (the first entry is always the top of the stack, or the
+ * heap's root when the stack is empty).
+ *
+ * Pop sentinel.  pop's bottom-up sift writes an entry that comes after
+ * every key (all-ones keys, id INT32_MAX) into the slot the last entry
+ * leaves, so a hole's second child can always be compared (slot n < cap:
+ * the array has room for it).
  *
  * Invariants (checked by gb_bheap_check)
  *   - 0 <= fn <= GB_BHEAP_FRONT and n + fn <= cap, cap = 8 * ncells + 1;
