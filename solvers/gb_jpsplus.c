@@ -243,15 +243,21 @@ static inline void jpsplus_begin(jpsplus_state *J, const gb_ws *ws, int32_t star
 static inline unsigned jpsplus_dirs(const jpsplus_state *J, const gb_ws *ws, int32_t id, int din)
 {
     (void)ws;
-    static const uint8_t natural[9] = { 0x01, 0x02, 0x04, 0x08, 0x13, 0x26, 0x4c, 0x89, 0xff };
-    /* forced[din][m]: the pairs of gb_jps_dirs for the side bits m */
-    static const uint8_t forced[4][4] = { { 0x00, 0x12, 0x88, 0x9a },
-                                          { 0x00, 0x24, 0x11, 0x35 },
-                                          { 0x00, 0x48, 0x22, 0x6a },
-                                          { 0x00, 0x81, 0x44, 0xc5 } };
-    const unsigned ci = J->cinfo[id], live = ci >> 8;
-    if (din >= 4) return natural[din] & live;
-    return (natural[din] | forced[din][(ci >> (2 * din)) & 3u]) & live;
+    /* prune[din][m]: natural[din] of gb_jps_dirs with the forced pairs of
+     * the side bits m added (straight din only; the rows of the diagonal
+     * arrivals and of the start, 8, ignore m).  One lookup, no branch on
+     * the kind of arrival. */
+    static const uint8_t prune[9][4] = { { 0x01, 0x13, 0x89, 0x9b },
+                                         { 0x02, 0x26, 0x13, 0x37 },
+                                         { 0x04, 0x4c, 0x26, 0x6e },
+                                         { 0x08, 0x89, 0x4c, 0xcd },
+                                         { 0x13, 0x13, 0x13, 0x13 },
+                                         { 0x26, 0x26, 0x26, 0x26 },
+                                         { 0x4c, 0x4c, 0x4c, 0x4c },
+                                         { 0x89, 0x89, 0x89, 0x89 },
+                                         { 0xff, 0xff, 0xff, 0xff } };
+    const unsigned ci = J->cinfo[id];
+    return prune[din][(ci >> (2 * din)) & 3u] & (ci >> 8);
 }
 
 static inline int32_t jpsplus_abs(int32_t v) { return v < 0 ? -v : v; }

@@ -609,3 +609,82 @@ GB_TEST(pq_keys, integer_images_order_exactly_like_gb_pq_before)
         }
     }
 }
+
+/* ---- bheap: the front stack (solvers/gb_pq_bheap.h) ------------------- */
+/* Every way into the stack, driven through the model (so every pop is
+ * checked against the reference and check() runs after each operation),
+ * with white-box assertions that each way was really taken: the first
+ * push and one after the stack with an empty heap go into the stack; a
+ * push that precedes everything goes on top, and once the stack is full
+ * its last entry spills to the heap's root; a push between the stack's
+ * entries goes inside it; one after the stack but before the heap's root
+ * goes to its bottom while there is room; the rest go to the heap. */
+GB_TEST(pq_bheap, front_stack_top_spill_inside_bottom_and_heap)
+{
+    model m;
+    const int K = GB_BHEAP_FRONT;
+    model_init(&m, &ops_bheap, "front_stack", 200, 5);
+    gb_bheap *q = m.q;
+    int32_t id = 0;
+    do_push(&m, id++, 1000.0, 0.0);                  /* empty: the stack */
+    cr_assert(q->fn == 1 && q->n == 0, "first push: fn %zu n %zu", q->fn, q->n);
+    do_push(&m, id++, 2000.0, 0.0);                  /* after it, heap empty: bottom */
+    cr_assert(q->fn == 2 && q->n == 0 && q->fs[0].id == 1, "bottom: fn %zu n %zu fs[0] %d",
+              q->fn, q->n, (int)q->fs[0].id);
+    for (int i = 0; i < K; i++)                      /* each precedes all: on top */
+        do_push(&m, id++, 900.0 - 10.0 * i, 0.0);
+    cr_assert(q->fn == (size_t)K && q->n == 2,
+              "after %d pushes on top: fn %zu (want %d), n %zu (want 2 spilled)", K, q->fn,
+              K, q->n);
+    cr_assert(q->h[0].id == 0 && q->fs[0].id == 2 && q->fs[K - 1].id == K + 1,
+              "spilled 1000 to the root (id %d), stack from 900 (id %d) to the top (id %d)",
+              (int)q->h[0].id, (int)q->fs[0].id, (int)q->fs[K - 1].id);
+    do_push(&m, id++, 1500.0, 0.0);                  /* full stack, after it: heap */
+    cr_assert(q->fn == (size_t)K && q->n == 3, "heap: fn %zu n %zu", q->fn, q->n);
+    for (int i = 0; i < 4; i++) do_pop(&m);          /* room in the stack */
+    cr_assert(q->fn == (size_t)K - 4, "after 4 pops fn %zu", q->fn);
+    const size_t fn0 = q->fn;
+    do_push(&m, id++, 895.0, 0.0);                   /* between 900 and 890: inside */
+    cr_assert(q->fn == fn0 + 1 && q->n == 3 && q->fs[1].id == id - 1,
+              "inside: fn %zu n %zu fs[1] %d", q->fn, q->n, (int)q->fs[1].id);
+    do_push(&m, id++, 950.0, 0.0);                   /* after the stack, before 1000 */
+    cr_assert(q->fn == fn0 + 2 && q->n == 3 && q->fs[0].id == id - 1,
+              "bottom: fn %zu n %zu fs[0] %d", q->fn, q->n, (int)q->fs[0].id);
+    do_push(&m, id++, 1200.0, 0.0);                  /* after the heap's root: heap */
+    cr_assert(q->fn == fn0 + 2 && q->n == 4, "heap: fn %zu n %zu", q->fn, q->n);
+    /* ties on f: larger g first, then smaller id */
+    do_push(&m, id++, 700.0, 5.0);
+    do_push(&m, id++, 700.0, 7.0);
+    do_push(&m, id++, 700.0, 7.0);
+    do_decrease(&m, id - 1, 700.0, 8.0);             /* a lazy decrease: on top */
+    do_drain(&m);
+    model_free(&m);
+}
+
+/* check() names each broken invariant of the stack. */
+GB_TEST(pq_bheap, check_detects_a_broken_front_stack)
+{
+    gb_bheap q;
+    const int K = GB_BHEAP_FRONT;
+    cr_assert(gb_bheap_init(&q, K + 2) == 0);
+    for (int i = 0; i <= K; i++) gb_bheap_push(&q, i, 100.0 - i, 0.0);   /* one spills */
+    cr_assert(q.fn == (size_t)K && q.n == 1 && gb_bheap_check(&q) == 0,
+              "fn %zu n %zu check %d", q.fn, q.n, gb_bheap_check(&q));
+    gb_bheap_ent t = q.fs[1];                        /* stack order */
+    q.fs[1] = q.fs[2];
+    q.fs[2] = t;
+    cr_assert(gb_bheap_check(&q) == 5, "swapped stack entries: check %d", gb_bheap_check(&q));
+    q.fs[2] = q.fs[1];
+    q.fs[1] = t;
+    t = q.fs[0];
+    q.fs[0] = gb_bheap_dk_ent_make(200.0, 0.0, 1, 0);   /* stack after the heap */
+    cr_assert(gb_bheap_check(&q) == 4, "stack after heap: check %d", gb_bheap_check(&q));
+    q.fs[0] = gb_bheap_dk_ent_make(99.5, 0.0, K + 2, 0);   /* id out of range */
+    cr_assert(gb_bheap_check(&q) == 2, "stack id out of range: check %d", gb_bheap_check(&q));
+    q.fs[0] = t;
+    cr_assert(gb_bheap_check(&q) == 0, "restored: check %d", gb_bheap_check(&q));
+    q.fn = (size_t)K + 1;
+    cr_assert(gb_bheap_check(&q) == 1, "stack over its size: check %d", gb_bheap_check(&q));
+    q.fn = (size_t)K;
+    gb_bheap_free(&q);
+}
