@@ -672,25 +672,44 @@ GB_TEST(summary, errors_are_pinned)
 
 /* ---- footprint -------------------------------------------------------- */
 
+/* Run `footprint --line 2 --solver SOLVERS` on a w x h map (map and scen
+ * texts given) in a fresh folder dir (of size 64) and return the PPM of
+ * the first solver, checked for its header and size; *px points at its
+ * pixels.  The caller frees it and removes dir. */
+static char *footprint_ppm(char *dir, const char *map, const char *scen, const char *solvers,
+                           int w, int h, const unsigned char **px)
+{
+    char p[256], log[128], head[64];
+    make_tmpdir(dir, 64);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/t.map", dir);
+    write_file(p, map);
+    snprintf(p, sizeof p, "%s/t.map.scen", dir);
+    write_file(p, scen);
+    int rc = sh(log, "'%s' footprint --scen '%s' --line 2 --solver %s --out '%s/fp'", gb_bin(), p,
+                solvers, dir);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, tail_of(log));
+    size_t len, first = strcspn(solvers, ",");
+    snprintf(p, sizeof p, "%s/fp-%.*s.ppm", dir, (int)first, solvers);
+    char *ppm = slurp(p, &len);
+    snprintf(head, sizeof head, "P6\n%d %d\n255\n", w, h);
+    size_t hl = strlen(head);
+    cr_assert_eq(len, hl + (size_t)w * (size_t)h * 3);
+    cr_assert(memcmp(ppm, head, hl) == 0);
+    *px = (const unsigned char *)ppm + hl;
+    return ppm;
+}
+
 GB_TEST(footprint, tiny_map_pixels_and_tables)
 {
     const char *bin = gb_bin();
     char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
+    const unsigned char *px;
+    char *ppm = footprint_ppm(dir, "type octile\nheight 3\nwidth 6\nmap\n......\n.@@@@.\n......\n",
+                              "version 1\n0\tt.map\t6\t3\t0\t1\t5\t1\t7.00000000\n", "dijkstra,jps",
+                              6, 3, &px);
+    int rc;
     snprintf(log, sizeof log, "%s/log", dir);
-    snprintf(p, sizeof p, "%s/t.map", dir);
-    write_file(p, "type octile\nheight 3\nwidth 6\nmap\n......\n.@@@@.\n......\n");
-    snprintf(p, sizeof p, "%s/t.map.scen", dir);
-    write_file(p, "version 1\n0\tt.map\t6\t3\t0\t1\t5\t1\t7.00000000\n");
-    int rc = sh(log, "'%s' footprint --scen '%s' --line 2 --solver dijkstra,jps --out '%s/fp'", bin, p, dir);
-    cr_assert_eq(rc, 0, "exit %d: %s", rc, tail_of(log));
-    size_t len;
-    char *ppm = slurp((snprintf(p, sizeof p, "%s/fp-dijkstra.ppm", dir), p), &len);
-    const char *head = "P6\n6 3\n255\n";
-    size_t hl = strlen(head);
-    cr_assert_eq(len, hl + 6 * 3 * 3);
-    cr_assert(memcmp(ppm, head, hl) == 0);
-    const unsigned char *px = (const unsigned char *)ppm + hl;
 #define PX(x, y) (px + ((y) * 6 + (x)) * 3)
     cr_expect(memcmp(PX(1, 1), "\x3a\x3a\x3a", 3) == 0, "blocked cell colour");
     cr_expect(memcmp(PX(0, 1), "\x2c\xa0\x2c", 3) == 0, "start colour");
@@ -733,22 +752,11 @@ GB_TEST(footprint, tiny_map_pixels_and_tables)
  * colour, one per column. */
 GB_TEST(footprint, any_angle_segments_are_drawn_in_full)
 {
-    const char *bin = gb_bin();
-    char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    snprintf(p, sizeof p, "%s/t.map", dir);
-    write_file(p, "type octile\nheight 3\nwidth 8\nmap\n........\n........\n........\n");
-    snprintf(p, sizeof p, "%s/t.map.scen", dir);
-    write_file(p, "version 1\n0\tt.map\t8\t3\t0\t0\t7\t2\t7.82842712\n");
-    int rc = sh(log, "'%s' footprint --scen '%s' --line 2 --solver theta --out '%s/fp'", bin, p, dir);
-    cr_assert_eq(rc, 0, "exit %d: %s", rc, tail_of(log));
-    size_t len;
-    char *ppm = slurp((snprintf(p, sizeof p, "%s/fp-theta.ppm", dir), p), &len);
-    const char *head = "P6\n8 3\n255\n";
-    size_t hl = strlen(head);
-    cr_assert_eq(len, hl + 8 * 3 * 3);
-    const unsigned char *px = (const unsigned char *)ppm + hl;
+    char dir[64];
+    const unsigned char *px;
+    char *ppm = footprint_ppm(dir, "type octile\nheight 3\nwidth 8\nmap\n........\n........\n........\n",
+                              "version 1\n0\tt.map\t8\t3\t0\t0\t7\t2\t7.82842712\n", "theta", 8, 3,
+                              &px);
     int red = 0, cols = 0;
     for (int x = 1; x < 7; x++) {
         int in_col = 0;
