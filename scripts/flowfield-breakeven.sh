@@ -21,19 +21,22 @@
 # for stable numbers.
 #
 #   scripts/flowfield-breakeven.sh [--goals G] [--per-goal K] [--reps R]
-#       [--seed S] [--out DIR] [--bin PATH] MAP...
+#       [--seed S] [--queue Q] [--out DIR] [--bin PATH] MAP...
+# --queue: the priority queue of all three solvers (default bheap; the
+# field's Dijkstra is fastest on bucket).
 set -euo pipefail
 
-goals=10 per_goal=50 reps=5 seed=1 out= bin=./gridbench
+goals=10 per_goal=50 reps=5 seed=1 out= bin=./gridbench queue=bheap
 while [ $# -gt 0 ]; do
     case $1 in
     --goals) goals=$2; shift 2 ;;
     --per-goal) per_goal=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
+    --queue) queue=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --bin) bin=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     -*) echo "flowfield-breakeven.sh: unknown option '$1'" >&2; exit 64 ;;
     *) break ;;
     esac
@@ -48,7 +51,8 @@ for map in "$@"; do
     stem=$(basename "$map" .map)
     scen="$out/$stem-m2o-${goals}x$per_goal-$seed.scen"
     "$bin" gen --map "$map" --goals "$goals" --per-goal "$per_goal" --seed "$seed" --out "$out" 2>/dev/null
-    "$bin" run --quiet --no-oracle-cache --reps "$reps" -s astar-octile,flowfield,flowfield-cold \
+    "$bin" run --quiet --no-oracle-cache --reps "$reps" -q "$queue" \
+        -s astar-octile,flowfield,flowfield-cold \
         "$scen" -o "$out/$stem.csv" >/dev/null 2>&1 || {
         echo "flowfield-breakeven.sh: $map: the run reported failures (see $out/$stem.csv)" >&2
         keep=1; continue; }
