@@ -685,34 +685,23 @@ static inline void gb_bucket_load_(gb_bucket *q, size_t k, int32_t x)
     } while (0)
 
 /* Batcher's odd-even merge sort networks on 4, 8 and 16 keys (5, 19, 63
- * compare-exchanges); each sorts its two halves with the smaller one and
- * then merges them. */
+ * compare-exchanges; the sequences are gb_pq_lanes.h's GB_SORTNET*):
+ * each sorts its two halves with the smaller one and then merges them. */
 static inline void gb_bucket_net4_(uint64_t *p)
 {
-    GB_BUCKET_CX_(p, 0, 1); GB_BUCKET_CX_(p, 2, 3); GB_BUCKET_CX_(p, 0, 2);
-    GB_BUCKET_CX_(p, 1, 3); GB_BUCKET_CX_(p, 1, 2);
+    GB_SORTNET4(GB_BUCKET_CX_, p);
 }
 static inline void gb_bucket_net8_(uint64_t *p)
 {
     gb_bucket_net4_(p);
     gb_bucket_net4_(p + 4);
-    GB_BUCKET_CX_(p, 0, 4); GB_BUCKET_CX_(p, 2, 6); GB_BUCKET_CX_(p, 2, 4);
-    GB_BUCKET_CX_(p, 1, 5); GB_BUCKET_CX_(p, 3, 7); GB_BUCKET_CX_(p, 3, 5);
-    GB_BUCKET_CX_(p, 1, 2); GB_BUCKET_CX_(p, 3, 4); GB_BUCKET_CX_(p, 5, 6);
+    GB_SORTNET8_MERGE(GB_BUCKET_CX_, p);
 }
 static inline void gb_bucket_net16_(uint64_t *p)
 {
     gb_bucket_net8_(p);
     gb_bucket_net8_(p + 8);
-    GB_BUCKET_CX_(p, 0, 8);   GB_BUCKET_CX_(p, 4, 12);  GB_BUCKET_CX_(p, 4, 8);
-    GB_BUCKET_CX_(p, 2, 10);  GB_BUCKET_CX_(p, 6, 14);  GB_BUCKET_CX_(p, 6, 10);
-    GB_BUCKET_CX_(p, 2, 4);   GB_BUCKET_CX_(p, 6, 8);   GB_BUCKET_CX_(p, 10, 12);
-    GB_BUCKET_CX_(p, 1, 9);   GB_BUCKET_CX_(p, 5, 13);  GB_BUCKET_CX_(p, 5, 9);
-    GB_BUCKET_CX_(p, 3, 11);  GB_BUCKET_CX_(p, 7, 15);  GB_BUCKET_CX_(p, 7, 11);
-    GB_BUCKET_CX_(p, 3, 5);   GB_BUCKET_CX_(p, 7, 9);   GB_BUCKET_CX_(p, 11, 13);
-    GB_BUCKET_CX_(p, 1, 2);   GB_BUCKET_CX_(p, 3, 4);   GB_BUCKET_CX_(p, 5, 6);
-    GB_BUCKET_CX_(p, 7, 8);   GB_BUCKET_CX_(p, 9, 10);  GB_BUCKET_CX_(p, 11, 12);
-    GB_BUCKET_CX_(p, 13, 14);
+    GB_SORTNET16_MERGE(GB_BUCKET_CX_, p);
 }
 
 /* Packed sort keys: 5 bits of index, 31 of id, 14 and 14 of the g and f

@@ -153,6 +153,23 @@ static GB_LANES_HOT void gb_lanes_append(gb_lanes *l, int k, int32_t id, uint64_
         (p)[j] = a_ < b_ ? b_ : a_;                                          \
     } while (0)
 
+/* Batcher's odd-even merge sort networks, written once for any element
+ * type: CX(p, i, j) is the caller's compare-exchange of p[i] and p[j]
+ * (here GB_LANES_CX_ on ids, in gb_pq_bucket.h GB_BUCKET_CX_ on packed
+ * keys).  GB_SORTNET4 sorts p[0..4) (5 compare-exchanges); GB_SORTNET8_MERGE
+ * and GB_SORTNET16_MERGE merge two sorted halves of 8 and 16 (9 and 25). */
+#define GB_SORTNET4(CX, p) \
+    CX(p, 0, 1); CX(p, 2, 3); CX(p, 0, 2); CX(p, 1, 3); CX(p, 1, 2)
+#define GB_SORTNET8_MERGE(CX, p) \
+    CX(p, 0, 4); CX(p, 2, 6); CX(p, 2, 4); CX(p, 1, 5); CX(p, 3, 7); CX(p, 3, 5); \
+    CX(p, 1, 2); CX(p, 3, 4); CX(p, 5, 6)
+#define GB_SORTNET16_MERGE(CX, p) \
+    CX(p, 0, 8);  CX(p, 4, 12); CX(p, 4, 8);   CX(p, 2, 10); CX(p, 6, 14); CX(p, 6, 10); \
+    CX(p, 2, 4);  CX(p, 6, 8);  CX(p, 10, 12); CX(p, 1, 9);  CX(p, 5, 13); CX(p, 5, 9);  \
+    CX(p, 3, 11); CX(p, 7, 15); CX(p, 7, 11);  CX(p, 3, 5);  CX(p, 7, 9);  CX(p, 11, 13); \
+    CX(p, 1, 2);  CX(p, 3, 4);  CX(p, 5, 6);   CX(p, 7, 8);  CX(p, 9, 10); CX(p, 11, 12); \
+    CX(p, 13, 14)
+
 /* Sort a[0 .. n) ascending, n >= 2, in place; a has room for n + 16 ids.
  * Groups are small (on random512-10-0, 30 queries: 3.6 ids on average,
  * 99% of the ids in groups of at most 20) and in random order, so an
@@ -163,13 +180,9 @@ static GB_LANES_HOT void gb_lanes_append(gb_lanes *l, int k, int32_t id, uint64_
  * shell sort (gaps (3^k - 1) / 2).  No allocation: grp has 16 spare slots. */
 static inline void gb_lanes_net8_(int32_t *a)
 {
-    GB_LANES_CX_(a, 0, 1); GB_LANES_CX_(a, 2, 3); GB_LANES_CX_(a, 0, 2);
-    GB_LANES_CX_(a, 1, 3); GB_LANES_CX_(a, 1, 2);
-    GB_LANES_CX_(a, 4, 5); GB_LANES_CX_(a, 6, 7); GB_LANES_CX_(a, 4, 6);
-    GB_LANES_CX_(a, 5, 7); GB_LANES_CX_(a, 5, 6);
-    GB_LANES_CX_(a, 0, 4); GB_LANES_CX_(a, 2, 6); GB_LANES_CX_(a, 2, 4);
-    GB_LANES_CX_(a, 1, 5); GB_LANES_CX_(a, 3, 7); GB_LANES_CX_(a, 3, 5);
-    GB_LANES_CX_(a, 1, 2); GB_LANES_CX_(a, 3, 4); GB_LANES_CX_(a, 5, 6);
+    GB_SORTNET4(GB_LANES_CX_, a);
+    GB_SORTNET4(GB_LANES_CX_, a + 4);
+    GB_SORTNET8_MERGE(GB_LANES_CX_, a);
 }
 
 static inline void gb_lanes_sort_(int32_t *a, size_t n)
@@ -178,10 +191,7 @@ static inline void gb_lanes_sort_(int32_t *a, size_t n)
     switch (n) {                              /* size-optimal networks */
     case 2: GB_LANES_CX_(a, 0, 1); return;
     case 3: GB_LANES_CX_(a, 0, 2); GB_LANES_CX_(a, 0, 1); GB_LANES_CX_(a, 1, 2); return;
-    case 4:
-        GB_LANES_CX_(a, 0, 1); GB_LANES_CX_(a, 2, 3); GB_LANES_CX_(a, 0, 2);
-        GB_LANES_CX_(a, 1, 3); GB_LANES_CX_(a, 1, 2);
-        return;
+    case 4: GB_SORTNET4(GB_LANES_CX_, a); return;
     case 5:
         GB_LANES_CX_(a, 0, 1); GB_LANES_CX_(a, 3, 4); GB_LANES_CX_(a, 2, 4);
         GB_LANES_CX_(a, 2, 3); GB_LANES_CX_(a, 0, 3); GB_LANES_CX_(a, 0, 2);
@@ -208,15 +218,7 @@ static inline void gb_lanes_sort_(int32_t *a, size_t n)
         for (i = 0; i < 16; i++) a[n + i] = INT32_MAX;   /* a fixed count: no branch */
         gb_lanes_net8_(a);
         gb_lanes_net8_(a + 8);
-        GB_LANES_CX_(a, 0, 8);   GB_LANES_CX_(a, 4, 12);  GB_LANES_CX_(a, 4, 8);
-        GB_LANES_CX_(a, 2, 10);  GB_LANES_CX_(a, 6, 14);  GB_LANES_CX_(a, 6, 10);
-        GB_LANES_CX_(a, 2, 4);   GB_LANES_CX_(a, 6, 8);   GB_LANES_CX_(a, 10, 12);
-        GB_LANES_CX_(a, 1, 9);   GB_LANES_CX_(a, 5, 13);  GB_LANES_CX_(a, 5, 9);
-        GB_LANES_CX_(a, 3, 11);  GB_LANES_CX_(a, 7, 15);  GB_LANES_CX_(a, 7, 11);
-        GB_LANES_CX_(a, 3, 5);   GB_LANES_CX_(a, 7, 9);   GB_LANES_CX_(a, 11, 13);
-        GB_LANES_CX_(a, 1, 2);   GB_LANES_CX_(a, 3, 4);   GB_LANES_CX_(a, 5, 6);
-        GB_LANES_CX_(a, 7, 8);   GB_LANES_CX_(a, 9, 10);  GB_LANES_CX_(a, 11, 12);
-        GB_LANES_CX_(a, 13, 14);
+        GB_SORTNET16_MERGE(GB_LANES_CX_, a);
         return;
     }
     while (h < n / 3) h = 3 * h + 1;
