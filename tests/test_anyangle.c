@@ -20,17 +20,10 @@
 #include "gb_los.h"
 #include "gb_run.h"
 #include "gb_search.h"
+#include "gb_stats.h"
 #include "gb_validate.h"
 
 #define XY(a, b) ((gb_xy){ (a), (b) })
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 /* Build a grid from rows of '.' (free) and '@' (blocked). */
 static void grid_from(gb_grid *g, const char *const *rows, int h)
@@ -128,8 +121,8 @@ GB_TEST(anyangle, los_walk_and_validator_touch_the_same_cells)
     gb_grid_recount(&g);
     int blocked_some = 0, clear_some = 0;
     for (int it = 0; it < 400; it++) {
-        gb_xy a = XY((int)(rng_next(&seed) % W), (int)(rng_next(&seed) % H));
-        gb_xy b = XY((int)(rng_next(&seed) % W), (int)(rng_next(&seed) % H));
+        gb_xy a = XY((int)(gb_rng_next(&seed) % W), (int)(gb_rng_next(&seed) % H));
+        gb_xy b = XY((int)(gb_rng_next(&seed) % W), (int)(gb_rng_next(&seed) % H));
         const int x0 = a.x < b.x ? a.x : b.x, x1 = a.x < b.x ? b.x : a.x;
         const int y0 = a.y < b.y ? a.y : b.y, y1 = a.y < b.y ? b.y : a.y;
         for (int y = y0; y <= y1; y++)
@@ -353,20 +346,20 @@ GB_TEST(anyangle, theta_and_smooth_on_random_grids)
     uint64_t seed = 2007;
     static const gb_model models[] = { GB_MODEL_8_NOCUT, GB_MODEL_4 };
     for (int it = 0; it < 120; it++) {
-        const int W = 8 + (int)(rng_next(&seed) % 40), H = 8 + (int)(rng_next(&seed) % 30);
-        const int dens = 5 + (int)(rng_next(&seed) % 35);
+        const int W = 8 + (int)(gb_rng_next(&seed) % 40), H = 8 + (int)(gb_rng_next(&seed) % 30);
+        const int dens = 5 + (int)(gb_rng_next(&seed) % 35);
         gb_grid g;
         cr_assert_eq(gb_grid_init(&g, W, H), 0);
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++)
-                g.pass[gb_grid_id(&g, x, y)] = (int)(rng_next(&seed) % 100) >= dens;
+                g.pass[gb_grid_id(&g, x, y)] = (int)(gb_rng_next(&seed) % 100) >= dens;
         gb_grid_recount(&g);
         const gb_model m = models[it % 2];
         gb_ws *ws = gb_ws_new(&g, m);
         cr_assert_not_null(ws);
         for (int k = 0; k < 6; k++) {
-            int32_t s = gb_grid_id(&g, (int)(rng_next(&seed) % W), (int)(rng_next(&seed) % H));
-            int32_t t = gb_grid_id(&g, (int)(rng_next(&seed) % W), (int)(rng_next(&seed) % H));
+            int32_t s = gb_grid_id(&g, (int)(gb_rng_next(&seed) % W), (int)(gb_rng_next(&seed) % H));
+            int32_t t = gb_grid_id(&g, (int)(gb_rng_next(&seed) % W), (int)(gb_rng_next(&seed) % H));
             g.pass[s] = g.pass[t] = 1;
             gb_ws_free(ws);   /* the moves mask follows the grid's passability */
             ws = gb_ws_new(&g, m);

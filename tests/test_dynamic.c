@@ -17,16 +17,10 @@
 #include "gb_dstar.h"
 #include "gb_dynscen.h"
 #include "gb_search.h"
+#include "gb_stats.h"
 #include "gb_validate.h"
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static int32_t below(uint64_t *s, int32_t n) { return (int32_t)(rng_next(s) % (uint64_t)n); }
+static int32_t below(uint64_t *s, int32_t n) { return (int32_t)(gb_rng_next(s) % (uint64_t)n); }
 
 static long env_long(const char *name, long dflt)
 {

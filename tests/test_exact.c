@@ -34,14 +34,7 @@
 #include "gb_exact.h"
 #include "gb_queues.h"
 #include "gb_search.h"
-
-static uint64_t rnd64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+#include "gb_stats.h"
 
 typedef struct ab { int64_t a, b; uint64_t d; } ab;
 
@@ -73,8 +66,8 @@ GB_TEST(exact, key_order_is_the_real_order_exhaustively_up_to_400)
 /* A random (a, b) with a + b <= 2^31, mostly near the edge. */
 static void rnd_ab(uint64_t *s, int64_t *a, int64_t *b)
 {
-    int64_t tot = GB_EXACT_MAX_STEPS - (int64_t)(rnd64(s) % ((rnd64(s) & 1) ? 1000 : GB_EXACT_MAX_STEPS));
-    *a = (int64_t)(rnd64(s) % (uint64_t)(tot + 1));
+    int64_t tot = GB_EXACT_MAX_STEPS - (int64_t)(gb_rng_next(s) % ((gb_rng_next(s) & 1) ? 1000 : GB_EXACT_MAX_STEPS));
+    *a = (int64_t)(gb_rng_next(s) % (uint64_t)(tot + 1));
     *b = tot - *a;
 }
 
@@ -87,8 +80,8 @@ GB_TEST(exact, key_order_is_the_real_order_on_random_pairs_of_the_whole_domain)
         int64_t a1, b1, a2, b2;
         rnd_ab(&s, &a1, &b1);
         if (i & 1) {                  /* a close neighbour */
-            a2 = a1 - (int64_t)(rnd64(&s) % 50);
-            b2 = b1 + (int64_t)(rnd64(&s) % 50) - 25;
+            a2 = a1 - (int64_t)(gb_rng_next(&s) % 50);
+            b2 = b1 + (int64_t)(gb_rng_next(&s) % 50) - 25;
             if (a2 < 0 || b2 < 0 || a2 + b2 > GB_EXACT_MAX_STEPS) continue;
         } else
             rnd_ab(&s, &a2, &b2);
@@ -109,8 +102,8 @@ GB_TEST(exact, key_order_holds_on_the_pell_near_ties_at_the_domain_edge)
     while (p + q <= GB_EXACT_MAX_STEPS) {
         for (int k = 0; k < 2000; k++) {
             int64_t room = GB_EXACT_MAX_STEPS - (p > q ? p : q);
-            int64_t x = (int64_t)(rnd64(&s) % (uint64_t)(room + 1)), y;
-            if (k & 1) x = room - (int64_t)(rnd64(&s) % 100 < (uint64_t)room ? rnd64(&s) % 100 : 0);
+            int64_t x = (int64_t)(gb_rng_next(&s) % (uint64_t)(room + 1)), y;
+            if (k & 1) x = room - (int64_t)(gb_rng_next(&s) % 100 < (uint64_t)room ? gb_rng_next(&s) % 100 : 0);
             y = room - x;
             if (y < 0) y = 0;
             /* (x + p, y) against (x, y + q) */
@@ -221,7 +214,7 @@ static void run_queue(const xops *o, int32_t n, int astar, uint64_t seed, int ro
         int32_t nopen = 0, used = 0;
         uint64_t lastg = 0;
         for (int step = 0; step < 40 * n; step++) {
-            uint64_t x = rnd64(&seed);
+            uint64_t x = gb_rng_next(&seed);
             int32_t id = (int32_t)(x % (uint64_t)n);
             int op = (int)((x >> 32) % 10);
             uint64_t g = lastg + gb_exact_key((int64_t)((x >> 40) % 3), (int64_t)((x >> 44) % 3));
@@ -285,10 +278,10 @@ GB_TEST(exact, dijkstra_all_astar_and_dijkstra_report_identical_costs)
     cr_assert_eq(gb_solver_parse("astar-octile", &asp, err, sizeof err), 0);
     for (int trial = 0; trial < 6; trial++) {
         gb_grid g;
-        int w = 20 + (int)(rnd64(&seed) % 30), h = 20 + (int)(rnd64(&seed) % 30);
+        int w = 20 + (int)(gb_rng_next(&seed) % 30), h = 20 + (int)(gb_rng_next(&seed) % 30);
         cr_assert_eq(gb_grid_init(&g, w, h), 0);
         for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) g.pass[gb_grid_id(&g, x, y)] = rnd64(&seed) % 100 >= 25;
+            for (int x = 0; x < w; x++) g.pass[gb_grid_id(&g, x, y)] = gb_rng_next(&seed) % 100 >= 25;
         int32_t src = gb_grid_id(&g, 1, 1);
         g.pass[src] = 1;
         gb_grid_recount(&g);
@@ -336,19 +329,19 @@ static void large_bucket(int wide_g, uint64_t seed, unsigned keep_pct)
     cr_assert(fk && gk && st);
     const uint64_t f0 = gb_exact_key(1000, 700);
     for (int32_t i = 0; i < n; i++) {
-        if (rnd64(&seed) % 100 >= keep_pct) continue;   /* pushed later, between pops */
-        fk[i] = f0 + rnd64(&seed) % 4;      /* one bucket, few distinct f */
-        gk[i] = wide_g ? rnd64(&seed) : ~gb_exact_key((int64_t)(rnd64(&seed) % 50), 3);
+        if (gb_rng_next(&seed) % 100 >= keep_pct) continue;   /* pushed later, between pops */
+        fk[i] = f0 + gb_rng_next(&seed) % 4;      /* one bucket, few distinct f */
+        gk[i] = wide_g ? gb_rng_next(&seed) : ~gb_exact_key((int64_t)(gb_rng_next(&seed) % 50), 3);
         st[i] = OPEN;
         gb_bucket_pushk(&q, i, fk[i], gk[i]);
     }
     int32_t popped = 0;
     while (!gb_bucket_empty(&q)) {
-        uint64_t x = rnd64(&seed);
+        uint64_t x = gb_rng_next(&seed);
         int32_t id = (int32_t)(x % (uint64_t)n);
         if (st[id] == NEW && (x >> 32) % 4 == 0) {
             fk[id] = f0 + (x >> 40) % 4;
-            gk[id] = wide_g ? rnd64(&seed) : ~gb_exact_key((int64_t)((x >> 48) % 60), 3);
+            gk[id] = wide_g ? gb_rng_next(&seed) : ~gb_exact_key((int64_t)((x >> 48) % 60), 3);
             st[id] = OPEN;
             gb_bucket_pushk(&q, id, fk[id], gk[id]);
         } else if (st[id] == OPEN && (x >> 32) % 4 == 1 && gk[id] > 0) {
@@ -401,9 +394,9 @@ GB_TEST(exact_queue, bucket_sorts_small_exact_buckets_of_every_size)
         uint8_t done[80] = {0};
         gb_bucket_clear(&q);
         for (int32_t i = 0; i < k; i++) {
-            id[i] = (int32_t)((uint64_t)i * 131 + rnd64(&seed) % 131);   /* distinct, < n */
-            fk[i] = f0 + rnd64(&seed) % 2;
-            gk[i] = ~gb_exact_key((int64_t)(rnd64(&seed) % 6), (int64_t)(rnd64(&seed) % 3));
+            id[i] = (int32_t)((uint64_t)i * 131 + gb_rng_next(&seed) % 131);   /* distinct, < n */
+            fk[i] = f0 + gb_rng_next(&seed) % 2;
+            gk[i] = ~gb_exact_key((int64_t)(gb_rng_next(&seed) % 6), (int64_t)(gb_rng_next(&seed) % 3));
             gb_bucket_pushk(&q, id[i], fk[i], gk[i]);
         }
         for (int32_t p = 0; p < k; p++) {
@@ -443,7 +436,7 @@ static void lanes_run(int32_t n, uint64_t seed, int rounds, int leave_at)
         int left = 0;
         gb_bucket_clear(&q);
         memset(st, NEW, (size_t)n);
-        int32_t s = (int32_t)(rnd64(&seed) % (uint64_t)n), nopen = 1;
+        int32_t s = (int32_t)(gb_rng_next(&seed) % (uint64_t)n), nopen = 1;
         st[s] = OPEN;
         g[s] = 0;
         gb_bucket_pushk_dij(&q, s, 0, ~(uint64_t)0);
@@ -461,10 +454,10 @@ static void lanes_run(int32_t n, uint64_t seed, int rounds, int leave_at)
             cr_assert_eq(got, best, "round %d, step %d: popped %d, expected %d", r, step, got, best);
             st[got] = CLOSED;
             nopen--;
-            int nsucc = (int)(rnd64(&seed) % 7);
+            int nsucc = (int)(gb_rng_next(&seed) % 7);
             int leave = step >= leave_at && leave_at >= 0 && q.lanes;
             for (int j = 0; j < nsucc || (leave && j < 100 * n); j++) {
-                uint64_t x = rnd64(&seed);
+                uint64_t x = gb_rng_next(&seed);
                 int32_t v = (int32_t)(x % (uint64_t)n);
                 uint64_t ng = g[got] + ((x >> 40) & 1 ? GB_EXACT_S : GB_EXACT_T);
                 if (leave) {                  /* a new id two steps away */
@@ -532,7 +525,7 @@ GB_TEST(exact_queue, bucket_dijkstra_mode_pops_equal_keys_in_id_order)
         used[0] = 1;
         for (int i = 0; i < k; i++) {
             int32_t v;
-            do v = (int32_t)(rnd64(&seed) % (uint64_t)n); while (used[v]);
+            do v = (int32_t)(gb_rng_next(&seed) % (uint64_t)n); while (used[v]);
             used[v] = 1;
             id[i] = v;
             /* odd i: key S (lane 0), even i: key T (lane 1) */

@@ -21,30 +21,23 @@
 #include "gb_gen.h"
 #include "gb_map.h"
 #include "gb_search.h"
+#include "gb_stats.h"
 #include "gb_validate.h"
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 /* A random w x h grid with about pct % of its cells blocked. */
 static void random_grid(gb_grid *g, int w, int h, int pct, uint64_t *seed)
 {
     cr_assert_eq(gb_grid_init(g, w, h), 0);
     for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) g->pass[gb_grid_id(g, x, y)] = (int)(rng_next(seed) % 100) >= pct;
+        for (int x = 0; x < w; x++) g->pass[gb_grid_id(g, x, y)] = (int)(gb_rng_next(seed) % 100) >= pct;
     gb_grid_recount(g);
 }
 
 static int32_t random_free(const gb_grid *g, uint64_t *seed)
 {
     for (;;) {
-        int32_t x = (int32_t)(rng_next(seed) % (uint64_t)g->width);
-        int32_t y = (int32_t)(rng_next(seed) % (uint64_t)g->height);
+        int32_t x = (int32_t)(gb_rng_next(seed) % (uint64_t)g->width);
+        int32_t y = (int32_t)(gb_rng_next(seed) % (uint64_t)g->height);
         if (g->pass[gb_grid_id(g, x, y)]) return gb_grid_id(g, x, y);
     }
 }
@@ -109,8 +102,8 @@ GB_TEST(hpa, random_grids_valid_complete_and_never_below_the_optimum)
     long found = 0, longer = 0;
     for (int it = 0; it < 60; it++) {
         gb_grid g;
-        int w = 3 + (int)(rng_next(&seed) % 40), h = 3 + (int)(rng_next(&seed) % 40);
-        random_grid(&g, w, h, (int)(rng_next(&seed) % 40), &seed);
+        int w = 3 + (int)(gb_rng_next(&seed) % 40), h = 3 + (int)(gb_rng_next(&seed) % 40);
+        random_grid(&g, w, h, (int)(gb_rng_next(&seed) % 40), &seed);
         if (g.npassable < 2) { gb_grid_free(&g); continue; }
         gb_ws *ws = gb_ws_new(&g, GB_MODEL_8_NOCUT);
         cr_assert_not_null(ws);
@@ -182,8 +175,8 @@ GB_TEST(flowfield, exact_under_every_model_cached_or_cold)
     long cmp = 0;
     for (int it = 0; it < 40; it++) {
         gb_grid g;
-        int w = 2 + (int)(rng_next(&seed) % 30), h = 2 + (int)(rng_next(&seed) % 30);
-        random_grid(&g, w, h, (int)(rng_next(&seed) % 45), &seed);
+        int w = 2 + (int)(gb_rng_next(&seed) % 30), h = 2 + (int)(gb_rng_next(&seed) % 30);
+        random_grid(&g, w, h, (int)(gb_rng_next(&seed) % 45), &seed);
         if (g.npassable < 2) { gb_grid_free(&g); continue; }
         for (int m = 0; m < GB_MODEL_COUNT; m++) {
             gb_ws *ws = gb_ws_new(&g, (gb_model)m);

@@ -28,14 +28,7 @@
 #include "gb_map.h"
 #include "gb_scen.h"
 #include "gb_search.h"
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+#include "gb_stats.h"
 
 static long env_long(const char *name, long dflt)
 {
@@ -72,8 +65,8 @@ GB_TEST(jps, scanned_counts_the_cells_of_straight_jumps_across_windows)
             gb_ws *ws = gb_ws_new(&g, GB_MODEL_8_NOCUT);
             cr_assert_not_null(ws);
             for (int k = 0; k < 24; k++) {
-                int s = (int)(rng_next(&seed) % (uint64_t)n), t;
-                do t = (int)(rng_next(&seed) % (uint64_t)n); while (t == s);
+                int s = (int)(gb_rng_next(&seed) % (uint64_t)n), t;
+                do t = (int)(gb_rng_next(&seed) % (uint64_t)n); while (t == s);
                 if (k < 4) {   /* the corridor's ends */
                     s = k & 1 ? n - 1 : 0;
                     t = k & 2 ? (s ? 0 : n - 1) : (s ? s - 1 : 1);
@@ -140,31 +133,31 @@ GB_TEST(jps, same_search_as_jpsplus_on_long_lines)
     uint64_t seed = (uint64_t)env_long("GB_PROP_SEED", 20261201) ^ 0x6c6f6e67ull;
     char where[160];
     for (long gi = 0; gi < ngrids; gi++) {
-        int lng = 60 + (int)(rng_next(&seed) % 241), shrt = 1 + (int)(rng_next(&seed) % 6);
+        int lng = 60 + (int)(gb_rng_next(&seed) % 241), shrt = 1 + (int)(gb_rng_next(&seed) % 6);
         int w = gi & 1 ? lng : shrt, h = gi & 1 ? shrt : lng;
         /* a quarter nearly open: scans then cross windows before they stop */
-        int density = (int)(rng_next(&seed) % (gi & 2 ? 31 : 4));
+        int density = (int)(gb_rng_next(&seed) % (gi & 2 ? 31 : 4));
         gb_grid g;
         cr_assert_eq(gb_grid_init(&g, w, h), 0);
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++)
-                g.pass[gb_grid_id(&g, x, y)] = (int)(rng_next(&seed) % 100) >= density;
+                g.pass[gb_grid_id(&g, x, y)] = (int)(gb_rng_next(&seed) % 100) >= density;
         gb_grid_recount(&g);
         if (g.npassable == 0) { gb_grid_free(&g); continue; }
         gb_ws *ws = gb_ws_new(&g, GB_MODEL_8_NOCUT);
         cr_assert_not_null(ws);
         for (int k = 0; k < 4; k++) {
             int sx, sy, tx, ty, tries = 0;
-            do { sx = (int)(rng_next(&seed) % (uint64_t)w); sy = (int)(rng_next(&seed) % (uint64_t)h); }
+            do { sx = (int)(gb_rng_next(&seed) % (uint64_t)w); sy = (int)(gb_rng_next(&seed) % (uint64_t)h); }
             while (!g.pass[gb_grid_id(&g, sx, sy)]);
             do {
                 if (k & 1 && tries++ < 50) {   /* on a line through the start */
-                    int dir = (int)(rng_next(&seed) % 8), n = 1 + (int)(rng_next(&seed) % 300);
+                    int dir = (int)(gb_rng_next(&seed) % 8), n = 1 + (int)(gb_rng_next(&seed) % 300);
                     tx = sx + gb_dir_dx[dir] * n;
                     ty = sy + gb_dir_dy[dir] * n;
                 } else {
-                    tx = (int)(rng_next(&seed) % (uint64_t)w);
-                    ty = (int)(rng_next(&seed) % (uint64_t)h);
+                    tx = (int)(gb_rng_next(&seed) % (uint64_t)w);
+                    ty = (int)(gb_rng_next(&seed) % (uint64_t)h);
                 }
             } while (!gb_grid_passable_xy(&g, tx, ty));
             snprintf(where, sizeof where, "grid %ld (%dx%d, %d%%) query %d (%d,%d)->(%d,%d)", gi, w,

@@ -39,6 +39,7 @@
 
 #include "gb_pq.h"
 #include "gb_queues.h"
+#include "gb_stats.h"
 
 #define SQRT2 1.4142135623730951
 
@@ -90,15 +91,8 @@ typedef struct pq_ops {
 GB_PQ_QUEUES(GB_PQ_WRAP)
 
 /* ---- random numbers (splitmix64: fixed seeds, same on every host) ---- */
-static uint64_t rnd64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static uint32_t rnd(uint64_t *s, uint32_t n) { return (uint32_t)(rnd64(s) % n); }
-static double rnd01(uint64_t *s) { return (double)(rnd64(s) >> 11) * 0x1p-53; }
+static uint32_t rnd(uint64_t *s, uint32_t n) { return (uint32_t)(gb_rng_next(s) % n); }
+static double rnd01(uint64_t *s) { return (double)(gb_rng_next(s) >> 11) * 0x1p-53; }
 
 /* ---- scenarios -------------------------------------------------------- */
 enum key_profile {

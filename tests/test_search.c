@@ -33,15 +33,8 @@
 #include "gb_run.h"
 #include "gb_scen.h"
 #include "gb_search.h"
+#include "gb_stats.h"
 #include "gb_validate.h"
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 static long env_long(const char *name, long dflt)
 {
@@ -372,7 +365,7 @@ GB_TEST(search, dijkstra_all_matches_per_query_dijkstra)
     gb_grid g;
     cr_assert_eq(gb_grid_init(&g, 30, 20), 0);
     for (int y = 0; y < 20; y++)
-        for (int x = 0; x < 30; x++) g.pass[gb_grid_id(&g, x, y)] = rng_next(&seed) % 100 >= 25;
+        for (int x = 0; x < 30; x++) g.pass[gb_grid_id(&g, x, y)] = gb_rng_next(&seed) % 100 >= 25;
     int32_t src = gb_grid_id(&g, 3, 3);
     g.pass[src] = 1;
     gb_grid_recount(&g);
@@ -404,23 +397,23 @@ GB_TEST(search, every_solver_and_queue_agrees_with_dijkstra_on_random_grids, .ti
     uint64_t seed = (uint64_t)env_long("GB_PROP_SEED", 20261129);
     char where[160];
     for (long gi = 0; gi < ngrids; gi++) {
-        int w = 1 + (int)(rng_next(&seed) % 24), h = 1 + (int)(rng_next(&seed) % 24);
-        int density = (int)(rng_next(&seed) % 46);
-        gb_model m = (gb_model)(rng_next(&seed) % GB_MODEL_COUNT);
+        int w = 1 + (int)(gb_rng_next(&seed) % 24), h = 1 + (int)(gb_rng_next(&seed) % 24);
+        int density = (int)(gb_rng_next(&seed) % 46);
+        gb_model m = (gb_model)(gb_rng_next(&seed) % GB_MODEL_COUNT);
         gb_grid g;
         cr_assert_eq(gb_grid_init(&g, w, h), 0);
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++)
-                g.pass[gb_grid_id(&g, x, y)] = (int)(rng_next(&seed) % 100) >= density;
+                g.pass[gb_grid_id(&g, x, y)] = (int)(gb_rng_next(&seed) % 100) >= density;
         gb_grid_recount(&g);
         if (g.npassable == 0) { gb_grid_free(&g); continue; }
         gb_ws *ws = gb_ws_new(&g, m);
         cr_assert_not_null(ws);
         for (int k = 0; k < 3; k++) {
             int32_t s, t;
-            do s = gb_grid_id(&g, (int)(rng_next(&seed) % (uint64_t)w), (int)(rng_next(&seed) % (uint64_t)h));
+            do s = gb_grid_id(&g, (int)(gb_rng_next(&seed) % (uint64_t)w), (int)(gb_rng_next(&seed) % (uint64_t)h));
             while (!g.pass[s]);
-            do t = gb_grid_id(&g, (int)(rng_next(&seed) % (uint64_t)w), (int)(rng_next(&seed) % (uint64_t)h));
+            do t = gb_grid_id(&g, (int)(gb_rng_next(&seed) % (uint64_t)w), (int)(gb_rng_next(&seed) % (uint64_t)h));
             while (!g.pass[t]);
             snprintf(where, sizeof where, "grid %ld (%dx%d, %d%%, model %s) query %d (%d,%d)->(%d,%d)",
                      gi, w, h, density, gb_model_name(m), k, gb_grid_x(&g, s), gb_grid_y(&g, s),
@@ -668,30 +661,30 @@ GB_TEST(jpsplus, same_search_as_jps_on_random_grids)
     uint64_t seed = (uint64_t)env_long("GB_PROP_SEED", 20261129) ^ 0x4a50532bu;
     char where[160];
     for (long gi = 0; gi < ngrids; gi++) {
-        int w = 1 + (int)(rng_next(&seed) % 40), h = 1 + (int)(rng_next(&seed) % 40);
-        int density = (int)(rng_next(&seed) % 46);
+        int w = 1 + (int)(gb_rng_next(&seed) % 40), h = 1 + (int)(gb_rng_next(&seed) % 40);
+        int density = (int)(gb_rng_next(&seed) % 46);
         gb_grid g;
         cr_assert_eq(gb_grid_init(&g, w, h), 0);
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++)
-                g.pass[gb_grid_id(&g, x, y)] = (int)(rng_next(&seed) % 100) >= density;
+                g.pass[gb_grid_id(&g, x, y)] = (int)(gb_rng_next(&seed) % 100) >= density;
         gb_grid_recount(&g);
         if (g.npassable == 0) { gb_grid_free(&g); continue; }
         gb_ws *ws = gb_ws_new(&g, GB_MODEL_8_NOCUT);
         cr_assert_not_null(ws);
         for (int k = 0; k < 4; k++) {
             int sx, sy, tx, ty;
-            do { sx = (int)(rng_next(&seed) % (uint64_t)w); sy = (int)(rng_next(&seed) % (uint64_t)h); }
+            do { sx = (int)(gb_rng_next(&seed) % (uint64_t)w); sy = (int)(gb_rng_next(&seed) % (uint64_t)h); }
             while (!g.pass[gb_grid_id(&g, sx, sy)]);
             int tries = 0;
             do {
                 if (k & 1 && tries++ < 50) {   /* on a line through the start, or beside one */
-                    int dir = (int)(rng_next(&seed) % 8), n = 1 + (int)(rng_next(&seed) % 40);
-                    tx = sx + gb_dir_dx[dir] * n + (int)(rng_next(&seed) % 3) / 2 * gb_dir_dy[dir];
+                    int dir = (int)(gb_rng_next(&seed) % 8), n = 1 + (int)(gb_rng_next(&seed) % 40);
+                    tx = sx + gb_dir_dx[dir] * n + (int)(gb_rng_next(&seed) % 3) / 2 * gb_dir_dy[dir];
                     ty = sy + gb_dir_dy[dir] * n;
                 } else {
-                    tx = (int)(rng_next(&seed) % (uint64_t)w);
-                    ty = (int)(rng_next(&seed) % (uint64_t)h);
+                    tx = (int)(gb_rng_next(&seed) % (uint64_t)w);
+                    ty = (int)(gb_rng_next(&seed) % (uint64_t)h);
                 }
             } while (!gb_grid_passable_xy(&g, tx, ty));
             snprintf(where, sizeof where, "grid %ld (%dx%d, %d%%) query %d (%d,%d)->(%d,%d)", gi, w,

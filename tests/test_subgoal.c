@@ -30,16 +30,9 @@
 #include "gb_map.h"
 #include "gb_scen.h"
 #include "gb_search.h"
+#include "gb_stats.h"
 #include "gb_subgoal.h"
 #include "gb_validate.h"
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 static long env_long(const char *name, long dflt)
 {
@@ -120,8 +113,8 @@ static void check_grid(checker *c, const gb_grid *g, uint64_t *seed, int nsrc, c
         cr_assert_eq(gb_sg_build(&sg[tl], g, tl), 0, "%s: build (two_level=%d) failed", where, tl);
     for (int k = 0; k < nsrc; k++) {
         int32_t s;
-        do s = gb_grid_id(g, (int)(rng_next(seed) % (uint64_t)g->width),
-                          (int)(rng_next(seed) % (uint64_t)g->height));
+        do s = gb_grid_id(g, (int)(gb_rng_next(seed) % (uint64_t)g->width),
+                          (int)(gb_rng_next(seed) % (uint64_t)g->height));
         while (!g->pass[s]);
         cr_assert_eq(gb_dijkstra_all(g, GB_MODEL_8_NOCUT, s, c->dist), 0);
         for (int32_t t = 0; t < g->ncells; t++) {
@@ -140,13 +133,13 @@ GB_TEST(subgoal, random_noise_grids_match_dijkstra)
     char where[128];
     for (long gi = 0; gi < ngrids; gi++) {
         int side = gi % 10 == 9 ? 80 : 24;   /* every 10th up to 80 x 80 */
-        int w = 1 + (int)(rng_next(&seed) % (uint64_t)side), h = 1 + (int)(rng_next(&seed) % (uint64_t)side);
-        int density = (int)(rng_next(&seed) % 50);
+        int w = 1 + (int)(gb_rng_next(&seed) % (uint64_t)side), h = 1 + (int)(gb_rng_next(&seed) % (uint64_t)side);
+        int density = (int)(gb_rng_next(&seed) % 50);
         gb_grid g;
         cr_assert_eq(gb_grid_init(&g, w, h), 0);
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++)
-                g.pass[gb_grid_id(&g, x, y)] = (int)(rng_next(&seed) % 100) >= density;
+                g.pass[gb_grid_id(&g, x, y)] = (int)(gb_rng_next(&seed) % 100) >= density;
         gb_grid_recount(&g);
         if (g.npassable > 0) {
             checker c;
@@ -169,18 +162,18 @@ GB_TEST(subgoal, random_rectangle_and_wall_grids_match_dijkstra)
     long found = 0, queries = 0;
     char where[128];
     for (long gi = 0; gi < ngrids; gi++) {
-        int w = 8 + (int)(rng_next(&seed) % 89), h = 8 + (int)(rng_next(&seed) % 89);
-        int nrect = (int)(rng_next(&seed) % 50);
+        int w = 8 + (int)(gb_rng_next(&seed) % 89), h = 8 + (int)(gb_rng_next(&seed) % 89);
+        int nrect = (int)(gb_rng_next(&seed) % 50);
         gb_grid g;
         cr_assert_eq(gb_grid_init(&g, w, h), 0);
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) g.pass[gb_grid_id(&g, x, y)] = 1;
         for (int r = 0; r < nrect; r++) {
-            int rx = (int)(rng_next(&seed) % (uint64_t)w), ry = (int)(rng_next(&seed) % (uint64_t)h);
-            int rw = 1 + (int)(rng_next(&seed) % 12), rh = 1 + (int)(rng_next(&seed) % 12);
-            if (rng_next(&seed) % 4) {   /* mostly thin walls: many corners to turn at */
-                if (rng_next(&seed) % 2) rw = 1, rh = 1 + (int)(rng_next(&seed) % (uint64_t)(h / 2 + 1));
-                else rh = 1, rw = 1 + (int)(rng_next(&seed) % (uint64_t)(w / 2 + 1));
+            int rx = (int)(gb_rng_next(&seed) % (uint64_t)w), ry = (int)(gb_rng_next(&seed) % (uint64_t)h);
+            int rw = 1 + (int)(gb_rng_next(&seed) % 12), rh = 1 + (int)(gb_rng_next(&seed) % 12);
+            if (gb_rng_next(&seed) % 4) {   /* mostly thin walls: many corners to turn at */
+                if (gb_rng_next(&seed) % 2) rw = 1, rh = 1 + (int)(gb_rng_next(&seed) % (uint64_t)(h / 2 + 1));
+                else rh = 1, rw = 1 + (int)(gb_rng_next(&seed) % (uint64_t)(w / 2 + 1));
             }
             for (int y = ry; y < ry + rh && y < h; y++)
                 for (int x = rx; x < rx + rw && x < w; x++) g.pass[gb_grid_id(&g, x, y)] = 0;
@@ -260,8 +253,8 @@ ParameterizedTest(sg_case *c, subgoal_shared, every_sampled_query_matches_dijkst
         for (int tl = 0; tl < 3; tl++) check_one(&ck, sg[tl], s, t, where);
         snprintf(where, sizeof where, "%s:%ld (same start, other goals)", c->scen, q->line);
         for (int k = 0; k < 64; k++) {
-            int32_t t2 = gb_grid_id(g, (int)(rng_next(&seed) % (uint64_t)g->width),
-                                    (int)(rng_next(&seed) % (uint64_t)g->height));
+            int32_t t2 = gb_grid_id(g, (int)(gb_rng_next(&seed) % (uint64_t)g->width),
+                                    (int)(gb_rng_next(&seed) % (uint64_t)g->height));
             if (!g->pass[t2]) continue;
             for (int tl = 0; tl < 3; tl++) check_one(&ck, sg[tl], s, t2, where);
         }
@@ -558,7 +551,7 @@ GB_TEST(subgoal, table_distances_are_grid_distances)
         for (int x = 0; x < 90; x++)
             g.pass[gb_grid_id(&g, x, y)] = !(x == 45 && y != 20 && y != 50)
                                            && !(x % 9 == 4 && y % 7 == 3)
-                                           && (int)(rng_next(&seed) % 100) >= 4;
+                                           && (int)(gb_rng_next(&seed) % 100) >= 4;
     gb_grid_recount(&g);
     check_table(&g, "rooms 90x70");
     gb_grid_free(&g);
@@ -601,8 +594,8 @@ GB_TEST(subgoal, limits_stop_the_graph_search)
         int limited = 0, timed = 0;
         uint64_t seed = 7;
         for (int k = 0; k < 200; k++) {
-            int32_t s = (int32_t)(rng_next(&seed) % (uint64_t)g->ncells);
-            int32_t t = (int32_t)(rng_next(&seed) % (uint64_t)g->ncells);
+            int32_t s = (int32_t)(gb_rng_next(&seed) % (uint64_t)g->ncells);
+            int32_t t = (int32_t)(gb_rng_next(&seed) % (uint64_t)g->ncells);
             if (!g->pass[s] || !g->pass[t]) continue;
             int32_t len, len2;
             double cost, cost2;
