@@ -28,16 +28,23 @@ CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS  ?= $(OPT) -g
 # -fPIC: libgridbench.a links into user plugins (shared objects) too, and
 # libgridbench.so is built from the same objects.
-ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -fPIC -Isolvers -Iharness -MMD -MP
+ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -fPIC $(INCS) -MMD -MP
 LDLIBS  := -lm
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
+# harness/ is laid out by stage, each folder using only those before it
+# (scripts/check-layers.sh checks the arrows; docs/design/layout.md):
+#   core  -> io -> check -> gen -> run -> report -> cli
+# Headers are included by their base name, so that the installed flat
+# include/gridbench/ folder serves plugins unchanged.
+HARNESS_DIRS := core io check gen run report cli
+INCS        := -Isolvers $(HARNESS_DIRS:%=-Iharness/%)
 SOLVER_SRC  := $(wildcard solvers/*.c)
-HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
+HARNESS_SRC := $(filter-out harness/cli/main.c,$(foreach d,$(HARNESS_DIRS),$(wildcard harness/$(d)/*.c)))
 TEST_SRC    := $(wildcard tests/*.c)
 
 LIB_OBJ  := $(SOLVER_SRC:%.c=$(BUILD)/%.o) $(HARNESS_SRC:%.c=$(BUILD)/%.o)
-MAIN_OBJ := $(BUILD)/harness/main.o
+MAIN_OBJ := $(BUILD)/harness/cli/main.o
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libgridbench.a
 SOLIB    := $(BUILD)/libgridbench.so
@@ -48,6 +55,10 @@ TESTBIN  := $(BUILD)/gridbench-tests
 GB_SHARED ?= $(abspath ../shared/movingai)
 TEST_JOBS ?= 2
 GB_TEST_FULL ?= 0
+
+.PHONY: layers
+layers:
+	@./scripts/check-layers.sh
 
 .PHONY: all test test-full bench-scale check check-leak check-cli report bench bench-jps bench-bounds datasets clean install examples \
         test-slurm test-parallel FORCE
@@ -70,10 +81,10 @@ $(BUILDINFO): FORCE
 	@printf '#define GB_BUILD_CFLAGS "%s"\n#define GB_BUILD_COMMIT "%s"\n' \
 	  '$(CC) $(CFLAGS) $(EXTRA_CFLAGS)' '$(GIT_COMMIT)' > $@.new.$$$$ && \
 	if cmp -s $@.new.$$$$ $@; then rm -f $@.new.$$$$; else mv -f $@.new.$$$$ $@; fi
-$(BUILD)/harness/gb_env.o: $(BUILDINFO)
-$(BUILD)/harness/gb_env.o: EXTRA_DEFS = -include $(BUILDINFO)
-$(BUILD)/harness/main.o: EXTRA_DEFS = -DGB_VERSION='"$(VERSION)"'
-$(BUILD)/harness/main.o: Makefile
+$(BUILD)/harness/run/gb_env.o: $(BUILDINFO)
+$(BUILD)/harness/run/gb_env.o: EXTRA_DEFS = -include $(BUILDINFO)
+$(BUILD)/harness/cli/main.o: EXTRA_DEFS = -DGB_VERSION='"$(VERSION)"'
+$(BUILD)/harness/cli/main.o: Makefile
 FORCE:
 
 $(LIB): $(LIB_OBJ)
@@ -94,7 +105,7 @@ $(TESTBIN): $(TEST_OBJ) $(LIB)
 
 # The tests' oracle cache starts empty in $(BUILD)/test-cache, so every
 # `make test` runs the Dijkstra oracle for real and never reads a user's cache.
-test: $(TESTBIN) $(BIN)
+test: $(TESTBIN) $(BIN) layers
 	rm -rf $(BUILD)/test-cache
 	GB_SHARED=$(GB_SHARED) GB_BIN=$(abspath $(BIN)) LC_ALL=C XDG_CACHE_HOME=$(abspath $(BUILD))/test-cache \
 	  GB_TEST_FULL=$(GB_TEST_FULL) ./scripts/run-tests.sh $(TESTBIN) $(TEST_JOBS) $(TEST_ARGS)
@@ -177,7 +188,7 @@ install: $(LIB) $(SOLIB) $(BIN)
 	  $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 solvers/*.h harness/*.h $(DESTDIR)$(PREFIX)/include/gridbench/
+	install -m 644 solvers/*.h $(HARNESS_DIRS:%=harness/%/*.h) $(DESTDIR)$(PREFIX)/include/gridbench/
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/gridbench/plots
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/gridbench/plots/
@@ -212,9 +223,9 @@ FUZZ_BUILD   ?= build/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := map scen solve journal dyn
 FUZZ_FLAGS   := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1
-FUZZ_LIB_SRC := $(SOLVER_SRC) harness/gb_diag.c harness/gb_map.c harness/gb_scen.c \
-                harness/gb_validate.c harness/gb_anyangle.c harness/gb_journal.c harness/gb_status.c \
-                harness/gb_dynscen.c
+FUZZ_LIB_SRC := $(SOLVER_SRC) harness/core/gb_diag.c harness/io/gb_map.c harness/io/gb_scen.c \
+                harness/check/gb_validate.c harness/check/gb_anyangle.c harness/io/gb_journal.c \
+                harness/core/gb_status.c harness/io/gb_dynscen.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 
@@ -222,7 +233,7 @@ FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 .SECONDARY: $(FUZZ_LIB_OBJ) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz/fuzz_%.o)
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CSTD) $(WARN) $(FUZZ_FLAGS) -Isolvers -Iharness -MMD -MP -c $< -o $@
+	$(FUZZ_CC) $(CSTD) $(WARN) $(FUZZ_FLAGS) $(INCS) -MMD -MP -c $< -o $@
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ $(LDLIBS)

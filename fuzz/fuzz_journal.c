@@ -1,6 +1,6 @@
 /*
  * fuzz_journal.c -- libFuzzer target for the run journal
- * (harness/gb_journal.c): the bytes are an interrupted run's
+ * (harness/io/gb_journal.c): the bytes are an interrupted run's
  * FILE.partial, resumed; a refused journal must stay untouched, a resumed
  * one be cut to its complete queries and read back what is appended to
  * it.  The checks live in fuzz_checks.h (gb_fuzz_journal), shared with

@@ -63,7 +63,7 @@ Matrix
   --model M             movement model (default 8-nocut)
   --external CMD        also run an external solver (docs/protocol.md); repeatable
   --external-name NAME  name the --external just before
-  --plugin LIB.so       load user solvers (harness/gb_user.h); name them in --solvers
+  --plugin LIB.so       load user solvers (harness/run/gb_user.h); name them in --solvers
   --reps N              timed repetitions per query (default 3)
 hyperfine (whole `gridbench run` processes, one per solver)
   --hyperfine-runs N    runs per command (default 3)

@@ -18,7 +18,7 @@
  *   - gb_alloc_fail_at(n): the n-th allocation from now fails once
  *     (returns NULL with errno = ENOMEM), as a real out-of-memory would.
  *     `gridbench` arms it from the environment variable
- *     GRIDBENCH_FAIL_ALLOC=n (harness/main.c), which is how the test suite
+ *     GRIDBENCH_FAIL_ALLOC=n (harness/cli/main.c), which is how the test suite
  *     proves that every failure is reported and unwound;
  *   - gb_alloc_set_budget(b): an allocation that would take the live
  *     figure above b bytes fails (0 = no budget).

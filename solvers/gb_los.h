@@ -3,7 +3,7 @@
  * no-corner-cutting rule, and the Euclidean length of any-angle paths.
  * Used by Theta* (gb_theta.c) and by the `+smooth` modifier (gb_ws.c);
  * the harness validates any-angle paths with a check of its own
- * (harness/gb_anyangle.c), written differently on purpose.
+ * (harness/check/gb_anyangle.c), written differently on purpose.
  *
  * The rule.  Cell (x, y) is the closed unit square [x, x+1] x [y, y+1];
  * a segment joins the centres (x0+1/2, y0+1/2) and (x1+1/2, y1+1/2).  It

@@ -1,6 +1,6 @@
 /*
- * test_compare.c -- Criterion tests for the statistics (harness/gb_stats)
- * and for `gridbench compare` (harness/gb_compare, gb_cmd_compare).
+ * test_compare.c -- Criterion tests for the statistics (harness/core/gb_stats)
+ * and for `gridbench compare` (harness/report/gb_compare, gb_cmd_compare).
  *
  *   stats     splitmix64 is deterministic and in range; Mann-Whitney U
  *             p-values against values counted by hand / by enumeration

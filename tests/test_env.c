@@ -1,6 +1,6 @@
 /*
- * test_env.c -- Criterion tests for harness/gb_sha256, harness/gb_env and
- * `gridbench env` (harness/gb_cmd_env.c).
+ * test_env.c -- Criterion tests for harness/core/gb_sha256, harness/run/gb_env and
+ * `gridbench env` (harness/cli/gb_cmd_env.c).
  *
  *   sha256_*   FIPS 180-4 / NIST example vectors ("abc", "", the 448-bit
  *              and 896-bit messages, one million 'a'), incremental updates

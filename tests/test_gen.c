@@ -1,6 +1,6 @@
 /*
- * test_gen.c -- Criterion tests for harness/gb_gen (map and scenario
- * generators) and `gridbench gen` (harness/gb_cmd_gen.c).
+ * test_gen.c -- Criterion tests for harness/gen/gb_gen (map and scenario
+ * generators) and `gridbench gen` (harness/cli/gb_cmd_gen.c).
  *
  *   reproducible_*   same options -> byte-identical .map and .scen (two
  *                    runs of the command into two mkdtemp dirs); other

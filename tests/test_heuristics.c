@@ -1,8 +1,8 @@
 /*
  * test_heuristics.c -- Criterion tests (suite "heuristics") for the
  * differential heuristic (solvers/gb_landmarks), the heuristic validator
- * (harness/gb_heurval) and `gridbench heuristics`
- * (harness/gb_cmd_heuristics.c).
+ * (harness/check/gb_heurval) and `gridbench heuristics`
+ * (harness/cli/gb_cmd_heuristics.c).
  *
  *   landmarks_*   exact selection on a corridor (farthest-point rule, ties
  *                 to the smallest id, k capped at the component size);

@@ -1,5 +1,5 @@
 /*
- * test_loaders.c -- Criterion tests for harness/gb_diag, gb_map, gb_scen.
+ * test_loaders.c -- Criterion tests for harness/core/gb_diag, gb_map, gb_scen.
  *
  *   bad_inputs      one table of malformed .map / .scen texts, each with the
  *                   exact sysexits code and formatted diagnostic it must

@@ -35,7 +35,7 @@ static void need_cc(void)
 /* Build tests/plugins/SRC.c into DIR/NAME.so (extra cc flags in flags). */
 static void build_plugin(const char *dir, const char *src, const char *name, const char *flags)
 {
-    int rc = gb_test_sh(out, sizeof out, "cc -shared -fPIC -Isolvers -Iharness %s "
+    int rc = gb_test_sh(out, sizeof out, "cc -shared -fPIC -Isolvers -Iharness/core -Iharness/run %s "
                         "tests/plugins/%s.c -o %s/%s.so", flags, src, dir, name);
     cr_assert_eq(rc, 0, "building %s: exit %d: %s", src, rc, out);
 }

@@ -1,7 +1,7 @@
 /*
  * test_report.c -- Criterion tests for the reporting chain: the CSV and
- * JSON readers (harness/gb_csv, harness/gb_jvalue), the statistics of
- * `gridbench summary` (harness/gb_summary), `gridbench footprint`,
+ * JSON readers (harness/core/gb_csv, harness/core/gb_jvalue), the statistics of
+ * `gridbench summary` (harness/report/gb_summary), `gridbench footprint`,
  * `gridbench report`, and scripts/report.sh end to end.
  *
  *   quantile     gb_quantile is Hyndman & Fan type 7, value by value
@@ -138,7 +138,7 @@ static const char *gb_bin(void)
     if (!bin || !bin[0]) cr_skip_test("GB_BIN is not set (make test sets it)");
     if (!gb_bin_or_null())
         cr_skip_test("%s lacks the summary/footprint/report subcommands (register gb_cmd_summary, "
-                     "gb_cmd_footprint and gb_cmd_report in harness/main.c)", bin);
+                     "gb_cmd_footprint and gb_cmd_report in harness/cli/main.c)", bin);
     return bin;
 }
 

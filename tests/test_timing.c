@@ -35,7 +35,7 @@ GB_TEST(timing, summary_speedup_only_within_one_time_source)
     char d[64] = "/tmp/gbtime.XXXXXX";
     cr_assert_not_null(mkdtemp(d));
     int rc = gb_test_sh(out, sizeof out, "cc -O2 -o %s/solver examples/solver.c && cc -shared -fPIC "
-                        "-Isolvers -Iharness tests/plugins/api_plugin.c -o %s/api.so", d, d);
+                        "-Isolvers -Iharness/core -Iharness/run tests/plugins/api_plugin.c -o %s/api.so", d, d);
     cr_assert_eq(rc, 0, "build: exit %d: %s", rc, out);
     rc = gb_test_sh(out, sizeof out, "%s run --quiet --no-oracle-cache --count 8 -s dijkstra,"
                     "astar-octile,via-library --plugin %s/api.so --external 'exec %s/solver' "

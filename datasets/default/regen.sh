@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # regen.sh -- regenerate the bundled default dataset (datasets/default/)
 # with the project's own generator.  Output is byte-identical on every run
-# and machine (see harness/gb_gen.h); run it after changing the generator
+# and machine (see harness/gen/gb_gen.h); run it after changing the generator
 # or gb_dijkstra_all, then review the diff.
 #
 # Usage: datasets/default/regen.sh   (from anywhere; needs ./gridbench,

@@ -4,7 +4,7 @@
  * (right only when start == goal).  Its time_ns is gridbench's timing
  * wrapper (two clock reads) and the call through the plugin's pointer.
  *
- *   cc -O2 -shared -fPIC -Isolvers -Iharness tests/plugins/instant_plugin.c -o instant.so
+ *   cc -O2 -shared -fPIC -Isolvers -Iharness/core -Iharness/run tests/plugins/instant_plugin.c -o instant.so
  *   gridbench run --plugin ./instant.so --solver instant-plugin SAME.scen
  */
 #include <gb_user.h>

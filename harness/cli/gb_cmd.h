@@ -3,7 +3,7 @@
  * argv of its subcommand (argv[0] is the subcommand name), prints its own
  * --help, reports errors on stderr as "gridbench CMD: ..." and returns
  * the process exit status (0, 1 for wrong results, sysexits codes for
- * bad usage or input).  harness/main.c only dispatches.
+ * bad usage or input).  harness/cli/main.c only dispatches.
  */
 #ifndef GB_CMD_H
 #define GB_CMD_H

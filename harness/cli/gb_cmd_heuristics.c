@@ -1,7 +1,7 @@
 /*
  * gb_cmd_heuristics.c -- `gridbench heuristics`: check heuristics for
  * admissibility, consistency and informedness against exact distances
- * (harness/gb_heurval.h), write one CSV row per (heuristic, weight, goal),
+ * (harness/check/gb_heurval.h), write one CSV row per (heuristic, weight, goal),
  * and print a verdict per heuristic that is compared with what the
  * registry (GB_HEUR_LIST) claims.
  *

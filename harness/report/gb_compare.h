@@ -3,7 +3,7 @@
  * paired row by row: which rows changed status, and per map x solver x
  * queue whether NEW is faster, slower or the same, with the intervals
  * and tests of gb_stats.h.  The library part of `gridbench compare`
- * (harness/gb_cmd_compare.c prints, this file computes).
+ * (harness/cli/gb_cmd_compare.c prints, this file computes).
  *
  * Rows and pairs
  *   A row's key is (map, scen, line, solver, queue), where scen is the

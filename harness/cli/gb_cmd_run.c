@@ -101,7 +101,7 @@ static void run_usage(FILE *f)
 "                        (--max-ms sets it too when this is not given)\n"
 "                        (default 10000; status 'timeout')\n"
 "      --plugin LIB.so   load user solvers from a shared library exporting\n"
-"                        gb_plugin_solvers() (see harness/gb_user.h); they run\n"
+"                        gb_plugin_solvers() (see harness/run/gb_user.h); they run\n"
 "                        with queue 'none' under their own names, in a worker\n"
 "                        process even with --jobs 1 (a plugin that crashes\n"
 "                        gets crash rows, the run goes on); an optional\n"
