@@ -56,16 +56,17 @@ GB_SHARED ?= $(abspath ../shared/movingai)
 TEST_JOBS ?= 2
 GB_TEST_FULL ?= 0
 
-.PHONY: layers
-layers:
-	@./scripts/check-layers.sh
-
 .PHONY: all test test-full bench-scale check check-leak check-cli report bench bench-jps bench-bounds datasets clean install examples \
         test-slurm test-parallel FORCE
 all: gridbench
 
 gridbench: $(BIN)
 	ln -sf $(BIN) gridbench
+
+# the include arrows point one way (scripts/check-layers.sh)
+.PHONY: layers
+layers:
+	@./scripts/check-layers.sh
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "gb_alloc.h"
-#include "gb_run.h"
+#include "gb_run_opts.h"
 #include "gb_sha256.h"
 
 void gb_plan_free(gb_plan *p)

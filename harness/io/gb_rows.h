@@ -1,0 +1,69 @@
+/*
+ * gb_rows.h -- the row format of `gridbench run`: the CSV column contract.
+ *
+ * Users script against these columns, so the list is a public contract:
+ * columns are only ever added at the end, never renamed, removed or
+ * reordered.  This module is the one home of that list: the runner writes
+ * rows through gb_row_write, `merge` and the journal check rows against
+ * gb_rows_header and gb_rows_kinds, and the report reads the same names.
+ *
+ * A gb_row is plain data: every field is what the column prints, already
+ * decided by the runner (names, status, checked costs), so this module
+ * knows nothing of solvers, pairs or validators.  Empty fields are spelt
+ * by the has_* flags and by 0 for the unsigned "not known" columns
+ * (mem_bytes, prep_ns), as documented per field below.
+ */
+#ifndef GB_ROWS_H
+#define GB_ROWS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Number of columns of gb_rows_header(). */
+#define GB_ROWS_NCOL 38
+
+/* One row. */
+typedef struct gb_row {
+    /* the query */
+    const char *map;            /* the map's base name */
+    const char *scen;           /* the scenario file as given */
+    long line;                  /* its line in the scenario file */
+    int bucket, sx, sy, gx, gy;
+    const char *model;          /* movement model name */
+    double scen_cost;           /* the printed optimum ... */
+    int scen_decimals;          /* ... and its number of decimals */
+    double euclid_lb;           /* the straight line start-goal */
+    /* the pair */
+    const char *solver, *queue, *guarantee;
+    double bound;
+    const char *status;         /* gb_row_status_name() */
+    const char *time_source;    /* inproc, plugin, process */
+    const char *cost_model;     /* grid, any-angle */
+    /* the answer */
+    int has_cost;               /* cost and path_len are the solver's */
+    double cost;
+    int32_t path_len;
+    int has_opt;                /* dijkstra_cost is known */
+    double opt;                 /* Dijkstra's optimum */
+    int has_path_cost;          /* the validated cost is known (subopt, lb_ratio) */
+    double path_cost;
+    uint64_t expanded, generated, scanned, pushes, pops, decreases, stale, peak_open;
+    int64_t time_ns, time_cold_ns;
+    int reps;
+    uint64_t mem_bytes, prep_ns;   /* 0: not known (an empty field) */
+    int64_t solver_time_ns;        /* < 0: none (an empty field) */
+} gb_row;
+
+/* The CSV header line, without a newline. */
+const char *gb_rows_header(void);
+
+/* The kind of each column, one character per column of the header, for
+ * checking rows read back (journal, merge): 'n' a number or empty, 's' a
+ * row status name, '.' any text. */
+const char *gb_rows_kinds(void);
+
+/* Write *r as one CSV line (with its newline) to out.  Text fields are
+ * quoted as RFC 4180 needs; write errors are left in out's error flag. */
+void gb_row_write(FILE *out, const gb_row *r);
+
+#endif

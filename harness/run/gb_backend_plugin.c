@@ -1,0 +1,123 @@
+/*
+ * gb_backend_plugin.c -- user solvers (gb_user.h: a registered function or
+ * a plugin's shared library) behind gb_backend_ops.
+ *
+ * A plugin pair always runs in a worker process (gb_run.c), so one that
+ * crashes costs rows, not the run.  While it runs, the worker publishes
+ * the pair index in shared memory (ex->inflight); when the worker dies
+ * there, the parent hands the query out again with the pair on its skip
+ * list, and solve then answers `crash` without running it (ex->skip).
+ * A pair skipped at map load is prepared when it next runs.
+ *
+ * The cost of a user path is the sum of its steps (1 or sqrt 2 by
+ * shape); an illegal step is the validator's to report.
+ */
+#include "gb_exec.h"
+
+#include <string.h>
+#include <sys/wait.h>
+
+#include "gb_user.h"
+
+static uint64_t plugin_bytes(const gb_exec *ex, int pi, const gb_grid *g)
+{
+    (void)ex; (void)pi; (void)g;
+    return 0;   /* not known */
+}
+
+static int plugin_prepare(gb_exec *ex, int pi, gb_diag *d)
+{
+    (void)d;
+    if (ex->skip[pi]) return GB_PREP_NONE;   /* it crashed this query before: prepared when run */
+    if (ex->inflight) *ex->inflight = pi;
+    ex->uprep[pi] = gb_user_prepare(ex->o->pairs[pi].user, &ex->map.grid, ex->o->model) == 0
+                        ? GB_UPREP_DONE : GB_UPREP_FAILED;
+    if (ex->inflight) *ex->inflight = -1;
+    return 0;
+}
+
+/* Run user solver u once from cell s to t; the path (cell ids) goes to
+ * ex->upath.  What the solver returned: < 0 an internal error. */
+static int32_t run_once(gb_exec *ex, const gb_user_solver *u, int32_t s, int32_t t, gb_answer *a)
+{
+    const gb_grid *g = &ex->map.grid;
+    memset(&a->st, 0, sizeof a->st);
+    int32_t n = u->solve(u->ctx, g, ex->o->model, s, t, ex->upath, g->ncells, &a->st);
+    a->n = 0;
+    if (n == 0) { a->rs = GB_UNREACHABLE; return n; }
+    a->rs = GB_FOUND;
+    if (n < 0 || n > g->ncells) return n;   /* crash, or an invalid (empty) path */
+    a->n = n;
+    return n;
+}
+
+static int plugin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb_diag *d)
+{
+    (void)d;
+    const gb_pair *p = &ex->o->pairs[pi];
+    const gb_grid *g = &ex->map.grid;
+    if (!ex->skip[pi] && ex->uprep[pi] == GB_UPREP_NONE) {
+        /* skipped when the map was loaded (it crashed that query): prepare it now */
+        if (ex->inflight) *ex->inflight = pi;
+        int64_t t0 = gb_now_ns();
+        ex->uprep[pi] = gb_user_prepare(p->user, g, ex->o->model) == 0 ? GB_UPREP_DONE : GB_UPREP_FAILED;
+        int64_t dt = gb_now_ns() - t0;
+        ex->prep[pi] = dt > 0 ? (uint64_t)dt : 1;
+        if (ex->inflight) *ex->inflight = -1;
+    }
+    a->nrep = 1;
+    ex->times[0] = 0;
+    if (ex->skip[pi]) {
+        a->fail = GB_EXT_CRASH;   /* it killed the worker on this query: not run again */
+        char how[96];   /* a signal; a sanitizer's report exits with a status instead */
+        if (WIFSIGNALED(ex->skip_ws))
+            snprintf(how, sizeof how, "signal %d: %s", WTERMSIG(ex->skip_ws),
+                     strsignal(WTERMSIG(ex->skip_ws)));
+        else
+            snprintf(how, sizeof how, "exit status %d", WEXITSTATUS(ex->skip_ws));
+        snprintf(a->msg, sizeof a->msg, "the user solver crashed the worker process running it "
+                 "(%s); not run again on this query", how);
+        return 0;
+    }
+    if (ex->uprep[pi] == GB_UPREP_FAILED) {
+        a->fail = GB_EXT_CRASH;   /* not run: its per-map preparation failed */
+        snprintf(a->msg, sizeof a->msg, "the user solver's prepare hook failed on this map "
+                 "(returned -1)");
+        return 0;
+    }
+    int32_t si = gb_grid_id(g, s.x, s.y), ti = gb_grid_id(g, t.x, t.y), n = 0;
+    if (ex->inflight) *ex->inflight = pi;   /* a crash now is this pair's */
+    for (int rep = 0; rep < ex->o->reps; rep++) {
+        int64_t t0 = gb_now_ns();
+        n = run_once(ex, p->user, si, ti, a);
+        ex->times[rep] = gb_now_ns() - t0;
+        if (n < 0 && a->fail == GB_EXT_PATH) {
+            a->fail = GB_EXT_CRASH;   /* the solver says it failed */
+            snprintf(a->msg, sizeof a->msg, "the user solver reported an internal error "
+                     "(returned a negative length)");
+        }
+    }
+    if (ex->inflight) *ex->inflight = -1;
+    a->nrep = ex->o->reps;
+    a->counters = 1;
+    double c = 0.0;
+    for (int32_t i = 0; i < a->n; i++) {
+        ex->xy[i].x = gb_grid_x(g, ex->upath[i]);
+        ex->xy[i].y = gb_grid_y(g, ex->upath[i]);
+        if (i > 0) c += ex->xy[i].x != ex->xy[i - 1].x && ex->xy[i].y != ex->xy[i - 1].y ? GB_SQRT2 : 1.0;
+    }
+    a->cost = c;
+    return 0;
+}
+
+static void plugin_release(gb_exec *ex, int pi)
+{
+    if (ex->uprep[pi] == GB_UPREP_DONE) gb_user_release(ex->o->pairs[pi].user);
+    ex->uprep[pi] = GB_UPREP_NONE;
+}
+
+static void plugin_close(gb_exec *ex, int pi) { (void)ex; (void)pi; }
+
+const gb_backend_ops gb_backend_plugin = {
+    "plugin", plugin_prepare, plugin_solve, plugin_bytes, plugin_release, plugin_close
+};

@@ -1,0 +1,536 @@
+/*
+ * gb_exec.c -- execute one query: oracle -> for each pair: backend.solve ->
+ * judge -> row (gb_exec.h describes the stage and its structures).
+ *
+ * A query is executed in three passes so that no row rests on an
+ * unproven optimum (gb_oracle.c):
+ *   1. every pair runs through its backend and its path is validated
+ *      (validation does not depend on the optimum);
+ *   2. every pair is judged against the optimum; when the optimum is the
+ *      oracle cache's claim and any verdict needs proof
+ *      (gb_judge_needs_proof), Dijkstra re-derives it and every pair is
+ *      judged again;
+ *   3. the rows and failure notes are written.
+ * Per pair the exec keeps its answer, its path's check and its times in
+ * arrays [npairs] allocated once per run.
+ */
+#define _GNU_SOURCE 1   /* open_memstream, strsignal */
+#include "gb_exec.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "gb_alloc.h"
+#include "gb_anyangle.h"
+#include "gb_rows.h"
+#include "gb_scen.h"
+#include "gb_user.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int64_t gb_median_i64(int64_t *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_i64);
+    return n % 2 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+const char *gb_pair_queue_name(const gb_pair *p)
+{
+    if (p->user || p->ext_cmd) return "none";
+    return p->queue < 0 ? gb_solver_queue_label(&p->spec) : gb_queue_name((gb_queue_kind)p->queue);
+}
+
+const gb_backend_ops *gb_backend_of(const gb_pair *p)
+{
+    return p->ext_cmd ? &gb_backend_process : p->user ? &gb_backend_plugin : &gb_backend_builtin;
+}
+
+/* Nonzero when query q fits the map but puts start or goal on a blocked
+ * cell (the only per-query problem that is not fatal). */
+static int endpoint_blocked(const gb_query *q, const gb_grid *g)
+{
+    if (q->map_w != g->width || q->map_h != g->height) return 0;
+    if (q->sx >= g->width || q->gx >= g->width || q->sy >= g->height || q->gy >= g->height) return 0;
+    return !gb_grid_passable_xy(g, q->sx, q->sy) || !gb_grid_passable_xy(g, q->gx, q->gy);
+}
+
+void gb_exec_note(gb_exec *ex, gb_run_note_kind k, const char *fmt, ...)
+{
+    char b[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    for (char *c = b; *c; c++) if (*c == '\n' || *c == '\r') *c = ' ';
+    fprintf(ex->notes_f, "%d%s\n", (int)k, b);
+}
+
+/* ---- one query's result ------------------------------------------------ */
+
+int gb_qres_init(gb_qres *r, int npairs)
+{
+    memset(r, 0, sizeof *r);
+    size_t n = npairs > 0 ? (size_t)npairs : 1;
+    r->st = gb_calloc(n, sizeof *r->st);
+    r->exp = gb_calloc(n, sizeof *r->exp);
+    r->ns = gb_calloc(n, sizeof *r->ns);
+    r->name = gb_calloc(n, sizeof *r->name);
+    return r->st && r->exp && r->ns && r->name ? 0 : -1;
+}
+
+void gb_qres_clear_text(gb_qres *r)
+{
+    free(r->rows);      /* from open_memstream or the pool's reader: the C allocator */
+    free(r->notes);
+    r->rows = r->notes = NULL;
+    r->rows_len = r->notes_len = 0;
+}
+
+void gb_qres_free(gb_qres *r)
+{
+    gb_qres_clear_text(r);
+    gb_free(r->st);
+    gb_free(r->exp);
+    gb_free(r->ns);
+    gb_free(r->name);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- the exec and its map ---------------------------------------------- */
+
+/* Per pair, what pass 1 leaves for passes 2 and 3. */
+typedef struct pairrun {
+    gb_answer a;
+    gb_check pc;             /* the path's check (pc.ok: valid) */
+    gb_outcome w;
+    int st;                  /* the verdict */
+    int64_t med, cold;
+} pairrun;
+
+static void exec_unload(gb_exec *ex)
+{
+    for (int pi = 0; ex->be && ex->loaded && pi < ex->o->npairs; pi++) ex->be[pi]->release(ex, pi);
+    gb_ocache_close(ex->oc);
+    ex->oc = NULL;
+    gb_ws_free(ex->ws);
+    gb_free(ex->xy);
+    gb_free(ex->upath);
+    gb_map_free(&ex->map);
+    ex->ws = NULL;
+    ex->xy = NULL;
+    ex->upath = NULL;
+    ex->loaded = 0;
+    ex->mpath[0] = '\0';
+}
+
+void gb_exec_free(gb_exec *ex)
+{
+    exec_unload(ex);
+    for (int pi = 0; ex->be && pi < ex->o->npairs; pi++) ex->be[pi]->close(ex, pi);
+    gb_free(ex->be);
+    gb_free(ex->ext);
+    gb_free(ex->pname);
+    gb_free(ex->prep);
+    gb_free(ex->mem);
+    gb_free(ex->uprep);
+    gb_free(ex->skip);
+    gb_free(ex->times);
+    gb_free(ex->self);
+    gb_free(ex->runs);
+    memset(ex, 0, sizeof *ex);
+}
+
+int gb_exec_init(gb_exec *ex, const gb_run_opts *o, const gb_plan *pl, gb_diag *d)
+{
+    memset(ex, 0, sizeof *ex);
+    ex->o = o;
+    ex->pl = pl;
+    size_t np = o->npairs > 0 ? (size_t)o->npairs : 1, nr = o->reps > 0 ? (size_t)o->reps : 1;
+    ex->be = gb_calloc(np, sizeof *ex->be);
+    ex->ext = gb_calloc(np, sizeof *ex->ext);
+    ex->pname = gb_calloc(np, sizeof *ex->pname);
+    ex->prep = gb_calloc(np, sizeof *ex->prep);
+    ex->mem = gb_calloc(np, sizeof *ex->mem);
+    ex->uprep = gb_calloc(np, sizeof *ex->uprep);
+    ex->skip = gb_calloc(np, sizeof *ex->skip);
+    ex->times = gb_malloc(nr * sizeof *ex->times);
+    ex->self = gb_malloc(nr * sizeof *ex->self);
+    ex->runs = gb_calloc(np, sizeof(pairrun));
+    if (!ex->be || !ex->ext || !ex->pname || !ex->prep || !ex->mem || !ex->uprep || !ex->skip
+        || !ex->times || !ex->self || !ex->runs) {
+        gb_exec_free(ex);
+        return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none");
+    }
+    for (int pi = 0; pi < o->npairs; pi++) {
+        ex->be[pi] = gb_backend_of(&o->pairs[pi]);
+        snprintf(ex->pname[pi], sizeof ex->pname[pi], "%s", o->pairs[pi].spec.name);
+    }
+    char err[256];
+    gb_solver_parse("dijkstra", &ex->oracle, err, sizeof err);
+    return 0;
+}
+
+/* Bytes the run holds for a width x height map besides the map itself:
+ * the workspace prepared for the oracle and every built-in pair, and the
+ * coordinate and path buffers. */
+static uint64_t map_extra(const gb_run_opts *o, int32_t width, int32_t height)
+{
+    const int64_t ncells = ((int64_t)width + 2) * ((int64_t)height + 2);
+    gb_solver_spec sp[GB_RUN_MAX_PAIRS + 1];
+    gb_queue_kind qk[GB_RUN_MAX_PAIRS + 1];
+    char err[128];
+    int n = 0;
+    gb_solver_parse("dijkstra", &sp[n], err, sizeof err);   /* the oracle */
+    qk[n++] = GB_ORACLE_QUEUE;
+    for (int i = 0; i < o->npairs; i++) {
+        const gb_pair *p = &o->pairs[i];
+        if (p->user || p->ext_cmd) continue;
+        sp[n] = p->spec;
+        qk[n++] = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
+    }
+    return (uint64_t)gb_ws_bytes_all(width, height, sp, qk, n)
+           + (uint64_t)ncells * (sizeof(gb_xy) + sizeof(int32_t));
+}
+
+/* Open the map's oracle cache (a failure to open is a warning, once). */
+static int open_cache(gb_exec *ex, const gb_plan_scen *ps, gb_diag *d)
+{
+    gb_diag cd;
+    gb_diag_clear(&cd);
+    gb_ocache_stats cs;
+    ex->oc = gb_ocache_open(ex->o->oracle_cache, ps->map_sha, ex->o->model, &cs, &cd);
+    if (!ex->oc && cd.code == EX_OSERR) {
+        *d = cd;
+        return cd.code;
+    }
+    if (!ex->oc) {
+        if (!ex->oc_warned) {
+            char b[1024];
+            gb_diag_format(&cd, b, sizeof b);
+            gb_exec_note(ex, GB_NOTE_WARNING, "%s (the oracle runs without its cache)", b);
+        }
+        ex->oc_warned = 1;
+    } else if (cs.rebuilt || cs.dropped) {
+        gb_exec_note(ex, GB_NOTE_WARNING, "%s: warning: expected an intact oracle cache file, found %s; "
+                     "rebuilt with the %llu good entries", gb_ocache_path(ex->oc),
+                     cs.dropped ? "torn or corrupt entries" : "another version",
+                     (unsigned long long)cs.loaded);
+    }
+    return 0;
+}
+
+/* Load the map of plan scenario si (unless it is the one in use), prepare
+ * every pair's backend, timing each, and open the oracle cache. */
+static int exec_map(gb_exec *ex, int si, gb_diag *d)
+{
+    const gb_run_opts *o = ex->o;
+    const gb_plan_scen *ps = &ex->pl->scen[si];
+    if (ex->loaded && strcmp(ex->mpath, ps->map) == 0) return 0;
+    exec_unload(ex);
+    int32_t W, H;
+    long long fbytes;
+    int rc = gb_map_peek(ps->map, &W, &H, &fbytes, d);   /* refuse what cannot fit, unread */
+    if (rc) return rc;
+    if ((rc = gb_map_load_fit(ps->map, &ex->map, map_extra(o, W, H), d)) != 0) return rc;
+    snprintf(ex->mpath, sizeof ex->mpath, "%s", ps->map);
+    const char *ar = getenv("GRIDBENCH_ALLOC_REPORT");   /* for tests of the pre-check */
+    if (ar && *ar && strcmp(ar, "0") != 0)
+        gb_exec_note(ex, GB_NOTE_INFO, "gridbench run: %s: the memory pre-check counted %llu bytes",
+                     ps->map, (unsigned long long)ex->map.fit_bytes);
+    ex->ws = gb_ws_new(&ex->map.grid, o->model);
+    ex->xy = gb_malloc((size_t)ex->map.grid.ncells * sizeof *ex->xy);
+    ex->upath = gb_malloc((size_t)ex->map.grid.ncells * sizeof *ex->upath);
+    if (!ex->ws || !ex->xy || !ex->upath) {
+        exec_unload(ex);
+        return gb_diag_set(d, EX_OSERR, ps->map, 0, 0, "expected memory for the search "
+                           "state of this map, found none");
+    }
+    ex->loaded = 1;
+    if (gb_ws_prepare(ex->ws, &ex->oracle, GB_ORACLE_QUEUE) != 0)
+        return gb_diag_set(d, EX_OSERR, ps->map, 0, 0, "expected memory for the oracle, found none");
+    for (int pi = 0; pi < o->npairs; pi++) {
+        int64_t t0 = gb_now_ns();
+        rc = ex->be[pi]->prepare(ex, pi, d);
+        int64_t t = gb_now_ns() - t0;
+        if (rc > 0) return rc;
+        ex->prep[pi] = rc == GB_PREP_NONE ? 0 : t > 0 ? (uint64_t)t : 1;
+    }
+    return o->oracle_cache ? open_cache(ex, ps, d) : 0;
+}
+
+/* ---- rows --------------------------------------------------------------- */
+
+/* The query's part of a row. */
+static void row_query(gb_row *w, const char *mname, const char *scen, const gb_query *q,
+                      const char *model)
+{
+    memset(w, 0, sizeof *w);
+    w->map = mname;
+    w->scen = scen;
+    w->line = q->line;
+    w->bucket = q->bucket;
+    w->sx = q->sx;
+    w->sy = q->sy;
+    w->gx = q->gx;
+    w->gy = q->gy;
+    w->model = model;
+    w->scen_cost = q->length;
+    w->scen_decimals = q->decimals;
+    w->euclid_lb = gb_anyangle_dist((gb_xy){ q->sx, q->sy }, (gb_xy){ q->gx, q->gy });
+    w->solver_time_ns = -1;
+}
+
+/* The pair's part of a row, with status st and no answer. */
+static void row_pair(gb_row *w, gb_exec *ex, int pi, int st)
+{
+    const gb_pair *p = &ex->o->pairs[pi];
+    gb_guarantee gu = gb_pair_guarantee(p, ex->o->model, &w->bound);
+    w->solver = ex->pname[pi];
+    w->queue = gb_pair_queue_name(p);
+    w->guarantee = gb_guarantee_name(gu);
+    w->status = gb_row_status_name((gb_row_status)st);
+    w->time_source = ex->be[pi]->time_source;
+    w->cost_model = gb_cost_model_name(gb_pair_cost_model(p));
+}
+
+/* Rows of status st for every pair, with no answer (blocked endpoints,
+ * crashed workers); their totals too. */
+static void rows_all(gb_exec *ex, const gb_plan_scen *ps, const gb_query *q, int st, int reps,
+                     gb_qres *res, int keep_names)
+{
+    gb_row w;
+    for (int pi = 0; pi < ex->o->npairs; pi++) {
+        row_query(&w, base_name(ps->map), ps->path, q, gb_model_name(ex->o->model));
+        row_pair(&w, ex, pi, st);
+        w.reps = reps;
+        gb_row_write(ex->rows_f, &w);
+        res->st[pi] = (uint8_t)st;
+        res->exp[pi] = 0;
+        res->ns[pi] = 0;
+        if (keep_names) memcpy(res->name[pi], ex->pname[pi], sizeof res->name[pi]);
+        else res->name[pi][0] = '\0';
+    }
+}
+
+/* ---- the query ---------------------------------------------------------- */
+
+/* Pass 1 for pair pi: run it and validate its path into *pr. */
+static int run_pair(gb_exec *ex, int pi, const gb_query *q, pairrun *pr, gb_diag *d)
+{
+    const gb_run_opts *o = ex->o;
+    const gb_pair *p = &o->pairs[pi];
+    const gb_grid *grid = &ex->map.grid;
+    gb_xy sxy = { q->sx, q->sy }, txy = { q->gx, q->gy };
+    memset(pr, 0, sizeof *pr);
+    pr->a.fail = GB_EXT_PATH;
+    pr->a.self_ns = -1;
+    gb_outcome *w = &pr->w;
+    /* --max-mem: a solver whose search state would not fit is not run */
+    uint64_t mem = ex->mem[pi] ? ex->mem[pi] : ex->be[pi]->bytes(ex, pi, grid);
+    w->over_mem = o->max_mem && mem > o->max_mem;
+    if (w->over_mem) {
+        pr->a.rs = GB_LIMIT;
+        pr->a.nrep = 1;
+        ex->times[0] = 0;
+    } else {
+        int rc = ex->be[pi]->solve(ex, pi, sxy, txy, &pr->a, d);
+        if (rc) return rc;
+    }
+    if (!pr->a.mem) pr->a.mem = mem;
+    pr->cold = ex->times[0];
+    /* warm = the median of the reps after the first (the first is time_cold_ns) */
+    pr->med = pr->a.nrep > 1 ? gb_median_i64(ex->times + 1, pr->a.nrep - 1) : ex->times[0];
+    w->ext_status = pr->a.fail;
+    w->rs = pr->a.rs;
+    w->gu = gb_pair_guarantee(p, o->model, &w->bound);
+    w->pc = &pr->pc;
+    w->anyangle = gb_pair_cost_model(p) == GB_COST_ANYANGLE;
+    if (w->anyangle) {
+        w->grid_bound = gb_solver_grid_bound(&p->spec, o->model);
+        w->euclid = gb_anyangle_dist(sxy, txy);
+    }
+    if (pr->a.fail == GB_EXT_PATH && pr->a.rs == GB_FOUND)
+        w->valid = w->anyangle
+            ? gb_validate_anyangle(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
+            : gb_validate_path(grid, o->model, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc);
+    return 0;
+}
+
+/* Pass 2: judge every pair against *opt; nonzero when a verdict needs
+ * the optimum proven. */
+static int judge_all(gb_exec *ex, const gb_optimum *opt)
+{
+    pairrun *runs = ex->runs;
+    int need = 0;
+    for (int pi = 0; pi < ex->o->npairs; pi++) {
+        gb_outcome *w = &runs[pi].w;
+        w->oracle_found = opt->found;
+        w->scen_ok = opt->scen_ok;
+        w->oc = &opt->oc;
+        runs[pi].st = gb_judge(w);
+        need |= gb_judge_needs_proof(w, runs[pi].st);
+    }
+    return need;
+}
+
+/* Pass 3 for pair pi: its failure note and its row. */
+static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row *qrow, gb_qres *res)
+{
+    const gb_pair *p = &ex->o->pairs[pi];
+    pairrun *pr = &((pairrun *)ex->runs)[pi];
+    const gb_row_status st = (gb_row_status)pr->st;
+    const int failed = pr->a.fail != GB_EXT_PATH;
+    if (st == GB_ROW_INVALID && pr->w.valid)   /* any-angle, shorter than the straight line */
+        snprintf(pr->pc.msg, sizeof pr->pc.msg, "expected an any-angle cost >= the straight line "
+                 "%.10g, found %.10g", pr->w.euclid, pr->pc.cost);
+    if (gb_row_status_failed(st))
+        gb_exec_note(ex, GB_NOTE_FAILURE, "%s:%ld: %s on %s/%s: %s%s%s%s", qrow->scen, qrow->line,
+                     gb_row_status_name(st), ex->pname[pi], gb_pair_queue_name(p),
+                     st == GB_ROW_INVALID ? pr->pc.msg : "",
+                     st == GB_ROW_SUBOPTIMAL ? (pr->w.anyangle ? "any-angle cost above its bound x "
+                                                "the grid optimum (Dijkstra's)"
+                                                : "cost differs from Dijkstra's") : "",
+                     st == GB_ROW_FALSE_UNREACHABLE ? "no path reported, Dijkstra found one" : "",
+                     st >= GB_ROW_PROTOCOL ? pr->a.msg : "");
+    res->st[pi] = (uint8_t)st;
+    res->exp[pi] = pr->a.st.expanded;
+    res->ns[pi] = pr->med;
+    memcpy(res->name[pi], ex->pname[pi], sizeof res->name[pi]);
+
+    gb_row w = *qrow;
+    row_pair(&w, ex, pi, st);
+    if (pr->a.counters && !failed) {
+        const gb_stats *c = &pr->a.st;
+        w.expanded = c->expanded;
+        w.generated = c->generated;
+        w.scanned = c->scanned;
+        w.pushes = c->pushes;
+        w.pops = c->pops;
+        w.decreases = c->decreases;
+        w.stale = c->stale;
+        w.peak_open = c->peak_open;
+    }
+    w.has_cost = pr->a.rs == GB_FOUND && !failed;
+    w.cost = pr->a.cost;
+    w.path_len = pr->a.n;
+    w.has_opt = opt->found;
+    w.opt = opt->oc.cost;
+    w.has_path_cost = pr->pc.ok;
+    w.path_cost = pr->pc.cost;
+    w.time_ns = pr->med;
+    w.time_cold_ns = pr->cold;
+    w.reps = pr->a.nrep;
+    w.mem_bytes = pr->a.mem;
+    w.prep_ns = ex->prep[pi];
+    w.solver_time_ns = pr->a.self_ns;
+    gb_row_write(ex->rows_f, &w);
+}
+
+int gb_exec_query(gb_exec *ex, size_t k, gb_qres *res, gb_diag *d)
+{
+    const gb_run_opts *o = ex->o;
+    const gb_plan_item *it = &ex->pl->item[k];
+    const gb_plan_scen *ps = &ex->pl->scen[it->scen];
+    const gb_query *q = &ps->sc.q[it->qi];
+    const char *scen = ps->path;
+    int rc;
+    gb_qres_clear_text(res);
+    ex->rows_f = open_memstream(&res->rows, &res->rows_len);
+    ex->notes_f = open_memstream(&res->notes, &res->notes_len);
+    if (!ex->rows_f || !ex->notes_f) {
+        rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
+        goto out;
+    }
+    if ((rc = exec_map(ex, it->scen, d)) != 0) goto out;
+    res->oracle_hit = 0;
+
+    if ((rc = gb_scen_check_query(&ps->sc, it->qi, &ex->map, d)) != 0) {
+        if (!endpoint_blocked(q, &ex->map.grid)) goto out;   /* size or bounds: bad input */
+        /* The scenario puts an endpoint on a cell the movement model calls
+         * blocked (the Warcraft III set does): the scenario disagrees with
+         * the model, the solvers are not at fault. */
+        gb_exec_note(ex, GB_NOTE_WARNING, "%s:%ld:%ld: warning: %s; query counted as scen_mismatch",
+                     d->path, d->line, d->col, d->msg);
+        gb_diag_clear(d);
+        rc = 0;
+        res->scen_ok = 0;
+        rows_all(ex, ps, q, GB_ROW_SCEN_MISMATCH, o->reps, res, 1);
+        goto out;
+    }
+
+    gb_optimum opt;
+    if ((rc = gb_oracle_get(ex, q, scen, &opt, d)) != 0) goto out;
+    pairrun *runs = ex->runs;
+    for (int pi = 0; pi < o->npairs; pi++)
+        if ((rc = run_pair(ex, pi, q, &runs[pi], d)) != 0) {
+            char m[sizeof d->msg];
+            memcpy(m, d->msg, sizeof m);
+            gb_diag_set(d, rc, scen, q->line, 0, "%s", m);   /* the query that needed it */
+            goto out;
+        }
+    if (judge_all(ex, &opt) && opt.from_cache) {   /* the cache's claim is not enough */
+        if ((rc = gb_oracle_rederive(ex, q, scen, &opt, d)) != 0) goto out;
+        judge_all(ex, &opt);
+    }
+    res->scen_ok = opt.scen_ok;
+    res->oracle_hit = opt.from_cache;
+    gb_row qrow;
+    row_query(&qrow, base_name(ps->map), scen, q, gb_model_name(o->model));
+    for (int pi = 0; pi < o->npairs; pi++) {
+        if (runs[pi].st < 0) {   /* a valid path where Dijkstra found none: the oracle is wrong */
+            rc = gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0,
+                             "expected no path (Dijkstra found none), found a valid one from %s",
+                             o->pairs[pi].spec.name);
+            goto out;
+        }
+        write_pair(ex, pi, &opt, &qrow, res);
+    }
+out:
+    if (ex->rows_f && fclose(ex->rows_f) != 0 && !rc)
+        rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
+    if (ex->notes_f && fclose(ex->notes_f) != 0 && !rc)
+        rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
+    ex->rows_f = ex->notes_f = NULL;
+    return rc;
+}
+
+int gb_exec_crash_rows(gb_exec *ex, size_t k, int wstatus, gb_qres *r)
+{
+    const gb_plan_scen *ps = &ex->pl->scen[ex->pl->item[k].scen];
+    const gb_query *q = &ps->sc.q[ex->pl->item[k].qi];
+    gb_qres_clear_text(r);
+    ex->rows_f = open_memstream(&r->rows, &r->rows_len);
+    ex->notes_f = open_memstream(&r->notes, &r->notes_len);
+    if (!ex->rows_f || !ex->notes_f) {
+        if (ex->rows_f) fclose(ex->rows_f);
+        if (ex->notes_f) fclose(ex->notes_f);
+        ex->rows_f = ex->notes_f = NULL;
+        return -1;
+    }
+    char why[96];
+    if (WIFSIGNALED(wstatus)) snprintf(why, sizeof why, "killed by signal %d", WTERMSIG(wstatus));
+    else snprintf(why, sizeof why, "exited with status %d", WEXITSTATUS(wstatus));
+    r->scen_ok = 1;
+    r->oracle_hit = 0;
+    rows_all(ex, ps, q, GB_ROW_CRASH, 0, r, 0);
+    gb_exec_note(ex, GB_NOTE_FAILURE, "%s:%ld: crash on every pair: the worker process running this "
+                 "query %s", ps->path, q->line, why);
+    int bad = fclose(ex->rows_f) != 0;
+    bad |= fclose(ex->notes_f) != 0;
+    ex->rows_f = ex->notes_f = NULL;
+    return bad ? -1 : 0;
+}

@@ -1,0 +1,231 @@
+/*
+ * gb_exec.h -- the execution stage of the runner (internal to harness/run/).
+ *
+ * One query is executed as
+ *
+ *     oracle  ->  for each pair: backend.solve -> judge -> row
+ *
+ * gb_exec_query() (gb_exec.c) is that line.  Each stage has its file:
+ *   gb_oracle.c   the optimum: Dijkstra, or the oracle cache's claim
+ *                 (gb_ocache.h), re-derived by Dijkstra whenever a verdict
+ *                 would rest on it alone (see gb_oracle.c's head);
+ *   gb_backend_*.c  one backend per kind of solver, all behind
+ *                 gb_backend_ops: built-in (the registry, in process),
+ *                 plugin (a user's shared library, in a worker process),
+ *                 process (an external program over the line protocol);
+ *   gb_judge.c    the row status, by one pure classification over the
+ *                 status table of gb_status.h;
+ *   gb_rows.h     (io/) the row format.
+ *
+ * struct gb_exec is one per process that solves: one map and one
+ * workspace are kept while consecutive queries name the same map file;
+ * every pair's backend is prepared (and timed, prep_ns) when a map is
+ * loaded; xy[] holds the path being judged in map coordinates, whichever
+ * backend produced it.  A query's rows and notes are written into two
+ * memory streams (struct gb_qres), which the sink copies out: in this
+ * process with --jobs 1, through a pipe from a worker otherwise.
+ *
+ * The backend interface (prepare per map / solve per query / bytes /
+ * release / close) is a table of function pointers chosen per pair once
+ * at gb_exec_init; solve is one indirect call per query and pair, never
+ * per node: the search loops stay inside the backends.
+ */
+#ifndef GB_EXEC_H
+#define GB_EXEC_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gb_diag.h"
+#include "gb_external.h"
+#include "gb_map.h"
+#include "gb_ocache.h"
+#include "gb_plan.h"
+#include "gb_run.h"
+#include "gb_validate.h"
+
+#include <time.h>
+
+/* CLOCK_MONOTONIC in ns: every time of the runner. */
+static inline int64_t gb_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The median of v[0..n) (sorted in place): the middle value, or the mean
+ * of the two middle values when n is even. */
+int64_t gb_median_i64(int64_t *v, int n);
+
+/* ---- one query's result ------------------------------------------------ */
+
+/* Rows and notes of one query as text, plus what the totals need.  Notes
+ * travel as lines "<kind digit><text>\n". */
+typedef struct gb_qres {
+    int scen_ok;
+    int oracle_hit;
+    uint8_t *st;          /* [npairs] gb_row_status */
+    uint64_t *exp;        /* [npairs] expansions */
+    int64_t *ns;          /* [npairs] median time */
+    char (*name)[64];     /* [npairs] the rows' solver names */
+    char *rows;  size_t rows_len;
+    char *notes; size_t notes_len;
+} gb_qres;
+
+int gb_qres_init(gb_qres *r, int npairs);
+void gb_qres_clear_text(gb_qres *r);
+void gb_qres_free(gb_qres *r);
+
+/* ---- what a backend answers -------------------------------------------- */
+
+/* The outcome of one pair's `reps` runs on one query. */
+typedef struct gb_answer {
+    gb_ext_status fail;      /* GB_EXT_PATH: the solver answered (rs says what);
+                                PROTOCOL, TIMEOUT, CRASH, LIMIT: it misbehaved (msg) */
+    gb_result_status rs;     /* GB_FOUND, GB_UNREACHABLE or GB_LIMIT */
+    int32_t n;               /* GB_FOUND: path cells, in the exec's xy[] */
+    double cost;             /* the cost the solver accumulated (or its geometry's) */
+    gb_stats st;             /* its counters */
+    int counters;            /* st is the solver's (it ran) */
+    int nrep;                /* timed runs, times in the exec's times[0..nrep) */
+    int64_t self_ns;         /* the solver's own median time, < 0: none */
+    uint64_t mem;            /* bytes it held (0: not known) */
+    char msg[256];           /* why it failed */
+} gb_answer;
+
+/* ---- the exec ---------------------------------------------------------- */
+
+typedef struct gb_exec gb_exec;
+
+/* A kind of solver.  Every function gets the exec and the pair index. */
+typedef struct gb_backend_ops {
+    const char *time_source;   /* the rows' time_source column */
+    /* Per map, after the map is loaded (the caller times it into prep_ns):
+     * 0, GB_PREP_NONE (nothing was prepared: prep_ns is empty), or a
+     * sysexits code with *d filled (the run stops). */
+    int (*prepare)(gb_exec *ex, int pi, gb_diag *d);
+    /* Per query: run the pair ex->o->reps times (fewer when it fails) on
+     * start s, goal t; the path goes to ex->xy, the times to ex->times.
+     * 0, or a sysexits code with *d filled (out of memory: the run stops). */
+    int (*solve)(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb_diag *d);
+    /* Bytes its search state takes on grid g before it runs (0: not known). */
+    uint64_t (*bytes)(const gb_exec *ex, int pi, const gb_grid *g);
+    /* Per map, before the map is freed (also after a failed prepare). */
+    void (*release)(gb_exec *ex, int pi);
+    /* At the end of the run; warnings go to the exec's notes. */
+    void (*close)(gb_exec *ex, int pi);
+} gb_backend_ops;
+
+#define GB_PREP_NONE (-1)
+
+extern const gb_backend_ops gb_backend_builtin, gb_backend_plugin, gb_backend_process;
+
+/* The backend of pair p. */
+const gb_backend_ops *gb_backend_of(const gb_pair *p);
+
+/* A plugin pair's per-map state (UPREP_*). */
+enum { GB_UPREP_NONE = 0, GB_UPREP_DONE, GB_UPREP_FAILED };
+
+struct gb_exec {
+    const gb_run_opts *o;
+    const gb_plan *pl;
+    const gb_backend_ops **be;   /* [npairs] */
+    /* the map in use */
+    char mpath[1024];
+    gb_map map;
+    gb_ws *ws;               /* the oracle's and every built-in pair's search state */
+    gb_xy *xy;               /* the path being judged, map coordinates */
+    int32_t *upath;          /* path buffer for plugin solvers (cell ids) */
+    int loaded;
+    gb_ocache *oc;           /* this map's oracle cache, or NULL */
+    int oc_warned;
+    uint64_t *prep;          /* [npairs] preparation on this map, ns */
+    uint64_t *mem;           /* [npairs] search-state bytes on this map once prepared, 0: not known */
+    uint8_t *uprep;          /* [npairs] plugin pairs: GB_UPREP_* on this map */
+    /* crash isolation (workers only) */
+    volatile int32_t *inflight;  /* shared with the parent: the pair running, -1 none */
+    uint8_t *skip;           /* [npairs] pairs that crashed this query's worker before */
+    int skip_ws;             /* the wait status of that worker */
+    /* external solvers */
+    gb_ext **ext;            /* [npairs] */
+    char (*pname)[64];       /* [npairs] row names */
+    long ext_id;
+    /* scratch */
+    int64_t *times, *self;   /* [reps] */
+    gb_solver_spec oracle;
+    FILE *rows_f, *notes_f;  /* memory streams of the query being run */
+    void *runs;              /* [npairs] each pair's answer on the query (gb_exec.c) */
+};
+
+/* The queue of the oracle: the fastest exact one. */
+#define GB_ORACLE_QUEUE GB_Q_BUCKET
+
+int gb_exec_init(gb_exec *ex, const gb_run_opts *o, const gb_plan *pl, gb_diag *d);
+void gb_exec_free(gb_exec *ex);
+
+/* Execute plan index k into *res (rows and notes as text).  Returns 0, or
+ * a sysexits code with *d filled when the input is bad or the oracle
+ * wrong (the run must stop). */
+int gb_exec_query(gb_exec *ex, size_t k, gb_qres *res, gb_diag *d);
+
+/* `crash` rows for plan index k, whose worker died with wait status
+ * wstatus (the parent writes them).  0, or -1 out of memory. */
+int gb_exec_crash_rows(gb_exec *ex, size_t k, int wstatus, gb_qres *r);
+
+/* A note of kind k into the query's notes (newlines become spaces). */
+void gb_exec_note(gb_exec *ex, gb_run_note_kind k, const char *fmt, ...) GB_PRINTF_LIKE(3, 4);
+
+/* ---- the oracle (gb_oracle.c) ------------------------------------------ */
+
+typedef struct gb_optimum {
+    int found;               /* a path exists */
+    int scen_ok;             /* the scenario's printed length agrees */
+    int from_cache;          /* the optimum is the cache's claim, not yet re-derived */
+    gb_check oc;             /* its check (step counts, cost) when found */
+} gb_optimum;
+
+/* The optimum of query q (start s, goal t): the cache's record when it
+ * holds one that agrees with the scenario, else Dijkstra's (then
+ * recorded).  0, or a sysexits code with *d filled. */
+int gb_oracle_get(gb_exec *ex, const gb_query *q, const char *scen, gb_optimum *opt, gb_diag *d);
+
+/* Re-derive a cached optimum with Dijkstra (gb_oracle.c's head says when)
+ * and replace the record if it was wrong.  A no-op for an optimum that
+ * Dijkstra gave.  0, or a sysexits code with *d filled. */
+int gb_oracle_rederive(gb_exec *ex, const gb_query *q, const char *scen, gb_optimum *opt,
+                       gb_diag *d);
+
+/* ---- the judge (gb_judge.c) -------------------------------------------- */
+
+/* What a pair's run came to. */
+typedef struct gb_outcome {
+    int ext_status;        /* gb_ext_status: GB_EXT_PATH unless it misbehaved */
+    int over_mem;          /* not run: its workspace passes --max-mem */
+    gb_result_status rs;   /* the solver's result */
+    int valid;             /* its path passed the validator (rs == GB_FOUND) */
+    int oracle_found;      /* Dijkstra found a path */
+    int scen_ok;           /* the scenario agrees with Dijkstra */
+    gb_guarantee gu;
+    double bound;
+    const gb_check *pc, *oc;   /* the path's and the optimum's checks */
+    int anyangle;          /* the path is any-angle (pc from gb_validate_anyangle) */
+    double grid_bound;     /* any-angle: cost <= grid_bound x the grid optimum (0: none) */
+    double euclid;         /* the straight-line distance start-goal, the lower bound */
+} gb_outcome;
+
+/* The row status of an outcome (gb_run.h lists the order), or -1 when a
+ * valid path was found where Dijkstra found none. */
+int gb_judge(const gb_outcome *w);
+
+/* Would an answer of this outcome rest on the oracle's claim?  Nonzero
+ * when the status would be a failure, when the path is cheaper than the
+ * optimum, or when the solver found no path: the verdicts gb_oracle.c
+ * re-derives before giving them. */
+int gb_judge_needs_proof(const gb_outcome *w, int status);
+
+/* What a pair promises, and how its paths are costed. */
+gb_guarantee gb_pair_guarantee(const gb_pair *p, gb_model m, double *bound);
+gb_cost_model gb_pair_cost_model(const gb_pair *p);
+
+#endif

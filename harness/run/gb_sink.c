@@ -1,0 +1,76 @@
+/*
+ * gb_sink.c -- the sink stage: rows into the journal or stdout, in plan
+ * order, with the totals, notes and progress (gb_sink.h).
+ */
+#include "gb_sink.h"
+
+#include <errno.h>
+#include <string.h>
+
+void gb_sink_notes(const gb_run_opts *o, const char *s, size_t n)
+{
+    while (n > 0) {
+        const char *e = memchr(s, '\n', n);
+        size_t len = e ? (size_t)(e - s) : n;
+        if (len > 1 && o->note) {
+            char b[1100];
+            size_t m = len - 1 < sizeof b - 1 ? len - 1 : sizeof b - 1;
+            memcpy(b, s + 1, m);
+            b[m] = '\0';
+            int kind = s[0] - '0';
+            o->note(o->ctx, kind >= 0 && kind <= GB_NOTE_INFO ? (gb_run_note_kind)kind
+                                                             : GB_NOTE_WARNING, b);
+        }
+        if (!e) break;
+        n -= len + 1;
+        s = e + 1;
+    }
+}
+
+void gb_sink_count(gb_run_totals *tot, int pi, int st, uint64_t expanded, int64_t ns,
+                   const char *name)
+{
+    if (st >= GB_ROW_NSTATUS) st = GB_ROW_CRASH;
+    if (gb_row_status_failed((gb_row_status)st)) tot->failures++;
+    tot->status[st]++;
+    tot->rows++;
+    gb_run_pairsum *ps = &tot->pair[pi];
+    if (name) snprintf(ps->name, sizeof ps->name, "%s", name);
+    ps->rows++;
+    ps->status[st]++;
+    ps->expanded += expanded;
+    ps->time_ns += ns;
+}
+
+void gb_sink_progress(gb_sink *sk, size_t k)
+{
+    sk->done++;
+    sk->work_done += gb_plan_work(sk->pl, k);
+    if (!sk->o->progress) return;
+    gb_run_progress p = { sk->done, sk->total, sk->work_done, sk->work,
+                          sk->pl->scen[sk->pl->item[k].scen].path,
+                          (double)(gb_now_ns() - sk->t0) * 1e-9 };
+    sk->o->progress(sk->o->ctx, &p);
+}
+
+int gb_sink_query(gb_sink *sk, size_t k, long qn, const gb_qres *r, gb_diag *d)
+{
+    const gb_run_opts *o = sk->o;
+    if (r->rows_len && fwrite(r->rows, 1, r->rows_len, sk->out) != r->rows_len)
+        return gb_diag_set(d, EX_IOERR, o->out ? sk->jr.path : "<stdout>", 0, 0,
+                           "expected to write the rows, found '%s'", strerror(errno));
+    gb_sink_notes(o, r->notes, r->notes_len);
+    gb_run_totals *tot = sk->tot;
+    tot->queries++;
+    if (!r->scen_ok) tot->scen_mismatch++;
+    if (r->oracle_hit) tot->oracle_hits++;
+    for (int pi = 0; pi < o->npairs; pi++)
+        gb_sink_count(tot, pi, r->st[pi], r->exp[pi], r->ns[pi], r->name[pi][0] ? r->name[pi] : NULL);
+    if (o->out) {
+        int rc = gb_journal_commit(&sk->jr, qn, gb_plan_query(sk->pl, k)->line, r->scen_ok, r->st,
+                                   r->exp, r->ns, d);
+        if (rc) return rc;
+    }
+    gb_sink_progress(sk, k);
+    return 0;
+}
