@@ -123,7 +123,8 @@ typedef struct pairrun {
 
 static void exec_unload(gb_exec *ex)
 {
-    for (int pi = 0; ex->be && ex->loaded && pi < ex->o->npairs; pi++) ex->be[pi]->release(ex, pi);
+    for (int pi = 0; ex->be && ex->loaded && pi < ex->o->npairs; pi++)
+        if (ex->be[pi]) ex->be[pi]->release(ex, pi);
     gb_ocache_close(ex->oc);
     ex->oc = NULL;
     gb_ws_free(ex->ws);
@@ -140,7 +141,8 @@ static void exec_unload(gb_exec *ex)
 void gb_exec_free(gb_exec *ex)
 {
     exec_unload(ex);
-    for (int pi = 0; ex->be && pi < ex->o->npairs; pi++) ex->be[pi]->close(ex, pi);
+    for (int pi = 0; ex->be && pi < ex->o->npairs; pi++)
+        if (ex->be[pi]) ex->be[pi]->close(ex, pi);   /* NULL: init failed first */
     gb_free(ex->be);
     gb_free(ex->ext);
     gb_free(ex->pname);
