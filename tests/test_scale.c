@@ -359,6 +359,83 @@ GB_TEST(ocache, a_wrong_entry_with_a_valid_checksum_is_caught_by_the_scenario)
     rmdir_all(d);
 }
 
+/* Write scenario dir/q.scen with one query of maze128-2-1 and length
+ * text len, and put the record (a, b) for it into the cache dir/c (b < 0:
+ * "unreachable"), as a forger with write access to the cache would. */
+static void forge(const char *d, int sx, int sy, int gx, int gy, const char *len, int64_t a, int64_t b)
+{
+    cr_assert_eq(gb_test_sh(out, sizeof out, "printf 'version 1\n0\tmaze128-2-1.map\t128\t128\t%d\t%d\t%d\t%d\t%s\n' "
+                            "> %s/q.scen", sx, sy, gx, gy, len, d), 0);
+    char sha[65], dir[128];
+    gb_diag dg;
+    cr_assert_eq(gb_sha256_file("datasets/default/maze128-2-1.map", sha, &dg), 0);
+    snprintf(dir, sizeof dir, "%s/c", d);
+    gb_ocache *c = gb_ocache_open(dir, sha, GB_MODEL_8_NOCUT, NULL, &dg);
+    cr_assert_not_null(c, "%s", dg.msg);
+    cr_assert_eq(gb_ocache_put(c, sx, sy, gx, gy, a, b), 0);
+    gb_ocache_close(c);
+}
+
+#define FORGED_RUN "%s run -s dijkstra,jps -q bucket --oracle-cache %s/c --map " \
+                   "datasets/default/maze128-2-1.map --out %s/q.csv %s/q.scen 2>&1"
+
+/* Line 13 of maze128-2-1 (8,101) -> (46,94): 132.21320344, printed with 2
+ * decimals 132.21; (12 straight, 85 diagonal) = 132.20815 fits that too.
+ * A cache saying so must not make the correct solvers suboptimal. */
+GB_TEST(ocache, a_forged_cheaper_record_within_the_printed_precision_is_rederived)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    forge(d, 8, 101, 46, 94, "132.21", 12, 85);
+    int rc = gb_test_sh(out, sizeof out, FORGED_RUN, gb_test_bin(), d, d, d);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "warning: the oracle cache said another optimum, Dijkstra says this "
+                          "one; the cache entry is replaced") != NULL, "%s", out);
+    cr_assert(strstr(out, ": 0 optima found there") != NULL, "a re-derived optimum is no hit: %s", out);
+    char csv[128];
+    snprintf(csv, sizeof csv, "%s/q.csv", d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cut -d, -f14,16 %s | sort -u", csv), 0);
+    cr_assert_str_eq(out, "ok,132.21320344\nstatus,dijkstra_cost\n");
+    rmdir_all(d);
+}
+
+/* Line 22 (97,43) -> (80,40): 270.42640687, printed 270.43; (88, 129) =
+ * 270.43355 fits too.  A path cheaper than the record proves it wrong. */
+GB_TEST(ocache, a_forged_dearer_record_is_rederived_when_a_path_beats_it)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    forge(d, 97, 43, 80, 40, "270.43", 88, 129);
+    int rc = gb_test_sh(out, sizeof out, FORGED_RUN, gb_test_bin(), d, d, d);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "the cache entry is replaced") != NULL, "%s", out);
+    char csv[128];
+    snprintf(csv, sizeof csv, "%s/q.csv", d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cut -d, -f14,16 %s | sort -u", csv), 0);
+    cr_assert_str_eq(out, "ok,270.42640687\nstatus,dijkstra_cost\n");
+    rmdir_all(d);
+}
+
+/* A forged "unreachable" (the scenario prints 0, so the record fits it):
+ * a solver's wrong "no path" must be false_unreachable, not a pass. */
+GB_TEST(ocache, a_forged_unreachable_record_never_excuses_no_path)
+{
+    if (gb_test_sh(NULL, 0, "command -v cc") != 0) cr_skip_test("cc not found");
+    char d[64];
+    tmpdir(d, sizeof d);
+    forge(d, 97, 43, 97, 46, "0", 0, -1);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cc -shared -fPIC -Isolvers -Iharness/core -Iharness/run "
+                            "tests/plugins/nopath_plugin.c -o %s/nopath.so", d), 0, "%s", out);
+    int rc = gb_test_sh(out, sizeof out, "%s run --plugin %s/nopath.so -s no-path --oracle-cache %s/c "
+                        "--map datasets/default/maze128-2-1.map --out %s/q.csv %s/q.scen 2>&1",
+                        gb_test_bin(), d, d, d, d);
+    cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "false_unreachable on no-path/none: no path reported, Dijkstra found one")
+              != NULL, "%s", out);
+    cr_assert(strstr(out, "the oracle cache said unreachable, Dijkstra says this one") != NULL, "%s", out);
+    rmdir_all(d);
+}
+
 GB_TEST(ocache, two_writers_at_once_leave_a_file_every_reader_accepts)
 {
     char d[64], dir[128];
