@@ -50,6 +50,9 @@ static void run_usage(FILE *f)
 "  -o, --out FILE        CSV file, written at the end (temp file + rename); while\n"
 "                        the run works, the queries done so far are kept in the\n"
 "                        journal FILE.partial (default: standard output)\n"
+"      --paths FILE      also write every row's path to FILE (CSV keyed like the\n"
+"                        rows: scen,line,solver,queue,cost_model,cells,waypoints;\n"
+"                        docs/run.md), so anyone can re-check the answers\n"
 "      --resume          continue an interrupted run with the same options: the\n"
 "                        queries in FILE.partial are kept, the rest are run, and\n"
 "                        FILE ends up as an uninterrupted run writes it (needs\n"
@@ -307,6 +310,7 @@ int gb_cmd_run(int argc, char **argv)
         { "shard", required_argument, 0, 'H' },
         { "oracle-cache", required_argument, 0, 'O' },
         { "no-oracle-cache", no_argument, 0, 'o' + 256 },
+        { "paths", required_argument, 0, 'p' + 256 },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
     };
     static gb_run_opts o;
@@ -429,6 +433,7 @@ int gb_cmd_run(int argc, char **argv)
             break;
         case 'O': cache_dir = optarg; break;
         case 'o' + 256: no_cache = 1; break;
+        case 'p' + 256: o.paths_out = optarg; break;
         case 'f' + 256: o.fresh = 1; break;
         case 'B': if (parse_size("--max-mem", optarg, &o.max_mem)) return EX_USAGE; break;
         case 'h': run_usage(stdout); return 0;
@@ -526,6 +531,11 @@ int gb_cmd_run(int argc, char **argv)
     }
     if (o.resume && o.fresh) {
         fprintf(stderr, "gridbench run: expected --resume or --fresh, found both\n");
+        return EX_USAGE;
+    }
+    if (o.paths_out && o.resume) {
+        fprintf(stderr, "gridbench run: --paths: expected a run from the start, found --resume (the "
+                "paths of the queries in the journal are not kept); run again with --fresh\n");
         return EX_USAGE;
     }
     if (o.resume && !o.out) {

@@ -24,6 +24,7 @@
 
 #include "gb_alloc.h"
 #include "gb_anyangle.h"
+#include "gb_paths.h"
 #include "gb_rows.h"
 #include "gb_scen.h"
 #include "gb_user.h"
@@ -96,8 +97,9 @@ void gb_qres_clear_text(gb_qres *r)
 {
     free(r->rows);      /* from open_memstream or the pool's reader: the C allocator */
     free(r->notes);
-    r->rows = r->notes = NULL;
-    r->rows_len = r->notes_len = 0;
+    free(r->paths);
+    r->rows = r->notes = r->paths = NULL;
+    r->rows_len = r->notes_len = r->paths_len = 0;
 }
 
 void gb_qres_free(gb_qres *r)
@@ -365,10 +367,15 @@ static int run_pair(gb_exec *ex, int pi, const gb_query *q, pairrun *pr, gb_diag
         w->grid_bound = gb_solver_grid_bound(&p->spec, o->model);
         w->euclid = gb_anyangle_dist(sxy, txy);
     }
-    if (pr->a.fail == GB_EXT_PATH && pr->a.rs == GB_FOUND)
+    if (pr->a.fail == GB_EXT_PATH && pr->a.rs == GB_FOUND) {
         w->valid = w->anyangle
             ? gb_validate_anyangle(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
             : gb_validate_path(grid, o->model, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc);
+        if (ex->paths_f)   /* now: the next pair, or the oracle, reuses xy[] */
+            gb_paths_write(ex->paths_f, ex->pl->scen[ex->pl->item[ex->k].scen].path, q->line,
+                           ex->pname[pi], gb_pair_queue_name(p),
+                           gb_cost_model_name(gb_pair_cost_model(p)), ex->xy, pr->a.n);
+    }
     return 0;
 }
 
@@ -453,7 +460,9 @@ int gb_exec_query(gb_exec *ex, size_t k, gb_qres *res, gb_diag *d)
     gb_qres_clear_text(res);
     ex->rows_f = open_memstream(&res->rows, &res->rows_len);
     ex->notes_f = open_memstream(&res->notes, &res->notes_len);
-    if (!ex->rows_f || !ex->notes_f) {
+    ex->paths_f = o->paths_out ? open_memstream(&res->paths, &res->paths_len) : NULL;
+    ex->k = k;
+    if (!ex->rows_f || !ex->notes_f || (o->paths_out && !ex->paths_f)) {
         rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
         goto out;
     }
@@ -506,7 +515,9 @@ out:
         rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
     if (ex->notes_f && fclose(ex->notes_f) != 0 && !rc)
         rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
-    ex->rows_f = ex->notes_f = NULL;
+    if (ex->paths_f && fclose(ex->paths_f) != 0 && !rc)
+        rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
+    ex->rows_f = ex->notes_f = ex->paths_f = NULL;
     return rc;
 }
 

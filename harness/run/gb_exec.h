@@ -71,6 +71,7 @@ typedef struct gb_qres {
     char (*name)[64];     /* [npairs] the rows' solver names */
     char *rows;  size_t rows_len;
     char *notes; size_t notes_len;
+    char *paths; size_t paths_len;   /* --paths lines (gb_paths.h), or empty */
 } gb_qres;
 
 int gb_qres_init(gb_qres *r, int npairs);
@@ -155,7 +156,9 @@ struct gb_exec {
     int64_t *times, *self;   /* [reps] */
     gb_solver_spec oracle;
     FILE *rows_f, *notes_f;  /* memory streams of the query being run */
+    FILE *paths_f;           /* --paths: the query's path lines, or NULL */
     void *runs;              /* [npairs] each pair's answer on the query (gb_exec.c) */
+    size_t k;                /* the plan index of the query being run */
 };
 
 /* The queue of the oracle: the fastest exact one. */

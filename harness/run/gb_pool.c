@@ -48,7 +48,7 @@ typedef struct msg_head {
     uint32_t magic, kind;
     uint64_t pos;            /* position in the run's todo list */
     int32_t scen_ok, oracle_hit;
-    uint64_t rows_len, notes_len;
+    uint64_t rows_len, notes_len, paths_len;
 } msg_head;
 
 /* A command to a worker: a position (UINT64_MAX: stop), then nskip int32
@@ -102,7 +102,7 @@ static int read_full(int fd, void *b, size_t n)
 
 static size_t msg_size(int npairs, const msg_head *h)
 {
-    return sizeof *h + (size_t)npairs * (1 + 8 + 8 + 64) + h->rows_len + h->notes_len;
+    return sizeof *h + (size_t)npairs * (1 + 8 + 8 + 64) + h->rows_len + h->notes_len + h->paths_len;
 }
 
 /* The worker's loop: read positions, execute, send results.  Never returns. */
@@ -134,7 +134,7 @@ static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *t
         if (crash_at >= 0 && todo[pos] == (size_t)crash_at) kill(getpid(), SIGKILL);
         int rc = gb_exec_query(&ex, todo[pos], &r, &d);
         msg_head h = { MSG_MAGIC, rc ? MSG_ERROR : MSG_RESULT, pos, r.scen_ok, r.oracle_hit,
-                       rc ? 0 : r.rows_len, r.notes_len };
+                       rc ? 0 : r.rows_len, r.notes_len, rc ? 0 : r.paths_len };
         int bad = write_full(res, &h, sizeof h) != 0;
         if (rc) {
             bad |= write_full(res, &d, sizeof d) != 0;
@@ -149,6 +149,7 @@ static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *t
         bad |= write_full(res, r.name, np * 64) != 0;
         bad |= r.rows_len && write_full(res, r.rows, r.rows_len) != 0;
         bad |= r.notes_len && write_full(res, r.notes, r.notes_len) != 0;
+        bad |= r.paths_len && write_full(res, r.paths, r.paths_len) != 0;
         if (bad) { code = 74; break; }
     }
     gb_qres_free(&r);
@@ -304,6 +305,13 @@ static size_t msg_take(worker *w, int npairs, gb_qres *r, msg_head *h, gb_diag *
     if (!r->notes) return (size_t)-1;
     memcpy(r->notes, p, h->notes_len);
     r->notes_len = h->notes_len;
+    p += h->notes_len;
+    if (h->kind != MSG_ERROR && h->paths_len) {
+        r->paths = malloc(h->paths_len + 1);
+        if (!r->paths) return (size_t)-1;
+        memcpy(r->paths, p, h->paths_len);
+        r->paths_len = h->paths_len;
+    }
     return need;
 }
 

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "gb_alloc.h"
+#include "gb_paths.h"
 #include "gb_rows.h"
 #include "gb_sink.h"
 
@@ -122,6 +123,11 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     } else {
         fprintf(stdout, "%s\n", gb_rows_header());
     }
+    if (o->paths_out) {   /* --paths: a temporary file, renamed when the run completed */
+        sk.paths = gb_tmp_open(o->paths_out, sk.paths_tmp, sizeof sk.paths_tmp, d);
+        if (!sk.paths) { rc = d->code; goto done; }
+        fprintf(sk.paths, "%s\n", gb_paths_header());
+    }
 
     /* resume: the journal's queries, in order, are this run's first ones */
     if ((size_t)sk.jr.ndone > ntodo) {
@@ -170,6 +176,11 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     }
 
     /* finish */
+    if (sk.paths) {
+        FILE *pf = sk.paths;
+        sk.paths = NULL;
+        if ((rc = gb_tmp_close(pf, sk.paths_tmp, d)) != 0) { sk.paths_tmp[0] = '\0'; goto done; }
+    }
     if (o->out) {
         rc = gb_journal_finish(&sk.jr, o->out, d);
         if (rc) goto done;
@@ -177,6 +188,11 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     } else if (fflush(stdout) != 0) {
         rc = gb_diag_set(d, EX_IOERR, "<stdout>", 0, 0, "expected to write the CSV, found %s", strerror(errno));
         goto done_nofile;
+    }
+    if (sk.paths_tmp[0]) {
+        int pe = gb_tmp_rename(sk.paths_tmp, o->paths_out, d);
+        sk.paths_tmp[0] = '\0';
+        if (pe) { rc = pe; goto done_nofile; }
     }
     rc = tot->failures ? 1 : (o->strict && tot->scen_mismatch ? 2 : 0);
     goto done_nofile;
@@ -196,6 +212,7 @@ done:
         }
     }
 done_nofile:
+    if (sk.paths_tmp[0]) gb_tmp_abort(sk.paths, sk.paths_tmp);   /* the run did not complete */
     gb_signal_note(NULL);
     if (have_ex) {
         /* closing external solvers may leave warnings */

@@ -73,6 +73,7 @@ typedef struct gb_run_opts {
     int pin;                   /* 1: pin worker i to the i-th allowed CPU (jobs <= CPUs) */
     long shard_i, shard_n;     /* --shard I/N (shard_n 0 = the whole plan) */
     const char *oracle_cache;  /* directory of the oracle cache (gb_ocache.h), or NULL */
+    const char *paths_out;     /* --paths: every row's path into this file (gb_paths.h), or NULL */
     /* callbacks (may be NULL); called in the process that writes the output */
     void (*note)(void *ctx, gb_run_note_kind kind, const char *text);
     void (*progress)(void *ctx, const gb_run_progress *p);

@@ -59,6 +59,9 @@ int gb_sink_query(gb_sink *sk, size_t k, long qn, const gb_qres *r, gb_diag *d)
     if (r->rows_len && fwrite(r->rows, 1, r->rows_len, sk->out) != r->rows_len)
         return gb_diag_set(d, EX_IOERR, o->out ? sk->jr.path : "<stdout>", 0, 0,
                            "expected to write the rows, found '%s'", strerror(errno));
+    if (sk->paths && r->paths_len && fwrite(r->paths, 1, r->paths_len, sk->paths) != r->paths_len)
+        return gb_diag_set(d, EX_IOERR, sk->paths_tmp, 0, 0, "expected to write the paths, found '%s'",
+                           strerror(errno));
     gb_sink_notes(o, r->notes, r->notes_len);
     gb_run_totals *tot = sk->tot;
     tot->queries++;
