@@ -63,7 +63,13 @@ static void run_usage(FILE *f)
 "                        it with --resume)\n"
 "      --map FILE        use FILE as the map of every scenario\n"
 "  -r, --reps N          timed repetitions per query (default 1): time_cold_ns is\n"
-"                        the first, time_ns the median of the others (warm)\n"
+"                        the first, time_ns the median of the others (warm);\n"
+"                        with --regime gppc, N passes and time_ns their mean\n"
+"      --regime NAME     the order of timed runs (column regime): interleaved\n"
+"                        (default: per query, each pair runs its reps back to\n"
+"                        back) or gppc (per map, each pair in turn runs every\n"
+"                        query once per pass, as GPPC times entries; one\n"
+"                        process, the judged path from one more, untimed run)\n"
 "      --max-expanded N  stop a search after N expansions (status 'limit')\n"
 "      --max-ms N        stop a search after N ms of wall time (status 'limit';\n"
 "                        the clock is read every 256 expansions)\n"
@@ -311,6 +317,7 @@ int gb_cmd_run(int argc, char **argv)
         { "oracle-cache", required_argument, 0, 'O' },
         { "no-oracle-cache", no_argument, 0, 'o' + 256 },
         { "paths", required_argument, 0, 'p' + 256 },
+        { "regime", required_argument, 0, 'g' + 256 },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
     };
     static gb_run_opts o;
@@ -434,6 +441,14 @@ int gb_cmd_run(int argc, char **argv)
         case 'O': cache_dir = optarg; break;
         case 'o' + 256: no_cache = 1; break;
         case 'p' + 256: o.paths_out = optarg; break;
+        case 'g' + 256:
+            if (strcmp(optarg, "interleaved") == 0) o.regime = GB_REGIME_INTERLEAVED;
+            else if (strcmp(optarg, "gppc") == 0) o.regime = GB_REGIME_GPPC;
+            else {
+                fprintf(stderr, "gridbench run: --regime: expected interleaved or gppc, found '%s'\n", optarg);
+                return EX_USAGE;
+            }
+            break;
         case 'f' + 256: o.fresh = 1; break;
         case 'B': if (parse_size("--max-mem", optarg, &o.max_mem)) return EX_USAGE; break;
         case 'h': run_usage(stdout); return 0;
@@ -531,6 +546,11 @@ int gb_cmd_run(int argc, char **argv)
     }
     if (o.resume && o.fresh) {
         fprintf(stderr, "gridbench run: expected --resume or --fresh, found both\n");
+        return EX_USAGE;
+    }
+    if (o.regime == GB_REGIME_GPPC && o.jobs > 1) {
+        fprintf(stderr, "gridbench run: --regime gppc: expected one process (GPPC times one entry "
+                "at a time, alone), found --jobs %d\n", o.jobs);
         return EX_USAGE;
     }
     if (o.paths_out && o.resume) {

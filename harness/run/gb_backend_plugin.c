@@ -51,7 +51,7 @@ static int32_t run_once(gb_exec *ex, const gb_user_solver *u, int32_t s, int32_t
     return n;
 }
 
-static int plugin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb_diag *d)
+static int plugin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, int reps, gb_answer *a, gb_diag *d)
 {
     (void)d;
     const gb_pair *p = &ex->o->pairs[pi];
@@ -87,7 +87,7 @@ static int plugin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb_
     }
     int32_t si = gb_grid_id(g, s.x, s.y), ti = gb_grid_id(g, t.x, t.y), n = 0;
     if (ex->inflight) *ex->inflight = pi;   /* a crash now is this pair's */
-    for (int rep = 0; rep < ex->o->reps; rep++) {
+    for (int rep = 0; rep < reps; rep++) {
         int64_t t0 = gb_now_ns();
         n = run_once(ex, p->user, si, ti, a);
         ex->times[rep] = gb_now_ns() - t0;
@@ -98,7 +98,7 @@ static int plugin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb_
         }
     }
     if (ex->inflight) *ex->inflight = -1;
-    a->nrep = ex->o->reps;
+    a->nrep = reps;
     a->counters = 1;
     double c = 0.0;
     for (int32_t i = 0; i < a->n; i++) {

@@ -55,6 +55,11 @@ const char *gb_pair_queue_name(const gb_pair *p)
     return p->queue < 0 ? gb_solver_queue_label(&p->spec) : gb_queue_name((gb_queue_kind)p->queue);
 }
 
+const char *gb_regime_name(int regime)
+{
+    return regime == GB_REGIME_GPPC ? "gppc" : "interleaved";
+}
+
 const gb_backend_ops *gb_backend_of(const gb_pair *p)
 {
     return p->ext_cmd ? &gb_backend_process : p->user ? &gb_backend_plugin : &gb_backend_builtin;
@@ -112,6 +117,8 @@ void gb_qres_free(gb_qres *r)
     memset(r, 0, sizeof *r);
 }
 
+static void batch_free(gb_exec *ex);
+
 /* ---- the exec and its map ---------------------------------------------- */
 
 /* Per pair, what pass 1 leaves for passes 2 and 3. */
@@ -155,6 +162,7 @@ void gb_exec_free(gb_exec *ex)
     gb_free(ex->times);
     gb_free(ex->self);
     gb_free(ex->runs);
+    batch_free(ex);
     memset(ex, 0, sizeof *ex);
 }
 
@@ -296,6 +304,7 @@ static void row_query(gb_row *w, const char *mname, const char *scen, const gb_q
     w->scen_decimals = q->decimals;
     w->euclid_lb = gb_anyangle_dist((gb_xy){ q->sx, q->sy }, (gb_xy){ q->gx, q->gy });
     w->solver_time_ns = -1;
+    w->first20_ns = w->max_call_ns = -1;
 }
 
 /* The pair's part of a row, with status st and no answer. */
@@ -309,6 +318,7 @@ static void row_pair(gb_row *w, gb_exec *ex, int pi, int st)
     w->status = gb_row_status_name((gb_row_status)st);
     w->time_source = ex->be[pi]->time_source;
     w->cost_model = gb_cost_model_name(gb_pair_cost_model(p));
+    w->regime = gb_regime_name(ex->o->regime);
 }
 
 /* Rows of status st for every pair, with no answer (blocked endpoints,
@@ -328,6 +338,124 @@ static void rows_all(gb_exec *ex, const gb_plan_scen *ps, const gb_query *q, int
         if (keep_names) memcpy(res->name[pi], ex->pname[pi], sizeof res->name[pi]);
         else res->name[pi][0] = '\0';
     }
+}
+
+/* ---- the gppc regime ---------------------------------------------------- */
+
+/* The timings of one batch: the run's consecutive positions on one
+ * scenario file, every pair over every query, pass after pass
+ * (solver-major), each query once per pass.  Index [pi * n + j] for
+ * pair pi and the batch's j-th query; have = 0: not timed (the pair was
+ * skipped, over --max-mem, or the query has a blocked endpoint). */
+struct gb_batch {
+    int scen;                /* plan scenario of the batch, -1: none yet */
+    size_t first, n;         /* todo positions [first, first + n) */
+    size_t cap;              /* slots allocated per array */
+    int64_t *sum, *cold, *f20, *maxc;
+    uint8_t *have;
+};
+
+static void batch_free(gb_exec *ex)
+{
+    struct gb_batch *b = ex->batch;
+    if (!b) return;
+    gb_free(b->sum);
+    gb_free(b->cold);
+    gb_free(b->f20);
+    gb_free(b->maxc);
+    gb_free(b->have);
+    gb_free(b);
+    ex->batch = NULL;
+}
+
+/* The todo position of plan index k (positions arrive in order: the
+ * search starts at the batch's first). */
+static size_t todo_pos(const gb_exec *ex, size_t k)
+{
+    size_t p = ex->batch && ex->batch->scen >= 0 ? ex->batch->first : 0;
+    while (p < ex->ntodo && ex->todo[p] != k) p++;
+    if (p == ex->ntodo) for (p = 0; p < ex->ntodo && ex->todo[p] != k; p++) {}
+    return p;
+}
+
+/* Time the batch that starts at todo position pos (the map is loaded). */
+static int batch_time(gb_exec *ex, size_t pos, gb_diag *d)
+{
+    const gb_run_opts *o = ex->o;
+    const int scen = ex->pl->item[ex->todo[pos]].scen, np = o->npairs, reps = o->reps;
+    size_t n = 0;
+    while (pos + n < ex->ntodo && ex->pl->item[ex->todo[pos + n]].scen == scen) n++;
+    struct gb_batch *b = ex->batch;
+    if (!b && !(b = ex->batch = gb_calloc(1, sizeof *b))) goto oom;
+    size_t need = (size_t)np * n;
+    if (need > b->cap) {
+        gb_free(b->sum); gb_free(b->cold); gb_free(b->f20); gb_free(b->maxc); gb_free(b->have);
+        b->sum = gb_malloc(need * sizeof *b->sum);
+        b->cold = gb_malloc(need * sizeof *b->cold);
+        b->f20 = gb_malloc(need * sizeof *b->f20);
+        b->maxc = gb_malloc(need * sizeof *b->maxc);
+        b->have = gb_malloc(need);
+        b->cap = need;
+        if (!b->sum || !b->cold || !b->f20 || !b->maxc || !b->have) { b->cap = 0; goto oom; }
+    }
+    b->scen = scen;
+    b->first = pos;
+    b->n = n;
+    memset(b->sum, 0, need * sizeof *b->sum);
+    memset(b->f20, 0, need * sizeof *b->f20);
+    memset(b->maxc, 0, need * sizeof *b->maxc);
+    memset(b->have, 0, need);
+    const gb_plan_scen *ps = &ex->pl->scen[scen];
+    const gb_grid *g = &ex->map.grid;
+    for (int pi = 0; pi < np; pi++) {
+        uint64_t mem = ex->mem[pi] ? ex->mem[pi] : ex->be[pi]->bytes(ex, pi, g);
+        if (ex->skip[pi] || (o->max_mem && mem > o->max_mem)) continue;
+        for (size_t j = 0; j < n; j++) b->have[(size_t)pi * n + j] = 1;
+        for (int pass = 0; pass < reps; pass++)
+            for (size_t j = 0; j < n; j++) {
+                size_t x = (size_t)pi * n + j;
+                const gb_plan_item *it = &ex->pl->item[ex->todo[pos + j]];
+                const gb_query *q = &ps->sc.q[it->qi];
+                gb_diag qd;
+                if (!b->have[x] || gb_scen_check_query(&ps->sc, it->qi, &ex->map, &qd) != 0) {
+                    b->have[x] = 0;
+                    continue;
+                }
+                gb_answer a;
+                memset(&a, 0, sizeof a);
+                int rc = ex->be[pi]->solve(ex, pi, (gb_xy){ q->sx, q->sy }, (gb_xy){ q->gx, q->gy }, 1,
+                                           &a, d);
+                if (rc) return rc;
+                if (a.fail != GB_EXT_PATH) { b->have[x] = 0; continue; }   /* judged per query */
+                int64_t t = ex->times[0];
+                b->sum[x] += t;
+                if (pass == 0) b->cold[x] = t;
+                b->f20[x] += a.calls ? a.first20_ns : t;
+                int64_t mc = a.calls ? a.max_call_ns : t;
+                if (mc > b->maxc[x]) b->maxc[x] = mc;
+            }
+    }
+    return 0;
+oom:
+    return gb_diag_set(d, EX_OSERR, ex->mpath, 0, 0, "expected memory for the gppc regime's "
+                       "timings, found none");
+}
+
+/* The gppc regime: the batch timing of query k, pair pi, into *pr (times
+ * of the passes replace the one untimed run that gave the path). */
+static void batch_times(gb_exec *ex, size_t k, int pi, struct pairrun *pr)
+{
+    struct gb_batch *b = ex->batch;
+    size_t pos = todo_pos(ex, k);
+    if (!b || pos < b->first || pos >= b->first + b->n) return;
+    size_t x = (size_t)pi * b->n + (pos - b->first);
+    if (!b->have[x] || pr->a.fail != GB_EXT_PATH) return;
+    const int reps = ex->o->reps;
+    pr->med = b->sum[x] / reps;
+    pr->cold = b->cold[x];
+    pr->a.first20_ns = b->f20[x] / reps;
+    pr->a.max_call_ns = b->maxc[x];
+    pr->a.nrep = reps;
 }
 
 /* ---- the query ---------------------------------------------------------- */
@@ -351,13 +479,19 @@ static int run_pair(gb_exec *ex, int pi, const gb_query *q, pairrun *pr, gb_diag
         pr->a.nrep = 1;
         ex->times[0] = 0;
     } else {
-        int rc = ex->be[pi]->solve(ex, pi, sxy, txy, &pr->a, d);
+        const int gppc = o->regime == GB_REGIME_GPPC;   /* timed by batch_time: one run for the path */
+        int rc = ex->be[pi]->solve(ex, pi, sxy, txy, gppc ? 1 : o->reps, &pr->a, d);
         if (rc) return rc;
     }
     if (!pr->a.mem) pr->a.mem = mem;
     pr->cold = ex->times[0];
     /* warm = the median of the reps after the first (the first is time_cold_ns) */
     pr->med = pr->a.nrep > 1 ? gb_median_i64(ex->times + 1, pr->a.nrep - 1) : ex->times[0];
+    if (pr->a.calls == 0 && pr->a.fail == GB_EXT_PATH && !w->over_mem) {   /* one call did it all */
+        pr->a.calls = 1;
+        pr->a.first20_ns = pr->a.max_call_ns = pr->med;
+    }
+    if (o->regime == GB_REGIME_GPPC) batch_times(ex, ex->k, pi, pr);
     w->ext_status = pr->a.fail;
     w->rs = pr->a.rs;
     w->gu = gb_pair_guarantee(p, o->model, &w->bound);
@@ -446,6 +580,11 @@ static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row 
     w.mem_bytes = pr->a.mem;
     w.prep_ns = ex->prep[pi];
     w.solver_time_ns = pr->a.self_ns;
+    if (pr->a.calls > 0) {
+        w.calls = pr->a.calls;
+        w.first20_ns = pr->a.first20_ns;
+        w.max_call_ns = pr->a.max_call_ns;
+    }
     gb_row_write(ex->rows_f, &w);
 }
 
@@ -468,6 +607,12 @@ int gb_exec_query(gb_exec *ex, size_t k, gb_qres *res, gb_diag *d)
     }
     if ((rc = exec_map(ex, it->scen, d)) != 0) goto out;
     res->oracle_hit = 0;
+    if (o->regime == GB_REGIME_GPPC && ex->todo) {   /* time the batch first, solver-major */
+        size_t pos = todo_pos(ex, k);
+        if (!ex->batch || ex->batch->scen != it->scen || pos < ex->batch->first
+            || pos >= ex->batch->first + ex->batch->n)
+            if ((rc = batch_time(ex, pos, d)) != 0) goto out;
+    }
 
     if ((rc = gb_scen_check_query(&ps->sc, it->qi, &ex->map, d)) != 0) {
         if (!endpoint_blocked(q, &ex->map.grid)) goto out;   /* size or bounds: bad input */

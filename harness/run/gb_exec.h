@@ -92,6 +92,11 @@ typedef struct gb_answer {
     int nrep;                /* timed runs, times in the exec's times[0..nrep) */
     int64_t self_ns;         /* the solver's own median time, < 0: none */
     uint64_t mem;            /* bytes it held (0: not known) */
+    /* GPPC's measures of the last run, for a solver answering in several
+     * calls (0 calls: the backend does not measure them; the runner then
+     * takes one call of the whole time) */
+    int calls;
+    int64_t first20_ns, max_call_ns;
     char msg[256];           /* why it failed */
 } gb_answer;
 
@@ -106,10 +111,10 @@ typedef struct gb_backend_ops {
      * 0, GB_PREP_NONE (nothing was prepared: prep_ns is empty), or a
      * sysexits code with *d filled (the run stops). */
     int (*prepare)(gb_exec *ex, int pi, gb_diag *d);
-    /* Per query: run the pair ex->o->reps times (fewer when it fails) on
-     * start s, goal t; the path goes to ex->xy, the times to ex->times.
-     * 0, or a sysexits code with *d filled (out of memory: the run stops). */
-    int (*solve)(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb_diag *d);
+    /* Per query: run the pair reps times (fewer when it fails) on start
+     * s, goal t; the path goes to ex->xy, the times to ex->times.  0, or a
+     * sysexits code with *d filled (out of memory: the run stops). */
+    int (*solve)(gb_exec *ex, int pi, gb_xy s, gb_xy t, int reps, gb_answer *a, gb_diag *d);
     /* Bytes its search state takes on grid g before it runs (0: not known). */
     uint64_t (*bytes)(const gb_exec *ex, int pi, const gb_grid *g);
     /* Per map, before the map is freed (also after a failed prepare). */
@@ -158,6 +163,9 @@ struct gb_exec {
     FILE *rows_f, *notes_f;  /* memory streams of the query being run */
     FILE *paths_f;           /* --paths: the query's path lines, or NULL */
     void *runs;              /* [npairs] each pair's answer on the query (gb_exec.c) */
+    const size_t *todo;      /* this run's plan indices, in order (the gppc regime's batches) */
+    size_t ntodo;
+    struct gb_batch *batch;  /* the gppc regime: timings of the current batch (gb_exec.c) */
     size_t k;                /* the plan index of the query being run */
 };
 

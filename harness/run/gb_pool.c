@@ -106,7 +106,7 @@ static size_t msg_size(int npairs, const msg_head *h)
 }
 
 /* The worker's loop: read positions, execute, send results.  Never returns. */
-static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *todo, int cmd,
+static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *todo, size_t ntodo, int cmd,
                         int res, volatile int32_t *inflight)
 {
     gb_exec ex;
@@ -120,6 +120,8 @@ static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *t
     const char *ca = getenv("GRIDBENCH_WORKER_CRASH_AT");
     long crash_at = ca && *ca ? strtol(ca, NULL, 10) : -1;
     ex.inflight = inflight;
+    ex.todo = todo;
+    ex.ntodo = ntodo;
     cmd_head ch;
     while (read_full(cmd, &ch, sizeof ch) == 0 && ch.pos != UINT64_MAX) {
         uint64_t pos = ch.pos;
@@ -163,6 +165,7 @@ typedef struct pool {
     const gb_run_opts *o;
     const gb_plan *pl;
     const size_t *todo;
+    size_t ntodo;
     volatile int32_t *inflight;   /* [n] shared (mmap): each worker's running pair */
     skipent *skip;                /* pairs not to run again, per position */
     size_t nskip, capskip;
@@ -198,7 +201,7 @@ static int worker_start(pool *pp, int i)
             CPU_SET(w->cpu, &set);
             sched_setaffinity(0, sizeof set, &set);
         }
-        worker_main(pp->o, pp->pl, pp->todo, c[0], r[1], &pp->inflight[i]);
+        worker_main(pp->o, pp->pl, pp->todo, pp->ntodo, c[0], r[1], &pp->inflight[i]);
     }
     close(c[0]);
     close(r[1]);
@@ -322,7 +325,7 @@ int gb_pool_run(gb_sink *sk, gb_exec *ex, const size_t *todo, size_t ntodo, long
     const gb_run_opts *o = sk->o;
     int nw = o->jobs > 1 ? o->jobs : 1;   /* 1: user solvers isolated at --jobs 1 */
     if ((size_t)nw > ntodo) nw = (int)ntodo;
-    pool pp = { NULL, nw, o, sk->pl, todo, NULL, NULL, 0, 0 };
+    pool pp = { NULL, nw, o, sk->pl, todo, ntodo, NULL, NULL, 0, 0 };
     gb_qres *ring = gb_calloc(RING, sizeof *ring);
     unsigned char *ready = gb_calloc(RING, 1);
     size_t *retry = gb_malloc((size_t)(nw * WORKER_DEPTH + 1) * sizeof *retry);

@@ -156,6 +156,8 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     /* execute */
     if ((rc = gb_exec_init(&ex, o, &pl, d)) != 0) goto done;
     have_ex = 1;
+    ex.todo = todo + qn;
+    ex.ntodo = ntodo - (size_t)qn;
     /* user solvers always run in a worker: a crash costs rows, not the run */
     int has_user = 0;
     for (int pi = 0; pi < o->npairs; pi++) has_user |= o->pairs[pi].user != NULL;
