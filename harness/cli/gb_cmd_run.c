@@ -10,6 +10,7 @@
 #define _GNU_SOURCE 1   /* sched_setaffinity, CPU_SET */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,21 +186,24 @@ static void cli_progress(void *ctx, const gb_run_progress *pr)
     }
 }
 
-static void print_summary(const gb_run_opts *o, const gb_run_totals *tot)
+static void print_summary(const gb_run_opts *o, gb_run_totals *tot)
 {
-    fprintf(stderr, "%-28s %-9s %7s %7s %7s %9s %12s %10s\n", "solver", "queue", "rows", "ok",
-            "failed", "scen_mis", "mean_exp", "mean_us");
+    fprintf(stderr, "%-28s %-9s %7s %7s %7s %9s %12s %10s %-21s %10s\n", "solver", "queue", "rows",
+            "ok", "failed", "scen_mis", "mean_exp", "median_us", "median_95%_ci_us", "mean_us");
     for (int pi = 0; pi < o->npairs; pi++) {
         const gb_run_pairsum *ps = &tot->pair[pi];
         uint64_t failed = 0;
         for (int k = 0; k < GB_ROW_NSTATUS; k++)
             if (gb_row_status_failed((gb_row_status)k)) failed += ps->status[k];
-        double n = ps->rows ? (double)ps->rows : 1.0;
-        fprintf(stderr, "%-28s %-9s %7llu %7llu %7llu %9llu %12.1f %10.2f\n", ps->name,
+        double n = ps->rows ? (double)ps->rows : 1.0, med, lo, hi;
+        char ci[64] = "-";
+        gb_run_pair_median(tot, pi, &med, &lo, &hi);
+        if (!isnan(lo)) snprintf(ci, sizeof ci, "[%.2f,%.2f]", lo / 1e3, hi / 1e3);
+        fprintf(stderr, "%-28s %-9s %7llu %7llu %7llu %9llu %12.1f %10.2f %-21s %10.2f\n", ps->name,
                 gb_pair_queue_name(&o->pairs[pi]),
                 (unsigned long long)ps->rows, (unsigned long long)ps->status[GB_ROW_OK],
                 (unsigned long long)failed, (unsigned long long)ps->status[GB_ROW_SCEN_MISMATCH],
-                (double)ps->expanded / n, (double)ps->time_ns / n / 1e3);
+                (double)ps->expanded / n, med / 1e3, ci, (double)ps->time_ns / n / 1e3);
     }
     fprintf(stderr, "gridbench run: %llu queries, %llu rows, %llu solver failures, "
             "%llu queries where the scenario's length disagrees with Dijkstra",
@@ -595,6 +599,7 @@ int gb_cmd_run(int argc, char **argv)
         gb_diag_print(&d, stderr);
     }
     if (rc == 0 || rc == 1 || rc == 2) print_summary(&o, &tot);
+    gb_run_totals_free(&tot);
     return rc;
 }
 
