@@ -1,9 +1,9 @@
 /*
  * gb_user.c -- the user-solver registry and the plugin loader (see
  * gb_user.h).  The registry is a fixed array of GB_USER_MAX entries in
- * registration order, with a parallel array of their hooks (hooks[i]
- * belongs to reg[i]; zeroed = none); names are unique across built-in and
- * user solvers.
+ * registration order, with parallel arrays of their hooks and metrics
+ * functions (hooks[i] and metrics[i] belong to reg[i]; zeroed/NULL =
+ * none); names are unique across built-in and user solvers.
  */
 #include "gb_user.h"
 
@@ -12,6 +12,7 @@
 
 static gb_user_solver reg[GB_USER_MAX];
 static gb_user_hooks hooks[GB_USER_MAX];
+static gb_user_metrics_fn metrics[GB_USER_MAX];
 static int nreg;
 
 static int name_ok(const char *s)
@@ -71,6 +72,59 @@ void gb_user_release(const gb_user_solver *u)
     if (h->release) h->release(u->ctx);
 }
 
+int gb_user_set_metrics(const char *name, gb_user_metrics_fn fn)
+{
+    const gb_user_solver *u = name ? gb_user_find(name) : NULL;
+    if (!u) return -1;
+    metrics[u - reg] = fn;
+    return 0;
+}
+
+int gb_user_metrics_get(const gb_user_solver *u, gb_user_metrics *out)
+{
+    memset(out, 0, sizeof *out);
+    out->size = (uint32_t)sizeof *out;
+    gb_user_metrics_fn fn = metrics[u - reg];
+    if (!fn) return 0;
+    if (fn(u->ctx, out) != 0 || out->version == 0) {
+        memset(out, 0, sizeof *out);
+        out->size = (uint32_t)sizeof *out;
+        return -1;
+    }
+    out->size = (uint32_t)sizeof *out;
+    /* groups this build knows (all of version 1); a later version's
+     * groups are dropped rather than misread */
+    out->have &= GB_UM_QUERY | GB_UM_MAP | GB_UM_SEGMENT;
+    out->reason[sizeof out->reason - 1] = '\0';
+    out->time_source[sizeof out->time_source - 1] = '\0';
+    return 1;
+}
+
+/* Register the optional gb_plugin_metrics table of library h (from path),
+ * whose solvers are t[0..n).  0, or EX_DATAERR in *d. */
+static int load_metrics(void *h, const char *path, const gb_user_solver *t, int n, gb_diag *d)
+{
+    void *sym = dlsym(h, GB_PLUGIN_METRICS_SYMBOL);
+    if (!sym) return 0;
+    gb_plugin_metrics_fn fn;
+    memcpy(&fn, &sym, sizeof fn);
+    int nm = 0;
+    const gb_user_metrics_hook *mt = fn(&nm);
+    for (int i = 0; mt && i < nm; i++) {
+        int mine = 0;
+        for (int j = 0; j < n && !mine; j++)
+            mine = mt[i].name && strcmp(mt[i].name, t[j].name) == 0;
+        if (!mine || gb_user_set_metrics(mt[i].name, mt[i].fn) != 0) {
+            char q[96];
+            const char *nmn = mt[i].name ? mt[i].name : "(null)";
+            gb_diag_quote(q, sizeof q, nmn, strlen(nmn));
+            return gb_diag_set(d, EX_DATAERR, path, 0, 0, "expected %s to name a solver of %s, found %s",
+                               GB_PLUGIN_METRICS_SYMBOL, GB_PLUGIN_SYMBOL, q);
+        }
+    }
+    return 0;
+}
+
 int gb_user_load_plugin(const char *path, gb_diag *d)
 {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -110,5 +164,6 @@ int gb_user_load_plugin(const char *path, gb_diag *d)
             }
         }
     }
-    return 0;   /* the library stays loaded for the life of the process */
+    /* optional too: plugins that measure themselves (gb_user_metrics) */
+    return load_metrics(h, path, t, n, d);   /* the library stays loaded for the life of the process */
 }
