@@ -94,7 +94,7 @@ int gb_user_metrics_get(const gb_user_solver *u, gb_user_metrics *out)
     out->size = (uint32_t)sizeof *out;
     /* groups this build knows (all of version 1); a later version's
      * groups are dropped rather than misread */
-    out->have &= GB_UM_QUERY | GB_UM_MAP | GB_UM_SEGMENT;
+    out->have &= GB_UM_QUERY | GB_UM_MAP | GB_UM_SEGMENT | GB_UM_ERROR;
     out->reason[sizeof out->reason - 1] = '\0';
     out->time_source[sizeof out->time_source - 1] = '\0';
     return 1;

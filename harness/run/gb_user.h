@@ -155,7 +155,8 @@ int gb_user_load_plugin(const char *path, gb_diag *d);
 enum {
     GB_UM_QUERY = 1u << 0,   /* calls, total_ns, first20_ns, max_call_ns */
     GB_UM_MAP = 1u << 1,     /* preprocess_ns, prepare_ns, storage_bytes, index_reused */
-    GB_UM_SEGMENT = 1u << 2  /* bad_segment and reason: the path was refused */
+    GB_UM_SEGMENT = 1u << 2, /* bad_segment and reason: the path was refused */
+    GB_UM_ERROR = 1u << 3    /* reason: why the last prepare or solve failed (-1) */
 };
 
 typedef struct gb_user_metrics {
@@ -167,11 +168,12 @@ typedef struct gb_user_metrics {
     uint64_t calls;          /* calls into the solver's own API (GetPath), >= 1 */
     uint64_t total_ns;       /* sum of those calls, each timed with CLOCK_MONOTONIC */
     uint64_t first20_ns;     /* sum of the calls until the path was >= 20 long
-                                (octile units; the whole query when it never was) */
+                                (Euclidean length of the waypoints, as GPPC
+                                measures; the whole query when it never was) */
     uint64_t max_call_ns;    /* the longest single call */
     /* GB_UM_SEGMENT: the last solve returned a path the plugin refused */
     int64_t bad_segment;     /* 0-based index of the first bad waypoint segment */
-    char reason[160];        /* "expected ..., found ..." of that segment */
+    char reason[160];        /* GB_UM_SEGMENT or GB_UM_ERROR: "expected ..., found ..." */
     /* GB_UM_MAP: the last prepare (one map) */
     uint64_t preprocess_ns;  /* offline index build (PreprocessMap); 0 when reused */
     uint64_t prepare_ns;     /* online setup (PrepareForSearch) */
