@@ -28,5 +28,6 @@ int gb_cmd_footprint(int argc, char **argv);
 int gb_cmd_report(int argc, char **argv);
 int gb_cmd_compare(int argc, char **argv);
 int gb_cmd_dynamic(int argc, char **argv);
+int gb_cmd_gppc(int argc, char **argv);
 
 #endif

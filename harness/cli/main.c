@@ -41,6 +41,7 @@ static const struct {
               "compare two runs: status changes first, then NEW/OLD time ratios with intervals and tests" },
     { "dynamic", gb_cmd_dynamic,
               "replay dynamic scenarios: D* Lite against A* from scratch, every plan checked" },
+    { "gppc", gb_cmd_gppc, "build an entry of the GPPC competition (C++) into a plugin for `run --plugin`" },
 };
 
 static void usage(FILE *f)
