@@ -227,6 +227,33 @@ int gb_gppc_index_open(const char *entry_hash, const gb_grid *g, gb_gppc_preproc
     return rc;
 }
 
+static int saved_stdout = -1;   /* fd 1 before the first divert */
+static int diverts;             /* diverts not yet restored */
+
+int gb_gppc_stdout_divert(void)
+{
+    if (diverts == 0) {
+        fflush(stdout);
+        saved_stdout = dup(1);
+        if (saved_stdout < 0 || dup2(2, 1) < 0) {
+            if (saved_stdout >= 0) close(saved_stdout);
+            saved_stdout = -1;
+            return -1;
+        }
+    }
+    diverts++;
+    return 0;
+}
+
+void gb_gppc_stdout_restore(void)
+{
+    if (diverts == 0 || --diverts > 0) return;
+    fflush(stdout);
+    dup2(saved_stdout, 1);
+    close(saved_stdout);
+    saved_stdout = -1;
+}
+
 /* ---- paths -------------------------------------------------------------- */
 
 static int32_t sgn(int32_t v) { return (v > 0) - (v < 0); }

@@ -82,6 +82,14 @@ typedef int (*gb_gppc_preprocess_fn)(void *arg, const char *file);
 int gb_gppc_index_open(const char *entry_hash, const gb_grid *g, gb_gppc_preprocess_fn fn, void *arg,
                        gb_gppc_index *ix, gb_diag *d);
 
+/* Send fd 1 to stderr until the matching gb_gppc_stdout_restore, so an
+ * entry that prints never writes into a CSV on stdout.  Calls nest (one
+ * count for the process, shared by every plugin loaded in it): the first
+ * divert saves fd 1, the last restore puts it back, in whatever order the
+ * plugins release.  0, or -1 (fd 1 left as it was). */
+int gb_gppc_stdout_divert(void);
+void gb_gppc_stdout_restore(void);
+
 /* ---- paths ------------------------------------------------------------- */
 
 typedef struct gb_gppc_xy {

@@ -17,7 +17,8 @@
  * index is found or built by gb_gppc_index_open (PreprocessMap in a child
  * process, as GPPC runs it in a separate execution), then
  * PrepareForSearch runs here, timed on its own.  The entry's stdout goes
- * to stderr from prepare to release, so it never lands in a CSV.
+ * to stderr from prepare to release (gb_gppc_stdout_divert), so it never
+ * lands in a CSV.
  *
  * Per query (solve): GetPath is called until it returns true (at most
  * MAX_CALLS times), each call timed with CLOCK_MONOTONIC; then the
@@ -59,7 +60,7 @@ struct state {
     int w = 0, h = 0;
     void *data = nullptr;         /* PrepareForSearch's answer for this map */
     int prepared = 0;             /* 1 between a successful prepare and release */
-    int saved_stdout = -1;        /* fd 1 as it was before prepare */
+    int diverted = 0;             /* 1: this plugin holds a gb_gppc_stdout_divert */
     std::vector<xyLoc> path;      /* GetPath's output, reused by every query */
     std::vector<gb_gppc_xy> wp;   /* the same in gridbench's coordinates */
     gb_user_metrics m;            /* what the last prepare and solve measured */
@@ -114,9 +115,7 @@ int prepare(void *ctx, const gb_grid *g, gb_model m)
     S.bits.assign((size_t)S.w * (size_t)S.h, false);
     for (int y = 0; y < S.h; y++)
         for (int x = 0; x < S.w; x++) S.bits[(size_t)y * S.w + x] = g->pass[gb_grid_id(g, x, y)] != 0;
-    fflush(stdout);
-    S.saved_stdout = dup(1);
-    if (S.saved_stdout >= 0) dup2(2, 1);
+    S.diverted = gb_gppc_stdout_divert() == 0;
     gb_gppc_index ix;
     gb_diag d;
     std::memset(&d, 0, sizeof d);
@@ -140,18 +139,16 @@ int prepare(void *ctx, const gb_grid *g, gb_model m)
     S.prepared = 1;
     return 0;
 undo:
-    fflush(stdout);
-    if (S.saved_stdout >= 0) { dup2(S.saved_stdout, 1); close(S.saved_stdout); }
-    S.saved_stdout = -1;
+    if (S.diverted) gb_gppc_stdout_restore();
+    S.diverted = 0;
     return -1;
 }
 
 void release(void *ctx)
 {
     (void)ctx;
-    fflush(stdout);
-    if (S.saved_stdout >= 0) { dup2(S.saved_stdout, 1); close(S.saved_stdout); }
-    S.saved_stdout = -1;
+    if (S.diverted) gb_gppc_stdout_restore();
+    S.diverted = 0;
     S.data = nullptr;   /* not freed: the GPPC API has no call for it */
     S.prepared = 0;
 }
