@@ -68,6 +68,7 @@ std::vector<xyLoc> waypoints(const std::vector<int32_t> &cells, int w)
     return out;
 }
 
+#if GB_BFS_VARIANT == 1
 void drop_a_corner(std::vector<xyLoc> &wp)
 {
     for (size_t i = 1; i + 1 < wp.size(); i++) {
@@ -78,6 +79,7 @@ void drop_a_corner(std::vector<xyLoc> &wp)
         }
     }
 }
+#endif
 
 }  // namespace
 
