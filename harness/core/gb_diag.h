@@ -135,6 +135,11 @@ int gb_tmp_commit(FILE *f, const char *tmp, const char *path, gb_diag *d);
 int gb_tmp_close(FILE *f, const char *tmp, gb_diag *d);
 int gb_tmp_rename(const char *tmp, const char *path, gb_diag *d);
 
+/* mkdir -p: create dir and every missing folder above it (mode 0777 less
+ * the umask).  0, also when it exists; or -1 with errno (ENAMETOOLONG
+ * past 1100 bytes).  Used by the caches (oracle, GPPC). */
+int gb_make_dirs(const char *dir);
+
 /* Write a short, quoted, printable rendering of s[0..n) into out (size
  * outsz >= 8): 'abc', with non-printable bytes as \xNN and long inputs
  * cut with "[...]".  Used to build "found '...'" messages. */

@@ -37,21 +37,6 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* mkdir -p dir.  0 or -1 (errno). */
-static int make_dirs(const char *dir)
-{
-    char b[1200];
-    int k = snprintf(b, sizeof b, "%s", dir);
-    if (k < 0 || (size_t)k >= sizeof b) { errno = ENAMETOOLONG; return -1; }
-    for (char *p = b + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(b, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return mkdir(b, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* rm -r of what is inside dir (dir itself stays); symbolic links are
  * removed, never followed.  0 or -1. */
 static int empty_dir(const char *dir)
@@ -190,7 +175,7 @@ int gb_gppc_index_open(const char *entry_hash, const gb_grid *g, gb_gppc_preproc
     snprintf(ix->file, sizeof ix->file, "%s/index", ix->dir);
     snprintf(lockp, sizeof lockp, "%s.lock", ix->dir);
     snprintf(mark, sizeof mark, "%s/" COMPLETE, ix->dir);
-    if (make_dirs(base) != 0)
+    if (gb_make_dirs(base) != 0)
         return gb_diag_set(d, EX_CANTCREAT, base, 0, 0, "expected a writable cache folder, found '%s'",
                            strerror(errno));
     int lk = open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
@@ -202,7 +187,7 @@ int gb_gppc_index_open(const char *entry_hash, const gb_grid *g, gb_gppc_preproc
     int rc = 0;
     if (access(mark, F_OK) == 0) {
         ix->reused = 1;
-    } else if (make_dirs(ix->dir) != 0 || empty_dir(ix->dir) != 0) {
+    } else if (gb_make_dirs(ix->dir) != 0 || empty_dir(ix->dir) != 0) {
         rc = gb_diag_set(d, EX_CANTCREAT, ix->dir, 0, 0, "expected an empty index folder, found '%s'",
                          strerror(errno));
     } else {
@@ -829,7 +814,7 @@ int gb_gppc_build(const gb_gppc_build_opts *o, gb_gppc_built *b, gb_diag *d)
             if (r >= 64 && !strncmp(text, key, 64)) { b->reused = 1; goto out; }
         }
     }
-    if (make_dirs(hd) != 0) {
+    if (gb_make_dirs(hd) != 0) {
         rc = gb_diag_set(d, EX_CANTCREAT, hd, 0, 0, "expected a writable cache folder, found '%s'",
                          strerror(errno));
         goto out;
@@ -837,7 +822,7 @@ int gb_gppc_build(const gb_gppc_build_opts *o, gb_gppc_built *b, gb_diag *d)
     char tmpd[1300], tmpso[1400];
     snprintf(tmpd, sizeof tmpd, "%s/build.%ld", hd, (long)getpid());
     snprintf(tmpso, sizeof tmpso, "%s/%s.so", tmpd, file);
-    if (make_dirs(tmpd) != 0 || empty_dir(tmpd) != 0) {
+    if (gb_make_dirs(tmpd) != 0 || empty_dir(tmpd) != 0) {
         rc = gb_diag_set(d, EX_CANTCREAT, tmpd, 0, 0, "expected a build folder, found '%s'", strerror(errno));
         goto out;
     }
