@@ -406,3 +406,13 @@ int gb_make_dirs(const char *dir)
     }
     return mkdir(b, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
+
+int gb_cache_dir(const char *sub, char *buf, size_t n)
+{
+    const char *x = getenv("XDG_CACHE_HOME");
+    int k;
+    if (x && x[0] == '/') k = snprintf(buf, n, "%s/gridbench/%s", x, sub);
+    else if ((x = getenv("HOME")) && x[0]) k = snprintf(buf, n, "%s/.cache/gridbench/%s", x, sub);
+    else return -1;
+    return k < 0 || (size_t)k >= n ? -1 : 0;
+}

@@ -39,12 +39,7 @@ struct gb_ocache {
 
 int gb_ocache_default_dir(char *buf, size_t n)
 {
-    const char *x = getenv("XDG_CACHE_HOME");
-    int k;
-    if (x && x[0] == '/') k = snprintf(buf, n, "%s/gridbench/oracle", x);
-    else if ((x = getenv("HOME")) && x[0]) k = snprintf(buf, n, "%s/.cache/gridbench/oracle", x);
-    else return -1;
-    return k < 0 || (size_t)k >= n ? -1 : 0;
+    return gb_cache_dir("oracle", buf, n);
 }
 
 static uint32_t rec_check(const rec *r, const char *sha)

@@ -105,12 +105,7 @@ static void wait_text(int ws, char *buf, size_t n)
 
 int gb_gppc_cache_dir(char *buf, size_t n)
 {
-    const char *x = getenv("XDG_CACHE_HOME");
-    int k;
-    if (x && x[0] == '/') k = snprintf(buf, n, "%s/gridbench/gppc", x);
-    else if ((x = getenv("HOME")) && x[0]) k = snprintf(buf, n, "%s/.cache/gridbench/gppc", x);
-    else return -1;
-    return k < 0 || (size_t)k >= n ? -1 : 0;
+    return gb_cache_dir("gppc", buf, n);
 }
 
 void gb_gppc_map_hash(const gb_grid *g, char hex[GB_GPPC_HASH_HEX + 1])
