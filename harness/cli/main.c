@@ -44,6 +44,8 @@ static const struct {
               "compare two runs: status changes first, then NEW/OLD time ratios with intervals and tests", NULL },
     { "dynamic", gb_cmd_dynamic,
               "replay dynamic scenarios: D* Lite against A* from scratch, every plan checked", NULL },
+    { "gppc", gb_cmd_gppc, "build an entry of the GPPC competition (C++) into a plugin for `run --plugin`",
+              NULL },
 };
 
 /* Levenshtein distance of a and b (short words), for "did you mean". */
