@@ -199,7 +199,7 @@ GB_TEST(gppc, plugin_paths_equal_dijkstra_with_metrics_and_a_cached_index)
     cr_assert_gt(m.preprocess_ns, 0);
     cr_assert_gt(m.prepare_ns, 0);
     /* the index: a header line and one int32 per cell */
-    uint64_t storage = m.storage_bytes;
+    uint64_t storage = m.storage_bytes, pre = m.preprocess_ns;
     cr_assert_eq(storage, 24 + 4 * 48 * 48, "storage %llu", (unsigned long long)storage);
     int multi = 0;
     for (size_t i = 0; i < f.sc.n; i++) {
@@ -230,7 +230,8 @@ GB_TEST(gppc, plugin_paths_equal_dijkstra_with_metrics_and_a_cached_index)
     /* the second prepare of the same map reads the cached index */
     cr_assert_eq(gb_user_prepare(u, g, GB_MODEL_8_NOCUT), 0);
     cr_assert_eq(gb_user_metrics_get(u, &m), 1);
-    cr_assert(m.index_reused == 1 && m.preprocess_ns == 0 && m.storage_bytes == storage);
+    /* reused: the time of the build is still reported, as the rows' prep_ns */
+    cr_assert(m.index_reused == 1 && m.preprocess_ns == pre && m.storage_bytes == storage);
     gb_user_release(u);
     cr_assert_eq(count_lines(log, "preprocess"), 1);
     cr_assert_eq(count_lines(log, "prepare"), 2);
@@ -335,5 +336,37 @@ GB_TEST(gppc, run_rows_are_ok_invalid_path_crash_and_suboptimal_by_variant)
     cr_assert(cr > 0 && cr + rows("$10==\"gppc-crash\" && $14==\"ok\"", csv) == 24, "%s", out);
     long sub = rows("$10==\"gppc-longer\" && $14==\"suboptimal\"", csv);
     cr_assert(sub > 0 && sub + rows("$10==\"gppc-longer\" && $14==\"ok\"", csv) == 24, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
+/* `run --gppc DIR` builds the entry (or finds it in the cache), adds its
+ * solver, and its rows carry GPPC's measures: time_source gppc, the calls
+ * of GetPath, first20_ns <= time, max_call_ns, the index's storage and
+ * PrepareForSearch's time; the preprocessing time stays in prep_ns when
+ * a second run reuses the index; a bent segment names its index. */
+GB_TEST(gppc, run_gppc_rows_carry_gppcs_measures)
+{
+    need_cxx();
+    char *d = tmpdir();
+    for (int round = 0; round < 2; round++) {
+        int rc = gb_test_sh(out, sizeof out, "XDG_CACHE_HOME=%s/cache %s run --quiet --no-oracle-cache "
+                            "--gppc tests/gppc/bfs -s jps --count 12 -o %s/a%d.csv "
+                            "datasets/default/maze128-2-1.map.scen 2>&1", d, gb_test_bin(), d, round);
+        cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+        rc = gb_test_sh(out, sizeof out, "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } "
+                        "$c[\"time_source\"] == \"gppc\" && $c[\"status\"] == \"ok\" && $c[\"calls\"] >= 1 "
+                        "&& $c[\"first20_ns\"] <= $c[\"time_ns\"] && $c[\"max_call_ns\"] > 0 "
+                        "&& $c[\"storage_bytes\"] > 0 && $c[\"prepare_ns\"] > 0 && $c[\"prep_ns\"] > 0 "
+                        "{ n++; p[$c[\"prep_ns\"]] = 1 } END { k = 0; for (x in p) k++; print n, k }' %s/a%d.csv",
+                        d, round);
+        cr_assert_eq(rc, 0);
+        cr_assert_str_eq(out, "12 1\n", "round %d: rows with GPPC's measures, distinct prep_ns", round);
+    }
+    /* the reused index reports the preprocessing time it was built in */
+    int rc = gb_test_sh(out, sizeof out, "for r in 0 1; do awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) "
+                        "c[$i] = i; next } $c[\"time_source\"] == \"gppc\" { print $c[\"prep_ns\"]; exit }' "
+                        "%s/a$r.csv; done | uniq | wc -l", d);
+    cr_assert_eq(rc, 0);
+    cr_assert_str_eq(out, "1\n", "prep_ns differs between the build and the reuse");
     gb_test_sh(NULL, 0, "rm -rf %s", d);
 }

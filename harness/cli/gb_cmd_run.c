@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "gb_cmd.h"
+#include "gb_gppc.h"
 #include "gb_ocache.h"
 #include "gb_plan.h"
 #include "gb_run.h"
@@ -66,6 +67,10 @@ static void run_usage(FILE *f)
 "  -r, --reps N          timed repetitions per query (default 1): time_cold_ns is\n"
 "                        the first, time_ns the median of the others (warm);\n"
 "                        with --regime gppc, N passes and time_ns their mean\n"
+"      --gppc DIR        also run the GPPC entry in DIR (Entry.h and its C++\n"
+"                        sources): built into a plugin like `gridbench gppc\n"
+"                        build DIR`, reused from the cache, and every solver it\n"
+"                        registers is added to the run (docs/gppc.md)\n"
 "      --regime NAME     the order of timed runs (column regime): interleaved\n"
 "                        (default: per query, each pair runs its reps back to\n"
 "                        back) or gppc (per map, each pair in turn runs every\n"
@@ -308,6 +313,7 @@ int gb_cmd_run(int argc, char **argv)
         { "first", required_argument, 0, 'F' },  { "count", required_argument, 0, 'C' },
         { "sample", required_argument, 0, 'P' },
         { "plugin", required_argument, 0, 'L' },
+        { "gppc", required_argument, 0, 'G' + 256 },
         { "pin", required_argument, 0, 'U' },
         { "external", required_argument, 0, 'E' },
         { "external-name", required_argument, 0, 'N' },
@@ -333,6 +339,8 @@ int gb_cmd_run(int argc, char **argv)
     int ns = 0, queues[GB_Q_COUNT * 4], nq = 0, all_solv = 0;
     char *lists[2][16];
     char *plugins[8];
+    const char *gppc_dirs[8];
+    int ngppc = 0;
     int nplug = 0, ext_ms_given = 0;
     char *ext_cmd[16], *ext_name[16] = { 0 };
     int next = 0;
@@ -375,6 +383,10 @@ int gb_cmd_run(int argc, char **argv)
         case 'C': if (parse_count("--count", optarg, &v)) return EX_USAGE; o.count = v; break;
         case 'P': if (parse_count("--sample", optarg, &v)) return EX_USAGE; o.sample = v; break;
         case 'S': o.strict = 1; break;
+        case 'G' + 256:
+            if (ngppc >= 8) { fprintf(stderr, "gridbench run: expected at most 8 --gppc, found more\n"); return EX_USAGE; }
+            gppc_dirs[ngppc++] = optarg;
+            break;
         case 'L':
             if (nplug >= 8) { fprintf(stderr, "gridbench run: expected at most 8 --plugin, found more\n"); return EX_USAGE; }
             plugins[nplug++] = optarg;
@@ -475,6 +487,26 @@ int gb_cmd_run(int argc, char **argv)
             return prc;
         }
     }
+    /* --gppc DIR: build (or find in the cache) the entry's plugin, load it,
+     * and run every solver it registers */
+    char *gppc_solvers[8 * GB_USER_MAX];
+    int ngs = 0;
+    for (int i = 0; i < ngppc; i++) {
+        gb_gppc_build_opts bo = { .dir = gppc_dirs[i], .use_make = 1 };
+        gb_gppc_built bb;
+        gb_diag pd;
+        gb_diag_clear(&pd);
+        int before = gb_user_count();
+        int prc = gb_gppc_build(&bo, &bb, &pd);
+        if (!prc) prc = gb_user_load_plugin(bb.so, &pd);
+        if (prc) {
+            fprintf(stderr, "gridbench run: --gppc: ");
+            gb_diag_print(&pd, stderr);
+            return prc;
+        }
+        for (int k = before; k < gb_user_count() && ngs < 8 * GB_USER_MAX; k++)
+            gppc_solvers[ngs++] = (char *)gb_user_at(k)->name;
+    }
     /* split comma lists */
     for (int k = 0; k < 2; k++) {
         for (int i = 0; i < nl[k]; i++) {
@@ -518,6 +550,7 @@ int gb_cmd_run(int argc, char **argv)
         }
     }
     if (ns == 0 && next == 0) solvers[ns++] = (char *)"dijkstra";
+    for (int i = 0; i < ngs && ns < 64; i++) solvers[ns++] = gppc_solvers[i];
     int rc = add_pairs(&o, solvers, ns, queues, nq);
     if (rc) return rc;
     for (int i = 0; i < next; i++) {

@@ -158,6 +158,10 @@ void gb_exec_free(gb_exec *ex)
     gb_free(ex->prep);
     gb_free(ex->mem);
     gb_free(ex->uprep);
+    gb_free(ex->storage);
+    gb_free(ex->prepare_ns);
+    gb_free(ex->tsrc);
+    gb_free(ex->prep_why);
     gb_free(ex->skip);
     gb_free(ex->times);
     gb_free(ex->self);
@@ -178,12 +182,17 @@ int gb_exec_init(gb_exec *ex, const gb_run_opts *o, const gb_plan *pl, gb_diag *
     ex->prep = gb_calloc(np, sizeof *ex->prep);
     ex->mem = gb_calloc(np, sizeof *ex->mem);
     ex->uprep = gb_calloc(np, sizeof *ex->uprep);
+    ex->storage = gb_calloc(np, sizeof *ex->storage);
+    ex->prepare_ns = gb_calloc(np, sizeof *ex->prepare_ns);
+    ex->tsrc = gb_calloc(np, sizeof *ex->tsrc);
+    ex->prep_why = gb_calloc(np, sizeof *ex->prep_why);
     ex->skip = gb_calloc(np, sizeof *ex->skip);
     ex->times = gb_malloc(nr * sizeof *ex->times);
     ex->self = gb_malloc(nr * sizeof *ex->self);
     ex->runs = gb_calloc(np, sizeof(pairrun));
     if (!ex->be || !ex->ext || !ex->pname || !ex->prep || !ex->mem || !ex->uprep || !ex->skip
-        || !ex->times || !ex->self || !ex->runs) {
+        || !ex->times || !ex->self || !ex->runs || !ex->storage || !ex->prepare_ns || !ex->tsrc
+        || !ex->prep_why) {
         gb_exec_free(ex);
         return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none");
     }
@@ -279,7 +288,7 @@ static int exec_map(gb_exec *ex, int si, gb_diag *d)
         rc = ex->be[pi]->prepare(ex, pi, d);
         int64_t t = gb_now_ns() - t0;
         if (rc > 0) return rc;
-        ex->prep[pi] = rc == GB_PREP_NONE ? 0 : t > 0 ? (uint64_t)t : 1;
+        if (rc != GB_PREP_SET) ex->prep[pi] = rc == GB_PREP_NONE ? 0 : t > 0 ? (uint64_t)t : 1;
     }
     return o->oracle_cache ? open_cache(ex, ps, d) : 0;
 }
@@ -316,7 +325,7 @@ static void row_pair(gb_row *w, gb_exec *ex, int pi, int st)
     w->queue = gb_pair_queue_name(p);
     w->guarantee = gb_guarantee_name(gu);
     w->status = gb_row_status_name((gb_row_status)st);
-    w->time_source = ex->be[pi]->time_source;
+    w->time_source = ex->tsrc[pi][0] ? ex->tsrc[pi] : ex->be[pi]->time_source;
     w->cost_model = gb_cost_model_name(gb_pair_cost_model(p));
     w->regime = gb_regime_name(ex->o->regime);
 }
@@ -543,7 +552,7 @@ static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row 
     if (gb_row_status_failed(st))
         gb_exec_note(ex, GB_NOTE_FAILURE, "%s:%ld: %s on %s/%s: %s%s%s%s", qrow->scen, qrow->line,
                      gb_row_status_name(st), ex->pname[pi], gb_pair_queue_name(p),
-                     st == GB_ROW_INVALID ? pr->pc.msg : "",
+                     st == GB_ROW_INVALID ? (pr->a.msg[0] ? pr->a.msg : pr->pc.msg) : "",
                      st == GB_ROW_SUBOPTIMAL ? (pr->w.anyangle ? "any-angle cost above its bound x "
                                                 "the grid optimum (Dijkstra's)"
                                                 : "cost differs from Dijkstra's") : "",
@@ -579,6 +588,8 @@ static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row 
     w.reps = pr->a.nrep;
     w.mem_bytes = pr->a.mem;
     w.prep_ns = ex->prep[pi];
+    w.storage_bytes = ex->storage[pi];
+    w.prepare_ns = ex->prepare_ns[pi];
     w.solver_time_ns = pr->a.self_ns;
     if (pr->a.calls > 0) {
         w.calls = pr->a.calls;

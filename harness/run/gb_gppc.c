@@ -181,7 +181,11 @@ int gb_gppc_index_open(const char *entry_hash, const gb_grid *g, gb_gppc_preproc
     }
     int rc = 0;
     if (access(mark, F_OK) == 0) {
-        ix->reused = 1;
+        ix->reused = 1;   /* the time it took when it was built, so every row can say it */
+        FILE *mf = fopen(mark, "r");
+        unsigned long long pn = 0;
+        if (mf && fscanf(mf, "preprocess_ns %llu", &pn) == 1) ix->preprocess_ns = pn;
+        if (mf) fclose(mf);
     } else if (gb_make_dirs(ix->dir) != 0 || empty_dir(ix->dir) != 0) {
         rc = gb_diag_set(d, EX_CANTCREAT, ix->dir, 0, 0, "expected an empty index folder, found '%s'",
                          strerror(errno));

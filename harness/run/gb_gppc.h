@@ -61,7 +61,7 @@ void gb_gppc_map_hash(const gb_grid *g, char hex[GB_GPPC_HASH_HEX + 1]);
 typedef struct gb_gppc_index {
     char dir[1100];          /* the map's index folder, absolute */
     char file[1200];         /* dir + "/index": the filename the entry gets */
-    uint64_t preprocess_ns;  /* PreprocessMap's time (fork to exit); 0 when reused */
+    uint64_t preprocess_ns;  /* PreprocessMap's time (fork to exit), also when reused: kept in .complete */
     uint64_t storage_bytes;  /* bytes of the regular files under dir (.complete aside) */
     int reused;              /* 1: found whole in the cache, 0: built now */
 } gb_gppc_index;

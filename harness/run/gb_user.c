@@ -42,6 +42,10 @@ int gb_user_register(const char *name, gb_user_solve_fn fn, void *ctx, int optim
     return 0;
 }
 
+int gb_user_count(void) { return nreg; }
+
+const gb_user_solver *gb_user_at(int i) { return i >= 0 && i < nreg ? &reg[i] : NULL; }
+
 const gb_user_solver *gb_user_find(const char *name)
 {
     for (int i = 0; i < nreg; i++)

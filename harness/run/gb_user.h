@@ -110,6 +110,12 @@ typedef const gb_user_hooks *(*gb_plugin_hooks_fn)(int *n);
  * user solver, or it has characters outside [A-Za-z0-9._:-]. */
 int gb_user_register(const char *name, gb_user_solve_fn fn, void *ctx, int optimal);
 
+/* The number of registered user solvers, and the i-th in registration
+ * order (NULL outside 0..count-1): a plugin's solvers are the ones
+ * registered while it loaded. */
+int gb_user_count(void);
+const gb_user_solver *gb_user_at(int i);
+
 /* The registered solver called name, or NULL. */
 const gb_user_solver *gb_user_find(const char *name);
 
@@ -175,7 +181,7 @@ typedef struct gb_user_metrics {
     int64_t bad_segment;     /* 0-based index of the first bad waypoint segment */
     char reason[160];        /* GB_UM_SEGMENT or GB_UM_ERROR: "expected ..., found ..." */
     /* GB_UM_MAP: the last prepare (one map) */
-    uint64_t preprocess_ns;  /* offline index build (PreprocessMap); 0 when reused */
+    uint64_t preprocess_ns;  /* offline index build (PreprocessMap), as measured when it was built */
     uint64_t prepare_ns;     /* online setup (PrepareForSearch) */
     uint64_t storage_bytes;  /* bytes of the index on disk */
     int32_t index_reused;    /* 1: the index came from the cache, 0: built now */
