@@ -44,6 +44,8 @@ static const struct {
               "compare two runs: status changes first, then NEW/OLD time ratios with intervals and tests", NULL },
     { "dynamic", gb_cmd_dynamic,
               "replay dynamic scenarios: D* Lite against A* from scratch, every plan checked", NULL },
+    { "export", gb_cmd_export, "write a run's CSV as GPPC's result.csv or as GPPC's per-entry table",
+              &gb_doc_export },
     { "gppc", gb_cmd_gppc, "build an entry of the GPPC competition (C++) into a plugin for `run --plugin`",
               NULL },
 };
