@@ -20,6 +20,10 @@
 
 CC      ?= cc
 BUILD   ?= build
+# Use every core unless told otherwise (make -jN, or make -j1 to serialise).
+ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 OPT     ?= -O2
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wcast-align -Wwrite-strings -Wformat=2 \

@@ -115,6 +115,12 @@ static int man(int argc, char **argv)
 {
     char date[32];
     man_date(date, sizeof date);
+    if (argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+        printf("usage: gridbench man [COMMAND]\n\nPrint the man page gridbench-COMMAND(1) in roff "
+               "(view it with `gridbench man run | man -l -`);\nwithout COMMAND, list the commands "
+               "that have one.\n\nExample:\n  gridbench man run > gridbench-run.1\n");
+        return flushed(0);
+    }
     if (argc < 3) {
         for (size_t i = 0; i < NCMDS; i++)
             if (cmds[i].doc) printf("%s\n", cmds[i].name);
