@@ -47,7 +47,7 @@ Input
                         (whitespace-separated list), else datasets/default/*.scen
   --count N             only the first N queries of each scenario (default all)
   --sample N            of those, about N evenly spaced queries per scenario
-                        (every k-th: all path lengths represented; the README's
+                        (every k-th: all path lengths represented; the docs'
                         examples use it rather than --count, which takes only
                         the shortest queries of bucket-sorted files)
   --csv FILE            do not run: take FILE (the CSV of `gridbench run`, or
@@ -56,7 +56,7 @@ Input
 Execution
   --jobs N              worker processes of `gridbench run` (default 1; env.json
                         records it: parallel workers share caches and memory
-                        bandwidth, see the README)
+                        bandwidth, see docs/timing.md)
 Matrix
   --solvers LIST        comma-separated solver names or 'all' (default all)
   --queues LIST         comma-separated queue names or 'all' (default all)

@@ -61,7 +61,7 @@ static long lines_of(const char *path)
 
 /* ---- the status table --------------------------------------------------- */
 
-GB_TEST(status, one_table_names_each_status_once_and_the_readme_follows_it)
+GB_TEST(status, one_table_names_each_status_once_and_the_docs_follow_it)
 {
     for (int i = 0; i < GB_ROW_NSTATUS; i++) {
         const char *n = gb_row_status_name((gb_row_status)i);
@@ -72,9 +72,10 @@ GB_TEST(status, one_table_names_each_status_once_and_the_readme_follows_it)
     }
     cr_assert_eq(gb_row_status_from_name("okay", 4), -1);
     cr_assert_str_eq(gb_row_status_name(GB_ROW_NSTATUS), "?");
-    /* the README's status table: the same names, flags and descriptions, in order */
-    FILE *f = fopen("README.md", "r");
-    cr_assert_not_null(f, "README.md not found (tests run from the repository root)");
+    /* the status table of docs/run.md: the same names, flags and
+     * descriptions, in order */
+    FILE *f = fopen("docs/run.md", "r");
+    cr_assert_not_null(f, "docs/run.md not found (tests run from the repository root)");
     char line[1024];
     int in = 0, k = 0;
     while (fgets(line, sizeof line, f)) {
@@ -84,16 +85,16 @@ GB_TEST(status, one_table_names_each_status_once_and_the_readme_follows_it)
             if (k > 0) break;
             continue;
         }
-        cr_assert_lt(k, GB_ROW_NSTATUS, "the README lists more statuses than gb_status.h: %s", line);
+        cr_assert_lt(k, GB_ROW_NSTATUS, "docs/run.md lists more statuses than gb_status.h: %s", line);
         char want[600];
         snprintf(want, sizeof want, "| `%s` | %s | %s |\n", gb_row_status_name((gb_row_status)k),
                  gb_row_status_failed((gb_row_status)k) ? "yes" : "no",
                  gb_row_status_desc((gb_row_status)k));
-        cr_assert_str_eq(line, want, "README status row %d", k);
+        cr_assert_str_eq(line, want, "docs/run.md status row %d", k);
         k++;
     }
     fclose(f);
-    cr_assert_eq(k, GB_ROW_NSTATUS, "the README lists %d statuses, gb_status.h %d", k, GB_ROW_NSTATUS);
+    cr_assert_eq(k, GB_ROW_NSTATUS, "docs/run.md lists %d statuses, gb_status.h %d", k, GB_ROW_NSTATUS);
 }
 
 GB_TEST(status, run_and_report_count_the_same_failures)

@@ -915,7 +915,7 @@ static void section_env(doc *d, const gb_jv *env, const xmap *x)
     double jobs = gb_jv_num(gb_jv_get(run, "jobs"), 1);
     if (jobs > 1) {
         snprintf(b, sizeof b, "%.0f worker processes, each pinned to its own CPU when there were "
-                 "enough (times measured side by side with other workers: see the README)", jobs);
+                 "enough (times measured side by side with other workers: see docs/timing.md)", jobs);
         env_row(d, "Parallel", b);
     }
     const char *from = gb_jv_str(gb_jv_get(run, "queries_from"), "gridbench run");
