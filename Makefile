@@ -116,6 +116,7 @@ $(TESTBIN): $(TEST_OBJ) $(LIB)
 test: $(TESTBIN) $(BIN) layers
 	rm -rf $(BUILD)/test-cache
 	GB_SHARED=$(GB_SHARED) GB_BIN=$(abspath $(BIN)) LC_ALL=C XDG_CACHE_HOME=$(abspath $(BUILD))/test-cache \
+	  GB_BUILD_DIR=$(BUILD) GB_BUILD_PLAIN=$(if $(strip $(EXTRA_CFLAGS)),0,1) \
 	  GB_TEST_FULL=$(GB_TEST_FULL) ./scripts/run-tests.sh $(TESTBIN) $(TEST_JOBS) $(TEST_ARGS)
 
 # make test-full: the same suite, with the real-map tests on every query
