@@ -119,10 +119,13 @@ test: $(TESTBIN) $(BIN) layers
 	  GB_BUILD_DIR=$(BUILD) GB_BUILD_PLAIN=$(if $(strip $(EXTRA_CFLAGS)),0,1) \
 	  GB_TEST_FULL=$(GB_TEST_FULL) ./scripts/run-tests.sh $(TESTBIN) $(TEST_JOBS) $(TEST_ARGS)
 
-# make test-full: the same suite, with the real-map tests on every query
-# of every shared scenario file instead of a sample (a few minutes more).
-test-full:
-	$(MAKE) test GB_TEST_FULL=1
+# make test-full: the suites that `make test` samples, in full: the
+# real-map tests on every query of every shared scenario file, and every
+# allocation of the allocation-failure sweeps (CI runs it).
+FULL_SUITES ?= shared subgoal_shared jpsplus alloc
+test-full: $(TESTBIN) $(BIN)
+	@for s in $(FULL_SUITES); do \
+	  $(MAKE) --no-print-directory test GB_TEST_FULL=1 TEST_ARGS="--filter $$s/*" || exit 1; done
 
 # make check: the whole suite, the leak self-test and a CLI run over every
 # shared scenario (a sample of each), all under ASan + UBSan + LeakSanitizer.
