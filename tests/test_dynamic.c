@@ -7,6 +7,8 @@
  * More random cases: GB_DYN_CASES=N (default 3000) and GB_DYN_SEED=S.
  */
 #include "gb_test.h"
+#include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,6 +215,68 @@ GB_TEST(dynamic, dstar_repairs_locally_and_restarts_clean)
     gb_dstar_free(d);
     gb_ws_free(ws);
     gb_grid_free(&g);
+}
+
+/* Issue #26: a fresh object is safe whatever order the API is called in.
+ * Cells told before the first gb_dstar_begin change only the masks, a
+ * move before it is ignored and a plan before it is refused; then the
+ * episode plans exactly as a twin object (told the same cells, no
+ * early move or plan, no garbage in its blocks) does.  With
+ * glibc's M_PERTURB the fresh blocks hold 0x10 bytes, so a g, rhs or pos
+ * that touch() never initialised reads as a heap index far out of range
+ * (the old code's epoch and stamps were both 0 there: a crash). */
+GB_TEST(dynamic, dstar_is_safe_before_the_first_begin)
+{
+    uint64_t r = 23;
+    for (int it = 0; it < 60; it++) {
+        gb_grid g;
+        random_grid(&g, 3 + below(&r, 24), 3 + below(&r, 24), below(&r, 35), &r);
+        gb_model m = (gb_model)below(&r, GB_MODEL_COUNT);
+        int32_t a = gb_grid_id(&g, below(&r, g.width), below(&r, g.height));
+        int32_t b = gb_grid_id(&g, below(&r, g.width), below(&r, g.height));
+        gb_grid_set(&g, a, 1);
+        gb_grid_set(&g, b, 1);
+#ifdef M_PERTURB
+        mallopt(M_PERTURB, 0xef);
+#endif
+        gb_dstar *d = gb_dstar_new(&g, m);
+#ifdef M_PERTURB
+        mallopt(M_PERTURB, 0);
+#endif
+        gb_dstar *twin = gb_dstar_new(&g, m);
+        gb_ws *ws = gb_ws_new(&g, m);
+        cr_assert(d && twin && ws);
+        /* cells near the goal and anywhere flip before any episode */
+        for (int f = 0; f < 8; f++) {
+            int32_t c = f < 4 ? b + g.off[below(&r, 8)]
+                              : gb_grid_id(&g, below(&r, g.width), below(&r, g.height));
+            if (c == a || c == b || gb_grid_set(&g, c, !g.pass[c]) != 1) continue;
+            gb_ws_cell_changed(ws, c);
+            gb_dstar_cell_changed(d, c);
+            gb_dstar_cell_changed(twin, c);
+        }
+        gb_dstar_move(d, a);
+        gb_dstar_plan p, q;
+        errno = 0;
+        cr_assert_eq(gb_dstar_plan_path(d, &p), -1, "case %d: a plan before any episode", it);
+        cr_assert(!p.found && !p.path && errno == EINVAL, "case %d: found %d, errno %d", it,
+                  p.found, errno);
+        gb_dstar_begin(d, a, b);
+        cr_assert_eq(gb_dstar_plan_path(d, &p), 0, "case %d", it);
+        check_plan(&g, m, a, b, &p, ws, "first plan after early changes", it);
+        gb_dstar_begin(twin, a, b);
+        cr_assert_eq(gb_dstar_plan_path(twin, &q), 0);
+        cr_assert(p.found == q.found && p.path_len == q.path_len && p.expanded == q.expanded
+                  && p.updates == q.updates && p.pops == q.pops,
+                  "case %d: early calls changed the episode (%d cells, %llu expanded; "
+                  "its twin: %d, %llu)", it, p.path_len, (unsigned long long)p.expanded,
+                  q.path_len, (unsigned long long)q.expanded);
+        cr_assert(!p.found || memcmp(p.path, q.path, (size_t)p.path_len * sizeof *p.path) == 0);
+        gb_dstar_free(d);
+        gb_dstar_free(twin);
+        gb_ws_free(ws);
+        gb_grid_free(&g);
+    }
 }
 
 /* ---- the loader ------------------------------------------------------------ */
@@ -524,5 +588,48 @@ GB_TEST(dynamic, cli_unreachable_dropped_and_trivial_rows)
                           "unreachable,2,2.00000000,6.00000000,1,0,2,1\n"
                           "unreachable,0,0.00000000,0.00000000,1,1,1,0\n"
                           "arrived,0,0.00000000,0.00000000,0,0,1,0\n");
+    gb_test_sh(NULL, 0, "rm -rf %s", dir);
+}
+
+/* A 7 x 3 open map in dir (c.map). */
+#define OPEN_MAP_SH "printf 'type octile\\nheight 3\\nwidth 7\\nmap\\n.......\\n.......\\n.......\\n' >c.map"
+
+/* Issue #26: a `near` event that fires at t = 0 on the very first query
+ * of a run told D* Lite of its cells before its first episode (the
+ * sanitizer build crashed in sift_down; the release build read
+ * uninitialised memory).  MALLOC_PERTURB_ makes glibc's fresh blocks
+ * garbage, so the release build crashes on the old code too. */
+GB_TEST(dynamic, cli_change_at_t0_on_the_first_query)
+{
+    const char *bin = gb_test_bin();
+    char dir[] = "/tmp/gbdyncli.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    int rc = gb_test_sh(out, sizeof out,
+                        "cd %s && " OPEN_MAP_SH " && printf 'gridbench-dynamic 1\\n"
+                        "query c.map 7 3 0 0 6 0\\nnear 1 block 1,0 1,1\\n' >c.dscen && "
+                        "MALLOC_PERTURB_=239 %s dynamic -q --out c.csv c.dscen && "
+                        "cut -d, -f12-19 c.csv", dir, bin);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    cr_assert_str_eq(out, "status,steps,travelled,first_cost,cells_changed,dropped,plans,replans\n"
+                          "arrived,8,8.82842712,8.82842712,2,0,1,0\n");
+    gb_test_sh(NULL, 0, "rm -rf %s", dir);
+}
+
+/* The same on the real map of the report (skipped without the shared data). */
+GB_TEST(dynamic, cli_change_at_t0_on_arena)
+{
+    const char *bin = gb_test_bin();
+    const char *sh = getenv("GB_SHARED");
+    char map[1024];
+    snprintf(map, sizeof map, "%s/dao/arena.map", sh && *sh ? sh : "../shared/movingai");
+    if (access(map, R_OK) != 0) cr_skip_test("%s not found (set GB_SHARED)", map);
+    char dir[] = "/tmp/gbdyncli.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    int rc = gb_test_sh(out, sizeof out,
+                        "cd %s && printf 'gridbench-dynamic 1\\nquery %s 49 49 1 44 41 33\\n"
+                        "near 14 block 2,30\\n' >t.dscen && MALLOC_PERTURB_=239 %s dynamic -q "
+                        "--out t.csv t.dscen && cut -d, -f12 t.csv", dir, map, bin);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    cr_assert_str_eq(out, "status\narrived\n");
     gb_test_sh(NULL, 0, "rm -rf %s", dir);
 }

@@ -295,9 +295,12 @@ static int replay(dyn_ctx *c, const gb_dynscen *s, size_t qi, dyn_row *row)
     memset(c->fired, 0, q->nev ? q->nev : 1);
     int32_t agent = gb_grid_id(g, q->sx, q->sy), goal = gb_grid_id(g, q->gx, q->gy);
     if (fire_events(c, s, q, 0, agent, row)) return EX_OSERR;
+    /* the changes at t = 0 are part of the map the episode begins on:
+     * told before gb_dstar_begin, which forgets any search (gb_dstar.h,
+     * "Call order": safe on a fresh object too) */
     for (size_t i = 0; i < c->nchanged; i++) {
         gb_ws_cell_changed(c->ws, c->changed[i]);
-        gb_dstar_cell_changed(c->ds, c->changed[i]);   /* masks only: no episode yet */
+        gb_dstar_cell_changed(c->ds, c->changed[i]);
     }
     gb_dstar_begin(c->ds, agent, goal);
     int32_t len = 0, at = 0;
