@@ -597,8 +597,10 @@ GB_TEST(dynamic, cli_unreachable_dropped_and_trivial_rows)
 /* Issue #26: a `near` event that fires at t = 0 on the very first query
  * of a run told D* Lite of its cells before its first episode (the
  * sanitizer build crashed in sift_down; the release build read
- * uninitialised memory).  MALLOC_PERTURB_ makes glibc's fresh blocks
- * garbage, so the release build crashes on the old code too. */
+ * uninitialised memory).  MALLOC_PERTURB_ (glibc) and ASan's
+ * malloc_fill_byte fill fresh blocks with 0x10 bytes, so both builds
+ * crash on the old code, deterministically. */
+#define FILL_ENV "MALLOC_PERTURB_=239 ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}malloc_fill_byte=16\" "
 GB_TEST(dynamic, cli_change_at_t0_on_the_first_query)
 {
     const char *bin = gb_test_bin();
@@ -607,7 +609,7 @@ GB_TEST(dynamic, cli_change_at_t0_on_the_first_query)
     int rc = gb_test_sh(out, sizeof out,
                         "cd %s && " OPEN_MAP_SH " && printf 'gridbench-dynamic 1\\n"
                         "query c.map 7 3 0 0 6 0\\nnear 1 block 1,0 1,1\\n' >c.dscen && "
-                        "MALLOC_PERTURB_=239 %s dynamic -q --out c.csv c.dscen && "
+                        FILL_ENV "%s dynamic -q --out c.csv c.dscen && "
                         "cut -d, -f12-19 c.csv", dir, bin);
     cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
     cr_assert_str_eq(out, "status,steps,travelled,first_cost,cells_changed,dropped,plans,replans\n"
@@ -627,7 +629,7 @@ GB_TEST(dynamic, cli_change_at_t0_on_arena)
     cr_assert_not_null(mkdtemp(dir));
     int rc = gb_test_sh(out, sizeof out,
                         "cd %s && printf 'gridbench-dynamic 1\\nquery %s 49 49 1 44 41 33\\n"
-                        "near 14 block 2,30\\n' >t.dscen && MALLOC_PERTURB_=239 %s dynamic -q "
+                        "near 14 block 2,30\\n' >t.dscen && " FILL_ENV "%s dynamic -q "
                         "--out t.csv t.dscen && cut -d, -f12 t.csv", dir, map, bin);
     cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
     cr_assert_str_eq(out, "status\narrived\n");
