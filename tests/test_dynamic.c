@@ -635,3 +635,21 @@ GB_TEST(dynamic, cli_change_at_t0_on_arena)
     cr_assert_str_eq(out, "status\narrived\n");
     gb_test_sh(NULL, 0, "rm -rf %s", dir);
 }
+
+/* Issue #26 item 10: a valid file where nothing replans (no events; an
+ * unreachable goal) left no replan_speedup to sort, and qsort(NULL, 0)
+ * made the sanitizer build exit 1.  Run under `make check`'s build. */
+GB_TEST(dynamic, cli_nothing_replans_exits_0)
+{
+    const char *bin = gb_test_bin();
+    char dir[] = "/tmp/gbdyncli.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    int rc = gb_test_sh(out, sizeof out,
+                        "cd %s && " OPEN_MAP_SH " && printf 'gridbench-dynamic 1\\n"
+                        "query c.map 7 3 0 0 6 2\\nquery c.map 7 3 3 1 3 1\\n' >c.dscen && "
+                        "%s dynamic --out c.csv c.dscen && cut -d, -f12,19 c.csv", dir, bin);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "2 queries, 0 wrong, 0 replans"), "%s", out);
+    cr_assert(strstr(out, "status,replans\narrived,0\narrived,0\n"), "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", dir);
+}

@@ -562,7 +562,8 @@ int gb_cmd_dynamic(int argc, char **argv)
         gb_free(tot.ratio);
         return d.code;
     }
-    qsort(tot.ratio, tot.nratio, sizeof *tot.ratio, cmp_double);
+    /* no replans, no ratio and no array: qsort(NULL, 0) is undefined */
+    if (tot.nratio > 1) qsort(tot.ratio, tot.nratio, sizeof *tot.ratio, cmp_double);
     if (!quiet) {
         fprintf(stderr, CMD ": wrote %s: %ld queries, %ld wrong, %ld replans\n", out,
                 tot.queries, tot.wrong, tot.replans);
