@@ -22,6 +22,11 @@
 #include "gb_stats.h"
 #include "gb_validate.h"
 
+/* The reference search and move rules of the fuzz checks (fz_reference,
+ * fz_legal: written from gb_grid.h's definitions, no solver code), for
+ * re-checking a trace. */
+#include "../fuzz/fuzz_checks.h"
+
 static int32_t below(uint64_t *s, int32_t n) { return (int32_t)(gb_rng_next(s) % (uint64_t)n); }
 
 static long env_long(const char *name, long dflt)
@@ -652,4 +657,228 @@ GB_TEST(dynamic, cli_nothing_replans_exits_0)
     cr_assert(strstr(out, "2 queries, 0 wrong, 0 replans"), "%s", out);
     cr_assert(strstr(out, "status,replans\narrived,0\narrived,0\n"), "%s", out);
     gb_test_sh(NULL, 0, "rm -rf %s", dir);
+}
+
+/* ---- the trace, re-checked from its text alone ------------------------------ */
+
+/* An outsider's state while reading a trace. */
+typedef struct trace_chk {
+    char dir[64];                  /* where relative map paths start */
+    fz_grid map, now;              /* the file's map; the map now */
+    int gx, gy;                    /* the query's goal */
+    int ax, ay;                    /* the agent */
+    int plan[GB_FUZZ_MAXCELLS][2]; /* the current plan (x, y), agent..goal */
+    int plen, at;                  /* its length, the agent's index in it */
+    int none;                      /* the last plan found no path */
+    int changed;                   /* a cell flipped since the last plan */
+    long q, t;                     /* query number, steps made */
+    double walked;
+    long plans, moves;             /* totals */
+} trace_chk;
+
+/* A Moving AI map file into *G (at most 32 x 32). */
+static void read_map(const char *path, fz_grid *G, gb_model m)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot open the map %s of the trace", path);
+    char line[256];
+    int h = 0, w = 0;
+    cr_assert_not_null(fgets(line, sizeof line, f));   /* type octile */
+    cr_assert(fgets(line, sizeof line, f) && sscanf(line, "height %d", &h) == 1);
+    cr_assert(fgets(line, sizeof line, f) && sscanf(line, "width %d", &w) == 1);
+    cr_assert(fgets(line, sizeof line, f) && strcmp(line, "map\n") == 0);
+    cr_assert(w >= 1 && h >= 1 && w <= GB_FUZZ_MAXDIM && h <= GB_FUZZ_MAXDIM);
+    G->w = w;
+    G->h = h;
+    G->model = m;
+    for (int y = 0; y < h; y++) {
+        cr_assert_not_null(fgets(line, sizeof line, f));
+        for (int x = 0; x < w; x++) G->free_[y * w + x] = strchr(".GS", line[x]) != NULL;
+    }
+    fclose(f);
+}
+
+/* "X,Y" into a cell inside the map. */
+static void cell_of(const trace_chk *c, const char *tok, int *x, int *y)
+{
+    cr_assert(tok && sscanf(tok, "%d,%d", x, y) == 2, "expected X,Y, found '%s'", tok);
+    cr_assert(*x >= 0 && *y >= 0 && *x < c->now.w && *y < c->now.h, "cell %s outside", tok);
+}
+
+/* One line of a trace (without its LF), against the rules of
+ * docs/dynamic.md: every plan from the agent to the goal, legal on the
+ * map now, optimal; every move the next cell of the plan. */
+static void check_trace_line(trace_chk *c, char *line)
+{
+    char *save, *kind = strtok_r(line, " ", &save);
+    cr_assert_not_null(kind);
+    if (strcmp(kind, "file") == 0) return;
+    if (strcmp(kind, "map") == 0) {
+        int w = atoi(strtok_r(NULL, " ", &save)), h = atoi(strtok_r(NULL, " ", &save));
+        int m = gb_model_from_name(strtok_r(NULL, " ", &save));
+        char path[1200], *p = save;
+        cr_assert(m >= 0 && p && *p);
+        snprintf(path, sizeof path, "%s%s%s", p[0] == '/' ? "" : c->dir, p[0] == '/' ? "" : "/", p);
+        read_map(path, &c->map, (gb_model)m);
+        cr_assert(c->map.w == w && c->map.h == h);
+        c->q = 0;
+        return;
+    }
+    long q = atol(strtok_r(NULL, " ", &save));
+    if (strcmp(kind, "query") == 0) {
+        cr_assert_eq(q, c->q + 1, "queries in order");
+        c->q = q;
+        strtok_r(NULL, " ", &save);   /* its line */
+        c->now = c->map;
+        cell_of(c, strtok_r(NULL, " ", &save), &c->ax, &c->ay);
+        cell_of(c, strtok_r(NULL, " ", &save), &c->gx, &c->gy);
+        c->t = 0;
+        c->walked = 0;
+        c->plen = c->at = 0;
+        c->changed = 1;   /* the first plan is due */
+        return;
+    }
+    cr_assert_eq(q, c->q, "a %s line of query %ld inside query %ld", kind, q, c->q);
+    if (strcmp(kind, "end") == 0) {
+        const char *status = strtok_r(NULL, " ", &save);
+        cr_assert_eq(atol(strtok_r(NULL, " ", &save)), c->t);
+        cr_assert(fabs(atof(strtok_r(NULL, " ", &save)) - c->walked) < 1e-6);
+        cr_assert(!c->changed, "query %ld ends with an unplanned change", q);
+        int there = c->ax == c->gx && c->ay == c->gy;
+        cr_assert(strcmp(status, there ? "arrived" : "unreachable") == 0 && there != c->none,
+                  "query %ld: %s with the agent at %d,%d", q, status, c->ax, c->ay);
+        return;
+    }
+    long t = atol(strtok_r(NULL, " ", &save));
+    if (strcmp(kind, "move") == 0) {
+        cr_assert(t == c->t + 1 && !c->changed && !c->none && c->at + 1 < c->plen,
+                  "query %ld: move %ld after step %ld, off its plan or before a replan", q, t, c->t);
+        int x, y;
+        cell_of(c, strtok_r(NULL, " ", &save), &x, &y);
+        c->at++;
+        cr_assert(x == c->plan[c->at][0] && y == c->plan[c->at][1], "query %ld step %ld: "
+                  "moved to %d,%d, the plan says %d,%d", q, t, x, y, c->plan[c->at][0],
+                  c->plan[c->at][1]);
+        c->walked += (x != c->ax && y != c->ay) ? GB_SQRT2 : 1.0;
+        c->ax = x;
+        c->ay = y;
+        c->t = t;
+        c->moves++;
+        return;
+    }
+    cr_assert_eq(t, c->t, "query %ld: a %s line at step %ld after step %ld", q, kind, t, c->t);
+    if (strcmp(kind, "event") == 0) {
+        strtok_r(NULL, " ", &save);   /* its line in the scenario */
+        const char *act = strtok_r(NULL, " ", &save);
+        int block = strcmp(act, "block") == 0, x, y;
+        cr_assert(block || strcmp(act, "free") == 0);
+        for (char *tok; (tok = strtok_r(NULL, " ", &save)) != NULL;) {
+            cell_of(c, tok, &x, &y);
+            cr_assert(!block || x != c->ax || y != c->ay, "a block of the agent's cell applied");
+            uint8_t *f = &c->now.free_[y * c->now.w + x];
+            c->changed |= *f != !block;
+            *f = (uint8_t)!block;
+        }
+    } else if (strcmp(kind, "drop") == 0) {
+        int x, y;
+        cell_of(c, strtok_r(NULL, " ", &save), &x, &y);
+        cr_assert(x == c->ax && y == c->ay, "dropped %d,%d, the agent is on %d,%d", x, y,
+                  c->ax, c->ay);
+    } else if (strcmp(kind, "plan") == 0) {
+        cr_assert(c->changed, "query %ld: a plan at step %ld without a change", q, t);
+        c->changed = 0;
+        c->plans++;
+        int64_t rs, rd;
+        int found = fz_reference(&c->now, c->ay * c->now.w + c->ax, c->gy * c->now.w + c->gx,
+                                 &rs, &rd);
+        const char *tok = strtok_r(NULL, " ", &save);
+        c->none = strcmp(tok, "none") == 0;
+        cr_assert_eq(found, !c->none, "query %ld step %ld: plan %s, the reference %s", q, t,
+                     tok, found ? "finds a path" : "finds none");
+        if (c->none) return;
+        double cost = atof(tok);
+        long st = atol(strtok_r(NULL, " ", &save)), dg = atol(strtok_r(NULL, " ", &save));
+        c->plen = c->at = 0;
+        long ns = 0, nd = 0;
+        int x, y;
+        for (; (tok = strtok_r(NULL, " ", &save)) != NULL; c->plen++) {
+            cell_of(c, tok, &x, &y);
+            if (c->plen > 0) {
+                int dx = x - c->plan[c->plen - 1][0], dy = y - c->plan[c->plen - 1][1];
+                cr_assert(abs(dx) <= 1 && abs(dy) <= 1 && (dx || dy)
+                          && fz_legal(&c->now, x - dx, y - dy, dx, dy),
+                          "query %ld step %ld: illegal move to %s", q, t, tok);
+                if (dx && dy) nd++;
+                else ns++;
+            }
+            c->plan[c->plen][0] = x;
+            c->plan[c->plen][1] = y;
+        }
+        cr_assert(c->plen >= 1 && c->plan[0][0] == c->ax && c->plan[0][1] == c->ay
+                  && x == c->gx && y == c->gy, "query %ld step %ld: plan not agent..goal", q, t);
+        cr_assert(ns == st && nd == dg && fabs(cost - (st + dg * GB_SQRT2)) < 1e-7,
+                  "query %ld step %ld: plan says %.8f = %ld + %ld sqrt2, its cells %ld + %ld", q,
+                  t, cost, st, dg, ns, nd);
+        cr_assert(rs == st && rd == dg, "query %ld step %ld: plan %ld + %ld sqrt2, the "
+                  "reference %lld + %lld sqrt2", q, t, st, dg, (long long)rs, (long long)rd);
+    } else {
+        cr_assert_fail("unknown trace line kind '%s'", kind);
+    }
+}
+
+/* gridbench dynamic --trace on a generated 32 x 32 map, under two
+ * models: the trace, read alone, replays to the same plans, moves and
+ * outcomes as the CSV's, every plan legal and optimal on the map then. */
+GB_TEST(dynamic, cli_trace_rechecks_independently, .timeout = 60)
+{
+    const char *bin = gb_test_bin();
+    trace_chk c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.dir, sizeof c.dir, "/tmp/gbdyntrace.XXXXXX");
+    cr_assert_not_null(mkdtemp(c.dir));
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && %s gen --family rooms --size 32 --room 8 "
+                            "--seed 3 --per-bucket 1 --out . && %s gen --dynamic --map "
+                            "room32-8-3.map --queries 10 --seed 2 --out a.dscen", c.dir, bin, bin),
+                 0, "%s", out);
+    static const char *const models[] = { "8-nocut", "4" };
+    for (int mi = 0; mi < 2; mi++) {
+        int rc = gb_test_sh(out, sizeof out, "cd %s && %s dynamic -q -m %s --out a.csv "
+                            "--trace a.trace a.dscen", c.dir, bin, models[mi]);
+        cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+        char path[256], line[65536];
+        snprintf(path, sizeof path, "%s/a.trace", c.dir);
+        FILE *f = fopen(path, "r");
+        cr_assert_not_null(f);
+        cr_assert(fgets(line, sizeof line, f) && strcmp(line, "gridbench-dynamic-trace 1\n") == 0,
+                  "header: %s", line);
+        c.plans = c.moves = 0;
+        long ends = 0;
+        while (fgets(line, sizeof line, f)) {
+            size_t n = strlen(line);
+            cr_assert(n > 0 && line[n - 1] == '\n', "a line longer than the buffer or torn");
+            line[n - 1] = '\0';
+            ends += strncmp(line, "end ", 4) == 0;
+            check_trace_line(&c, line);
+        }
+        fclose(f);
+        cr_assert_eq(ends, 10);
+        /* the CSV agrees: total plans and steps */
+        cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && awk -F, 'NR > 1 { p += $18; s += $13 } "
+                                "END { print p, s }' a.csv", c.dir), 0);
+        char want[64];
+        snprintf(want, sizeof want, "%ld %ld\n", c.plans, c.moves);
+        cr_assert_str_eq(out, want, "model %s: CSV plans and steps vs the trace's", models[mi]);
+        cr_assert_gt(c.plans, 10, "model %s: some queries replan", models[mi]);
+    }
+    /* refused: the trace on the CSV; a failed run leaves neither file */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --out b.csv --trace b.csv "
+                            "a.dscen", c.dir, bin), 64);
+    cr_assert(strstr(out, "--trace: expected a file other than --out, found 'b.csv'"), "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && printf 'gridbench-dynamic 1\\nquery "
+                            "room32-8-3.map 32 32 0 0 99 0\\n' >bad.dscen; %s dynamic --out b.csv "
+                            "--trace b.trace a.dscen bad.dscen; echo rc $?; ls", c.dir, bin), 0);
+    cr_assert(strstr(out, "rc 65\n"), "%s", out);
+    cr_assert(!strstr(out, "b.csv") && !strstr(out, "b.trace") && !strstr(out, ".tmp."), "%s",
+              out);
+    gb_test_sh(NULL, 0, "rm -rf %s", c.dir);
 }

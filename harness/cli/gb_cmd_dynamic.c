@@ -7,7 +7,9 @@
  * query.
  *
  * The replay itself, its checks and what is timed are gb_dynreplay.h's;
- * this file reads the options and the files and writes the rows.
+ * this file reads the options and the files and writes the rows (and,
+ * with --trace, the trace of gb_dyntrace.h).  Both outputs are written
+ * to temporary files and renamed together at the end, or not at all.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,6 +22,7 @@
 #include "gb_cmd.h"
 #include "gb_dynreplay.h"
 #include "gb_dynscen.h"
+#include "gb_dyntrace.h"
 #include "gb_map.h"
 #include "gb_search.h"
 
@@ -52,6 +55,10 @@ static void dynamic_usage(FILE *f)
 "                     replans, since the map changed\n"
 "  -Q, --queue Q      its queue (default bheap)\n"
 "  -n, --max-queries N  replay at most the first N queries of each file\n"
+"  -t, --trace FILE   also write every event applied, every D* Lite plan and\n"
+"                     every move of the agent, one line each, keyed by query\n"
+"                     like the CSV rows (docs/dynamic.md, \"Trace\"), so that\n"
+"                     a run can be re-checked without gridbench\n"
 "  -q, --quiet        no progress on stderr\n"
 "  -h, --help         this text\n"
 "\n"
@@ -83,10 +90,11 @@ typedef struct dyn_total {
     uint64_t ds_exp, as_exp;
 } dyn_total;
 
-/* Replay every query of one file, rows to out.  0, or a sysexits code
- * after printing why. */
+/* Replay every query of one file, rows to out, the trace to tr (NULL:
+ * none).  0, or a sysexits code after printing why. */
 static int run_file(const char *path, gb_model model, const gb_solver_spec *astar,
-                    gb_queue_kind queue, long maxq, int quiet, FILE *out, dyn_total *tot)
+                    gb_queue_kind queue, long maxq, int quiet, FILE *out, gb_dyntrace *tr,
+                    dyn_total *tot)
 {
     gb_diag d;
     gb_dynscen s;
@@ -111,6 +119,7 @@ static int run_file(const char *path, gb_model model, const gb_solver_spec *asta
         gb_dynscen_free(&s);
         return EX_OSERR;
     }
+    if (tr) gb_dyntrace_file(tr, path, mp, g, model);
     size_t n = s.n;
     if (maxq > 0 && (size_t)maxq < n) n = (size_t)maxq;
     if (!quiet)
@@ -119,10 +128,16 @@ static int run_file(const char *path, gb_model model, const gb_solver_spec *asta
     for (size_t i = 0; i < n && rc == 0; i++) {
         rc = gb_dynscen_check_query(&s, i, &map, &d);
         if (rc) { fputs(CMD ": ", stderr); gb_diag_print(&d, stderr); break; }
-        gb_dynrep_row row;
-        rc = gb_dynrep_query(rep, &s, i, NULL, &row);
-        if (rc) { fprintf(stderr, CMD ": out of memory\n"); break; }
         const gb_dyn_query *q = &s.q[i];
+        gb_dynrep_row row;
+        gb_dynrep_obs obs;
+        if (tr) {
+            gb_dyntrace_query(tr, i + 1, q);
+            obs = gb_dyntrace_obs(tr);
+        }
+        rc = gb_dynrep_query(rep, &s, i, tr ? &obs : NULL, &row);
+        if (rc) { fprintf(stderr, CMD ": out of memory\n"); break; }
+        if (tr) gb_dyntrace_end(tr, &row);
         int64_t replans = row.plans - 1;
         csv_text(out, path);
         fprintf(out, ",%zu,%ld,", i + 1, q->line);
@@ -182,17 +197,17 @@ int gb_cmd_dynamic(int argc, char **argv)
     static const struct option lo[] = {
         { "out", required_argument, 0, 'o' },   { "model", required_argument, 0, 'm' },
         { "astar", required_argument, 0, 'a' }, { "queue", required_argument, 0, 'Q' },
-        { "max-queries", required_argument, 0, 'n' },
+        { "max-queries", required_argument, 0, 'n' }, { "trace", required_argument, 0, 't' },
         { "quiet", no_argument, 0, 'q' },       { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 }
     };
-    const char *out = NULL, *astar_name = "astar-octile", *queue_name = "bheap";
+    const char *out = NULL, *trace = NULL, *astar_name = "astar-octile", *queue_name = "bheap";
     gb_model model = GB_MODEL_8_NOCUT;
     long maxq = 0;
     int quiet = 0, c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:m:a:Q:n:qh", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:m:a:Q:n:t:qh", lo, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'm': { int e = gb_cli_model(CMD, optarg, &model); if (e) return e; break; }
@@ -209,6 +224,7 @@ int gb_cmd_dynamic(int argc, char **argv)
             }
             break;
         }
+        case 't': trace = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': dynamic_usage(stdout); return 0;
         case ':':
@@ -250,32 +266,62 @@ int gb_cmd_dynamic(int argc, char **argv)
     }
     gb_diag d;
     gb_diag_clear(&d);
-    if (gb_out_check(out, argv + optind, argc - optind, &d) != 0) {
+    if (trace && strcmp(trace, out) == 0) {
+        fprintf(stderr, CMD ": --trace: expected a file other than --out, found '%s'\n", trace);
+        return EX_USAGE;
+    }
+    if (gb_out_check(out, argv + optind, argc - optind, &d) != 0
+        || (trace && (gb_out_check(trace, argv + optind, argc - optind, &d) != 0
+                      || gb_out_check(trace, (char *const *)&out, 1, &d) != 0))) {
         fputs(CMD ": ", stderr);
         gb_diag_print(&d, stderr);
         return d.code;
     }
-    char tmp[4200];
-    FILE *f = gb_tmp_open(out, tmp, sizeof tmp, &d);
-    if (!f) { fputs(CMD ": ", stderr); gb_diag_print(&d, stderr); return d.code; }
+    char tmp[4200], ttmp[4200];
+    FILE *f = gb_tmp_open(out, tmp, sizeof tmp, &d), *tf = NULL;
+    if (f && trace && !(tf = gb_tmp_open(trace, ttmp, sizeof ttmp, &d))) gb_tmp_abort(f, tmp);
+    if (!f || (trace && !tf)) { fputs(CMD ": ", stderr); gb_diag_print(&d, stderr); return d.code; }
     fputs(DYN_HEADER "\n", f);
+    gb_dyntrace tr;
+    if (tf) gb_dyntrace_begin(&tr, tf);
     dyn_total tot;
     memset(&tot, 0, sizeof tot);
     int rc = 0;
     for (int i = optind; i < argc && rc == 0; i++)
-        rc = run_file(argv[i], model, &sp, (gb_queue_kind)qk, maxq, quiet, f, &tot);
-    if (rc) { gb_tmp_abort(f, tmp); gb_free(tot.ratio); return rc; }
-    if (gb_tmp_commit(f, tmp, out, &d) != 0) {
+        rc = run_file(argv[i], model, &sp, (gb_queue_kind)qk, maxq, quiet, f, tf ? &tr : NULL,
+                      &tot);
+    if (rc) {
+        gb_tmp_abort(f, tmp);
+        if (tf) gb_tmp_abort(tf, ttmp);
+        gb_free(tot.ratio);
+        return rc;
+    }
+    /* both outputs complete, or neither appears */
+    if (gb_tmp_close(f, tmp, &d) != 0) {
+        if (tf) gb_tmp_abort(tf, ttmp);
+        tf = NULL;
+        rc = d.code;
+    } else if (tf && gb_tmp_close(tf, ttmp, &d) != 0) {
+        gb_tmp_abort(NULL, tmp);
+        rc = d.code;
+    } else if ((tf && gb_tmp_rename(ttmp, trace, &d) != 0)) {
+        gb_tmp_abort(NULL, tmp);
+        rc = d.code;
+    } else if (gb_tmp_rename(tmp, out, &d) != 0) {
+        rc = d.code;
+    }
+    if (rc) {
         fputs(CMD ": ", stderr);
         gb_diag_print(&d, stderr);
         gb_free(tot.ratio);
-        return d.code;
+        return rc;
     }
     /* no replans, no ratio and no array: qsort(NULL, 0) is undefined */
     if (tot.nratio > 1) qsort(tot.ratio, tot.nratio, sizeof *tot.ratio, cmp_double);
     if (!quiet) {
         fprintf(stderr, CMD ": wrote %s: %ld queries, %ld wrong, %ld replans\n", out,
                 tot.queries, tot.wrong, tot.replans);
+        if (trace) fprintf(stderr, CMD ": wrote the trace %s\n", trace);
         if (tot.replans > 0 && tot.ds_ns > 0) {
             fprintf(stderr, CMD ": replanning: D* Lite %.3f ms, %llu expansions; %s from "
                     "scratch %.3f ms, %llu expansions; speed-up %.2fx time", tot.ds_ns / 1e6,
