@@ -882,3 +882,31 @@ GB_TEST(dynamic, cli_trace_rechecks_independently, .timeout = 60)
               out);
     gb_test_sh(NULL, 0, "rm -rf %s", c.dir);
 }
+
+/* Issue #30: gen --dynamic wrote the map's absolute path, so a scenario
+ * did not survive a move to another folder or machine.  The map column
+ * is now relative to the scenario's folder, as in Moving AI .scen files,
+ * and the pair still replays after the whole tree moved. */
+GB_TEST(dynamic, cli_gen_writes_the_map_relative_to_the_scenario)
+{
+    const char *bin = gb_test_bin();
+    char dir[] = "/tmp/gbdynrel.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && mkdir -p maps scen/sub && %s gen --family "
+                            "rooms --size 32 --room 8 --seed 3 --per-bucket 1 --out maps && "
+                            "%s gen --dynamic --map %s/maps/room32-8-3.map --queries 3 --seed 1 "
+                            "--out %s/scen/sub/a.dscen && cd maps && %s gen --dynamic --map "
+                            "./room32-8-3.map --queries 3 --seed 1 --out ../scen/b.dscen && "
+                            "%s gen --dynamic --map room32-8-3.map --queries 3 --seed 1 --out "
+                            "c.dscen && cd .. && for f in scen/sub/a scen/b maps/c; do "
+                            "sed -n 2p $f.dscen | cut -d' ' -f2; done", dir, bin, bin, dir, dir,
+                            bin, bin), 0, "%s", out);
+    cr_assert(strstr(out, "../../maps/room32-8-3.map\n../maps/room32-8-3.map\n"
+                          "room32-8-3.map\n"), "%s", out);
+    /* the tree moves; replayed from elsewhere, each scenario finds its map */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "mv %s %s.moved && cd / && for f in scen/sub/a "
+                            "scen/b maps/c; do %s dynamic -q --out %s.moved/x.csv "
+                            "%s.moved/$f.dscen || exit 1; done", dir, dir, bin, dir, dir),
+                 0, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s.moved %s", dir, dir);
+}
