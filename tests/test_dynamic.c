@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,20 @@ static void random_grid(gb_grid *g, int32_t w, int32_t h, int pct, uint64_t *r)
         for (int32_t x = 0; x < w; x++)
             g->pass[gb_grid_id(g, x, y)] = below(r, 100) >= pct;
     gb_grid_recount(g);
+}
+
+/* A random query: a grid of min + [0, span) cells a side with [0, pct) %
+ * blocked cells, a movement model, and start a and goal b (forced free). */
+static gb_model random_query(gb_grid *g, int32_t min, int32_t span, int pct, uint64_t *r,
+                             int32_t *a, int32_t *b)
+{
+    random_grid(g, min + below(r, span), min + below(r, span), below(r, pct), r);
+    gb_model m = (gb_model)below(r, GB_MODEL_COUNT);
+    *a = gb_grid_id(g, below(r, g->width), below(r, g->height));
+    *b = gb_grid_id(g, below(r, g->width), below(r, g->height));
+    gb_grid_set(g, *a, 1);
+    gb_grid_set(g, *b, 1);
+    return m;
 }
 
 /* ---- the grid's local repair ---------------------------------------------- */
@@ -133,13 +148,8 @@ GB_TEST(dynamic, dstar_equals_dijkstra_after_every_change)
     long plans = 0, repairs = 0;
     for (int it = 0; it < ncases; it++) {
         gb_grid g;
-        random_grid(&g, 2 + below(&r, 20), 2 + below(&r, 20), below(&r, 45), &r);
-        gb_model m = (gb_model)below(&r, GB_MODEL_COUNT);
-        /* start and goal: passable cells (forced free) */
-        int32_t a = gb_grid_id(&g, below(&r, g.width), below(&r, g.height));
-        int32_t b = gb_grid_id(&g, below(&r, g.width), below(&r, g.height));
-        gb_grid_set(&g, a, 1);
-        gb_grid_set(&g, b, 1);
+        int32_t a, b;
+        gb_model m = random_query(&g, 2, 20, 45, &r, &a, &b);
         gb_ws *ws = gb_ws_new(&g, m);
         gb_dstar *d = gb_dstar_new(&g, m);
         cr_assert(ws && d);
@@ -235,12 +245,8 @@ GB_TEST(dynamic, dstar_is_safe_before_the_first_begin)
     uint64_t r = 23;
     for (int it = 0; it < 60; it++) {
         gb_grid g;
-        random_grid(&g, 3 + below(&r, 24), 3 + below(&r, 24), below(&r, 35), &r);
-        gb_model m = (gb_model)below(&r, GB_MODEL_COUNT);
-        int32_t a = gb_grid_id(&g, below(&r, g.width), below(&r, g.height));
-        int32_t b = gb_grid_id(&g, below(&r, g.width), below(&r, g.height));
-        gb_grid_set(&g, a, 1);
-        gb_grid_set(&g, b, 1);
+        int32_t a, b;
+        gb_model m = random_query(&g, 3, 24, 35, &r, &a, &b);
 #ifdef M_PERTURB
         mallopt(M_PERTURB, 0xef);
 #endif
@@ -596,7 +602,24 @@ GB_TEST(dynamic, cli_unreachable_dropped_and_trivial_rows)
     gb_test_sh(NULL, 0, "rm -rf %s", dir);
 }
 
-/* A 7 x 3 open map in dir (c.map). */
+/* Run the shell commands of fmt (printf-style) in a new temporary
+ * folder, removed after; their output in out.  Returns the exit status. */
+static int sh_in_tmpdir(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh_in_tmpdir(const char *fmt, ...)
+{
+    char dir[] = "/tmp/gbdyncli.XXXXXX", cmd[3000];
+    cr_assert_not_null(mkdtemp(dir));
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    cr_assert(w > 0 && (size_t)w < sizeof cmd, "command too long");
+    int rc = gb_test_sh(out, sizeof out, "cd %s && %s", dir, cmd);
+    gb_test_sh(NULL, 0, "rm -rf %s", dir);
+    return rc;
+}
+
+/* A 7 x 3 open map in the current folder (c.map). */
 #define OPEN_MAP_SH "printf 'type octile\\nheight 3\\nwidth 7\\nmap\\n.......\\n.......\\n.......\\n' >c.map"
 
 /* Issue #26: a `near` event that fires at t = 0 on the very first query
@@ -608,18 +631,12 @@ GB_TEST(dynamic, cli_unreachable_dropped_and_trivial_rows)
 #define FILL_ENV "MALLOC_PERTURB_=239 ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}malloc_fill_byte=16\" "
 GB_TEST(dynamic, cli_change_at_t0_on_the_first_query)
 {
-    const char *bin = gb_test_bin();
-    char dir[] = "/tmp/gbdyncli.XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    int rc = gb_test_sh(out, sizeof out,
-                        "cd %s && " OPEN_MAP_SH " && printf 'gridbench-dynamic 1\\n"
-                        "query c.map 7 3 0 0 6 0\\nnear 1 block 1,0 1,1\\n' >c.dscen && "
-                        FILL_ENV "%s dynamic -q --out c.csv c.dscen && "
-                        "cut -d, -f12-19 c.csv", dir, bin);
+    int rc = sh_in_tmpdir(OPEN_MAP_SH " && printf 'gridbench-dynamic 1\\nquery c.map 7 3 0 0 6 0\\n"
+                          "near 1 block 1,0 1,1\\n' >c.dscen && " FILL_ENV "%s dynamic -q "
+                          "--out c.csv c.dscen && cut -d, -f12-19 c.csv", gb_test_bin());
     cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
     cr_assert_str_eq(out, "status,steps,travelled,first_cost,cells_changed,dropped,plans,replans\n"
                           "arrived,8,8.82842712,8.82842712,2,0,1,0\n");
-    gb_test_sh(NULL, 0, "rm -rf %s", dir);
 }
 
 /* The same on the real map of the report (skipped without the shared data). */
@@ -630,15 +647,11 @@ GB_TEST(dynamic, cli_change_at_t0_on_arena)
     char map[1024];
     snprintf(map, sizeof map, "%s/dao/arena.map", sh && *sh ? sh : "../shared/movingai");
     if (access(map, R_OK) != 0) cr_skip_test("%s not found (set GB_SHARED)", map);
-    char dir[] = "/tmp/gbdyncli.XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    int rc = gb_test_sh(out, sizeof out,
-                        "cd %s && printf 'gridbench-dynamic 1\\nquery %s 49 49 1 44 41 33\\n"
-                        "near 14 block 2,30\\n' >t.dscen && " FILL_ENV "%s dynamic -q "
-                        "--out t.csv t.dscen && cut -d, -f12 t.csv", dir, map, bin);
+    int rc = sh_in_tmpdir("printf 'gridbench-dynamic 1\\nquery %s 49 49 1 44 41 33\\n"
+                          "near 14 block 2,30\\n' >t.dscen && " FILL_ENV "%s dynamic -q "
+                          "--out t.csv t.dscen && cut -d, -f12 t.csv", map, bin);
     cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
     cr_assert_str_eq(out, "status\narrived\n");
-    gb_test_sh(NULL, 0, "rm -rf %s", dir);
 }
 
 /* Issue #26 item 10: a valid file where nothing replans (no events; an
@@ -646,17 +659,12 @@ GB_TEST(dynamic, cli_change_at_t0_on_arena)
  * made the sanitizer build exit 1.  Run under `make check`'s build. */
 GB_TEST(dynamic, cli_nothing_replans_exits_0)
 {
-    const char *bin = gb_test_bin();
-    char dir[] = "/tmp/gbdyncli.XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    int rc = gb_test_sh(out, sizeof out,
-                        "cd %s && " OPEN_MAP_SH " && printf 'gridbench-dynamic 1\\n"
-                        "query c.map 7 3 0 0 6 2\\nquery c.map 7 3 3 1 3 1\\n' >c.dscen && "
-                        "%s dynamic --out c.csv c.dscen && cut -d, -f12,19 c.csv", dir, bin);
+    int rc = sh_in_tmpdir(OPEN_MAP_SH " && printf 'gridbench-dynamic 1\\nquery c.map 7 3 0 0 6 2\\n"
+                          "query c.map 7 3 3 1 3 1\\n' >c.dscen && %s dynamic --out c.csv "
+                          "c.dscen && cut -d, -f12,19 c.csv", gb_test_bin());
     cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
     cr_assert(strstr(out, "2 queries, 0 wrong, 0 replans"), "%s", out);
     cr_assert(strstr(out, "status,replans\narrived,0\narrived,0\n"), "%s", out);
-    gb_test_sh(NULL, 0, "rm -rf %s", dir);
 }
 
 /* ---- the trace, re-checked from its text alone ------------------------------ */
