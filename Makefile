@@ -239,7 +239,7 @@ FUZZ_TARGETS := map scen solve journal dyn
 FUZZ_FLAGS   := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1
 FUZZ_LIB_SRC := $(SOLVER_SRC) harness/core/gb_diag.c harness/io/gb_map.c harness/io/gb_scen.c \
                 harness/check/gb_validate.c harness/check/gb_anyangle.c harness/io/gb_journal.c \
-                harness/core/gb_status.c harness/io/gb_dynscen.c
+                harness/core/gb_status.c harness/io/gb_dynscen.c harness/run/gb_dynreplay.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 
