@@ -131,7 +131,7 @@ test-full: $(TESTBIN) $(BIN)
 # shared scenario (a sample of each), all under ASan + UBSan + LeakSanitizer.
 check:
 	$(MAKE) BUILD=build-san OPT=-O1 EXTRA_CFLAGS="$(SAN)" test check-leak check-cli \
-	  ASAN_OPTIONS=detect_leaks=1
+	  ASAN_OPTIONS=detect_leaks=1:malloc_fill_byte=16
 
 # The leak self-test must fail exactly its leaking test (tests/gb_test.h):
 # it proves that a leak inside a Criterion test fails it.
