@@ -193,6 +193,18 @@ datasets:
 	./datasets/fetch.sh $(FETCH_ARGS) $(SETS)
 
 # ---- library install (pkg-config) and the examples built against it ------
+# The public headers: what plugins (gb_user.h), library users (gb_search.h,
+# gb_run.h, gb_cmd.h) and GPPC entries' driver (gb_gppc.h) include, and the
+# headers those include -- never the queue implementations (gb_pq_*.h) or
+# the search core (gb_family.h).  tests/test_cli.c checks that the
+# installed set compiles on its own.
+PUBLIC_HEADERS := $(addprefix solvers/,gb_alloc.h gb_grid.h gb_search.h gb_heuristic.h \
+                    gb_queue_kind.h gb_dijkstra.h gb_exact.h gb_landmarks.h) \
+                  $(addprefix harness/core/,gb_diag.h gb_status.h) \
+                  $(addprefix harness/check/,gb_validate.h) \
+                  $(addprefix harness/io/,gb_map.h gb_scen.h) \
+                  $(addprefix harness/run/,gb_user.h gb_run.h gb_run_opts.h gb_gppc.h) \
+                  $(addprefix harness/cli/,gb_cmd.h gb_opt.h)
 PREFIX  ?= /usr/local
 VERSION := 0.2.0
 install: $(LIB) $(SOLIB) $(BIN)
@@ -200,7 +212,7 @@ install: $(LIB) $(SOLIB) $(BIN)
 	  $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 solvers/*.h $(HARNESS_DIRS:%=harness/%/*.h) $(DESTDIR)$(PREFIX)/include/gridbench/
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/gridbench/
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/gridbench/plots
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/gridbench/plots/
