@@ -1045,6 +1045,103 @@ GB_TEST(report, html_embeds_images_and_marks_missing_ones)
     rm_rf(dir);
 }
 
+/* plots.tsv is data: an image is embedded or linked only when it lies
+ * inside the run folder (no "..", no absolute path, no link leading out)
+ * and its first bytes say PNG (or SVG for the svg column); anything else
+ * is skipped with a warning naming the manifest line. */
+GB_TEST(report, images_outside_the_run_folder_or_not_images_are_skipped)
+{
+    const char *bin = gb_bin();
+    static const unsigned char png[67] =
+        "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01"
+        "\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0a\x49\x44\x41\x54\x78\x9c\x63\x00\x01\x00\x00"
+        "\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+    char top[64], dir[128], p[256], log[128];
+    make_tmpdir(top, sizeof top);
+    snprintf(dir, sizeof dir, "%s/run", top);
+    snprintf(log, sizeof log, "%s/log", top);
+    cr_assert_eq(mkdir(dir, 0777), 0);
+    snprintf(p, sizeof p, "%s/plots", dir);
+    cr_assert_eq(mkdir(p, 0777), 0);
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"run\": {\"run_id\": \"img\"}}\n");
+    snprintf(p, sizeof p, "%s/summary.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
+    cr_assert_eq(fclose(f), 0);
+    /* a real PNG inside (its last byte cut: its base64 ends "RU5ErkJg"),
+     * a real PNG outside (whole: "RU5ErkJggg=="), a secret outside */
+    snprintf(p, sizeof p, "%s/plots/in.png", dir);
+    f = fopen(p, "wb");
+    cr_assert(f != NULL);
+    cr_assert_eq(fwrite(png, 1, sizeof png - 1, f), sizeof png - 1);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(p, sizeof p, "%s/out.png", top);
+    f = fopen(p, "wb");
+    cr_assert(f != NULL);
+    cr_assert_eq(fwrite(png, 1, sizeof png, f), sizeof png);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(p, sizeof p, "%s/secret", top);
+    write_file(p, "s3cr3t\n");
+    snprintf(p, sizeof p, "%s/plots/in.svg", dir);
+    write_file(p, "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n");
+    snprintf(p, sizeof p, "%s/plots/fake.png", dir);
+    write_file(p, "s3cr3t, named .png\n");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "ln -s ../../out.png %s/plots/link.png && ln -s in.png %s/plots/ok-link.png "
+             "&& ln -s ../../secret %s/plots/link.svg", dir, dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(p, sizeof p, "%s/plots.tsv", dir);
+    char man[1024];
+    snprintf(man, sizeof man,
+             "time\t../../../../../../../../etc/hostname\t-\tUp and out\n"   /* line 1 */
+             "time\t%s/out.png\t-\tAbsolute\n"                                /* 2 */
+             "time\tplots/link.png\t-\tA link leading out\n"                  /* 3 */
+             "time\tplots/fake.png\t-\tNot a PNG\n"                           /* 4 */
+             "time\tplots/../../out.png\t-\tDown and up\n"                    /* 5 */
+             "cactus\tplots/in.png\tplots/link.svg\tSVG leading out\n"        /* 6 */
+             "cactus\tplots/ok-link.png\tplots/fake.png\tSVG that is not\n"   /* 7 */
+             "cactus\tplots/in.png\tplots/in.svg\tAll good\n", top);          /* 8 */
+    write_file(p, man);
+    int rc = sh(log, "'%s' report '%s'", bin, dir);
+    char *l = slurp(log, NULL);
+    cr_expect_eq(rc, 0, "%s", l);
+    const char *want[] = {
+        ":1: expected a PNG inside the run folder, found '../../../../../../../../etc/hostname' "
+            "(a path leading outside it); skipped",
+        "/out.png' (a path leading outside it); skipped",
+        ":3: expected a PNG inside the run folder, found 'plots/link.png' (a link leading outside it); skipped",
+        ":4: expected a PNG inside the run folder, found 'plots/fake.png' (a file that is not a PNG by its "
+            "first bytes); skipped",
+        ":5: expected a PNG inside the run folder, found 'plots/../../out.png' (a path leading outside it)",
+        ":6: expected an SVG inside the run folder, found 'plots/link.svg' (a link leading outside it); skipped",
+        ":7: expected an SVG inside the run folder, found 'plots/fake.png' (a file that is not an SVG by "
+            "its first bytes); skipped",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        cr_expect(strstr(l, want[i]) != NULL, "wanted: %s\nin: %s", want[i], l);
+    cr_expect(strstr(l, ":8:") == NULL, "%s", l);
+    free(l);
+    snprintf(p, sizeof p, "%s/report.html", dir);
+    cr_expect_eq(check_self_contained(p), 3);   /* lines 6, 7 and 8 */
+    char *html = slurp(p, NULL);
+    cr_expect(strstr(html, "RU5ErkJggg==") == NULL, "a PNG from outside was embedded");
+    cr_expect(strstr(html, "czNjcjN0") == NULL && strstr(html, "s3cr3t") == NULL, "the secret was embedded");
+    cr_expect(strstr(html, "Up and out") == NULL && strstr(html, "hostname") == NULL, "%s", html);
+    cr_expect(strstr(html, "(vector version: <code>plots/in.svg</code> in the run folder)") != NULL, "%s", html);
+    cr_expect(strstr(html, "link.svg") == NULL && strstr(html, "fake.png") == NULL, "%s", html);
+    free(html);
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "hostname") == NULL && strstr(md, "out.png") == NULL && strstr(md, "fake.png") == NULL,
+              "%s", md);
+    cr_expect(strstr(md, "([SVG](plots/in.svg))") != NULL, "%s", md);
+    free(md);
+    rm_rf(top);
+}
+
 /* ---- across maps ------------------------------------------------------------ */
 
 /* The cross-map table: the geometric mean of the per-map speedups, with a
@@ -1212,9 +1309,10 @@ static int browser_fixture(const char *bin, const char *dir, const char *manifes
     cr_assert(f != NULL);
     cr_assert_eq(fwrite(png, 1, sizeof png, f), sizeof png);
     cr_assert_eq(fclose(f), 0);
-    /* a file named .png that no browser can decode */
+    /* a PNG's signature, then bytes no browser can decode (without the
+     * signature, gridbench report would not embed it at all) */
     snprintf(p, sizeof p, "%s/plots/bad.png", dir);
-    write_file(p, "not a png at all\n");
+    write_file(p, "\x89PNG\r\n\x1a\nnot a png at all\n");
     snprintf(p, sizeof p, "%s/plots.tsv", dir);
     write_file(p, manifest);
     return sh(log, "'%s' report '%s'", bin, dir);
@@ -1263,9 +1361,9 @@ GB_TEST(report_browser, a_broken_image_fails_the_check)
     cr_assert_eq(rc, 0, "report: %s", tail_of(log));
     rc = sh(log, "scripts/check-html.sh '%s/report.html'", dir);
     cr_expect_eq(rc, 1, "expected exit 1 for a broken embedded image, found %d: %s", rc, tail_of(log));
-    /* "not a png" in base64 */
+    /* the signature and "not a png" in base64 */
     cr_expect(strstr(tail_of(log), "1 of 2 images did not load in Chromium") != NULL &&
-              strstr(tail_of(log), "data:image/png;base64,bm90IGEgcG5n") != NULL, "%s", tail_of(log));
+              strstr(tail_of(log), "data:image/png;base64,iVBORw0KGgpub3QgYSBwbmcg") != NULL, "%s", tail_of(log));
     /* a hand-made page: one good image, one missing file */
     snprintf(p, sizeof p, "%s/links.html", dir);
     write_file(p, "<!DOCTYPE html><html><head><title>t</title></head><body>"
