@@ -293,11 +293,12 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 say "run $RUN_ID -> $FINAL (${#SCENS[@]} scenario files, solvers $SOLVERS, queues $QUEUES, model $MODEL, $REPS reps)"
 
-# JSON helpers: a string literal, and a list of strings.
+# JSON helpers: a string literal, and a list of strings.  Every control
+# character (a form feed in a file name too) becomes \u00XX: JSON allows
+# none raw, and a file name may hold any byte but '/' and NUL.
 json_str() {
-    local s=$1
-    s=${s//\\/\\\\}; s=${s//\"/\\\"}; s=${s//$'\t'/\\t}; s=${s//$'\n'/\\n}; s=${s//$'\r'/\\r}
-    printf '"%s"' "$s"
+    perl -e 'my $s = shift; $s =~ s/(["\\])/\\$1/g;
+             $s =~ s/([\x00-\x1f\x7f])/sprintf("\\u%04x", ord($1))/ge; print "\"$s\""' -- "$1"
 }
 json_list() {   # json_list a b c -> ["a", "b", "c"]
     local out="" x

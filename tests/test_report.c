@@ -1530,6 +1530,70 @@ static size_t scen_queries(const char *path)
     return n;
 }
 
+/* Ordinary file names: a map called "#are,na"<form feed>.map" (a leading
+ * '#', a ',' and a '"' for the CSV readers, a control character for the
+ * JSON writers) goes through report.sh end to end: the plots are made and
+ * env.json is valid JSON that names the file exactly. */
+GB_TEST(report_e2e, a_map_name_with_csv_and_json_specials, .timeout = 180)
+{
+    const char *bin = gb_bin();
+    if (!file_exists("scripts/report.sh") || !file_exists("plots/style.gp"))
+        cr_skip_test("not run from the repository root");
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) cr_skip_test("gnuplot not installed");
+    const char *name = "#are,na\"\f.map";
+    char dir[64], log[128], p[512], q[512];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    int rc = sh(log, "'%s' gen --family random --size 32x32 --percent 20 --seed 3 --per-bucket 1 "
+                "--max-queries 5 --out '%s'", bin, dir);
+    cr_assert_eq(rc, 0, "gen: %s", tail_of(log));
+    /* the map renamed, its scenario rewritten to name it */
+    snprintf(p, sizeof p, "%s/random32-20-3.map", dir);
+    snprintf(q, sizeof q, "%s/%s", dir, name);
+    cr_assert_eq(rename(p, q), 0);
+    snprintf(p, sizeof p, "%s/random32-20-3.map.scen", dir);
+    char *sc = slurp(p, NULL);
+    snprintf(q, sizeof q, "%s/%s.scen", dir, name);
+    FILE *f = fopen(q, "w");
+    cr_assert(f != NULL);
+    for (char *line = sc, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        cr_assert(nl != NULL);
+        const char *col = "\trandom32-20-3.map\t";
+        char *m = strstr(line, col);
+        int k = (int)strlen(col);
+        if (m && m < nl) fprintf(f, "%.*s\t%s\t%.*s\n", (int)(m - line), line, name,
+                                 (int)(nl - m - k), m + k);
+        else fprintf(f, "%.*s\n", (int)(nl - line), line);
+    }
+    free(sc);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_eq(setenv("GB_T_SCEN", q, 1), 0);
+    rc = sh(log, "GB_CHROMIUM=/nonexistent /bin/bash scripts/report.sh --bin '%s' --scen \"$GB_T_SCEN\" "
+            "--solvers dijkstra,jps --queues bheap,bucket --reps 1 --no-hyperfine --no-footprints "
+            "--out-dir '%s/results' --run-id odd", bin, dir);
+    cr_assert_eq(rc, 0, "report.sh exit %d: %s", rc, tail_of(log));
+    snprintf(p, sizeof p, "%s/results/odd/plots/queues-_are_na__.map.png", dir);
+    cr_expect(file_exists(p), "no queue plot: %s", tail_of(log));
+    snprintf(p, sizeof p, "%s/results/odd/data/queues-_are_na__.map.tsv", dir);
+    char *qt = slurp(p, NULL);
+    cr_expect(strncmp(qt, "solver\tbheap\tbheap_lo\tbheap_hi\tbucket\tbucket_lo\tbucket_hi\ndijkstra\t1\t", 68) == 0,
+              "%s", qt);
+    free(qt);
+    /* env.json: valid for the project's reader and for python's */
+    snprintf(p, sizeof p, "%s/results/odd/env.json", dir);
+    gb_jv *env = NULL;
+    gb_diag d;
+    cr_assert_eq(gb_jv_load(p, &env, &d), 0, "%s:%ld:%ld: %s", d.path, d.line, d.col, d.msg);
+    const gb_jv *scens = gb_jv_path(env, "run/scenarios");
+    cr_assert(scens && scens->type == GB_JV_ARR && scens->n == 1);
+    const char *got = gb_jv_str(gb_jv_get(&scens->items[0], "path"), "");
+    cr_expect_str_eq(got, q);
+    gb_jv_free(env);
+    cr_expect_eq(sh(log, "python3 -m json.tool '%s' >/dev/null", p), 0, "%s", tail_of(log));
+    rm_rf(dir);
+}
+
 GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
 {
     const char *bin = gb_bin();
