@@ -583,6 +583,49 @@ GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses)
 #undef rep
 }
 
+/* report.sh --csv records the --scen files' checksums as the files behind
+ * the CSV: it refuses, before writing anything, --scen files the CSV did
+ * not run on (another scenario, the same name with other queries, one
+ * more file), and takes a copy of the right file from another folder. */
+GB_TEST(shard, report_script_refuses_scen_files_the_csv_did_not_run_on)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    const char *sc = "datasets/default/room128-16-1.map.scen", *other = "datasets/default/maze128-2-1.map.scen";
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra --count 6 --out %s/all.csv %s",
+                    gb_test_bin(), d, sc), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "mkdir %s/edited %s/copy && cp %s %s/copy/ && "
+                    "sed '3s/^\\([0-9]*\\t[^\\t]*\\t[0-9]*\\t[0-9]*\\t\\)[0-9]*/\\199/' %s >%s/edited/room128-16-1.map.scen && "
+                    "! cmp -s %s %s/edited/room128-16-1.map.scen", d, d, sc, d, sc, d, sc, d), 0, "%s", out);
+#define rep "GB_CHROMIUM=/nonexistent GB_BIN=%s scripts/report.sh --bin %s --csv %s/all.csv %s --solvers dijkstra " \
+            "--out-dir %s --run-id %s --no-hyperfine --no-footprints"
+    char scen[256];
+    /* another scenario */
+    snprintf(scen, sizeof scen, "--scen %s", other);
+    cr_assert_eq(gb_test_sh(out, sizeof out, rep, gb_test_bin(), gb_test_bin(), d, scen, d, "a"), 2, "%s", out);
+    cr_assert(strstr(out, "all.csv:2: expected the scenario of the row ('datasets/default/room128-16-1.map.scen') "
+                          "among the --scen files, found none") != NULL, "%s", out);
+    cr_assert(strstr(out, "report.sh: error: --csv: expected the --scen files") != NULL, "%s", out);
+    /* the same name, one query changed (line 3's start_x) */
+    snprintf(scen, sizeof scen, "--scen %s/edited/room128-16-1.map.scen", d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, rep, gb_test_bin(), gb_test_bin(), d, scen, d, "b"), 2, "%s", out);
+    cr_assert(strstr(out, "/edited/room128-16-1.map.scen line 3 (bucket 0, (99,") != NULL &&
+              strstr(out, " in the CSV: it did not run on this --scen file") != NULL, "%s", out);
+    /* one file more than it ran on */
+    snprintf(scen, sizeof scen, "--scen %s --scen %s", sc, other);
+    cr_assert_eq(gb_test_sh(out, sizeof out, rep, gb_test_bin(), gb_test_bin(), d, scen, d, "c"), 2, "%s", out);
+    cr_assert(strstr(out, "--scen datasets/default/maze128-2-1.map.scen: expected a scenario the CSV ran on, "
+                          "found no row of it in") != NULL, "%s", out);
+    /* nothing was written by any refusal */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "ls %s", d), 0);
+    cr_assert_str_eq(out, "all.csv\ncopy\nedited\n");
+    /* a copy of the right file, elsewhere: taken */
+    snprintf(scen, sizeof scen, "--scen %s/copy/room128-16-1.map.scen", d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, rep, gb_test_bin(), gb_test_bin(), d, scen, d, "ok"), 0, "%s", out);
+    rmdir_all(d);
+#undef rep
+}
+
 GB_TEST(shard, report_script_sample_runs_an_even_slice_and_says_so)
 {
     char d[64];
