@@ -985,16 +985,27 @@ static int check_self_contained(const char *path);
 /* report.html embeds each PNG as base64 (every padding case), marks an
  * image the folder lacks, and links no file; report.md keeps the
  * relative links. */
-GB_TEST(report, html_embeds_images_and_marks_missing_ones)
+/* A 1x1 PNG (67 bytes). */
+static const unsigned char tiny_png[67] =
+    "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01"
+    "\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0a\x49\x44\x41\x54\x78\x9c\x63\x00\x01\x00\x00"
+    "\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+
+/* The first n bytes of tiny_png into dir/rel. */
+static void write_png(const char *dir, const char *rel, size_t n)
 {
-    const char *bin = gb_bin();
-    static const unsigned char png[67] =
-        "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01"
-        "\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0a\x49\x44\x41\x54\x78\x9c\x63\x00\x01\x00\x00"
-        "\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
-    char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, rel);
+    FILE *f = fopen(p, "wb");
+    cr_assert(f != NULL, "%s", p);
+    cr_assert_eq(fwrite(tiny_png, 1, n, f), n);
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* A run folder dir with an env.json, a one-row summary.csv and plots/. */
+static void image_run_folder(const char *dir)
+{
+    char p[256];
     snprintf(p, sizeof p, "%s/env.json", dir);
     write_file(p, "{\"run\": {\"run_id\": \"img\"}}\n");
     snprintf(p, sizeof p, "%s/summary.csv", dir);
@@ -1005,12 +1016,19 @@ GB_TEST(report, html_embeds_images_and_marks_missing_ones)
     cr_assert_eq(fclose(f), 0);
     snprintf(p, sizeof p, "%s/plots", dir);
     cr_assert_eq(mkdir(p, 0777), 0);
+}
+
+GB_TEST(report, html_embeds_images_and_marks_missing_ones)
+{
+    const char *bin = gb_bin();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    image_run_folder(dir);
     for (int k = 0; k < 3; k++) {   /* 67, 66 and 65 bytes: padding "==", none, "=" */
-        snprintf(p, sizeof p, "%s/plots/p%d.png", dir, k);
-        f = fopen(p, "wb");
-        cr_assert(f != NULL);
-        cr_assert_eq(fwrite(png, 1, sizeof png - (size_t)k, f), sizeof png - (size_t)k);
-        cr_assert_eq(fclose(f), 0);
+        char rel[32];
+        snprintf(rel, sizeof rel, "plots/p%d.png", k);
+        write_png(dir, rel, sizeof tiny_png - (size_t)k);
     }
     snprintf(p, sizeof p, "%s/plots.tsv", dir);
     write_file(p, "time\tplots/p0.png\tplots/p0.svg\tFirst <plot>\n"
@@ -1052,37 +1070,16 @@ GB_TEST(report, html_embeds_images_and_marks_missing_ones)
 GB_TEST(report, images_outside_the_run_folder_or_not_images_are_skipped)
 {
     const char *bin = gb_bin();
-    static const unsigned char png[67] =
-        "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01"
-        "\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0a\x49\x44\x41\x54\x78\x9c\x63\x00\x01\x00\x00"
-        "\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
     char top[64], dir[128], p[256], log[128];
     make_tmpdir(top, sizeof top);
     snprintf(dir, sizeof dir, "%s/run", top);
     snprintf(log, sizeof log, "%s/log", top);
     cr_assert_eq(mkdir(dir, 0777), 0);
-    snprintf(p, sizeof p, "%s/plots", dir);
-    cr_assert_eq(mkdir(p, 0777), 0);
-    snprintf(p, sizeof p, "%s/env.json", dir);
-    write_file(p, "{\"run\": {\"run_id\": \"img\"}}\n");
-    snprintf(p, sizeof p, "%s/summary.csv", dir);
-    FILE *f = fopen(p, "w");
-    cr_assert(f != NULL);
-    fprintf(f, "%s\n", gb_summary_csv_header());
-    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
-    cr_assert_eq(fclose(f), 0);
+    image_run_folder(dir);
     /* a real PNG inside (its last byte cut: its base64 ends "RU5ErkJg"),
      * a real PNG outside (whole: "RU5ErkJggg=="), a secret outside */
-    snprintf(p, sizeof p, "%s/plots/in.png", dir);
-    f = fopen(p, "wb");
-    cr_assert(f != NULL);
-    cr_assert_eq(fwrite(png, 1, sizeof png - 1, f), sizeof png - 1);
-    cr_assert_eq(fclose(f), 0);
-    snprintf(p, sizeof p, "%s/out.png", top);
-    f = fopen(p, "wb");
-    cr_assert(f != NULL);
-    cr_assert_eq(fwrite(png, 1, sizeof png, f), sizeof png);
-    cr_assert_eq(fclose(f), 0);
+    write_png(dir, "plots/in.png", sizeof tiny_png - 1);
+    write_png(top, "out.png", sizeof tiny_png);
     snprintf(p, sizeof p, "%s/secret", top);
     write_file(p, "s3cr3t\n");
     snprintf(p, sizeof p, "%s/plots/in.svg", dir);
