@@ -53,6 +53,8 @@ Input
   --csv FILE            do not run: take FILE (the CSV of `gridbench run`, or
                         of `gridbench merge` after a sharded run) as queries.csv;
                         give the same --scen files for the checksums in env.json
+                        (checked: every row's query must be on its line of one
+                        of them, and each of them must have rows)
 Execution
   --jobs N              worker processes of `gridbench run` (default 1; env.json
                         records it: parallel workers share caches and memory
@@ -206,6 +208,14 @@ if [ "$HYPERFINE" = 1 ]; then
 fi
 command -v sha256sum >/dev/null 2>&1 || die 3 "sha256sum not found: install the Debian package coreutils"
 command -v perl >/dev/null 2>&1 || die 3 "perl not found: install the Debian package perl-base"
+perl -MText::CSV -e 1 2>/dev/null ||
+    die 3 "Text::CSV not found: install the Debian package libtext-csv-perl (sudo apt-get install libtext-csv-perl)"
+# --csv: the --scen files are recorded in env.json as the files behind the
+# CSV, so they must be the ones it ran on (each row's query on its line)
+if [ -n "$CSV_IN" ]; then
+    perl "$(dirname "$0")/csv-scen-check.pl" "$CSV_IN" "${SCENS[@]}" ||
+        die 2 "--csv: expected the --scen files '$CSV_IN' ran on (see above)"
+fi
 
 abspath() { readlink -f -- "$1"; }
 BIN_ABS=$(abspath "$BIN")
@@ -293,11 +303,12 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 say "run $RUN_ID -> $FINAL (${#SCENS[@]} scenario files, solvers $SOLVERS, queues $QUEUES, model $MODEL, $REPS reps)"
 
-# JSON helpers: a string literal, and a list of strings.
+# JSON helpers: a string literal, and a list of strings.  Every control
+# character (a form feed in a file name too) becomes \u00XX: JSON allows
+# none raw, and a file name may hold any byte but '/' and NUL.
 json_str() {
-    local s=$1
-    s=${s//\\/\\\\}; s=${s//\"/\\\"}; s=${s//$'\t'/\\t}; s=${s//$'\n'/\\n}; s=${s//$'\r'/\\r}
-    printf '"%s"' "$s"
+    perl -e 'my $s = shift; $s =~ s/(["\\])/\\$1/g;
+             $s =~ s/([\x00-\x1f\x7f])/sprintf("\\u%04x", ord($1))/ge; print "\"$s\""' -- "$1"
 }
 json_list() {   # json_list a b c -> ["a", "b", "c"]
     local out="" x

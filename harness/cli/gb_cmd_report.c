@@ -22,7 +22,11 @@
  *   plots.tsv      optional manifest, one image per line:
  *                  section<TAB>png<TAB>svg<TAB>caption (svg may be "-")
  *                  report.md links png and svg; report.html embeds the
- *                  PNG's bytes (base64 data: URI) and links no file
+ *                  PNG's bytes (base64 data: URI) and links no file.
+ *                  An image is used only when it lies inside DIR (no
+ *                  "..", no absolute path, no link leading out) and is a
+ *                  PNG (an SVG) by its first bytes (vet_image); others
+ *                  are skipped with a warning
  *   notes.txt      optional: one note per line
  *   queries.csv    optional: the cross-map table of geometric-mean
  *                  speedups (see "across maps" below)
@@ -33,8 +37,10 @@
  * data values (names, paths) are always put inside `code` spans or table
  * cells and escaped for the output format.
  */
+#define _GNU_SOURCE 1   /* memmem */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,7 +71,9 @@ static void report_usage(FILE *f)
 "written to a temporary file and\n"
 "renamed.  report.html is self-contained: the PNGs of plots.tsv are embedded\n"
 "as data: URIs (an image the folder lacks is marked in the page and named on\n"
-"stderr); report.md links the files with paths relative to DIR.\n"
+"stderr); report.md links the files with paths relative to DIR.  An image\n"
+"outside DIR (a \"..\" step, an absolute path, a link leading out) or not a\n"
+"PNG (SVG) by its first bytes is skipped with a warning.\n"
 "\n"
 "  -h, --help   this text\n"
 "\n"
@@ -482,15 +490,87 @@ static void base64(FILE *f, const unsigned char *s, size_t n)
     }
 }
 
-/* One image.  report.md links png (and svg) relative to the folder;
- * report.html embeds the PNG's bytes as a data: URI, so that the page
- * alone shows every image (mail it, open it from anywhere).  A PNG the
- * folder lacks becomes a visible note in the page and a warning on
- * stderr (d->missing counts them).  0, or EX_OSERR / EX_IOERR with *dg
- * filled. */
-static int d_figure(doc *d, const char *png, const char *svg, const char *caption, gb_diag *dg)
+/* An image the manifest names is used only when it lies inside the run
+ * folder and is what its column says by its first bytes: plots.tsv is
+ * data, and report.html embeds what it names (a line naming
+ * ../../../../etc/hostname must not put that file in the page). */
+enum { IMG_OK, IMG_MISSING, IMG_REFUSED };
+
+/* Vet dir/rel as a PNG (png != 0) or an SVG: a relative path without a
+ * ".." step whose real path (links resolved) lies under dir's, and whose
+ * bytes start as the format says.  IMG_OK with the resolved path in real
+ * (size PATH_MAX), IMG_MISSING when there is no such file, or IMG_REFUSED
+ * with what was found in why. */
+static int vet_image(const char *dir, const char *rel, int png, char *real, char *why, size_t wsz)
 {
+    const char *p = rel;
+    int dots = rel[0] == '/';
+    while (*p && !dots) {
+        size_t k = strcspn(p, "/");
+        dots = k == 2 && p[0] == '.' && p[1] == '.';
+        p += k + (p[k] == '/');
+    }
+    if (dots || !rel[0]) {
+        snprintf(why, wsz, "a path leading outside it");
+        return IMG_REFUSED;
+    }
+    char path[4200], rdir[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    if (!realpath(path, real)) return IMG_MISSING;
+    size_t n = realpath(dir, rdir) ? strlen(rdir) : 0;
+    if (!n || strncmp(real, rdir, n) != 0 || (real[n] != '/' && rdir[n - 1] != '/')) {
+        snprintf(why, wsz, "a link leading outside it");
+        return IMG_REFUSED;
+    }
+    unsigned char b[4096];
+    size_t got = 0;
+    FILE *f = fopen(real, "rb");
+    if (f) { got = fread(b, 1, sizeof b, f); fclose(f); }
+    int ok;
+    if (png) {
+        ok = got >= 8 && memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0;
+    } else {   /* optional BOM and blanks, then markup that holds "<svg" early on */
+        size_t i = got >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+        while (i < got && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n')) i++;
+        ok = i < got && b[i] == '<' && memmem(b + i, got - i, "<svg", 4) != NULL;
+    }
+    if (!ok) {
+        snprintf(why, wsz, "a file that is not %s by its first bytes", png ? "a PNG" : "an SVG");
+        return IMG_REFUSED;
+    }
+    return IMG_OK;
+}
+
+/* Say on stderr that plots.tsv's line ln names an image that is refused. */
+static void warn_refused(const doc *d, long ln, const char *rel, int png, const char *why)
+{
+    char q[256];
+    gb_diag_quote(q, sizeof q, rel, strlen(rel));
+    fprintf(stderr, CMD ": warning: %s/plots.tsv:%ld: expected %s inside the run folder, found %s "
+            "(%s); skipped\n", d->dir, ln, png ? "a PNG" : "an SVG", q, why);
+}
+
+/* One image (plots.tsv line ln).  report.md links png (and svg) relative
+ * to the folder; report.html embeds the PNG's bytes as a data: URI, so
+ * that the page alone shows every image (mail it, open it from anywhere).
+ * A PNG the folder lacks becomes a visible note in the page and a warning
+ * on stderr (d->missing counts them); one vet_image refuses is left out
+ * with a warning (an SVG so refused loses its link only).  0, or
+ * EX_OSERR / EX_IOERR with *dg filled. */
+static int d_figure(doc *d, long ln, const char *png, const char *svg, const char *caption, gb_diag *dg)
+{
+    char real[PATH_MAX], why[64];
+    int vet = vet_image(d->dir, png, 1, real, why, sizeof why);
+    if (vet == IMG_REFUSED) {
+        warn_refused(d, ln, png, 1, why);
+        return 0;
+    }
     int has_svg = svg && svg[0] && strcmp(svg, "-") != 0;
+    char sreal[PATH_MAX];
+    if (has_svg && vet_image(d->dir, svg, 0, sreal, why, sizeof why) == IMG_REFUSED) {
+        warn_refused(d, ln, svg, 0, why);
+        has_svg = 0;
+    }
     fputs("![", d->md);
     md_alt(d->md, caption);
     fprintf(d->md, "](%s)\n\n", png);
@@ -502,7 +582,7 @@ static int d_figure(doc *d, const char *png, const char *svg, const char *captio
     char *buf = NULL;
     size_t len = 0;
     snprintf(path, sizeof path, "%s/%s", d->dir, png);
-    int rc = gb_read_file(path, &buf, &len, dg);
+    int rc = vet == IMG_OK ? gb_read_file(real, &buf, &len, dg) : EX_NOINPUT;
     if (rc == EX_OSERR || rc == EX_IOERR) return rc;
     fputs("<figure>\n", d->html);
     if (rc) {
@@ -1470,7 +1550,7 @@ static int section_plots(doc *d, const char *dir, gb_diag *dg)
             d_heading(d, 3, id, section_title(fld[0]));
             nsec++;
         }
-        int frc = d_figure(d, fld[1], fld[2], fld[3], dg);
+        int frc = d_figure(d, ln, fld[1], fld[2], fld[3], dg);
         if (frc) {
             fclose(f);
             return frc;
@@ -1584,7 +1664,7 @@ int gb_cmd_report(int argc, char **argv)
     dc.md = gb_tmp_open(mdp, mdt, sizeof mdt, &d);
     dc.html = dc.md ? gb_tmp_open(htp, htt, sizeof htt, &d) : NULL;
     if (!dc.md || !dc.html) {
-        if (dc.md) { fclose(dc.md); remove(mdt); }
+        if (dc.md) gb_tmp_abort(dc.md, mdt);
         gb_jv_free(env);
         gb_jv_free(hf);
         table_free(&t);
@@ -1608,13 +1688,10 @@ int gb_cmd_report(int argc, char **argv)
     section_notes(&dc, dir, &t);
     fputs("</body>\n</html>\n", dc.html);
     if (rc) {
-        fclose(dc.md);
-        fclose(dc.html);
-        remove(mdt);
-        remove(htt);
+        gb_tmp_abort(dc.md, mdt);
+        gb_tmp_abort(dc.html, htt);
     } else if ((rc = gb_tmp_commit(dc.md, mdt, mdp, &d)) != 0) {
-        fclose(dc.html);
-        remove(htt);
+        gb_tmp_abort(dc.html, htt);
     } else {
         rc = gb_tmp_commit(dc.html, htt, htp, &d);
     }
