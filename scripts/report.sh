@@ -67,6 +67,9 @@ Matrix
   --external-name NAME  name the --external just before
   --plugin LIB.so       load user solvers (harness/run/gb_user.h); name them in --solvers
   --reps N              timed repetitions per query (default 3)
+  --regime NAME         the order of the timed runs (gridbench run --regime):
+                        interleaved (default) or gppc (as GPPC times entries;
+                        needs --jobs 1); recorded in env.json and every row
 hyperfine (whole `gridbench run` processes, one per solver)
   --hyperfine-runs N    runs per command (default 3)
   --hyperfine-warmup N  warm-up runs per command (default 1)
@@ -115,6 +118,7 @@ SOLVERS=all
 QUEUES=all
 MODEL=8-nocut
 REPS=3
+REGIME=interleaved
 HF_RUNS=3
 HF_WARMUP=1
 HF_SOLVERS=dijkstra,astar-octile,jps,bidijkstra
@@ -150,6 +154,7 @@ while [ "$#" -gt 0 ]; do
     --plugin) need_arg "$@"; EXTRA_RUN+=(--plugin "$2"); shift 2 ;;
     --model) need_arg "$@"; MODEL=$2; shift 2 ;;
     --reps) need_arg "$@"; is_count "$2" && [ "$2" -ge 1 ] || die 2 "--reps: expected a positive integer, found '$2'"; REPS=$2; shift 2 ;;
+    --regime) need_arg "$@"; case $2 in interleaved|gppc) REGIME=$2 ;; *) die 2 "--regime: expected interleaved or gppc, found '$2'" ;; esac; shift 2 ;;
     --hyperfine-runs) need_arg "$@"; is_count "$2" && [ "$2" -ge 2 ] || die 2 "--hyperfine-runs: expected an integer >= 2 (hyperfine's minimum), found '$2'"; HF_RUNS=$2; shift 2 ;;
     --hyperfine-warmup) need_arg "$@"; is_count "$2" || die 2 "--hyperfine-warmup: expected a non-negative integer, found '$2'"; HF_WARMUP=$2; shift 2 ;;
     --hyperfine-solvers) need_arg "$@"; HF_SOLVERS=$2; HF_SOLVERS_GIVEN=1; shift 2 ;;
@@ -348,7 +353,7 @@ fi
 
 # ---- 2. the matrix -------------------------------------------------------
 step 2 "gridbench run: solvers $SOLVERS x queues $QUEUES over ${#SCENS[@]} scenario files, $REPS reps"
-run_args=(run --solver "$SOLVERS" --queue "$QUEUES" --model "$MODEL" --reps "$REPS" --jobs "$JOBS" --out "$TMP/queries.csv")
+run_args=(run --solver "$SOLVERS" --queue "$QUEUES" --model "$MODEL" --reps "$REPS" --regime "$REGIME" --jobs "$JOBS" --out "$TMP/queries.csv")
 [ "$COUNT" -gt 0 ] && run_args+=(--count "$COUNT")
 [ "$SAMPLE" -gt 0 ] && run_args+=(--sample "$SAMPLE")
 [ ${#EXTRA_RUN[@]} -gt 0 ] && run_args+=("${EXTRA_RUN[@]}")
@@ -384,6 +389,10 @@ fi
 step 3 "gridbench summary -> summary.csv, data/"
 "$BIN" summary "$TMP/queries.csv" --out "$TMP/summary.csv" --plot-data "$TMP/data" ||
     die 4 "gridbench summary failed"
+# GPPC's per-entry table (total time, first 20 steps, longest call,
+# preprocessing, storage, memory, suboptimality, undominated) per map set
+"$BIN" export --gppc-table --out "$TMP/gppc.csv" "$TMP/queries.csv" ||
+    die 4 "gridbench export --gppc-table failed"
 # the faceted plots' data: panels by solver family, guarantees, per-map queues
 perl "$(dirname "$0")/plot-data.pl" "$TMP" || die 4 "scripts/plot-data.pl failed"
 meta() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$TMP/data/meta.tsv"; }
@@ -427,6 +436,7 @@ step 5 "env.json"
     "command": $(json_str "scripts/report.sh $ARGS_GIVEN"),
     "model": $(json_str "$MODEL"),
     "reps": $REPS,
+    "regime": $(json_str "$REGIME"),
     "jobs": $JOBS,
     "queries_from": $(json_str "${CSV_IN:-gridbench run}"),
     "count": $COUNT,

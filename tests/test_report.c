@@ -1586,8 +1586,20 @@ GB_TEST(report_e2e, a_map_name_with_csv_and_json_specials, .timeout = 180)
     cr_assert(scens && scens->type == GB_JV_ARR && scens->n == 1);
     const char *got = gb_jv_str(gb_jv_get(&scens->items[0], "path"), "");
     cr_expect_str_eq(got, q);
+    /* the timing regime is recorded, and GPPC's table is in the report */
+    cr_expect_str_eq(gb_jv_str(gb_jv_path(env, "run/regime"), ""), "interleaved");
     gb_jv_free(env);
     cr_expect_eq(sh(log, "python3 -m json.tool '%s' >/dev/null", p), 0, "%s", tail_of(log));
+    snprintf(p, sizeof p, "%s/results/odd/gppc.csv", dir);
+    char *gt = slurp(p, NULL);
+    cr_assert_not_null(gt, "no gppc.csv");
+    cr_expect(strstr(gt, ",dijkstra,bheap,inproc,interleaved,5,5,0,") != NULL, "%s", gt);
+    free(gt);
+    snprintf(p, sizeof p, "%s/results/odd/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "### GPPC's table") != NULL && strstr(md, "| `dijkstra` | bheap | interleaved |"),
+              "no GPPC table in report.md");
+    free(md);
     rm_rf(dir);
 }
 

@@ -446,7 +446,7 @@ static void d_table_begin(doc *d, int n, const char *const *hdr, const char *ali
     fputs("\n|", d->md);
     for (int i = 0; i < n; i++) fputs(align[i] == 'r' ? "---:|" : "---|", d->md);
     fputc('\n', d->md);
-    fputs("<table>\n<thead><tr>", d->html);
+    fputs("<div class=\"scroll\"><table>\n<thead><tr>", d->html);
     for (int i = 0; i < n; i++) {
         fprintf(d->html, "<th class=\"%s\">", align[i] == 'r' ? "r" : "l");
         html_inline(d->html, hdr[i]);
@@ -472,7 +472,7 @@ static void d_table_row(doc *d, int n, char *const *cells, const char *align)
 static void d_table_end(doc *d)
 {
     fputc('\n', d->md);
-    fputs("</tbody>\n</table>\n", d->html);
+    fputs("</tbody>\n</table></div>\n", d->html);
 }
 
 /* s[0..n) as base64 (RFC 4648, with '=' padding), on one line. */
@@ -620,6 +620,7 @@ static const char html_head[] =
     "h1{border-bottom:2px solid #ddd;padding-bottom:.3em}h2{border-bottom:1px solid #eee;"
     "padding-bottom:.2em;margin-top:2em}\n"
     "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:.9em}\n"
+    ".scroll{overflow-x:auto;max-width:100%}\n"
     "th,td{border:1px solid #ddd;padding:.25em .6em}th{background:#f4f4f4}\n"
     "td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}\n"
     "tbody tr:nth-child(even){background:#fafafa}\n"
@@ -1325,6 +1326,74 @@ static int section_heur_verdicts(doc *d, const char *dir, gb_diag *dg)
     return rc == GB_CSV_EOF ? 0 : rc;
 }
 
+/* GPPC's per-entry table (gppc.csv, `gridbench export --gppc-table`):
+ * built-in solvers and GPPC entries in one table per map set, with the
+ * intervals and the undominated mark.  Absent file: no section. */
+static int section_gppc(doc *d, const char *dir, gb_diag *dg)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/gppc.csv", dir);
+    FILE *probe = fopen(path, "r");
+    if (!probe) return 0;
+    fclose(probe);
+    gb_csv c;
+    int rc = gb_csv_open(&c, path, dg);
+    if (rc) return rc;
+    static const char *const need[] = { "set", "solver", "queue", "time_source", "regime", "queries",
+                                        "solved", "failed", "total_s", "total_s_lo", "total_s_hi",
+                                        "first20_s", "max_call_ms", "prep_s", "storage_mb",
+                                        "peak_mem_mb", "suboptimal", "subopt_max", "undominated" };
+    enum { NG = sizeof need / sizeof need[0], NC = 12 };
+    int idx[NG];
+    if ((rc = gb_csv_require(&c, need, NG, idx, dg)) != 0) { gb_csv_close(&c); return rc; }
+    d_heading(d, 3, "gppc-table", "GPPC's table: time, memory, preprocessing, suboptimality");
+    d_para(d, "The figures the Grid-Based Path Planning Competition publishes per entry, for every "
+           "solver of this run, per map set (`gppc.csv`, `gridbench export --gppc-table`): total query "
+           "time with its 95 %% interval, time to the first 20 steps of path, the longest single call, "
+           "preprocessing time and storage summed over the set's maps, peak search memory (empty when "
+           "not known, as for plugins), queries with a longer path than the optimum and the worst "
+           "ratio.  **Undominated** (GPPC's Pareto front): no other row of the set, timed in the same "
+           "regime and by the same kind of clock, is at least as good in time, memory, preprocessing "
+           "and suboptimality and better in one; `-` = not compared (a process timed over a pipe, or "
+           "a row with failures).  Rows run fastest first.");
+    static const char *const hdr[NC] = { "set", "solver", "queue", "regime", "queries", "total ms [95 % CI]",
+                                         "first 20 steps ms", "max call ms", "prep ms", "storage",
+                                         "suboptimal (max)", "undominated" };
+    static const char align[] = "lllllrrrrrrl";
+    d_table_begin(d, NC, hdr, align);
+    while ((rc = gb_csv_next(&c, dg)) == 0) {
+        char cell[NC][256];
+        char *cells[NC];
+        for (int k = 0; k < NC; k++) cells[k] = cell[k];
+        const char *und = gb_csv_field(&c, idx[18]);
+        snprintf(cell[0], sizeof cell[0], "`%s`", gb_csv_field(&c, idx[0]));
+        snprintf(cell[1], sizeof cell[1], "`%s`", gb_csv_field(&c, idx[1]));
+        snprintf(cell[2], sizeof cell[2], "%s", gb_csv_field(&c, idx[2]));
+        snprintf(cell[3], sizeof cell[3], "%s", gb_csv_field(&c, idx[4]));
+        snprintf(cell[4], sizeof cell[4], "%s (%s solved%s%s)", gb_csv_field(&c, idx[5]),
+                 gb_csv_field(&c, idx[6]), strcmp(gb_csv_field(&c, idx[7]), "0") ? ", failed " : "",
+                 strcmp(gb_csv_field(&c, idx[7]), "0") ? gb_csv_field(&c, idx[7]) : "");
+        char a[64], b[64], e[64];
+        fmt_num(a, sizeof a, 1e3 * numf(gb_csv_field(&c, idx[8])), 3);
+        fmt_num(b, sizeof b, 1e3 * numf(gb_csv_field(&c, idx[9])), 3);
+        fmt_num(e, sizeof e, 1e3 * numf(gb_csv_field(&c, idx[10])), 3);
+        snprintf(cell[5], sizeof cell[5], "%s [%s, %s]", a, b, e);
+        fmt_num(cell[6], sizeof cell[6], 1e3 * numf(gb_csv_field(&c, idx[11])), 3);
+        fmt_num(cell[7], sizeof cell[7], numf(gb_csv_field(&c, idx[12])), 3);
+        fmt_num(cell[8], sizeof cell[8], 1e3 * numf(gb_csv_field(&c, idx[13])), 3);
+        const double mb = numf(gb_csv_field(&c, idx[14]));
+        if (mb > 0) fmt_bytes(cell[9], sizeof cell[9], mb * 1048576.0);
+        else snprintf(cell[9], sizeof cell[9], "-");
+        fmt_num(a, sizeof a, numf(gb_csv_field(&c, idx[17])), 4);
+        snprintf(cell[10], sizeof cell[10], "%s (%s)", gb_csv_field(&c, idx[16]), a);
+        snprintf(cell[11], sizeof cell[11], strcmp(und, "1") == 0 ? "**yes**" : strcmp(und, "0") == 0 ? "no" : "-");
+        d_table_row(d, NC, cells, align);
+    }
+    gb_csv_close(&c);
+    d_table_end(d);
+    return rc == GB_CSV_EOF ? 0 : rc;
+}
+
 static void pair_table(doc *d, const table *t, const char *map, int all)
 {
     static const char *const hdr[] = {
@@ -1439,6 +1508,8 @@ static int section_tables(doc *d, const table *t, const gb_jv *hf, const xmap *x
            "them with each other, not with the cell counts of the other solvers.");
     section_across(d, t, x);
     section_tradeoff(d, t);
+    int grc = section_gppc(d, dir, dg);
+    if (grc) return grc;
     for (size_t m = 0; m < t->nmaps; m++) {
         char h[512], id[64];
         snprintf(h, sizeof h, "`%s`: each solver on queue `%s`", t->maps[m], t->ref);
