@@ -74,8 +74,11 @@ static int write_row(void *arg, const gb_row *row, const char *msg)
     sink_ctx *c = arg;
     gb_row_write(c->f, row);
     if (msg[0])
-        fprintf(stderr, CMD ": %s:%ld: %s on %s/%s: %s\n", row->scen, row->line, row->status,
-                row->solver, row->queue, msg);
+        fprintf(stderr, CMD ": %s:%ld: %s%s%s%s%s: %s\n", row->scen, row->line, row->status,
+                strcmp(row->status, "scen_mismatch") ? " on " : "",
+                strcmp(row->status, "scen_mismatch") ? row->solver : "",
+                strcmp(row->status, "scen_mismatch") ? "/" : "",
+                strcmp(row->status, "scen_mismatch") ? row->queue : "", msg);
     return 0;
 }
 

@@ -194,7 +194,7 @@ static int run_query(replay *r, const gb_gppcdyn_cmd *c, const char *map,
         else if (st == GB_ROW_FALSE_UNREACHABLE)
             snprintf(msg, sizeof msg, "no path reported, Dijkstra found one of cost %.14g",
                      oc.cost);
-        else if (st == GB_ROW_SCEN_MISMATCH)
+        else if (st == GB_ROW_SCEN_MISMATCH && pi == 0)   /* the scenario's fault: said once */
             snprintf(msg, sizeof msg, "%s", smsg);
         row.status = gb_row_status_name((gb_row_status)st);
         sum->rows++;

@@ -53,7 +53,8 @@ typedef struct gb_gppcrep_sum {
 } gb_gppcrep_sum;
 
 /* Takes each row as it is made (query-major, pairs in the order given);
- * msg says why when the row is a failure or a mismatch ("" otherwise).
+ * msg says why when the row is a failure, or on the first pair's row of
+ * a query whose printed length disagrees with Dijkstra ("" otherwise).
  * A nonzero return stops the replay and is returned. */
 typedef int (*gb_gppcrep_sink)(void *arg, const gb_row *row, const char *msg);
 
