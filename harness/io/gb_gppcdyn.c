@@ -80,6 +80,17 @@ static int next_item(parser *P)
     return 0;
 }
 
+/* A parser over buf[0..len) named path, diagnostics to d (cleared). */
+static void parser_init(parser *P, const char *path, const char *buf, size_t len, gb_diag *d)
+{
+    memset(P, 0, sizeof *P);
+    gb_diag_clear(d);
+    P->path = path;
+    P->c.buf = buf;
+    P->c.len = len;
+    P->d = d;
+}
+
 static void quote(char *q, size_t n, const gb_tok *t) { gb_diag_quote(q, n, t->s, t->n); }
 
 /* Integer token: digits only, lo <= value <= hi. */
@@ -333,13 +344,8 @@ static int parse_scen(parser *P, gb_gppcdyn *s)
 int gb_gppcdyn_parse(const char *path, const char *buf, size_t len, gb_gppcdyn *s, gb_diag *d)
 {
     memset(s, 0, sizeof *s);
-    gb_diag_clear(d);
     parser P;
-    memset(&P, 0, sizeof P);
-    P.path = path;
-    P.c.buf = buf;
-    P.c.len = len;
-    P.d = d;
+    parser_init(&P, path, buf, len, d);
     int rc = parse_scen(&P, s);
     if (rc == 0 && path && !(s->path = gb_strdup(path)))
         rc = out_of_memory(d, path, "the path");
@@ -432,13 +438,8 @@ static int check_refs(const gb_gppcdyn *s, gb_diag *d)
 int gb_gppcdyn_parse_patches(gb_gppcdyn *s, const char *ppath, const char *buf, size_t len,
                              gb_diag *d)
 {
-    gb_diag_clear(d);
     parser P;
-    memset(&P, 0, sizeof P);
-    P.path = ppath;
-    P.c.buf = buf;
-    P.c.len = len;
-    P.d = d;
+    parser_init(&P, ppath, buf, len, d);
     int32_t k = 0;
     size_t pcap = 0, ccap = 0;
     int rc = keyword_line(&P, "type", "patch");
