@@ -46,6 +46,9 @@ static const struct {
               "replay dynamic scenarios: D* Lite against A* from scratch, every plan checked", NULL },
     { "export", gb_cmd_export, "write a run's CSV as GPPC's result.csv or as GPPC's per-entry table",
               &gb_doc_export },
+    { "gppc-dynamic", gb_cmd_gppc_dynamic,
+              "replay GPPC's dynamic scenarios (patches between query batches), every answer checked",
+              &gb_doc_gppcdyn },
     { "gppc", gb_cmd_gppc, "build an entry of the GPPC competition (C++) into a plugin for `run --plugin`",
               NULL },
 };
