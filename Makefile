@@ -60,6 +60,7 @@ GB_SHARED ?= $(abspath ../shared/movingai)
 TEST_JOBS ?= 2
 GB_TEST_FULL ?= 0
 
+.PHONY: install-files
 .PHONY: all test test-full bench-scale check check-leak check-cli report bench bench-jps bench-bounds datasets clean install examples \
         test-slurm test-parallel FORCE
 all: gridbench
@@ -113,7 +114,7 @@ $(TESTBIN): $(TEST_OBJ) $(LIB)
 
 # The tests' oracle cache starts empty in $(BUILD)/test-cache, so every
 # `make test` runs the Dijkstra oracle for real and never reads a user's cache.
-test: $(TESTBIN) $(BIN) layers
+test: $(TESTBIN) $(BIN) $(SOLIB) layers
 	rm -rf $(BUILD)/test-cache
 	GB_SHARED=$(GB_SHARED) GB_BIN=$(abspath $(BIN)) LC_ALL=C XDG_CACHE_HOME=$(abspath $(BUILD))/test-cache \
 	  GB_BUILD_DIR=$(BUILD) GB_BUILD_PLAIN=$(if $(strip $(EXTRA_CFLAGS)),0,1) \
@@ -207,7 +208,11 @@ PUBLIC_HEADERS := $(addprefix solvers/,gb_alloc.h gb_grid.h gb_search.h gb_heuri
                   $(addprefix harness/cli/,gb_cmd.h gb_opt.h)
 PREFIX  ?= /usr/local
 VERSION := 0.2.0
+# install-files copies what is built and builds nothing (the test of the
+# installed library uses it, so it never relinks the binary under test).
 install: $(LIB) $(SOLIB) $(BIN)
+	@$(MAKE) --no-print-directory install-files
+install-files:
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/gridbench \
 	  $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/

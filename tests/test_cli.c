@@ -71,6 +71,7 @@ static const struct { const char *cmd, *page; } doc_pages[] = {
     { "env", "docs/timing.md" },
     { "dynamic", "docs/dynamic-replay.md" },   /* docs/dynamic.md is the .dscen format */
     { "export", "docs/gppc.md" },
+    { "gppc-dynamic", "docs/dynamic-replay.md" },
 };
 
 /* Further --help texts of a command (`gridbench CMD ARG --help`), whose
@@ -299,9 +300,11 @@ GB_TEST(cli, installed_library_examples_and_plugins, .timeout = 120)
 {
     gb_test_bin();
     if (gb_test_sh(NULL, 0, "command -v pkg-config") != 0) cr_skip_test("pkg-config not installed");
-    /* The install copies the build `make test` just made (GB_BUILD_DIR):
-     * nothing is compiled again but the shared library's link and the
-     * three examples, so the test takes seconds whatever the load.  Under
+    /* The install copies the build `make test` just made (GB_BUILD_DIR,
+     * shared library included) with `make install-files`, which builds
+     * nothing: only the three examples are compiled, so the test takes
+     * seconds whatever the load, and the binary under test is never
+     * relinked under the tests running beside this one.  Under
      * `make check` that build carries the sanitizers, which do not link
      * into user programs: the plain `make test` covers it (CI runs both). */
     const char *bd = getenv("GB_BUILD_DIR"), *plain = getenv("GB_BUILD_PLAIN");
@@ -309,7 +312,7 @@ GB_TEST(cli, installed_library_examples_and_plugins, .timeout = 120)
     if (!plain || strcmp(plain, "1") != 0) cr_skip_test("a sanitizer build: covered by the plain make test");
     char *d = tmpdir();
     cr_assert_eq(gb_test_sh(out, sizeof out, "GBENV='env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u OPT "
-                    "-u EXTRA_CFLAGS -u CFLAGS'; $GBENV make -s -j2 install BUILD=%s PREFIX=%s >/dev/null && "
+                    "-u EXTRA_CFLAGS -u CFLAGS'; $GBENV make -s install-files BUILD=%s PREFIX=%s >/dev/null && "
                     "$GBENV make -s examples PREFIX=%s EXDIR=%s/ex", bd, d, d, d), 0, "%s", out);
     cr_expect_eq(gb_test_sh(out, sizeof out, "PKG_CONFIG_PATH=%s/lib/pkgconfig pkg-config --libs gridbench", d), 0);
     cr_expect(strstr(out, "-lgridbench") != NULL, "%s", out);
