@@ -69,8 +69,14 @@ int gb_opt_next(gb_opt_parser *p, int argc, char **argv, const char **arg)
         fprintf(stderr, "gridbench %s: %s%s: expected an argument %s, found none\n", p->doc->name,
                 o ? "--" : "", o ? o->name : argv[optind - 1], o && o->arg ? o->arg : "");
     } else if (c == '?') {
+        /* optopt: 0 for an unknown long option (argv[optind - 1] is it),
+         * an option's id for a flag given a value (`--help=x`, the same),
+         * else an unknown short letter, which may sit inside a cluster
+         * ("-xq") that optind has not passed yet: name the letter. */
+        char letter[3] = { '-', (char)optopt, '\0' };
+        const char *found = optopt > 0 && !offending(p->doc) ? letter : argv[optind - 1];
         fprintf(stderr, "gridbench %s: expected an option of `gridbench %s --help`, found '%s'\n",
-                p->doc->name, p->doc->name, argv[optind - 1]);
+                p->doc->name, p->doc->name, found);
     }
     return c;
 }
