@@ -159,9 +159,38 @@ static void wrap(FILE *f, const char *s, int indent, int col)
     paragraphs(s, wrap_para, &w);
 }
 
+/* "usage: gridbench NAME FORM", one line per line of the synopsis, the
+ * others aligned under the first; a long form is wrapped at blanks outside
+ * brackets, so "[--name NAME]" never splits. */
+static void help_usage(const gb_cmd_doc *doc, FILE *f)
+{
+    const char *s = doc->synopsis;
+    int first = 1;
+    do {
+        const char *e = strchr(s, '\n');
+        size_t len = e ? (size_t)(e - s) : strlen(s), i = 0;
+        int col = fprintf(f, "%s gridbench %s", first ? "usage:" : "      ", doc->name);
+        const int indent = col + 1;
+        while (i < len) {
+            size_t j = i;
+            for (int depth = 0; j < len && (s[j] != ' ' || depth > 0); j++)
+                depth += (s[j] == '[' || s[j] == '(') - (depth > 0 && (s[j] == ']' || s[j] == ')'));
+            int w = (int)(j - i);
+            if (col > indent && col + 1 + w > WIDTH) col = fprintf(f, "\n%*s", indent, "") - 1;
+            else col += fprintf(f, " ");
+            col += fprintf(f, "%.*s", w, s + i);
+            for (i = j; i < len && s[i] == ' '; i++) {}
+        }
+        fputc('\n', f);
+        first = 0;
+        s = e ? e + 1 : s + len;
+    } while (*s);
+}
+
 void gb_opt_help(const gb_cmd_doc *doc, FILE *f)
 {
-    fprintf(f, "usage: gridbench %s %s\n\n", doc->name, doc->synopsis);
+    help_usage(doc, f);
+    fputc('\n', f);
     if (doc->description) { wrap(f, doc->description, 0, 0); fputc('\n', f); }
     fprintf(f, "Options:\n");
     for (const gb_opt *o = doc->opts; o->name; o++) {
@@ -203,37 +232,81 @@ static void roff_text(FILE *f, const char *s, size_t n, int line_start)
     }
 }
 
+typedef struct roffctx {
+    FILE *f;
+    const char *next;   /* the macro that starts a paragraph after the first: ".PP", or
+                           ".IP" inside an option's .TP, where .PP would lose its indent */
+} roffctx;
+
 static void roff_para(void *ctx, const char *s, size_t n, int verbatim, int first)
 {
-    FILE *f = ctx;
+    const roffctx *r = ctx;
     if (n == 0) return;
     if (verbatim) {
-        fputs(".nf\n", f);
-        roff_text(f, s, n, 1);
-        fputs("\n.fi\n", f);
+        fputs(".nf\n", r->f);
+        roff_text(r->f, s, n, 1);
+        fputs("\n.fi\n", r->f);
         return;
     }
-    if (!first) fputs(".PP\n", f);
-    roff_text(f, s, n, 1);
-    fputc('\n', f);
+    if (!first) fprintf(r->f, "%s\n", r->next);
+    roff_text(r->f, s, n, 1);
+    fputc('\n', r->f);
 }
 
+static void roff_paragraphs(FILE *f, const char *s, const char *next)
+{
+    roffctx r = { f, next };
+    paragraphs(s, roff_para, &r);
+}
+
+/* s in capitals, hyphens escaped (the page title). */
 static void roff_upper(FILE *f, const char *s)
 {
-    for (; *s; s++) fputc(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s, f);
+    for (; *s; s++) {
+        if (*s == '-') fputs("\\-", f);
+        else fputc(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s, f);
+    }
 }
 
-void gb_opt_man(const gb_cmd_doc *doc, const char *version, const char *date, FILE *f)
+/* The SYNOPSIS: per line of the synopsis, "gridbench NAME" in bold
+ * (just "gridbench" for the overview page) and the form. */
+static void roff_synopsis(const gb_cmd_doc *doc, int overview, FILE *f)
 {
-    fputs(".TH GRIDBENCH\\-", f);
-    roff_upper(f, doc->name);
-    fprintf(f, " 1 \"%s\" \"gridbench %s\" \"gridbench manual\"\n", date, version);
-    fprintf(f, ".SH NAME\ngridbench\\-%s \\- ", doc->name);
+    fputs(".SH SYNOPSIS\n", f);
+    for (const char *s = doc->synopsis, *e; ; s = e + 1) {
+        e = strchr(s, '\n');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        fputs(".B gridbench", f);
+        if (!overview) {
+            fputc(' ', f);
+            roff_text(f, doc->name, strlen(doc->name), 0);
+        }
+        fputc('\n', f);
+        if (len) {
+            roff_text(f, s, len, 1);
+            fputc('\n', f);
+        }
+        if (!e) break;
+        fputs(".br\n", f);
+    }
+}
+
+/* A man(7) page from doc: gridbench-NAME(1), or with cmds the overview
+ * gridbench(1), which lists cmds[0..n) and refers to their pages. */
+static void man_page(const gb_cmd_doc *doc, const gb_opt_cmd *cmds, size_t n, const char *version,
+                     const char *date, FILE *f)
+{
+    const int overview = cmds != NULL;
+    fputs(".TH GRIDBENCH", f);
+    if (!overview) { fputs("\\-", f); roff_upper(f, doc->name); }
+    fprintf(f, " 1 \"%s\" \"gridbench %s\" \"gridbench manual\"\n.SH NAME\ngridbench", date, version);
+    if (!overview) { fputs("\\-", f); roff_text(f, doc->name, strlen(doc->name), 0); }
+    fputs(" \\- ", f);
     roff_text(f, doc->summary, strlen(doc->summary), 0);
-    fprintf(f, "\n.SH SYNOPSIS\n.B gridbench %s\n", doc->name);
-    roff_text(f, doc->synopsis, strlen(doc->synopsis), 1);
-    fputs("\n.SH DESCRIPTION\n", f);
-    if (doc->description) paragraphs(doc->description, roff_para, f);
+    fputc('\n', f);
+    roff_synopsis(doc, overview, f);
+    fputs(".SH DESCRIPTION\n", f);
+    if (doc->description) roff_paragraphs(f, doc->description, ".PP");
     fputs(".SH OPTIONS\n", f);
     for (const gb_opt *o = doc->opts; o->name; o++) {
         fputs(".TP\n", f);
@@ -247,9 +320,24 @@ void gb_opt_man(const gb_cmd_doc *doc, const char *version, const char *date, FI
             fputs("\\fR", f);
         }
         fputc('\n', f);
-        paragraphs(o->help, roff_para, f);
+        roff_paragraphs(f, o->help, ".IP");
     }
-    if (doc->after) { fputs(".PP\n", f); paragraphs(doc->after, roff_para, f); }
+    if (overview) {
+        fputs(".SH COMMANDS\n", f);
+        for (size_t i = 0; i < n; i++) {
+            fputs(".TP\n\\fB", f);
+            roff_text(f, cmds[i].name, strlen(cmds[i].name), 0);
+            fputs("\\fR\n", f);
+            roff_text(f, cmds[i].summary, strlen(cmds[i].summary), 1);
+            if (!cmds[i].has_page) {   /* where its options are told, then */
+                fputs(" (no page of its own: \\fBgridbench ", f);
+                roff_text(f, cmds[i].name, strlen(cmds[i].name), 0);
+                fputs(" \\-\\-help\\fR)", f);
+            }
+            fputc('\n', f);
+        }
+    }
+    if (doc->after) { fputs(".PP\n", f); roff_paragraphs(f, doc->after, ".PP"); }
     if (doc->examples) {
         fputs(".SH EXAMPLES\n.nf\n", f);
         roff_text(f, doc->examples, strlen(doc->examples), 1);
@@ -257,7 +345,28 @@ void gb_opt_man(const gb_cmd_doc *doc, const char *version, const char *date, FI
     }
     if (doc->exit_status) {
         fputs(".SH EXIT STATUS\n", f);
-        paragraphs(doc->exit_status, roff_para, f);
+        roff_paragraphs(f, doc->exit_status, ".PP");
     }
-    fputs(".SH SEE ALSO\n.BR gridbench (1)\n", f);
+    fputs(".SH SEE ALSO\n", f);
+    if (!overview) { fputs(".BR gridbench (1)\n", f); return; }
+    size_t last = n;
+    for (size_t i = 0; i < n; i++)
+        if (cmds[i].has_page) last = i;
+    for (size_t i = 0; i < n; i++)
+        if (cmds[i].has_page) {
+            fputs(".BR gridbench\\-", f);
+            roff_text(f, cmds[i].name, strlen(cmds[i].name), 0);
+            fputs(i == last ? " (1)\n" : " (1),\n", f);
+        }
+}
+
+void gb_opt_man(const gb_cmd_doc *doc, const char *version, const char *date, FILE *f)
+{
+    man_page(doc, NULL, 0, version, date, f);
+}
+
+void gb_opt_man_overview(const gb_cmd_doc *top, const gb_opt_cmd *cmds, size_t n, const char *version,
+                         const char *date, FILE *f)
+{
+    man_page(top, cmds, n, version, date, f);
 }
