@@ -24,7 +24,7 @@
 static const struct {
     const char *name;
     int (*fn)(int, char **);
-    const char *summary;
+    const char *summary;     /* NULL: the doc's */
     const gb_cmd_doc *doc;   /* its option table (gb_opt.h), NULL: not yet converted */
 } cmds[] = {
     { "run",  gb_cmd_run,  "run solvers x queues over scenarios, check every path, write CSV", NULL },
@@ -33,8 +33,7 @@ static const struct {
     { "gen",  gb_cmd_gen,  "generate Moving AI-format maps and scenarios (random, maze, rooms)", NULL },
     { "heuristics", gb_cmd_heuristics,
               "check heuristics for admissibility, consistency and informedness against exact distances", NULL },
-    { "env",  gb_cmd_env,  "print the measurement environment as JSON (CPU, compiler, commit, checksums)",
-              &gb_doc_env },
+    { "env",  gb_cmd_env,  NULL, &gb_doc_env },
     { "summary", gb_cmd_summary,
               "per map x solver x queue statistics of a run's per-query CSV (percentiles, speedups)", NULL },
     { "footprint", gb_cmd_footprint,
@@ -44,14 +43,43 @@ static const struct {
               "compare two runs: status changes first, then NEW/OLD time ratios with intervals and tests", NULL },
     { "dynamic", gb_cmd_dynamic,
               "replay dynamic scenarios: D* Lite against A* from scratch, every plan checked", NULL },
-    { "export", gb_cmd_export, "write a run's CSV as GPPC's result.csv or as GPPC's per-entry table",
-              &gb_doc_export },
+    { "export", gb_cmd_export, NULL, &gb_doc_export },
     { "gppc-dynamic", gb_cmd_gppc_dynamic,
               "replay GPPC's dynamic scenarios (patches between query batches), every answer checked",
               &gb_doc_gppcdyn },
     { "gppc", gb_cmd_gppc, "build an entry of the GPPC competition (C++) into a plugin for `run --plugin`",
               NULL },
 };
+
+/* gridbench itself, for the overview page gridbench(1). */
+static const gb_opt top_opts[] = {
+    { 'h', 'h', "help", NULL, "list the commands (also `gridbench help`)" },
+    { 'V', 'V', "version", NULL, "print the version, the source commit and the build flags" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+static const gb_cmd_doc top_doc = {
+    "gridbench", "COMMAND [OPTIONS] [ARGUMENTS]\n--help | --version\nman [COMMAND | gridbench]",
+    "benchmark and conformance suite for shortest-path search on grid maps",
+    "A benchmark and conformance suite for shortest-path search on grid maps, on the Moving AI "
+    "benchmark sets (.map and .scen files).  Every path a solver returns is checked by an "
+    "independent validator and compared with Dijkstra's optimum and the scenario's printed "
+    "optimum; every solver runs on every priority queue.\n"
+    "\n"
+    "One binary with subcommands.  `gridbench COMMAND --help` describes a command; the commands "
+    "with a page of their own are listed under SEE ALSO, and `gridbench man COMMAND` prints that "
+    "page.  A mistyped command gets a suggestion (did you mean ...).",
+    top_opts,
+    "Output that cannot be written (`> /dev/full`) is an error (exit 74), never a silent 0.  "
+    "SOURCE_DATE_EPOCH sets the date of the man pages; GRIDBENCH_FAIL_ALLOC=n makes the n-th "
+    "allocation fail and GRIDBENCH_ALLOC_REPORT=1 prints the allocation peak (both for tests).",
+    "gridbench list\n"
+    "gridbench run -s dijkstra,astar-octile,jps -q bheap,bucket -o run.csv datasets/default/*.scen\n"
+    "gridbench man summary | man -l -",
+    "that of the command; 64 no or an unknown command; 74 the output could not be written."
+};
+
+static const char *summary_of(size_t i);
 
 /* Levenshtein distance of a and b (short words), for "did you mean". */
 static size_t edit_distance(const char *a, const char *b)
@@ -93,12 +121,18 @@ static int flushed(int rc)
 
 #define NCMDS (sizeof cmds / sizeof cmds[0])
 
+static const char *summary_of(size_t i)
+{
+    return cmds[i].doc ? cmds[i].doc->summary : cmds[i].summary;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gridbench COMMAND [OPTIONS]\n\ncommands:\n");
     for (size_t i = 0; i < NCMDS; i++)
-        fprintf(f, "  %-11s %s\n", cmds[i].name, cmds[i].summary);
-    fprintf(f, "  %-11s %s\n", "man", "print the man page of a command in roff (`make man` saves them)");
+        fprintf(f, "  %-11s %s\n", cmds[i].name, summary_of(i));
+    fprintf(f, "  %-11s %s\n", "man", "print the man page of a command, or with `gridbench` the "
+            "overview, in roff (`make man` saves them)");
     fprintf(f, "\n`gridbench COMMAND --help` describes each command.\n");
 }
 
@@ -112,8 +146,9 @@ static void man_date(char *b, size_t n)
     strftime(b, n, "%Y-%m-%d", &tm);
 }
 
-/* `gridbench man [NAME]`: the roff of gridbench-NAME(1), or with no NAME
- * the list of the commands that have a page. */
+/* `gridbench man [NAME]`: the roff of gridbench-NAME(1), with NAME
+ * "gridbench" the overview gridbench(1), or with no NAME the list of the
+ * commands that have a page. */
 static int man(int argc, char **argv)
 {
     char date[32];
@@ -129,13 +164,20 @@ static int man(int argc, char **argv)
             if (cmds[i].doc) printf("%s\n", cmds[i].name);
         return flushed(0);
     }
+    if (strcmp(argv[2], "gridbench") == 0) {
+        gb_opt_cmd list[NCMDS];
+        for (size_t i = 0; i < NCMDS; i++)
+            list[i] = (gb_opt_cmd){ cmds[i].name, summary_of(i), cmds[i].doc != NULL };
+        gb_opt_man_overview(&top_doc, list, NCMDS, GB_VERSION, date, stdout);
+        return flushed(0);
+    }
     for (size_t i = 0; i < NCMDS; i++)
         if (cmds[i].doc && strcmp(argv[2], cmds[i].name) == 0) {
             gb_opt_man(cmds[i].doc, GB_VERSION, date, stdout);
             return flushed(0);
         }
-    fprintf(stderr, "gridbench man: expected a command with a man page (`gridbench man` lists "
-            "them), found '%s'\n", argv[2]);
+    fprintf(stderr, "gridbench man: expected gridbench or a command with a man page (`gridbench man` "
+            "lists them), found '%s'\n", argv[2]);
     return EX_USAGE;
 }
 
