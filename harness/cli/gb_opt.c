@@ -195,7 +195,7 @@ void gb_opt_help(const gb_cmd_doc *doc, FILE *f)
     fprintf(f, "Options:\n");
     for (const gb_opt *o = doc->opts; o->name; o++) {
         char head[128];
-        int k = snprintf(head, sizeof head, "  %s%c%s--%s%s%s", o->shortname ? "-" : "  ",
+        int k = snprintf(head, sizeof head, "  %s%c%s--%s%s%s", o->shortname ? "-" : " ",
                          o->shortname ? o->shortname : ' ', o->shortname ? ", " : "  ", o->name,
                          o->arg ? " " : "", o->arg ? o->arg : "");
         fputs(head, f);
