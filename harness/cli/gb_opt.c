@@ -187,6 +187,15 @@ static void help_usage(const gb_cmd_doc *doc, FILE *f)
     } while (*s);
 }
 
+/* Whether the examples hold more than one command: a line break that
+ * does not follow a backslash (a continued command) and ends no text. */
+static int several_commands(const char *s)
+{
+    for (const char *e = s; (e = strchr(e, '\n')) != NULL; e++)
+        if (e[1] && (e == s || e[-1] != '\\')) return 1;
+    return 0;
+}
+
 void gb_opt_help(const gb_cmd_doc *doc, FILE *f)
 {
     help_usage(doc, f);
@@ -204,7 +213,7 @@ void gb_opt_help(const gb_cmd_doc *doc, FILE *f)
     }
     if (doc->after) { fputc('\n', f); wrap(f, doc->after, 0, 0); }
     if (doc->examples) {
-        fprintf(f, "\nExample%s:\n", strchr(doc->examples, '\n') && strchr(doc->examples, '\n')[1] ? "s" : "");
+        fprintf(f, "\nExample%s:\n", several_commands(doc->examples) ? "s" : "");
         for (const char *s = doc->examples; *s;) {
             const char *e = strchr(s, '\n');
             size_t len = e ? (size_t)(e - s) : strlen(s);

@@ -47,7 +47,8 @@ typedef struct gb_cmd_doc {
     const char *description; /* paragraphs before the options */
     const gb_opt *opts;      /* the table, ending with an entry whose name is NULL */
     const char *after;       /* paragraphs after the options (NULL: none) */
-    const char *examples;    /* one command per line (the lines of "Example:") */
+    const char *examples;    /* one command per line (the lines of "Example:"); a line
+                                ending in a backslash continues on the next */
     const char *exit_status; /* "0 ...; 1 ...", or NULL */
 } gb_cmd_doc;
 
