@@ -409,7 +409,8 @@ GB_TEST(diagnostics, cli_version_suggestions_option_errors_and_write_errors)
     cr_assert_eq(gb_test_sh(out, sizeof out, "%s run " SC " --jobs", gb_test_bin()), 64, "%s", out);
     cr_assert_str_eq(out, "gridbench run: --jobs: expected a value, found none\n");
     cr_assert_eq(gb_test_sh(out, sizeof out, "%s heuristics --nope", gb_test_bin()), 64, "%s", out);
-    cr_assert_str_eq(out, "gridbench heuristics: expected an option listed by --help, found '--nope'\n");
+    cr_assert_str_eq(out, "gridbench heuristics: expected an option of `gridbench heuristics --help`, "
+                     "found '--nope'\n");
     /* output that cannot be written is an error */
     const char *w[] = { "list", "--help", "run --help", "--version" };
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
