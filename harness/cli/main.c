@@ -30,7 +30,7 @@ static const struct {
     { "run",  gb_cmd_run,  "run solvers x queues over scenarios, check every path, write CSV", NULL },
     { "merge", gb_cmd_merge, "merge the CSVs of `run --shard I/N` into the CSV of one run", NULL },
     { "list", gb_cmd_list, "list solvers, heuristics, queues and movement models", NULL },
-    { "gen",  gb_cmd_gen,  "generate Moving AI-format maps and scenarios (random, maze, rooms)", NULL },
+    { "gen", gb_cmd_gen, NULL, &gb_doc_gen },
     { "heuristics", gb_cmd_heuristics, NULL, &gb_doc_heuristics },
     { "env",  gb_cmd_env,  NULL, &gb_doc_env },
     { "summary", gb_cmd_summary, NULL, &gb_doc_summary },
