@@ -638,16 +638,35 @@ int gb_cmd_run(int argc, char **argv)
 
 /* ---- list ------------------------------------------------------------- */
 
+static const gb_opt list_opts[] = {
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+const gb_cmd_doc gb_doc_list = {
+    "list", "",
+    "list solvers, heuristics, queues and movement models",
+    "Print every solver, heuristic, queue, row status and movement model, one per line, as KIND "
+    "NAME DESCRIPTION (tab-separated).",
+    list_opts, NULL,
+    "gridbench list | grep ^queue",
+    "0 listed; 64 bad usage; 74 cannot write."
+};
+
 int gb_cmd_list(int argc, char **argv)
 {
-    if (argc > 1) {
-        if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-            printf("usage: gridbench list\n\nPrint every solver, heuristic, queue, row status and movement model,\n"
-                   "one per line, as KIND NAME DESCRIPTION (tab-separated).\n\n"
-                   "Example:\n  gridbench list | grep ^queue\n");
-            return 0;
-        }
-        fprintf(stderr, "gridbench list: expected no arguments, found '%s'\n", argv[1]);
+    const char *arg;
+    gb_opt_parser op;
+    if (gb_opt_begin(&op, &gb_doc_list) != 0) return EX_OSERR;
+    int c = gb_opt_next(&op, argc, argv, &arg);   /* --help is its only option */
+    gb_opt_end(&op);
+    if (c == 'h') {
+        gb_opt_help(&gb_doc_list, stdout);
+        return 0;
+    }
+    if (c != -1) return EX_USAGE;   /* gb_opt_next said why */
+    if (optind < argc) {
+        fprintf(stderr, "gridbench list: expected no arguments, found '%s'\n", argv[optind]);
         return EX_USAGE;
     }
     const char *desc;

@@ -29,7 +29,7 @@ static const struct {
 } cmds[] = {
     { "run",  gb_cmd_run,  "run solvers x queues over scenarios, check every path, write CSV", NULL },
     { "merge", gb_cmd_merge, "merge the CSVs of `run --shard I/N` into the CSV of one run", NULL },
-    { "list", gb_cmd_list, "list solvers, heuristics, queues and movement models", NULL },
+    { "list", gb_cmd_list, NULL, &gb_doc_list },
     { "gen", gb_cmd_gen, NULL, &gb_doc_gen },
     { "heuristics", gb_cmd_heuristics, NULL, &gb_doc_heuristics },
     { "env",  gb_cmd_env,  NULL, &gb_doc_env },
