@@ -42,6 +42,7 @@ int gb_cmd_gppc_dynamic(int argc, char **argv);
 extern const gb_cmd_doc gb_doc_env;
 extern const gb_cmd_doc gb_doc_export;
 extern const gb_cmd_doc gb_doc_gppcdyn;
+extern const gb_cmd_doc gb_doc_gppc;
 extern const gb_cmd_doc gb_doc_list;
 extern const gb_cmd_doc gb_doc_gen;
 extern const gb_cmd_doc gb_doc_compare;

@@ -43,8 +43,7 @@ static const struct {
     { "gppc-dynamic", gb_cmd_gppc_dynamic,
               "replay GPPC's dynamic scenarios (patches between query batches), every answer checked",
               &gb_doc_gppcdyn },
-    { "gppc", gb_cmd_gppc, "build an entry of the GPPC competition (C++) into a plugin for `run --plugin`",
-              NULL },
+    { "gppc", gb_cmd_gppc, NULL, &gb_doc_gppc },
 };
 
 /* gridbench itself, for the overview page gridbench(1). */
