@@ -11,6 +11,8 @@
 #   make bench-scale   --jobs and the oracle cache, side by side (full shared set)
 #   make datasets SETS="street dao"  download, check and unpack official
 #                   Moving AI sets into datasets/<set>/ (datasets/fetch.sh)
+#   make man        build/man/gridbench.1 and gridbench-CMD.1 (roff, from the
+#                   option tables); `make install` installs them
 #   make test-slurm a real single-node Slurm (root): 4-task array == one run
 #   make test-parallel  GNU parallel shards (scripts/parallel.sh) == one run
 #   make clean
@@ -61,7 +63,7 @@ TEST_JOBS ?= 2
 GB_TEST_FULL ?= 0
 
 .PHONY: install-files
-.PHONY: all test test-full bench-scale check check-leak check-cli report bench bench-jps bench-bounds datasets clean install examples \
+.PHONY: all test test-full bench-scale check check-leak check-cli report bench bench-jps bench-bounds datasets clean install examples man \
         test-slurm test-parallel FORCE
 all: gridbench
 
@@ -193,6 +195,22 @@ SETS ?=
 datasets:
 	./datasets/fetch.sh $(FETCH_ARGS) $(SETS)
 
+# ---- man pages: gridbench(1) and gridbench-CMD(1) from the option tables --
+# `gridbench man` lists the commands that have a page (harness/cli/gb_opt.h);
+# each page is written to a temporary file and renamed.  Their date is the
+# last commit's (SOURCE_DATE_EPOCH), so the same tree writes the same bytes.
+MANDIR := $(BUILD)/man
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
+man: $(BIN)
+	@mkdir -p $(MANDIR)
+	@rm -f $(MANDIR)/*.1
+	@export SOURCE_DATE_EPOCH='$(SOURCE_DATE_EPOCH)'; \
+	$(BIN) man gridbench > $(MANDIR)/gridbench.1.tmp && mv $(MANDIR)/gridbench.1.tmp $(MANDIR)/gridbench.1 && \
+	cmds=$$($(BIN) man) && for c in $$cmds; do \
+	  $(BIN) man $$c > $(MANDIR)/gridbench-$$c.1.tmp && mv $(MANDIR)/gridbench-$$c.1.tmp $(MANDIR)/gridbench-$$c.1 \
+	  || exit 1; \
+	done && echo "man: $(MANDIR)/gridbench.1 and $$(echo $$cmds | wc -w) command pages"
+
 # ---- library install (pkg-config) and the examples built against it ------
 # The public headers: what plugins (gb_user.h), library users (gb_search.h,
 # gb_run.h, gb_cmd.h) and GPPC entries' driver (gb_gppc.h) include, and the
@@ -209,12 +227,17 @@ PUBLIC_HEADERS := $(addprefix solvers/,gb_alloc.h gb_grid.h gb_search.h gb_heuri
 PREFIX  ?= /usr/local
 VERSION := 0.2.0
 # install-files copies what is built and builds nothing (the test of the
-# installed library uses it, so it never relinks the binary under test).
-install: $(LIB) $(SOLIB) $(BIN)
+# installed library uses it, so it never relinks the binary under test);
+# the man pages go along when `make man` wrote them, as `make install` does.
+install: $(LIB) $(SOLIB) $(BIN) man
 	@$(MAKE) --no-print-directory install-files
 install-files:
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/gridbench \
 	  $(DESTDIR)$(PREFIX)/bin
+	@if [ -n "$$(ls $(MANDIR)/*.1 2>/dev/null)" ]; then \
+	  echo "install -m 644 $(MANDIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/"; \
+	  install -d $(DESTDIR)$(PREFIX)/share/man/man1 && \
+	  install -m 644 $(MANDIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/gridbench/
