@@ -127,9 +127,9 @@ typedef struct wrapctx {
 static void wrap_para(void *ctx, const char *s, size_t n, int verbatim, int first)
 {
     wrapctx *w = ctx;
+    if (n == 0) { fputc('\n', w->f); return; }   /* the blank line between paragraphs, unindented */
     if (!first) fprintf(w->f, "%*s", w->indent, "");
     else if (w->col < w->indent) fprintf(w->f, "%*s", w->indent - w->col, "");
-    if (n == 0) { fputc('\n', w->f); return; }   /* the blank line between paragraphs */
     if (verbatim) { fprintf(w->f, "%.*s\n", (int)n, s); return; }
     int col = first && w->col > w->indent ? w->col : w->indent, empty = 1;   /* empty: no word yet */
     size_t i = 0;
