@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sysexits.h>
 
 #include "gb_alloc.h"
@@ -74,6 +75,24 @@ static const gb_cmd_doc top_doc = {
     "that of the command; 64 no or an unknown command; 74 the output could not be written."
 };
 
+/* `gridbench man` itself. */
+static const gb_opt man_opts[] = {
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+static const gb_cmd_doc man_doc = {
+    "man", "[COMMAND | gridbench]",
+    "print the man page of a command, or with `gridbench` the overview, in roff",
+    "Print the man page gridbench-COMMAND(1) in roff on standard output; with gridbench, the "
+    "overview page gridbench(1); with nothing, the commands that have a page, one per line.  "
+    "`make man` writes them all to build/man/ and `make install` installs them.",
+    man_opts, NULL,
+    "gridbench man summary | man -l -\n"
+    "gridbench man",
+    "0 printed; 64 bad usage or no such page; 74 the output could not be written."
+};
+
 static const char *summary_of(size_t i);
 
 /* Levenshtein distance of a and b (short words), for "did you mean". */
@@ -126,8 +145,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: gridbench COMMAND [OPTIONS]\n\ncommands:\n");
     for (size_t i = 0; i < NCMDS; i++)
         fprintf(f, "  %-11s %s\n", cmds[i].name, summary_of(i));
-    fprintf(f, "  %-11s %s\n", "man", "print the man page of a command, or with `gridbench` the "
-            "overview, in roff (`make man` saves them)");
+    fprintf(f, "  %-11s %s\n", man_doc.name, man_doc.summary);
     fprintf(f, "\n`gridbench COMMAND --help` describes each command.\n");
 }
 
@@ -146,33 +164,43 @@ static void man_date(char *b, size_t n)
  * commands that have a page. */
 static int man(int argc, char **argv)
 {
-    char date[32];
-    man_date(date, sizeof date);
-    if (argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
-        printf("usage: gridbench man [COMMAND]\n\nPrint the man page gridbench-COMMAND(1) in roff "
-               "(view it with `gridbench man run | man -l -`);\nwithout COMMAND, list the commands "
-               "that have one.\n\nExample:\n  gridbench man run > gridbench-run.1\n");
+    const char *arg;
+    gb_opt_parser op;
+    if (gb_opt_begin(&op, &man_doc) != 0) return EX_OSERR;
+    int c = gb_opt_next(&op, argc, argv, &arg);   /* --help is its only option */
+    gb_opt_end(&op);
+    if (c == 'h') {
+        gb_opt_help(&man_doc, stdout);
         return flushed(0);
     }
-    if (argc < 3) {
+    if (c != -1) return EX_USAGE;   /* gb_opt_next said why */
+    if (argc - optind > 1) {
+        fprintf(stderr, "gridbench man: expected one page, found %d names\n", argc - optind);
+        return EX_USAGE;
+    }
+    char date[32];
+    man_date(date, sizeof date);
+    if (optind == argc) {
         for (size_t i = 0; i < NCMDS; i++)
             if (cmds[i].doc) printf("%s\n", cmds[i].name);
         return flushed(0);
     }
-    if (strcmp(argv[2], "gridbench") == 0) {
-        gb_opt_cmd list[NCMDS];
+    const char *name = argv[optind];
+    if (strcmp(name, "gridbench") == 0) {
+        gb_opt_cmd list[NCMDS + 1];
         for (size_t i = 0; i < NCMDS; i++)
             list[i] = (gb_opt_cmd){ cmds[i].name, summary_of(i), cmds[i].doc != NULL };
-        gb_opt_man_overview(&top_doc, list, NCMDS, GB_VERSION, date, stdout);
+        list[NCMDS] = (gb_opt_cmd){ man_doc.name, man_doc.summary, 0 };
+        gb_opt_man_overview(&top_doc, list, NCMDS + 1, GB_VERSION, date, stdout);
         return flushed(0);
     }
     for (size_t i = 0; i < NCMDS; i++)
-        if (cmds[i].doc && strcmp(argv[2], cmds[i].name) == 0) {
+        if (cmds[i].doc && strcmp(name, cmds[i].name) == 0) {
             gb_opt_man(cmds[i].doc, GB_VERSION, date, stdout);
             return flushed(0);
         }
     fprintf(stderr, "gridbench man: expected gridbench or a command with a man page (`gridbench man` "
-            "lists them), found '%s'\n", argv[2]);
+            "lists them), found '%s'\n", name);
     return EX_USAGE;
 }
 
@@ -203,7 +231,7 @@ int main(int argc, char **argv)
         printf("gridbench %s (commit %s)\nbuilt with %s: %s\n", GB_VERSION, e.commit, e.compiler, e.cflags);
         return flushed(0);
     }
-    if (strcmp(argv[1], "man") == 0) return man(argc, argv);
+    if (strcmp(argv[1], "man") == 0) return man(argc - 1, argv + 1);
     size_t best = 0, bestd = 99;
     char names[512] = "";
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
