@@ -116,12 +116,10 @@ static int cmd_build(int argc, char **argv)
 /* Every <cache>/<hash>/entry.txt: "HASH\tSO\tDIR" per plugin built. */
 static int cmd_list(int argc, char **argv)
 {
-    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        gb_opt_help(&gb_doc_gppc, stdout);
-        return 0;
-    }
-    if (argc > 1) {
-        fprintf(stderr, CMD " list: expected no arguments, found '%s'\n", argv[1]);
+    int rc = gb_opt_only_help(&gb_doc_gppc, argc, argv);
+    if (rc >= 0) return rc;
+    if (optind < argc) {
+        fprintf(stderr, CMD " list: expected no arguments, found '%s'\n", argv[optind]);
         return EX_USAGE;
     }
     char cache[1000];

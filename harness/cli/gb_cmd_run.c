@@ -655,16 +655,8 @@ const gb_cmd_doc gb_doc_list = {
 
 int gb_cmd_list(int argc, char **argv)
 {
-    const char *arg;
-    gb_opt_parser op;
-    if (gb_opt_begin(&op, &gb_doc_list) != 0) return EX_OSERR;
-    int c = gb_opt_next(&op, argc, argv, &arg);   /* --help is its only option */
-    gb_opt_end(&op);
-    if (c == 'h') {
-        gb_opt_help(&gb_doc_list, stdout);
-        return 0;
-    }
-    if (c != -1) return EX_USAGE;   /* gb_opt_next said why */
+    int rc = gb_opt_only_help(&gb_doc_list, argc, argv);
+    if (rc >= 0) return rc;
     if (optind < argc) {
         fprintf(stderr, "gridbench list: expected no arguments, found '%s'\n", argv[optind]);
         return EX_USAGE;

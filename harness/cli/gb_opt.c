@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 
 #define HELP_COL 24
 #define WIDTH 79
@@ -51,13 +52,19 @@ void gb_opt_end(gb_opt_parser *p)
     p->longopts = NULL;
 }
 
+/* The option of doc whose id is id, or NULL. */
+static const gb_opt *by_id(const gb_cmd_doc *doc, int id)
+{
+    for (const gb_opt *o = doc->opts; o->name; o++)
+        if (o->id == id) return o;
+    return NULL;
+}
+
 /* The option whose id getopt_long left in optopt (a short letter is its
  * option's id too). */
 static const gb_opt *offending(const gb_cmd_doc *doc)
 {
-    for (const gb_opt *o = doc->opts; o->name; o++)
-        if (o->id == optopt) return o;
-    return NULL;
+    return by_id(doc, optopt);
 }
 
 int gb_opt_next(gb_opt_parser *p, int argc, char **argv, const char **arg)
@@ -79,6 +86,23 @@ int gb_opt_next(gb_opt_parser *p, int argc, char **argv, const char **arg)
                 p->doc->name, p->doc->name, found);
     }
     return c;
+}
+
+int gb_opt_only_help(const gb_cmd_doc *doc, int argc, char **argv)
+{
+    gb_opt_parser p;
+    const char *arg;
+    if (gb_opt_begin(&p, doc) != 0) return EX_OSERR;
+    int c = gb_opt_next(&p, argc, argv, &arg);
+    gb_opt_end(&p);
+    if (c == 'h') {
+        gb_opt_help(doc, stdout);
+        return 0;
+    }
+    const gb_opt *o = c == '?' || c == ':' ? NULL : by_id(doc, c);
+    if (o)   /* an option of the table, but not of this use of it (`gppc list --name`) */
+        fprintf(stderr, "gridbench %s: expected no option but --help, found --%s\n", doc->name, o->name);
+    return c == -1 ? -1 : EX_USAGE;   /* else gb_opt_next said why */
 }
 
 const gb_opt *gb_opt_find(const gb_cmd_doc *doc, const char *name)

@@ -72,6 +72,12 @@ int gb_opt_next(gb_opt_parser *p, int argc, char **argv, const char **arg);
 /* Free what gb_opt_begin allocated. */
 void gb_opt_end(gb_opt_parser *p);
 
+/* All the parsing of a command whose only option is --help (list, man):
+ * -1 when argv holds no option (optind is then the first operand), 0
+ * after printing the help on stdout, EX_USAGE after gb_opt_next's message,
+ * EX_OSERR out of memory. */
+int gb_opt_only_help(const gb_cmd_doc *doc, int argc, char **argv);
+
 /* Write the --help text (usage, description, options, examples, exit
  * statuses) to f. */
 void gb_opt_help(const gb_cmd_doc *doc, FILE *f);

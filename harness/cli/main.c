@@ -164,16 +164,8 @@ static void man_date(char *b, size_t n)
  * commands that have a page. */
 static int man(int argc, char **argv)
 {
-    const char *arg;
-    gb_opt_parser op;
-    if (gb_opt_begin(&op, &man_doc) != 0) return EX_OSERR;
-    int c = gb_opt_next(&op, argc, argv, &arg);   /* --help is its only option */
-    gb_opt_end(&op);
-    if (c == 'h') {
-        gb_opt_help(&man_doc, stdout);
-        return flushed(0);
-    }
-    if (c != -1) return EX_USAGE;   /* gb_opt_next said why */
+    int rc = gb_opt_only_help(&man_doc, argc, argv);
+    if (rc >= 0) return flushed(rc);
     if (argc - optind > 1) {
         fprintf(stderr, "gridbench man: expected one page, found %d names\n", argc - optind);
         return EX_USAGE;
