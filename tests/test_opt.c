@@ -118,33 +118,78 @@ static char *mem_close(memout *m)
     return m->buf;   /* the caller frees it */
 }
 
+/* stderr into a temporary file between capture_begin and capture_end,
+ * which copies its text into err. */
+static FILE *captured;
+static int saved_stderr = -1;
+
+static void capture_begin(void)
+{
+    fflush(stderr);
+    captured = tmpfile();
+    cr_assert_not_null(captured);
+    saved_stderr = dup(2);
+    cr_assert_geq(saved_stderr, 0);
+    dup2(fileno(captured), 2);
+}
+
+static void capture_end(char *err, size_t n)
+{
+    fflush(stderr);
+    dup2(saved_stderr, 2);
+    close(saved_stderr);
+    rewind(captured);
+    size_t k = fread(err, 1, n - 1, captured);
+    err[k] = '\0';
+    fclose(captured);
+}
+
 /* Parse argv with doc until the end or the first error; stderr's text
  * goes to err.  Returns gb_opt_next's last value. */
 static int parse_capturing(const gb_cmd_doc *doc, int argc, char **argv, char *err, size_t n)
 {
-    fflush(stderr);
-    FILE *tmp = tmpfile();
-    cr_assert_not_null(tmp);
-    int saved = dup(2);
-    cr_assert_geq(saved, 0);
-    dup2(fileno(tmp), 2);
+    capture_begin();
     gb_opt_parser p;
     cr_assert_eq(gb_opt_begin(&p, doc), 0);
     const char *arg;
     int c;
     while ((c = gb_opt_next(&p, argc, argv, &arg)) != -1 && c != '?' && c != ':') {}
     gb_opt_end(&p);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(tmp);
-    size_t k = fread(err, 1, n - 1, tmp);
-    err[k] = '\0';
-    fclose(tmp);
+    capture_end(err, n);
     return c;
 }
 
+/* check(name, table) for every command `gridbench man` lists; their count. */
+typedef void check_fn(const char *name, const gb_cmd_doc *d);
+
+static size_t each_command(check_fn *check)
+{
+    char names[MAXCMDS][32];
+    size_t n = listed(names, MAXCMDS);
+    for (size_t i = 0; i < n; i++) check(names[i], doc_of(names[i]));
+    return n;
+}
+
 /* ---- every command with a table --------------------------------------- */
+
+static int seen_env;
+
+static void check_table(const char *name, const gb_cmd_doc *d)
+{
+    seen_env |= strcmp(name, "env") == 0;
+    cr_expect_str_eq(d->name, name);
+    cr_expect(d->synopsis && d->summary && d->description && d->examples, "%s: a text is missing", name);
+    cr_expect_not_null(gb_opt_find(d, "help"), "%s has no --help", name);
+    for (const gb_opt *o = d->opts; o->name; o++) {
+        cr_expect(o->help && o->help[0], "%s --%s: no help text", name, o->name);
+        cr_expect(o->shortname ? o->id == o->shortname : o->id >= 256,
+                  "%s --%s: id %d, expected its short letter or >= 256", name, o->name, o->id);
+        for (const gb_opt *q = d->opts; q < o; q++) {
+            cr_expect_neq(q->id, o->id, "%s: --%s and --%s share id %d", name, q->name, o->name, o->id);
+            cr_expect_str_neq(q->name, o->name, "%s: --%s twice", name, o->name);
+        }
+    }
+}
 
 /* Breaks if a command is listed by `gridbench man` without its gb_doc_NAME
  * in the library, or a table gets two options with one id or one name, an
@@ -152,27 +197,39 @@ static int parse_capturing(const gb_cmd_doc *doc, int argc, char **argv, char *e
  * options up), or no --help. */
 GB_TEST(opt, every_listed_command_has_a_sound_table_in_the_library)
 {
-    char names[MAXCMDS][32];
-    size_t n = listed(names, MAXCMDS);
-    int seen_env = 0;
-    for (size_t i = 0; i < n; i++) {
-        const gb_cmd_doc *d = doc_of(names[i]);
-        seen_env |= strcmp(names[i], "env") == 0;
-        cr_expect_str_eq(d->name, names[i]);
-        cr_expect(d->synopsis && d->summary && d->description && d->examples, "%s: a text is missing",
-                  names[i]);
-        cr_expect_not_null(gb_opt_find(d, "help"), "%s has no --help", names[i]);
-        for (const gb_opt *o = d->opts; o->name; o++) {
-            cr_expect(o->help && o->help[0], "%s --%s: no help text", names[i], o->name);
-            cr_expect(o->shortname ? o->id == o->shortname : o->id >= 256,
-                      "%s --%s: id %d, expected its short letter or >= 256", names[i], o->name, o->id);
-            for (const gb_opt *q = d->opts; q < o; q++) {
-                cr_expect_neq(q->id, o->id, "%s: --%s and --%s share id %d", names[i], q->name, o->name, o->id);
-                cr_expect_str_neq(q->name, o->name, "%s: --%s twice", names[i], o->name);
-            }
+    each_command(check_table);
+    cr_expect(seen_env, "`gridbench man` does not list env, which has a table");
+}
+
+static char work_dir[] = "/tmp/gb-test-opt-XXXXXX";
+static int lines_checked;
+
+static void check_parses(const char *name, const gb_cmd_doc *d)
+{
+    const char *bin = gb_test_bin();
+    char sub[64];
+    subcommand_of(d, "help", sub, sizeof sub);
+    int rc = gb_test_sh(out, sizeof out, "cd %s && timeout 60 %s %s %s --gb-no-such-option </dev/null",
+                        work_dir, bin, name, sub);
+    cr_expect_eq(rc, 64, "%s %s --gb-no-such-option: exit %d", name, sub, rc);
+    cr_expect(strstr(out, "expected an option of `gridbench") != NULL,
+              "%s %s: an unknown option is not refused by gb_opt:\n%s", name, sub, out);
+    for (const gb_opt *o = d->opts; o->name; o++) {
+        subcommand_of(d, o->name, sub, sizeof sub);
+        for (int form = 0; form < 2; form++) {
+            char flag[80];
+            if (form == 0) snprintf(flag, sizeof flag, "--%s", o->name);
+            else if (o->shortname) snprintf(flag, sizeof flag, "-%c", o->shortname);
+            else continue;
+            rc = gb_test_sh(out, sizeof out, "cd %s && timeout 60 %s %s %s %s %s /nonexistent/gb-opt-operand "
+                            "</dev/null", work_dir, bin, name, sub, flag, o->arg ? "dummy" : "");
+            lines_checked++;
+            cr_expect(strstr(out, "expected an option of") == NULL && strstr(out, "expected an argument") == NULL,
+                      "gridbench %s %s %s: refused by the parser:\n%s", name, sub, flag, out);
+            cr_expect(rc == 0 || out[0] != '\0', "gridbench %s %s %s: exit %d without a word", name, sub, flag, rc);
+            cr_expect_neq(rc, 124, "gridbench %s %s %s: timed out", name, sub, flag);
         }
     }
-    cr_expect(seen_env, "`gridbench man` does not list env, which has a table");
 }
 
 /* Every option, long and short, reaches the command's code: not refused
@@ -188,40 +245,26 @@ GB_TEST(opt, every_listed_command_has_a_sound_table_in_the_library)
  * command never parses with gb_opt. */
 GB_TEST(opt, every_option_parses_in_its_long_and_short_form, .timeout = 300)
 {
-    char names[MAXCMDS][32], dir[] = "/tmp/gb-test-opt-XXXXXX";
-    size_t n = listed(names, MAXCMDS);
-    cr_assert_not_null(mkdtemp(dir));
-    const char *bin = gb_test_bin();
-    int checked = 0;
-    for (size_t i = 0; i < n; i++) {
-        const gb_cmd_doc *d = doc_of(names[i]);
-        char sub[64];
-        subcommand_of(d, "help", sub, sizeof sub);
-        int rc = gb_test_sh(out, sizeof out, "cd %s && timeout 60 %s %s %s --gb-no-such-option </dev/null",
-                            dir, bin, names[i], sub);
-        cr_expect_eq(rc, 64, "%s %s --gb-no-such-option: exit %d", names[i], sub, rc);
-        cr_expect(strstr(out, "expected an option of `gridbench") != NULL,
-                  "%s %s: an unknown option is not refused by gb_opt:\n%s", names[i], sub, out);
-        for (const gb_opt *o = d->opts; o->name; o++) {
-            subcommand_of(d, o->name, sub, sizeof sub);
-            for (int form = 0; form < 2; form++) {
-                char flag[80];
-                if (form == 0) snprintf(flag, sizeof flag, "--%s", o->name);
-                else if (o->shortname) snprintf(flag, sizeof flag, "-%c", o->shortname);
-                else continue;
-                rc = gb_test_sh(out, sizeof out, "cd %s && timeout 60 %s %s %s %s %s /nonexistent/gb-opt-operand "
-                                "</dev/null", dir, bin, names[i], sub, flag, o->arg ? "dummy" : "");
-                checked++;
-                cr_expect(strstr(out, "expected an option of") == NULL && strstr(out, "expected an argument")
-                          == NULL, "gridbench %s %s %s: refused by the parser:\n%s", names[i], sub, flag, out);
-                cr_expect(rc == 0 || out[0] != '\0', "gridbench %s %s %s: exit %d without a word",
-                          names[i], sub, flag, rc);
-                cr_expect_neq(rc, 124, "gridbench %s %s %s: timed out", names[i], sub, flag);
-            }
-        }
+    cr_assert_not_null(mkdtemp(work_dir));
+    each_command(check_parses);
+    cr_expect_geq(lines_checked, 20, "only %d command lines checked", lines_checked);
+    gb_test_sh(NULL, 0, "rm -rf '%s'", work_dir);
+}
+
+static void check_help(const char *name, const gb_cmd_doc *d)
+{
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s %s --help", gb_test_bin(), name), 0, "%s", out);
+    memout m;
+    gb_opt_help(d, mem_open(&m));
+    char *want = mem_close(&m);
+    cr_expect_str_eq(out, want, "gridbench %s --help is not gb_opt_help of gb_doc_%s", name, name);
+    free(want);
+    for (const gb_opt *o = d->opts; o->name; o++) {
+        char head[128], letter[8] = "";
+        if (o->shortname) snprintf(letter, sizeof letter, "-%c, ", o->shortname);
+        snprintf(head, sizeof head, "%s--%s%s%s", letter, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        cr_expect(strstr(out, head) != NULL, "gridbench %s --help does not show '%s'", name, head);
     }
-    cr_expect_geq(checked, 20, "only %d command lines checked", checked);
-    gb_test_sh(NULL, 0, "rm -rf '%s'", dir);
 }
 
 /* The binary's --help is its table's, and shows each option as
@@ -229,22 +272,26 @@ GB_TEST(opt, every_option_parses_in_its_long_and_short_form, .timeout = 300)
  * or gb_opt_help skips an option or its argument. */
 GB_TEST(opt, every_option_shows_in_help)
 {
-    char names[MAXCMDS][32];
-    size_t n = listed(names, MAXCMDS);
-    for (size_t i = 0; i < n; i++) {
-        const gb_cmd_doc *d = doc_of(names[i]);
-        cr_assert_eq(gb_test_sh(out, sizeof out, "%s %s --help", gb_test_bin(), names[i]), 0, "%s", out);
-        memout m;
-        gb_opt_help(d, mem_open(&m));
-        char *want = mem_close(&m);
-        cr_expect_str_eq(out, want, "gridbench %s --help is not gb_opt_help of gb_doc_%s", names[i], names[i]);
-        free(want);
-        for (const gb_opt *o = d->opts; o->name; o++) {
-            char head[128], letter[8] = "";
-            if (o->shortname) snprintf(letter, sizeof letter, "-%c, ", o->shortname);
-            snprintf(head, sizeof head, "%s--%s%s%s", letter, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-            cr_expect(strstr(out, head) != NULL, "gridbench %s --help does not show '%s'", names[i], head);
-        }
+    each_command(check_help);
+}
+
+static void check_man(const char *name, const gb_cmd_doc *d)
+{
+    cr_assert_eq(gb_test_sh(page, sizeof page, "%s man %s", gb_test_bin(), name), 0, "%s", page);
+    cr_expect(strncmp(page, ".TH GRIDBENCH\\-", 15) == 0, "%s", page);
+    memout m;
+    gb_opt_man(d, "V", "D", mem_open(&m));   /* all but the .TH line is the binary's */
+    char *want = mem_close(&m);
+    cr_expect_str_eq(strchr(page, '\n'), strchr(want, '\n'), "gridbench man %s is not gb_opt_man of gb_doc_%s",
+                     name, name);
+    free(want);
+    for (const gb_opt *o = d->opts; o->name; o++) {
+        char esc[128];
+        size_t k = (size_t)snprintf(esc, sizeof esc, "\\fB\\-\\-");
+        for (const char *p = o->name; *p && k + 3 < sizeof esc; p++)
+            k += (size_t)snprintf(esc + k, sizeof esc - k, *p == '-' ? "\\-" : "%c", *p);
+        snprintf(esc + k, sizeof esc - k, "\\fR");
+        cr_expect(strstr(page, esc) != NULL, "gridbench man %s: no %s", name, esc);
     }
 }
 
@@ -252,44 +299,31 @@ GB_TEST(opt, every_option_shows_in_help)
  * table's. */
 GB_TEST(opt, every_option_is_in_the_man_page)
 {
-    char names[MAXCMDS][32];
-    size_t n = listed(names, MAXCMDS);
-    for (size_t i = 0; i < n; i++) {
-        const gb_cmd_doc *d = doc_of(names[i]);
-        cr_assert_eq(gb_test_sh(page, sizeof page, "%s man %s", gb_test_bin(), names[i]), 0, "%s", page);
-        cr_expect(strncmp(page, ".TH GRIDBENCH\\-", 15) == 0, "%s", page);
-        for (const gb_opt *o = d->opts; o->name; o++) {
-            char want[128];
-            size_t k = (size_t)snprintf(want, sizeof want, "\\fB\\-\\-");
-            for (const char *p = o->name; *p && k + 3 < sizeof want; p++)
-                k += (size_t)snprintf(want + k, sizeof want - k, *p == '-' ? "\\-" : "%c", *p);
-            snprintf(want + k, sizeof want - k, "\\fR");
-            cr_expect(strstr(page, want) != NULL, "gridbench man %s: no %s", names[i], want);
-        }
-    }
+    each_command(check_man);
+}
+
+static void check_overview_entry(const char *name, const gb_cmd_doc *d)
+{
+    (void)d;
+    char want[96];
+    snprintf(want, sizeof want, ".BR gridbench\\-%s (1)", name);
+    cr_expect(strstr(page, want) != NULL, "gridbench(1) does not refer to %s", want);
+    snprintf(want, sizeof want, ".TP\n\\fB%s\\fR\n", name);
+    cr_expect(strstr(page, want) != NULL, "gridbench(1) does not list %s", name);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s man %s", gb_test_bin(), name), 0);
+    cr_expect(strstr(out, ".SH SEE ALSO\n.BR gridbench (1)\n") != NULL, "%s does not refer to gridbench(1)", name);
 }
 
 /* Breaks if the overview forgets a command's page or a page forgets the
  * overview. */
 GB_TEST(opt, overview_page_refers_to_every_page_and_back)
 {
-    char names[MAXCMDS][32];
-    size_t n = listed(names, MAXCMDS);
     cr_assert_eq(gb_test_sh(page, sizeof page, "%s man gridbench", gb_test_bin()), 0, "%s", page);
     cr_expect(strncmp(page, ".TH GRIDBENCH 1 ", 16) == 0, "%.80s", page);
     cr_expect(strstr(page, ".SH COMMANDS\n") != NULL);
-    for (size_t i = 0; i < n; i++) {
-        char want[96];
-        snprintf(want, sizeof want, ".BR gridbench\\-%s (1)", names[i]);
-        cr_expect(strstr(page, want) != NULL, "gridbench(1) does not refer to %s", want);
-        snprintf(want, sizeof want, ".TP\n\\fB%s\\fR\n", names[i]);
-        cr_expect(strstr(page, want) != NULL, "gridbench(1) does not list %s", names[i]);
-        cr_assert_eq(gb_test_sh(out, sizeof out, "%s man %s", gb_test_bin(), names[i]), 0);
-        cr_expect(strstr(out, ".SH SEE ALSO\n.BR gridbench (1)\n") != NULL, "%s does not refer to gridbench(1)",
-                  names[i]);
-    }
-    /* a command without a page is listed, and says where its options are */
-    cr_expect(strstr(page, "\\fBrun\\fR\n") != NULL, "run missing from the overview");
+    each_command(check_overview_entry);
+    /* a command without a page is listed too */
+    cr_expect(strstr(page, ".TP\n\\fBrun\\fR\n") != NULL, "run missing from the overview");
 }
 
 /* Reproducible pages.  Breaks if the date ignores SOURCE_DATE_EPOCH. */
@@ -299,19 +333,21 @@ GB_TEST(opt, man_date_is_source_date_epoch)
     cr_expect(strstr(out, " 1 \"1970-01-02\" ") != NULL, "%s", out);
 }
 
+static void check_groff(const char *name, const gb_cmd_doc *d)
+{
+    (void)d;
+    int rc = gb_test_sh(out, sizeof out, "%s man %s | groff -man -ww -z -Tutf8", gb_test_bin(), name);
+    cr_expect(rc == 0 && out[0] == '\0', "gridbench-%s(1): %s", name, out);
+}
+
 /* groff's own verdict on every page (skipped without groff).  Breaks if
  * the roff has a stray request or escape. */
 GB_TEST(opt, every_page_renders_without_groff_warnings)
 {
     if (gb_test_sh(NULL, 0, "command -v groff") != 0) cr_skip_test("groff not installed");
-    char list[MAXCMDS][32];
-    size_t n = listed(list, MAXCMDS);
     int rc = gb_test_sh(out, sizeof out, "%s man gridbench | groff -man -ww -z -Tutf8", gb_test_bin());
     cr_expect(rc == 0 && out[0] == '\0', "gridbench(1): %s", out);
-    for (size_t i = 0; i < n; i++) {
-        rc = gb_test_sh(out, sizeof out, "%s man %s | groff -man -ww -z -Tutf8", gb_test_bin(), list[i]);
-        cr_expect(rc == 0 && out[0] == '\0', "gridbench-%s(1): %s", list[i], out);
-    }
+    each_command(check_groff);
 }
 
 /* ---- gb_opt itself, on a table made for the purpose ---------------------- */
@@ -490,4 +526,28 @@ GB_TEST(opt, man_escapes_roff)
     cr_expect(strstr(r, "\n\\&'quoted\n.IP\n\\&.dot\n") != NULL, "%s", r);
     cr_expect(strncmp(r, ".TH GRIDBENCH\\-Q\\-X 1 \"2000-01-01\" \"gridbench 9.9\"", 49) == 0, "%s", r);
     free(r);
+}
+
+/* Breaks if gb_opt_only_help lets an option of the table through in
+ * silence (`gppc list --name`), or does not leave optind at the operand. */
+GB_TEST(opt, only_help_refuses_every_other_option_with_a_message)
+{
+    char err[512], a0[] = "t", op[] = "operand", o[] = "--out", f[] = "f", b[] = "--bogus";
+    char *none[] = { a0, op, NULL }, *other[] = { a0, o, f, NULL }, *unknown[] = { a0, b, NULL };
+    capture_begin();
+    int rc = gb_opt_only_help(&t_doc, 2, none);
+    capture_end(err, sizeof err);
+    cr_expect_eq(rc, -1);
+    cr_expect_eq(optind, 1);
+    cr_expect_str_eq(err, "");
+    capture_begin();
+    rc = gb_opt_only_help(&t_doc, 3, other);
+    capture_end(err, sizeof err);
+    cr_expect_eq(rc, 64);
+    cr_expect_str_eq(err, "gridbench t: expected no option but --help, found --out\n");
+    capture_begin();
+    rc = gb_opt_only_help(&t_doc, 2, unknown);
+    capture_end(err, sizeof err);
+    cr_expect_eq(rc, 64);
+    cr_expect_str_eq(err, "gridbench t: expected an option of `gridbench t --help`, found '--bogus'\n");
 }
