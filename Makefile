@@ -29,7 +29,7 @@ endif
 OPT     ?= -O2
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wcast-align -Wwrite-strings -Wformat=2 \
-           -Wundef -Wvla -Wno-unused-function
+           -Wundef -Wvla
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS  ?= $(OPT) -g
 # -fPIC: libgridbench.a links into user plugins (shared objects) too, and

@@ -235,7 +235,7 @@ static int fz_check_map(const gb_map *m, const char *path)
     return 0;
 }
 
-static int gb_fuzz_map(const uint8_t *data, size_t size)
+__attribute__((unused)) static int gb_fuzz_map(const uint8_t *data, size_t size)
 {
     static const char path[] = "fuzz.map";
     gb_map m;
@@ -258,7 +258,7 @@ static int gb_fuzz_map(const uint8_t *data, size_t size)
 
 /* ---- .scen ------------------------------------------------------------- */
 
-static int gb_fuzz_scen(const uint8_t *data, size_t size)
+__attribute__((unused)) static int gb_fuzz_scen(const uint8_t *data, size_t size)
 {
     static const char path[] = "fuzz.scen";
     gb_scen s;
@@ -596,7 +596,7 @@ static int fz_check_query(gb_ws *ws, const fz_grid *G, int32_t s, int32_t t,
     return 0;
 }
 
-static int gb_fuzz_solve(const uint8_t *data, size_t size)
+__attribute__((unused)) static int gb_fuzz_solve(const uint8_t *data, size_t size)
 {
     static fz_grid G;
     gb_solver_spec specs[GB_FUZZ_MAXSOLVERS];
@@ -675,7 +675,7 @@ static void fz_jdir_remove(void)
     if (fz_jdir[0]) rmdir(fz_jdir);
 }
 
-static int gb_fuzz_journal(const uint8_t *data, size_t size)
+__attribute__((unused)) static int gb_fuzz_journal(const uint8_t *data, size_t size)
 {
     static char out[128], jpath[160];
     char *dir = fz_jdir;
@@ -1070,7 +1070,7 @@ static void fz_ddir_remove(void)
     if (fz_ddir[0]) rmdir(fz_ddir);
 }
 
-static int gb_fuzz_dyn(const uint8_t *data, size_t size)
+__attribute__((unused)) static int gb_fuzz_dyn(const uint8_t *data, size_t size)
 {
     static const char path[] = "fuzz.dyn";
     static char out[128];

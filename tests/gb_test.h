@@ -48,7 +48,7 @@
 /* Overwrite the stack below the caller and the scratch registers, so that
  * a dead pointer the body left there does not hide its leak (LeakSanitizer
  * scans stacks and registers conservatively). */
-static GB_TEST_NOINLINE void gb_test_scrub(void)
+static GB_TEST_NOINLINE __attribute__((unused)) void gb_test_scrub(void)
 {
     volatile unsigned char pad[1 << 16];
     for (size_t i = 0; i < sizeof pad; i++) pad[i] = 0;
@@ -99,7 +99,7 @@ static inline int gb_test_full(void)
 
 /* The gridbench binary under test ($GB_BIN, set by `make test`); skips the
  * test when it is not set. */
-static const char *gb_test_bin(void)
+static __attribute__((unused)) const char *gb_test_bin(void)
 {
     const char *b = getenv("GB_BIN");
     if (!b || !*b) cr_skip_test("GB_BIN not set (run through make test)");
@@ -109,7 +109,7 @@ static const char *gb_test_bin(void)
 /* Run a shell command (printf-style), stdout and stderr together; the
  * first n-1 bytes of its output go to out (NUL-terminated; out may be
  * NULL).  Returns its exit status, 128 when it did not exit normally. */
-static int gb_test_sh(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int gb_test_sh(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4), unused));
 static int gb_test_sh(char *out, size_t n, const char *fmt, ...)
 {
     char cmd[4096];

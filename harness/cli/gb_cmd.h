@@ -41,7 +41,7 @@ int gb_cmd_gppc_dynamic(int argc, char **argv);
  * man page and tests/test_opt.c come from them. */
 extern const gb_cmd_doc gb_doc_env;
 extern const gb_cmd_doc gb_doc_export;
-extern const gb_cmd_doc gb_doc_gppcdyn;
+extern const gb_cmd_doc gb_doc_gppc_dynamic;
 extern const gb_cmd_doc gb_doc_gppc;
 extern const gb_cmd_doc gb_doc_list;
 extern const gb_cmd_doc gb_doc_gen;

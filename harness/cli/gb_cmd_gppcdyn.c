@@ -43,7 +43,7 @@ static const gb_opt gppcdyn_opts[] = {
     { 0, 0, NULL, NULL, NULL }
 };
 
-const gb_cmd_doc gb_doc_gppcdyn = {
+const gb_cmd_doc gb_doc_gppc_dynamic = {
     "gppc-dynamic", "[OPTIONS] --out FILE.csv SCEN...",
     "replay GPPC's dynamic scenarios (patches between query batches), every answer checked",
     "Replay the dynamic track of the Grid-based Path Planning Competition (startkit-dynamic): a "
@@ -127,7 +127,7 @@ int gb_cmd_gppc_dynamic(int argc, char **argv)
     int ns = 0, nql = 0, quiet = 0, c;
     long maxq = 0;
     gb_opt_parser op;
-    if (gb_opt_begin(&op, &gb_doc_gppcdyn) != 0) return EX_OSERR;
+    if (gb_opt_begin(&op, &gb_doc_gppc_dynamic) != 0) return EX_OSERR;
     while ((c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
         case 'o': out = arg; break;
@@ -154,7 +154,7 @@ int gb_cmd_gppc_dynamic(int argc, char **argv)
             break;
         }
         case OPT_QUIET: quiet = 1; break;
-        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_gppcdyn, stdout); return 0;
+        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_gppc_dynamic, stdout); return 0;
         default: gb_opt_end(&op); return EX_USAGE;   /* gb_opt_next said why */
         }
     }

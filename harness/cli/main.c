@@ -43,7 +43,7 @@ static const struct {
     { "export", gb_cmd_export, NULL, &gb_doc_export },
     { "gppc-dynamic", gb_cmd_gppc_dynamic,
               "replay GPPC's dynamic scenarios (patches between query batches), every answer checked",
-              &gb_doc_gppcdyn },
+              &gb_doc_gppc_dynamic },
     { "gppc", gb_cmd_gppc, NULL, &gb_doc_gppc },
 };
 
