@@ -50,5 +50,6 @@ extern const gb_cmd_doc gb_doc_heuristics;
 extern const gb_cmd_doc gb_doc_footprint;
 extern const gb_cmd_doc gb_doc_summary;
 extern const gb_cmd_doc gb_doc_dynamic;
+extern const gb_cmd_doc gb_doc_report;
 
 #endif

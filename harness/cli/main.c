@@ -36,7 +36,7 @@ static const struct {
     { "env",  gb_cmd_env,  NULL, &gb_doc_env },
     { "summary", gb_cmd_summary, NULL, &gb_doc_summary },
     { "footprint", gb_cmd_footprint, NULL, &gb_doc_footprint },
-    { "report", gb_cmd_report, "render report.md and report.html of a results/<run-id>/ folder", NULL },
+    { "report", gb_cmd_report, NULL, &gb_doc_report },
     { "compare", gb_cmd_compare, NULL, &gb_doc_compare },
     { "dynamic", gb_cmd_dynamic, NULL, &gb_doc_dynamic },
     { "export", gb_cmd_export, NULL, &gb_doc_export },
