@@ -49,5 +49,7 @@ extern const gb_cmd_doc gb_doc_compare;
 extern const gb_cmd_doc gb_doc_heuristics;
 extern const gb_cmd_doc gb_doc_footprint;
 extern const gb_cmd_doc gb_doc_summary;
+extern const gb_cmd_doc gb_doc_dynamic;
+extern const gb_cmd_doc gb_doc_report;
 
 #endif

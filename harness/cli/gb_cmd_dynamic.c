@@ -12,11 +12,11 @@
  * to temporary files and renamed together at the end, or not at all.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gb_alloc.h"
 #include "gb_cmd.h"
@@ -24,6 +24,7 @@
 #include "gb_dynscen.h"
 #include "gb_dyntrace.h"
 #include "gb_map.h"
+#include "gb_opt.h"
 #include "gb_search.h"
 
 #define CMD "gridbench dynamic"
@@ -36,40 +37,36 @@
     "astar_first_ns,astar_replan_ns,astar_first_expanded,astar_replan_expanded," \
     "replan_speedup,message,dstar_replan_pops,dstar_replan_updates"
 
-static void dynamic_usage(FILE *f)
-{
-    fprintf(f,
-"usage: gridbench dynamic [OPTIONS] --out FILE.csv DSCEN...\n"
-"\n"
-"Replay dynamic scenarios (docs/dynamic.md): an agent plans, moves one cell\n"
-"per step, sees cells become blocked or free, and replans -- with D* Lite\n"
-"(dstar-lite: the search is kept and repaired) and, at the same moments on\n"
-"the same map, with A* from scratch.  Every plan is validated on the map as\n"
-"it is then and its cost checked against Dijkstra.  One CSV row per query.\n"
-"\n"
-"  -o, --out FILE     CSV output (temporary file + rename)\n"
-"  -m, --model M      movement model: 8-nocut (default), 8-cut1, 8-cutall, 4\n"
-"  -a, --astar S      the from-scratch baseline: any optimal solver of\n"
-"                     `gridbench list` (default astar-octile); a family with\n"
-"                     per-map tables (jps+, sg) rebuilds them inside its timed\n"
-"                     replans, since the map changed\n"
-"  -Q, --queue Q      its queue (default bheap)\n"
-"  -n, --max-queries N  replay at most the first N queries of each file\n"
-"  -t, --trace FILE   also write every event applied, every D* Lite plan and\n"
-"                     every move of the agent, one line each, keyed by query\n"
-"                     like the CSV rows (docs/dynamic.md, \"Trace\"), so that\n"
-"                     a run can be re-checked without gridbench\n"
-"  -q, --quiet        no progress on stderr\n"
-"  -h, --help         this text\n"
-"\n"
-"Exit status: 0 every plan checked; 1 a plan was wrong (status 'wrong');\n"
-"64 bad usage; 65 bad input; 66 missing input; 71 out of memory;\n"
-"73/74 cannot write.\n"
-"\n"
-"Example:\n"
-"  gridbench gen --dynamic --map M.map --queries 20 --seed 1 --out M.dscen\n"
-"  gridbench dynamic --out dyn.csv M.dscen\n");
-}
+static const gb_opt dynamic_opts[] = {
+    { 'o', 'o', "out", "FILE", "CSV output (temporary file, then renamed)" },
+    { 'm', 'm', "model", "M", "movement model: 8-nocut (default), 8-cut1, 8-cutall, 4" },
+    { 'a', 'a', "astar", "S", "the from-scratch baseline: any optimal solver of `gridbench list` "
+      "(default astar-octile); a family with per-map tables (jps+, sg) rebuilds them inside its "
+      "timed replans, since the map changed" },
+    { 'Q', 'Q', "queue", "Q", "its queue (default bheap)" },
+    { 'n', 'n', "max-queries", "N", "replay at most the first N queries of each file" },
+    { 't', 't', "trace", "FILE", "also write every event applied, every D* Lite plan and every move "
+      "of the agent, one line each, keyed by query like the CSV rows (docs/dynamic.md, \"Trace\"), "
+      "so that a run can be re-checked without gridbench" },
+    { 'q', 'q', "quiet", NULL, "no progress on stderr" },
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+const gb_cmd_doc gb_doc_dynamic = {
+    "dynamic", "[OPTIONS] --out FILE.csv DSCEN...",
+    "replay dynamic scenarios: D* Lite against A* from scratch, every plan checked",
+    "Replay dynamic scenarios (docs/dynamic.md): an agent plans, moves one cell per step, sees "
+    "cells become blocked or free, and replans -- with D* Lite (dstar-lite: the search is kept and "
+    "repaired) and, at the same moments on the same map, with A* from scratch.  Every plan is "
+    "validated on the map as it is then and its cost checked against Dijkstra.  One CSV row per "
+    "query.",
+    dynamic_opts, NULL,
+    "gridbench gen --dynamic --map M.map --queries 20 --seed 1 --out M.dscen\n"
+    "gridbench dynamic --out dyn.csv M.dscen",
+    "0 every plan checked; 1 a plan was wrong (status 'wrong'); 64 bad usage; 65 bad input; 66 "
+    "missing input; 71 out of memory; 73/74 cannot write."
+};
 
 static void csv_text(FILE *f, const char *s)
 {
@@ -194,48 +191,41 @@ static int cmp_double(const void *a, const void *b)
 
 int gb_cmd_dynamic(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        { "out", required_argument, 0, 'o' },   { "model", required_argument, 0, 'm' },
-        { "astar", required_argument, 0, 'a' }, { "queue", required_argument, 0, 'Q' },
-        { "max-queries", required_argument, 0, 'n' }, { "trace", required_argument, 0, 't' },
-        { "quiet", no_argument, 0, 'q' },       { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 }
-    };
     const char *out = NULL, *trace = NULL, *astar_name = "astar-octile", *queue_name = "bheap";
     gb_model model = GB_MODEL_8_NOCUT;
     long maxq = 0;
     int quiet = 0, c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:m:a:Q:n:t:qh", lo, NULL)) != -1) {
+    const char *arg;
+    gb_opt_parser op;
+    if (gb_opt_begin(&op, &gb_doc_dynamic) != 0) return EX_OSERR;
+    while ((c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case 'm': { int e = gb_cli_model(CMD, optarg, &model); if (e) return e; break; }
-        case 'a': astar_name = optarg; break;
-        case 'Q': queue_name = optarg; break;
+        case 'o': out = arg; break;
+        case 'm': {
+            int e = gb_cli_model(CMD, arg, &model);
+            if (e) { gb_opt_end(&op); return e; }
+            break;
+        }
+        case 'a': astar_name = arg; break;
+        case 'Q': queue_name = arg; break;
         case 'n': {
             char *end;
             errno = 0;
-            maxq = strtol(optarg, &end, 10);
-            if (errno || *end || end == optarg || maxq < 1 || optarg[0] < '0' || optarg[0] > '9') {
-                fprintf(stderr, CMD ": --max-queries: expected a positive integer, found '%s'\n",
-                        optarg);
+            maxq = strtol(arg, &end, 10);
+            if (errno || *end || end == arg || maxq < 1 || arg[0] < '0' || arg[0] > '9') {
+                fprintf(stderr, CMD ": --max-queries: expected a positive integer, found '%s'\n", arg);
+                gb_opt_end(&op);
                 return EX_USAGE;
             }
             break;
         }
-        case 't': trace = optarg; break;
+        case 't': trace = arg; break;
         case 'q': quiet = 1; break;
-        case 'h': dynamic_usage(stdout); return 0;
-        case ':':
-            fprintf(stderr, CMD ": %s: expected a value, found none\n", argv[optind - 1]);
-            return EX_USAGE;
-        default:
-            fprintf(stderr, CMD ": expected an option listed by --help, found '%s'\n",
-                    argv[optind - 1]);
-            return EX_USAGE;
+        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_dynamic, stdout); return 0;
+        default: gb_opt_end(&op); return EX_USAGE;   /* gb_opt_next said why */
         }
     }
+    gb_opt_end(&op);
     if (!out) {
         fprintf(stderr, CMD ": expected --out FILE, found none (see `gridbench dynamic --help`)\n");
         return EX_USAGE;

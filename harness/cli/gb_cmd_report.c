@@ -39,50 +39,48 @@
  */
 #define _GNU_SOURCE 1   /* memmem */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gb_alloc.h"
 #include "gb_cmd.h"
 #include "gb_csv.h"
 #include "gb_jvalue.h"
+#include "gb_opt.h"
 #include "gb_stats.h"
 #include "gb_status.h"
 #include "gb_strtab.h"
 
 #define CMD "gridbench report"
 
-static void report_usage(FILE *f)
-{
-    fprintf(f,
-"usage: gridbench report DIR\n"
-"\n"
-"Render DIR/report.md and DIR/report.html (static, no JavaScript) from the\n"
-"files scripts/report.sh writes into a run folder: env.json and summary.csv\n"
-"(required), hyperfine.json, plots.tsv (section, png, svg, caption per line),\n"
-"notes.txt, queries.csv (the cross-map table of geometric-mean speedups with\n"
-"bootstrap intervals) and heuristics-verdicts.csv (`gridbench heuristics\n"
-"--verdicts`: the table of heuristic verdicts) (optional).  Both files are\n"
-"written to a temporary file and\n"
-"renamed.  report.html is self-contained: the PNGs of plots.tsv are embedded\n"
-"as data: URIs (an image the folder lacks is marked in the page and named on\n"
-"stderr); report.md links the files with paths relative to DIR.  An image\n"
-"outside DIR (a \"..\" step, an absolute path, a link leading out) or not a\n"
-"PNG (SVG) by its first bytes is skipped with a warning.\n"
-"\n"
-"  -h, --help   this text\n"
-"\n"
-"Exit status: 0 written; 64 bad usage; 65 bad input; 66 missing input;\n"
-"71 out of memory; 73/74 cannot write.\n"
-"\n"
-"Example:\n"
-"  gridbench report results/latest\n");
-}
+static const gb_opt report_opts[] = {
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+const gb_cmd_doc gb_doc_report = {
+    "report", "DIR",
+    "render report.md and report.html of a results/<run-id>/ folder",
+    "Render DIR/report.md and DIR/report.html (static, no JavaScript) from the files "
+    "scripts/report.sh writes into a run folder: env.json and summary.csv (required), "
+    "hyperfine.json, plots.tsv (section, png, svg, caption per line), notes.txt, queries.csv (the "
+    "cross-map table of geometric-mean speedups with bootstrap intervals) and "
+    "heuristics-verdicts.csv (`gridbench heuristics --verdicts`: the table of heuristic verdicts) "
+    "(optional).  Both files are written to a temporary file and renamed.\n"
+    "\n"
+    "report.html is self-contained: the PNGs of plots.tsv are embedded as data: URIs (an image the "
+    "folder lacks is marked in the page and named on stderr); report.md links the files with paths "
+    "relative to DIR.  An image outside DIR (a \"..\" step, an absolute path, a link leading out) or "
+    "not a PNG (SVG) by its first bytes is skipped with a warning.",
+    report_opts, NULL,
+    "gridbench report results/latest",
+    "0 written; 64 bad usage; 65 bad input; 66 missing input; 71 out of memory; 73/74 cannot write."
+};
 
 /* ---- summary rows ------------------------------------------------------ */
 
@@ -1683,18 +1681,11 @@ static int report_err(const gb_diag *d)
 
 int gb_cmd_report(int argc, char **argv)
 {
-    static const struct option lo[] = { { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
-        if (c == 'h') { report_usage(stdout); return 0; }
-        fprintf(stderr, CMD ": expected an option listed by --help, found '%s'\n", argv[optind - 1]);
-        return EX_USAGE;
-    }
+    int rc = gb_opt_only_help(&gb_doc_report, argc, argv);
+    if (rc != -1) return rc;
     if (argc - optind != 1) {
         fprintf(stderr, CMD ": expected one run directory, found %d arguments\n", argc - optind);
-        report_usage(stderr);
+        gb_opt_help(&gb_doc_report, stderr);
         return EX_USAGE;
     }
     const char *dir = argv[optind];
@@ -1704,7 +1695,7 @@ int gb_cmd_report(int argc, char **argv)
     gb_jv *env = NULL, *hf = NULL;
     table t;
     snprintf(path, sizeof path, "%s/env.json", dir);
-    int rc = gb_jv_load(path, &env, &d);
+    rc = gb_jv_load(path, &env, &d);
     if (rc) return report_err(&d);
     if (!env || env->type != GB_JV_OBJ) {
         gb_jv_free(env);
