@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "gb_alloc.h"
+#include "gb_rows.h"
 #include "gb_status.h"
 
 #define MAGIC "# gridbench run journal v1 "
@@ -52,47 +53,6 @@ void gb_journal_close(gb_journal *j)
     j->f = NULL;
     release(j);
     unlock(j);
-}
-
-/* Check one row line s[0..n) against the header's kinds: the field count
- * and each field's kind.  0, or -1 with what is wrong in why. */
-static int row_check(const char *s, size_t n, const char *kinds, char *why, size_t wsz)
-{
-    size_t nk = strlen(kinds), col = 0, start = 0;
-    int q = 0;
-    for (size_t i = 0; i <= n; i++) {
-        if (i < n && s[i] == '"') { q = !q; continue; }
-        if (i < n && (s[i] != ',' || q)) continue;
-        if (col >= nk) break;
-        const char *f = s + start;
-        size_t len = i - start;
-        char k = kinds[col];
-        if (k == 'n' && len) {
-            char b[64], *end;
-            if (len >= sizeof b) goto bad;
-            memcpy(b, f, len);
-            b[len] = '\0';
-            errno = 0;
-            (void)strtod(b, &end);
-            if (*end || errno) goto bad;
-        } else if (k == 's' && gb_row_status_from_name(f, len) < 0) {
-            goto bad;
-        }
-        col++;
-        start = i + 1;
-        continue;
-    bad:;
-        char qv[48];
-        gb_diag_quote(qv, sizeof qv, f, len);
-        snprintf(why, wsz, "field %zu: expected %s, found %s", col + 1,
-                 k == 'n' ? "a number or nothing" : "a row status", qv);
-        return -1;
-    }
-    if (col != nk || q) {
-        snprintf(why, wsz, "expected %zu fields, found %s%zu", nk, col > nk ? "more than " : "", col);
-        return -1;
-    }
-    return 0;
 }
 
 /* Start a new journal: line 1 and the header. */
@@ -231,7 +191,7 @@ static int resume(gb_journal *j, const char *fingerprint, const char *header, co
                              "expected a CSV row or a '#=' line, found another comment");
         } else {
             rows++;
-            if (kinds && !bad_line && row_check(s, m, kinds, why, sizeof why) != 0) bad_line = lineno;
+            if (kinds && !bad_line && gb_rows_split(s, m, kinds, NULL, why, sizeof why) != 0) bad_line = lineno;
         }
     }
     gb_free(buf);
