@@ -54,6 +54,11 @@ const char *gb_pair_queue_name(const gb_pair *p)
     return p->queue < 0 ? gb_solver_queue_label(&p->spec) : gb_queue_name((gb_queue_kind)p->queue);
 }
 
+const char *gb_pair_solver_name(const gb_pair *p)
+{
+    return p->ext_cmd && !p->ext_named ? "external:*" : p->spec.name;
+}
+
 const gb_backend_ops *gb_backend_of(const gb_pair *p)
 {
     return p->ext_cmd ? &gb_backend_process : p->user ? &gb_backend_plugin : &gb_backend_builtin;

@@ -19,22 +19,48 @@
 
 #include "gb_alloc.h"
 #include "gb_rows.h"
+#include "gb_sha256.h"
+#include "gb_shard.h"
 #include "gb_sink.h"
 
 const char *gb_run_csv_header(void) { return gb_rows_header(); }
 
 /* ---- the shard manifest ------------------------------------------------ */
 
+/* OUT.shard for `merge` (gb_shard.h), once OUT is written: what the
+ * rows must be, and their digests. */
 static int write_shard_manifest(const gb_run_opts *o, const gb_plan *pl, size_t nq, gb_diag *d)
 {
-    char path[1100], tmp[1200];
+    char path[1100];
     snprintf(path, sizeof path, "%s.shard", o->out);
-    FILE *f = gb_tmp_open(path, tmp, sizeof tmp, d);
-    if (!f) return d->code;
-    fprintf(f, "gridbench shard v1\nplan %s\nshard %ld/%ld\nplan_queries %zu\nqueries %zu\n"
-            "pairs %d\nrows %zu\n", pl->fingerprint, o->shard_i, o->shard_n, pl->n, nq,
-            o->npairs, nq * (size_t)o->npairs);
-    return gb_tmp_commit(f, tmp, path, d);
+    gb_shard_manifest m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.plan, sizeof m.plan, "%s", pl->fingerprint);
+    m.i = o->shard_i;
+    m.n = o->shard_n;
+    m.plan_queries = pl->n;
+    m.queries = nq;
+    m.npairs = o->npairs;
+    m.rows = nq * (uint64_t)o->npairs;
+    m.queue = gb_calloc((size_t)o->npairs, sizeof *m.queue);
+    m.solver = gb_calloc((size_t)o->npairs, sizeof *m.solver);
+    if (!m.queue || !m.solver) {
+        gb_shard_free(&m);
+        return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none");
+    }
+    for (int p = 0; p < o->npairs; p++) {
+        snprintf(m.queue[p], sizeof m.queue[p], "%s", gb_pair_queue_name(&o->pairs[p]));
+        snprintf(m.solver[p], sizeof m.solver[p], "%s", gb_pair_solver_name(&o->pairs[p]));
+    }
+    uint8_t dg[GB_SHA256_BYTES];
+    gb_plan_keys(pl, (size_t)o->shard_i, (size_t)o->shard_n, dg);
+    gb_sha256_hex(dg, m.keys_sha);
+    gb_plan_keys(pl, 0, 1, dg);
+    gb_sha256_hex(dg, m.plan_keys_sha);
+    int rc = gb_sha256_file(o->out, m.csv_sha, d);
+    if (!rc) rc = gb_shard_write(path, &m, d);
+    gb_shard_free(&m);
+    return rc;
 }
 
 /* ---- the run ---------------------------------------------------------- */

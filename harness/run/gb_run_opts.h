@@ -33,6 +33,11 @@ typedef struct gb_pair {
  * "own-heap" (the subgoal graphs) or "none" (user and external solvers). */
 const char *gb_pair_queue_name(const gb_pair *p);
 
+/* The solver column of a pair's rows as rows read back are checked
+ * against it (gb_rows_field_is): the pair's name, or "external:*" for an
+ * external solver that names itself (`ready NAME`) at run time. */
+const char *gb_pair_solver_name(const gb_pair *p);
+
 /* What the runner tells its caller while it works (the CLI prints it;
  * the library never does). */
 typedef enum gb_run_note_kind {
