@@ -6,7 +6,7 @@
  *   fuzz/regressions/T/   inputs the fuzzers saved (crash-..., leak-..., ...)
  *   fuzz/corpus/T/        the hand-written seeds
  *
- * for T = map, scen, solve, journal, dyn; every regular file not starting with '.' is
+ * for T = map, scen, solve, journal, dyn, merge; every regular file not starting with '.' is
  * read into a buffer of exactly its size (no NUL after it, as libFuzzer
  * passes it) and must make gb_fuzz_T() return 0.  Under `make check` the
  * sanitizers watch the same runs.  Paths are relative to the repository
@@ -104,6 +104,30 @@ GB_TEST(fuzz_regressions, journal_inputs_resume_or_are_refused_untouched)
 GB_TEST(fuzz_regressions, dyn_inputs_keep_the_loader_invariants_and_round_trip)
 {
     replay_target("dyn", gb_fuzz_dyn);
+}
+
+GB_TEST(fuzz_regressions, merge_inputs_merge_whole_or_are_refused_with_nothing_written)
+{
+    replay_target("merge", gb_fuzz_merge);
+    /* the seeds named ok-* merge, the others are refused: both paths are fuzzed */
+    DIR *dir = opendir("fuzz/corpus/merge");
+    cr_assert_not_null(dir);
+    struct dirent *e;
+    int ok = 0;
+    while ((e = readdir(dir)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        char path[600];
+        size_t size;
+        snprintf(path, sizeof path, "fuzz/corpus/merge/%s", e->d_name);
+        uint8_t *buf = read_exact(path, &size);
+        cr_expect_eq(gb_fuzz_merge(buf, size), 0, "%s: %s", path, gb_fuzz_msg);
+        int want = strncmp(e->d_name, "ok-", 3) == 0;
+        cr_expect_eq(gb_fuzz_merged, want, "%s: expected it %s", path, want ? "merged" : "refused");
+        ok += want;
+        free(buf);
+    }
+    closedir(dir);
+    cr_expect_geq(ok, 2, "expected seeds that merge in fuzz/corpus/merge, found %d", ok);
 }
 
 /* The dynamic check fires on a broken scenario: an event cell moved onto
