@@ -630,7 +630,7 @@ static int gb_fuzz_solve(const uint8_t *data, size_t size)
 
 /* ---- run journal ------------------------------------------------------ */
 
-#define GB_FUZZ_JMAGIC "# gridbench run journal v1 "   /* gb_journal.c's MAGIC */
+#define GB_FUZZ_JMAGIC "# gridbench run journal v2 "   /* gb_journal.c's MAGIC */
 #define GB_FUZZ_JFP "fz 2 pairs"
 #define GB_FUZZ_JHDR "map,scen,line,queue"
 #define GB_FUZZ_JPAIRS 2
@@ -704,7 +704,7 @@ static int gb_fuzz_journal(const uint8_t *data, size_t size)
     }
     {
         long ndone = j.ndone;
-        gb_journal_query q0 = { 0, 0, NULL, NULL, NULL };
+        gb_journal_query q0 = { 0, 0, NULL, NULL, NULL, NULL, 0, 0 };
         uint8_t st0 = 0;
         uint64_t ex0 = 0;
         int64_t ns0 = 0;
@@ -755,8 +755,7 @@ static int gb_fuzz_journal(const uint8_t *data, size_t size)
         int64_t ns[2] = { -(int64_t)size, INT64_MAX };
         long line = (long)(size * 7);
         int scen_ok = (int)(size & 1);
-        fputs("r1\nr2\n", j.f);
-        if (gb_journal_commit(&j, ndone, line, scen_ok, st, ex, ns, &d) != 0) {
+        if (gb_journal_commit(&j, ndone, line, scen_ok, st, ex, ns, "r1\nr2\n", 6, &d) != 0) {
             gb_journal_close(&j);
             rc = fz_fail(98, "journal: commit failed: %s", d.msg);
             goto done;

@@ -155,7 +155,7 @@ GB_TEST(fuzz_regressions, dyn_check_detects_a_blocked_goal_and_lost_events)
  * run killed during its first query must keep its two header lines. */
 GB_TEST(fuzz_regressions, journal_check_sees_what_resume_kept)
 {
-    static const char j[] = "# gridbench run journal v1 fz 2 pairs\nmap,scen,line,queue\na,b,1,x\n";
+    static const char j[] = "# gridbench run journal v2 fz 2 pairs\nmap,scen,line,queue\na,b,1,x\n";
     cr_expect_eq(gb_fuzz_journal((const uint8_t *)j, sizeof j - 1), 0, "%s", gb_fuzz_msg);
     cr_expect_eq(fz_journal_commits(j, sizeof j - 1), 0);
     cr_expect_eq(fz_journal_commits(j + 10, sizeof j - 11), -1);   /* no header lines */

@@ -63,6 +63,42 @@ static int write_shard_manifest(const gb_run_opts *o, const gb_plan *pl, size_t 
     return rc;
 }
 
+/* ---- resume ------------------------------------------------------------ */
+
+/* Are the journal's rows of its qn-th query (plan index k) the rows this
+ * run would write: its query (scen, line), the pairs in order, and the
+ * statuses of its "#=" line?  0, or EX_DATAERR naming the journal line. */
+static int check_journal_query(const gb_run_opts *o, const gb_plan *pl, size_t k, long qn,
+                               const gb_journal_query *jq, const char *path, gb_diag *d)
+{
+    const char *scen = pl->scen[pl->item[k].scen].path;
+    long line = gb_plan_query(pl, k)->line;
+    const char *r = jq->rows, *end = jq->rows + jq->rows_len;
+    for (int p = 0; p < o->npairs; p++) {
+        const char *nl = memchr(r, '\n', (size_t)(end - r));
+        size_t n = nl ? (size_t)(nl - r) : (size_t)(end - r);
+        if (n && r[n - 1] == '\r') n--;
+        gb_rows_span f[GB_ROWS_NCOL];
+        char why[160];
+        const char *st = gb_row_status_name((gb_row_status)jq->status[p]);
+        const char *what = gb_rows_split(r, n, gb_rows_kinds(), f, why, sizeof why) != 0 ? why
+            : !gb_rows_field_is(f[GB_ROWS_COL_SCEN], scen, 0)
+              || gb_rows_field_ll(f[GB_ROWS_COL_LINE], -1) != line ? "another query"
+            : !gb_rows_field_is(f[GB_ROWS_COL_QUEUE], gb_pair_queue_name(&o->pairs[p]), 0)
+              || !gb_rows_field_is(f[GB_ROWS_COL_SOLVER], gb_pair_solver_name(&o->pairs[p]),
+                                   o->pairs[p].ext_cmd && !o->pairs[p].ext_named) ? "another pair"
+            : !gb_rows_field_is(f[GB_ROWS_COL_STATUS], st, 0) ? "another status" : NULL;
+        if (what)
+            return gb_diag_set(d, EX_DATAERR, path, jq->row_line + p, 0, "expected row %d of query "
+                               "%ld to be %s line %ld, solver %s, queue %s, status %s (its '#=' "
+                               "line), found %s: the journal was edited; rerun with --fresh",
+                               p + 1, qn, scen, line, gb_pair_solver_name(&o->pairs[p]),
+                               gb_pair_queue_name(&o->pairs[p]), st, what);
+        r += nl ? (size_t)(nl - r) + 1 : (size_t)(end - r);
+    }
+    return 0;
+}
+
 /* ---- the run ---------------------------------------------------------- */
 
 int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *tot, gb_diag *d)
@@ -166,6 +202,7 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                              qn, q->line, pl.scen[pl.item[k].scen].path, jq->line);
             goto done;
         }
+        if ((rc = check_journal_query(o, &pl, k, qn, jq, sk.jr.path, d)) != 0) goto done;
         tot->queries++;
         if (!jq->scen_ok) tot->scen_mismatch++;
         for (int pi = 0; pi < o->npairs; pi++)

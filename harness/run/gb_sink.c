@@ -56,9 +56,9 @@ void gb_sink_progress(gb_sink *sk, size_t k)
 int gb_sink_query(gb_sink *sk, size_t k, long qn, const gb_qres *r, gb_diag *d)
 {
     const gb_run_opts *o = sk->o;
-    if (r->rows_len && fwrite(r->rows, 1, r->rows_len, sk->out) != r->rows_len)
-        return gb_diag_set(d, EX_IOERR, o->out ? sk->jr.path : "<stdout>", 0, 0,
-                           "expected to write the rows, found '%s'", strerror(errno));
+    if (!o->out && r->rows_len && fwrite(r->rows, 1, r->rows_len, sk->out) != r->rows_len)
+        return gb_diag_set(d, EX_IOERR, "<stdout>", 0, 0, "expected to write the rows, found '%s'",
+                           strerror(errno));
     gb_sink_notes(o, r->notes, r->notes_len);
     gb_run_totals *tot = sk->tot;
     tot->queries++;
@@ -68,7 +68,7 @@ int gb_sink_query(gb_sink *sk, size_t k, long qn, const gb_qres *r, gb_diag *d)
         gb_sink_count(tot, pi, r->st[pi], r->exp[pi], r->ns[pi], r->name[pi][0] ? r->name[pi] : NULL);
     if (o->out) {
         int rc = gb_journal_commit(&sk->jr, qn, gb_plan_query(sk->pl, k)->line, r->scen_ok, r->st,
-                                   r->exp, r->ns, d);
+                                   r->exp, r->ns, r->rows, r->rows_len, d);
         if (rc) return rc;
     }
     gb_sink_progress(sk, k);
