@@ -164,6 +164,78 @@ GB_TEST(jobs, a_dead_worker_becomes_crash_rows_and_the_run_goes_on)
     rmdir_all(d);
 }
 
+/* #26: crash rows from a killed worker, and nothing reran just those:
+ * --retry crash runs their queries again and keeps every other row. */
+GB_TEST(jobs, retry_crash_reruns_only_the_crashed_query)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --out %s/ref.csv " SCENS,
+                    gb_test_bin(), d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "GRIDBENCH_WORKER_CRASH_AT=13 %s run --quiet -s dijkstra,jps --count 10 "
+                    "--jobs 2 --out %s/q.csv " SCENS " ; cp %s/q.csv %s/crashed.csv", gb_test_bin(), d, d, d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "grep -c ',crash,' %s/q.csv", d), 0);
+    cr_assert_eq(atoi(out), 2, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --jobs 2 --retry crash "
+                    "--out %s/q.csv " SCENS, gb_test_bin(), d), 0, "%s", out);
+    cr_assert(strstr(out, "q.csv: 1 of 30 queries have rows to retry; the others are kept as they are") != NULL,
+              "%s", out);
+    cr_assert(strstr(out, "30 queries, 60 rows, 0 solver failures") != NULL, "%s", out);
+    char a[128], b[128];
+    snprintf(a, sizeof a, "%s/ref.csv", d);
+    snprintf(b, sizeof b, "%s/q.csv", d);
+    same_rows(a, b);
+    /* every other row byte for byte, timings included; nothing left beside it */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && grep -v 'random128-20-1.map.scen,5,' q.csv >a && "
+                    "grep -v 'random128-20-1.map.scen,5,' crashed.csv >b && cmp a b && rm a b && ls", d),
+                 0, "%s", out);
+    cr_assert_str_eq(out, "crashed.csv\nq.csv\nref.csv\n");
+    /* nothing to retry: the same file */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp %s/q.csv %s/k && %s run --quiet -s dijkstra,jps --count 10 --retry "
+                    "crash,timeout --out %s/q.csv " SCENS " && cmp %s/q.csv %s/k", d, d, gb_test_bin(), d, d, d), 0,
+                 "%s", out);
+    cr_assert(strstr(out, "0 of 30 queries have rows to retry") != NULL, "%s", out);
+    /* refused: no --out, an unknown status, the CSV of other options, a journal beside it */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run -s jps --retry crash " SCENS, gb_test_bin()), 64, "%s", out);
+    cr_assert(strstr(out, "--retry: expected --out FILE (the finished run to retry) and neither --resume nor "
+                          "--fresh, found no --out") != NULL, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run -s jps --retry crash,broken --out %s/q.csv " SCENS,
+                    gb_test_bin(), d), 64, "%s", out);
+    cr_assert(strstr(out, "--retry: expected row statuses (") != NULL && strstr(out, "found 'broken'") != NULL,
+              "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 9 --retry crash --out %s/q.csv "
+                    SCENS, gb_test_bin(), d), 65, "%s", out);
+    cr_assert(strstr(out, "q.csv:20: error: expected row 1 of query 9 to be datasets/default/random128-20-1.map.scen "
+                          "line 2, solver dijkstra, queue bheap, found another query: it is not the CSV of this "
+                          "run (same options and inputs); run it again without --retry") != NULL, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "touch %s/q.csv.partial && %s run --quiet -s dijkstra,jps --count 10 "
+                    "--retry crash --out %s/q.csv " SCENS, d, gb_test_bin(), d), 73, "%s", out);
+    cr_assert(strstr(out, "q.csv.partial: error: expected no journal beside the CSV to retry") != NULL, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cmp %s/q.csv %s/k", d, d), 0, "a refused --retry changed q.csv: %s", out);
+    rmdir_all(d);
+}
+
+/* A shard with crash rows, retried: its manifest follows, and it merges. */
+GB_TEST(shard, a_retried_shard_merges_into_the_unsharded_csv)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --out %s/ref.csv " SCENS,
+                    gb_test_bin(), d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --shard 0/2 --out %s/s0.csv "
+                    SCENS " && GRIDBENCH_WORKER_CRASH_AT=13 %s run --quiet -s dijkstra,jps --count 10 --jobs 2 "
+                    "--shard 1/2 --out %s/s1.csv " SCENS "; grep -c ',crash,' %s/s1.csv", gb_test_bin(), d,
+                    gb_test_bin(), d, d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --shard 1/2 --retry crash "
+                    "--out %s/s1.csv " SCENS " && %s merge --out %s/m.csv %s/s0.csv %s/s1.csv", gb_test_bin(), d,
+                    gb_test_bin(), d, d, d), 0, "%s", out);
+    char a[128], b[128];
+    snprintf(a, sizeof a, "%s/ref.csv", d);
+    snprintf(b, sizeof b, "%s/m.csv", d);
+    same_rows(a, b);
+    rmdir_all(d);
+}
+
 GB_TEST(jobs, a_killed_parallel_run_resumes_to_the_same_csv)
 {
     char d[64];

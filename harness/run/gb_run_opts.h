@@ -70,6 +70,8 @@ typedef struct gb_run_opts {
     long sample;               /* > 0: of those, about `sample` evenly spaced ones */
     int resume;                /* 1: continue the journal <out>.partial (gb_journal.h) */
     int fresh;                 /* 1: discard an existing journal (else it is refused) */
+    unsigned retry;            /* --retry: bit s set = run again the queries of the finished
+                                  <out> that have a row of status s; keep the other rows */
     int ext_ms;                /* external solvers: limit per answer and per map, ms
                                   (0 = GB_EXT_DEFAULT_MS) */
     int ext_start_ms;          /* external solvers: limit for `ready` after a map (start-up,
