@@ -216,6 +216,11 @@ GB_TEST(safety, resume_refuses_rows_edited_by_hand_and_old_journals)
     cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
     cr_assert(strstr(out, "q.csv.partial:3: error: expected row 1 of query 0") != NULL, "%s", out);
     cr_assert(strstr(out, "found another pair") != NULL, "%s", out);
+    /* a field added to a row (the old row check stopped counting at the last column) */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "sed '3s/$/,1/' %s/keep >%s/q.csv.partial", d, d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
+    cr_assert(strstr(out, "q.csv.partial:3: error: expected a row of this run, expected 38 fields, found "
+                          "more than 38") != NULL, "%s", out);
     /* a journal of an earlier version: no digests, start over */
     cr_assert_eq(gb_test_sh(out, sizeof out, "sed '1s/ v2 / v1 /' %s/keep >%s/q.csv.partial && cp %s/q.csv.partial %s/k1",
                     d, d, d, d), 0);

@@ -69,12 +69,12 @@ static int number(const char *s, size_t n, uint64_t max, uint64_t *v)
     return 0;
 }
 
-/* Printable ASCII, no leading or trailing blank, 1..max-1 bytes. */
+/* No control byte, no leading or trailing blank, 1..max-1 bytes. */
 static int text_ok(const char *s, size_t n, size_t max)
 {
     if (n == 0 || n >= max || s[0] == ' ' || s[n - 1] == ' ') return 0;
     for (size_t i = 0; i < n; i++)
-        if (s[i] < 0x20 || s[i] > 0x7e) return 0;
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) return 0;
     return 1;
 }
 
@@ -129,8 +129,8 @@ static int value(gb_shard_manifest *m, int k, int p, const char *v, size_t n)
     case K_PAIR: {
         char idx[16];
         int w = snprintf(idx, sizeof idx, "%d ", p);
-        const char *q = v + w, *sp;
         if (n <= (size_t)w || memcmp(v, idx, (size_t)w) != 0) return -1;
+        const char *q = v + w, *sp;
         size_t rest = n - (size_t)w;
         if (!(sp = memchr(q, ' ', rest))) return -1;
         size_t ql = (size_t)(sp - q), sl = rest - ql - 1;
@@ -319,7 +319,7 @@ static int check_csv(shard *s, gb_shard_summary *sum, gb_diag *d)
             return gb_diag_set(d, EX_DATAERR, s->csv, line, 0, "expected a row of `gridbench run`, "
                                "%s", why);
         int p = (int)(r % (uint64_t)m->npairs);
-        int ext = strchr(m->solver[p], '*') != NULL;
+        int ext = strcmp(m->solver[p], GB_SHARD_ANY_EXTERNAL) == 0;
         if (!gb_rows_field_is(f[GB_ROWS_COL_QUEUE], m->queue[p], 0)
             || !gb_rows_field_is(f[GB_ROWS_COL_SOLVER], m->solver[p], ext)) {
             char qs[80], qq[40];

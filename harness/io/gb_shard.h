@@ -48,6 +48,10 @@
 /* The most shards a plan may be cut into (`run --shard` and manifests). */
 #define GB_SHARD_MAX_N 1000000
 
+/* The solver of a pair that is an external solver naming itself at run
+ * time (`ready NAME`): any solver column that begins "external:". */
+#define GB_SHARD_ANY_EXTERNAL "external:*"
+
 /* One shard's manifest. */
 typedef struct gb_shard_manifest {
     char plan[160];            /* the plan's fingerprint (printable text) */
@@ -57,7 +61,7 @@ typedef struct gb_shard_manifest {
     int npairs;                /* P */
     uint64_t rows;             /* queries x npairs */
     char (*queue)[64];         /* [npairs] the queue column of pair p (owned) */
-    char (*solver)[64];        /* [npairs] the solver column, or "prefix*" (owned) */
+    char (*solver)[64];        /* [npairs] the solver column, or GB_SHARD_ANY_EXTERNAL (owned) */
     char csv_sha[65], keys_sha[65], plan_keys_sha[65];   /* lower-case hex */
 } gb_shard_manifest;
 

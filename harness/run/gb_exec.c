@@ -26,6 +26,7 @@
 #include "gb_anyangle.h"
 #include "gb_rows.h"
 #include "gb_scen.h"
+#include "gb_shard.h"
 #include "gb_user.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -56,7 +57,7 @@ const char *gb_pair_queue_name(const gb_pair *p)
 
 const char *gb_pair_solver_name(const gb_pair *p)
 {
-    return p->ext_cmd && !p->ext_named ? "external:*" : p->spec.name;
+    return p->ext_cmd && !p->ext_named ? GB_SHARD_ANY_EXTERNAL : p->spec.name;
 }
 
 const gb_backend_ops *gb_backend_of(const gb_pair *p)
