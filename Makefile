@@ -101,8 +101,11 @@ $(BIN): $(MAIN_OBJ) $(LIB)
 $(SOLIB): $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -shared -o $@ $^ $(LDLIBS)
 
+# The test binary exports the library like $(BIN) does, so a plugin a test
+# loads in-process (a GPPC entry calls gb_gppc_* and gb_sha256_*) links.
 $(TESTBIN): $(TEST_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ $^ -lcriterion $(LDLIBS)
+	$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -rdynamic -o $@ $(TEST_OBJ) -Wl,--whole-archive $(LIB) \
+	  -Wl,--no-whole-archive -lcriterion $(LDLIBS) -ldl
 
 # The tests' oracle cache starts empty in $(BUILD)/test-cache, so every
 # `make test` runs the Dijkstra oracle for real and never reads a user's cache.
@@ -193,6 +196,8 @@ install: $(LIB) $(SOLIB) $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/gridbench/plots
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/gridbench/plots/
+	install -d $(DESTDIR)$(PREFIX)/share/gridbench/gppc
+	install -m 644 harness/run/gppc/gb_gppc_driver.cpp $(DESTDIR)$(PREFIX)/share/gridbench/gppc/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' gridbench.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gridbench.pc
 

@@ -5,7 +5,8 @@
 #   scripts/csv-drop-timing.pl FILE.csv > FILE.untimed
 #
 # The timing columns are found by header name: time_ns, time_cold_ns,
-# prep_ns, solver_time_ns (whichever exist).  Every other field is printed
+# prep_ns, solver_time_ns, first20_ns, max_call_ns, prepare_ns (whichever
+# exist).  Every other field is printed
 # exactly as read, quotes included; records are RFC 4180 (a quoted field may
 # hold commas, '""' and newlines), one record per output line as in the input.
 #
@@ -14,7 +15,7 @@
 use strict;
 use warnings;
 
-my %timing = map { $_ => 1 } qw(time_ns time_cold_ns prep_ns solver_time_ns);
+my %timing = map { $_ => 1 } qw(time_ns time_cold_ns prep_ns solver_time_ns first20_ns max_call_ns prepare_ns);
 my $path = shift // die "usage: csv-drop-timing.pl FILE.csv\n";
 open(my $fh, '<', $path) or do { print STDERR "csv-drop-timing: $path: $!\n"; exit 2 };
 

@@ -2,6 +2,9 @@
 # scripts/deps.sh -- install the Debian packages gridbench needs, if missing.
 #
 #   build-essential   gcc, make (C11 build)
+#   g++               c++ and libstdc++ for `gridbench gppc build` (GPPC
+#                     entries are C++; build-essential brings it, named here
+#                     so that a slimmer base image still gets it)
 #   libcriterion-dev  the test framework (make test)
 #   gnuplot-nox       plots (make report)
 #   hyperfine         whole-process timing (make report)
@@ -17,7 +20,7 @@
 # `make bench CALLGRIND=1`, clang for the sanitizer/fuzz builds).
 set -euo pipefail
 
-want=(build-essential libcriterion-dev gnuplot-nox hyperfine chromium curl unzip zip python3 pkg-config "$@")
+want=(build-essential g++ make libcriterion-dev gnuplot-nox hyperfine chromium curl unzip zip python3 pkg-config "$@")
 missing=()
 for p in "${want[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

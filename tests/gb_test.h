@@ -75,12 +75,14 @@ static inline void gb_test_leak_check(void)
     static void gb_test_body_##suite##_##name(void)
 
 /* A sed expression that drops the timing columns of a `gridbench run` CSV
- * (header included): time_ns and time_cold_ns (10th and 9th from the
- * end), prep_ns (6th) and solver_time_ns (4th); reps, mem_bytes,
- * time_source and the last three (cost_model, euclid_lb, lb_ratio) stay.
- * Rows equal after it are the same answers. */
+ * (header included), counted from the end: time_ns and time_cold_ns
+ * (16th and 15th), prep_ns (12th), solver_time_ns (10th), first20_ns and
+ * max_call_ns (5th, 4th) and prepare_ns (the last); reps, mem_bytes,
+ * time_source, cost_model, euclid_lb, lb_ratio, regime, calls and
+ * storage_bytes stay.  Rows equal after it are the same answers. */
 #define GB_MASK_TIMES \
-    "s/,[^,]*,[^,]*\\(,[^,]*,[^,]*\\),[^,]*\\(,[^,]*\\),[^,]*\\(,[^,]*,[^,]*,[^,]*\\)$/\\1\\2\\3/"
+    "s/,[^,]*,[^,]*\\(,[^,]*,[^,]*\\),[^,]*\\(,[^,]*\\),[^,]*\\(,[^,]*,[^,]*,[^,]*,[^,]*\\)" \
+    ",[^,]*,[^,]*\\(,[^,]*,[^,]*\\),[^,]*$/\\1\\2\\3\\4/"
 
 /* ---- helpers the CLI-level tests share --------------------------------- */
 

@@ -117,7 +117,8 @@ GB_TEST(cli, csv_header_is_the_documented_contract)
         "guarantee,bound,status,cost,dijkstra_cost,scen_cost,scen_decimals,subopt,"
         "path_len,expanded,generated,scanned,pushes,pops,decreases,stale,peak_open,"
         "time_ns,time_cold_ns,reps,mem_bytes,prep_ns,time_source,solver_time_ns,"
-        "cost_model,euclid_lb,lb_ratio");
+        "cost_model,euclid_lb,lb_ratio,regime,first20_ns,max_call_ns,calls,storage_bytes,"
+        "prepare_ns");
 }
 
 GB_TEST(cli, run_writes_one_row_per_query_solver_and_queue_atomically)

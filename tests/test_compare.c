@@ -656,3 +656,34 @@ GB_TEST(compare, plot_is_drawn_or_skipped_with_a_note)
     free(l);
     rm_rf(dir);
 }
+
+/* Runs timed differently (another --reps or --regime) are refused: a
+ * cold run against a warm one would call the warm one faster. */
+GB_TEST(compare, runs_timed_differently_are_refused_unless_allowed)
+{
+    char d[64];
+    make_tmpdir(d, sizeof d);
+    char log[128];
+    snprintf(log, sizeof log, "%s/log", d);
+    const char *scen = "datasets/default/maze128-2-1.map.scen";
+    cr_assert_eq(sh(log, "%s run -s jps --count 10 --quiet --no-oracle-cache -o %s/a.csv %s && "
+                    "%s run -s jps --count 10 --quiet --no-oracle-cache --reps 3 -o %s/b.csv %s && "
+                    "%s run -s jps --count 10 --quiet --no-oracle-cache --regime gppc -o %s/c.csv %s",
+                    gb_bin(), d, scen, gb_bin(), d, scen, gb_bin(), d, scen), 0);
+    cr_assert_eq(sh(log, "%s compare %s/a.csv %s/b.csv", gb_bin(), d, d), EX_DATAERR);
+    char *t = slurp(log);
+    cr_assert(strstr(t, "expected two runs timed alike, found jps/bheap line 2 of "
+                        "maze128-2-1.map.scen: regime interleaved, reps 1 in OLD, regime "
+                        "interleaved, reps 3 in NEW") != NULL, "%s", t);
+    free(t);
+    cr_assert_eq(sh(log, "%s compare %s/a.csv %s/c.csv", gb_bin(), d, d), EX_DATAERR);
+    t = slurp(log);
+    cr_assert(strstr(t, "regime interleaved, reps 1 in OLD, regime gppc, reps 1 in NEW") != NULL, "%s", t);
+    free(t);
+    cr_assert_eq(sh(log, "%s compare --allow-different-timing %s/a.csv %s/c.csv", gb_bin(), d, d), 0);
+    t = slurp(log);
+    cr_assert(strstr(t, "timing       DIFFERENT: ") != NULL, "%s", t);
+    free(t);
+    cr_assert_eq(sh(log, "%s compare %s/a.csv %s/a.csv", gb_bin(), d, d), 0);
+    rm_rf(d);
+}

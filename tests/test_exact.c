@@ -509,6 +509,14 @@ GB_TEST(exact_queue, bucket_leaves_the_dijkstra_mode_without_losing_entries)
 
 /* Groups of 2 to 40 equal keys (one per size of the sorting networks and
  * beyond): the ids pop in ascending order, and the mode stays on. */
+/* Was v pushed at an index i of id[0..k) with i % 2 == odd? */
+static int in_lane(const int32_t *id, int k, int odd, int32_t v)
+{
+    for (int i = odd; i < k; i += 2)
+        if (id[i] == v) return 1;
+    return 0;
+}
+
 GB_TEST(exact_queue, bucket_dijkstra_mode_pops_equal_keys_in_id_order)
 {
     const int32_t n = 5000;
@@ -536,6 +544,7 @@ GB_TEST(exact_queue, bucket_dijkstra_mode_pops_equal_keys_in_id_order)
         for (int i = 0; i < k / 2; i++) {     /* the k/2 keys S (k/2 odd i) */
             int32_t got = gb_bucket_pop_dij(&q);
             cr_assert_gt(got, prev, "k %d: %d popped after %d", k, got, prev);
+            cr_assert(in_lane(id, k, 1, got), "k %d: %d popped with the keys S, pushed as T", k, got);
             cr_assert_eq(gb_bucket_check(&q), 0);
             prev = got;
         }
@@ -543,6 +552,7 @@ GB_TEST(exact_queue, bucket_dijkstra_mode_pops_equal_keys_in_id_order)
         for (int i = k / 2; i < k; i++) {     /* then the keys T */
             int32_t got = gb_bucket_pop_dij(&q);
             cr_assert_gt(got, prev, "k %d: %d popped after %d", k, got, prev);
+            cr_assert(in_lane(id, k, 0, got), "k %d: %d popped with the keys T, pushed as S", k, got);
             prev = got;
         }
         cr_assert(gb_bucket_empty(&q));

@@ -1527,8 +1527,8 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
         char *sg = slurp(p, NULL);
         cr_expect(strstr(sg, "\tgclass\n") != NULL && strstr(sg, "\tjps\t") != NULL, "%s", sg);
         for (const char *l = strstr(sg, "\tjps\t"); l; l = strstr(l + 1, "\tjps\t")) {
-            const char *e = strchr(l, '\n');
-            cr_expect(e && e[-1] == '1' && e[-2] == '\t', "jps is not marked optimal: %.80s", l);
+            const char *eol = strchr(l, '\n');
+            cr_expect(eol && eol[-1] == '1' && eol[-2] == '\t', "jps is not marked optimal: %.80s", l);
         }
         free(sg);
         /* queue chart: header with intervals per queue, one row per solver */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "gb_ocache.h"
+#include "gb_rows.h"
 #include "gb_run.h"
 #include "gb_sha256.h"
 #include "gb_status.h"
@@ -393,14 +394,17 @@ GB_TEST(shard, merge_checks_every_row_of_every_shard)
     two_shards(d);
     merge_refuses(d, "truncate -s -40 x1.csv", "x1.csv:25: error: expected a row ending in a newline, found "
                   "the end of the file: the CSV was cut");
-    merge_refuses(d, "truncate -s -300 x1.csv && echo >>x1.csv", "x1.csv:24: error: expected a row of "
-                  "`gridbench run`, expected 38 fields, found");
+    char w[160];
+    snprintf(w, sizeof w, "x1.csv:24: error: expected a row of `gridbench run`, expected %d fields, found",
+             GB_ROWS_NCOL);
+    merge_refuses(d, "truncate -s -300 x1.csv && echo >>x1.csv", w);
     merge_refuses(d, "sed -i '4s/,[0-9]*,/,x7,/' x1.csv", "x1.csv:4: error: expected a row of `gridbench run`, "
                   "field 3: expected a number or nothing, found 'x7'");
     merge_refuses(d, "sed -i '5s/,ok,/,fine,/' x0.csv", "x0.csv:5: error: expected a row of `gridbench run`, "
                   "field 14: expected a row status, found 'fine'");
-    merge_refuses(d, "sed -i '6s/$/,1/' x0.csv", "x0.csv:6: error: expected a row of `gridbench run`, expected 38 "
-                  "fields, found more than 38");
+    snprintf(w, sizeof w, "x0.csv:6: error: expected a row of `gridbench run`, expected %d fields, found "
+             "more than %d", GB_ROWS_NCOL, GB_ROWS_NCOL);
+    merge_refuses(d, "sed -i '6s/$/,1/' x0.csv", w);
     merge_refuses(d, "sed -i '$d' x1.csv", "expected 24 rows (12 queries of shard 1/2 x 2 pairs");
     merge_refuses(d, "sed -n '$p' x1.csv >>x1.csv", "x1.csv:26: error: expected 24 rows");
     /* the pairs of a query, in order */

@@ -85,3 +85,74 @@ GB_TEST(timing, summary_speedup_only_within_one_time_source)
               "a solver of another time_source ranked: %s", out);
     gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
+
+/* The order of the calls under each regime, from tests/plugins/log_plugin.c
+ * (3 queries, 2 pairs, --reps 2): interleaved runs each pair's reps back
+ * to back per query; gppc runs each pair over every query once per pass,
+ * then one untimed run per query and pair gives the judged path. */
+GB_TEST(timing, the_regimes_order_the_timed_runs_as_documented)
+{
+    gb_test_bin();
+    if (gb_test_sh(NULL, 0, "command -v cc") != 0) cr_skip_test("cc not found");
+    char d[64] = "/tmp/gbtime.XXXXXX";
+    cr_assert_not_null(mkdtemp(d));
+    int rc = gb_test_sh(out, sizeof out, "cc -shared -fPIC -Isolvers -Iharness/core -Iharness/run "
+                        "tests/plugins/log_plugin.c -o %s/log.so", d);
+    cr_assert_eq(rc, 0, "build: exit %d: %s", rc, out);
+    const char *q[] = { "97,43", "8,101", "89,59" };   /* the first 3 starts of maze128-2-1 */
+    for (int gppc = 0; gppc < 2; gppc++) {
+        rc = gb_test_sh(out, sizeof out, "rm -f %s/log; GB_CALL_LOG=%s/log %s run --quiet "
+                        "--no-oracle-cache --plugin %s/log.so -s log-a,log-b --count 3 --reps 2 %s "
+                        "-o %s/q.csv datasets/default/maze128-2-1.map.scen >/dev/null 2>&1; cat %s/log",
+                        d, d, gb_test_bin(), d, gppc ? "--regime gppc" : "", d, d);
+        char want[1024];
+        size_t k = 0;
+        if (gppc) {
+            for (int p = 0; p < 2; p++)
+                for (int pass = 0; pass < 2; pass++)
+                    for (int i = 0; i < 3; i++)
+                        k += (size_t)snprintf(want + k, sizeof want - k, "%s %s\n", p ? "b" : "a", q[i]);
+            for (int i = 0; i < 3; i++)
+                for (int p = 0; p < 2; p++)
+                    k += (size_t)snprintf(want + k, sizeof want - k, "%s %s\n", p ? "b" : "a", q[i]);
+        } else {
+            for (int i = 0; i < 3; i++)
+                for (int p = 0; p < 2; p++)
+                    for (int r = 0; r < 2; r++)
+                        k += (size_t)snprintf(want + k, sizeof want - k, "%s %s\n", p ? "b" : "a", q[i]);
+        }
+        cr_assert_str_eq(out, want, "regime %s", gppc ? "gppc" : "interleaved");
+        /* every row names its regime and its reps */
+        rc = gb_test_sh(out, sizeof out, "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } "
+                        "{ print $c[\"regime\"], $c[\"reps\"], $c[\"calls\"] }' %s/q.csv | sort -u", d);
+        cr_assert_eq(rc, 0);
+        cr_assert_str_eq(out, gppc ? "gppc 2 1\n" : "interleaved 2 1\n");
+    }
+    rc = gb_test_sh(out, sizeof out, "%s run --regime gppc --jobs 2 datasets/default/maze128-2-1.map.scen 2>&1",
+                    gb_test_bin());
+    cr_assert_eq(rc, 64, "%s", out);
+    cr_assert(strstr(out, "--regime gppc: expected one process") != NULL, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf '%s'", d);
+}
+
+/* The gppc regime judges exactly as the interleaved one: only the timing
+ * columns and the regime differ. */
+GB_TEST(timing, the_gppc_regime_changes_no_verdict)
+{
+    char d[64] = "/tmp/gbtime.XXXXXX";
+    cr_assert_not_null(mkdtemp(d));
+    for (int gppc = 0; gppc < 2; gppc++) {
+        int rc = gb_test_sh(out, sizeof out, "%s run --quiet --no-oracle-cache -s dijkstra,jps,theta,sg-tl "
+                            "-q bucket --count 40 --reps 2 %s -o %s/%d.csv datasets/default/*.scen 2>&1",
+                            gb_test_bin(), gppc ? "--regime gppc" : "", d, gppc);
+        cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    }
+    /* every column but time_ns, time_cold_ns, prep_ns, regime, first20_ns, max_call_ns */
+    int rc = gb_test_sh(out, sizeof out, "for f in 0 1; do awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) "
+                        "if ($i !~ /^(time_ns|time_cold_ns|prep_ns|regime|first20_ns|max_call_ns)$/) k[++n] = i } "
+                        "{ s = \"\"; for (j = 1; j <= n; j++) s = s \",\" $k[j]; print s }' %s/$f.csv > %s/$f.cut; "
+                        "done; cmp %s/0.cut %s/1.cut && wc -l < %s/0.cut", d, d, d, d, d);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_eq(atol(out), 1 + 3 * 40 * 4);
+    gb_test_sh(NULL, 0, "rm -rf '%s'", d);
+}

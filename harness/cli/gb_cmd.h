@@ -9,6 +9,11 @@
 #define GB_CMD_H
 
 #include "gb_grid.h"
+#include "gb_opt.h"
+
+/* A macro value as a string literal. */
+#define GB_STR(x) GB_STR_(x)
+#define GB_STR_(x) #x
 
 /* Parse the value of --model for command cmd ("gridbench run"): 0 with
  * *out set, or EX_USAGE after printing "CMD: --model: expected 8-nocut,
@@ -28,5 +33,12 @@ int gb_cmd_footprint(int argc, char **argv);
 int gb_cmd_report(int argc, char **argv);
 int gb_cmd_compare(int argc, char **argv);
 int gb_cmd_dynamic(int argc, char **argv);
+int gb_cmd_export(int argc, char **argv);
+int gb_cmd_gppc(int argc, char **argv);
+
+/* The option tables (gb_opt.h) of the commands that have one: --help, the
+ * man page and tests/test_opt.c come from them. */
+extern const gb_cmd_doc gb_doc_env;
+extern const gb_cmd_doc gb_doc_export;
 
 #endif

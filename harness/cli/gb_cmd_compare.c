@@ -65,6 +65,9 @@ static void compare_usage(FILE *f)
 "      --changes FILE          every status change as CSV (stdout lists %d per kind)\n"
 "      --fail-on-regression PCT  exit 1 also when a group is significantly\n"
 "                              slower and its time ratio exceeds 1 + PCT/100\n"
+"      --allow-different-timing  compare runs timed differently (another\n"
+"                              --regime or --reps: refused by default, since\n"
+"                              their time ratios measure the timing too)\n"
 "      --allow-different-data  compare the common queries of runs on different\n"
 "                              data (refused by default)\n"
 "      --resamples N           bootstrap resamples (default %d)\n"
@@ -248,7 +251,11 @@ static void print_env(const input *o, const input *n)
     const gb_jv *jo = gb_jv_path(o->env, "run/jobs"), *jn = gb_jv_path(n->env, "run/jobs");
     if (jo && jn) env_field(gb_jv_get(o->env, "run"), gb_jv_get(n->env, "run"), "jobs", "worker processes",
                             diff, sizeof diff, same, sizeof same);
-    if (diff[0]) printf("environment  DIFFERS: %s\n             same: %s\n", diff, same[0] ? same : "-");
+    if (diff[0]) {
+        printf("environment  DIFFERS: %s\n             same: %s\n", diff, same[0] ? same : "-");
+        fprintf(stderr, CMD ": warning: the two runs were not measured alike (%s): every "
+                "faster/slower verdict below compares that difference too\n", diff);
+    }
     else printf("environment  same %s\n", same);
     double co = gb_jv_num(gb_jv_path(o->env, "calibration/cells_per_s"), NAN);
     double cn = gb_jv_num(gb_jv_path(n->env, "calibration/cells_per_s"), NAN);
@@ -498,7 +505,7 @@ static void draw_plot(const gb_cmp *c, const char *path, const char *title)
     }
 }
 
-enum { OPT_FAIL = 256, OPT_ALLOW, OPT_RESAMPLES, OPT_SEED, OPT_CHANGES, OPT_PLOT };
+enum { OPT_FAIL = 256, OPT_ALLOW, OPT_RESAMPLES, OPT_SEED, OPT_CHANGES, OPT_PLOT, OPT_ALLOW_TIMING };
 
 int gb_cmd_compare(int argc, char **argv)
 {
@@ -506,13 +513,14 @@ int gb_cmd_compare(int argc, char **argv)
         { "out", required_argument, 0, 'o' },           { "changes", required_argument, 0, OPT_CHANGES },
         { "fail-on-regression", required_argument, 0, OPT_FAIL },
         { "allow-different-data", no_argument, 0, OPT_ALLOW },
+        { "allow-different-timing", no_argument, 0, OPT_ALLOW_TIMING },
         { "resamples", required_argument, 0, OPT_RESAMPLES }, { "seed", required_argument, 0, OPT_SEED },
         { "plot", required_argument, 0, OPT_PLOT },
         { "help", no_argument, 0, 'h' },                { 0, 0, 0, 0 }
     };
     const char *out = NULL, *changes = NULL, *plot = NULL;
     double fail_pct = NAN;
-    int allow = 0;
+    int allow = 0, allow_timing = 0;
     gb_boot boot;
     gb_boot_default(&boot);
     unsigned long long v;
@@ -525,6 +533,7 @@ int gb_cmd_compare(int argc, char **argv)
         case OPT_CHANGES: changes = optarg; break;
         case OPT_PLOT: plot = optarg; break;
         case OPT_ALLOW: allow = 1; break;
+        case OPT_ALLOW_TIMING: allow_timing = 1; break;
         case OPT_FAIL: {
             char *end;
             fail_pct = strtod(optarg, &end);
@@ -600,6 +609,15 @@ int gb_cmd_compare(int argc, char **argv)
         rc = EX_DATAERR;
         goto done;
     }
+    char twhy[600] = "";
+    int tdiff = gb_cmp_timing_differs(cmp, twhy, sizeof twhy);
+    if (tdiff && !allow_timing) {
+        fprintf(stderr, CMD ": expected two runs timed alike, found %s: a time ratio between them "
+                "measures the timing as much as the solvers (pass --allow-different-timing to "
+                "compare anyway)\n", twhy);
+        rc = EX_DATAERR;
+        goto done;
+    }
     if (gb_cmp_compute(cmp, &boot) != 0) {
         rc = gb_diag_set(&d, EX_OSERR, in[1].csv, 0, 0, "expected memory for the comparison, found none");
         goto fail;
@@ -616,6 +634,9 @@ int gb_cmd_compare(int argc, char **argv)
     else
         printf("data         same map and scenario names, starts and goals in both CSVs (no checksums: "
                "env.json missing or without file list)\n");
+    if (tdiff)
+        printf("timing       DIFFERENT: %s -- time ratios compare the timing too "
+               "(--allow-different-timing)\n", twhy);
     print_env(&in[0], &in[1]);
     size_t np = gb_cmp_pairs(cmp);
     printf("pairs        %zu rows in both runs; %zu only in OLD, %zu only in NEW (not compared)\n", np,

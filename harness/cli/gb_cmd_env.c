@@ -11,45 +11,42 @@
  *     "host", "files": [ {"path","sha256","bytes"}, ... ],
  *     "calibration": {...} or null }
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "gb_alloc.h"
 #include "gb_cmd.h"
 #include "gb_env.h"
+#include "gb_opt.h"
 #include "gb_sha256.h"
 
 #define CMD "gridbench env"
 
-static void env_usage(FILE *f)
-{
-    fprintf(f,
-"usage: gridbench env [--out FILE] [--calibrate] [--model M] [FILE...]\n"
-"\n"
-"Print the measurement environment as a JSON object: CPU model, logical\n"
-"cores, kernel, compiler, compile flags, source commit, UTC date, host name,\n"
-"and the SHA-256 and size of every FILE (maps, scenarios, binaries).\n"
-"\n"
-"  -o, --out FILE      write the JSON to FILE (temporary file, then renamed)\n"
-"                      instead of standard output\n"
-"  -c, --calibrate     also time a fixed workload: single-source Dijkstra\n"
-"                      (gb_dijkstra_all) over the map of `gridbench gen\n"
-"                      --family random --size 256x256 --percent 20 --seed 1`,\n"
-"                      %d runs; reports the median ns and cells settled per s\n"
-"  -m, --model M       movement model of the calibration: 8-nocut (default),\n"
-"                      8-cut1, 8-cutall, 4\n"
-"  -h, --help          this text\n"
-"\n"
-"Exit status: 0 written; 64 bad usage; 66 a FILE is unreadable; 71 out of\n"
-"memory; 73/74 cannot write (sysexits.h).\n"
-"\n"
-"Example:\n"
-"  gridbench env --calibrate --out results/env.json \\\n"
-"      datasets/default/*.map datasets/default/*.scen\n",
-            GB_CALIB_RUNS);
-}
+static const gb_opt env_opts[] = {
+    { 'o', 'o', "out", "FILE", "write the JSON to FILE (temporary file, then renamed) instead of "
+      "standard output" },
+    { 'c', 'c', "calibrate", NULL, "also time a fixed workload: single-source Dijkstra "
+      "(gb_dijkstra_all) over the map of `gridbench gen --family random --size 256x256 --percent 20 "
+      "--seed 1`, " GB_STR(GB_CALIB_RUNS) " runs; reports the median ns and cells settled per s" },
+    { 'm', 'm', "model", "M", "movement model of the calibration: 8-nocut (default), 8-cut1, "
+      "8-cutall, 4" },
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+const gb_cmd_doc gb_doc_env = {
+    "env", "[--out FILE] [--calibrate] [--model M] [FILE...]",
+    "print the measurement environment as JSON (CPU, compiler, commit, checksums)",
+    "Print the measurement environment as a JSON object: CPU model, logical cores, kernel, "
+    "compiler, compile flags, source commit, UTC date, host name, and the SHA-256 and size of "
+    "every FILE (maps, scenarios, binaries).",
+    env_opts, NULL,
+    "gridbench env --calibrate --out results/env.json datasets/default/*.map datasets/default/*.scen",
+    "0 written; 64 bad usage; 66 a FILE is unreadable; 71 out of memory; 73/74 cannot write "
+    "(sysexits.h)."
+};
 
 typedef struct file_sum {
     const char *path;
@@ -99,36 +96,26 @@ static int report(const gb_diag *d)
 
 int gb_cmd_env(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        { "out", required_argument, 0, 'o' }, { "calibrate", no_argument, 0, 'c' },
-        { "model", required_argument, 0, 'm' }, { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 }
-    };
-    const char *out = NULL;
+    const char *out = NULL, *arg;
     int calibrate = 0;
     gb_model model = GB_MODEL_8_NOCUT;
     int c;
-    optind = 0;     /* glibc: full reinitialisation, also between calls */
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:cm:h", lo, NULL)) != -1) {
+    gb_opt_parser op;
+    if (gb_opt_begin(&op, &gb_doc_env) != 0) return EX_OSERR;
+    while ((c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
+        case 'o': out = arg; break;
         case 'c': calibrate = 1; break;
         case 'm': {
-            int e = gb_cli_model(CMD, optarg, &model);
-            if (e) return e;
+            int e = gb_cli_model(CMD, arg, &model);
+            if (e) { gb_opt_end(&op); return e; }
             break;
         }
-        case 'h': env_usage(stdout); return 0;
-        case ':':
-            fprintf(stderr, CMD ": %s: expected a value, found none\n", argv[optind - 1]);
-            return EX_USAGE;
-        default:
-            fprintf(stderr, CMD ": expected an option listed by --help, found '%s'\n",
-                    argv[optind - 1]);
-            return EX_USAGE;
+        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_env, stdout); return 0;
+        default: gb_opt_end(&op); return EX_USAGE;   /* gb_opt_next said why */
         }
     }
+    gb_opt_end(&op);
     if (out && !out[0]) {
         fprintf(stderr, CMD ": --out: expected a file name, found an empty string\n");
         return EX_USAGE;

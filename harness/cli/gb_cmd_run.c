@@ -10,6 +10,7 @@
 #define _GNU_SOURCE 1   /* sched_setaffinity, CPU_SET */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "gb_cmd.h"
+#include "gb_gppc.h"
 #include "gb_ocache.h"
 #include "gb_plan.h"
 #include "gb_run.h"
@@ -52,6 +54,9 @@ static void run_usage(FILE *f)
 "  -o, --out FILE        CSV file, written at the end (temp file + rename); while\n"
 "                        the run works, the queries done so far are kept in the\n"
 "                        journal FILE.partial (default: standard output)\n"
+"      --paths FILE      also write every row's path to FILE (CSV keyed like the\n"
+"                        rows: scen,line,solver,queue,cost_model,cells,waypoints;\n"
+"                        docs/run.md), so anyone can re-check the answers\n"
 "      --resume          continue an interrupted run with the same options: the\n"
 "                        queries in FILE.partial are kept, the rest are run, and\n"
 "                        FILE ends up as an uninterrupted run writes it (needs\n"
@@ -59,7 +64,8 @@ static void run_usage(FILE *f)
 "                        FILE exists: a finished run is refused, exit 73)\n"
 "      --fresh           start over although FILE.partial holds an earlier run's\n"
 "                        queries (without it, such a journal is refused: resume\n"
-"                        it with --resume)\n""      --retry STATUS[,STATUS]  run again the queries of the finished FILE that\n"
+"                        it with --resume)\n"
+"      --retry STATUS[,STATUS]  run again the queries of the finished FILE that\n"
 "                        have a row of one of these statuses (e.g. crash,timeout);\n"
 "                        every other row is kept byte for byte, and FILE is\n"
 "                        rewritten (temp file + rename; with --shard, FILE.shard\n"
@@ -67,7 +73,17 @@ static void run_usage(FILE *f)
 "                        inputs, checked row by row); needs --out\n"
 "      --map FILE        use FILE as the map of every scenario\n"
 "  -r, --reps N          timed repetitions per query (default 1): time_cold_ns is\n"
-"                        the first, time_ns the median of the others (warm)\n"
+"                        the first, time_ns the median of the others (warm);\n"
+"                        with --regime gppc, N passes and time_ns their mean\n"
+"      --gppc DIR        also run the GPPC entry in DIR (Entry.h and its C++\n"
+"                        sources): built into a plugin like `gridbench gppc\n"
+"                        build DIR`, reused from the cache, and every solver it\n"
+"                        registers is added to the run (docs/gppc.md)\n"
+"      --regime NAME     the order of timed runs (column regime): interleaved\n"
+"                        (default: per query, each pair runs its reps back to\n"
+"                        back) or gppc (per map, each pair in turn runs every\n"
+"                        query once per pass, as GPPC times entries; one\n"
+"                        process, the judged path from one more, untimed run)\n"
 "      --max-expanded N  stop a search after N expansions (status 'limit')\n"
 "      --max-ms N        stop a search after N ms of wall time (status 'limit';\n"
 "                        the clock is read every 256 expansions)\n"
@@ -183,21 +199,24 @@ static void cli_progress(void *ctx, const gb_run_progress *pr)
     }
 }
 
-static void print_summary(const gb_run_opts *o, const gb_run_totals *tot)
+static void print_summary(const gb_run_opts *o, gb_run_totals *tot)
 {
-    fprintf(stderr, "%-28s %-9s %7s %7s %7s %9s %12s %10s\n", "solver", "queue", "rows", "ok",
-            "failed", "scen_mis", "mean_exp", "mean_us");
+    fprintf(stderr, "%-28s %-9s %7s %7s %7s %9s %12s %10s %-21s %10s\n", "solver", "queue", "rows",
+            "ok", "failed", "scen_mis", "mean_exp", "median_us", "median_95%_ci_us", "mean_us");
     for (int pi = 0; pi < o->npairs; pi++) {
         const gb_run_pairsum *ps = &tot->pair[pi];
         uint64_t failed = 0;
         for (int k = 0; k < GB_ROW_NSTATUS; k++)
             if (gb_row_status_failed((gb_row_status)k)) failed += ps->status[k];
-        double n = ps->rows ? (double)ps->rows : 1.0;
-        fprintf(stderr, "%-28s %-9s %7llu %7llu %7llu %9llu %12.1f %10.2f\n", ps->name,
+        double n = ps->rows ? (double)ps->rows : 1.0, med, lo, hi;
+        char ci[64] = "-";
+        gb_run_pair_median(tot, pi, &med, &lo, &hi);
+        if (!isnan(lo)) snprintf(ci, sizeof ci, "[%.2f,%.2f]", lo / 1e3, hi / 1e3);
+        fprintf(stderr, "%-28s %-9s %7llu %7llu %7llu %9llu %12.1f %10.2f %-21s %10.2f\n", ps->name,
                 gb_pair_queue_name(&o->pairs[pi]),
                 (unsigned long long)ps->rows, (unsigned long long)ps->status[GB_ROW_OK],
                 (unsigned long long)failed, (unsigned long long)ps->status[GB_ROW_SCEN_MISMATCH],
-                (double)ps->expanded / n, (double)ps->time_ns / n / 1e3);
+                (double)ps->expanded / n, med / 1e3, ci, (double)ps->time_ns / n / 1e3);
     }
     fprintf(stderr, "gridbench run: %llu queries, %llu rows, %llu solver failures, "
             "%llu queries where the scenario's length disagrees with Dijkstra",
@@ -302,6 +321,7 @@ int gb_cmd_run(int argc, char **argv)
         { "first", required_argument, 0, 'F' },  { "count", required_argument, 0, 'C' },
         { "sample", required_argument, 0, 'P' },
         { "plugin", required_argument, 0, 'L' },
+        { "gppc", required_argument, 0, 'G' + 256 },
         { "pin", required_argument, 0, 'U' },
         { "external", required_argument, 0, 'E' },
         { "external-name", required_argument, 0, 'N' },
@@ -315,6 +335,8 @@ int gb_cmd_run(int argc, char **argv)
         { "shard", required_argument, 0, 'H' },
         { "oracle-cache", required_argument, 0, 'O' },
         { "no-oracle-cache", no_argument, 0, 'o' + 256 },
+        { "paths", required_argument, 0, 'p' + 256 },
+        { "regime", required_argument, 0, 'g' + 256 },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
     };
     static gb_run_opts o;
@@ -326,6 +348,8 @@ int gb_cmd_run(int argc, char **argv)
     int ns = 0, queues[GB_Q_COUNT * 4], nq = 0, all_solv = 0;
     char *lists[2][16];
     char *plugins[8];
+    const char *gppc_dirs[8];
+    int ngppc = 0;
     int nplug = 0, ext_ms_given = 0;
     char *ext_cmd[16], *ext_name[16] = { 0 };
     int next = 0;
@@ -368,6 +392,10 @@ int gb_cmd_run(int argc, char **argv)
         case 'C': if (parse_count("--count", optarg, &v)) return EX_USAGE; o.count = v; break;
         case 'P': if (parse_count("--sample", optarg, &v)) return EX_USAGE; o.sample = v; break;
         case 'S': o.strict = 1; break;
+        case 'G' + 256:
+            if (ngppc >= 8) { fprintf(stderr, "gridbench run: expected at most 8 --gppc, found more\n"); return EX_USAGE; }
+            gppc_dirs[ngppc++] = optarg;
+            break;
         case 'L':
             if (nplug >= 8) { fprintf(stderr, "gridbench run: expected at most 8 --plugin, found more\n"); return EX_USAGE; }
             plugins[nplug++] = optarg;
@@ -437,6 +465,15 @@ int gb_cmd_run(int argc, char **argv)
             break;
         case 'O': cache_dir = optarg; break;
         case 'o' + 256: no_cache = 1; break;
+        case 'p' + 256: o.paths_out = optarg; break;
+        case 'g' + 256:
+            if (strcmp(optarg, "interleaved") == 0) o.regime = GB_REGIME_INTERLEAVED;
+            else if (strcmp(optarg, "gppc") == 0) o.regime = GB_REGIME_GPPC;
+            else {
+                fprintf(stderr, "gridbench run: --regime: expected interleaved or gppc, found '%s'\n", optarg);
+                return EX_USAGE;
+            }
+            break;
         case 'f' + 256: o.fresh = 1; break;
         case 'r' + 256:
             for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ",")) {
@@ -474,6 +511,26 @@ int gb_cmd_run(int argc, char **argv)
             gb_diag_print(&pd, stderr);
             return prc;
         }
+    }
+    /* --gppc DIR: build (or find in the cache) the entry's plugin, load it,
+     * and run every solver it registers */
+    char *gppc_solvers[8 * GB_USER_MAX];
+    int ngs = 0;
+    for (int i = 0; i < ngppc; i++) {
+        gb_gppc_build_opts bo = { .dir = gppc_dirs[i], .use_make = 1 };
+        gb_gppc_built bb;
+        gb_diag pd;
+        gb_diag_clear(&pd);
+        int before = gb_user_count();
+        int prc = gb_gppc_build(&bo, &bb, &pd);
+        if (!prc) prc = gb_user_load_plugin(bb.so, &pd);
+        if (prc) {
+            fprintf(stderr, "gridbench run: --gppc: ");
+            gb_diag_print(&pd, stderr);
+            return prc;
+        }
+        for (int k = before; k < gb_user_count() && ngs < 8 * GB_USER_MAX; k++)
+            gppc_solvers[ngs++] = (char *)gb_user_at(k)->name;
     }
     /* split comma lists */
     for (int k = 0; k < 2; k++) {
@@ -518,6 +575,7 @@ int gb_cmd_run(int argc, char **argv)
         }
     }
     if (ns == 0 && next == 0) solvers[ns++] = (char *)"dijkstra";
+    for (int i = 0; i < ngs && ns < 64; i++) solvers[ns++] = gppc_solvers[i];
     int rc = add_pairs(&o, solvers, ns, queues, nq);
     if (rc) return rc;
     for (int i = 0; i < next; i++) {
@@ -558,6 +616,21 @@ int gb_cmd_run(int argc, char **argv)
                 : "--fresh");
         return EX_USAGE;
     }
+    if (o.regime == GB_REGIME_GPPC && o.jobs > 1) {
+        fprintf(stderr, "gridbench run: --regime gppc: expected one process (GPPC times one entry "
+                "at a time, alone), found --jobs %d\n", o.jobs);
+        return EX_USAGE;
+    }
+    if (o.paths_out && o.resume) {
+        fprintf(stderr, "gridbench run: --paths: expected a run from the start, found --resume (the "
+                "paths of the queries in the journal are not kept); run again with --fresh\n");
+        return EX_USAGE;
+    }
+    if (o.paths_out && o.retry) {
+        fprintf(stderr, "gridbench run: --retry: expected no --paths, found one (the paths of the "
+                "rows it keeps are not known); run the whole run again for them\n");
+        return EX_USAGE;
+    }
     if (o.resume && !o.out) {
         fprintf(stderr, "gridbench run: --resume: expected --out FILE (the run to continue), found none\n");
         return EX_USAGE;
@@ -595,6 +668,7 @@ int gb_cmd_run(int argc, char **argv)
         gb_diag_print(&d, stderr);
     }
     if (rc == 0 || rc == 1 || rc == 2) print_summary(&o, &tot);
+    gb_run_totals_free(&tot);
     return rc;
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sysexits.h>
 
 #include "gb_alloc.h"
@@ -24,32 +25,30 @@ static const struct {
     const char *name;
     int (*fn)(int, char **);
     const char *summary;
+    const gb_cmd_doc *doc;   /* its option table (gb_opt.h), NULL: not yet converted */
 } cmds[] = {
-    { "run",  gb_cmd_run,  "run solvers x queues over scenarios, check every path, write CSV" },
-    { "merge", gb_cmd_merge, "merge the CSVs of `run --shard I/N` into the CSV of one run" },
-    { "list", gb_cmd_list, "list solvers, heuristics, queues and movement models" },
-    { "gen",  gb_cmd_gen,  "generate Moving AI-format maps and scenarios (random, maze, rooms)" },
+    { "run",  gb_cmd_run,  "run solvers x queues over scenarios, check every path, write CSV", NULL },
+    { "merge", gb_cmd_merge, "merge the CSVs of `run --shard I/N` into the CSV of one run", NULL },
+    { "list", gb_cmd_list, "list solvers, heuristics, queues and movement models", NULL },
+    { "gen",  gb_cmd_gen,  "generate Moving AI-format maps and scenarios (random, maze, rooms)", NULL },
     { "heuristics", gb_cmd_heuristics,
-              "check heuristics for admissibility, consistency and informedness against exact distances" },
-    { "env",  gb_cmd_env,  "print the measurement environment as JSON (CPU, compiler, commit, checksums)" },
+              "check heuristics for admissibility, consistency and informedness against exact distances", NULL },
+    { "env",  gb_cmd_env,  "print the measurement environment as JSON (CPU, compiler, commit, checksums)",
+              &gb_doc_env },
     { "summary", gb_cmd_summary,
-              "per map x solver x queue statistics of a run's per-query CSV (percentiles, speedups)" },
+              "per map x solver x queue statistics of a run's per-query CSV (percentiles, speedups)", NULL },
     { "footprint", gb_cmd_footprint,
-              "images of the cells each solver expanded on one query (PPM + gnuplot parameters)" },
-    { "report", gb_cmd_report, "render report.md and report.html of a results/<run-id>/ folder" },
+              "images of the cells each solver expanded on one query (PPM + gnuplot parameters)", NULL },
+    { "report", gb_cmd_report, "render report.md and report.html of a results/<run-id>/ folder", NULL },
     { "compare", gb_cmd_compare,
-              "compare two runs: status changes first, then NEW/OLD time ratios with intervals and tests" },
+              "compare two runs: status changes first, then NEW/OLD time ratios with intervals and tests", NULL },
     { "dynamic", gb_cmd_dynamic,
-              "replay dynamic scenarios: D* Lite against A* from scratch, every plan checked" },
+              "replay dynamic scenarios: D* Lite against A* from scratch, every plan checked", NULL },
+    { "export", gb_cmd_export, "write a run's CSV as GPPC's result.csv or as GPPC's per-entry table",
+              &gb_doc_export },
+    { "gppc", gb_cmd_gppc, "build an entry of the GPPC competition (C++) into a plugin for `run --plugin`",
+              NULL },
 };
-
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: gridbench COMMAND [OPTIONS]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        fprintf(f, "  %-11s %s\n", cmds[i].name, cmds[i].summary);
-    fprintf(f, "\n`gridbench COMMAND --help` describes each command.\n");
-}
 
 /* Levenshtein distance of a and b (short words), for "did you mean". */
 static size_t edit_distance(const char *a, const char *b)
@@ -89,6 +88,48 @@ static int flushed(int rc)
     return rc;
 }
 
+#define NCMDS (sizeof cmds / sizeof cmds[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gridbench COMMAND [OPTIONS]\n\ncommands:\n");
+    for (size_t i = 0; i < NCMDS; i++)
+        fprintf(f, "  %-11s %s\n", cmds[i].name, cmds[i].summary);
+    fprintf(f, "  %-11s %s\n", "man", "print the man page of a command in roff (`make man` saves them)");
+    fprintf(f, "\n`gridbench COMMAND --help` describes each command.\n");
+}
+
+/* The date of the man pages: SOURCE_DATE_EPOCH (reproducible builds), or today. */
+static void man_date(char *b, size_t n)
+{
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    time_t t = sde && *sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(b, n, "%Y-%m-%d", &tm);
+}
+
+/* `gridbench man [NAME]`: the roff of gridbench-NAME(1), or with no NAME
+ * the list of the commands that have a page. */
+static int man(int argc, char **argv)
+{
+    char date[32];
+    man_date(date, sizeof date);
+    if (argc < 3) {
+        for (size_t i = 0; i < NCMDS; i++)
+            if (cmds[i].doc) printf("%s\n", cmds[i].name);
+        return flushed(0);
+    }
+    for (size_t i = 0; i < NCMDS; i++)
+        if (cmds[i].doc && strcmp(argv[2], cmds[i].name) == 0) {
+            gb_opt_man(cmds[i].doc, GB_VERSION, date, stdout);
+            return flushed(0);
+        }
+    fprintf(stderr, "gridbench man: expected a command with a man page (`gridbench man` lists "
+            "them), found '%s'\n", argv[2]);
+    return EX_USAGE;
+}
+
 int main(int argc, char **argv)
 {
     const char *fail = getenv("GRIDBENCH_FAIL_ALLOC");
@@ -116,6 +157,7 @@ int main(int argc, char **argv)
         printf("gridbench %s (commit %s)\nbuilt with %s: %s\n", GB_VERSION, e.commit, e.compiler, e.cflags);
         return flushed(0);
     }
+    if (strcmp(argv[1], "man") == 0) return man(argc, argv);
     size_t best = 0, bestd = 99;
     char names[512] = "";
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {

@@ -392,3 +392,27 @@ int gb_tmp_commit(FILE *f, const char *tmp, const char *path, gb_diag *d)
     int rc = gb_tmp_close(f, tmp, d);
     return rc ? rc : gb_tmp_rename(tmp, path, d);
 }
+
+int gb_make_dirs(const char *dir)
+{
+    char b[1100];
+    int k = snprintf(b, sizeof b, "%s", dir);
+    if (k < 0 || (size_t)k >= sizeof b) { errno = ENAMETOOLONG; return -1; }
+    for (char *p = b + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(b, 0777) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    return mkdir(b, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int gb_cache_dir(const char *sub, char *buf, size_t n)
+{
+    const char *x = getenv("XDG_CACHE_HOME");
+    int k;
+    if (x && x[0] == '/') k = snprintf(buf, n, "%s/gridbench/%s", x, sub);
+    else if ((x = getenv("HOME")) && x[0]) k = snprintf(buf, n, "%s/.cache/gridbench/%s", x, sub);
+    else return -1;
+    return k < 0 || (size_t)k >= n ? -1 : 0;
+}

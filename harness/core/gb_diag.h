@@ -135,6 +135,17 @@ int gb_tmp_commit(FILE *f, const char *tmp, const char *path, gb_diag *d);
 int gb_tmp_close(FILE *f, const char *tmp, gb_diag *d);
 int gb_tmp_rename(const char *tmp, const char *path, gb_diag *d);
 
+/* mkdir -p: create dir and every missing folder above it (mode 0777 less
+ * the umask).  0, also when it exists; or -1 with errno (ENAMETOOLONG
+ * past 1100 bytes).  Used by the caches (oracle, GPPC). */
+int gb_make_dirs(const char *dir);
+
+/* The per-user cache folder of gridbench's part sub ("oracle", "gppc"):
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/gridbench/<sub>, into buf (an
+ * XDG_CACHE_HOME that is not absolute is ignored, as the XDG spec says).
+ * 0, or -1 when neither variable helps or buf is too small. */
+int gb_cache_dir(const char *sub, char *buf, size_t n);
+
 /* Write a short, quoted, printable rendering of s[0..n) into out (size
  * outsz >= 8): 'abc', with non-printable bytes as \xNN and long inputs
  * cut with "[...]".  Used to build "found '...'" messages. */

@@ -39,12 +39,7 @@ struct gb_ocache {
 
 int gb_ocache_default_dir(char *buf, size_t n)
 {
-    const char *x = getenv("XDG_CACHE_HOME");
-    int k;
-    if (x && x[0] == '/') k = snprintf(buf, n, "%s/gridbench/oracle", x);
-    else if ((x = getenv("HOME")) && x[0]) k = snprintf(buf, n, "%s/.cache/gridbench/oracle", x);
-    else return -1;
-    return k < 0 || (size_t)k >= n ? -1 : 0;
+    return gb_cache_dir("oracle", buf, n);
 }
 
 static uint32_t rec_check(const rec *r, const char *sha)
@@ -120,22 +115,6 @@ static int write_all(int fd, const void *buf, size_t n)
     return 0;
 }
 
-/* mkdir -p */
-static int make_dirs(const char *dir)
-{
-    char b[1100];
-    int k = snprintf(b, sizeof b, "%s", dir);
-    if (k < 0 || (size_t)k >= sizeof b) { errno = ENAMETOOLONG; return -1; }
-    for (char *p = b + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(b, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(b, 0777) != 0 && errno != EEXIST) return -1;
-    return 0;
-}
-
 /* Replace the file by the header and the records in memory (temp file +
  * rename), the caller holding the lock. */
 static int rebuild(gb_ocache *c, const char *hdr)
@@ -169,7 +148,7 @@ gb_ocache *gb_ocache_open(const char *dir, const char *map_sha, gb_model m, gb_o
         gb_free(c);
         return NULL;
     }
-    if (make_dirs(dir) != 0) {
+    if (gb_make_dirs(dir) != 0) {
         gb_diag_set(d, EX_CANTCREAT, dir, 0, 0, "expected a writable oracle cache directory, "
                     "found '%s'", strerror(errno));
         gb_free(c);

@@ -21,10 +21,11 @@ static const char header[] =
     "guarantee,bound,status,cost,dijkstra_cost,scen_cost,scen_decimals,subopt,"
     "path_len,expanded,generated,scanned,pushes,pops,decreases,stale,peak_open,"
     "time_ns,time_cold_ns,reps,mem_bytes,prep_ns,time_source,solver_time_ns,"
-    "cost_model,euclid_lb,lb_ratio";
+    "cost_model,euclid_lb,lb_ratio,regime,first20_ns,max_call_ns,calls,storage_bytes,"
+    "prepare_ns";
 
 static const char kinds[] =
-    "..nnnnnn....nsnnnnnnnnnnnnnnnnnnn.n.nn";
+    "..nnnnnn....nsnnnnnnnnnnnnnnnnnnn.n.nn.nnnnn";
 _Static_assert(sizeof kinds == GB_ROWS_NCOL + 1, "one kind per column of the header");
 
 const char *gb_rows_header(void) { return header; }
@@ -140,5 +141,15 @@ void gb_row_write(FILE *out, const gb_row *w)
     if (w->solver_time_ns >= 0) fprintf(out, "%lld", (long long)w->solver_time_ns);
     fprintf(out, ",%s,%.8f,", w->cost_model, w->euclid_lb);
     if (w->has_path_cost && w->euclid_lb > 0) fprintf(out, "%.6f", w->path_cost / w->euclid_lb);
+    fprintf(out, ",%s,", w->regime ? w->regime : "interleaved");
+    if (w->first20_ns >= 0) fprintf(out, "%lld", (long long)w->first20_ns);
+    fputc(',', out);
+    if (w->max_call_ns >= 0) fprintf(out, "%lld", (long long)w->max_call_ns);
+    fputc(',', out);
+    if (w->calls > 0) fprintf(out, "%d", w->calls);
+    fputc(',', out);
+    if (w->storage_bytes) fprintf(out, "%llu", (unsigned long long)w->storage_bytes);
+    fputc(',', out);
+    if (w->prepare_ns) fprintf(out, "%llu", (unsigned long long)w->prepare_ns);
     fputc('\n', out);
 }

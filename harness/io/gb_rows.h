@@ -20,7 +20,7 @@
 #include <stdio.h>
 
 /* Number of columns of gb_rows_header(). */
-#define GB_ROWS_NCOL 38
+#define GB_ROWS_NCOL 44
 
 /* Columns that rows read back are checked by (0-based, in the header). */
 enum {
@@ -60,6 +60,13 @@ typedef struct gb_row {
     int reps;
     uint64_t mem_bytes, prep_ns;   /* 0: not known (an empty field) */
     int64_t solver_time_ns;        /* < 0: none (an empty field) */
+    /* the timing regime and GPPC's measures (docs/timing.md) */
+    const char *regime;            /* "interleaved" or "gppc" */
+    int64_t first20_ns;            /* time until the path covers 20 steps (or is complete); < 0: none */
+    int64_t max_call_ns;           /* the longest single call of the solver; < 0: none */
+    int calls;                     /* calls the solver took for its path; 0: none */
+    uint64_t storage_bytes;        /* per-map preprocessed data on disk; 0: none */
+    uint64_t prepare_ns;           /* per-map loading of that data (GPPC's PrepareForSearch); 0: none */
 } gb_row;
 
 /* The CSV header line, without a newline. */

@@ -28,6 +28,7 @@
 typedef struct crow {
     int32_t map, scen, solver, queue;   /* interned ids */
     int32_t model;                      /* interned id, -1 without the column */
+    int32_t timing;                     /* interned "regime, reps N", -1 without a reps column */
     int32_t group;
     long line;
     uint8_t status;                     /* gb_row_status */
@@ -46,7 +47,7 @@ typedef struct side {
 } side;
 
 struct gb_cmp {
-    gb_strtab maps, scens, solvers, queues, models, groups, mapscen;
+    gb_strtab maps, scens, solvers, queues, models, groups, mapscen, timings;
     side s[2];
     gb_cmp_group *g;
     size_t gcap;
@@ -56,6 +57,7 @@ struct gb_cmp {
     size_t nch;
     size_t npairs;
     char reason[512];    /* first pair whose data differ, "" when none */
+    char treason[512];   /* first pair timed differently, "" when none */
 };
 
 /* ---- row keys ----------------------------------------------------------- */
@@ -167,6 +169,8 @@ static int load_side(gb_cmp *c, int which, const char *path, gb_diag *d)
     if ((rc = gb_csv_require(&csv, col_names, C_NCOLS, idx, d)) != 0) { gb_csv_close(&csv); return rc; }
     int model_col = gb_csv_col(&csv, "model");
     s->has_model = model_col >= 0;
+    /* how a row was timed: its regime (absent: the only one there was) and reps */
+    int regime_col = gb_csv_col(&csv, "regime"), reps_col = gb_csv_col(&csv, "reps");
     s->has_xy = 1;
     for (int k = 0; k < 4; k++)
         if ((xy[k] = gb_csv_col(&csv, xy_names[k])) < 0) s->has_xy = 0;
@@ -211,6 +215,13 @@ static int load_side(gb_cmp *c, int which, const char *path, gb_diag *d)
         r.model = model_col >= 0 ? gb_strtab_intern(&c->models, gb_csv_field(&csv, model_col), NULL) : -1;
         if (r.map < 0 || r.scen < 0 || r.solver < 0 || r.queue < 0 || (model_col >= 0 && r.model < 0))
             goto nomem;
+        r.timing = -1;
+        if (reps_col >= 0) {
+            snprintf(key, sizeof key, "regime %s, reps %s",
+                     regime_col >= 0 ? gb_csv_field(&csv, regime_col) : "interleaved",
+                     gb_csv_field(&csv, reps_col));
+            if ((r.timing = gb_strtab_intern(&c->timings, key, NULL)) < 0) goto nomem;
+        }
         int added;
         snprintf(key, sizeof key, "%d:%d", (int)r.map, (int)r.scen);
         int32_t ms = gb_strtab_intern(&c->mapscen, key, &added);
@@ -265,6 +276,14 @@ static void pair_rows(gb_cmp *c)
         crow *q = &o->r[j];
         q->partner = 1;
         c->npairs++;
+        /* crash and limit rows ran fewer reps: only rows that answered say how they were timed */
+        if (!c->treason[0] && q->timing >= 0 && r->timing >= 0 && q->timing != r->timing
+            && !gb_row_status_failed((gb_row_status)q->status)
+            && !gb_row_status_failed((gb_row_status)r->status) && q->status != GB_ROW_LIMIT
+            && r->status != GB_ROW_LIMIT)
+            snprintf(c->treason, sizeof c->treason, "%s/%s line %ld of %s: %s in OLD, %s in NEW",
+                     c->solvers.str[r->solver], c->queues.str[r->queue], r->line, c->scens.str[r->scen],
+                     c->timings.str[q->timing], c->timings.str[r->timing]);
         if (c->reason[0]) continue;
         if (check_model && q->model != r->model) {
             snprintf(c->reason, sizeof c->reason, "movement model '%s' in OLD, '%s' in NEW",
@@ -303,6 +322,13 @@ size_t gb_cmp_ngroups(const gb_cmp *c) { return c->groups.n; }
 const gb_cmp_group *gb_cmp_group_at(const gb_cmp *c, size_t i) { return &c->g[i]; }
 size_t gb_cmp_nchanges(const gb_cmp *c) { return c->nch; }
 const gb_cmp_change *gb_cmp_change_at(const gb_cmp *c, size_t i) { return &c->ch[i]; }
+
+int gb_cmp_timing_differs(const gb_cmp *c, char *buf, size_t n)
+{
+    if (!c->treason[0]) return 0;
+    snprintf(buf, n, "%s", c->treason);
+    return 1;
+}
 
 int gb_cmp_data_differs(const gb_cmp *c, int sets, char *buf, size_t n)
 {
@@ -472,6 +498,7 @@ void gb_cmp_free(gb_cmp *c)
     gb_strtab_free(&c->solvers);
     gb_strtab_free(&c->queues);
     gb_strtab_free(&c->models);
+    gb_strtab_free(&c->timings);
     gb_strtab_free(&c->groups);
     gb_strtab_free(&c->mapscen);
     gb_free(c->g);

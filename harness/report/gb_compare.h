@@ -95,6 +95,11 @@ size_t gb_cmp_duplicates(const gb_cmp *c, int which_new);
  * x.scen: start (1, 2) goal ... in OLD, start (1, 3) ... in NEW"). */
 int gb_cmp_data_differs(const gb_cmp *c, int sets, char *buf, size_t n);
 
+/* Were two paired rows timed differently (another --regime or --reps, in
+ * rows that answered)?  1 with the first such pair described in buf, else
+ * 0: their time ratio would measure the timing, not the solvers. */
+int gb_cmp_timing_differs(const gb_cmp *c, char *buf, size_t n);
+
 /* Compute every group's figures with bootstrap settings *b.  0, or -1
  * when out of memory (the figures are then incomplete). */
 int gb_cmp_compute(gb_cmp *c, const gb_boot *b);

@@ -35,14 +35,14 @@ static int builtin_prepare(gb_exec *ex, int pi, gb_diag *d)
     return 0;
 }
 
-static int builtin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb_diag *d)
+static int builtin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, int reps, gb_answer *a, gb_diag *d)
 {
     const gb_pair *p = &ex->o->pairs[pi];
     const gb_grid *g = &ex->map.grid;
     int32_t si = gb_grid_id(g, s.x, s.y), ti = gb_grid_id(g, t.x, t.y);
     gb_result r;
     memset(&r, 0, sizeof r);
-    for (int rep = 0; rep < ex->o->reps; rep++) {
+    for (int rep = 0; rep < reps; rep++) {
         int64_t t0 = gb_now_ns();
         int e = gb_solve(ex->ws, &p->spec, queue_of(p), si, ti, &r);
         int64_t t1 = gb_now_ns();
@@ -51,7 +51,7 @@ static int builtin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb
                                p->spec.name);
         ex->times[rep] = t1 - t0;
     }
-    a->nrep = ex->o->reps;
+    a->nrep = reps;
     a->rs = r.status;
     a->cost = r.cost;
     a->st = r.st;

@@ -11,6 +11,16 @@
  *
  * The cost of a user path is the sum of its steps (1 or sqrt 2 by
  * shape); an illegal step is the validator's to report.
+ *
+ * A plugin that reports its own measures (gb_plugin_metrics, gb_user.h;
+ * GPPC entries built by `gridbench gppc build` do) is read right after
+ * each prepare and each solve: per map, its offline preprocessing time
+ * becomes prep_ns (kept also when the index was reused), and its online
+ * setup and storage go to prepare_ns and storage_bytes; per query, the
+ * time of its own calls (GetPath) replaces the runner's, with calls,
+ * first20_ns and max_call_ns, and time_source says who measured.  A path
+ * the plugin refused (a bent GPPC segment) is `invalid_path` with the
+ * plugin's reason.
  */
 #include "gb_exec.h"
 
@@ -25,6 +35,22 @@ static uint64_t plugin_bytes(const gb_exec *ex, int pi, const gb_grid *g)
     return 0;   /* not known */
 }
 
+/* Read the plugin's own figures of the prepare just done: GB_PREP_SET
+ * when it measured its preprocessing (ex->prep[pi] set), else 0. */
+static int map_metrics(gb_exec *ex, int pi)
+{
+    gb_user_metrics m;
+    ex->storage[pi] = ex->prepare_ns[pi] = 0;
+    ex->prep_why[pi][0] = '\0';
+    if (gb_user_metrics_get(ex->o->pairs[pi].user, &m) != 1) return 0;
+    if (m.have & GB_UM_ERROR) snprintf(ex->prep_why[pi], sizeof ex->prep_why[pi], "%s", m.reason);
+    if (!(m.have & GB_UM_MAP)) return 0;
+    ex->storage[pi] = m.storage_bytes;
+    ex->prepare_ns[pi] = m.prepare_ns ? m.prepare_ns : 1;
+    ex->prep[pi] = m.preprocess_ns;
+    return GB_PREP_SET;
+}
+
 static int plugin_prepare(gb_exec *ex, int pi, gb_diag *d)
 {
     (void)d;
@@ -33,7 +59,7 @@ static int plugin_prepare(gb_exec *ex, int pi, gb_diag *d)
     ex->uprep[pi] = gb_user_prepare(ex->o->pairs[pi].user, &ex->map.grid, ex->o->model) == 0
                         ? GB_UPREP_DONE : GB_UPREP_FAILED;
     if (ex->inflight) *ex->inflight = -1;
-    return 0;
+    return map_metrics(ex, pi);
 }
 
 /* Run user solver u once from cell s to t; the path (cell ids) goes to
@@ -51,7 +77,27 @@ static int32_t run_once(gb_exec *ex, const gb_user_solver *u, int32_t s, int32_t
     return n;
 }
 
-static int plugin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb_diag *d)
+/* Read the plugin's own figures of the solve just done (rep rep, which
+ * returned n): its time replaces the runner's in ex->times[rep]. */
+static void query_metrics(gb_exec *ex, int pi, int rep, int32_t n, gb_answer *a)
+{
+    gb_user_metrics m;
+    a->msg[0] = '\0';
+    if (gb_user_metrics_get(ex->o->pairs[pi].user, &m) != 1) return;
+    if (m.have & GB_UM_QUERY) {
+        ex->times[rep] = (int64_t)m.total_ns;
+        a->calls = (int)m.calls;
+        a->first20_ns = (int64_t)m.first20_ns;
+        a->max_call_ns = (int64_t)m.max_call_ns;
+        snprintf(ex->tsrc[pi], sizeof ex->tsrc[pi], "%s", m.time_source[0] ? m.time_source : "plugin");
+    }
+    if (m.have & GB_UM_SEGMENT)
+        snprintf(a->msg, sizeof a->msg, "segment %lld: %s", (long long)m.bad_segment, m.reason);
+    else if ((m.have & GB_UM_ERROR) && n < 0)
+        snprintf(a->msg, sizeof a->msg, "%s", m.reason);
+}
+
+static int plugin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, int reps, gb_answer *a, gb_diag *d)
 {
     (void)d;
     const gb_pair *p = &ex->o->pairs[pi];
@@ -64,6 +110,7 @@ static int plugin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb_
         int64_t dt = gb_now_ns() - t0;
         ex->prep[pi] = dt > 0 ? (uint64_t)dt : 1;
         if (ex->inflight) *ex->inflight = -1;
+        map_metrics(ex, pi);
     }
     a->nrep = 1;
     ex->times[0] = 0;
@@ -82,23 +129,26 @@ static int plugin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb_
     if (ex->uprep[pi] == GB_UPREP_FAILED) {
         a->fail = GB_EXT_CRASH;   /* not run: its per-map preparation failed */
         snprintf(a->msg, sizeof a->msg, "the user solver's prepare hook failed on this map "
-                 "(returned -1)");
+                 "(returned -1)%s%s", ex->prep_why[pi][0] ? ": " : "", ex->prep_why[pi]);
         return 0;
     }
     int32_t si = gb_grid_id(g, s.x, s.y), ti = gb_grid_id(g, t.x, t.y), n = 0;
     if (ex->inflight) *ex->inflight = pi;   /* a crash now is this pair's */
-    for (int rep = 0; rep < ex->o->reps; rep++) {
+    for (int rep = 0; rep < reps; rep++) {
         int64_t t0 = gb_now_ns();
         n = run_once(ex, p->user, si, ti, a);
         ex->times[rep] = gb_now_ns() - t0;
+        query_metrics(ex, pi, rep, n, a);
         if (n < 0 && a->fail == GB_EXT_PATH) {
             a->fail = GB_EXT_CRASH;   /* the solver says it failed */
+            char why[sizeof a->msg];
+            memcpy(why, a->msg, sizeof why);
             snprintf(a->msg, sizeof a->msg, "the user solver reported an internal error "
-                     "(returned a negative length)");
+                     "(returned a negative length)%s%.150s", why[0] ? ": " : "", why);
         }
     }
     if (ex->inflight) *ex->inflight = -1;
-    a->nrep = ex->o->reps;
+    a->nrep = reps;
     a->counters = 1;
     double c = 0.0;
     for (int32_t i = 0; i < a->n; i++) {

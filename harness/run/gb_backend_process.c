@@ -42,7 +42,7 @@ static int process_prepare(gb_exec *ex, int pi, gb_diag *d)
     return 0;
 }
 
-static int process_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb_diag *d)
+static int process_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, int reps, gb_answer *a, gb_diag *d)
 {
     (void)d;
     gb_ext *e = ex->ext[pi];
@@ -51,7 +51,7 @@ static int process_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb
     gb_ext_status es = GB_EXT_CRASH;
     int self_ok = 1;
     a->nrep = 0;
-    for (int rep = 0; rep < ex->o->reps; rep++) {
+    for (int rep = 0; rep < reps; rep++) {
         es = gb_ext_query(e, ++ex->ext_id, s, t, &ea);
         ex->times[a->nrep] = ea.wall_ns;
         ex->self[a->nrep] = ea.self_ns;

@@ -24,6 +24,7 @@
 
 #include "gb_alloc.h"
 #include "gb_anyangle.h"
+#include "gb_paths.h"
 #include "gb_rows.h"
 #include "gb_scen.h"
 #include "gb_shard.h"
@@ -58,6 +59,11 @@ const char *gb_pair_queue_name(const gb_pair *p)
 const char *gb_pair_solver_name(const gb_pair *p)
 {
     return p->ext_cmd && !p->ext_named ? GB_SHARD_ANY_EXTERNAL : p->spec.name;
+}
+
+const char *gb_regime_name(int regime)
+{
+    return regime == GB_REGIME_GPPC ? "gppc" : "interleaved";
 }
 
 const gb_backend_ops *gb_backend_of(const gb_pair *p)
@@ -102,8 +108,9 @@ void gb_qres_clear_text(gb_qres *r)
 {
     free(r->rows);      /* from open_memstream or the pool's reader: the C allocator */
     free(r->notes);
-    r->rows = r->notes = NULL;
-    r->rows_len = r->notes_len = 0;
+    free(r->paths);
+    r->rows = r->notes = r->paths = NULL;
+    r->rows_len = r->notes_len = r->paths_len = 0;
 }
 
 void gb_qres_free(gb_qres *r)
@@ -115,6 +122,8 @@ void gb_qres_free(gb_qres *r)
     gb_free(r->name);
     memset(r, 0, sizeof *r);
 }
+
+static void batch_free(gb_exec *ex);
 
 /* ---- the exec and its map ---------------------------------------------- */
 
@@ -155,10 +164,15 @@ void gb_exec_free(gb_exec *ex)
     gb_free(ex->prep);
     gb_free(ex->mem);
     gb_free(ex->uprep);
+    gb_free(ex->storage);
+    gb_free(ex->prepare_ns);
+    gb_free(ex->tsrc);
+    gb_free(ex->prep_why);
     gb_free(ex->skip);
     gb_free(ex->times);
     gb_free(ex->self);
     gb_free(ex->runs);
+    batch_free(ex);
     memset(ex, 0, sizeof *ex);
 }
 
@@ -174,12 +188,17 @@ int gb_exec_init(gb_exec *ex, const gb_run_opts *o, const gb_plan *pl, gb_diag *
     ex->prep = gb_calloc(np, sizeof *ex->prep);
     ex->mem = gb_calloc(np, sizeof *ex->mem);
     ex->uprep = gb_calloc(np, sizeof *ex->uprep);
+    ex->storage = gb_calloc(np, sizeof *ex->storage);
+    ex->prepare_ns = gb_calloc(np, sizeof *ex->prepare_ns);
+    ex->tsrc = gb_calloc(np, sizeof *ex->tsrc);
+    ex->prep_why = gb_calloc(np, sizeof *ex->prep_why);
     ex->skip = gb_calloc(np, sizeof *ex->skip);
     ex->times = gb_malloc(nr * sizeof *ex->times);
     ex->self = gb_malloc(nr * sizeof *ex->self);
     ex->runs = gb_calloc(np, sizeof(pairrun));
     if (!ex->be || !ex->ext || !ex->pname || !ex->prep || !ex->mem || !ex->uprep || !ex->skip
-        || !ex->times || !ex->self || !ex->runs) {
+        || !ex->times || !ex->self || !ex->runs || !ex->storage || !ex->prepare_ns || !ex->tsrc
+        || !ex->prep_why) {
         gb_exec_free(ex);
         return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none");
     }
@@ -275,7 +294,7 @@ static int exec_map(gb_exec *ex, int si, gb_diag *d)
         rc = ex->be[pi]->prepare(ex, pi, d);
         int64_t t = gb_now_ns() - t0;
         if (rc > 0) return rc;
-        ex->prep[pi] = rc == GB_PREP_NONE ? 0 : t > 0 ? (uint64_t)t : 1;
+        if (rc != GB_PREP_SET) ex->prep[pi] = rc == GB_PREP_NONE ? 0 : t > 0 ? (uint64_t)t : 1;
     }
     return o->oracle_cache ? open_cache(ex, ps, d) : 0;
 }
@@ -300,6 +319,7 @@ static void row_query(gb_row *w, const char *mname, const char *scen, const gb_q
     w->scen_decimals = q->decimals;
     w->euclid_lb = gb_anyangle_dist((gb_xy){ q->sx, q->sy }, (gb_xy){ q->gx, q->gy });
     w->solver_time_ns = -1;
+    w->first20_ns = w->max_call_ns = -1;
 }
 
 /* The pair's part of a row, with status st and no answer. */
@@ -311,8 +331,9 @@ static void row_pair(gb_row *w, gb_exec *ex, int pi, int st)
     w->queue = gb_pair_queue_name(p);
     w->guarantee = gb_guarantee_name(gu);
     w->status = gb_row_status_name((gb_row_status)st);
-    w->time_source = ex->be[pi]->time_source;
+    w->time_source = ex->tsrc[pi][0] ? ex->tsrc[pi] : ex->be[pi]->time_source;
     w->cost_model = gb_cost_model_name(gb_pair_cost_model(p));
+    w->regime = gb_regime_name(ex->o->regime);
 }
 
 /* Rows of status st for every pair, with no answer (blocked endpoints,
@@ -332,6 +353,124 @@ static void rows_all(gb_exec *ex, const gb_plan_scen *ps, const gb_query *q, int
         if (keep_names) memcpy(res->name[pi], ex->pname[pi], sizeof res->name[pi]);
         else res->name[pi][0] = '\0';
     }
+}
+
+/* ---- the gppc regime ---------------------------------------------------- */
+
+/* The timings of one batch: the run's consecutive positions on one
+ * scenario file, every pair over every query, pass after pass
+ * (solver-major), each query once per pass.  Index [pi * n + j] for
+ * pair pi and the batch's j-th query; have = 0: not timed (the pair was
+ * skipped, over --max-mem, or the query has a blocked endpoint). */
+struct gb_batch {
+    int scen;                /* plan scenario of the batch, -1: none yet */
+    size_t first, n;         /* todo positions [first, first + n) */
+    size_t cap;              /* slots allocated per array */
+    int64_t *sum, *cold, *f20, *maxc;
+    uint8_t *have;
+};
+
+static void batch_free(gb_exec *ex)
+{
+    struct gb_batch *b = ex->batch;
+    if (!b) return;
+    gb_free(b->sum);
+    gb_free(b->cold);
+    gb_free(b->f20);
+    gb_free(b->maxc);
+    gb_free(b->have);
+    gb_free(b);
+    ex->batch = NULL;
+}
+
+/* The todo position of plan index k (positions arrive in order: the
+ * search starts at the batch's first). */
+static size_t todo_pos(const gb_exec *ex, size_t k)
+{
+    size_t p = ex->batch && ex->batch->scen >= 0 ? ex->batch->first : 0;
+    while (p < ex->ntodo && ex->todo[p] != k) p++;
+    if (p == ex->ntodo) for (p = 0; p < ex->ntodo && ex->todo[p] != k; p++) {}
+    return p;
+}
+
+/* Time the batch that starts at todo position pos (the map is loaded). */
+static int batch_time(gb_exec *ex, size_t pos, gb_diag *d)
+{
+    const gb_run_opts *o = ex->o;
+    const int scen = ex->pl->item[ex->todo[pos]].scen, np = o->npairs, reps = o->reps;
+    size_t n = 0;
+    while (pos + n < ex->ntodo && ex->pl->item[ex->todo[pos + n]].scen == scen) n++;
+    struct gb_batch *b = ex->batch;
+    if (!b && !(b = ex->batch = gb_calloc(1, sizeof *b))) goto oom;
+    size_t need = (size_t)np * n;
+    if (need > b->cap) {
+        gb_free(b->sum); gb_free(b->cold); gb_free(b->f20); gb_free(b->maxc); gb_free(b->have);
+        b->sum = gb_malloc(need * sizeof *b->sum);
+        b->cold = gb_malloc(need * sizeof *b->cold);
+        b->f20 = gb_malloc(need * sizeof *b->f20);
+        b->maxc = gb_malloc(need * sizeof *b->maxc);
+        b->have = gb_malloc(need);
+        b->cap = need;
+        if (!b->sum || !b->cold || !b->f20 || !b->maxc || !b->have) { b->cap = 0; goto oom; }
+    }
+    b->scen = scen;
+    b->first = pos;
+    b->n = n;
+    memset(b->sum, 0, need * sizeof *b->sum);
+    memset(b->f20, 0, need * sizeof *b->f20);
+    memset(b->maxc, 0, need * sizeof *b->maxc);
+    memset(b->have, 0, need);
+    const gb_plan_scen *ps = &ex->pl->scen[scen];
+    const gb_grid *g = &ex->map.grid;
+    for (int pi = 0; pi < np; pi++) {
+        uint64_t mem = ex->mem[pi] ? ex->mem[pi] : ex->be[pi]->bytes(ex, pi, g);
+        if (ex->skip[pi] || (o->max_mem && mem > o->max_mem)) continue;
+        for (size_t j = 0; j < n; j++) b->have[(size_t)pi * n + j] = 1;
+        for (int pass = 0; pass < reps; pass++)
+            for (size_t j = 0; j < n; j++) {
+                size_t x = (size_t)pi * n + j;
+                const gb_plan_item *it = &ex->pl->item[ex->todo[pos + j]];
+                const gb_query *q = &ps->sc.q[it->qi];
+                gb_diag qd;
+                if (!b->have[x] || gb_scen_check_query(&ps->sc, it->qi, &ex->map, &qd) != 0) {
+                    b->have[x] = 0;
+                    continue;
+                }
+                gb_answer a;
+                memset(&a, 0, sizeof a);
+                int rc = ex->be[pi]->solve(ex, pi, (gb_xy){ q->sx, q->sy }, (gb_xy){ q->gx, q->gy }, 1,
+                                           &a, d);
+                if (rc) return rc;
+                if (a.fail != GB_EXT_PATH) { b->have[x] = 0; continue; }   /* judged per query */
+                int64_t t = ex->times[0];
+                b->sum[x] += t;
+                if (pass == 0) b->cold[x] = t;
+                b->f20[x] += a.calls ? a.first20_ns : t;
+                int64_t mc = a.calls ? a.max_call_ns : t;
+                if (mc > b->maxc[x]) b->maxc[x] = mc;
+            }
+    }
+    return 0;
+oom:
+    return gb_diag_set(d, EX_OSERR, ex->mpath, 0, 0, "expected memory for the gppc regime's "
+                       "timings, found none");
+}
+
+/* The gppc regime: the batch timing of query k, pair pi, into *pr (times
+ * of the passes replace the one untimed run that gave the path). */
+static void batch_times(gb_exec *ex, size_t k, int pi, struct pairrun *pr)
+{
+    struct gb_batch *b = ex->batch;
+    size_t pos = todo_pos(ex, k);
+    if (!b || pos < b->first || pos >= b->first + b->n) return;
+    size_t x = (size_t)pi * b->n + (pos - b->first);
+    if (!b->have[x] || pr->a.fail != GB_EXT_PATH) return;
+    const int reps = ex->o->reps;
+    pr->med = b->sum[x] / reps;
+    pr->cold = b->cold[x];
+    pr->a.first20_ns = b->f20[x] / reps;
+    pr->a.max_call_ns = b->maxc[x];
+    pr->a.nrep = reps;
 }
 
 /* ---- the query ---------------------------------------------------------- */
@@ -355,13 +494,19 @@ static int run_pair(gb_exec *ex, int pi, const gb_query *q, pairrun *pr, gb_diag
         pr->a.nrep = 1;
         ex->times[0] = 0;
     } else {
-        int rc = ex->be[pi]->solve(ex, pi, sxy, txy, &pr->a, d);
+        const int gppc = o->regime == GB_REGIME_GPPC;   /* timed by batch_time: one run for the path */
+        int rc = ex->be[pi]->solve(ex, pi, sxy, txy, gppc ? 1 : o->reps, &pr->a, d);
         if (rc) return rc;
     }
     if (!pr->a.mem) pr->a.mem = mem;
     pr->cold = ex->times[0];
     /* warm = the median of the reps after the first (the first is time_cold_ns) */
     pr->med = pr->a.nrep > 1 ? gb_median_i64(ex->times + 1, pr->a.nrep - 1) : ex->times[0];
+    if (pr->a.calls == 0 && pr->a.fail == GB_EXT_PATH && !w->over_mem) {   /* one call did it all */
+        pr->a.calls = 1;
+        pr->a.first20_ns = pr->a.max_call_ns = pr->med;
+    }
+    if (o->regime == GB_REGIME_GPPC) batch_times(ex, ex->k, pi, pr);
     w->ext_status = pr->a.fail;
     w->rs = pr->a.rs;
     w->gu = gb_pair_guarantee(p, o->model, &w->bound);
@@ -371,10 +516,15 @@ static int run_pair(gb_exec *ex, int pi, const gb_query *q, pairrun *pr, gb_diag
         w->grid_bound = gb_solver_grid_bound(&p->spec, o->model);
         w->euclid = gb_anyangle_dist(sxy, txy);
     }
-    if (pr->a.fail == GB_EXT_PATH && pr->a.rs == GB_FOUND)
+    if (pr->a.fail == GB_EXT_PATH && pr->a.rs == GB_FOUND) {
         w->valid = w->anyangle
             ? gb_validate_anyangle(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
             : gb_validate_path(grid, o->model, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc);
+        if (ex->paths_f)   /* now: the next pair, or the oracle, reuses xy[] */
+            gb_paths_write(ex->paths_f, ex->pl->scen[ex->pl->item[ex->k].scen].path, q->line,
+                           ex->pname[pi], gb_pair_queue_name(p),
+                           gb_cost_model_name(gb_pair_cost_model(p)), ex->xy, pr->a.n);
+    }
     return 0;
 }
 
@@ -408,7 +558,7 @@ static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row 
     if (gb_row_status_failed(st))
         gb_exec_note(ex, GB_NOTE_FAILURE, "%s:%ld: %s on %s/%s: %s%s%s%s", qrow->scen, qrow->line,
                      gb_row_status_name(st), ex->pname[pi], gb_pair_queue_name(p),
-                     st == GB_ROW_INVALID ? pr->pc.msg : "",
+                     st == GB_ROW_INVALID ? (pr->a.msg[0] ? pr->a.msg : pr->pc.msg) : "",
                      st == GB_ROW_SUBOPTIMAL ? (pr->w.anyangle ? "any-angle cost above its bound x "
                                                 "the grid optimum (Dijkstra's)"
                                                 : "cost differs from Dijkstra's") : "",
@@ -444,7 +594,14 @@ static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row 
     w.reps = pr->a.nrep;
     w.mem_bytes = pr->a.mem;
     w.prep_ns = ex->prep[pi];
+    w.storage_bytes = ex->storage[pi];
+    w.prepare_ns = ex->prepare_ns[pi];
     w.solver_time_ns = pr->a.self_ns;
+    if (pr->a.calls > 0) {
+        w.calls = pr->a.calls;
+        w.first20_ns = pr->a.first20_ns;
+        w.max_call_ns = pr->a.max_call_ns;
+    }
     gb_row_write(ex->rows_f, &w);
 }
 
@@ -459,12 +616,20 @@ int gb_exec_query(gb_exec *ex, size_t k, gb_qres *res, gb_diag *d)
     gb_qres_clear_text(res);
     ex->rows_f = open_memstream(&res->rows, &res->rows_len);
     ex->notes_f = open_memstream(&res->notes, &res->notes_len);
-    if (!ex->rows_f || !ex->notes_f) {
+    ex->paths_f = o->paths_out ? open_memstream(&res->paths, &res->paths_len) : NULL;
+    ex->k = k;
+    if (!ex->rows_f || !ex->notes_f || (o->paths_out && !ex->paths_f)) {
         rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
         goto out;
     }
     if ((rc = exec_map(ex, it->scen, d)) != 0) goto out;
     res->oracle_hit = 0;
+    if (o->regime == GB_REGIME_GPPC && ex->todo) {   /* time the batch first, solver-major */
+        size_t pos = todo_pos(ex, k);
+        if (!ex->batch || ex->batch->scen != it->scen || pos < ex->batch->first
+            || pos >= ex->batch->first + ex->batch->n)
+            if ((rc = batch_time(ex, pos, d)) != 0) goto out;
+    }
 
     if ((rc = gb_scen_check_query(&ps->sc, it->qi, &ex->map, d)) != 0) {
         if (!endpoint_blocked(q, &ex->map.grid)) goto out;   /* size or bounds: bad input */
@@ -512,7 +677,9 @@ out:
         rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
     if (ex->notes_f && fclose(ex->notes_f) != 0 && !rc)
         rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
-    ex->rows_f = ex->notes_f = NULL;
+    if (ex->paths_f && fclose(ex->paths_f) != 0 && !rc)
+        rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory, found none");
+    ex->rows_f = ex->notes_f = ex->paths_f = NULL;
     return rc;
 }
 

@@ -71,6 +71,7 @@ typedef struct gb_qres {
     char (*name)[64];     /* [npairs] the rows' solver names */
     char *rows;  size_t rows_len;
     char *notes; size_t notes_len;
+    char *paths; size_t paths_len;   /* --paths lines (gb_paths.h), or empty */
 } gb_qres;
 
 int gb_qres_init(gb_qres *r, int npairs);
@@ -91,6 +92,11 @@ typedef struct gb_answer {
     int nrep;                /* timed runs, times in the exec's times[0..nrep) */
     int64_t self_ns;         /* the solver's own median time, < 0: none */
     uint64_t mem;            /* bytes it held (0: not known) */
+    /* GPPC's measures of the last run, for a solver answering in several
+     * calls (0 calls: the backend does not measure them; the runner then
+     * takes one call of the whole time) */
+    int calls;
+    int64_t first20_ns, max_call_ns;
     char msg[256];           /* why it failed */
 } gb_answer;
 
@@ -105,10 +111,10 @@ typedef struct gb_backend_ops {
      * 0, GB_PREP_NONE (nothing was prepared: prep_ns is empty), or a
      * sysexits code with *d filled (the run stops). */
     int (*prepare)(gb_exec *ex, int pi, gb_diag *d);
-    /* Per query: run the pair ex->o->reps times (fewer when it fails) on
-     * start s, goal t; the path goes to ex->xy, the times to ex->times.
-     * 0, or a sysexits code with *d filled (out of memory: the run stops). */
-    int (*solve)(gb_exec *ex, int pi, gb_xy s, gb_xy t, gb_answer *a, gb_diag *d);
+    /* Per query: run the pair reps times (fewer when it fails) on start
+     * s, goal t; the path goes to ex->xy, the times to ex->times.  0, or a
+     * sysexits code with *d filled (out of memory: the run stops). */
+    int (*solve)(gb_exec *ex, int pi, gb_xy s, gb_xy t, int reps, gb_answer *a, gb_diag *d);
     /* Bytes its search state takes on grid g before it runs (0: not known). */
     uint64_t (*bytes)(const gb_exec *ex, int pi, const gb_grid *g);
     /* Per map, before the map is freed (also after a failed prepare). */
@@ -118,6 +124,7 @@ typedef struct gb_backend_ops {
 } gb_backend_ops;
 
 #define GB_PREP_NONE (-1)
+#define GB_PREP_SET (-2)     /* the backend set ex->prep[pi] itself (its own measure) */
 
 extern const gb_backend_ops gb_backend_builtin, gb_backend_plugin, gb_backend_process;
 
@@ -143,6 +150,9 @@ struct gb_exec {
     uint64_t *prep;          /* [npairs] preparation on this map, ns */
     uint64_t *mem;           /* [npairs] search-state bytes on this map once prepared, 0: not known */
     uint8_t *uprep;          /* [npairs] plugin pairs: GB_UPREP_* on this map */
+    uint64_t *storage, *prepare_ns;  /* [npairs] a plugin's own figures of this map (0: none) */
+    char (*tsrc)[16];        /* [npairs] a plugin's own time source ("gppc"), "" for the backend's */
+    char (*prep_why)[160];   /* [npairs] why a plugin's prepare failed, "" when it did not say */
     /* crash isolation (workers only) */
     volatile int32_t *inflight;  /* shared with the parent: the pair running, -1 none */
     uint8_t *skip;           /* [npairs] pairs that crashed this query's worker before */
@@ -155,7 +165,12 @@ struct gb_exec {
     int64_t *times, *self;   /* [reps] */
     gb_solver_spec oracle;
     FILE *rows_f, *notes_f;  /* memory streams of the query being run */
+    FILE *paths_f;           /* --paths: the query's path lines, or NULL */
     void *runs;              /* [npairs] each pair's answer on the query (gb_exec.c) */
+    const size_t *todo;      /* this run's plan indices, in order (the gppc regime's batches) */
+    size_t ntodo;
+    struct gb_batch *batch;  /* the gppc regime: timings of the current batch (gb_exec.c) */
+    size_t k;                /* the plan index of the query being run */
 };
 
 /* The queue of the oracle: the fastest exact one. */

@@ -48,7 +48,7 @@ typedef struct msg_head {
     uint32_t magic, kind;
     uint64_t pos;            /* position in the run's todo list */
     int32_t scen_ok, oracle_hit;
-    uint64_t rows_len, notes_len;
+    uint64_t rows_len, notes_len, paths_len;
 } msg_head;
 
 /* A command to a worker: a position (UINT64_MAX: stop), then nskip int32
@@ -102,11 +102,11 @@ static int read_full(int fd, void *b, size_t n)
 
 static size_t msg_size(int npairs, const msg_head *h)
 {
-    return sizeof *h + (size_t)npairs * (1 + 8 + 8 + 64) + h->rows_len + h->notes_len;
+    return sizeof *h + (size_t)npairs * (1 + 8 + 8 + 64) + h->rows_len + h->notes_len + h->paths_len;
 }
 
 /* The worker's loop: read positions, execute, send results.  Never returns. */
-static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *todo, int cmd,
+static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *todo, size_t ntodo, int cmd,
                         int res, volatile int32_t *inflight)
 {
     gb_exec ex;
@@ -120,6 +120,8 @@ static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *t
     const char *ca = getenv("GRIDBENCH_WORKER_CRASH_AT");
     long crash_at = ca && *ca ? strtol(ca, NULL, 10) : -1;
     ex.inflight = inflight;
+    ex.todo = todo;
+    ex.ntodo = ntodo;
     cmd_head ch;
     while (read_full(cmd, &ch, sizeof ch) == 0 && ch.pos != UINT64_MAX) {
         uint64_t pos = ch.pos;
@@ -134,7 +136,7 @@ static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *t
         if (crash_at >= 0 && todo[pos] == (size_t)crash_at) kill(getpid(), SIGKILL);
         int rc = gb_exec_query(&ex, todo[pos], &r, &d);
         msg_head h = { MSG_MAGIC, rc ? MSG_ERROR : MSG_RESULT, pos, r.scen_ok, r.oracle_hit,
-                       rc ? 0 : r.rows_len, r.notes_len };
+                       rc ? 0 : r.rows_len, r.notes_len, rc ? 0 : r.paths_len };
         int bad = write_full(res, &h, sizeof h) != 0;
         if (rc) {
             bad |= write_full(res, &d, sizeof d) != 0;
@@ -149,6 +151,7 @@ static void worker_main(const gb_run_opts *o, const gb_plan *pl, const size_t *t
         bad |= write_full(res, r.name, np * 64) != 0;
         bad |= r.rows_len && write_full(res, r.rows, r.rows_len) != 0;
         bad |= r.notes_len && write_full(res, r.notes, r.notes_len) != 0;
+        bad |= r.paths_len && write_full(res, r.paths, r.paths_len) != 0;
         if (bad) { code = 74; break; }
     }
     gb_qres_free(&r);
@@ -162,6 +165,7 @@ typedef struct pool {
     const gb_run_opts *o;
     const gb_plan *pl;
     const size_t *todo;
+    size_t ntodo;
     volatile int32_t *inflight;   /* [n] shared (mmap): each worker's running pair */
     skipent *skip;                /* pairs not to run again, per position */
     size_t nskip, capskip;
@@ -197,7 +201,7 @@ static int worker_start(pool *pp, int i)
             CPU_SET(w->cpu, &set);
             sched_setaffinity(0, sizeof set, &set);
         }
-        worker_main(pp->o, pp->pl, pp->todo, c[0], r[1], &pp->inflight[i]);
+        worker_main(pp->o, pp->pl, pp->todo, pp->ntodo, c[0], r[1], &pp->inflight[i]);
     }
     close(c[0]);
     close(r[1]);
@@ -304,6 +308,13 @@ static size_t msg_take(worker *w, int npairs, gb_qres *r, msg_head *h, gb_diag *
     if (!r->notes) return (size_t)-1;
     memcpy(r->notes, p, h->notes_len);
     r->notes_len = h->notes_len;
+    p += h->notes_len;
+    if (h->kind != MSG_ERROR && h->paths_len) {
+        r->paths = malloc(h->paths_len + 1);
+        if (!r->paths) return (size_t)-1;
+        memcpy(r->paths, p, h->paths_len);
+        r->paths_len = h->paths_len;
+    }
     return need;
 }
 
@@ -314,7 +325,7 @@ int gb_pool_run(gb_sink *sk, gb_exec *ex, const size_t *todo, size_t ntodo, long
     const gb_run_opts *o = sk->o;
     int nw = o->jobs > 1 ? o->jobs : 1;   /* 1: user solvers isolated at --jobs 1 */
     if ((size_t)nw > ntodo) nw = (int)ntodo;
-    pool pp = { NULL, nw, o, sk->pl, todo, NULL, NULL, 0, 0 };
+    pool pp = { NULL, nw, o, sk->pl, todo, ntodo, NULL, NULL, 0, 0 };
     gb_qres *ring = gb_calloc(RING, sizeof *ring);
     unsigned char *ready = gb_calloc(RING, 1);
     size_t *retry = gb_malloc((size_t)(nw * WORKER_DEPTH + 1) * sizeof *retry);

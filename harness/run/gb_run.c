@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "gb_alloc.h"
+#include "gb_paths.h"
 #include "gb_rows.h"
 #include "gb_sha256.h"
 #include "gb_shard.h"
@@ -295,6 +296,11 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     } else {
         fprintf(stdout, "%s\n", gb_rows_header());
     }
+    if (o->paths_out) {   /* --paths: a temporary file, renamed when the run completed */
+        sk.paths = gb_tmp_open(o->paths_out, sk.paths_tmp, sizeof sk.paths_tmp, d);
+        if (!sk.paths) { rc = d->code; goto done; }
+        fprintf(sk.paths, "%s\n", gb_paths_header());
+    }
 
     /* resume: the journal's queries, in order, are this run's first ones */
     if ((size_t)sk.jr.ndone > ntodo) {
@@ -328,6 +334,8 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     /* execute */
     if ((rc = gb_exec_init(&ex, o, &pl, d)) != 0) goto done;
     have_ex = 1;
+    ex.todo = todo + qn;
+    ex.ntodo = ntodo - (size_t)qn;
     /* user solvers always run in a worker: a crash costs rows, not the run */
     int has_user = 0;
     for (int pi = 0; pi < o->npairs; pi++) has_user |= o->pairs[pi].user != NULL;
@@ -348,6 +356,11 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     }
 
     /* finish */
+    if (sk.paths) {
+        FILE *pf = sk.paths;
+        sk.paths = NULL;
+        if ((rc = gb_tmp_close(pf, sk.paths_tmp, d)) != 0) { sk.paths_tmp[0] = '\0'; goto done; }
+    }
     if (rf) {
         if ((rc = gb_sink_keep(&sk, nall, d)) != 0) goto done;
         rc = gb_tmp_commit(rf, rtmp, o->out, d);
@@ -361,6 +374,11 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     } else if (fflush(stdout) != 0) {
         rc = gb_diag_set(d, EX_IOERR, "<stdout>", 0, 0, "expected to write the CSV, found %s", strerror(errno));
         goto done_nofile;
+    }
+    if (sk.paths_tmp[0]) {
+        int pe = gb_tmp_rename(sk.paths_tmp, o->paths_out, d);
+        sk.paths_tmp[0] = '\0';
+        if (pe) { rc = pe; goto done_nofile; }
     }
     rc = tot->failures ? 1 : (o->strict && tot->scen_mismatch ? 2 : 0);
     goto done_nofile;
@@ -380,6 +398,7 @@ done:
         }
     }
 done_nofile:
+    if (sk.paths_tmp[0]) gb_tmp_abort(sk.paths, sk.paths_tmp);   /* the run did not complete */
     if (rf) gb_tmp_abort(rf, rtmp);
     gb_free(keep);
     gb_free(keep_at);

@@ -76,6 +76,8 @@ typedef struct gb_run_pairsum {
     char name[64];            /* as in the rows (an external's `ready NAME` included) */
     uint64_t rows, status[GB_ROW_NSTATUS], expanded;
     int64_t time_ns;          /* sum of the rows' time_ns */
+    int64_t *ns;              /* the rows' time_ns, in order (medians); gb_run_totals_free */
+    size_t nns, capns;
 } gb_run_pairsum;
 
 /* Totals over a run. */
@@ -110,5 +112,14 @@ const char *gb_run_csv_header(void);
  * message is in *d and no CSV is left at opts->out). */
 int gb_run(const gb_run_opts *opts, char *const *scens, int n, gb_run_totals *tot,
            gb_diag *d);
+
+/* Free what gb_run left in *tot (the per-pair time lists); the counts
+ * stay.  Call it once after every gb_run, whatever it returned. */
+void gb_run_totals_free(gb_run_totals *tot);
+
+/* The median of pair pi's row times, and a 95 % confidence interval for
+ * it from order statistics (distribution-free; *lo = *hi = NaN with fewer
+ * than 6 rows).  Returns the number of times (0: none known). */
+size_t gb_run_pair_median(gb_run_totals *tot, int pi, double *med, double *lo, double *hi);
 
 #endif

@@ -17,6 +17,15 @@
 
 #define GB_RUN_MAX_PAIRS 256
 
+/* Timing regimes.  interleaved: per query, every pair runs its --reps
+ * back to back (time_ns: the median of the warm ones).  gppc: per map,
+ * each pair in turn runs every query once per pass, --reps passes
+ * (time_ns: the mean over the passes), as GPPC times its entries. */
+enum { GB_REGIME_INTERLEAVED = 0, GB_REGIME_GPPC };
+
+/* The regime's name in rows and env.json. */
+const char *gb_regime_name(int regime);
+
 /* One (solver, queue) pair to run. */
 struct gb_user_solver;
 
@@ -80,6 +89,8 @@ typedef struct gb_run_opts {
     int pin;                   /* 1: pin worker i to the i-th allowed CPU (jobs <= CPUs) */
     long shard_i, shard_n;     /* --shard I/N (shard_n 0 = the whole plan) */
     const char *oracle_cache;  /* directory of the oracle cache (gb_ocache.h), or NULL */
+    int regime;                /* GB_REGIME_*: how timed runs are ordered (docs/timing.md) */
+    const char *paths_out;     /* --paths: every row's path into this file (gb_paths.h), or NULL */
     /* callbacks (may be NULL); called in the process that writes the output */
     void (*note)(void *ctx, gb_run_note_kind kind, const char *text);
     void (*progress)(void *ctx, const gb_run_progress *p);

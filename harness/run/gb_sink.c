@@ -4,7 +4,11 @@
  */
 #include "gb_sink.h"
 
+#include "gb_alloc.h"
+
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void gb_sink_notes(const gb_run_opts *o, const char *s, size_t n)
@@ -40,6 +44,48 @@ void gb_sink_count(gb_run_totals *tot, int pi, int st, uint64_t expanded, int64_
     ps->status[st]++;
     ps->expanded += expanded;
     ps->time_ns += ns;
+    if (ps->nns == ps->capns) {   /* out of memory: the median is over the times kept */
+        size_t nc = ps->capns ? 2 * ps->capns : 256;
+        int64_t *nv = gb_realloc(ps->ns, nc * sizeof *nv);
+        if (!nv) return;
+        ps->ns = nv;
+        ps->capns = nc;
+    }
+    ps->ns[ps->nns++] = ns;
+}
+
+void gb_run_totals_free(gb_run_totals *tot)
+{
+    for (int pi = 0; pi < GB_RUN_MAX_PAIRS; pi++) {
+        gb_free(tot->pair[pi].ns);
+        tot->pair[pi].ns = NULL;
+        tot->pair[pi].nns = tot->pair[pi].capns = 0;
+    }
+}
+
+static int cmp_ns(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+size_t gb_run_pair_median(gb_run_totals *tot, int pi, double *med, double *lo, double *hi)
+{
+    gb_run_pairsum *ps = &tot->pair[pi];
+    size_t n = ps->nns;
+    *med = *lo = *hi = NAN;
+    if (n == 0) return 0;
+    qsort(ps->ns, n, sizeof *ps->ns, cmp_ns);
+    *med = n % 2 ? (double)ps->ns[n / 2] : 0.5 * ((double)ps->ns[n / 2 - 1] + (double)ps->ns[n / 2]);
+    if (n < 6) return n;
+    /* ranks j < k with P(X(j) <= median <= X(k)) ~ 0.95: n/2 -+ 1.96 sqrt(n)/2 */
+    double h = 0.98 * sqrt((double)n);
+    long j = (long)floor((double)n / 2.0 - h), k = (long)ceil((double)n / 2.0 + h);
+    if (j < 0) j = 0;
+    if (k > (long)n - 1) k = (long)n - 1;
+    *lo = (double)ps->ns[j];
+    *hi = (double)ps->ns[k];
+    return n;
 }
 
 void gb_sink_progress(gb_sink *sk, size_t k)
@@ -76,6 +122,9 @@ int gb_sink_query(gb_sink *sk, size_t k, long qn, const gb_qres *r, gb_diag *d)
     if ((!o->out || sk->keep) && r->rows_len && fwrite(r->rows, 1, r->rows_len, sk->out) != r->rows_len)
         return gb_diag_set(d, EX_IOERR, o->out ? o->out : "<stdout>", 0, 0, "expected to write the "
                            "rows, found '%s'", strerror(errno));
+    if (sk->paths && r->paths_len && fwrite(r->paths, 1, r->paths_len, sk->paths) != r->paths_len)
+        return gb_diag_set(d, EX_IOERR, sk->paths_tmp, 0, 0, "expected to write the paths, found '%s'",
+                           strerror(errno));
     gb_sink_notes(o, r->notes, r->notes_len);
     gb_run_totals *tot = sk->tot;
     tot->queries++;

@@ -20,6 +20,8 @@ typedef struct gb_sink {
     const gb_plan *pl;
     gb_journal jr;
     FILE *out;               /* the journal's stream, or stdout */
+    FILE *paths;             /* --paths: the temporary paths file, or NULL */
+    char paths_tmp[1200];    /* its name */
     gb_run_totals *tot;
     size_t done, total;      /* queries of this run written / to write */
     double work_done, work;

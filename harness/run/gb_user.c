@@ -1,9 +1,9 @@
 /*
  * gb_user.c -- the user-solver registry and the plugin loader (see
  * gb_user.h).  The registry is a fixed array of GB_USER_MAX entries in
- * registration order, with a parallel array of their hooks (hooks[i]
- * belongs to reg[i]; zeroed = none); names are unique across built-in and
- * user solvers.
+ * registration order, with parallel arrays of their hooks and metrics
+ * functions (hooks[i] and metrics[i] belong to reg[i]; zeroed/NULL =
+ * none); names are unique across built-in and user solvers.
  */
 #include "gb_user.h"
 
@@ -12,6 +12,7 @@
 
 static gb_user_solver reg[GB_USER_MAX];
 static gb_user_hooks hooks[GB_USER_MAX];
+static gb_user_metrics_fn metrics[GB_USER_MAX];
 static int nreg;
 
 static int name_ok(const char *s)
@@ -40,6 +41,10 @@ int gb_user_register(const char *name, gb_user_solve_fn fn, void *ctx, int optim
     nreg++;
     return 0;
 }
+
+int gb_user_count(void) { return nreg; }
+
+const gb_user_solver *gb_user_at(int i) { return i >= 0 && i < nreg ? &reg[i] : NULL; }
 
 const gb_user_solver *gb_user_find(const char *name)
 {
@@ -71,6 +76,58 @@ void gb_user_release(const gb_user_solver *u)
     if (h->release) h->release(u->ctx);
 }
 
+int gb_user_set_metrics(const char *name, gb_user_metrics_fn fn)
+{
+    const gb_user_solver *u = name ? gb_user_find(name) : NULL;
+    if (!u) return -1;
+    metrics[u - reg] = fn;
+    return 0;
+}
+
+int gb_user_metrics_get(const gb_user_solver *u, gb_user_metrics *out)
+{
+    memset(out, 0, sizeof *out);
+    out->size = (uint32_t)sizeof *out;
+    gb_user_metrics_fn fn = metrics[u - reg];
+    if (!fn) return 0;
+    if (fn(u->ctx, out) != 0 || out->version == 0) {
+        memset(out, 0, sizeof *out);
+        out->size = (uint32_t)sizeof *out;
+        return -1;
+    }
+    out->size = (uint32_t)sizeof *out;
+    /* groups this build knows (all of version 1); a later version's
+     * groups are dropped rather than misread */
+    out->have &= GB_UM_QUERY | GB_UM_MAP | GB_UM_SEGMENT | GB_UM_ERROR;
+    out->reason[sizeof out->reason - 1] = '\0';
+    out->time_source[sizeof out->time_source - 1] = '\0';
+    return 1;
+}
+
+/* 0 when name (of table sym) names a solver of t[0..n), else EX_DATAERR
+ * in *d: "expected SYM to name a solver of gb_plugin_solvers, found 'x'". */
+static int names_a_solver(const char *name, const char *sym, const gb_user_solver *t, int n,
+                          const char *path, gb_diag *d)
+{
+    for (int j = 0; name && j < n; j++)
+        if (strcmp(name, t[j].name) == 0) return 0;
+    char q[96];
+    const char *nm = name ? name : "(null)";
+    gb_diag_quote(q, sizeof q, nm, strlen(nm));
+    return gb_diag_set(d, EX_DATAERR, path, 0, 0, "expected %s to name a solver of %s, found %s", sym,
+                       GB_PLUGIN_SYMBOL, q);
+}
+
+/* The optional table function sym of library h into *fn (a function
+ * pointer of size bytes): 1, or 0 when the library does not export it. */
+static int optional_table(void *h, const char *sym, void *fn, size_t size)
+{
+    void *s = dlsym(h, sym);
+    if (!s) return 0;
+    memcpy(fn, &s, size);   /* object pointer -> function pointer, POSIX-style */
+    return 1;
+}
+
 int gb_user_load_plugin(const char *path, gb_diag *d)
 {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -91,24 +148,23 @@ int gb_user_load_plugin(const char *path, gb_diag *d)
                                "expected a new solver name of [A-Za-z0-9._:-], found '%s' (taken or invalid)",
                                t[i].name ? t[i].name : "(null)");
     /* optional: plugins built before the hooks existed do not export it */
-    void *hsym = dlsym(h, GB_PLUGIN_HOOKS_SYMBOL);
-    if (hsym) {
-        gb_plugin_hooks_fn hfn;
-        memcpy(&hfn, &hsym, sizeof hfn);
-        int nh = 0;
-        const gb_user_hooks *ht = hfn(&nh);
-        for (int i = 0; ht && i < nh; i++) {
-            int mine = 0;
-            for (int j = 0; j < n && !mine; j++)
-                mine = ht[i].name && strcmp(ht[i].name, t[j].name) == 0;
-            if (!mine || gb_user_set_hooks(ht[i].name, ht[i].prepare, ht[i].release) != 0) {
-                char q[96];
-                const char *nm = ht[i].name ? ht[i].name : "(null)";
-                gb_diag_quote(q, sizeof q, nm, strlen(nm));
-                return gb_diag_set(d, EX_DATAERR, path, 0, 0, "expected %s to name a solver of "
-                                   "%s, found %s", GB_PLUGIN_HOOKS_SYMBOL, GB_PLUGIN_SYMBOL, q);
-            }
-        }
+    gb_plugin_hooks_fn hfn;
+    int nh = 0;
+    const gb_user_hooks *ht = optional_table(h, GB_PLUGIN_HOOKS_SYMBOL, &hfn, sizeof hfn) ? hfn(&nh) : NULL;
+    for (int i = 0; ht && i < nh; i++) {
+        int rc = names_a_solver(ht[i].name, GB_PLUGIN_HOOKS_SYMBOL, t, n, path, d);
+        if (rc) return rc;
+        gb_user_set_hooks(ht[i].name, ht[i].prepare, ht[i].release);
+    }
+    /* optional too: plugins that measure themselves (gb_user_metrics) */
+    gb_plugin_metrics_fn mfn;
+    int nm = 0;
+    const gb_user_metrics_hook *mt = optional_table(h, GB_PLUGIN_METRICS_SYMBOL, &mfn, sizeof mfn) ? mfn(&nm)
+                                                                                                   : NULL;
+    for (int i = 0; mt && i < nm; i++) {
+        int rc = names_a_solver(mt[i].name, GB_PLUGIN_METRICS_SYMBOL, t, n, path, d);
+        if (rc) return rc;
+        gb_user_set_metrics(mt[i].name, mt[i].fn);
     }
     return 0;   /* the library stays loaded for the life of the process */
 }

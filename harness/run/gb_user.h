@@ -44,7 +44,10 @@
  *         const gb_user_solver *gb_plugin_solvers(int *n);
  *     returning a table of n solvers, and optionally
  *         const gb_user_hooks *gb_plugin_hooks(int *n);
- *     (looked up with dlsym; absent = no hooks), and run
+ *     (looked up with dlsym; absent = no hooks), and optionally
+ *         const gb_user_metrics_hook *gb_plugin_metrics(int *n);
+ *     (its own per-query and per-map figures: see the end of this file),
+ *     and run
  *         gridbench run --plugin ./libmine.so --solver mine SCEN...
  *     The tables must stay valid while the library is loaded (static).
  *
@@ -63,7 +66,14 @@
 
 #include "gb_diag.h"
 #include "gb_grid.h"
+#ifndef __cplusplus
 #include "gb_search.h"
+#else
+/* A C++ plugin (the GPPC driver) sees the ABI only: gb_search.h is C11,
+ * and a solver receives gb_stats through a pointer. */
+typedef struct gb_stats gb_stats;
+extern "C" {
+#endif
 
 #define GB_USER_MAX 32
 
@@ -100,6 +110,12 @@ typedef const gb_user_hooks *(*gb_plugin_hooks_fn)(int *n);
  * user solver, or it has characters outside [A-Za-z0-9._:-]. */
 int gb_user_register(const char *name, gb_user_solve_fn fn, void *ctx, int optimal);
 
+/* The number of registered user solvers, and the i-th in registration
+ * order (NULL outside 0..count-1): a plugin's solvers are the ones
+ * registered while it loaded. */
+int gb_user_count(void);
+const gb_user_solver *gb_user_at(int i);
+
 /* The registered solver called name, or NULL. */
 const gb_user_solver *gb_user_find(const char *name);
 
@@ -115,9 +131,88 @@ int gb_user_prepare(const gb_user_solver *u, const gb_grid *g, gb_model m);
 void gb_user_release(const gb_user_solver *u);
 
 /* dlopen() path, register every solver of its gb_plugin_solvers() table
- * and, when it exports gb_plugin_hooks(), their hooks.  0, or EX_NOINPUT /
- * EX_DATAERR with a message in *d (a hook naming no solver of the table
- * is EX_DATAERR). */
+ * and, when it exports gb_plugin_hooks() / gb_plugin_metrics(), their
+ * hooks / metrics functions.  0, or EX_NOINPUT / EX_DATAERR with a
+ * message in *d (a hook or metrics entry naming no solver of the table is
+ * EX_DATAERR). */
 int gb_user_load_plugin(const char *path, gb_diag *d);
+
+/* ---- Optional metrics a solver measures itself (ABI extension v1) ------
+ *
+ * Some solvers time themselves better than gridbench can from outside:
+ * a GPPC entry answers a query in several GetPath calls, and its figures
+ * (time to the first 20 units of path, the longest call, the index built
+ * offline) exist only inside the plugin.  Such a plugin may also export
+ *     const gb_user_metrics_hook *gb_plugin_metrics(int *n);
+ * (looked up with dlsym; absent = no metrics: every older plugin loads
+ * and runs unchanged).  Each entry names a solver of gb_plugin_solvers
+ * and a function fn(ctx, out) that describes that solver's last prepare
+ * and last solve in *out.
+ *
+ * Versioning (append-only, Win32 cbSize style): the caller zeroes *out
+ * and sets out->size = sizeof(gb_user_metrics) as it knows it; fn writes
+ * no byte at or past out->size (fields appended by a later version are
+ * written only when out->size covers them), sets out->version to the
+ * version it implements and out->have to the GB_UM_* groups it filled.
+ * A caller reads only the groups named in have, and only fields of
+ * versions <= its own.  Fields of version 1: */
+#define GB_USER_METRICS_VERSION 1
+
+enum {
+    GB_UM_QUERY = 1u << 0,   /* calls, total_ns, first20_ns, max_call_ns */
+    GB_UM_MAP = 1u << 1,     /* preprocess_ns, prepare_ns, storage_bytes, index_reused */
+    GB_UM_SEGMENT = 1u << 2, /* bad_segment and reason: the path was refused */
+    GB_UM_ERROR = 1u << 3    /* reason: why the last prepare or solve failed (-1) */
+};
+
+typedef struct gb_user_metrics {
+    uint32_t size;           /* in: bytes of *out the caller owns */
+    uint32_t version;        /* out: GB_USER_METRICS_VERSION of the plugin; 0 = nothing filled */
+    uint32_t have;           /* out: GB_UM_* groups set below */
+    char time_source[16];    /* out: what measured total_ns ("gppc"), NUL-terminated */
+    /* GB_UM_QUERY: the last solve (one query) */
+    uint64_t calls;          /* calls into the solver's own API (GetPath), >= 1 */
+    uint64_t total_ns;       /* sum of those calls, each timed with CLOCK_MONOTONIC */
+    uint64_t first20_ns;     /* sum of the calls until the path was >= 20 long
+                                (Euclidean length of the waypoints, as GPPC
+                                measures; the whole query when it never was) */
+    uint64_t max_call_ns;    /* the longest single call */
+    /* GB_UM_SEGMENT: the last solve returned a path the plugin refused */
+    int64_t bad_segment;     /* 0-based index of the first bad waypoint segment */
+    char reason[160];        /* GB_UM_SEGMENT or GB_UM_ERROR: "expected ..., found ..." */
+    /* GB_UM_MAP: the last prepare (one map) */
+    uint64_t preprocess_ns;  /* offline index build (PreprocessMap), as measured when it was built */
+    uint64_t prepare_ns;     /* online setup (PrepareForSearch) */
+    uint64_t storage_bytes;  /* bytes of the index on disk */
+    int32_t index_reused;    /* 1: the index came from the cache, 0: built now */
+} gb_user_metrics;
+
+typedef int (*gb_user_metrics_fn)(void *ctx, gb_user_metrics *out);   /* 0, or -1 */
+
+typedef struct gb_user_metrics_hook {
+    const char *name;        /* the solver these belong to (its gb_user_solver.name) */
+    gb_user_metrics_fn fn;
+} gb_user_metrics_hook;
+
+typedef const gb_user_metrics_hook *(*gb_plugin_metrics_fn)(int *n);
+#define GB_PLUGIN_METRICS_SYMBOL "gb_plugin_metrics"
+
+/* Give the registered solver called name a metrics function (NULL: none).
+ * 0, or -1 when no user solver has that name. */
+int gb_user_set_metrics(const char *name, gb_user_metrics_fn fn);
+
+/* What u measured of its last prepare and its last solve, read in the
+ * process that ran them (the worker), right after the call.
+ * Returns 1 with *out filled (out->have names the groups that are set;
+ * reason and time_source NUL-terminated; a group the plugin set with a
+ * version this build does not know is dropped), 0 when u has no metrics
+ * function (*out zeroed, out->size set), -1 when the function failed or
+ * answered version 0 (*out zeroed, out->size set).  Never calls into the
+ * plugin when it has no metrics; costs one indirect call otherwise. */
+int gb_user_metrics_get(const gb_user_solver *u, gb_user_metrics *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,372 @@
+/*
+ * test_gppc.c -- GPPC entries as plugins (harness/run/gb_gppc.h, the driver
+ * harness/run/gppc/gb_gppc_driver.cpp, `gridbench gppc`), on the test entry
+ * tests/gppc/bfs/ (optimal A*, answers in 2-3 GetPath calls, an index file
+ * read back) and its broken variants (-DGB_BFS_VARIANT=1 bad segment, 2
+ * crash, 3 longer paths).
+ *
+ *   build_*     the CLI: the plugin's path on stdout, the cache reused
+ *               (same path, nothing compiled), a compile error named with
+ *               its log
+ *   plugin_*    the .so loaded in this process (gb_user_load_plugin): paths
+ *               equal to Dijkstra's, the metrics, the index cache
+ *   expand_*    waypoints to cells, and the refusals
+ *   run_*       `gridbench run --plugin` rows: ok, invalid_path, crash,
+ *               suboptimal
+ *
+ * Builds share the cache `make test` gives ($XDG_CACHE_HOME, emptied at
+ * its start), so a variant compiles once per suite; the reuse test has a
+ * cache of its own.  Each build takes a few seconds of c++.
+ */
+#include "gb_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gb_gen.h"
+#include "gb_gppc.h"
+#include "gb_map.h"
+#include "gb_search.h"
+#include "gb_user.h"
+
+#define ENTRY "tests/gppc/bfs"
+
+static char out[65536];
+
+static void need_cxx(void)
+{
+    gb_test_bin();
+    if (gb_test_sh(NULL, 0, "command -v c++ && command -v make") != 0) cr_skip_test("c++ or make not found");
+}
+
+static char *tmpdir(void)
+{
+    static char d[64];
+    snprintf(d, sizeof d, "/tmp/gbgppc.XXXXXX");
+    cr_assert_not_null(mkdtemp(d));
+    return d;
+}
+
+/* `gridbench gppc build ENTRY --name NAME [extra]`: the .so path into so
+ * (with -q a build that works prints nothing else). */
+static void build(const char *name, const char *extra, char *so, size_t n)
+{
+    int rc = gb_test_sh(out, sizeof out, "%s gppc build -q " ENTRY " --name %s %s", gb_test_bin(), name, extra);
+    cr_assert_eq(rc, 0, "building %s: exit %d: %s", name, rc, out);
+    snprintf(so, n, "%.*s", (int)strcspn(out, "\n"), out);
+    cr_assert(strstr(so, "/gppc/") && strstr(so, ".so"), "%s", out);
+}
+
+GB_TEST(gppc, build_prints_the_plugin_and_a_second_build_reuses_it)
+{
+    need_cxx();
+    char *d = tmpdir();
+    int rc = gb_test_sh(out, sizeof out, "XDG_CACHE_HOME=%s %s gppc build " ENTRY " 2>%s/err", d,
+                        gb_test_bin(), d);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    char so[1200];
+    snprintf(so, sizeof so, "%.*s", (int)strcspn(out, "\n"), out);
+    cr_assert(strncmp(so, d, strlen(d)) == 0 && strstr(so, "/gridbench/gppc/") && strstr(so, "/entry.so"),
+              "%s", so);
+    struct stat a, b;
+    cr_assert_eq(stat(so, &a), 0, "%s", so);
+    gb_test_sh(out, sizeof out, "cat %s/err", d);
+    cr_assert(strstr(out, "compiled 2 sources (sources and flags from its Makefile)") != NULL, "%s", out);
+    /* the same sources: the same path, nothing compiled */
+    rc = gb_test_sh(out, sizeof out, "XDG_CACHE_HOME=%s %s gppc build " ENTRY " 2>%s/err", d, gb_test_bin(), d);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    cr_assert_eq(strncmp(out, so, strlen(so)), 0, "%s vs %s", out, so);
+    cr_assert_eq(stat(so, &b), 0);
+    cr_assert(a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec);
+    gb_test_sh(out, sizeof out, "cat %s/err", d);
+    cr_assert(strstr(out, "reused the cached build") != NULL, "%s", out);
+    /* and list names it */
+    rc = gb_test_sh(out, sizeof out, "XDG_CACHE_HOME=%s %s gppc list", d, gb_test_bin());
+    cr_assert(rc == 0 && strstr(out, so) && strstr(out, "tests/gppc/bfs"), "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
+GB_TEST(gppc, a_compile_error_exits_65_and_names_the_log)
+{
+    need_cxx();
+    char *d = tmpdir();
+    gb_test_sh(NULL, 0, "cp -r " ENTRY " %s/e && echo 'int broken(' > %s/e/broken.cpp", d, d);
+    int rc = gb_test_sh(out, sizeof out, "XDG_CACHE_HOME=%s %s gppc build %s/e", d, gb_test_bin(), d);
+    cr_assert_eq(rc, 65, "exit %d: %s", rc, out);
+    const char *m = strstr(out, "expected the entry to compile, found exit status 1; compiler log: ");
+    cr_assert_not_null(m, "%s", out);
+    char log[1200];
+    m = strstr(m, "log: ") + 5;
+    snprintf(log, sizeof log, "%.*s", (int)strcspn(m, "\n"), m);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "grep -c 'broken.cpp' %s", log), 0, "log %s", log);
+    /* no entry at all */
+    rc = gb_test_sh(out, sizeof out, "%s gppc build %s", gb_test_bin(), d);
+    cr_assert(rc == 66 && strstr(out, "expected a GPPC entry (Entry.h), found none"), "exit %d: %s", rc, out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
+/* ---- in process ---------------------------------------------------------- */
+
+typedef struct fixture {
+    gb_map map;
+    gb_scen sc;
+    gb_ws *ws;
+    gb_solver_spec dij;
+    int32_t *path;
+} fixture;
+
+/* A 48x48 random map (20 % obstacles) and a scenario of its queries. */
+static void fixture_init(fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    gb_gen_opts o;
+    gb_gen_defaults(&o);
+    o.family = GB_GEN_RANDOM;
+    o.width = o.height = 48;
+    o.percent = 20;
+    o.seed = 27;
+    o.per_bucket = 4;
+    gb_diag d;
+    cr_assert_eq(gb_gen_map(&o, &f->map, &d), 0, "%s", d.msg);
+    cr_assert_eq(gb_gen_scen(&o, &f->map, "r.map", &f->sc, &d), 0, "%s", d.msg);
+    char err[128];
+    cr_assert_eq(gb_solver_parse("dijkstra", &f->dij, err, sizeof err), 0);
+    f->ws = gb_ws_new(&f->map.grid, GB_MODEL_8_NOCUT);
+    cr_assert_not_null(f->ws);
+    f->path = malloc((size_t)f->map.grid.ncells * sizeof *f->path);
+    cr_assert_not_null(f->path);
+}
+
+static void fixture_free(fixture *f)
+{
+    free(f->path);
+    gb_ws_free(f->ws);
+    gb_scen_free(&f->sc);
+    gb_map_free(&f->map);
+}
+
+/* Load the plugin at so; its one solver. */
+static const gb_user_solver *load(const char *so, const char *name)
+{
+    gb_diag d;
+    gb_diag_clear(&d);
+    cr_assert_eq(gb_user_load_plugin(so, &d), 0, "%s", d.msg);
+    const gb_user_solver *u = gb_user_find(name);
+    cr_assert_not_null(u);
+    return u;
+}
+
+static double cost_of(const gb_grid *g, const int32_t *p, int32_t n)
+{
+    double c = 0;
+    for (int32_t i = 0; i + 1 < n; i++) {
+        int32_t dx = gb_grid_x(g, p[i + 1]) - gb_grid_x(g, p[i]), dy = gb_grid_y(g, p[i + 1]) - gb_grid_y(g, p[i]);
+        cr_assert(dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx || dy), "step %d not to a neighbour", i);
+        c += dx && dy ? GB_SQRT2 : 1.0;
+    }
+    return c;
+}
+
+static long count_lines(const char *path, const char *word)
+{
+    char res[64];
+    if (gb_test_sh(res, sizeof res, "grep -c '^%s ' %s", word, path) > 1) return -1;
+    return atol(res);
+}
+
+GB_TEST(gppc, plugin_paths_equal_dijkstra_with_metrics_and_a_cached_index)
+{
+    need_cxx();
+    char so[1200], log[128];
+    build("gppc-ok", "", so, sizeof so);
+    char *d = tmpdir();
+    snprintf(log, sizeof log, "%s/log", d);
+    setenv("GB_GPPC_TEST_LOG", log, 1);
+    setenv("XDG_CACHE_HOME", d, 1);   /* a fresh index cache */
+    const gb_user_solver *u = load(so, "gppc-ok");
+    cr_assert_eq(u->optimal, 1);
+    fixture f;
+    fixture_init(&f);
+    const gb_grid *g = &f.map.grid;
+    cr_assert_eq(gb_user_prepare(u, g, GB_MODEL_8_NOCUT), 0);
+    gb_user_metrics m;
+    cr_assert_eq(gb_user_metrics_get(u, &m), 1);
+    cr_assert(m.have & GB_UM_MAP);
+    cr_assert_eq(m.index_reused, 0);
+    cr_assert_gt(m.preprocess_ns, 0);
+    cr_assert_gt(m.prepare_ns, 0);
+    /* the index: a header line and one int32 per cell */
+    uint64_t storage = m.storage_bytes, pre = m.preprocess_ns;
+    cr_assert_eq(storage, 24 + 4 * 48 * 48, "storage %llu", (unsigned long long)storage);
+    int multi = 0;
+    for (size_t i = 0; i < f.sc.n; i++) {
+        const gb_query *q = &f.sc.q[i];
+        int32_t s = gb_grid_id(g, q->sx, q->sy), t = gb_grid_id(g, q->gx, q->gy);
+        gb_stats st;
+        memset(&st, 0, sizeof st);
+        int32_t n = u->solve(u->ctx, g, GB_MODEL_8_NOCUT, s, t, f.path, g->ncells, &st);
+        gb_result r;
+        cr_assert_eq(gb_solve(f.ws, &f.dij, GB_Q_BHEAP, s, t, &r), 0);
+        cr_assert_eq(n > 0, r.status == GB_FOUND, "query %zu", i);
+        if (n <= 0) continue;
+        cr_assert(f.path[0] == s && f.path[n - 1] == t, "query %zu", i);
+        double c = cost_of(g, f.path, n);
+        cr_assert(c < r.cost + 1e-9 && c > r.cost - 1e-9, "query %zu: cost %.9f, Dijkstra %.9f", i, c, r.cost);
+        cr_assert_eq(gb_user_metrics_get(u, &m), 1);
+        cr_assert((m.have & GB_UM_QUERY) && (m.have & GB_UM_MAP) && !(m.have & GB_UM_SEGMENT));
+        cr_assert_str_eq(m.time_source, "gppc");
+        cr_assert(m.calls >= 1 && m.calls <= 3, "calls %llu", (unsigned long long)m.calls);
+        multi += m.calls > 1;
+        cr_assert(m.first20_ns <= m.total_ns && m.max_call_ns <= m.total_ns && m.max_call_ns > 0);
+        cr_assert(m.total_ns <= m.max_call_ns * m.calls);
+        /* a path shorter than 20 takes every call to reach "20" */
+        if (r.cost < 20 - 1e-6) cr_assert_eq(m.first20_ns, m.total_ns, "query %zu", i);
+    }
+    cr_assert_gt(multi, (int)f.sc.n / 2, "only %d of %zu queries took more than one call", multi, f.sc.n);
+    gb_user_release(u);
+    /* the second prepare of the same map reads the cached index */
+    cr_assert_eq(gb_user_prepare(u, g, GB_MODEL_8_NOCUT), 0);
+    cr_assert_eq(gb_user_metrics_get(u, &m), 1);
+    /* reused: the time of the build is still reported, as the rows' prep_ns */
+    cr_assert(m.index_reused == 1 && m.preprocess_ns == pre && m.storage_bytes == storage);
+    gb_user_release(u);
+    cr_assert_eq(count_lines(log, "preprocess"), 1);
+    cr_assert_eq(count_lines(log, "prepare"), 2);
+    /* GPPC has one model */
+    cr_assert_eq(gb_user_prepare(u, g, GB_MODEL_4), -1);
+    cr_assert_eq(gb_user_metrics_get(u, &m), 1);
+    cr_assert((m.have & GB_UM_ERROR) && strstr(m.reason, "expected the model 8-nocut"), "%s", m.reason);
+    fixture_free(&f);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
+GB_TEST(gppc, plugin_refuses_a_bent_segment_and_names_it)
+{
+    need_cxx();
+    char so[1200];
+    build("gppc-bad-segment", "--cxxflags -DGB_BFS_VARIANT=1", so, sizeof so);
+    const gb_user_solver *u = load(so, "gppc-bad-segment");
+    fixture f;
+    fixture_init(&f);
+    const gb_grid *g = &f.map.grid;
+    cr_assert_eq(gb_user_prepare(u, g, GB_MODEL_8_NOCUT), 0);
+    int refused = 0;
+    for (size_t i = 0; i < f.sc.n; i++) {
+        const gb_query *q = &f.sc.q[i];
+        gb_stats st;
+        int32_t n = u->solve(u->ctx, g, GB_MODEL_8_NOCUT, gb_grid_id(g, q->sx, q->sy),
+                             gb_grid_id(g, q->gx, q->gy), f.path, g->ncells, &st);
+        gb_user_metrics m;
+        cr_assert_eq(gb_user_metrics_get(u, &m), 1);
+        if (n != g->ncells + 1) {
+            cr_assert(!(m.have & GB_UM_SEGMENT));
+            continue;
+        }
+        refused++;
+        cr_assert(m.have & GB_UM_SEGMENT);
+        cr_assert(m.bad_segment >= 0);
+        cr_assert(strstr(m.reason, "expected a straight or diagonal segment, found (") != NULL, "%s", m.reason);
+    }
+    cr_assert_gt(refused, 0);
+    gb_user_release(u);
+    fixture_free(&f);
+}
+
+GB_TEST(gppc, expand_turns_waypoints_into_cells_and_refuses_bad_ones)
+{
+    gb_grid g;
+    cr_assert_eq(gb_grid_init(&g, 10, 8), 0);
+    int32_t p[200];
+    int64_t bad;
+    char why[160];
+    gb_gppc_xy ok[] = { { 1, 1 }, { 4, 1 }, { 4, 1 }, { 6, 3 }, { 6, 0 } };
+    int32_t n = gb_gppc_expand(&g, ok, 5, p, g.ncells, &bad, why, sizeof why);
+    cr_assert_eq(n, 9, "%d: %s", n, why);
+    cr_assert_eq(bad, -1);
+    const int xs[] = { 1, 2, 3, 4, 5, 6, 6, 6, 6 }, ys[] = { 1, 1, 1, 1, 2, 3, 2, 1, 0 };
+    for (int i = 0; i < 9; i++)
+        cr_assert(gb_grid_x(&g, p[i]) == xs[i] && gb_grid_y(&g, p[i]) == ys[i], "cell %d", i);
+    cr_assert_eq(gb_gppc_expand(&g, ok, 0, p, g.ncells, &bad, why, sizeof why), 0);
+    cr_assert_eq(gb_gppc_expand(&g, ok, 1, p, g.ncells, &bad, why, sizeof why), -1);
+    cr_assert_str_eq(why, "expected no waypoint or at least two, found one, (1,1)");
+    gb_gppc_xy bent[] = { { 1, 1 }, { 2, 2 }, { 4, 3 } };
+    cr_assert_eq(gb_gppc_expand(&g, bent, 3, p, g.ncells, &bad, why, sizeof why), -1);
+    cr_assert_eq(bad, 1);
+    cr_assert_str_eq(why, "expected a straight or diagonal segment, found (2,2)->(4,3) (dx 2, dy 1)");
+    gb_gppc_xy outside[] = { { 1, 1 }, { 1, 8 } };
+    cr_assert_eq(gb_gppc_expand(&g, outside, 2, p, g.ncells, &bad, why, sizeof why), -1);
+    cr_assert_eq(bad, 0);
+    cr_assert_str_eq(why, "expected waypoints inside the 10x8 map, found (1,8) (waypoint 1)");
+    cr_assert_eq(gb_gppc_expand(&g, ok, 5, p, 5, &bad, why, sizeof why), -1);
+    cr_assert_eq(bad, 2);
+    gb_grid_free(&g);
+}
+
+/* ---- end to end ------------------------------------------------------------ */
+
+static long rows(const char *cond, const char *csv)
+{
+    char res[64];
+    if (gb_test_sh(res, sizeof res, "awk -F, '%s' %s | wc -l", cond, csv) != 0) return -1;
+    return atol(res);
+}
+
+GB_TEST(gppc, run_rows_are_ok_invalid_path_crash_and_suboptimal_by_variant)
+{
+    need_cxx();
+    char ok[1200], bent[1200], crash[1200], longer[1200];
+    build("gppc-ok", "", ok, sizeof ok);
+    build("gppc-bad-segment", "--cxxflags -DGB_BFS_VARIANT=1", bent, sizeof bent);
+    build("gppc-crash", "--cxxflags -DGB_BFS_VARIANT=2", crash, sizeof crash);
+    build("gppc-longer", "--cxxflags -DGB_BFS_VARIANT=3", longer, sizeof longer);
+    char *d = tmpdir();
+    int rc = gb_test_sh(out, sizeof out, "%s run --quiet --no-oracle-cache --plugin %s --plugin %s --plugin %s "
+                        "--plugin %s -s gppc-ok,gppc-bad-segment,gppc-crash,gppc-longer --count 24 -o %s/a.csv "
+                        "datasets/default/room128-16-1.map.scen", gb_test_bin(), ok, bent, crash, longer, d);
+    cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+    char csv[128];
+    snprintf(csv, sizeof csv, "%s/a.csv", d);
+    cr_assert_eq(rows("$10==\"gppc-ok\" && $14==\"ok\"", csv), 24, "%s", out);
+    long inval = rows("$10==\"gppc-bad-segment\" && $14==\"invalid_path\"", csv);
+    cr_assert(inval > 0 && inval + rows("$10==\"gppc-bad-segment\" && $14==\"ok\"", csv) == 24, "%s", out);
+    long cr = rows("$10==\"gppc-crash\" && $14==\"crash\"", csv);
+    cr_assert(cr > 0 && cr + rows("$10==\"gppc-crash\" && $14==\"ok\"", csv) == 24, "%s", out);
+    long sub = rows("$10==\"gppc-longer\" && $14==\"suboptimal\"", csv);
+    cr_assert(sub > 0 && sub + rows("$10==\"gppc-longer\" && $14==\"ok\"", csv) == 24, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
+/* `run --gppc DIR` builds the entry (or finds it in the cache), adds its
+ * solver, and its rows carry GPPC's measures: time_source gppc, the calls
+ * of GetPath, first20_ns <= time, max_call_ns, the index's storage and
+ * PrepareForSearch's time; the preprocessing time stays in prep_ns when
+ * a second run reuses the index; a bent segment names its index. */
+GB_TEST(gppc, run_gppc_rows_carry_gppcs_measures)
+{
+    need_cxx();
+    char *d = tmpdir();
+    for (int round = 0; round < 2; round++) {
+        int rc = gb_test_sh(out, sizeof out, "XDG_CACHE_HOME=%s/cache %s run --quiet --no-oracle-cache "
+                            "--gppc tests/gppc/bfs -s jps --count 12 -o %s/a%d.csv "
+                            "datasets/default/maze128-2-1.map.scen 2>&1", d, gb_test_bin(), d, round);
+        cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+        rc = gb_test_sh(out, sizeof out, "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } "
+                        "$c[\"time_source\"] == \"gppc\" && $c[\"status\"] == \"ok\" && $c[\"calls\"] >= 1 "
+                        "&& $c[\"first20_ns\"] <= $c[\"time_ns\"] && $c[\"max_call_ns\"] > 0 "
+                        "&& $c[\"storage_bytes\"] > 0 && $c[\"prepare_ns\"] > 0 && $c[\"prep_ns\"] > 0 "
+                        "{ n++; p[$c[\"prep_ns\"]] = 1 } END { k = 0; for (x in p) k++; print n, k }' %s/a%d.csv",
+                        d, round);
+        cr_assert_eq(rc, 0);
+        cr_assert_str_eq(out, "12 1\n", "round %d: rows with GPPC's measures, distinct prep_ns", round);
+    }
+    /* the reused index reports the preprocessing time it was built in */
+    int rc = gb_test_sh(out, sizeof out, "for r in 0 1; do awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) "
+                        "c[$i] = i; next } $c[\"time_source\"] == \"gppc\" { print $c[\"prep_ns\"]; exit }' "
+                        "%s/a$r.csv; done | uniq | wc -l", d);
+    cr_assert_eq(rc, 0);
+    cr_assert_str_eq(out, "1\n", "prep_ns differs between the build and the reuse");
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
