@@ -121,6 +121,8 @@ static int parse_commit(const char *s, size_t n, long k, int npairs, gb_journal_
         if (i < n) i++;
     }
     if (n - i != 7 + 64 || memcmp(s + i, "sha256:", 7) != 0) return -1;
+    for (size_t h = i + 7; h < n; h++)   /* lower-case hex, as written (and printed back) */
+        if (!((s[h] >= '0' && s[h] <= '9') || (s[h] >= 'a' && s[h] <= 'f'))) return -1;
     memcpy(hex, s + i + 7, 64);
     hex[64] = '\0';
     return 0;
