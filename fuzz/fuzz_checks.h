@@ -944,16 +944,23 @@ static int gb_fuzz_dyn(const uint8_t *data, size_t size)
 /* 1 when the last gb_fuzz_merge input merged (0: refused). */
 static int gb_fuzz_merged;
 
+/* The private folder of gb_fuzz_merge (in /dev/shm when there is one:
+ * each input creates and removes files), emptied between inputs and
+ * removed at exit. */
 static char fz_mdir[64];
-static void fz_mdir_remove(void)
+static void fz_mdir_empty(void)
 {
     char p[128];
     for (int i = 0; fz_mdir[0] && i < GB_FUZZ_MSHARDS; i++) {
         snprintf(p, sizeof p, "%s/s%d.csv", fz_mdir, i);
-        remove(p);
+        unlink(p);
         snprintf(p, sizeof p, "%s/s%d.csv.shard", fz_mdir, i);
-        remove(p);
+        unlink(p);
     }
+}
+static void fz_mdir_remove(void)
+{
+    fz_mdir_empty();
     if (fz_mdir[0]) rmdir(fz_mdir);
 }
 
@@ -977,12 +984,14 @@ static int gb_fuzz_merge(const uint8_t *data, size_t size)
     gb_fuzz_msg[0] = '\0';
     gb_fuzz_merged = 0;
     if (!fz_mdir[0]) {
-        snprintf(fz_mdir, sizeof fz_mdir, "%s", "/tmp/gbfuzz-merge.XXXXXX");
+        struct stat st;
+        snprintf(fz_mdir, sizeof fz_mdir, "%s/gbfuzz-merge.XXXXXX",
+                 stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0
+                 ? "/dev/shm" : "/tmp");
         if (!mkdtemp(fz_mdir)) { fz_mdir[0] = '\0'; return fz_fail(140, "merge: mkdtemp failed"); }
         atexit(fz_mdir_remove);
     }
-    fz_mdir_remove();
-    if (mkdir(fz_mdir, 0700) != 0) return fz_fail(140, "merge: cannot make %s again", fz_mdir);
+    fz_mdir_empty();
     /* the parts: manifest 0, CSV 0, manifest 1, ... separated by "%%" lines */
     const char *b = (const char *)data;
     size_t at = 0;
