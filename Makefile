@@ -11,6 +11,8 @@
 #   make bench-scale   --jobs and the oracle cache, side by side (full shared set)
 #   make datasets SETS="street dao"  download, check and unpack official
 #                   Moving AI sets into datasets/<set>/ (datasets/fetch.sh)
+#   make man        build/man/gridbench.1 and gridbench-CMD.1 (roff, from the
+#                   option tables); `make install` installs them
 #   make test-slurm a real single-node Slurm (root): 4-task array == one run
 #   make test-parallel  GNU parallel shards (scripts/parallel.sh) == one run
 #   make clean
@@ -20,6 +22,10 @@
 
 CC      ?= cc
 BUILD   ?= build
+# Use every core unless told otherwise (make -jN, or make -j1 to serialise).
+ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 OPT     ?= -O2
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wcast-align -Wwrite-strings -Wformat=2 \
@@ -56,7 +62,8 @@ GB_SHARED ?= $(abspath ../shared/movingai)
 TEST_JOBS ?= 2
 GB_TEST_FULL ?= 0
 
-.PHONY: all test test-full bench-scale check check-leak check-cli report bench bench-jps bench-bounds datasets clean install examples \
+.PHONY: install-files
+.PHONY: all test test-full bench-scale check check-leak check-cli report bench bench-jps bench-bounds datasets clean install examples man \
         test-slurm test-parallel FORCE
 all: gridbench
 
@@ -109,21 +116,25 @@ $(TESTBIN): $(TEST_OBJ) $(LIB)
 
 # The tests' oracle cache starts empty in $(BUILD)/test-cache, so every
 # `make test` runs the Dijkstra oracle for real and never reads a user's cache.
-test: $(TESTBIN) $(BIN) layers
+test: $(TESTBIN) $(BIN) $(SOLIB) layers
 	rm -rf $(BUILD)/test-cache
 	GB_SHARED=$(GB_SHARED) GB_BIN=$(abspath $(BIN)) LC_ALL=C XDG_CACHE_HOME=$(abspath $(BUILD))/test-cache \
+	  GB_BUILD_DIR=$(BUILD) GB_BUILD_PLAIN=$(if $(strip $(EXTRA_CFLAGS)),0,1) \
 	  GB_TEST_FULL=$(GB_TEST_FULL) ./scripts/run-tests.sh $(TESTBIN) $(TEST_JOBS) $(TEST_ARGS)
 
-# make test-full: the same suite, with the real-map tests on every query
-# of every shared scenario file instead of a sample (a few minutes more).
-test-full:
-	$(MAKE) test GB_TEST_FULL=1
+# make test-full: the suites that `make test` samples, in full: the
+# real-map tests on every query of every shared scenario file, and every
+# allocation of the allocation-failure sweeps (CI runs it).
+FULL_SUITES ?= shared subgoal_shared jpsplus alloc
+test-full: $(TESTBIN) $(BIN)
+	@for s in $(FULL_SUITES); do \
+	  $(MAKE) --no-print-directory test GB_TEST_FULL=1 TEST_ARGS="--filter $$s/*" || exit 1; done
 
 # make check: the whole suite, the leak self-test and a CLI run over every
 # shared scenario (a sample of each), all under ASan + UBSan + LeakSanitizer.
 check:
 	$(MAKE) BUILD=build-san OPT=-O1 EXTRA_CFLAGS="$(SAN)" test check-leak check-cli \
-	  ASAN_OPTIONS=detect_leaks=1
+	  ASAN_OPTIONS=detect_leaks=1:malloc_fill_byte=16
 
 # The leak self-test must fail exactly its leaking test (tests/gb_test.h):
 # it proves that a leak inside a Criterion test fails it.
@@ -184,15 +195,52 @@ SETS ?=
 datasets:
 	./datasets/fetch.sh $(FETCH_ARGS) $(SETS)
 
+# ---- man pages: gridbench(1) and gridbench-CMD(1) from the option tables --
+# `gridbench man` lists the commands that have a page (harness/cli/gb_opt.h);
+# each page is written to a temporary file and renamed.  Their date is the
+# last commit's (SOURCE_DATE_EPOCH), so the same tree writes the same bytes.
+MANDIR := $(BUILD)/man
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
+man: $(BIN)
+	@mkdir -p $(MANDIR)
+	@rm -f $(MANDIR)/*.1
+	@export SOURCE_DATE_EPOCH='$(SOURCE_DATE_EPOCH)'; \
+	$(BIN) man gridbench > $(MANDIR)/gridbench.1.tmp && mv $(MANDIR)/gridbench.1.tmp $(MANDIR)/gridbench.1 && \
+	cmds=$$($(BIN) man) && for c in $$cmds; do \
+	  $(BIN) man $$c > $(MANDIR)/gridbench-$$c.1.tmp && mv $(MANDIR)/gridbench-$$c.1.tmp $(MANDIR)/gridbench-$$c.1 \
+	  || exit 1; \
+	done && echo "man: $(MANDIR)/gridbench.1 and $$(echo $$cmds | wc -w) command pages"
+
 # ---- library install (pkg-config) and the examples built against it ------
+# The public headers: what plugins (gb_user.h), library users (gb_search.h,
+# gb_run.h, gb_cmd.h) and GPPC entries' driver (gb_gppc.h) include, and the
+# headers those include -- never the queue implementations (gb_pq_*.h) or
+# the search core (gb_family.h).  tests/test_cli.c checks that the
+# installed set compiles on its own.
+PUBLIC_HEADERS := $(addprefix solvers/,gb_alloc.h gb_grid.h gb_search.h gb_heuristic.h \
+                    gb_queue_kind.h gb_dijkstra.h gb_exact.h gb_landmarks.h) \
+                  $(addprefix harness/core/,gb_diag.h gb_status.h) \
+                  $(addprefix harness/check/,gb_validate.h) \
+                  $(addprefix harness/io/,gb_map.h gb_scen.h) \
+                  $(addprefix harness/run/,gb_user.h gb_run.h gb_run_opts.h gb_gppc.h) \
+                  $(addprefix harness/cli/,gb_cmd.h gb_opt.h)
 PREFIX  ?= /usr/local
 VERSION := 0.2.0
-install: $(LIB) $(SOLIB) $(BIN)
+# install-files copies what is built and builds nothing (the test of the
+# installed library uses it, so it never relinks the binary under test);
+# the man pages go along when `make man` wrote them, as `make install` does.
+install: $(LIB) $(SOLIB) $(BIN) man
+	@$(MAKE) --no-print-directory install-files
+install-files:
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/gridbench \
 	  $(DESTDIR)$(PREFIX)/bin
+	@if [ -n "$$(ls $(MANDIR)/*.1 2>/dev/null)" ]; then \
+	  echo "install -m 644 $(MANDIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/"; \
+	  install -d $(DESTDIR)$(PREFIX)/share/man/man1 && \
+	  install -m 644 $(MANDIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 solvers/*.h $(HARNESS_DIRS:%=harness/%/*.h) $(DESTDIR)$(PREFIX)/include/gridbench/
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/gridbench/
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/gridbench/plots
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/gridbench/plots/
@@ -231,8 +279,9 @@ FUZZ_TARGETS := map scen solve journal dyn merge
 FUZZ_FLAGS   := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1
 FUZZ_LIB_SRC := $(SOLVER_SRC) harness/core/gb_diag.c harness/io/gb_map.c harness/io/gb_scen.c \
                 harness/check/gb_validate.c harness/check/gb_anyangle.c harness/io/gb_journal.c \
-                harness/core/gb_status.c harness/io/gb_dynscen.c harness/io/gb_shard.c \
-                harness/io/gb_rows.c harness/core/gb_csv.c harness/core/gb_sha256.c
+                harness/core/gb_status.c harness/io/gb_dynscen.c harness/run/gb_dynreplay.c \
+                harness/io/gb_shard.c harness/io/gb_rows.c harness/core/gb_csv.c \
+                harness/core/gb_sha256.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 

@@ -7,7 +7,8 @@
 #   TABLE (datasets/sets.tsv): one set per line,
 #       <set> TAB <maps> TAB <scens> TAB <archive> [<archive>...]
 #   the archives are paths under BASE (e.g. dao/dao-map.zip), <maps> and
-#   <scens> the number of .map and .scen files they hold together.
+#   <scens> the number of .map and .scen files they hold together; an
+#   optional fifth column <MiB> caps what each archive may unpack to.
 #   LOCK (datasets/sets.lock): the SHA-256 of every archive ever installed,
 #   one "<sha256>  <archive>" line each (sha256sum's format), meant to be
 #   committed.  Trust on first use: an archive without a line is accepted
@@ -27,6 +28,12 @@
 #     every check; it is rewritten through a temporary file and a rename.
 #   - A directory DEST/<set>/ without .gb-fetch was not made here and is
 #     never replaced.
+#   - Nothing is unpacked from an archive beyond its caps (check_size): at
+#     most 2 x (<maps> + <scens>) + 64 entries, <MiB> MiB in all (default
+#     1024: the official sets unpack to some 100 MiB each) and 64 MiB per
+#     file (the largest official map is about 1 MiB).  The listing is
+#     checked first, then what the archive really inflates to (streamed,
+#     not written: a listing can lie), and unzip runs under ulimit -f.
 #
 # A set already installed from archives whose hashes are the locked ones
 # is skipped without a download (--force downloads and checks it again).
@@ -35,6 +42,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+DEFAULT_MIB=1024        # what an archive may unpack to, without a fifth column
+FILE_MIB=64             # what one file of an archive may unpack to
 official=https://movingai.com/benchmarks
 base=${GB_DATASET_BASE:-$official}
 table=$here/sets.tsv
@@ -59,7 +68,9 @@ sets: $(set_names)
 
   --base URL    where the archives are: URL/<archive>, e.g.
                 URL/dao/dao-map.zip (default: \$GB_DATASET_BASE, else
-                $official); file:// URLs work
+                $official); file:// URLs work: offline, copy
+                the archives into a folder as <set>/<archive>.zip and
+                pass --base file:///that/folder
   --dest DIR    install into DIR/SET/ (default: datasets/, git-ignored)
   --lock FILE   the lock file (default: datasets/sets.lock; commit it)
   --table FILE  the set table (default: datasets/sets.tsv)
@@ -72,9 +83,15 @@ Examples:
   datasets/fetch.sh --base https://mirror.example.org/movingai maze
   datasets/fetch.sh --list
 
+Each archive may unpack to at most the table's optional fifth column in
+MiB (default $DEFAULT_MIB), 64 MiB per file, and 2 x (maps + scens) + 64
+entries: checked from its listing, then from what it really inflates to,
+before anything is unpacked.
+
 Exit status: 0 done; 64 bad usage or unknown set; 65 bad data: an archive
-differs from its lock line, is not a zip, or holds other counts or
-clashing file names than the table says (nothing installed); 66 the table
+differs from its lock line, is not a zip, unpacks past its caps, or holds
+other counts or clashing file names than the table says (nothing
+installed); 66 the table
 is missing; 69 curl, unzip or sha256sum missing; 73 DEST/SET cannot be
 created or is a directory fetch.sh did not make; 74 download failed; 78 a
 malformed line in the table or the lock.
@@ -92,26 +109,27 @@ say() { printf 'fetch.sh: %s\n' "$*" >&2; }
 
 # ---- the set table -------------------------------------------------------
 names=()                # set names in table order
-declare -A t_line=() t_maps=() t_scens=() t_arch=()
+declare -A t_line=() t_maps=() t_scens=() t_arch=() t_mib=()
 
 read_table() {
     [[ -r $table ]] || die 66 "$table: expected a readable set table, found none"
-    local n=0 line s m c a rest p
+    local n=0 line s m c a mib rest p
     while IFS= read -r line || [[ -n $line ]]; do
         n=$((n + 1))
         [[ -z $line || $line == \#* ]] && continue
-        IFS=$'\t' read -r s m c a rest <<<"$line"
+        IFS=$'\t' read -r s m c a mib rest <<<"$line"
         local ok=1
         [[ $s =~ ^[a-z0-9][a-z0-9._-]*$ && $s != all ]] || ok=0
         [[ ${m:-} =~ ^[0-9]+$ && ${c:-} =~ ^[0-9]+$ && -n ${a:-} && -z ${rest:-} ]] || ok=0
+        [[ -z ${mib:-} || $mib =~ ^[1-9][0-9]{0,6}$ ]] || ok=0
         for p in ${a:-}; do
             [[ $p =~ ^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*\.zip$ && /$p/ != */../* ]] || ok=0
         done
-        ((ok)) || die 78 "$table:$n: expected '<set> TAB <maps> TAB <scens> TAB <archive.zip> ...', found '$line'"
+        ((ok)) || die 78 "$table:$n: expected '<set> TAB <maps> TAB <scens> TAB <archive.zip> ... [TAB <MiB>]', found '$line'"
         [[ -z ${t_line[$s]:-} ]] \
             || die 78 "$table:$n: expected a new set name, found '$s' again (first on line ${t_line[$s]})"
         names+=("$s")
-        t_line[$s]=$n t_maps[$s]=$m t_scens[$s]=$c t_arch[$s]=$a
+        t_line[$s]=$n t_maps[$s]=$m t_scens[$s]=$c t_arch[$s]=$a t_mib[$s]=${mib:-$DEFAULT_MIB}
     done <"$table"
     ((${#names[@]} > 0)) || die 78 "$table: expected at least one set, found none"
 }
@@ -188,6 +206,29 @@ trap 'exit 143' TERM
 
 hash_of() { sha256sum -- "$1" | cut -d' ' -f1; }
 
+# check_size SET ARCHIVE FILE: die 65 unless FILE (a zip) stays within the
+# set's caps (file head), before anything of it is unpacked: first its
+# listing (entries, declared sizes), then the bytes it really inflates to,
+# streamed through head -c and counted, never written.
+check_size() {
+    local s=$1 a=$2 file=$3 listing n total big real
+    local max_n=$((2 * (t_maps[$s] + t_scens[$s]) + 64)) max_b=$((t_mib[$s] * 1048576))
+    local max_f=$((FILE_MIB * 1048576))
+    ((max_f <= max_b)) || max_f=$max_b
+    if ! listing=$(unzip -l -- "$file" </dev/null 2>&1); then
+        printf '%s\n' "$listing" >&2
+        die 65 "$a: expected a zip archive, found one unzip cannot read (see above); nothing installed"
+    fi
+    read -r n total big < <(printf '%s\n' "$listing" | awk '/^-----/ { d++; next }
+        d == 1 { n++; t += $1; if ($1 > m) m = $1 } END { printf "%d %.0f %.0f\n", n, t, m }')
+    local where="$table:${t_line[$s]}"
+    ((n <= max_n)) || die 65 "$where: expected at most $max_n entries in $a (2 x the $((t_maps[$s] + t_scens[$s])) files of $s + 64), found $n in its listing; nothing installed"
+    ((total <= max_b)) || die 65 "$where: expected $a to unpack to at most ${t_mib[$s]} MiB, found $total bytes in its listing; nothing installed"
+    ((big <= max_f)) || die 65 "$a: expected no file over $((max_f / 1048576)) MiB unpacked, found one of $big bytes in its listing; nothing installed"
+    real=$(set +o pipefail; unzip -p -- "$file" </dev/null 2>/dev/null | head -c $((max_b + 1)) | wc -c)
+    ((real <= max_b)) || die 65 "$where: expected $a to unpack to at most ${t_mib[$s]} MiB, found more when inflated (its listing says $total bytes: it lies); nothing installed"
+}
+
 # "<archive>:<member>" for a file unpacked to $work/unzip/<i>/<member>.
 arch_of=()
 member() {
@@ -232,7 +273,7 @@ fetch_set() {
         file=$work/zip/$i.zip
         if ! curl --fail --silent --show-error --location --retry 2 \
             --proto '=http,https,file' --output "$file" -- "$url"; then
-            die 74 "$a: expected a download from $url, found a curl error (see above); nothing installed"
+            die 74 "$a: expected a download from $url, found a curl error (see above); nothing installed. Offline or blocked? Put the archives in a folder as <set>/<archive>.zip and pass --base file:///that/folder (or set GB_DATASET_BASE; with make: make datasets FETCH_ARGS='--base URL')"
         fi
         got=$(hash_of "$file")
         if [[ -n ${l_sha[$a]:-} ]]; then
@@ -244,10 +285,14 @@ fetch_set() {
             say "$a: sha256 $got (new: recorded in $(basename -- "$lock") once the set is installed)"
         fi
         marker+=("$got  $a")
+        check_size "$s" "$a" "$file"
         mkdir -- "$work/unzip/$i"
-        if ! unzip -qq -o "$file" -d "$work/unzip/$i" </dev/null >&2; then
-            die 65 "$a: expected a zip archive, found one unzip cannot read (see above); nothing installed"
-        fi
+        local rc=0 fmib=$FILE_MIB   # ulimit -f (KiB in bash): no file past the cap, whatever the archive says
+        ((t_mib[$s] >= fmib)) || fmib=${t_mib[$s]}
+        (ulimit -f $((fmib * 1024)) && exec unzip -qq -o "$file" -d "$work/unzip/$i" </dev/null >&2) || rc=$?
+        ((rc != 128 + 25)) ||
+            die 65 "$a: expected no file over $fmib MiB unpacked, found one past it while unpacking; nothing installed"
+        ((rc == 0)) || die 65 "$a: expected a zip archive, found one unzip cannot read (see above); nothing installed"
     done
 
     # Count, then flatten: every .map and .scen straight into the set.

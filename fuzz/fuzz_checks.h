@@ -82,6 +82,23 @@
  *   at least one cell, cells contiguous and inside W x H, a blocked one
  *   never the goal; the totals add up.  Round trip: gb_dynscen_write() of it, read
  *   back by gb_dynscen_load(), gives the same queries, events and cells.
+ *   Replay: when the first query's map is at most GB_FUZZ_MAXDIM square,
+ *   that map is built (terrain from the "#|" comment lines: the k-th one
+ *   is row k, its bytes after "#|" one cell each, blocked when one of
+ *   @ O T W; missing rows and cells are passable; the start and goal of
+ *   the replayed queries are forced passable), and the first GB_FUZZ_MAXQ
+ *   queries of that size are replayed by gb_dynrep_query under every
+ *   movement model, each model on a fresh replayer (so the first query
+ *   meets a fresh D* Lite), A* octile as the baseline.  Checks: no row
+ *   is "wrong" (D* Lite and A* equal Dijkstra and pass the validator at
+ *   every plan, gb_dynreplay.c); and, from the observer: every fired
+ *   event's cells have its state on the map (a block of the agent's cell
+ *   dropped); every D* Lite plan is found iff fz_reference (independent
+ *   of the solvers) finds a path on the map as it then is, passes
+ *   gb_validate_path there, and has the reference's straight and diagonal
+ *   step counts; every move goes to the next cell of the last plan; the
+ *   row's plans and steps equal what the observer saw; and after each
+ *   query the map is the file's again, cell for cell.
  *
  * gb_fuzz_merge: data is up to GB_FUZZ_MSHARDS shards for `gridbench
  *   merge`, as parts separated by lines "%%": manifest 0, CSV 0, manifest
@@ -113,6 +130,7 @@
 #include "gb_alloc.h"
 #include "gb_anyangle.h"
 #include "gb_diag.h"
+#include "gb_dynreplay.h"
 #include "gb_dynscen.h"
 #include "gb_grid.h"
 #include "gb_journal.h"
@@ -884,6 +902,184 @@ static int fz_same_dyn(const gb_dynscen *a, const gb_dynscen *b)
     return 0;
 }
 
+/* Replays made and plans seen since the program started (all models),
+ * so that a test can tell that the replay ran. */
+static long fz_dyn_replays;
+static int64_t fz_dyn_plans;
+
+/* What the replay observer checks (see gb_fuzz_dyn, "Replay"). */
+typedef struct fz_dynobs {
+    fz_grid G;                    /* the map now, for fz_reference */
+    const gb_grid *g;
+    gb_model model;
+    int32_t goal;
+    int32_t plan[GB_FUZZ_MAXCELLS];   /* the last plan found */
+    int32_t plen, at;
+    int64_t plans, moves;
+    int rc;                       /* the first failure (0: none) */
+} fz_dynobs;
+
+static void fz_dyn_event(void *arg, int64_t t, const gb_dyn_event *ev, const gb_dyn_cell *cl,
+                         int32_t agent)
+{
+    fz_dynobs *o = arg;
+    for (size_t i = 0; i < ev->nc && !o->rc; i++) {
+        int32_t id = gb_grid_id(o->g, cl[i].x, cl[i].y);
+        int want = ev->block && id == agent ? 1 : !ev->block;
+        if (o->g->pass[id] != want)
+            o->rc = fz_fail(131, "dyn replay (%s): event of line %ld at step %lld: cell "
+                            "(%ld,%ld) is %s", gb_model_name(o->model), ev->line, (long long)t,
+                            (long)cl[i].x, (long)cl[i].y, o->g->pass[id] ? "free" : "blocked");
+    }
+}
+
+static void fz_dyn_plan(void *arg, int64_t t, int32_t agent, const gb_dstar_plan *p)
+{
+    static gb_xy xy[GB_FUZZ_MAXCELLS];
+    fz_dynobs *o = arg;
+    const gb_grid *g = o->g;
+    o->plans++;
+    fz_dyn_plans++;
+    o->plen = o->at = 0;
+    if (o->rc) return;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            o->G.free_[y * g->width + x] = g->pass[gb_grid_id(g, x, y)];
+    int32_t ax = gb_grid_x(g, agent), ay = gb_grid_y(g, agent);
+    int32_t bx = gb_grid_x(g, o->goal), by = gb_grid_y(g, o->goal);
+    int64_t rs = 0, rd = 0;
+    int found = fz_reference(&o->G, ay * g->width + ax, by * g->width + bx, &rs, &rd);
+    if (found != p->found) {
+        o->rc = fz_fail(132, "dyn replay (%s): step %lld, (%ld,%ld)->(%ld,%ld): D* Lite "
+                        "found=%d, reference found=%d", gb_model_name(o->model), (long long)t,
+                        (long)ax, (long)ay, (long)bx, (long)by, p->found, found);
+        return;
+    }
+    if (!found) return;
+    if (p->path_len < 1 || p->path_len > g->npassable) {
+        o->rc = fz_fail(133, "dyn replay: a plan of %ld cells", (long)p->path_len);
+        return;
+    }
+    for (int32_t i = 0; i < p->path_len; i++) {
+        xy[i] = (gb_xy){ gb_grid_x(g, p->path[i]), gb_grid_y(g, p->path[i]) };
+        o->plan[i] = p->path[i];
+    }
+    o->plen = p->path_len;
+    gb_check chk;
+    if (!gb_validate_path(g, o->model, (gb_xy){ ax, ay }, (gb_xy){ bx, by }, xy,
+                          (size_t)p->path_len, p->cost, &chk))
+        o->rc = fz_fail(134, "dyn replay (%s): step %lld: D* Lite path invalid: %s",
+                        gb_model_name(o->model), (long long)t, chk.msg);
+    else if (chk.straight != rs || chk.diag != rd || p->straight != rs || p->diag != rd)
+        o->rc = fz_fail(135, "dyn replay (%s): step %lld, (%ld,%ld)->(%ld,%ld): D* Lite "
+                        "%lld+%lld sqrt2 (its path %lld+%lld), reference %lld+%lld",
+                        gb_model_name(o->model), (long long)t, (long)ax, (long)ay, (long)bx,
+                        (long)by, (long long)p->straight, (long long)p->diag,
+                        (long long)chk.straight, (long long)chk.diag, (long long)rs,
+                        (long long)rd);
+}
+
+static void fz_dyn_move(void *arg, int64_t t, int32_t agent)
+{
+    fz_dynobs *o = arg;
+    o->moves++;
+    if (o->rc) return;
+    if (t != o->moves || o->at + 1 >= o->plen || o->plan[o->at + 1] != agent)
+        o->rc = fz_fail(136, "dyn replay (%s): move %lld (of %lld seen) to cell %ld, off the "
+                        "plan (%ld cells, at %ld)", gb_model_name(o->model), (long long)t,
+                        (long long)o->moves, (long)agent, (long)o->plen, (long)o->at);
+    o->at++;
+}
+
+/* The map of the replay: w x h, terrain from the "#|" lines of data. */
+static void fz_dyn_terrain(const uint8_t *data, size_t size, gb_grid *g)
+{
+    int32_t y = 0;
+    for (size_t i = 0; i < size && y < g->height;) {
+        size_t e = i;
+        while (e < size && data[e] != '\n') e++;
+        if (e - i >= 2 && data[i] == '#' && data[i + 1] == '|') {
+            for (int32_t x = 0; x < g->width && i + 2 + (size_t)x < e; x++)
+                if (memchr("@OTW", data[i + 2 + (size_t)x], 4))
+                    g->pass[gb_grid_id(g, x, y)] = 0;
+            y++;
+        }
+        i = e + 1;
+    }
+}
+
+/* Replay the queries of s on the map of data (see gb_fuzz_dyn, "Replay"). */
+static int fz_replay_dyn(const uint8_t *data, size_t size, const gb_dynscen *s)
+{
+    static fz_dynobs o;
+    const int32_t w = s->q[0].map_w, h = s->q[0].map_h;
+    if (w > GB_FUZZ_MAXDIM || h > GB_FUZZ_MAXDIM) return 0;
+    gb_map m;
+    memset(&m, 0, sizeof m);
+    if (gb_grid_init(&m.grid, w, h) != 0) return fz_fail(140, "dyn replay: gb_grid_init failed");
+    gb_grid *g = &m.grid;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) g->pass[gb_grid_id(g, x, y)] = 1;
+    fz_dyn_terrain(data, size, g);
+    size_t qs[GB_FUZZ_MAXQ], nq = 0;
+    for (size_t i = 0; i < s->n && nq < GB_FUZZ_MAXQ; i++) {
+        const gb_dyn_query *q = &s->q[i];
+        if (q->map_w != w || q->map_h != h) continue;
+        g->pass[gb_grid_id(g, q->sx, q->sy)] = 1;
+        g->pass[gb_grid_id(g, q->gx, q->gy)] = 1;
+        qs[nq++] = i;
+    }
+    gb_grid_recount(g);
+    static uint8_t orig[(GB_FUZZ_MAXDIM + 2) * (GB_FUZZ_MAXDIM + 2)];
+    memcpy(orig, g->pass, (size_t)g->ncells);
+    gb_solver_spec astar;
+    char err[128];
+    gb_diag d;
+    int rc = 0;
+    if (gb_solver_parse("astar-octile", &astar, err, sizeof err) != 0)
+        rc = fz_fail(141, "dyn replay: %s", err);
+    gb_dynrep_obs obs = { &o, fz_dyn_event, fz_dyn_plan, fz_dyn_move };
+    for (int mi = 0; rc == 0 && mi < GB_MODEL_COUNT; mi++) {
+        gb_model model = (gb_model)mi;
+        gb_dynrep *r = gb_dynrep_new(g, model, &astar, GB_Q_BHEAP);
+        if (!r) { rc = fz_fail(142, "dyn replay: gb_dynrep_new failed"); break; }
+        for (size_t k = 0; rc == 0 && k < nq; k++) {
+            const gb_dyn_query *q = &s->q[qs[k]];
+            if (gb_dynscen_check_query(s, qs[k], &m, &d) != 0) {
+                rc = fz_fail(143, "dyn replay: query %zu refused: %s", qs[k], d.msg);
+                break;
+            }
+            memset(&o, 0, sizeof o);
+            o.G.w = w;
+            o.G.h = h;
+            o.G.model = model;
+            o.g = g;
+            o.model = model;
+            o.goal = gb_grid_id(g, q->gx, q->gy);
+            gb_dynrep_row row;
+            fz_dyn_replays++;
+            if (gb_dynrep_query(r, s, qs[k], &obs, &row) != 0)
+                rc = fz_fail(144, "dyn replay: out of memory");
+            else if (o.rc)
+                rc = o.rc;
+            else if (strcmp(row.status, "wrong") == 0)
+                rc = fz_fail(145, "dyn replay (%s): query %zu (line %ld) wrong: %s",
+                             gb_model_name(model), qs[k], q->line, row.msg);
+            else if (row.plans != o.plans || row.steps != o.moves)
+                rc = fz_fail(146, "dyn replay (%s): row says %lld plans and %lld steps, the "
+                             "observer saw %lld and %lld", gb_model_name(model),
+                             (long long)row.plans, (long long)row.steps, (long long)o.plans,
+                             (long long)o.moves);
+            else if (memcmp(orig, g->pass, (size_t)g->ncells) != 0)
+                rc = fz_fail(147, "dyn replay (%s): query %zu left the map changed",
+                             gb_model_name(model), qs[k]);
+        }
+        gb_dynrep_free(r);
+    }
+    gb_grid_free(g);
+    return rc;
+}
+
 static char fz_ddir[64];
 static void fz_ddir_remove(void)
 {
@@ -931,6 +1127,7 @@ static int gb_fuzz_dyn(const uint8_t *data, size_t size)
         gb_dynscen_free(&t);
     }
     remove(out);
+    if (!rc) rc = fz_replay_dyn(data, size, &s);
     gb_dynscen_free(&s);
     if (!rc && (s.q || s.ev || s.cell || s.map_field))
         rc = fz_fail(130, "dyn: gb_dynscen_free left pointers set");

@@ -13,6 +13,9 @@
 #   curl, unzip       download and unpack the Moving AI archives (make datasets)
 #   zip               build the zip fixtures of the dataset tests (make test)
 #   python3           the reference external solver client (make test)
+#   libtext-csv-perl  Text::CSV for scripts/plot-data.pl (make report): map
+#                     names may hold ',', '"' or newlines, which a hand-made
+#                     CSV regex got wrong (issue #26)
 #   pkg-config        the installed-library test (make test)
 #
 # Installs only what dpkg does not already have; uses sudo when not root.
@@ -20,7 +23,8 @@
 # `make bench CALLGRIND=1`, clang for the sanitizer/fuzz builds).
 set -euo pipefail
 
-want=(build-essential g++ make libcriterion-dev gnuplot-nox hyperfine chromium curl unzip zip python3 pkg-config "$@")
+want=(build-essential g++ make libcriterion-dev gnuplot-nox hyperfine chromium curl unzip zip python3 pkg-config
+      libtext-csv-perl "$@")
 missing=()
 for p in "${want[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

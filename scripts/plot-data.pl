@@ -35,24 +35,29 @@
 # Exit status: 0 done; 2 a file is missing or malformed (message says which).
 use strict;
 use warnings;
+use Text::CSV;
 
 use constant PANEL_MAX => 5;   # + the dijkstra reference = 6 lines at most
 
 my $dir = shift // do { print STDERR "usage: plot-data.pl RUN_DIR\n"; exit 2 };
 sub fail { print STDERR "plot-data.pl: $_[0]\n"; exit 2 }
 
-# RFC 4180 fields of one line (summary.csv has no newline inside a field
-# except in pathological map names, which stay one record per line here).
-sub csv_fields {
-    my ($rec) = @_;
-    my @f;
-    while ($rec =~ /\G("(?:[^"]|"")*"|[^,]*)(,|\z)/gc) {
-        my $v = $1;
-        if ($v =~ /^"(.*)"$/s) { $v = $1; $v =~ s/""/"/g; }
-        push @f, $v;
-        last if $2 eq '';
-    }
-    return @f;
+# summary.csv is RFC 4180 and its map column holds file names as they are
+# (a ',' a '"' or a newline quoted): read it with Text::CSV (Debian package
+# libtext-csv-perl, installed by scripts/deps.sh), not a hand-made regex --
+# the one here before lost every field after a quoted map name.
+my $csv = Text::CSV->new({ binary => 1, strict => 1, auto_diag => 0 })
+    or fail("Text::CSV: " . Text::CSV->error_diag);
+sub csv_rows {   # all records of a CSV file (header first), or fail
+    my ($path) = @_;
+    open(my $fh, '<', $path) or fail("$path: $!");
+    my @rows;
+    while (my $r = $csv->getline($fh)) { push @rows, $r; }
+    my ($code, $msg, $pos, $rec) = $csv->error_diag;
+    fail("$path:$.: expected an RFC 4180 record, found error $code ($msg) at byte $pos")
+        unless $csv->eof && ($code == 0 || $code == 2012);
+    close($fh);
+    return @rows;
 }
 sub tsvname { my $s = shift; $s =~ s/[\t\n\r]/ /g; return $s }
 sub write_file {
@@ -64,20 +69,18 @@ sub write_file {
 }
 
 # ---- summary.csv -------------------------------------------------------------
-open(my $sf, '<', "$dir/summary.csv") or fail("$dir/summary.csv: $!");
-my $hdr = <$sf> // fail("$dir/summary.csv: empty");
-$hdr =~ s/\r?\n\z//;
-my @h = csv_fields($hdr);
+my @sum = csv_rows("$dir/summary.csv");
+my $hdr = shift(@sum) // fail("$dir/summary.csv: empty");
+my @h = @$hdr;
 my %col;
 @col{@h} = (0 .. $#h);
 for my $c (qw(map solver queue guarantee time_median_ns)) {
     fail("$dir/summary.csv: expected a column $c, found none") unless exists $col{$c};
 }
 my (%guar, %t, %order_q, @queues, %qseen);
-while (my $l = <$sf>) {
-    $l =~ s/\r?\n\z//;
-    next if $l eq '';
-    my @f = csv_fields($l);
+for my $r (@sum) {
+    my @f = @$r;
+    next if @f == 1 && $f[0] eq '';
     my ($m, $s, $q) = (tsvname($f[$col{map}]), $f[$col{solver}], $f[$col{queue}]);
     $guar{$s} //= $f[$col{guarantee}];
     my $num = sub { my $c = shift; return 'NaN' unless exists $col{$c}; my $v = $f[$col{$c}] // ''; $v eq '' ? 'NaN' : $v };
@@ -85,7 +88,6 @@ while (my $l = <$sf>) {
     push @{$order_q{$m}{$s}}, $q;
     push @queues, $q unless $qseen{$q}++;
 }
-close($sf);
 my $refq = $qseen{bheap} ? 'bheap' : ($queues[0] // 'bheap');
 
 # ---- maps --------------------------------------------------------------------
@@ -200,10 +202,7 @@ sub first_seen {
     my $s = shift;
     unless (%first) {
         my $i = 0;
-        open(my $sf2, '<', "$dir/summary.csv") or fail("$dir/summary.csv: $!");
-        <$sf2>;
-        while (my $l = <$sf2>) { my @f = csv_fields($l); $first{$f[$col{solver}]} //= $i++; }
-        close($sf2);
+        $first{$_->[$col{solver}] // ''} //= $i++ for @sum;
     }
     return $first{$s} // 1e9;
 }

@@ -47,16 +47,18 @@ Input
                         (whitespace-separated list), else datasets/default/*.scen
   --count N             only the first N queries of each scenario (default all)
   --sample N            of those, about N evenly spaced queries per scenario
-                        (every k-th: all path lengths represented; the README's
+                        (every k-th: all path lengths represented; the docs'
                         examples use it rather than --count, which takes only
                         the shortest queries of bucket-sorted files)
   --csv FILE            do not run: take FILE (the CSV of `gridbench run`, or
                         of `gridbench merge` after a sharded run) as queries.csv;
                         give the same --scen files for the checksums in env.json
+                        (checked: every row's query must be on its line of one
+                        of them, and each of them must have rows)
 Execution
   --jobs N              worker processes of `gridbench run` (default 1; env.json
                         records it: parallel workers share caches and memory
-                        bandwidth, see the README)
+                        bandwidth, see docs/timing.md)
 Matrix
   --solvers LIST        comma-separated solver names or 'all' (default all)
   --queues LIST         comma-separated queue names or 'all' (default all)
@@ -65,6 +67,9 @@ Matrix
   --external-name NAME  name the --external just before
   --plugin LIB.so       load user solvers (harness/run/gb_user.h); name them in --solvers
   --reps N              timed repetitions per query (default 3)
+  --regime NAME         the order of the timed runs (gridbench run --regime):
+                        interleaved (default) or gppc (as GPPC times entries;
+                        needs --jobs 1); recorded in env.json and every row
 hyperfine (whole `gridbench run` processes, one per solver)
   --hyperfine-runs N    runs per command (default 3)
   --hyperfine-warmup N  warm-up runs per command (default 1)
@@ -113,6 +118,7 @@ SOLVERS=all
 QUEUES=all
 MODEL=8-nocut
 REPS=3
+REGIME=interleaved
 HF_RUNS=3
 HF_WARMUP=1
 HF_SOLVERS=dijkstra,astar-octile,jps,bidijkstra
@@ -148,6 +154,7 @@ while [ "$#" -gt 0 ]; do
     --plugin) need_arg "$@"; EXTRA_RUN+=(--plugin "$2"); shift 2 ;;
     --model) need_arg "$@"; MODEL=$2; shift 2 ;;
     --reps) need_arg "$@"; is_count "$2" && [ "$2" -ge 1 ] || die 2 "--reps: expected a positive integer, found '$2'"; REPS=$2; shift 2 ;;
+    --regime) need_arg "$@"; case $2 in interleaved|gppc) REGIME=$2 ;; *) die 2 "--regime: expected interleaved or gppc, found '$2'" ;; esac; shift 2 ;;
     --hyperfine-runs) need_arg "$@"; is_count "$2" && [ "$2" -ge 2 ] || die 2 "--hyperfine-runs: expected an integer >= 2 (hyperfine's minimum), found '$2'"; HF_RUNS=$2; shift 2 ;;
     --hyperfine-warmup) need_arg "$@"; is_count "$2" || die 2 "--hyperfine-warmup: expected a non-negative integer, found '$2'"; HF_WARMUP=$2; shift 2 ;;
     --hyperfine-solvers) need_arg "$@"; HF_SOLVERS=$2; HF_SOLVERS_GIVEN=1; shift 2 ;;
@@ -206,6 +213,14 @@ if [ "$HYPERFINE" = 1 ]; then
 fi
 command -v sha256sum >/dev/null 2>&1 || die 3 "sha256sum not found: install the Debian package coreutils"
 command -v perl >/dev/null 2>&1 || die 3 "perl not found: install the Debian package perl-base"
+perl -MText::CSV -e 1 2>/dev/null ||
+    die 3 "Text::CSV not found: install the Debian package libtext-csv-perl (sudo apt-get install libtext-csv-perl)"
+# --csv: the --scen files are recorded in env.json as the files behind the
+# CSV, so they must be the ones it ran on (each row's query on its line)
+if [ -n "$CSV_IN" ]; then
+    perl "$(dirname "$0")/csv-scen-check.pl" "$CSV_IN" "${SCENS[@]}" ||
+        die 2 "--csv: expected the --scen files '$CSV_IN' ran on (see above)"
+fi
 
 abspath() { readlink -f -- "$1"; }
 BIN_ABS=$(abspath "$BIN")
@@ -293,11 +308,12 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 say "run $RUN_ID -> $FINAL (${#SCENS[@]} scenario files, solvers $SOLVERS, queues $QUEUES, model $MODEL, $REPS reps)"
 
-# JSON helpers: a string literal, and a list of strings.
+# JSON helpers: a string literal, and a list of strings.  Every control
+# character (a form feed in a file name too) becomes \u00XX: JSON allows
+# none raw, and a file name may hold any byte but '/' and NUL.
 json_str() {
-    local s=$1
-    s=${s//\\/\\\\}; s=${s//\"/\\\"}; s=${s//$'\t'/\\t}; s=${s//$'\n'/\\n}; s=${s//$'\r'/\\r}
-    printf '"%s"' "$s"
+    perl -e 'my $s = shift; $s =~ s/(["\\])/\\$1/g;
+             $s =~ s/([\x00-\x1f\x7f])/sprintf("\\u%04x", ord($1))/ge; print "\"$s\""' -- "$1"
 }
 json_list() {   # json_list a b c -> ["a", "b", "c"]
     local out="" x
@@ -337,7 +353,7 @@ fi
 
 # ---- 2. the matrix -------------------------------------------------------
 step 2 "gridbench run: solvers $SOLVERS x queues $QUEUES over ${#SCENS[@]} scenario files, $REPS reps"
-run_args=(run --solver "$SOLVERS" --queue "$QUEUES" --model "$MODEL" --reps "$REPS" --jobs "$JOBS" --out "$TMP/queries.csv")
+run_args=(run --solver "$SOLVERS" --queue "$QUEUES" --model "$MODEL" --reps "$REPS" --regime "$REGIME" --jobs "$JOBS" --out "$TMP/queries.csv")
 [ "$COUNT" -gt 0 ] && run_args+=(--count "$COUNT")
 [ "$SAMPLE" -gt 0 ] && run_args+=(--sample "$SAMPLE")
 [ ${#EXTRA_RUN[@]} -gt 0 ] && run_args+=("${EXTRA_RUN[@]}")
@@ -373,6 +389,10 @@ fi
 step 3 "gridbench summary -> summary.csv, data/"
 "$BIN" summary "$TMP/queries.csv" --out "$TMP/summary.csv" --plot-data "$TMP/data" ||
     die 4 "gridbench summary failed"
+# GPPC's per-entry table (total time, first 20 steps, longest call,
+# preprocessing, storage, memory, suboptimality, undominated) per map set
+"$BIN" export --gppc-table --out "$TMP/gppc.csv" "$TMP/queries.csv" ||
+    die 4 "gridbench export --gppc-table failed"
 # the faceted plots' data: panels by solver family, guarantees, per-map queues
 perl "$(dirname "$0")/plot-data.pl" "$TMP" || die 4 "scripts/plot-data.pl failed"
 meta() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$TMP/data/meta.tsv"; }
@@ -416,6 +436,7 @@ step 5 "env.json"
     "command": $(json_str "scripts/report.sh $ARGS_GIVEN"),
     "model": $(json_str "$MODEL"),
     "reps": $REPS,
+    "regime": $(json_str "$REGIME"),
     "jobs": $JOBS,
     "queries_from": $(json_str "${CSV_IN:-gridbench run}"),
     "count": $COUNT,

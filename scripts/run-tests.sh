@@ -22,7 +22,9 @@ function secs(s,   m) { return match(s, /\(([0-9.]+)s\)$/) ? substr(s, RSTART + 
 function now(   v, c) { c = "date +%s"; c | getline v; close(c); return v + 0 }
 function tick() {
     if (done % 25 == 0) {
-        printf "test: %d/%d done, %d failed, %d s\n", done, total, fail, now() - t0
+        # --list counts a parameterized test once; it runs once per parameter
+        if (done <= total) printf "test: %d/%d done, %d failed, %d s\n", done, total, fail, now() - t0
+        else printf "test: %d done (%d listed, parameterized tests count once there), %d failed, %d s\n", done, total, fail, now() - t0
         fflush()
     }
 }

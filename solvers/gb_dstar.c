@@ -29,6 +29,10 @@
  *   pos[] (-1 = not queued) and stamp[]:
  *   a cell whose stamp is not the current episode's is untouched (g = rhs
  *   = inf, not queued), so an episode starts with epoch++, no clearing.
+ *   g[], rhs[] and pos[] are read only after touch(), which sets them
+ *   when the stamp is stale; a fresh object has epoch 1 and every stamp
+ *   0, so no cell is ever taken for touched before touch() wrote it,
+ *   whatever order the API is called in.
  *   U is a binary min-heap of (k1, k2, id) entries (the keys inside the
  *   entries, for locality), with pos[] kept in step so that a queued
  *   cell can be re-keyed or removed in O(log n).
@@ -39,6 +43,9 @@
  * of p), computed in 128 bits.  Infinity is a = INT32_MAX.
  *
  * Invariants (between calls)
+ *   - epoch >= 1 and stamp[s] <= epoch for every s.
+ *   - episode == 0 until the first gb_dstar_begin: then nothing but the
+ *     masks is kept up to date (no cell is touched, the heap is empty).
  *   - pos[s] >= 0 iff s is touched and g(s) != rhs(s); heap[pos[s]] == s.
  *   - rhs(s) = 0 for the goal, else min over legal moves of c + g.
  *   - moves[] is gb_grid_moves() of the grid as d last saw it.
@@ -99,7 +106,10 @@ struct gb_dstar {
     gb_model model;
     int32_t ncells;
     uint8_t *moves;        /* legal-move masks, as d last saw the grid */
-    uint32_t epoch;        /* current episode, >= 1 */
+    uint32_t epoch;        /* current episode, >= 1 (1 in a fresh object,
+                              whose stamps are all 0) */
+    int episode;           /* 1 once gb_dstar_begin ran: start, goal and
+                              the queue below mean something */
     uint32_t *stamp;       /* episode that last touched each cell */
     zc *g, *rhs;           /* per cell (valid when stamp == epoch) */
     int32_t *pos;          /* heap index, -1 = not queued */
@@ -149,6 +159,7 @@ gb_dstar *gb_dstar_new(const gb_grid *g, gb_model m)
         errno = ENOMEM;
         return NULL;
     }
+    d->epoch = 1;          /* stamps are 0: every cell untouched */
     gb_grid_moves(g, m, d->moves);
     for (int32_t id = 0; id < g->ncells; id++) {
         d->cx[id] = gb_grid_x(g, id);
@@ -330,6 +341,7 @@ void gb_dstar_begin(gb_dstar *d, int32_t start, int32_t goal)
         d->epoch = 0;
     }
     d->epoch++;
+    d->episode = 1;
     d->hn = 0;
     d->km = zzero;
     d->start = d->last = start;
@@ -344,6 +356,7 @@ void gb_dstar_begin(gb_dstar *d, int32_t start, int32_t goal)
 
 void gb_dstar_move(gb_dstar *d, int32_t id)
 {
+    if (!d->episode) return;   /* no agent yet */
     d->start = id;
     d->sx = gb_grid_x(d->grid, id);
     d->sy = gb_grid_y(d->grid, id);
@@ -351,13 +364,14 @@ void gb_dstar_move(gb_dstar *d, int32_t id)
 
 void gb_dstar_cell_changed(gb_dstar *d, int32_t id)
 {
+    const gb_grid *g = d->grid;
+    gb_grid_moves_around(g, d->model, d->moves, id);
+    if (!d->episode) return;   /* masks only: begin() starts from them */
     if (d->last != d->start) {
         /* km += h(s_last, s_start): h_agent measures from the agent */
         d->km = zadd(d->km, h_agent(d, d->last));
         d->last = d->start;
     }
-    const gb_grid *g = d->grid;
-    gb_grid_moves_around(g, d->model, d->moves, id);
     for (int32_t dy = -1; dy <= 1; dy++)
         for (int32_t dx = -1; dx <= 1; dx++) {
             int32_t n = id + dy * g->stride + dx;
@@ -425,6 +439,7 @@ static void compute_shortest_path(gb_dstar *d)
 int gb_dstar_plan_path(gb_dstar *d, gb_dstar_plan *p)
 {
     memset(p, 0, sizeof *p);
+    if (!d->episode) { errno = EINVAL; return -1; }
     compute_shortest_path(d);
     p->expanded = d->expanded;
     p->pops = d->pops;

@@ -14,7 +14,14 @@
  * The grid is the caller's and must outlive d; d keeps its own move
  * masks (built by gb_dstar_new) and repairs them around every cell it is
  * told about, so every flip of the grid must be told, between episodes
- * too (restoring a map cell by cell, say).  The move
+ * and before the first one too (restoring a map cell by cell, say).
+ *
+ * Call order: any order is safe.  Before the first gb_dstar_begin there
+ * is no episode: gb_dstar_cell_changed only repairs the masks,
+ * gb_dstar_move does nothing and gb_dstar_plan_path fails (-1, EINVAL).
+ * Cells that change before an episode begins are simply part of the map
+ * it begins on, so they may be told before or after gb_dstar_begin.  The
+ * move
  * graph is undirected under every gb_model (a diagonal needs the same two
  * side cells in both directions), so predecessors are successors.
  *
@@ -53,8 +60,9 @@ typedef struct gb_dstar_plan {
                              (the changes' repairs included) */
 } gb_dstar_plan;
 
-/* A D* Lite state for grid g (not owned) under model m, sized for it.
- * NULL with errno = ENOMEM.  Memory: about 69 bytes per padded cell. */
+/* A D* Lite state for grid g (not owned) under model m, sized for it,
+ * with no episode yet (see "Call order" above).  NULL with errno =
+ * ENOMEM.  Memory: about 69 bytes per padded cell. */
 gb_dstar *gb_dstar_new(const gb_grid *g, gb_model m);
 void gb_dstar_free(gb_dstar *d);
 
@@ -65,20 +73,22 @@ void gb_dstar_begin(gb_dstar *d, int32_t start, int32_t goal);
 
 /* The agent now stands on cell id (normally the next cell of the last
  * plan).  O(1): the key modifier km is brought up to date lazily, at the
- * next change, as in the paper. */
+ * next change, as in the paper.  A no-op before the first episode. */
 void gb_dstar_move(gb_dstar *d, int32_t id);
 
 /* Map cell id was flipped (gb_grid_set) since d last saw it: its 3x3
- * block's masks are recomputed and the rhs of every cell of the block is
- * recomputed and queued if inconsistent.  Telling d about a cell that did
- * not change is harmless; so is a call between episodes (only the masks
- * matter then).  O(log n) per block cell. */
+ * block's masks are recomputed and, during an episode, the rhs of every
+ * cell of the block is recomputed and queued if inconsistent.  Telling d
+ * about a cell that did not change is harmless; so is a call between
+ * episodes (only the masks matter then); before the first gb_dstar_begin
+ * only the masks are touched (O(1)).  O(log n) per block cell. */
 void gb_dstar_cell_changed(gb_dstar *d, int32_t id);
 
 /* Repair the search (LPA*'s ComputeShortestPath, keys relative to the
  * agent) and extract the path by descending g from the agent.  Fills *p.
- * Returns 0, or -1 when path extraction failed (a loop or a dead end: a
- * bug, never expected; *p then has found = 0). */
+ * Returns 0, or -1 with found = 0 in *p: before the first gb_dstar_begin
+ * (errno = EINVAL), or when path extraction failed (a loop or a dead
+ * end: a bug, never expected). */
 int gb_dstar_plan_path(gb_dstar *d, gb_dstar_plan *p);
 
 /* Bytes gb_dstar_new allocates for a grid of ncells padded cells. */

@@ -74,6 +74,7 @@
 
 #include "gb_alloc.h"
 #include "gb_landmarks.h"
+#include "gb_queues.h"   /* the queue implementations, for the search core */
 #include "gb_search.h"
 
 #define GB_CAT_(a, b) a##b

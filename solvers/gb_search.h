@@ -40,7 +40,7 @@
 #include "gb_heuristic.h"
 
 /* ---- queues (the registry is gb_queues.h) --------------------------- */
-#include "gb_queues.h"
+#include "gb_queue_kind.h"
 
 const char *gb_queue_name(gb_queue_kind q);
 const char *gb_queue_desc(gb_queue_kind q);

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <stdarg.h>
+#include <string.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define GB_TEST_LSAN 1
@@ -85,6 +86,16 @@ static inline void gb_test_leak_check(void)
     ",[^,]*,[^,]*\\(,[^,]*,[^,]*\\),[^,]*$/\\1\\2\\3\\4/"
 
 /* ---- helpers the CLI-level tests share --------------------------------- */
+
+/* The full proofs (GB_TEST_FULL=1: `make test-full`, which CI runs) or
+ * their sample (`make test`, minutes instead of many): tests that sweep
+ * every query of a real map or every allocation of a process take every
+ * k-th one unless this is 1. */
+static inline int gb_test_full(void)
+{
+    const char *fe = getenv("GB_TEST_FULL");
+    return fe && *fe && strcmp(fe, "0") != 0;
+}
 
 /* The gridbench binary under test ($GB_BIN, set by `make test`); skips the
  * test when it is not set. */

@@ -18,7 +18,9 @@
  * archive that differs from its lock line is refused with the lock's
  * file:line and both hashes, and nothing changes; wrong counts, unknown
  * sets, failed downloads, non-zip archives, clashing names, foreign
- * directories and malformed lines are refused with their exit codes.
+ * directories and malformed lines are refused with their exit codes;
+ * archives that unpack past their caps (zip bombs, made here with zip and
+ * a patched listing) are refused before anything is unpacked.
  */
 #include "gb_test.h"
 #include <stdarg.h>
@@ -214,7 +216,7 @@ GB_TEST(datasets, refusals_have_their_exit_codes_and_leave_nothing)
         { "mkdir -p dest/tiny", "tiny", 73,
           "/dest/tiny: expected a set installed by fetch.sh (with a .gb-fetch file), found something else" },
         { "printf 'tiny\\t2\\ttwo\\ttiny/tiny-map.zip\\n' > sets.tsv", "tiny", 78,
-          "sets.tsv:1: expected '<set> TAB <maps> TAB <scens> TAB <archive.zip> ...', found 'tiny" },
+          "sets.tsv:1: expected '<set> TAB <maps> TAB <scens> TAB <archive.zip> ... [TAB <MiB>]', found 'tiny" },
         { "printf 'tiny\\t2\\t2\\t../up.zip\\n' > sets.tsv", "tiny", 78, "sets.tsv:1: expected '<set>" },
         { "printf '# x\\nnot-a-hash  tiny/tiny-map.zip\\n' > sets.lock", "tiny", 78,
           "sets.lock:2: expected '<sha256>  <archive>', found 'not-a-hash  tiny/tiny-map.zip'" },
@@ -231,5 +233,55 @@ GB_TEST(datasets, refusals_have_their_exit_codes_and_leave_nothing)
         cr_expect_eq(gb_test_sh(NULL, 0, "! grep -qs '^[0-9a-f]' %s/sets.lock", d), 0, "case %zu locked an archive", i);
         cr_assert_eq(gb_test_sh(NULL, 0, "cd %s && mv sets.keep sets.tsv", d), 0);
     }
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
+/* Zip bombs: an archive that unpacks past the table's cap (fifth column,
+ * MiB), past 64 MiB in one file, or to more entries than the set's files
+ * allow, is refused from its listing; one whose listing lies (sizes
+ * patched to 100 bytes) is refused from what it really inflates to.  In
+ * every case nothing is unpacked, installed or locked. */
+GB_TEST(datasets, archives_past_their_size_caps_are_refused_before_unpacking)
+{
+    const char *d = fixture();
+    /* bomb.zip: b/a.map, 4 MiB of zeros (a 4 KiB zip); liar.zip: the same,
+     * its local and central sizes patched to say 100; big.zip: one 65 MiB
+     * file; many.zip: 200 files */
+    cr_assert_eq(gb_test_sh(out, sizeof out,
+        "cd %s && mkdir -p b m && head -c 4194304 /dev/zero >b/a.map && zip -qr mirror/bomb.zip b && "
+        "cp mirror/bomb.zip mirror/liar.zip && perl -e 'local $/; open F, \"+<\", shift or die; binmode F; "
+        "my $z = <F>; for ([\"PK\\x01\\x02\", 24], [\"PK\\x03\\x04\", 22]) { my ($g, $o) = @$_; my $i = -1; "
+        "while (($i = index($z, $g, $i + 1)) >= 0) { substr($z, $i + $o, 4) = pack(\"V\", 100) } } "
+        "seek F, 0, 0; print F $z; close F' mirror/liar.zip && "
+        "head -c 68157440 /dev/zero >b/a.map && zip -qr mirror/big.zip b && "
+        "for i in $(seq 200); do echo >m/$i.scen; done && zip -qr mirror/many.zip m", d), 0, "%s", out);
+    struct { const char *table, *set; const char *msg; } c[] = {
+        { "bomb\\t1\\t0\\tbomb.zip\\t1", "bomb",
+          "bomb.tsv:1: expected bomb.zip to unpack to at most 1 MiB, found 4194304 bytes in its listing; "
+          "nothing installed" },
+        { "bomb\\t1\\t0\\tliar.zip\\t1", "bomb",
+          "bomb.tsv:1: expected liar.zip to unpack to at most 1 MiB, found more when inflated (its listing says "
+          "200 bytes: it lies); nothing installed" },
+        { "big\\t1\\t0\\tbig.zip", "big",
+          "big.zip: expected no file over 64 MiB unpacked, found one of 68157440 bytes in its listing" },
+        { "many\\t2\\t2\\tmany.zip", "many",
+          "bomb.tsv:1: expected at most 72 entries in many.zip (2 x the 4 files of many + 64), found 201 in "
+          "its listing" },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && rm -rf dest sets.lock && printf '%s\\n' >bomb.tsv",
+                        d, c[i].table), 0, "%s", out);
+        int rc = gb_test_sh(out, sizeof out, "datasets/fetch.sh --base file://%s/mirror --table %s/bomb.tsv "
+                            "--lock %s/sets.lock --dest %s/dest %s", d, d, d, d, c[i].set);
+        cr_expect_eq(rc, 65, "case %zu: exit %d:\n%s", i, rc, out);
+        cr_expect(strstr(out, c[i].msg) != NULL, "case %zu: expected '%s' in:\n%s", i, c[i].msg, out);
+        cr_expect_eq(gb_test_sh(NULL, 0, "ls -A %s/dest 2>/dev/null | grep -q .", d), 1, "case %zu left something", i);
+        cr_expect(!exists(d, "sets.lock"), "case %zu locked an archive", i);
+    }
+    /* offline: the error says how to use a mirror */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "datasets/fetch.sh --base file://%s/nowhere --table %s/sets.tsv "
+                            "--lock %s/sets.lock --dest %s/dest tiny", d, d, d, d), 74, "%s", out);
+    cr_expect(strstr(out, "pass --base file:///that/folder (or set GB_DATASET_BASE; with make: make datasets "
+                          "FETCH_ARGS='--base URL')") != NULL, "%s", out);
     gb_test_sh(NULL, 0, "rm -rf %s", d);
 }

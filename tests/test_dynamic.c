@@ -7,7 +7,10 @@
  * More random cases: GB_DYN_CASES=N (default 3000) and GB_DYN_SEED=S.
  */
 #include "gb_test.h"
+#include <errno.h>
+#include <malloc.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,11 @@
 #include "gb_search.h"
 #include "gb_stats.h"
 #include "gb_validate.h"
+
+/* The reference search and move rules of the fuzz checks (fz_reference,
+ * fz_legal: written from gb_grid.h's definitions, no solver code), for
+ * re-checking a trace. */
+#include "../fuzz/fuzz_checks.h"
 
 static int32_t below(uint64_t *s, int32_t n) { return (int32_t)(gb_rng_next(s) % (uint64_t)n); }
 
@@ -36,6 +44,20 @@ static void random_grid(gb_grid *g, int32_t w, int32_t h, int pct, uint64_t *r)
         for (int32_t x = 0; x < w; x++)
             g->pass[gb_grid_id(g, x, y)] = below(r, 100) >= pct;
     gb_grid_recount(g);
+}
+
+/* A random query: a grid of min + [0, span) cells a side with [0, pct) %
+ * blocked cells, a movement model, and start a and goal b (forced free). */
+static gb_model random_query(gb_grid *g, int32_t min, int32_t span, int pct, uint64_t *r,
+                             int32_t *a, int32_t *b)
+{
+    random_grid(g, min + below(r, span), min + below(r, span), below(r, pct), r);
+    gb_model m = (gb_model)below(r, GB_MODEL_COUNT);
+    *a = gb_grid_id(g, below(r, g->width), below(r, g->height));
+    *b = gb_grid_id(g, below(r, g->width), below(r, g->height));
+    gb_grid_set(g, *a, 1);
+    gb_grid_set(g, *b, 1);
+    return m;
 }
 
 /* ---- the grid's local repair ---------------------------------------------- */
@@ -126,13 +148,8 @@ GB_TEST(dynamic, dstar_equals_dijkstra_after_every_change)
     long plans = 0, repairs = 0;
     for (int it = 0; it < ncases; it++) {
         gb_grid g;
-        random_grid(&g, 2 + below(&r, 20), 2 + below(&r, 20), below(&r, 45), &r);
-        gb_model m = (gb_model)below(&r, GB_MODEL_COUNT);
-        /* start and goal: passable cells (forced free) */
-        int32_t a = gb_grid_id(&g, below(&r, g.width), below(&r, g.height));
-        int32_t b = gb_grid_id(&g, below(&r, g.width), below(&r, g.height));
-        gb_grid_set(&g, a, 1);
-        gb_grid_set(&g, b, 1);
+        int32_t a, b;
+        gb_model m = random_query(&g, 2, 20, 45, &r, &a, &b);
         gb_ws *ws = gb_ws_new(&g, m);
         gb_dstar *d = gb_dstar_new(&g, m);
         cr_assert(ws && d);
@@ -213,6 +230,64 @@ GB_TEST(dynamic, dstar_repairs_locally_and_restarts_clean)
     gb_dstar_free(d);
     gb_ws_free(ws);
     gb_grid_free(&g);
+}
+
+/* Issue #26: a fresh object is safe whatever order the API is called in.
+ * Cells told before the first gb_dstar_begin change only the masks, a
+ * move before it is ignored and a plan before it is refused; then the
+ * episode plans exactly as a twin object (told the same cells, no
+ * early move or plan, no garbage in its blocks) does.  With
+ * glibc's M_PERTURB the fresh blocks hold 0x10 bytes, so a g, rhs or pos
+ * that touch() never initialised reads as a heap index far out of range
+ * (the old code's epoch and stamps were both 0 there: a crash). */
+GB_TEST(dynamic, dstar_is_safe_before_the_first_begin)
+{
+    uint64_t r = 23;
+    for (int it = 0; it < 60; it++) {
+        gb_grid g;
+        int32_t a, b;
+        gb_model m = random_query(&g, 3, 24, 35, &r, &a, &b);
+#ifdef M_PERTURB
+        mallopt(M_PERTURB, 0xef);
+#endif
+        gb_dstar *d = gb_dstar_new(&g, m);
+#ifdef M_PERTURB
+        mallopt(M_PERTURB, 0);
+#endif
+        gb_dstar *twin = gb_dstar_new(&g, m);
+        gb_ws *ws = gb_ws_new(&g, m);
+        cr_assert(d && twin && ws);
+        /* cells near the goal and anywhere flip before any episode */
+        for (int f = 0; f < 8; f++) {
+            int32_t c = f < 4 ? b + g.off[below(&r, 8)]
+                              : gb_grid_id(&g, below(&r, g.width), below(&r, g.height));
+            if (c == a || c == b || gb_grid_set(&g, c, !g.pass[c]) != 1) continue;
+            gb_ws_cell_changed(ws, c);
+            gb_dstar_cell_changed(d, c);
+            gb_dstar_cell_changed(twin, c);
+        }
+        gb_dstar_move(d, a);
+        gb_dstar_plan p, q;
+        errno = 0;
+        cr_assert_eq(gb_dstar_plan_path(d, &p), -1, "case %d: a plan before any episode", it);
+        cr_assert(!p.found && !p.path && errno == EINVAL, "case %d: found %d, errno %d", it,
+                  p.found, errno);
+        gb_dstar_begin(d, a, b);
+        cr_assert_eq(gb_dstar_plan_path(d, &p), 0, "case %d", it);
+        check_plan(&g, m, a, b, &p, ws, "first plan after early changes", it);
+        gb_dstar_begin(twin, a, b);
+        cr_assert_eq(gb_dstar_plan_path(twin, &q), 0);
+        cr_assert(p.found == q.found && p.path_len == q.path_len && p.expanded == q.expanded
+                  && p.updates == q.updates && p.pops == q.pops,
+                  "case %d: early calls changed the episode (%d cells, %llu expanded; "
+                  "its twin: %d, %llu)", it, p.path_len, (unsigned long long)p.expanded,
+                  q.path_len, (unsigned long long)q.expanded);
+        cr_assert(!p.found || memcmp(p.path, q.path, (size_t)p.path_len * sizeof *p.path) == 0);
+        gb_dstar_free(d);
+        gb_dstar_free(twin);
+        gb_ws_free(ws);
+        gb_grid_free(&g);
+    }
 }
 
 /* ---- the loader ------------------------------------------------------------ */
@@ -525,4 +600,321 @@ GB_TEST(dynamic, cli_unreachable_dropped_and_trivial_rows)
                           "unreachable,0,0.00000000,0.00000000,1,1,1,0\n"
                           "arrived,0,0.00000000,0.00000000,0,0,1,0\n");
     gb_test_sh(NULL, 0, "rm -rf %s", dir);
+}
+
+/* Run the shell commands of fmt (printf-style) in a new temporary
+ * folder, removed after; their output in out.  Returns the exit status. */
+static int sh_in_tmpdir(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh_in_tmpdir(const char *fmt, ...)
+{
+    char dir[] = "/tmp/gbdyncli.XXXXXX", cmd[3000];
+    cr_assert_not_null(mkdtemp(dir));
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    cr_assert(w > 0 && (size_t)w < sizeof cmd, "command too long");
+    int rc = gb_test_sh(out, sizeof out, "cd %s && %s", dir, cmd);
+    gb_test_sh(NULL, 0, "rm -rf %s", dir);
+    return rc;
+}
+
+/* A 7 x 3 open map in the current folder (c.map). */
+#define OPEN_MAP_SH "printf 'type octile\\nheight 3\\nwidth 7\\nmap\\n.......\\n.......\\n.......\\n' >c.map"
+
+/* Issue #26: a `near` event that fires at t = 0 on the very first query
+ * of a run told D* Lite of its cells before its first episode (the
+ * sanitizer build crashed in sift_down; the release build read
+ * uninitialised memory).  MALLOC_PERTURB_ (glibc) and ASan's
+ * malloc_fill_byte fill fresh blocks with 0x10 bytes, so both builds
+ * crash on the old code, deterministically. */
+#define FILL_ENV "MALLOC_PERTURB_=239 ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}malloc_fill_byte=16\" "
+GB_TEST(dynamic, cli_change_at_t0_on_the_first_query)
+{
+    int rc = sh_in_tmpdir(OPEN_MAP_SH " && printf 'gridbench-dynamic 1\\nquery c.map 7 3 0 0 6 0\\n"
+                          "near 1 block 1,0 1,1\\n' >c.dscen && " FILL_ENV "%s dynamic -q "
+                          "--out c.csv c.dscen && cut -d, -f12-19 c.csv", gb_test_bin());
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    cr_assert_str_eq(out, "status,steps,travelled,first_cost,cells_changed,dropped,plans,replans\n"
+                          "arrived,8,8.82842712,8.82842712,2,0,1,0\n");
+}
+
+/* The same on the real map of the report (skipped without the shared data). */
+GB_TEST(dynamic, cli_change_at_t0_on_arena)
+{
+    const char *bin = gb_test_bin();
+    const char *sh = getenv("GB_SHARED");
+    char map[1024];
+    snprintf(map, sizeof map, "%s/dao/arena.map", sh && *sh ? sh : "../shared/movingai");
+    if (access(map, R_OK) != 0) cr_skip_test("%s not found (set GB_SHARED)", map);
+    int rc = sh_in_tmpdir("printf 'gridbench-dynamic 1\\nquery %s 49 49 1 44 41 33\\n"
+                          "near 14 block 2,30\\n' >t.dscen && " FILL_ENV "%s dynamic -q "
+                          "--out t.csv t.dscen && cut -d, -f12 t.csv", map, bin);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    cr_assert_str_eq(out, "status\narrived\n");
+}
+
+/* Issue #26 item 10: a valid file where nothing replans (no events; an
+ * unreachable goal) left no replan_speedup to sort, and qsort(NULL, 0)
+ * made the sanitizer build exit 1.  Run under `make check`'s build. */
+GB_TEST(dynamic, cli_nothing_replans_exits_0)
+{
+    int rc = sh_in_tmpdir(OPEN_MAP_SH " && printf 'gridbench-dynamic 1\\nquery c.map 7 3 0 0 6 2\\n"
+                          "query c.map 7 3 3 1 3 1\\n' >c.dscen && %s dynamic --out c.csv "
+                          "c.dscen && cut -d, -f12,19 c.csv", gb_test_bin());
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "2 queries, 0 wrong, 0 replans"), "%s", out);
+    cr_assert(strstr(out, "status,replans\narrived,0\narrived,0\n"), "%s", out);
+}
+
+/* ---- the trace, re-checked from its text alone ------------------------------ */
+
+/* An outsider's state while reading a trace. */
+typedef struct trace_chk {
+    char dir[64];                  /* where relative map paths start */
+    fz_grid map, now;              /* the file's map; the map now */
+    int gx, gy;                    /* the query's goal */
+    int ax, ay;                    /* the agent */
+    int plan[GB_FUZZ_MAXCELLS][2]; /* the current plan (x, y), agent..goal */
+    int plen, at;                  /* its length, the agent's index in it */
+    int none;                      /* the last plan found no path */
+    int changed;                   /* a cell flipped since the last plan */
+    long q, t;                     /* query number, steps made */
+    double walked;
+    long plans, moves;             /* totals */
+} trace_chk;
+
+/* A Moving AI map file into *G (at most 32 x 32). */
+static void read_map(const char *path, fz_grid *G, gb_model m)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot open the map %s of the trace", path);
+    char line[256];
+    int h = 0, w = 0;
+    cr_assert_not_null(fgets(line, sizeof line, f));   /* type octile */
+    cr_assert(fgets(line, sizeof line, f) && sscanf(line, "height %d", &h) == 1);
+    cr_assert(fgets(line, sizeof line, f) && sscanf(line, "width %d", &w) == 1);
+    cr_assert(fgets(line, sizeof line, f) && strcmp(line, "map\n") == 0);
+    cr_assert(w >= 1 && h >= 1 && w <= GB_FUZZ_MAXDIM && h <= GB_FUZZ_MAXDIM);
+    G->w = w;
+    G->h = h;
+    G->model = m;
+    for (int y = 0; y < h; y++) {
+        cr_assert_not_null(fgets(line, sizeof line, f));
+        for (int x = 0; x < w; x++) G->free_[y * w + x] = strchr(".GS", line[x]) != NULL;
+    }
+    fclose(f);
+}
+
+/* "X,Y" into a cell inside the map. */
+static void cell_of(const trace_chk *c, const char *tok, int *x, int *y)
+{
+    cr_assert(tok && sscanf(tok, "%d,%d", x, y) == 2, "expected X,Y, found '%s'", tok);
+    cr_assert(*x >= 0 && *y >= 0 && *x < c->now.w && *y < c->now.h, "cell %s outside", tok);
+}
+
+/* One line of a trace (without its LF), against the rules of
+ * docs/dynamic.md: every plan from the agent to the goal, legal on the
+ * map now, optimal; every move the next cell of the plan. */
+static void check_trace_line(trace_chk *c, char *line)
+{
+    char *save, *kind = strtok_r(line, " ", &save);
+    cr_assert_not_null(kind);
+    if (strcmp(kind, "file") == 0) return;
+    if (strcmp(kind, "map") == 0) {
+        int w = atoi(strtok_r(NULL, " ", &save)), h = atoi(strtok_r(NULL, " ", &save));
+        int m = gb_model_from_name(strtok_r(NULL, " ", &save));
+        char path[1200], *p = save;
+        cr_assert(m >= 0 && p && *p);
+        snprintf(path, sizeof path, "%s%s%s", p[0] == '/' ? "" : c->dir, p[0] == '/' ? "" : "/", p);
+        read_map(path, &c->map, (gb_model)m);
+        cr_assert(c->map.w == w && c->map.h == h);
+        c->q = 0;
+        return;
+    }
+    long q = atol(strtok_r(NULL, " ", &save));
+    if (strcmp(kind, "query") == 0) {
+        cr_assert_eq(q, c->q + 1, "queries in order");
+        c->q = q;
+        strtok_r(NULL, " ", &save);   /* its line */
+        c->now = c->map;
+        cell_of(c, strtok_r(NULL, " ", &save), &c->ax, &c->ay);
+        cell_of(c, strtok_r(NULL, " ", &save), &c->gx, &c->gy);
+        c->t = 0;
+        c->walked = 0;
+        c->plen = c->at = 0;
+        c->changed = 1;   /* the first plan is due */
+        return;
+    }
+    cr_assert_eq(q, c->q, "a %s line of query %ld inside query %ld", kind, q, c->q);
+    if (strcmp(kind, "end") == 0) {
+        const char *status = strtok_r(NULL, " ", &save);
+        cr_assert_eq(atol(strtok_r(NULL, " ", &save)), c->t);
+        cr_assert(fabs(atof(strtok_r(NULL, " ", &save)) - c->walked) < 1e-6);
+        cr_assert(!c->changed, "query %ld ends with an unplanned change", q);
+        int there = c->ax == c->gx && c->ay == c->gy;
+        cr_assert(strcmp(status, there ? "arrived" : "unreachable") == 0 && there != c->none,
+                  "query %ld: %s with the agent at %d,%d", q, status, c->ax, c->ay);
+        return;
+    }
+    long t = atol(strtok_r(NULL, " ", &save));
+    if (strcmp(kind, "move") == 0) {
+        cr_assert(t == c->t + 1 && !c->changed && !c->none && c->at + 1 < c->plen,
+                  "query %ld: move %ld after step %ld, off its plan or before a replan", q, t, c->t);
+        int x, y;
+        cell_of(c, strtok_r(NULL, " ", &save), &x, &y);
+        c->at++;
+        cr_assert(x == c->plan[c->at][0] && y == c->plan[c->at][1], "query %ld step %ld: "
+                  "moved to %d,%d, the plan says %d,%d", q, t, x, y, c->plan[c->at][0],
+                  c->plan[c->at][1]);
+        c->walked += (x != c->ax && y != c->ay) ? GB_SQRT2 : 1.0;
+        c->ax = x;
+        c->ay = y;
+        c->t = t;
+        c->moves++;
+        return;
+    }
+    cr_assert_eq(t, c->t, "query %ld: a %s line at step %ld after step %ld", q, kind, t, c->t);
+    if (strcmp(kind, "event") == 0) {
+        strtok_r(NULL, " ", &save);   /* its line in the scenario */
+        const char *act = strtok_r(NULL, " ", &save);
+        int block = strcmp(act, "block") == 0, x, y;
+        cr_assert(block || strcmp(act, "free") == 0);
+        for (char *tok; (tok = strtok_r(NULL, " ", &save)) != NULL;) {
+            cell_of(c, tok, &x, &y);
+            cr_assert(!block || x != c->ax || y != c->ay, "a block of the agent's cell applied");
+            uint8_t *f = &c->now.free_[y * c->now.w + x];
+            c->changed |= *f != !block;
+            *f = (uint8_t)!block;
+        }
+    } else if (strcmp(kind, "drop") == 0) {
+        int x, y;
+        cell_of(c, strtok_r(NULL, " ", &save), &x, &y);
+        cr_assert(x == c->ax && y == c->ay, "dropped %d,%d, the agent is on %d,%d", x, y,
+                  c->ax, c->ay);
+    } else if (strcmp(kind, "plan") == 0) {
+        cr_assert(c->changed, "query %ld: a plan at step %ld without a change", q, t);
+        c->changed = 0;
+        c->plans++;
+        int64_t rs, rd;
+        int found = fz_reference(&c->now, c->ay * c->now.w + c->ax, c->gy * c->now.w + c->gx,
+                                 &rs, &rd);
+        const char *tok = strtok_r(NULL, " ", &save);
+        c->none = strcmp(tok, "none") == 0;
+        cr_assert_eq(found, !c->none, "query %ld step %ld: plan %s, the reference %s", q, t,
+                     tok, found ? "finds a path" : "finds none");
+        if (c->none) return;
+        double cost = atof(tok);
+        long st = atol(strtok_r(NULL, " ", &save)), dg = atol(strtok_r(NULL, " ", &save));
+        c->plen = c->at = 0;
+        long ns = 0, nd = 0;
+        int x, y;
+        for (; (tok = strtok_r(NULL, " ", &save)) != NULL; c->plen++) {
+            cell_of(c, tok, &x, &y);
+            if (c->plen > 0) {
+                int dx = x - c->plan[c->plen - 1][0], dy = y - c->plan[c->plen - 1][1];
+                cr_assert(abs(dx) <= 1 && abs(dy) <= 1 && (dx || dy)
+                          && fz_legal(&c->now, x - dx, y - dy, dx, dy),
+                          "query %ld step %ld: illegal move to %s", q, t, tok);
+                if (dx && dy) nd++;
+                else ns++;
+            }
+            c->plan[c->plen][0] = x;
+            c->plan[c->plen][1] = y;
+        }
+        cr_assert(c->plen >= 1 && c->plan[0][0] == c->ax && c->plan[0][1] == c->ay
+                  && x == c->gx && y == c->gy, "query %ld step %ld: plan not agent..goal", q, t);
+        cr_assert(ns == st && nd == dg && fabs(cost - (st + dg * GB_SQRT2)) < 1e-7,
+                  "query %ld step %ld: plan says %.8f = %ld + %ld sqrt2, its cells %ld + %ld", q,
+                  t, cost, st, dg, ns, nd);
+        cr_assert(rs == st && rd == dg, "query %ld step %ld: plan %ld + %ld sqrt2, the "
+                  "reference %lld + %lld sqrt2", q, t, st, dg, (long long)rs, (long long)rd);
+    } else {
+        cr_assert_fail("unknown trace line kind '%s'", kind);
+    }
+}
+
+/* gridbench dynamic --trace on a generated 32 x 32 map, under two
+ * models: the trace, read alone, replays to the same plans, moves and
+ * outcomes as the CSV's, every plan legal and optimal on the map then. */
+GB_TEST(dynamic, cli_trace_rechecks_independently, .timeout = 60)
+{
+    const char *bin = gb_test_bin();
+    trace_chk c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.dir, sizeof c.dir, "/tmp/gbdyntrace.XXXXXX");
+    cr_assert_not_null(mkdtemp(c.dir));
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && %s gen --family rooms --size 32 --room 8 "
+                            "--seed 3 --per-bucket 1 --out . && %s gen --dynamic --map "
+                            "room32-8-3.map --queries 10 --seed 2 --out a.dscen", c.dir, bin, bin),
+                 0, "%s", out);
+    static const char *const models[] = { "8-nocut", "4" };
+    for (int mi = 0; mi < 2; mi++) {
+        int rc = gb_test_sh(out, sizeof out, "cd %s && %s dynamic -q -m %s --out a.csv "
+                            "--trace a.trace a.dscen", c.dir, bin, models[mi]);
+        cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+        char path[256], line[65536];
+        snprintf(path, sizeof path, "%s/a.trace", c.dir);
+        FILE *f = fopen(path, "r");
+        cr_assert_not_null(f);
+        cr_assert(fgets(line, sizeof line, f) && strcmp(line, "gridbench-dynamic-trace 1\n") == 0,
+                  "header: %s", line);
+        c.plans = c.moves = 0;
+        long ends = 0;
+        while (fgets(line, sizeof line, f)) {
+            size_t n = strlen(line);
+            cr_assert(n > 0 && line[n - 1] == '\n', "a line longer than the buffer or torn");
+            line[n - 1] = '\0';
+            ends += strncmp(line, "end ", 4) == 0;
+            check_trace_line(&c, line);
+        }
+        fclose(f);
+        cr_assert_eq(ends, 10);
+        /* the CSV agrees: total plans and steps */
+        cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && awk -F, 'NR > 1 { p += $18; s += $13 } "
+                                "END { print p, s }' a.csv", c.dir), 0);
+        char want[64];
+        snprintf(want, sizeof want, "%ld %ld\n", c.plans, c.moves);
+        cr_assert_str_eq(out, want, "model %s: CSV plans and steps vs the trace's", models[mi]);
+        cr_assert_gt(c.plans, 10, "model %s: some queries replan", models[mi]);
+    }
+    /* refused: the trace on the CSV; a failed run leaves neither file */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --out b.csv --trace b.csv "
+                            "a.dscen", c.dir, bin), 64);
+    cr_assert(strstr(out, "--trace: expected a file other than --out, found 'b.csv'"), "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && printf 'gridbench-dynamic 1\\nquery "
+                            "room32-8-3.map 32 32 0 0 99 0\\n' >bad.dscen; %s dynamic --out b.csv "
+                            "--trace b.trace a.dscen bad.dscen; echo rc $?; ls", c.dir, bin), 0);
+    cr_assert(strstr(out, "rc 65\n"), "%s", out);
+    cr_assert(!strstr(out, "b.csv") && !strstr(out, "b.trace") && !strstr(out, ".tmp."), "%s",
+              out);
+    gb_test_sh(NULL, 0, "rm -rf %s", c.dir);
+}
+
+/* Issue #30: gen --dynamic wrote the map's absolute path, so a scenario
+ * did not survive a move to another folder or machine.  The map column
+ * is now relative to the scenario's folder, as in Moving AI .scen files,
+ * and the pair still replays after the whole tree moved. */
+GB_TEST(dynamic, cli_gen_writes_the_map_relative_to_the_scenario)
+{
+    const char *bin = gb_test_bin();
+    char dir[] = "/tmp/gbdynrel.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && mkdir -p maps scen/sub && %s gen --family "
+                            "rooms --size 32 --room 8 --seed 3 --per-bucket 1 --out maps && "
+                            "%s gen --dynamic --map %s/maps/room32-8-3.map --queries 3 --seed 1 "
+                            "--out %s/scen/sub/a.dscen && cd maps && %s gen --dynamic --map "
+                            "./room32-8-3.map --queries 3 --seed 1 --out ../scen/b.dscen && "
+                            "%s gen --dynamic --map room32-8-3.map --queries 3 --seed 1 --out "
+                            "c.dscen && cd .. && for f in scen/sub/a scen/b maps/c; do "
+                            "sed -n 2p $f.dscen | cut -d' ' -f2; done", dir, bin, bin, dir, dir,
+                            bin, bin), 0, "%s", out);
+    cr_assert(strstr(out, "../../maps/room32-8-3.map\n../maps/room32-8-3.map\n"
+                          "room32-8-3.map\n"), "%s", out);
+    /* the tree moves; replayed from elsewhere, each scenario finds its map */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "mv %s %s.moved && cd / && for f in scen/sub/a "
+                            "scen/b maps/c; do %s dynamic -q --out %s.moved/x.csv "
+                            "%s.moved/$f.dscen || exit 1; done", dir, dir, bin, dir, dir),
+                 0, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s.moved %s", dir, dir);
 }

@@ -503,8 +503,8 @@ GB_TEST(cli, env_errors, .init = redirect_all)
     fflush(stderr);
     cr_assert_stderr_eq_str(
         "gridbench env: --model: expected 8-nocut, 8-cut1, 8-cutall or 4, found 'hex'\n"
-        "gridbench env: expected an option listed by --help, found '--bogus'\n"
-        "gridbench env: --out: expected a value, found none\n"
+        "gridbench env: expected an option of `gridbench env --help`, found '--bogus'\n"
+        "gridbench env: --out: expected an argument FILE, found none\n"
         "gridbench env: /nonexistent/x.map: expected a readable file, found "
         "'No such file or directory'\n");
 }

@@ -362,10 +362,13 @@ GB_TEST(external, wrong_client_every_error_caught)
             break;
         case 6:
             cr_assert_eq(st, GB_EXT_TIMEOUT, "%s", a.msg);
-            cr_assert_str_eq(a.msg, "query 66: expected an answer within 1000 ms, found nothing "
+            cr_assert_str_eq(a.msg, "query 66: expected an answer within 1000 ms, found nothing; "
+                                    "is the solver's stdout flushed after each line? On a pipe it is "
+                                    "block-buffered: fflush(stdout), print(..., flush=True), std::endl "
                                     "(solver was killed)");
             cr_assert_geq(a.wall_ns, 1000000000LL);
-            cr_assert_lt(dt, 3000000000LL, "the timeout took %lld ns", (long long)dt);
+            /* bounded, not hanging (a generous bound: a loaded machine is slow) */
+            cr_assert_lt(dt, 30000000000LL, "the timeout took %lld ns", (long long)dt);
             break;
         case 7:
             cr_assert_eq(st, GB_EXT_CRASH, "%s", a.msg);
@@ -402,7 +405,7 @@ static void expect_open_fails(const gb_map *m, const char *cmd, int max_ms, cons
     cr_assert_eq(d.code, EX_UNAVAILABLE, "%s: code %d: %s", cmd, d.code, d.msg);
     cr_assert_str_eq(d.path, cmd);
     cr_assert_str_eq(d.msg, want, "%s", cmd);
-    cr_assert_lt(dt, (int64_t)max_ms * 1000000 + 1500000000LL, "%s took %lld ns", cmd, (long long)dt);
+    cr_assert_lt(dt, (int64_t)max_ms * 1000000 + 15000000000LL, "%s took %lld ns", cmd, (long long)dt);   /* bounded; generous for a loaded machine */
 }
 
 GB_TEST(external, start_failures)
@@ -454,7 +457,7 @@ GB_TEST(external, sigpipe_does_not_kill_the_caller)
     cr_assert_eq(gb_ext_query(e, 1, (gb_xy){ 0, 0 }, (gb_xy){ 1, 0 }, &a), GB_EXT_CRASH, "%s", a.msg);
     cr_assert_str_eq(a.msg, "query 1: expected the solver to read the request, found its input "
                             "closed (solver was killed)");
-    cr_assert_lt(now_ns() - t0, 2000000000LL);
+    cr_assert_lt(now_ns() - t0, 15000000000LL);   /* bounded; generous for a loaded machine */
     sigset_t pend;
     sigpending(&pend);
     cr_assert_not(sigismember(&pend, SIGPIPE), "a SIGPIPE was left pending");
@@ -506,16 +509,19 @@ GB_TEST(external, out_of_turn_and_overlong_lines)
 GB_TEST(external, restart_gives_up_after_repeated_failures)
 {
     need_tools(0);
-    char dir[64] = "/tmp/gbext.XXXXXX", cmd[512], mark[128];
+    char dir[64] = "/tmp/gbext.XXXXXX", cmd[512], mark[128], starts[128];
     cr_assert_not_null(mkdtemp(dir));
     snprintf(mark, sizeof mark, "%s/started", dir);
-    /* starts once; every later start fails with status 7 */
-    snprintf(cmd, sizeof cmd, "[ -e %s ] && exit 7; touch %s; exec python3 examples/wrong_solver.py",
-             mark, mark);
+    snprintf(starts, sizeof starts, "%s/starts", dir);
+    /* starts once; every later start fails with status 7; every start
+     * leaves a line in `starts`, so the test counts attempts, not time
+     * (a timing bound would fail on a loaded machine) */
+    snprintf(cmd, sizeof cmd, "echo start >> %s; [ -e %s ] && exit 7; touch %s; "
+             "exec python3 examples/wrong_solver.py", starts, mark, mark);
     gb_map m;
     load_small(&m);
     gb_diag d;
-    gb_ext *e = gb_ext_open(cmd, &m, GB_MODEL_8_NOCUT, 2000, &d);
+    gb_ext *e = gb_ext_open(cmd, &m, GB_MODEL_8_NOCUT, 30000, &d);
     cr_assert_not_null(e, "%s", d.msg);
     gb_ext_answer a;
     gb_xy s = { 0, 0 }, t = { 3, 0 };
@@ -527,15 +533,17 @@ GB_TEST(external, restart_gives_up_after_repeated_failures)
                  "the map, found end of output (solver exited with status 7)", 20 + 10 * i);
         cr_assert_str_eq(a.msg, cmd);
     }
-    int64_t t0 = now_ns();
+    char n0[32], n1[32];
+    cr_assert_eq(gb_test_sh(n0, sizeof n0, "wc -l < %s", starts), 0);
+    cr_assert_eq(atol(n0), 1 + GB_EXT_MAX_RESTART_FAILS, "starts: %s", n0);
     cr_assert_eq(gb_ext_query(e, 60, s, t, &a), GB_EXT_CRASH);
-    cr_assert_lt(now_ns() - t0, 5000000LL, "no further restart attempt");
+    cr_assert_eq(gb_test_sh(n1, sizeof n1, "wc -l < %s", starts), 0);
+    cr_assert_eq(atol(n1), atol(n0), "no further restart attempt: %s starts before, %s after", n0, n1);
     cr_assert(strstr(a.msg, "query 60: expected a running solver, found 3 failed restarts in a row; "
                             "last: expected 'ready'"), "%s", a.msg);
     cr_assert_eq(gb_ext_close(e, NULL), 0);
     gb_map_free(&m);
-    unlink(mark);
-    rmdir(dir);
+    gb_test_sh(NULL, 0, "rm -rf '%s'", dir);
 }
 
 GB_TEST(external, set_map_switches_map_and_model)
@@ -828,7 +836,7 @@ GB_TEST(external, a_dead_solver_with_a_lingering_grandchild_is_a_crash_at_once)
     int64_t dt = now_ns() - t0;
     cr_assert_eq(st, GB_EXT_CRASH, "%s (after %lld ms): %s", gb_ext_status_name(st),
                  (long long)(dt / 1000000), a.msg);
-    cr_assert_lt(dt, 5000000000LL, "took %lld ms: waited for the 20 s timeout?", (long long)(dt / 1000000));
+    cr_assert_lt(dt, 15000000000LL, "took %lld ms: waited for the 20 s timeout?", (long long)(dt / 1000000));
     cr_assert_str_eq(a.msg, "query 7: expected an answer, found the solver gone while a process "
                      "it started holds its output open (solver exited with status 3)");
     cr_assert(!alive(hp), "the helper %ld outlived the crash", (long)hp);

@@ -198,3 +198,47 @@ GB_TEST(fuzz_regressions, solve_decoder_reads_the_documented_layout)
     cr_expect_eq(qs[0][1], 5);
     cr_expect_eq(gb_fuzz_solve(in, sizeof in), 0, "%s", gb_fuzz_msg);
 }
+
+/* The dynamic check replays what it loads: the rooms seed (three
+ * queries on its own "#|" map) under the four models, plans checked;
+ * and the observer's checks fire on a wrong plan. */
+GB_TEST(fuzz_regressions, dyn_replay_runs_and_its_checks_fire)
+{
+    size_t size;
+    uint8_t *buf = read_exact("fuzz/corpus/dyn/replay-rooms.dscen", &size);
+    long replays = fz_dyn_replays;
+    int64_t plans = fz_dyn_plans;
+    cr_expect_eq(gb_fuzz_dyn(buf, size), 0, "%s", gb_fuzz_msg);
+    free(buf);
+    cr_expect_eq(fz_dyn_replays - replays, 3 * GB_MODEL_COUNT);
+    cr_expect_gt(fz_dyn_plans - plans, 3 * GB_MODEL_COUNT, "the doors make the agent replan");
+    /* a 3 x 1 corridor: a plan that miscounts its steps, then one found
+     * where no path exists */
+    gb_grid g;
+    cr_assert_eq(gb_grid_init(&g, 3, 1), 0);
+    for (int x = 0; x < 3; x++) g.pass[gb_grid_id(&g, x, 0)] = 1;
+    gb_grid_recount(&g);
+    static fz_dynobs o;
+    memset(&o, 0, sizeof o);
+    o.G.w = 3;
+    o.G.h = 1;
+    o.g = &g;
+    o.goal = gb_grid_id(&g, 2, 0);
+    int32_t path[3] = { gb_grid_id(&g, 0, 0), gb_grid_id(&g, 1, 0), gb_grid_id(&g, 2, 0) };
+    gb_dstar_plan p = { .found = 1, .straight = 2, .diag = 0, .cost = 2.0, .path = path,
+                        .path_len = 3 };
+    fz_dyn_plan(&o, 0, path[0], &p);
+    cr_expect_eq(o.rc, 0, "%s", gb_fuzz_msg);
+    p.straight = 1;
+    fz_dyn_plan(&o, 0, path[0], &p);
+    cr_expect_eq(o.rc, 135, "%s", gb_fuzz_msg);
+    o.rc = 0;
+    g.pass[path[1]] = 0;
+    p.straight = 2;
+    fz_dyn_plan(&o, 0, path[0], &p);
+    cr_expect_eq(o.rc, 132, "%s", gb_fuzz_msg);
+    o.rc = 0;
+    fz_dyn_move(&o, 1, path[1]);   /* no plan now: off the plan */
+    cr_expect_eq(o.rc, 136, "%s", gb_fuzz_msg);
+    gb_grid_free(&g);
+}

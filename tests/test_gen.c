@@ -815,7 +815,7 @@ GB_TEST(gen, default_dataset_matches_regen, .init = redirect_all)
     struct stat st;
     if (stat("datasets/default/regen.sh", &st) != 0)
         cr_skip_test("datasets/default not found (run from the repository root)");
-    /* The commands of datasets/default/regen.sh and README.md. */
+    /* The commands of datasets/default/regen.sh (docs/datasets.md quotes them). */
     static const char *const fam[3][4] = {
         { "random", "--percent", "20", "random128-20-1" },
         { "maze", "--corridor", "2", "maze128-2-1" },

@@ -985,16 +985,27 @@ static int check_self_contained(const char *path);
 /* report.html embeds each PNG as base64 (every padding case), marks an
  * image the folder lacks, and links no file; report.md keeps the
  * relative links. */
-GB_TEST(report, html_embeds_images_and_marks_missing_ones)
+/* A 1x1 PNG (67 bytes). */
+static const unsigned char tiny_png[67] =
+    "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01"
+    "\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0a\x49\x44\x41\x54\x78\x9c\x63\x00\x01\x00\x00"
+    "\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
+
+/* The first n bytes of tiny_png into dir/rel. */
+static void write_png(const char *dir, const char *rel, size_t n)
 {
-    const char *bin = gb_bin();
-    static const unsigned char png[67] =
-        "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01"
-        "\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0a\x49\x44\x41\x54\x78\x9c\x63\x00\x01\x00\x00"
-        "\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
-    char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, rel);
+    FILE *f = fopen(p, "wb");
+    cr_assert(f != NULL, "%s", p);
+    cr_assert_eq(fwrite(tiny_png, 1, n, f), n);
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* A run folder dir with an env.json, a one-row summary.csv and plots/. */
+static void image_run_folder(const char *dir)
+{
+    char p[256];
     snprintf(p, sizeof p, "%s/env.json", dir);
     write_file(p, "{\"run\": {\"run_id\": \"img\"}}\n");
     snprintf(p, sizeof p, "%s/summary.csv", dir);
@@ -1005,12 +1016,19 @@ GB_TEST(report, html_embeds_images_and_marks_missing_ones)
     cr_assert_eq(fclose(f), 0);
     snprintf(p, sizeof p, "%s/plots", dir);
     cr_assert_eq(mkdir(p, 0777), 0);
+}
+
+GB_TEST(report, html_embeds_images_and_marks_missing_ones)
+{
+    const char *bin = gb_bin();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    image_run_folder(dir);
     for (int k = 0; k < 3; k++) {   /* 67, 66 and 65 bytes: padding "==", none, "=" */
-        snprintf(p, sizeof p, "%s/plots/p%d.png", dir, k);
-        f = fopen(p, "wb");
-        cr_assert(f != NULL);
-        cr_assert_eq(fwrite(png, 1, sizeof png - (size_t)k, f), sizeof png - (size_t)k);
-        cr_assert_eq(fclose(f), 0);
+        char rel[32];
+        snprintf(rel, sizeof rel, "plots/p%d.png", k);
+        write_png(dir, rel, sizeof tiny_png - (size_t)k);
     }
     snprintf(p, sizeof p, "%s/plots.tsv", dir);
     write_file(p, "time\tplots/p0.png\tplots/p0.svg\tFirst <plot>\n"
@@ -1043,6 +1061,82 @@ GB_TEST(report, html_embeds_images_and_marks_missing_ones)
     cr_expect(strstr(md, "](plots/gone.png)") != NULL, "%s", md);
     free(md);
     rm_rf(dir);
+}
+
+/* plots.tsv is data: an image is embedded or linked only when it lies
+ * inside the run folder (no "..", no absolute path, no link leading out)
+ * and its first bytes say PNG (or SVG for the svg column); anything else
+ * is skipped with a warning naming the manifest line. */
+GB_TEST(report, images_outside_the_run_folder_or_not_images_are_skipped)
+{
+    const char *bin = gb_bin();
+    char top[64], dir[128], p[256], log[128];
+    make_tmpdir(top, sizeof top);
+    snprintf(dir, sizeof dir, "%s/run", top);
+    snprintf(log, sizeof log, "%s/log", top);
+    cr_assert_eq(mkdir(dir, 0777), 0);
+    image_run_folder(dir);
+    /* a real PNG inside (its last byte cut: its base64 ends "RU5ErkJg"),
+     * a real PNG outside (whole: "RU5ErkJggg=="), a secret outside */
+    write_png(dir, "plots/in.png", sizeof tiny_png - 1);
+    write_png(top, "out.png", sizeof tiny_png);
+    snprintf(p, sizeof p, "%s/secret", top);
+    write_file(p, "s3cr3t\n");
+    snprintf(p, sizeof p, "%s/plots/in.svg", dir);
+    write_file(p, "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n");
+    snprintf(p, sizeof p, "%s/plots/fake.png", dir);
+    write_file(p, "s3cr3t, named .png\n");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "ln -s ../../out.png %s/plots/link.png && ln -s in.png %s/plots/ok-link.png "
+             "&& ln -s ../../secret %s/plots/link.svg", dir, dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(p, sizeof p, "%s/plots.tsv", dir);
+    char man[1024];
+    snprintf(man, sizeof man,
+             "time\t../../../../../../../../etc/hostname\t-\tUp and out\n"   /* line 1 */
+             "time\t%s/out.png\t-\tAbsolute\n"                                /* 2 */
+             "time\tplots/link.png\t-\tA link leading out\n"                  /* 3 */
+             "time\tplots/fake.png\t-\tNot a PNG\n"                           /* 4 */
+             "time\tplots/../../out.png\t-\tDown and up\n"                    /* 5 */
+             "cactus\tplots/in.png\tplots/link.svg\tSVG leading out\n"        /* 6 */
+             "cactus\tplots/ok-link.png\tplots/fake.png\tSVG that is not\n"   /* 7 */
+             "cactus\tplots/in.png\tplots/in.svg\tAll good\n", top);          /* 8 */
+    write_file(p, man);
+    int rc = sh(log, "'%s' report '%s'", bin, dir);
+    char *l = slurp(log, NULL);
+    cr_expect_eq(rc, 0, "%s", l);
+    const char *want[] = {
+        ":1: expected a PNG inside the run folder, found '../../../../../../../../etc/hostname' "
+            "(a path leading outside it); skipped",
+        "/out.png' (a path leading outside it); skipped",
+        ":3: expected a PNG inside the run folder, found 'plots/link.png' (a link leading outside it); skipped",
+        ":4: expected a PNG inside the run folder, found 'plots/fake.png' (a file that is not a PNG by its "
+            "first bytes); skipped",
+        ":5: expected a PNG inside the run folder, found 'plots/../../out.png' (a path leading outside it)",
+        ":6: expected an SVG inside the run folder, found 'plots/link.svg' (a link leading outside it); skipped",
+        ":7: expected an SVG inside the run folder, found 'plots/fake.png' (a file that is not an SVG by "
+            "its first bytes); skipped",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        cr_expect(strstr(l, want[i]) != NULL, "wanted: %s\nin: %s", want[i], l);
+    cr_expect(strstr(l, ":8:") == NULL, "%s", l);
+    free(l);
+    snprintf(p, sizeof p, "%s/report.html", dir);
+    cr_expect_eq(check_self_contained(p), 3);   /* lines 6, 7 and 8 */
+    char *html = slurp(p, NULL);
+    cr_expect(strstr(html, "RU5ErkJggg==") == NULL, "a PNG from outside was embedded");
+    cr_expect(strstr(html, "czNjcjN0") == NULL && strstr(html, "s3cr3t") == NULL, "the secret was embedded");
+    cr_expect(strstr(html, "Up and out") == NULL && strstr(html, "hostname") == NULL, "%s", html);
+    cr_expect(strstr(html, "(vector version: <code>plots/in.svg</code> in the run folder)") != NULL, "%s", html);
+    cr_expect(strstr(html, "link.svg") == NULL && strstr(html, "fake.png") == NULL, "%s", html);
+    free(html);
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "hostname") == NULL && strstr(md, "out.png") == NULL && strstr(md, "fake.png") == NULL,
+              "%s", md);
+    cr_expect(strstr(md, "([SVG](plots/in.svg))") != NULL, "%s", md);
+    free(md);
+    rm_rf(top);
 }
 
 /* ---- across maps ------------------------------------------------------------ */
@@ -1212,9 +1306,10 @@ static int browser_fixture(const char *bin, const char *dir, const char *manifes
     cr_assert(f != NULL);
     cr_assert_eq(fwrite(png, 1, sizeof png, f), sizeof png);
     cr_assert_eq(fclose(f), 0);
-    /* a file named .png that no browser can decode */
+    /* a PNG's signature, then bytes no browser can decode (without the
+     * signature, gridbench report would not embed it at all) */
     snprintf(p, sizeof p, "%s/plots/bad.png", dir);
-    write_file(p, "not a png at all\n");
+    write_file(p, "\x89PNG\r\n\x1a\nnot a png at all\n");
     snprintf(p, sizeof p, "%s/plots.tsv", dir);
     write_file(p, manifest);
     return sh(log, "'%s' report '%s'", bin, dir);
@@ -1263,9 +1358,9 @@ GB_TEST(report_browser, a_broken_image_fails_the_check)
     cr_assert_eq(rc, 0, "report: %s", tail_of(log));
     rc = sh(log, "scripts/check-html.sh '%s/report.html'", dir);
     cr_expect_eq(rc, 1, "expected exit 1 for a broken embedded image, found %d: %s", rc, tail_of(log));
-    /* "not a png" in base64 */
+    /* the signature and "not a png" in base64 */
     cr_expect(strstr(tail_of(log), "1 of 2 images did not load in Chromium") != NULL &&
-              strstr(tail_of(log), "data:image/png;base64,bm90IGEgcG5n") != NULL, "%s", tail_of(log));
+              strstr(tail_of(log), "data:image/png;base64,iVBORw0KGgpub3QgYSBwbmcg") != NULL, "%s", tail_of(log));
     /* a hand-made page: one good image, one missing file */
     snprintf(p, sizeof p, "%s/links.html", dir);
     write_file(p, "<!DOCTYPE html><html><head><title>t</title></head><body>"
@@ -1430,6 +1525,82 @@ static size_t scen_queries(const char *path)
         if (strncmp(l, "version", 7) != 0 && l[0]) n++;
     free(t);
     return n;
+}
+
+/* Ordinary file names: a map called "#are,na"<form feed>.map" (a leading
+ * '#', a ',' and a '"' for the CSV readers, a control character for the
+ * JSON writers) goes through report.sh end to end: the plots are made and
+ * env.json is valid JSON that names the file exactly. */
+GB_TEST(report_e2e, a_map_name_with_csv_and_json_specials, .timeout = 180)
+{
+    const char *bin = gb_bin();
+    if (!file_exists("scripts/report.sh") || !file_exists("plots/style.gp"))
+        cr_skip_test("not run from the repository root");
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) cr_skip_test("gnuplot not installed");
+    const char *name = "#are,na\"\f.map";
+    char dir[64], log[128], p[512], q[512];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    int rc = sh(log, "'%s' gen --family random --size 32x32 --percent 20 --seed 3 --per-bucket 1 "
+                "--max-queries 5 --out '%s'", bin, dir);
+    cr_assert_eq(rc, 0, "gen: %s", tail_of(log));
+    /* the map renamed, its scenario rewritten to name it */
+    snprintf(p, sizeof p, "%s/random32-20-3.map", dir);
+    snprintf(q, sizeof q, "%s/%s", dir, name);
+    cr_assert_eq(rename(p, q), 0);
+    snprintf(p, sizeof p, "%s/random32-20-3.map.scen", dir);
+    char *sc = slurp(p, NULL);
+    snprintf(q, sizeof q, "%s/%s.scen", dir, name);
+    FILE *f = fopen(q, "w");
+    cr_assert(f != NULL);
+    for (char *line = sc, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        cr_assert(nl != NULL);
+        const char *col = "\trandom32-20-3.map\t";
+        char *m = strstr(line, col);
+        int k = (int)strlen(col);
+        if (m && m < nl) fprintf(f, "%.*s\t%s\t%.*s\n", (int)(m - line), line, name,
+                                 (int)(nl - m - k), m + k);
+        else fprintf(f, "%.*s\n", (int)(nl - line), line);
+    }
+    free(sc);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_eq(setenv("GB_T_SCEN", q, 1), 0);
+    rc = sh(log, "GB_CHROMIUM=/nonexistent /bin/bash scripts/report.sh --bin '%s' --scen \"$GB_T_SCEN\" "
+            "--solvers dijkstra,jps --queues bheap,bucket --reps 1 --no-hyperfine --no-footprints "
+            "--out-dir '%s/results' --run-id odd", bin, dir);
+    cr_assert_eq(rc, 0, "report.sh exit %d: %s", rc, tail_of(log));
+    snprintf(p, sizeof p, "%s/results/odd/plots/queues-_are_na__.map.png", dir);
+    cr_expect(file_exists(p), "no queue plot: %s", tail_of(log));
+    snprintf(p, sizeof p, "%s/results/odd/data/queues-_are_na__.map.tsv", dir);
+    char *qt = slurp(p, NULL);
+    cr_expect(strncmp(qt, "solver\tbheap\tbheap_lo\tbheap_hi\tbucket\tbucket_lo\tbucket_hi\ndijkstra\t1\t", 68) == 0,
+              "%s", qt);
+    free(qt);
+    /* env.json: valid for the project's reader and for python's */
+    snprintf(p, sizeof p, "%s/results/odd/env.json", dir);
+    gb_jv *env = NULL;
+    gb_diag d;
+    cr_assert_eq(gb_jv_load(p, &env, &d), 0, "%s:%ld:%ld: %s", d.path, d.line, d.col, d.msg);
+    const gb_jv *scens = gb_jv_path(env, "run/scenarios");
+    cr_assert(scens && scens->type == GB_JV_ARR && scens->n == 1);
+    const char *got = gb_jv_str(gb_jv_get(&scens->items[0], "path"), "");
+    cr_expect_str_eq(got, q);
+    /* the timing regime is recorded, and GPPC's table is in the report */
+    cr_expect_str_eq(gb_jv_str(gb_jv_path(env, "run/regime"), ""), "interleaved");
+    gb_jv_free(env);
+    cr_expect_eq(sh(log, "python3 -m json.tool '%s' >/dev/null", p), 0, "%s", tail_of(log));
+    snprintf(p, sizeof p, "%s/results/odd/gppc.csv", dir);
+    char *gt = slurp(p, NULL);
+    cr_assert_not_null(gt, "no gppc.csv");
+    cr_expect(strstr(gt, ",dijkstra,bheap,inproc,interleaved,5,5,0,") != NULL, "%s", gt);
+    free(gt);
+    snprintf(p, sizeof p, "%s/results/odd/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "### GPPC's table") != NULL && strstr(md, "| `dijkstra` | bheap | interleaved |"),
+              "no GPPC table in report.md");
+    free(md);
+    rm_rf(dir);
 }
 
 GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)

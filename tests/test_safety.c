@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gb_diag.h"
 #include "gb_rows.h"
 
 static char out[65536];
@@ -301,6 +302,40 @@ GB_TEST(safety, device_and_symlink_loop_inputs_and_outputs_are_refused)
     gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
+/* A link planted at an output's temp name "<out>.tmp.<pid>" (as another
+ * user could in a shared folder) is neither followed nor truncated: the
+ * writer takes a fresh name, and the output still appears whole. */
+GB_TEST(safety, a_link_planted_at_the_temp_name_is_never_followed)
+{
+    char d[64], o[128], planted[160], victim[128], tmp[256];
+    mk(d, sizeof d);
+    snprintf(o, sizeof o, "%s/out.csv", d);
+    snprintf(planted, sizeof planted, "%s.tmp.%ld", o, (long)getpid());
+    snprintf(victim, sizeof victim, "%s/victim", d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "printf precious >%s", victim), 0);
+    cr_assert_eq(symlink(victim, planted), 0);
+    gb_diag dg;
+    FILE *f = gb_tmp_open(o, tmp, sizeof tmp, &dg);
+    cr_assert_not_null(f, "%s", dg.msg);
+    cr_assert_str_neq(tmp, planted);
+    cr_assert_eq(strncmp(tmp, planted, strlen(planted)), 0, "%s", tmp);
+    fputs("fresh\n", f);
+    cr_assert_eq(gb_tmp_commit(f, tmp, o, &dg), 0, "%s", dg.msg);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cat %s; echo; cat %s; readlink %s", victim, o, planted), 0);
+    char want[400];
+    snprintf(want, sizeof want, "precious\nfresh\n%s\n", victim);
+    cr_assert_str_eq(out, want);
+    /* a plain file at the name is not truncated either */
+    cr_assert_eq(unlink(planted), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "printf keep >%s", planted), 0);
+    f = gb_tmp_open(o, tmp, sizeof tmp, &dg);
+    cr_assert_not_null(f, "%s", dg.msg);
+    gb_tmp_abort(f, tmp);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cat %s", planted), 0);
+    cr_assert_str_eq(out, "keep");
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
 /* gridbench run on a full disk: exit 74, and no half-written CSV */
 GB_TEST(safety, run_on_a_full_disk_leaves_no_half_written_csv)
 {
@@ -452,7 +487,8 @@ GB_TEST(diagnostics, cli_version_suggestions_option_errors_and_write_errors)
     cr_assert_eq(gb_test_sh(out, sizeof out, "%s run " SC " --jobs", gb_test_bin()), 64, "%s", out);
     cr_assert_str_eq(out, "gridbench run: --jobs: expected a value, found none\n");
     cr_assert_eq(gb_test_sh(out, sizeof out, "%s heuristics --nope", gb_test_bin()), 64, "%s", out);
-    cr_assert_str_eq(out, "gridbench heuristics: expected an option listed by --help, found '--nope'\n");
+    cr_assert_str_eq(out, "gridbench heuristics: expected an option of `gridbench heuristics --help`, "
+                     "found '--nope'\n");
     /* output that cannot be written is an error */
     const char *w[] = { "list", "--help", "run --help", "--version" };
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {

@@ -62,7 +62,7 @@ static long lines_of(const char *path)
 
 /* ---- the status table --------------------------------------------------- */
 
-GB_TEST(status, one_table_names_each_status_once_and_the_readme_follows_it)
+GB_TEST(status, one_table_names_each_status_once_and_the_docs_follow_it)
 {
     for (int i = 0; i < GB_ROW_NSTATUS; i++) {
         const char *n = gb_row_status_name((gb_row_status)i);
@@ -73,9 +73,10 @@ GB_TEST(status, one_table_names_each_status_once_and_the_readme_follows_it)
     }
     cr_assert_eq(gb_row_status_from_name("okay", 4), -1);
     cr_assert_str_eq(gb_row_status_name(GB_ROW_NSTATUS), "?");
-    /* the README's status table: the same names, flags and descriptions, in order */
-    FILE *f = fopen("README.md", "r");
-    cr_assert_not_null(f, "README.md not found (tests run from the repository root)");
+    /* the status table of docs/run.md: the same names, flags and
+     * descriptions, in order */
+    FILE *f = fopen("docs/run.md", "r");
+    cr_assert_not_null(f, "docs/run.md not found (tests run from the repository root)");
     char line[1024];
     int in = 0, k = 0;
     while (fgets(line, sizeof line, f)) {
@@ -85,16 +86,16 @@ GB_TEST(status, one_table_names_each_status_once_and_the_readme_follows_it)
             if (k > 0) break;
             continue;
         }
-        cr_assert_lt(k, GB_ROW_NSTATUS, "the README lists more statuses than gb_status.h: %s", line);
+        cr_assert_lt(k, GB_ROW_NSTATUS, "docs/run.md lists more statuses than gb_status.h: %s", line);
         char want[600];
         snprintf(want, sizeof want, "| `%s` | %s | %s |\n", gb_row_status_name((gb_row_status)k),
                  gb_row_status_failed((gb_row_status)k) ? "yes" : "no",
                  gb_row_status_desc((gb_row_status)k));
-        cr_assert_str_eq(line, want, "README status row %d", k);
+        cr_assert_str_eq(line, want, "docs/run.md status row %d", k);
         k++;
     }
     fclose(f);
-    cr_assert_eq(k, GB_ROW_NSTATUS, "the README lists %d statuses, gb_status.h %d", k, GB_ROW_NSTATUS);
+    cr_assert_eq(k, GB_ROW_NSTATUS, "docs/run.md lists %d statuses, gb_status.h %d", k, GB_ROW_NSTATUS);
 }
 
 GB_TEST(status, run_and_report_count_the_same_failures)
@@ -669,6 +670,151 @@ GB_TEST(ocache, two_writers_at_once_leave_a_file_every_reader_accepts)
     rmdir_all(d);
 }
 
+/* ---- the oracle cache's trust rule (docs/trust.md) ------------------------ */
+
+#define WARM "%s run --quiet -s jps --count 20 --oracle-cache %s/c --out %s/%s.csv " \
+             "datasets/default/maze128-2-1.map.scen"
+
+/* Fill dir/c with the 20 queries of WARM; the cache file's path into f. */
+static void warm_cache(const char *d, char *f, size_t n)
+{
+    cr_assert_eq(gb_test_sh(out, sizeof out, WARM, gb_test_bin(), d, d, "ref"), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "ls %s/c/*.gboc", d), 0, "%s", out);
+    size_t k = strcspn(out, "\n");
+    cr_assert_lt(k, n);
+    memcpy(f, out, k);
+    f[k] = '\0';
+}
+
+GB_TEST(ocache, a_cache_others_can_write_is_ignored_with_a_warning_naming_it)
+{
+    char d[64], f[256], dir[128], want[512];
+    tmpdir(d, sizeof d);
+    warm_cache(d, f, sizeof f);
+    snprintf(dir, sizeof dir, "%s/c", d);
+    /* a group-writable file: anybody in the group could plant wrong optima */
+    cr_assert_eq(chmod(f, 0664), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, WARM, gb_test_bin(), d, d, "a"), 0, "%s", out);
+    snprintf(want, sizeof want, "%s: error: expected an oracle cache file owned by uid %ld or root that "
+             "no other user can write, found mode 0664 (group-writable); it is ignored", f, (long)geteuid());
+    cr_assert(strstr(out, want) != NULL, "%s", out);
+    cr_assert(strstr(out, ": 0 optima found there") != NULL, "%s", out);
+    cr_assert_eq(chmod(f, 0644), 0);
+    /* a world-writable cache folder, sticky or not */
+    cr_assert_eq(chmod(dir, 01777), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, WARM, gb_test_bin(), d, d, "b"), 0, "%s", out);
+    cr_assert(strstr(out, "found mode 1777 (world-writable); it is ignored") != NULL, "%s", out);
+    cr_assert(strstr(out, ": 0 optima found there") != NULL, "%s", out);
+    /* a group-writable folder above it (not sticky) */
+    cr_assert_eq(chmod(dir, 0755), 0);
+    cr_assert_eq(chmod(d, 0770), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, WARM, gb_test_bin(), d, d, "c"), 0, "%s", out);
+    snprintf(want, sizeof want, "%s: error: expected an oracle cache directory (and the ones above it) "
+             "owned by uid %ld or root that no other user can write, found mode 0770", d, (long)geteuid());
+    cr_assert(strstr(out, want) != NULL, "%s", out);
+    cr_assert_eq(chmod(d, 0700), 0);
+    /* a symbolic link in place of the file */
+    char moved[300];
+    snprintf(moved, sizeof moved, "%s/elsewhere.gboc", d);
+    cr_assert_eq(rename(f, moved), 0);
+    cr_assert_eq(symlink(moved, f), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, WARM, gb_test_bin(), d, d, "e"), 0, "%s", out);
+    cr_assert(strstr(out, "no other user can write, found a symbolic link; it is ignored") != NULL, "%s", out);
+    /* the rows never change */
+    char a[128], b[128];
+    snprintf(a, sizeof a, "%s/ref.csv", d);
+    const char *tags[] = { "a", "b", "c", "e" };
+    for (int i = 0; i < 4; i++) {
+        snprintf(b, sizeof b, "%s/%s.csv", d, tags[i]);
+        same_rows(a, b);
+    }
+    /* once put right, it is used again */
+    cr_assert_eq(unlink(f), 0);
+    cr_assert_eq(rename(moved, f), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, WARM, gb_test_bin(), d, d, "f"), 0, "%s", out);
+    cr_assert(strstr(out, ": 20 optima found there") != NULL, "%s", out);
+    rmdir_all(d);
+}
+
+GB_TEST(ocache, a_cache_file_another_user_owns_is_ignored)
+{
+    if (geteuid() != 0) cr_skip_test("needs root to give the file to another user");
+    char d[64], f[256];
+    tmpdir(d, sizeof d);
+    warm_cache(d, f, sizeof f);
+    cr_assert_eq(chown(f, 65534, 65534), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, WARM, gb_test_bin(), d, d, "a"), 0, "%s", out);
+    cr_assert(strstr(out, "no other user can write, found owned by uid 65534; it is ignored") != NULL,
+              "%s", out);
+    cr_assert(strstr(out, ": 0 optima found there") != NULL, "%s", out);
+    rmdir_all(d);
+}
+
+/* A cache this process may not write (another user's read-only copy, a
+ * read-only mount) is still read: the lock is only taken to write. */
+GB_TEST(ocache, a_read_only_prefilled_cache_is_used)
+{
+    char d[64], f[256];
+    tmpdir(d, sizeof d);
+    warm_cache(d, f, sizeof f);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "rm %s/c/*.lock", d), 0, "%s", out);
+    const char *as = "";
+    if (geteuid() == 0) {
+        /* root writes through any mode bits: run as nobody on root's
+         * cache (root's files are trusted by everybody) */
+        as = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+        cr_assert_eq(chmod(d, 0755), 0);
+    } else {
+        cr_assert_eq(gb_test_sh(out, sizeof out, "chmod a-w %s/c %s", d, f), 0, "%s", out);
+    }
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s%s run --quiet -s jps --count 20 --oracle-cache %s/c "
+                    "datasets/default/maze128-2-1.map.scen >%s/ro.csv", as, gb_test_bin(), d, d), 0, "%s", out);
+    cr_assert(strstr(out, ": 20 optima found there") != NULL, "%s", out);
+    cr_assert(strstr(out, "warning") == NULL && strstr(out, "error") == NULL, "%s", out);
+    /* no lock file was needed, and none was made */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "ls %s/c", d), 0);
+    cr_assert(strstr(out, ".lock") == NULL, "%s", out);
+    char a[128], b[128];
+    snprintf(a, sizeof a, "%s/ref.csv", d);
+    snprintf(b, sizeof b, "%s/ro.csv", d);
+    same_rows(a, b);
+    /* queries it lacks are computed, and the warning says it is not written */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s%s run --quiet -s jps --count 22 --oracle-cache %s/c "
+                    "datasets/default/maze128-2-1.map.scen >/dev/null", as, gb_test_bin(), d), 0, "%s", out);
+    cr_assert(strstr(out, "warning: expected to append to the oracle cache, found '") != NULL, "%s", out);
+    cr_assert(strstr(out, ": 20 optima found there") != NULL, "%s", out);
+    gb_test_sh(NULL, 0, "chmod -R u+w %s", d);
+    rmdir_all(d);
+}
+
+/* A link planted at the rebuild's temp name "<file>.tmp.<pid>" is neither
+ * followed nor truncated: the rebuild takes a fresh name. */
+GB_TEST(ocache, a_link_planted_at_the_rebuild_temp_name_is_not_followed)
+{
+    char d[64], dir[128], f[300], tmp[400], victim[128];
+    tmpdir(d, sizeof d);
+    snprintf(dir, sizeof dir, "%s/c", d);
+    cr_assert_eq(mkdir(dir, 0755), 0);
+    const char *sha = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    snprintf(f, sizeof f, "%s/%s.8-nocut.gboc", dir, sha);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", f, (long)getpid());
+    snprintf(victim, sizeof victim, "%s/victim", d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "printf precious >%s && printf 'another version' >%s", victim, f), 0);
+    cr_assert_eq(symlink(victim, tmp), 0);
+    gb_diag dg;
+    gb_ocache_stats cs;
+    gb_ocache *c = gb_ocache_open(dir, sha, GB_MODEL_8_NOCUT, &cs, &dg);
+    cr_assert_not_null(c, "%s", dg.msg);
+    cr_assert_eq(cs.rebuilt, 1);
+    cr_assert_eq(gb_ocache_put(c, 1, 2, 3, 4, 5, 6), 0);
+    gb_ocache_close(c);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cat %s; echo; readlink %s; stat -c %%s %s", victim, tmp, f), 0);
+    char want[600];
+    snprintf(want, sizeof want, "precious\n%s\n160\n", victim);
+    cr_assert_str_eq(out, want);
+    rmdir_all(d);
+}
+
 /* ---- the report from a merged CSV ----------------------------------------- */
 
 GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses)
@@ -700,6 +846,49 @@ GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses)
     int rc = gb_test_sh(out, sizeof out, rep, gb_test_bin(), gb_test_bin(), d, "bad.csv", sc, d, "r2");
     cr_assert_eq(rc, 1, "%s", out);
     cr_assert_eq(access(strcat(strcpy(out, d), "/r2/report.html"), F_OK), 0);
+    rmdir_all(d);
+#undef rep
+}
+
+/* report.sh --csv records the --scen files' checksums as the files behind
+ * the CSV: it refuses, before writing anything, --scen files the CSV did
+ * not run on (another scenario, the same name with other queries, one
+ * more file), and takes a copy of the right file from another folder. */
+GB_TEST(shard, report_script_refuses_scen_files_the_csv_did_not_run_on)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    const char *sc = "datasets/default/room128-16-1.map.scen", *other = "datasets/default/maze128-2-1.map.scen";
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra --count 6 --out %s/all.csv %s",
+                    gb_test_bin(), d, sc), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "mkdir %s/edited %s/copy && cp %s %s/copy/ && "
+                    "sed '3s/^\\([0-9]*\\t[^\\t]*\\t[0-9]*\\t[0-9]*\\t\\)[0-9]*/\\199/' %s >%s/edited/room128-16-1.map.scen && "
+                    "! cmp -s %s %s/edited/room128-16-1.map.scen", d, d, sc, d, sc, d, sc, d), 0, "%s", out);
+#define rep "GB_CHROMIUM=/nonexistent GB_BIN=%s scripts/report.sh --bin %s --csv %s/all.csv %s --solvers dijkstra " \
+            "--out-dir %s --run-id %s --no-hyperfine --no-footprints"
+    char scen[256];
+    /* another scenario */
+    snprintf(scen, sizeof scen, "--scen %s", other);
+    cr_assert_eq(gb_test_sh(out, sizeof out, rep, gb_test_bin(), gb_test_bin(), d, scen, d, "a"), 2, "%s", out);
+    cr_assert(strstr(out, "all.csv:2: expected the scenario of the row ('datasets/default/room128-16-1.map.scen') "
+                          "among the --scen files, found none") != NULL, "%s", out);
+    cr_assert(strstr(out, "report.sh: error: --csv: expected the --scen files") != NULL, "%s", out);
+    /* the same name, one query changed (line 3's start_x) */
+    snprintf(scen, sizeof scen, "--scen %s/edited/room128-16-1.map.scen", d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, rep, gb_test_bin(), gb_test_bin(), d, scen, d, "b"), 2, "%s", out);
+    cr_assert(strstr(out, "/edited/room128-16-1.map.scen line 3 (bucket 0, (99,") != NULL &&
+              strstr(out, " in the CSV: it did not run on this --scen file") != NULL, "%s", out);
+    /* one file more than it ran on */
+    snprintf(scen, sizeof scen, "--scen %s --scen %s", sc, other);
+    cr_assert_eq(gb_test_sh(out, sizeof out, rep, gb_test_bin(), gb_test_bin(), d, scen, d, "c"), 2, "%s", out);
+    cr_assert(strstr(out, "--scen datasets/default/maze128-2-1.map.scen: expected a scenario the CSV ran on, "
+                          "found no row of it in") != NULL, "%s", out);
+    /* nothing was written by any refusal */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "ls %s", d), 0);
+    cr_assert_str_eq(out, "all.csv\ncopy\nedited\n");
+    /* a copy of the right file, elsewhere: taken */
+    snprintf(scen, sizeof scen, "--scen %s/copy/room128-16-1.map.scen", d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, rep, gb_test_bin(), gb_test_bin(), d, scen, d, "ok"), 0, "%s", out);
     rmdir_all(d);
 #undef rep
 }

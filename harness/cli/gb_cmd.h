@@ -35,10 +35,19 @@ int gb_cmd_compare(int argc, char **argv);
 int gb_cmd_dynamic(int argc, char **argv);
 int gb_cmd_export(int argc, char **argv);
 int gb_cmd_gppc(int argc, char **argv);
+int gb_cmd_gppc_dynamic(int argc, char **argv);
 
 /* The option tables (gb_opt.h) of the commands that have one: --help, the
  * man page and tests/test_opt.c come from them. */
 extern const gb_cmd_doc gb_doc_env;
 extern const gb_cmd_doc gb_doc_export;
+extern const gb_cmd_doc gb_doc_gppcdyn;
+extern const gb_cmd_doc gb_doc_gppc;
+extern const gb_cmd_doc gb_doc_list;
+extern const gb_cmd_doc gb_doc_gen;
+extern const gb_cmd_doc gb_doc_compare;
+extern const gb_cmd_doc gb_doc_heuristics;
+extern const gb_cmd_doc gb_doc_footprint;
+extern const gb_cmd_doc gb_doc_summary;
 
 #endif

@@ -12,7 +12,6 @@
  * of memory, bad input) prints only its message on stderr.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,60 +30,55 @@
 #define CMD "gridbench compare"
 #define SHOW_CHANGES 20   /* status changes listed per kind on stdout */
 
-static void compare_usage(FILE *f)
-{
-    fprintf(f,
-"usage: gridbench compare [OPTIONS] OLD NEW\n"
-"\n"
-"Compare two runs: OLD and NEW are run folders (their queries.csv, and\n"
-"env.json when present) or per-query CSVs of `gridbench run`.  Rows are\n"
-"paired by (map, scenario file name, line, solver, queue); only rows in\n"
-"both runs are compared.\n"
-"\n"
-"First the correctness changes: rows whose status went from no failure to\n"
-"a failure (regressions, listed first) or back (fixes).  Then, per map x\n"
-"solver x queue, the NEW/OLD ratio of the median time per query and of the\n"
-"mean expansions, each with a 95 %% confidence interval (paired bootstrap\n"
-"over the queries, percentile method, 1000 resamples, seed 1) and the\n"
-"p-value of a two-sided Mann-Whitney U test.  A ratio is called slower /\n"
-"faster (more / fewer expansions) only when its interval excludes 1 and\n"
-"p < 0.05; otherwise it is \"no change\": a tie, never a win or a loss.\n"
-"\n"
-"The runs must be on the same data: the SHA-256 of the scenario and map\n"
-"files listed in both env.json files must agree (without env.json: the\n"
-"same (map, scenario) names in both CSVs), and paired rows must have the\n"
-"same movement model, start and goal.  Differences of environment (CPU,\n"
-"cores, compiler, flags, commit, kernel, host, calibration) are printed.\n"
-"\n"
-"  -o, --out FILE              the per-group table as CSV (temp file + rename)\n"
-"      --plot FILE             also draw the time ratios with their intervals\n"
-"                              (FILE.png or FILE.svg) with gnuplot and\n"
-"                              plots/compare.gp; without gnuplot, or without\n"
-"                              the script, a note on stderr and no plot (the\n"
-"                              exit status does not change)\n"
-"      --changes FILE          every status change as CSV (stdout lists %d per kind)\n"
-"      --fail-on-regression PCT  exit 1 also when a group is significantly\n"
-"                              slower and its time ratio exceeds 1 + PCT/100\n"
-"      --allow-different-timing  compare runs timed differently (another\n"
-"                              --regime or --reps: refused by default, since\n"
-"                              their time ratios measure the timing too)\n"
-"      --allow-different-data  compare the common queries of runs on different\n"
-"                              data (refused by default)\n"
-"      --resamples N           bootstrap resamples (default %d)\n"
-"      --seed N                bootstrap seed (default %d)\n"
-"  -h, --help                  this text\n"
-"\n"
-"Exit status: 0 no correctness regression (and, with --fail-on-regression,\n"
-"no slowdown above PCT %%); 1 a correctness regression, or a slowdown above\n"
-"PCT %%; 64 bad usage; 65 bad input, or runs on different data; 66 missing\n"
-"input; 71 out of memory; 73/74 cannot write.\n"
-"\n"
-"Examples:\n"
-"  gridbench compare results/before results/after\n"
-"  gridbench compare --fail-on-regression 5 --out cmp.csv old.csv new.csv\n"
-"  gridbench compare --plot cmp.png results/before results/after\n",
-            SHOW_CHANGES, GB_BOOT_RESAMPLES, GB_BOOT_SEED);
-}
+enum { OPT_FAIL = 256, OPT_ALLOW, OPT_RESAMPLES, OPT_SEED, OPT_CHANGES, OPT_PLOT, OPT_ALLOW_TIMING };
+
+static const gb_opt compare_opts[] = {
+    { 'o', 'o', "out", "FILE", "the per-group table as CSV (temporary file, then renamed)" },
+    { OPT_PLOT, 0, "plot", "FILE", "also draw the time ratios with their intervals (FILE.png or "
+      "FILE.svg) with gnuplot and plots/compare.gp; without gnuplot, or without the script, a note "
+      "on stderr and no plot (the exit status does not change)" },
+    { OPT_CHANGES, 0, "changes", "FILE", "every status change as CSV (stdout lists "
+      GB_STR(SHOW_CHANGES) " per kind)" },
+    { OPT_FAIL, 0, "fail-on-regression", "PCT", "exit 1 also when a group is significantly slower "
+      "and its time ratio exceeds 1 + PCT/100" },
+    { OPT_ALLOW_TIMING, 0, "allow-different-timing", NULL, "compare runs timed differently (another "
+      "--regime or --reps: refused by default, since their time ratios measure the timing too)" },
+    { OPT_ALLOW, 0, "allow-different-data", NULL, "compare the common queries of runs on different "
+      "data (refused by default)" },
+    { OPT_RESAMPLES, 0, "resamples", "N", "bootstrap resamples, 1 to 1000000 (default "
+      GB_STR(GB_BOOT_RESAMPLES) ")" },
+    { OPT_SEED, 0, "seed", "N", "bootstrap seed (default " GB_STR(GB_BOOT_SEED) ")" },
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+const gb_cmd_doc gb_doc_compare = {
+    "compare", "[OPTIONS] OLD NEW",
+    "compare two runs: status changes first, then NEW/OLD time ratios with intervals and tests",
+    "Compare two runs: OLD and NEW are run folders (their queries.csv, and env.json when present) "
+    "or per-query CSVs of `gridbench run`.  Rows are paired by (map, scenario file name, line, "
+    "solver, queue); only rows in both runs are compared.\n"
+    "\n"
+    "First the correctness changes: rows whose status went from no failure to a failure "
+    "(regressions, listed first) or back (fixes).  Then, per map x solver x queue, the NEW/OLD "
+    "ratio of the median time per query and of the mean expansions, each with a 95 % confidence "
+    "interval (paired bootstrap over the queries, percentile method, " GB_STR(GB_BOOT_RESAMPLES)
+    " resamples, seed " GB_STR(GB_BOOT_SEED) ") and the p-value of a two-sided Mann-Whitney U "
+    "test.  A ratio is called slower / faster (more / fewer expansions) only when its interval "
+    "excludes 1 and p < 0.05; otherwise it is \"no change\": a tie, never a win or a loss.\n"
+    "\n"
+    "The runs must be on the same data: the SHA-256 of the scenario and map files listed in both "
+    "env.json files must agree (without env.json: the same (map, scenario) names in both CSVs), "
+    "and paired rows must have the same movement model, start and goal.  Differences of "
+    "environment (CPU, cores, compiler, flags, commit, kernel, host, calibration) are printed.",
+    compare_opts, NULL,
+    "gridbench compare results/before results/after\n"
+    "gridbench compare --fail-on-regression 5 --out cmp.csv old.csv new.csv\n"
+    "gridbench compare --plot cmp.png results/before results/after",
+    "0 no correctness regression (and, with --fail-on-regression, no slowdown above PCT %); 1 a "
+    "correctness regression, or a slowdown above PCT %; 64 bad usage; 65 bad input, or runs on "
+    "different data; 66 missing input; 71 out of memory; 73/74 cannot write."
+};
 
 static int report_err(const gb_diag *d)
 {
@@ -505,68 +499,54 @@ static void draw_plot(const gb_cmp *c, const char *path, const char *title)
     }
 }
 
-enum { OPT_FAIL = 256, OPT_ALLOW, OPT_RESAMPLES, OPT_SEED, OPT_CHANGES, OPT_PLOT, OPT_ALLOW_TIMING };
-
 int gb_cmd_compare(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        { "out", required_argument, 0, 'o' },           { "changes", required_argument, 0, OPT_CHANGES },
-        { "fail-on-regression", required_argument, 0, OPT_FAIL },
-        { "allow-different-data", no_argument, 0, OPT_ALLOW },
-        { "allow-different-timing", no_argument, 0, OPT_ALLOW_TIMING },
-        { "resamples", required_argument, 0, OPT_RESAMPLES }, { "seed", required_argument, 0, OPT_SEED },
-        { "plot", required_argument, 0, OPT_PLOT },
-        { "help", no_argument, 0, 'h' },                { 0, 0, 0, 0 }
-    };
-    const char *out = NULL, *changes = NULL, *plot = NULL;
+    const char *out = NULL, *changes = NULL, *plot = NULL, *arg;
     double fail_pct = NAN;
     int allow = 0, allow_timing = 0;
     gb_boot boot;
     gb_boot_default(&boot);
     unsigned long long v;
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
+    int c, rc = 0;
+    gb_opt_parser op;
+    if (gb_opt_begin(&op, &gb_doc_compare) != 0) return EX_OSERR;
+    while (!rc && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case OPT_CHANGES: changes = optarg; break;
-        case OPT_PLOT: plot = optarg; break;
+        case 'o': out = arg; break;
+        case OPT_CHANGES: changes = arg; break;
+        case OPT_PLOT: plot = arg; break;
         case OPT_ALLOW: allow = 1; break;
         case OPT_ALLOW_TIMING: allow_timing = 1; break;
         case OPT_FAIL: {
             char *end;
-            fail_pct = strtod(optarg, &end);
-            if (!optarg[0] || *end || !(fail_pct >= 0) || isinf(fail_pct)) {
-                fprintf(stderr, CMD ": --fail-on-regression: expected a percentage >= 0, found '%s'\n", optarg);
-                return EX_USAGE;
+            fail_pct = strtod(arg, &end);
+            if (!arg[0] || *end || !(fail_pct >= 0) || isinf(fail_pct)) {
+                fprintf(stderr, CMD ": --fail-on-regression: expected a percentage >= 0, found '%s'\n", arg);
+                rc = EX_USAGE;
             }
             break;
         }
         case OPT_RESAMPLES:
-            if (parse_count("--resamples", optarg, 1000000, &v)) return EX_USAGE;
+            if ((rc = parse_count("--resamples", arg, 1000000, &v)) != 0) break;
             if (v < 1) {
                 fprintf(stderr, CMD ": --resamples: expected at least 1, found 0\n");
-                return EX_USAGE;
+                rc = EX_USAGE;
+                break;
             }
             boot.resamples = (int)v;
             break;
         case OPT_SEED:
-            if (parse_count("--seed", optarg, UINT64_MAX, &v)) return EX_USAGE;
-            boot.seed = v;
+            if ((rc = parse_count("--seed", arg, UINT64_MAX, &v)) == 0) boot.seed = v;
             break;
-        case 'h': compare_usage(stdout); return 0;
-        case ':':
-            fprintf(stderr, CMD ": %s: expected a value, found none\n", argv[optind - 1]);
-            return EX_USAGE;
-        default:
-            fprintf(stderr, CMD ": expected an option listed by --help, found '%s'\n", argv[optind - 1]);
-            return EX_USAGE;
+        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_compare, stdout); return 0;
+        default: rc = EX_USAGE; break;   /* gb_opt_next said why */
         }
     }
+    gb_opt_end(&op);
+    if (rc) return rc;
     if (argc - optind != 2) {
         fprintf(stderr, CMD ": expected two runs (OLD NEW), found %d arguments\n", argc - optind);
-        compare_usage(stderr);
+        gb_opt_help(&gb_doc_compare, stderr);
         return EX_USAGE;
     }
     if ((out && !out[0]) || (changes && !changes[0]) || (plot && !plot[0])) {
@@ -583,7 +563,7 @@ int gb_cmd_compare(int argc, char **argv)
     input in[2];
     memset(in, 0, sizeof in);
     gb_cmp *cmp = NULL;
-    int rc = resolve(&in[0], argv[optind], &d);
+    rc = resolve(&in[0], argv[optind], &d);
     if (!rc) rc = resolve(&in[1], argv[optind + 1], &d);
     if (!rc) {
         char *inputs[4] = { in[0].csv, in[1].csv, in[0].envp[0] ? in[0].envp : NULL,

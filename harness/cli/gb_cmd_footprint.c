@@ -33,11 +33,11 @@
  * each written to a temporary file and renamed.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gb_alloc.h"
 #include "gb_cmd.h"
@@ -48,41 +48,38 @@
 #define CMD "gridbench footprint"
 #define MAX_SOLVERS 16
 
-static void footprint_usage(FILE *f)
-{
-    fprintf(f,
-"usage: gridbench footprint --scen FILE (--line N | --longest) --solver S\n"
-"                           [--solver S...] [OPTIONS] --out PREFIX\n"
-"\n"
-"Run each solver on one query of a scenario and draw its search footprint:\n"
-"an image of the map (one pixel per cell) with the cells it expanded, the\n"
-"cells it generated but never expanded, and its path.  Writes PREFIX-S.ppm\n"
-"per solver, PREFIX.tsv (counts) and PREFIX.gp (parameters for\n"
-"plots/footprint.gp, which renders the images side by side as PNG or SVG).\n"
-"\n"
-"  -S, --scen FILE       scenario file (its map is found as by `gridbench run`)\n"
-"  -l, --line N          the query on line N of FILE (the CSV's `line`)\n"
-"  -L, --longest         the query with the largest printed length (first\n"
-"                        of equals)\n"
-"  -s, --solver NAME     solver (repeatable, or comma-separated; at most %d)\n"
-"  -q, --queue NAME      priority queue (default bheap)\n"
-"  -m, --model NAME      movement model (default 8-nocut)\n"
-"      --map FILE        use FILE as the map\n"
-"  -o, --out PREFIX      output prefix, e.g. results/x/footprints/maze\n"
-"  -h, --help            this text\n"
-"\n"
-"Colours: blocked dark grey, untouched white, open (generated, not expanded)\n"
-"orange, closed (expanded) blue, path red, start green, goal purple.  JPS\n"
-"shows only its jump points; the cells it scanned are counted, not drawn.\n"
-"\n"
-"Exit status: 0 written; 64 bad usage; 65 bad input (no such line, bad\n"
-"query); 66 unreadable file; 71 out of memory; 73/74 cannot write.\n"
-"\n"
-"Example:\n"
-"  gridbench footprint --scen datasets/default/maze128-2-1.map.scen --longest \\\n"
-"      --solver dijkstra,astar-octile,jps,bidijkstra --out /tmp/fp/maze\n",
-            MAX_SOLVERS);
-}
+enum { OPT_MAP = 256 };
+
+static const gb_opt footprint_opts[] = {
+    { 'S', 'S', "scen", "FILE", "scenario file (its map is found as by `gridbench run`)" },
+    { 'l', 'l', "line", "N", "the query on line N of FILE (the CSV's `line`)" },
+    { 'L', 'L', "longest", NULL, "the query with the largest printed length (first of equals)" },
+    { 's', 's', "solver", "NAME", "solver (repeatable, or comma-separated; at most "
+      GB_STR(MAX_SOLVERS) ")" },
+    { 'q', 'q', "queue", "NAME", "priority queue (default bheap)" },
+    { 'm', 'm', "model", "NAME", "movement model (default 8-nocut)" },
+    { OPT_MAP, 0, "map", "FILE", "use FILE as the map" },
+    { 'o', 'o', "out", "PREFIX", "output prefix, e.g. results/x/footprints/maze" },
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+const gb_cmd_doc gb_doc_footprint = {
+    "footprint", "--scen FILE (--line N | --longest) --solver S [--solver S...] [OPTIONS] --out PREFIX",
+    "images of the cells each solver expanded on one query (PPM + gnuplot parameters)",
+    "Run each solver on one query of a scenario and draw its search footprint: an image of the "
+    "map (one pixel per cell) with the cells it expanded, the cells it generated but never "
+    "expanded, and its path.  Writes PREFIX-S.ppm per solver, PREFIX.tsv (counts) and PREFIX.gp "
+    "(parameters for plots/footprint.gp, which renders the images side by side as PNG or SVG).",
+    footprint_opts,
+    "Colours: blocked dark grey, untouched white, open (generated, not expanded) orange, closed "
+    "(expanded) blue, path red, start green, goal purple.  JPS shows only its jump points; the "
+    "cells it scanned are counted, not drawn.",
+    "gridbench footprint --scen datasets/default/maze128-2-1.map.scen --longest "
+    "--solver dijkstra,astar-octile,jps,bidijkstra --out /tmp/fp/maze",
+    "0 written; 64 bad usage; 65 bad input (no such line, bad query); 66 unreadable file; 71 out "
+    "of memory; 73/74 cannot write."
+};
 
 static int report(const gb_diag *d)
 {
@@ -218,70 +215,58 @@ typedef struct fp_row {
 
 int gb_cmd_footprint(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        { "scen", required_argument, 0, 'S' },   { "line", required_argument, 0, 'l' },
-        { "longest", no_argument, 0, 'L' },      { "solver", required_argument, 0, 's' },
-        { "queue", required_argument, 0, 'q' },  { "model", required_argument, 0, 'm' },
-        { "map", required_argument, 0, 'M' },    { "out", required_argument, 0, 'o' },
-        { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
-    };
-    const char *scen = NULL, *out = NULL, *map_override = NULL;
+    const char *scen = NULL, *out = NULL, *map_override = NULL, *arg;
     long line = 0;
     int longest = 0, nsl = 0;
     char *slists[MAX_SOLVERS];
     gb_queue_kind queue = GB_Q_BHEAP;
     gb_model model = GB_MODEL_8_NOCUT;
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":S:l:Ls:q:m:o:h", lo, NULL)) != -1) {
+    int c, rc = 0;
+    gb_opt_parser op;
+    if (gb_opt_begin(&op, &gb_doc_footprint) != 0) return EX_OSERR;
+    while (!rc && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
-        case 'S': scen = optarg; break;
+        case 'S': scen = arg; break;
         case 'l':
-            if (parse_line(optarg, &line) != 0) {
-                fprintf(stderr, CMD ": --line: expected a positive line number, found '%s'\n", optarg);
-                return EX_USAGE;
+            if (parse_line(arg, &line) != 0) {
+                fprintf(stderr, CMD ": --line: expected a positive line number, found '%s'\n", arg);
+                rc = EX_USAGE;
             }
             break;
         case 'L': longest = 1; break;
         case 's':
             if (nsl >= MAX_SOLVERS) {
                 fprintf(stderr, CMD ": expected at most %d --solver options, found more\n", MAX_SOLVERS);
-                return EX_USAGE;
+                rc = EX_USAGE;
+                break;
             }
-            slists[nsl++] = optarg;
+            slists[nsl++] = (char *)arg;   /* an argv string: strtok may cut it */
             break;
         case 'q': {
-            int q = gb_queue_from_name(optarg);
+            int q = gb_queue_from_name(arg);
             if (q < 0) {
                 char names[256];
                 gb_queue_names(names, sizeof names);
                 const char *qn[GB_Q_COUNT];
                 for (int i = 0; i < GB_Q_COUNT; i++) qn[i] = gb_queue_name((gb_queue_kind)i);
-                const char *cq = gb_closest(optarg, qn, GB_Q_COUNT);
-                fprintf(stderr, CMD ": --queue: expected one of %s, found '%s'%s%s%s\n", names, optarg,
+                const char *cq = gb_closest(arg, qn, GB_Q_COUNT);
+                fprintf(stderr, CMD ": --queue: expected one of %s, found '%s'%s%s%s\n", names, arg,
                         cq ? "; did you mean '" : "", cq ? cq : "", cq ? "'?" : "");
-                return EX_USAGE;
+                rc = EX_USAGE;
+                break;
             }
             queue = (gb_queue_kind)q;
             break;
         }
-        case 'm': {
-            int e = gb_cli_model(CMD, optarg, &model);
-            if (e) return e;
-            break;
-        }
-        case 'M': map_override = optarg; break;
-        case 'o': out = optarg; break;
-        case 'h': footprint_usage(stdout); return 0;
-        case ':':
-            fprintf(stderr, CMD ": %s: expected a value, found none\n", argv[optind - 1]);
-            return EX_USAGE;
-        default:
-            fprintf(stderr, CMD ": expected an option listed by --help, found '%s'\n", argv[optind - 1]);
-            return EX_USAGE;
+        case 'm': rc = gb_cli_model(CMD, arg, &model); break;
+        case OPT_MAP: map_override = arg; break;
+        case 'o': out = arg; break;
+        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_footprint, stdout); return 0;
+        default: rc = EX_USAGE; break;   /* gb_opt_next said why */
         }
     }
+    gb_opt_end(&op);
+    if (rc) return rc;
     if (optind < argc) {
         fprintf(stderr, CMD ": expected only options, found '%s'\n", argv[optind]);
         return EX_USAGE;
@@ -327,7 +312,7 @@ int gb_cmd_footprint(int argc, char **argv)
     gb_scen sc;
     gb_map map;
     memset(&map, 0, sizeof map);
-    int rc = gb_scen_load(scen, &sc, &d);
+    rc = gb_scen_load(scen, &sc, &d);
     if (rc) return report(&d);
     size_t qi = 0;
     if (longest) {

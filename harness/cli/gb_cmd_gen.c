@@ -12,11 +12,11 @@
  * the file names and contents must not depend on the environment.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gb_alloc.h"
 #include "gb_cmd.h"
@@ -24,57 +24,52 @@
 
 #define CMD "gridbench gen"
 
-static void gen_usage(FILE *f)
-{
-    fprintf(f,
-"usage: gridbench gen --family random|maze|rooms [OPTIONS] --out DIR\n"
-"       gridbench gen --map FILE [OPTIONS] --out DIR\n"
-"\n"
-"Generate a map of one of the synthetic Moving AI families and a scenario\n"
-"for it: DIR/<name>.map and DIR/<name>.map.scen, written through a temporary\n"
-"file and renamed.  Same options, same bytes, on every run and machine.\n"
-"\n"
-"  -f, --family NAME     random (cells blocked at random), maze (corridors\n"
-"                        between 1-thick walls), rooms (rooms with doors)\n"
-"  -s, --size WxH        map size, or N for NxN (default 512x512)\n"
-"  -p, --percent P       random: percentage of blocked cells, 0 <= P < 100,\n"
-"                        at most 6 decimals (default 20)\n"
-"  -c, --corridor C      maze: corridor width, walls every C+1 cells (default 4)\n"
-"  -r, --room R          rooms: walls every R cells, rooms (R-1)x(R-1) inside\n"
-"                        (default 16)\n"
-"  -S, --seed S          unsigned 64-bit seed (default 0)\n"
-"  -n, --per-bucket N    queries per bucket of 4 length units (default 10)\n"
-"  -Q, --max-queries N   keep at most N queries: whole buckets, evenly spaced\n"
-"                        over the lengths (default 0 = no limit)\n"
-"  -m, --model M         movement model of the lengths: 8-nocut (default),\n"
-"                        8-cut1, 8-cutall, 4\n"
-"  -M, --map FILE        no map generated: the scenario is drawn on FILE and\n"
-"                        written as DIR/<stem>-<seed>.scen (many-to-one:\n"
-"                        DIR/<stem>-m2o-<G>x<K>-<seed>.scen), its map column\n"
-"                        the absolute path of FILE\n"
-"  -G, --goals G         many-to-one (flow fields): G goals drawn uniformly\n"
-"                        from the largest component (default 10 with -K)\n"
-"  -K, --per-goal K      many-to-one: K distinct starts per goal, queries\n"
-"                        grouped by goal (replaces the buckets: -n, -Q unused)\n"
-"  -o, --out DIR         output directory (created if missing)\n"
-"  -h, --help            this text\n"
-"\n"
-"gridbench gen --dynamic --map FILE ... makes dynamic scenarios (D* Lite) for\n"
-"any map instead: see `gridbench gen --dynamic --help`.\n"
-"\n"
-"Names: random<S>-<P>-<seed>, maze<S>-<C>-<seed>, room<S>-<R>-<seed>, where\n"
-"S is the width for a square map and WxH otherwise (random512-20-0,\n"
-"maze256-4-7, room128x64-16-3).  Queries use only the largest connected\n"
-"component; lengths are Dijkstra's, printed %%.8f; bucket = floor(length/4);\n"
-"only buckets that could be filled with N queries are written.\n"
-"\n"
-"Exit status: 0 written; 64 bad usage; 65 no bucket could be filled;\n"
-"71 out of memory; 73/74 cannot write (sysexits.h).\n"
-"\n"
-"Example:\n"
-"  gridbench gen --family maze --size 128x128 --corridor 2 --seed 1 \\\n"
-"      --per-bucket 5 --max-queries 150 --out datasets/default\n");
-}
+enum { OPT_DYNAMIC = 256 };
+
+static const gb_opt gen_opts[] = {
+    { 'f', 'f', "family", "NAME", "random (cells blocked at random), maze (corridors between 1-thick "
+      "walls), rooms (rooms with doors)" },
+    { 's', 's', "size", "WxH", "map size, or N for NxN (default 512x512)" },
+    { 'p', 'p', "percent", "P", "random: percentage of blocked cells, 0 <= P < 100, at most 6 "
+      "decimals (default 20)" },
+    { 'c', 'c', "corridor", "C", "maze: corridor width, walls every C+1 cells (default 4)" },
+    { 'r', 'r', "room", "R", "rooms: walls every R cells, rooms (R-1)x(R-1) inside (default 16)" },
+    { 'S', 'S', "seed", "S", "unsigned 64-bit seed (default 0)" },
+    { 'n', 'n', "per-bucket", "N", "queries per bucket of 4 length units (default 10)" },
+    { 'Q', 'Q', "max-queries", "N", "keep at most N queries: whole buckets, evenly spaced over the "
+      "lengths (default 0 = no limit)" },
+    { 'm', 'm', "model", "M", "movement model of the lengths: 8-nocut (default), 8-cut1, 8-cutall, 4" },
+    { 'M', 'M', "map", "FILE", "no map generated: the scenario is drawn on FILE and written as "
+      "DIR/<stem>-<seed>.scen (many-to-one: DIR/<stem>-m2o-<G>x<K>-<seed>.scen), its map column the "
+      "absolute path of FILE" },
+    { 'G', 'G', "goals", "G", "many-to-one (flow fields): G goals drawn uniformly from the largest "
+      "component (default 10 with -K)" },
+    { 'K', 'K', "per-goal", "K", "many-to-one: K distinct starts per goal, queries grouped by goal "
+      "(replaces the buckets: -n, -Q unused)" },
+    { 'o', 'o', "out", "DIR", "output directory (created if missing)" },
+    { OPT_DYNAMIC, 0, "dynamic", NULL, "make dynamic scenarios (D* Lite) for any map instead; the "
+      "command line then takes the options of `gridbench gen --dynamic --help`" },
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+const gb_cmd_doc gb_doc_gen = {
+    "gen", "--family random|maze|rooms [OPTIONS] --out DIR\n--map FILE [OPTIONS] --out DIR\n"
+    "--dynamic --map FILE [OPTIONS] --out FILE",
+    "generate Moving AI-format maps and scenarios (random, maze, rooms)",
+    "Generate a map of one of the synthetic Moving AI families and a scenario for it: "
+    "DIR/<name>.map and DIR/<name>.map.scen, written through a temporary file and renamed.  Same "
+    "options, same bytes, on every run and machine.",
+    gen_opts,
+    "Names: random<S>-<P>-<seed>, maze<S>-<C>-<seed>, room<S>-<R>-<seed>, where S is the width for "
+    "a square map and WxH otherwise (random512-20-0, maze256-4-7, room128x64-16-3).  Queries use "
+    "only the largest connected component; lengths are Dijkstra's, printed %.8f; bucket = "
+    "floor(length/4); only buckets that could be filled with N queries are written.",
+    "gridbench gen --family maze --size 128x128 --corridor 2 --seed 1 \\\n"
+    "    --per-bucket 5 --max-queries 150 --out datasets/default",
+    "0 written; 64 bad usage; 65 no bucket could be filled; 71 out of memory; 73/74 cannot write "
+    "(sysexits.h)."
+};
 
 /* Unsigned decimal, digits only, at most max.  0 or EX_USAGE. */
 static int parse_u64(const char *opt, const char *s, uint64_t max, uint64_t *out)
@@ -259,84 +254,54 @@ static int gen_on_map(const gb_gen_opts *o, const char *map_file, const char *ou
 
 int gb_cmd_gen(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        { "family", required_argument, 0, 'f' },   { "size", required_argument, 0, 's' },
-        { "percent", required_argument, 0, 'p' },  { "corridor", required_argument, 0, 'c' },
-        { "room", required_argument, 0, 'r' },     { "seed", required_argument, 0, 'S' },
-        { "per-bucket", required_argument, 0, 'n' },
-        { "max-queries", required_argument, 0, 'Q' },
-        { "model", required_argument, 0, 'm' },    { "out", required_argument, 0, 'o' },
-        { "map", required_argument, 0, 'M' },      { "goals", required_argument, 0, 'G' },
-        { "per-goal", required_argument, 0, 'K' },
-        { "help", no_argument, 0, 'h' },           { 0, 0, 0, 0 }
-    };
-    /* dynamic scenarios from an existing map: their own options */
+    /* dynamic scenarios from an existing map: their own options, so the
+     * hand-over comes before gen's parser would refuse them */
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--dynamic") == 0) return gb_cmd_gen_dynamic(argc, argv);
     gb_gen_opts o;
     gb_gen_defaults(&o);
-    const char *out = NULL, *map_file = NULL;
+    const char *out = NULL, *map_file = NULL, *arg;
     int have_family = 0, have_goals = 0;
     /* Which family-specific option was given, to refuse it for another
      * family: [0] percent, [1] corridor, [2] room. */
     int given[3] = { 0, 0, 0 };
-    int c;
-    optind = 0;     /* glibc: full reinitialisation, also between calls */
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:s:p:c:r:S:n:Q:m:o:M:G:K:h", lo, NULL)) != -1) {
+    int c, rc = 0;
+    gb_opt_parser op;
+    if (gb_opt_begin(&op, &gb_doc_gen) != 0) return EX_OSERR;
+    while (!rc && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
         case 'f': {
-            int f = gb_gen_family_from_name(optarg);
+            int f = gb_gen_family_from_name(arg);
             if (f < 0) {
-                fprintf(stderr, CMD ": --family: expected random, maze or rooms, found '%s'\n",
-                        optarg);
-                return EX_USAGE;
+                fprintf(stderr, CMD ": --family: expected random, maze or rooms, found '%s'\n", arg);
+                rc = EX_USAGE;
+                break;
             }
             o.family = f;
             have_family = 1;
             break;
         }
-        case 's': if (parse_size(optarg, &o.width, &o.height)) return EX_USAGE; break;
-        case 'p': if (parse_percent(optarg, &o.percent)) return EX_USAGE; given[0] = 1; break;
-        case 'c':
-            if (parse_int("--corridor", optarg, GB_GEN_MAX_CORRIDOR, &o.corridor)) return EX_USAGE;
-            given[1] = 1;
-            break;
-        case 'r':
-            if (parse_int("--room", optarg, GB_GEN_MAX_ROOM, &o.room)) return EX_USAGE;
-            given[2] = 1;
-            break;
-        case 'S': if (parse_u64("--seed", optarg, UINT64_MAX, &o.seed)) return EX_USAGE; break;
-        case 'n':
-            if (parse_int("--per-bucket", optarg, 1000000, &o.per_bucket)) return EX_USAGE;
-            break;
-        case 'Q':
-            if (parse_int("--max-queries", optarg, 100000000, &o.max_queries)) return EX_USAGE;
-            break;
-        case 'm': {
-            int e = gb_cli_model(CMD, optarg, &o.model);
-            if (e) return e;
-            break;
-        }
-        case 'o': out = optarg; break;
-        case 'M': map_file = optarg; break;
-        case 'G':
-            if (parse_int("--goals", optarg, GB_GEN_MAX_GOALS, &o.goals)) return EX_USAGE;
-            have_goals = 1;
-            break;
-        case 'K':
-            if (parse_int("--per-goal", optarg, GB_GEN_MAX_PER_GOAL, &o.per_goal)) return EX_USAGE;
-            break;
-        case 'h': gen_usage(stdout); return 0;
-        case ':':
-            fprintf(stderr, CMD ": %s: expected a value, found none\n", argv[optind - 1]);
-            return EX_USAGE;
-        default:
-            fprintf(stderr, CMD ": expected an option listed by --help, found '%s'\n",
-                    argv[optind - 1]);
-            return EX_USAGE;
+        case 's': rc = parse_size(arg, &o.width, &o.height); break;
+        case 'p': rc = parse_percent(arg, &o.percent); given[0] = 1; break;
+        case 'c': rc = parse_int("--corridor", arg, GB_GEN_MAX_CORRIDOR, &o.corridor); given[1] = 1; break;
+        case 'r': rc = parse_int("--room", arg, GB_GEN_MAX_ROOM, &o.room); given[2] = 1; break;
+        case 'S': rc = parse_u64("--seed", arg, UINT64_MAX, &o.seed); break;
+        case 'n': rc = parse_int("--per-bucket", arg, 1000000, &o.per_bucket); break;
+        case 'Q': rc = parse_int("--max-queries", arg, 100000000, &o.max_queries); break;
+        case 'm': rc = gb_cli_model(CMD, arg, &o.model); break;
+        case 'o': out = arg; break;
+        case 'M': map_file = arg; break;
+        case 'G': rc = parse_int("--goals", arg, GB_GEN_MAX_GOALS, &o.goals); have_goals = 1; break;
+        case 'K': rc = parse_int("--per-goal", arg, GB_GEN_MAX_PER_GOAL, &o.per_goal); break;
+        case OPT_DYNAMIC:   /* abbreviated ("--dyn"), so the scan above missed it */
+            gb_opt_end(&op);
+            return gb_cmd_gen_dynamic(argc, argv);
+        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_gen, stdout); return 0;
+        default: rc = EX_USAGE; break;   /* gb_opt_next said why */
         }
     }
+    gb_opt_end(&op);
+    if (rc) return rc;
     if (optind < argc) {
         fprintf(stderr, CMD ": expected no operands, found '%s'\n", argv[optind]);
         return EX_USAGE;
@@ -408,7 +373,7 @@ int gb_cmd_gen(int argc, char **argv)
     }
 
     gb_map m;
-    int rc = gb_gen_map(&o, &m, &d);
+    rc = gb_gen_map(&o, &m, &d);
     if (rc) return report(&d);
     m.path = gb_strdup(map_path);      /* names the map in gb_gen_scen's errors */
     gb_scen s;

@@ -4,9 +4,12 @@
  * then gb_dynscen_write (temporary file + rename).  gb_cmd_gen hands
  * over any command line that holds --dynamic.
  *
- * The map column written is the map's file name when the output goes to
- * the map's folder, else the map's absolute path, so that `gridbench
- * dynamic` finds the map from the output's folder either way.
+ * The map column written is the map's path relative to the output's
+ * folder (its bare name when both share a folder), as Moving AI .scen
+ * files name their maps: the scenario and its map can move together to
+ * another place or machine, and `gridbench dynamic` still finds the map
+ * beside the scenario (gb_dynscen_resolve_map).  Folders are compared
+ * resolved (realpath), the map's own name is kept as given.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -98,6 +101,33 @@ static int real_dir(const char *path, char *out)
     return realpath(buf, out) ? 0 : -1;
 }
 
+/* The path of file name in folder to (absolute, resolved) as seen from
+ * folder from (absolute, resolved): "../" once per folder of from below
+ * their common ancestor, then the rest of to, then name.  0, or -1 when
+ * it does not fit in out (size n). */
+static int rel_path(const char *from, const char *to, const char *name, char *out, size_t n)
+{
+    /* the longest common prefix that ends a folder name in both */
+    size_t common = 0;
+    for (size_t i = 0;; i++) {
+        int end_f = from[i] == '/' || from[i] == '\0', end_t = to[i] == '/' || to[i] == '\0';
+        if (end_f && end_t) common = i;
+        if (from[i] != to[i] || from[i] == '\0') break;
+    }
+    size_t k = 0;
+    out[0] = '\0';
+    for (const char *p = from + common; *p; p++) {
+        if (*p != '/' || p[1] == '\0') continue;
+        if (k + 3 >= n) return -1;
+        memcpy(out + k, "../", 4);
+        k += 3;
+    }
+    const char *rest = to + common;
+    while (*rest == '/') rest++;
+    int w = snprintf(out + k, n - k, "%s%s%s", rest, *rest ? "/" : "", name);
+    return w < 0 || (size_t)w >= n - k ? -1 : 0;
+}
+
 int gb_cmd_gen_dynamic(int argc, char **argv)
 {
     static const struct option lo[] = {
@@ -163,15 +193,19 @@ int gb_cmd_gen_dynamic(int argc, char **argv)
     }
     char *inputs[2] = { (char *)mapf, (char *)scenf };
     if (gb_out_check(out, inputs, 2, &d) != 0) return report(&d);
-    /* the map column: bare name beside the output, else absolute */
+    /* the map column: relative to the output's folder */
     char mdir[PATH_MAX], odir[PATH_MAX], mreal[PATH_MAX], field[PATH_MAX];
     if (!realpath(mapf, mreal) || real_dir(mapf, mdir) != 0 || real_dir(out, odir) != 0) {
         fprintf(stderr, CMD ": %s: expected a readable map and an output folder, found '%s'\n",
                 mapf, strerror(errno));
         return EX_NOINPUT;
     }
-    const char *base = strrchr(mreal, '/') ? strrchr(mreal, '/') + 1 : mreal;
-    snprintf(field, sizeof field, "%s", strcmp(mdir, odir) == 0 ? base : mreal);
+    const char *base = strrchr(mapf, '/') ? strrchr(mapf, '/') + 1 : mapf;
+    if (rel_path(odir, mdir, base, field, sizeof field) != 0) {
+        fprintf(stderr, CMD ": --map: expected a path of at most %d bytes from the output's "
+                "folder to the map, found a longer one\n", PATH_MAX - 1);
+        return EX_USAGE;
+    }
     if (strpbrk(field, " \t")) {
         char q[128];
         gb_diag_quote(q, sizeof q, field, strlen(field));

@@ -9,11 +9,11 @@
  * prints.  docs/gppc.md is the user's page.
  */
 #include <dirent.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sysexits.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gb_cmd.h"
 #include "gb_diag.h"
@@ -21,38 +21,44 @@
 
 #define CMD "gridbench gppc"
 
-static void gppc_usage(FILE *f)
-{
-    fprintf(f,
-"usage: gridbench gppc build DIR [--name NAME] [--cxxflags FLAGS] [--no-make]\n"
-"                             [--suboptimal] [--force] [--quiet]\n"
-"       gridbench gppc list\n"
-"\n"
-"Run entries of the Grid-Based Path Planning Competition (GPPC, classic track)\n"
-"unmodified: `build` compiles the entry in DIR (Entry.h and its C++ sources,\n"
-"main.cpp left out) with gridbench's driver into a plugin and prints the\n"
-"plugin's path, for `gridbench run --plugin`.  Built plugins and each map's\n"
-"preprocessed index live in ${XDG_CACHE_HOME:-~/.cache}/gridbench/gppc/,\n"
-"keyed by the entry's contents: a second build of the same sources is instant.\n"
-"Sources and flags come from the entry's Makefile (a dry run, `make -n -B`)\n"
-"when it has one, else from DIR/*.cpp; $CXX is the compiler (default c++).\n"
-"\n"
-"  --name NAME       the solver's name (default: the entry's GetName())\n"
-"  --cxxflags FLAGS  more compiler flags, e.g. '-DVARIANT=2 -fopenmp'\n"
-"  --no-make         ignore the Makefile: DIR/*.cpp, -std=c++17 -O3 -DNDEBUG\n"
-"  --suboptimal      the entry is not optimal: its rows are not judged on cost\n"
-"  --force           compile even when the cache holds the same build\n"
-"  -q, --quiet       no summary line on stderr\n"
-"  -h, --help        this text\n"
-"\n"
-"Exit status: 0 built (or reused); 64 bad usage; 65 the entry does not compile\n"
-"(the compiler's log is named); 66 no entry in DIR or no driver; 69 no\n"
-"compiler; 71 out of memory; 73 the cache is not writable.\n"
-"\n"
-"Example:\n"
-"  so=$(gridbench gppc build ~/gppc/my-entry --name mine)\n"
-"  gridbench run --plugin \"$so\" -s mine,jps datasets/default/*.scen\n");
-}
+/* One page for both subcommands: `list` has no options, so a page of its
+ * own would say nothing, and `gridbench man` lists what `gridbench NAME`
+ * runs (a gppc-build page would name no command). */
+enum { OPT_NAME = 256, OPT_CXXFLAGS, OPT_NO_MAKE, OPT_SUBOPTIMAL, OPT_FORCE };
+
+static const gb_opt gppc_opts[] = {
+    { OPT_NAME, 0, "name", "NAME", "the solver's name (default: the entry's GetName())" },
+    { OPT_CXXFLAGS, 0, "cxxflags", "FLAGS", "more compiler flags, e.g. '-DVARIANT=2 -fopenmp'" },
+    { OPT_NO_MAKE, 0, "no-make", NULL, "ignore the Makefile: DIR/*.cpp, -std=c++17 -O3 -DNDEBUG" },
+    { OPT_SUBOPTIMAL, 0, "suboptimal", NULL, "the entry is not optimal: its rows are not judged on "
+      "cost" },
+    { OPT_FORCE, 0, "force", NULL, "compile even when the cache holds the same build" },
+    { 'q', 'q', "quiet", NULL, "no summary line on stderr" },
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+const gb_cmd_doc gb_doc_gppc = {
+    "gppc", "build DIR [--name NAME] [--cxxflags FLAGS] [--no-make] [--suboptimal] [--force] "
+    "[--quiet]\nlist",
+    "build an entry of the GPPC competition (C++) into a plugin for `run --plugin`",
+    "Run entries of the Grid-Based Path Planning Competition (GPPC, classic track) unmodified: "
+    "`build` compiles the entry in DIR (Entry.h and its C++ sources, main.cpp left out) with "
+    "gridbench's driver into a plugin and prints the plugin's path, for `gridbench run --plugin`; "
+    "`list` prints the plugins built so far, one per line (hash, plugin, entry folder).\n"
+    "\n"
+    "Built plugins and each map's preprocessed index live in "
+    "${XDG_CACHE_HOME:-~/.cache}/gridbench/gppc/, keyed by the entry's contents: a second build of "
+    "the same sources is instant.  Sources and flags come from the entry's Makefile (a dry run, "
+    "`make -n -B`) when it has one, else from DIR/*.cpp; $CXX is the compiler (default c++).  The "
+    "options are build's (docs/gppc.md).",
+    gppc_opts, NULL,
+    "so=$(gridbench gppc build ~/gppc/my-entry --name mine)\n"
+    "gridbench run --plugin \"$so\" -s mine,jps datasets/default/*.scen",
+    "0 built (or reused); 64 bad usage; 65 the entry does not compile (the compiler's log is "
+    "named); 66 no entry in DIR or no driver; 69 no compiler; 71 out of memory; 73 the cache is "
+    "not writable."
+};
 
 static int fail(const gb_diag *d)
 {
@@ -63,33 +69,24 @@ static int fail(const gb_diag *d)
 
 static int cmd_build(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        { "name", required_argument, 0, 'n' }, { "cxxflags", required_argument, 0, 'x' },
-        { "no-make", no_argument, 0, 'M' }, { "suboptimal", no_argument, 0, 's' },
-        { "force", no_argument, 0, 'f' }, { "quiet", no_argument, 0, 'q' },
-        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
-    };
     gb_gppc_build_opts o = { .use_make = 1 };
+    const char *arg;
     int quiet = 0, c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":qh", lo, NULL)) != -1) {
+    gb_opt_parser op;
+    if (gb_opt_begin(&op, &gb_doc_gppc) != 0) return EX_OSERR;
+    while ((c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
-        case 'n': o.name = optarg; break;
-        case 'x': o.cxxflags = optarg; break;
-        case 'M': o.use_make = 0; break;
-        case 's': o.suboptimal = 1; break;
-        case 'f': o.force = 1; break;
+        case OPT_NAME: o.name = arg; break;
+        case OPT_CXXFLAGS: o.cxxflags = arg; break;
+        case OPT_NO_MAKE: o.use_make = 0; break;
+        case OPT_SUBOPTIMAL: o.suboptimal = 1; break;
+        case OPT_FORCE: o.force = 1; break;
         case 'q': quiet = 1; break;
-        case 'h': gppc_usage(stdout); return 0;
-        case ':':
-            fprintf(stderr, CMD " build: %s: expected a value, found none\n", argv[optind - 1]);
-            return EX_USAGE;
-        default:
-            fprintf(stderr, CMD " build: expected an option listed by --help, found '%s'\n", argv[optind - 1]);
-            return EX_USAGE;
+        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_gppc, stdout); return 0;
+        default: gb_opt_end(&op); return EX_USAGE;   /* gb_opt_next said why */
         }
     }
+    gb_opt_end(&op);
     if (argc - optind != 1) {
         fprintf(stderr, CMD " build: expected one entry folder, found %d arguments\n", argc - optind);
         return EX_USAGE;
@@ -119,12 +116,10 @@ static int cmd_build(int argc, char **argv)
 /* Every <cache>/<hash>/entry.txt: "HASH\tSO\tDIR" per plugin built. */
 static int cmd_list(int argc, char **argv)
 {
-    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        gppc_usage(stdout);
-        return 0;
-    }
-    if (argc > 1) {
-        fprintf(stderr, CMD " list: expected no arguments, found '%s'\n", argv[1]);
+    int rc = gb_opt_only_help(&gb_doc_gppc, argc, argv);
+    if (rc >= 0) return rc;
+    if (optind < argc) {
+        fprintf(stderr, CMD " list: expected no arguments, found '%s'\n", argv[optind]);
         return EX_USAGE;
     }
     char cache[1000];
@@ -156,11 +151,12 @@ static int cmd_list(int argc, char **argv)
 int gb_cmd_gppc(int argc, char **argv)
 {
     if (argc < 2) {
-        gppc_usage(stderr);
+        fprintf(stderr, CMD ": expected build or list, found nothing\n");
+        gb_opt_help(&gb_doc_gppc, stderr);
         return EX_USAGE;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        gppc_usage(stdout);
+        gb_opt_help(&gb_doc_gppc, stdout);
         return 0;
     }
     if (!strcmp(argv[1], "build")) return cmd_build(argc - 1, argv + 1);

@@ -39,7 +39,6 @@
  *   heuristic, weight, bucket, lo, hi, mean_ratio, cells
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -65,59 +64,53 @@ static const char csv_header[] =
     "inconsistent_edges,max_violation,viol_x1,viol_y1,viol_x2,viol_y2,"
     "mean_ratio,ratio_cells";
 
-static void heur_usage(FILE *f)
-{
-    fprintf(f,
-"usage: gridbench heuristics [OPTIONS] MAP\n"
-"       gridbench heuristics [OPTIONS] --scen FILE [MAP]\n"
-"\n"
-"Check heuristics against the exact distance h* to a set of goals (one\n"
-"reverse Dijkstra per goal) over every reachable cell of MAP:\n"
-"  admissible    w h(n) <= h*(n) + tol at every reachable cell n\n"
-"  consistent    w h(n) <= c(n,n') + w h(n') + tol over every legal move\n"
-"  informedness  w h / h*: mean, histogram (20 bins over [0,1] + overflow),\n"
-"                mean per distance bucket floor(h*/4) (--hist)\n"
-"tol = 16 * DBL_EPSILON * max(w,1) * max(E,1)^2, E = the goal's largest h*.\n"
-"Prints one line per heuristic with its verdict under the model, compared\n"
-"with what the registry (`gridbench list`) claims; with --out, also one CSV\n"
-"row per (heuristic, goal).\n"
-"\n"
-"  -H, --heuristic SPEC  NAME[:k=K][:w=W]; NAME one of zero, manhattan, octile,\n"
-"                        euclidean, chebyshev, or diff (differential heuristic,\n"
-"                        K landmarks, default 8); W the weight (default 1).\n"
-"                        Repeatable and comma-separated; 'all' = every\n"
-"                        built-in plus diff:k=8 (the default)\n"
-"  -m, --model NAME      movement model (default 8-nocut)\n"
-"  -g, --goals N         goals sampled from the passable cells (default 8);\n"
-"                        with --scen: at most N distinct scenario goals\n"
-"                        (default all of them)\n"
-"  -S, --scen FILE       take the goals from FILE (distinct, in file order;\n"
-"                        blocked goals skipped); MAP defaults to its map\n"
-"  -s, --seed S          seed of the goal sample (default 1)\n"
-"  -o, --out FILE        the per-goal CSV, written to a temp file and renamed\n"
-"                        at the end; '-' writes it to standard output and the\n"
-"                        verdicts to stderr.  Without --out no CSV is written\n"
-"                        and the verdicts go to standard output\n"
-"      --hist FILE       also write mean w h / h* per distance bucket:\n"
-"                        heuristic,weight,bucket,lo,hi,mean_ratio,cells\n"
-"      --verdicts FILE   also write the verdict table as CSV (one row per\n"
-"                        heuristic: map,model,heuristic,weight,goals,verdict,\n"
-"                        inadmissible_cells,max_over,inconsistent_edges,\n"
-"                        max_violation,mean_ratio,registry), which\n"
-"                        scripts/report.sh shows as a table in the report\n"
-"      --require-admissible  exit 1 when any heuristic overestimates\n"
-"      --require-consistent  exit 1 when any heuristic is inconsistent\n"
-"  -q, --quiet           no progress on stderr\n"
-"  -h, --help            this text\n"
-"\n"
-"Exit status: 0 done (whatever the verdicts); 1 a --require-* check\n"
-"failed (stderr names each heuristic that failed it); 64-78 bad usage or\n"
-"input (sysexits.h).\n"
-"\n"
-"Example:\n"
-"  gridbench heuristics ../shared/movingai/mazes/maze512-4-0.map \\\n"
-"      --heuristic octile,octile:w=1.5,diff:k=8 --goals 4 --out heur.csv\n");
-}
+enum { OPT_HIST = 256, OPT_REQ_ADM, OPT_REQ_CONS, OPT_VERDICTS };
+
+static const gb_opt heur_opts[] = {
+    { 'H', 'H', "heuristic", "SPEC", "NAME[:k=K][:w=W]; NAME one of zero, manhattan, octile, "
+      "euclidean, chebyshev, or diff (differential heuristic, K landmarks, default 8); W the weight "
+      "(default 1).  Repeatable and comma-separated; 'all' = every built-in plus diff:k=8 (the "
+      "default)" },
+    { 'm', 'm', "model", "NAME", "movement model (default 8-nocut)" },
+    { 'g', 'g', "goals", "N", "goals sampled from the passable cells (default 8); with --scen: at "
+      "most N distinct scenario goals (default all of them)" },
+    { 'S', 'S', "scen", "FILE", "take the goals from FILE (distinct, in file order; blocked goals "
+      "skipped); MAP defaults to its map" },
+    { 's', 's', "seed", "S", "seed of the goal sample (default 1)" },
+    { 'o', 'o', "out", "FILE", "the per-goal CSV, written to a temporary file and renamed at the "
+      "end; '-' writes it to standard output and the verdicts to stderr.  Without --out no CSV is "
+      "written and the verdicts go to standard output" },
+    { OPT_HIST, 0, "hist", "FILE", "also write mean w h / h* per distance bucket: "
+      "heuristic,weight,bucket,lo,hi,mean_ratio,cells" },
+    { OPT_VERDICTS, 0, "verdicts", "FILE", "also write the verdict table as CSV, one row per "
+      "heuristic with the columns map, model, heuristic, weight, goals, verdict, "
+      "inadmissible_cells, max_over, inconsistent_edges, max_violation, mean_ratio, registry; "
+      "scripts/report.sh shows it as a table in the report" },
+    { OPT_REQ_ADM, 0, "require-admissible", NULL, "exit 1 when any heuristic overestimates" },
+    { OPT_REQ_CONS, 0, "require-consistent", NULL, "exit 1 when any heuristic is inconsistent" },
+    { 'q', 'q', "quiet", NULL, "no progress on stderr" },
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+const gb_cmd_doc gb_doc_heuristics = {
+    "heuristics", "[OPTIONS] MAP\n[OPTIONS] --scen FILE [MAP]",
+    "check heuristics for admissibility, consistency and informedness against exact distances",
+    "Check heuristics against the exact distance h* to a set of goals (one reverse Dijkstra per "
+    "goal) over every reachable cell of MAP:\n"
+    "  admissible    w h(n) <= h*(n) + tol at every reachable cell n\n"
+    "  consistent    w h(n) <= c(n,n') + w h(n') + tol over every legal move\n"
+    "  informedness  w h / h*: mean, histogram (20 bins over [0,1] + overflow),\n"
+    "                mean per distance bucket floor(h*/4) (--hist)\n"
+    "  tol = 16 * DBL_EPSILON * max(w,1) * max(E,1)^2, E = the goal's largest h*\n"
+    "Prints one line per heuristic with its verdict under the model, compared with what the "
+    "registry (`gridbench list`) claims; with --out, also one CSV row per (heuristic, goal).",
+    heur_opts, NULL,
+    "gridbench heuristics ../shared/movingai/mazes/maze512-4-0.map \\\n"
+    "    --heuristic octile,octile:w=1.5,diff:k=8 --goals 4 --out heur.csv",
+    "0 done (whatever the verdicts); 1 a --require-* check failed (stderr names each heuristic "
+    "that failed it); 64-78 bad usage or input (sysexits.h)."
+};
 
 
 
@@ -271,64 +264,43 @@ static const char *verdict_name(int adm, int cons)
 
 int gb_cmd_heuristics(int argc, char **argv)
 {
-    enum { OPT_HIST = 256, OPT_REQ_ADM, OPT_REQ_CONS, OPT_VERDICTS };
-    static const struct option lo[] = {
-        { "heuristic", required_argument, 0, 'H' }, { "model", required_argument, 0, 'm' },
-        { "goals", required_argument, 0, 'g' },     { "scen", required_argument, 0, 'S' },
-        { "seed", required_argument, 0, 's' },      { "out", required_argument, 0, 'o' },
-        { "hist", required_argument, 0, OPT_HIST },
-        { "verdicts", required_argument, 0, OPT_VERDICTS },
-        { "require-admissible", no_argument, 0, OPT_REQ_ADM },
-        { "require-consistent", no_argument, 0, OPT_REQ_CONS },
-        { "quiet", no_argument, 0, 'q' },           { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 }
-    };
     static gb_hv_spec specs[MAX_SPECS];
     int nspecs = 0;
     gb_model model = GB_MODEL_8_NOCUT;
     long long ngoals_opt = -1;
     unsigned long long seed = 1, v;
-    const char *scen_path = NULL, *out_path = NULL, *hist_path = NULL, *verd_path = NULL;
-    int req_adm = 0, req_cons = 0, quiet = 0, csv_stdout = 0, c, rc;
+    const char *scen_path = NULL, *out_path = NULL, *hist_path = NULL, *verd_path = NULL, *arg;
+    int req_adm = 0, req_cons = 0, quiet = 0, csv_stdout = 0, c, rc = 0;
 
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":H:m:g:S:s:o:qh", lo, NULL)) != -1) {
+    gb_opt_parser op;
+    if (gb_opt_begin(&op, &gb_doc_heuristics) != 0) return EX_OSERR;
+    while (!rc && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
-        case 'H':
-            if ((rc = add_spec_list(specs, &nspecs, optarg)) != 0) return rc;
-            break;
-        case 'm': {
-            int e = gb_cli_model(CMD, optarg, &model);
-            if (e) return e;
-            break;
-        }
+        case 'H': rc = add_spec_list(specs, &nspecs, arg); break;
+        case 'm': rc = gb_cli_model(CMD, arg, &model); break;
         case 'g':
-            if (parse_u64("--goals", optarg, &v)) return EX_USAGE;
+            if ((rc = parse_u64("--goals", arg, &v)) != 0) break;
             if (v < 1 || v > (unsigned long long)INT32_MAX) {
-                fprintf(stderr, CMD ": --goals: expected 1..%ld, found %s\n", (long)INT32_MAX, optarg);
-                return EX_USAGE;
+                fprintf(stderr, CMD ": --goals: expected 1..%ld, found %s\n", (long)INT32_MAX, arg);
+                rc = EX_USAGE;
+                break;
             }
             ngoals_opt = (long long)v;
             break;
-        case 'S': scen_path = optarg; break;
-        case 's': if (parse_u64("--seed", optarg, &seed)) return EX_USAGE; break;
-        case 'o': out_path = optarg; break;
-        case OPT_HIST: hist_path = optarg; break;
-        case OPT_VERDICTS: verd_path = optarg; break;
+        case 'S': scen_path = arg; break;
+        case 's': rc = parse_u64("--seed", arg, &seed); break;
+        case 'o': out_path = arg; break;
+        case OPT_HIST: hist_path = arg; break;
+        case OPT_VERDICTS: verd_path = arg; break;
         case OPT_REQ_ADM: req_adm = 1; break;
         case OPT_REQ_CONS: req_cons = 1; break;
         case 'q': quiet = 1; break;
-        case 'h': heur_usage(stdout); return 0;
-        case ':':
-            fprintf(stderr, "gridbench heuristics: %s: expected a value, found none\n", argv[optind - 1]);
-            return EX_USAGE;
-        default:
-            fprintf(stderr, "gridbench heuristics: expected an option listed by --help, found '%s'\n",
-                    argv[optind - 1]);
-            return EX_USAGE;
+        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_heuristics, stdout); return 0;
+        default: rc = EX_USAGE; break;   /* gb_opt_next said why */
         }
     }
+    gb_opt_end(&op);
+    if (rc) return rc;
     if (argc - optind > 1) {
         fprintf(stderr, CMD ": expected one MAP, found %d arguments ('%s', '%s'%s)\n",
                 argc - optind, argv[optind], argv[optind + 1], argc - optind > 2 ? ", ..." : "");
@@ -336,7 +308,7 @@ int gb_cmd_heuristics(int argc, char **argv)
     }
     if (argc - optind == 0 && !scen_path) {
         fprintf(stderr, CMD ": expected a MAP (or --scen FILE), found none\n");
-        heur_usage(stderr);
+        gb_opt_help(&gb_doc_heuristics, stderr);
         return EX_USAGE;
     }
     if (out_path && strcmp(out_path, "-") == 0) {

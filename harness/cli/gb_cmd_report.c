@@ -22,7 +22,11 @@
  *   plots.tsv      optional manifest, one image per line:
  *                  section<TAB>png<TAB>svg<TAB>caption (svg may be "-")
  *                  report.md links png and svg; report.html embeds the
- *                  PNG's bytes (base64 data: URI) and links no file
+ *                  PNG's bytes (base64 data: URI) and links no file.
+ *                  An image is used only when it lies inside DIR (no
+ *                  "..", no absolute path, no link leading out) and is a
+ *                  PNG (an SVG) by its first bytes (vet_image); others
+ *                  are skipped with a warning
  *   notes.txt      optional: one note per line
  *   queries.csv    optional: the cross-map table of geometric-mean
  *                  speedups (see "across maps" below)
@@ -33,8 +37,10 @@
  * data values (names, paths) are always put inside `code` spans or table
  * cells and escaped for the output format.
  */
+#define _GNU_SOURCE 1   /* memmem */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,7 +71,9 @@ static void report_usage(FILE *f)
 "written to a temporary file and\n"
 "renamed.  report.html is self-contained: the PNGs of plots.tsv are embedded\n"
 "as data: URIs (an image the folder lacks is marked in the page and named on\n"
-"stderr); report.md links the files with paths relative to DIR.\n"
+"stderr); report.md links the files with paths relative to DIR.  An image\n"
+"outside DIR (a \"..\" step, an absolute path, a link leading out) or not a\n"
+"PNG (SVG) by its first bytes is skipped with a warning.\n"
 "\n"
 "  -h, --help   this text\n"
 "\n"
@@ -438,7 +446,7 @@ static void d_table_begin(doc *d, int n, const char *const *hdr, const char *ali
     fputs("\n|", d->md);
     for (int i = 0; i < n; i++) fputs(align[i] == 'r' ? "---:|" : "---|", d->md);
     fputc('\n', d->md);
-    fputs("<table>\n<thead><tr>", d->html);
+    fputs("<div class=\"scroll\"><table>\n<thead><tr>", d->html);
     for (int i = 0; i < n; i++) {
         fprintf(d->html, "<th class=\"%s\">", align[i] == 'r' ? "r" : "l");
         html_inline(d->html, hdr[i]);
@@ -464,7 +472,7 @@ static void d_table_row(doc *d, int n, char *const *cells, const char *align)
 static void d_table_end(doc *d)
 {
     fputc('\n', d->md);
-    fputs("</tbody>\n</table>\n", d->html);
+    fputs("</tbody>\n</table></div>\n", d->html);
 }
 
 /* s[0..n) as base64 (RFC 4648, with '=' padding), on one line. */
@@ -482,15 +490,87 @@ static void base64(FILE *f, const unsigned char *s, size_t n)
     }
 }
 
-/* One image.  report.md links png (and svg) relative to the folder;
- * report.html embeds the PNG's bytes as a data: URI, so that the page
- * alone shows every image (mail it, open it from anywhere).  A PNG the
- * folder lacks becomes a visible note in the page and a warning on
- * stderr (d->missing counts them).  0, or EX_OSERR / EX_IOERR with *dg
- * filled. */
-static int d_figure(doc *d, const char *png, const char *svg, const char *caption, gb_diag *dg)
+/* An image the manifest names is used only when it lies inside the run
+ * folder and is what its column says by its first bytes: plots.tsv is
+ * data, and report.html embeds what it names (a line naming
+ * ../../../../etc/hostname must not put that file in the page). */
+enum { IMG_OK, IMG_MISSING, IMG_REFUSED };
+
+/* Vet dir/rel as a PNG (png != 0) or an SVG: a relative path without a
+ * ".." step whose real path (links resolved) lies under dir's, and whose
+ * bytes start as the format says.  IMG_OK with the resolved path in real
+ * (size PATH_MAX), IMG_MISSING when there is no such file, or IMG_REFUSED
+ * with what was found in why. */
+static int vet_image(const char *dir, const char *rel, int png, char *real, char *why, size_t wsz)
 {
+    const char *p = rel;
+    int dots = rel[0] == '/';
+    while (*p && !dots) {
+        size_t k = strcspn(p, "/");
+        dots = k == 2 && p[0] == '.' && p[1] == '.';
+        p += k + (p[k] == '/');
+    }
+    if (dots || !rel[0]) {
+        snprintf(why, wsz, "a path leading outside it");
+        return IMG_REFUSED;
+    }
+    char path[4200], rdir[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    if (!realpath(path, real)) return IMG_MISSING;
+    size_t n = realpath(dir, rdir) ? strlen(rdir) : 0;
+    if (!n || strncmp(real, rdir, n) != 0 || (real[n] != '/' && rdir[n - 1] != '/')) {
+        snprintf(why, wsz, "a link leading outside it");
+        return IMG_REFUSED;
+    }
+    unsigned char b[4096];
+    size_t got = 0;
+    FILE *f = fopen(real, "rb");
+    if (f) { got = fread(b, 1, sizeof b, f); fclose(f); }
+    int ok;
+    if (png) {
+        ok = got >= 8 && memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0;
+    } else {   /* optional BOM and blanks, then markup that holds "<svg" early on */
+        size_t i = got >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+        while (i < got && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n')) i++;
+        ok = i < got && b[i] == '<' && memmem(b + i, got - i, "<svg", 4) != NULL;
+    }
+    if (!ok) {
+        snprintf(why, wsz, "a file that is not %s by its first bytes", png ? "a PNG" : "an SVG");
+        return IMG_REFUSED;
+    }
+    return IMG_OK;
+}
+
+/* Say on stderr that plots.tsv's line ln names an image that is refused. */
+static void warn_refused(const doc *d, long ln, const char *rel, int png, const char *why)
+{
+    char q[256];
+    gb_diag_quote(q, sizeof q, rel, strlen(rel));
+    fprintf(stderr, CMD ": warning: %s/plots.tsv:%ld: expected %s inside the run folder, found %s "
+            "(%s); skipped\n", d->dir, ln, png ? "a PNG" : "an SVG", q, why);
+}
+
+/* One image (plots.tsv line ln).  report.md links png (and svg) relative
+ * to the folder; report.html embeds the PNG's bytes as a data: URI, so
+ * that the page alone shows every image (mail it, open it from anywhere).
+ * A PNG the folder lacks becomes a visible note in the page and a warning
+ * on stderr (d->missing counts them); one vet_image refuses is left out
+ * with a warning (an SVG so refused loses its link only).  0, or
+ * EX_OSERR / EX_IOERR with *dg filled. */
+static int d_figure(doc *d, long ln, const char *png, const char *svg, const char *caption, gb_diag *dg)
+{
+    char real[PATH_MAX], why[64];
+    int vet = vet_image(d->dir, png, 1, real, why, sizeof why);
+    if (vet == IMG_REFUSED) {
+        warn_refused(d, ln, png, 1, why);
+        return 0;
+    }
     int has_svg = svg && svg[0] && strcmp(svg, "-") != 0;
+    char sreal[PATH_MAX];
+    if (has_svg && vet_image(d->dir, svg, 0, sreal, why, sizeof why) == IMG_REFUSED) {
+        warn_refused(d, ln, svg, 0, why);
+        has_svg = 0;
+    }
     fputs("![", d->md);
     md_alt(d->md, caption);
     fprintf(d->md, "](%s)\n\n", png);
@@ -502,7 +582,7 @@ static int d_figure(doc *d, const char *png, const char *svg, const char *captio
     char *buf = NULL;
     size_t len = 0;
     snprintf(path, sizeof path, "%s/%s", d->dir, png);
-    int rc = gb_read_file(path, &buf, &len, dg);
+    int rc = vet == IMG_OK ? gb_read_file(real, &buf, &len, dg) : EX_NOINPUT;
     if (rc == EX_OSERR || rc == EX_IOERR) return rc;
     fputs("<figure>\n", d->html);
     if (rc) {
@@ -540,6 +620,7 @@ static const char html_head[] =
     "h1{border-bottom:2px solid #ddd;padding-bottom:.3em}h2{border-bottom:1px solid #eee;"
     "padding-bottom:.2em;margin-top:2em}\n"
     "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:.9em}\n"
+    ".scroll{overflow-x:auto;max-width:100%}\n"
     "th,td{border:1px solid #ddd;padding:.25em .6em}th{background:#f4f4f4}\n"
     "td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}\n"
     "tbody tr:nth-child(even){background:#fafafa}\n"
@@ -915,7 +996,7 @@ static void section_env(doc *d, const gb_jv *env, const xmap *x)
     double jobs = gb_jv_num(gb_jv_get(run, "jobs"), 1);
     if (jobs > 1) {
         snprintf(b, sizeof b, "%.0f worker processes, each pinned to its own CPU when there were "
-                 "enough (times measured side by side with other workers: see the README)", jobs);
+                 "enough (times measured side by side with other workers: see docs/timing.md)", jobs);
         env_row(d, "Parallel", b);
     }
     const char *from = gb_jv_str(gb_jv_get(run, "queries_from"), "gridbench run");
@@ -1245,6 +1326,74 @@ static int section_heur_verdicts(doc *d, const char *dir, gb_diag *dg)
     return rc == GB_CSV_EOF ? 0 : rc;
 }
 
+/* GPPC's per-entry table (gppc.csv, `gridbench export --gppc-table`):
+ * built-in solvers and GPPC entries in one table per map set, with the
+ * intervals and the undominated mark.  Absent file: no section. */
+static int section_gppc(doc *d, const char *dir, gb_diag *dg)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/gppc.csv", dir);
+    FILE *probe = fopen(path, "r");
+    if (!probe) return 0;
+    fclose(probe);
+    gb_csv c;
+    int rc = gb_csv_open(&c, path, dg);
+    if (rc) return rc;
+    static const char *const need[] = { "set", "solver", "queue", "time_source", "regime", "queries",
+                                        "solved", "failed", "total_s", "total_s_lo", "total_s_hi",
+                                        "first20_s", "max_call_ms", "prep_s", "storage_mb",
+                                        "peak_mem_mb", "suboptimal", "subopt_max", "undominated" };
+    enum { NG = sizeof need / sizeof need[0], NC = 12 };
+    int idx[NG];
+    if ((rc = gb_csv_require(&c, need, NG, idx, dg)) != 0) { gb_csv_close(&c); return rc; }
+    d_heading(d, 3, "gppc-table", "GPPC's table: time, memory, preprocessing, suboptimality");
+    d_para(d, "The figures the Grid-Based Path Planning Competition publishes per entry, for every "
+           "solver of this run, per map set (`gppc.csv`, `gridbench export --gppc-table`): total query "
+           "time with its 95 %% interval, time to the first 20 steps of path, the longest single call, "
+           "preprocessing time and storage summed over the set's maps, peak search memory (empty when "
+           "not known, as for plugins), queries with a longer path than the optimum and the worst "
+           "ratio.  **Undominated** (GPPC's Pareto front): no other row of the set, timed in the same "
+           "regime and by the same kind of clock, is at least as good in time, memory, preprocessing "
+           "and suboptimality and better in one; `-` = not compared (a process timed over a pipe, or "
+           "a row with failures).  Rows run fastest first.");
+    static const char *const hdr[NC] = { "set", "solver", "queue", "regime", "queries", "total ms [95 % CI]",
+                                         "first 20 steps ms", "max call ms", "prep ms", "storage",
+                                         "suboptimal (max)", "undominated" };
+    static const char align[] = "lllllrrrrrrl";
+    d_table_begin(d, NC, hdr, align);
+    while ((rc = gb_csv_next(&c, dg)) == 0) {
+        char cell[NC][256];
+        char *cells[NC];
+        for (int k = 0; k < NC; k++) cells[k] = cell[k];
+        const char *und = gb_csv_field(&c, idx[18]);
+        snprintf(cell[0], sizeof cell[0], "`%s`", gb_csv_field(&c, idx[0]));
+        snprintf(cell[1], sizeof cell[1], "`%s`", gb_csv_field(&c, idx[1]));
+        snprintf(cell[2], sizeof cell[2], "%s", gb_csv_field(&c, idx[2]));
+        snprintf(cell[3], sizeof cell[3], "%s", gb_csv_field(&c, idx[4]));
+        snprintf(cell[4], sizeof cell[4], "%s (%s solved%s%s)", gb_csv_field(&c, idx[5]),
+                 gb_csv_field(&c, idx[6]), strcmp(gb_csv_field(&c, idx[7]), "0") ? ", failed " : "",
+                 strcmp(gb_csv_field(&c, idx[7]), "0") ? gb_csv_field(&c, idx[7]) : "");
+        char a[64], b[64], e[64];
+        fmt_num(a, sizeof a, 1e3 * numf(gb_csv_field(&c, idx[8])), 3);
+        fmt_num(b, sizeof b, 1e3 * numf(gb_csv_field(&c, idx[9])), 3);
+        fmt_num(e, sizeof e, 1e3 * numf(gb_csv_field(&c, idx[10])), 3);
+        snprintf(cell[5], sizeof cell[5], "%s [%s, %s]", a, b, e);
+        fmt_num(cell[6], sizeof cell[6], 1e3 * numf(gb_csv_field(&c, idx[11])), 3);
+        fmt_num(cell[7], sizeof cell[7], numf(gb_csv_field(&c, idx[12])), 3);
+        fmt_num(cell[8], sizeof cell[8], 1e3 * numf(gb_csv_field(&c, idx[13])), 3);
+        const double mb = numf(gb_csv_field(&c, idx[14]));
+        if (mb > 0) fmt_bytes(cell[9], sizeof cell[9], mb * 1048576.0);
+        else snprintf(cell[9], sizeof cell[9], "-");
+        fmt_num(a, sizeof a, numf(gb_csv_field(&c, idx[17])), 4);
+        snprintf(cell[10], sizeof cell[10], "%s (%s)", gb_csv_field(&c, idx[16]), a);
+        snprintf(cell[11], sizeof cell[11], strcmp(und, "1") == 0 ? "**yes**" : strcmp(und, "0") == 0 ? "no" : "-");
+        d_table_row(d, NC, cells, align);
+    }
+    gb_csv_close(&c);
+    d_table_end(d);
+    return rc == GB_CSV_EOF ? 0 : rc;
+}
+
 static void pair_table(doc *d, const table *t, const char *map, int all)
 {
     static const char *const hdr[] = {
@@ -1359,6 +1508,8 @@ static int section_tables(doc *d, const table *t, const gb_jv *hf, const xmap *x
            "them with each other, not with the cell counts of the other solvers.");
     section_across(d, t, x);
     section_tradeoff(d, t);
+    int grc = section_gppc(d, dir, dg);
+    if (grc) return grc;
     for (size_t m = 0; m < t->nmaps; m++) {
         char h[512], id[64];
         snprintf(h, sizeof h, "`%s`: each solver on queue `%s`", t->maps[m], t->ref);
@@ -1470,7 +1621,7 @@ static int section_plots(doc *d, const char *dir, gb_diag *dg)
             d_heading(d, 3, id, section_title(fld[0]));
             nsec++;
         }
-        int frc = d_figure(d, fld[1], fld[2], fld[3], dg);
+        int frc = d_figure(d, ln, fld[1], fld[2], fld[3], dg);
         if (frc) {
             fclose(f);
             return frc;
@@ -1584,7 +1735,7 @@ int gb_cmd_report(int argc, char **argv)
     dc.md = gb_tmp_open(mdp, mdt, sizeof mdt, &d);
     dc.html = dc.md ? gb_tmp_open(htp, htt, sizeof htt, &d) : NULL;
     if (!dc.md || !dc.html) {
-        if (dc.md) { fclose(dc.md); remove(mdt); }
+        if (dc.md) gb_tmp_abort(dc.md, mdt);
         gb_jv_free(env);
         gb_jv_free(hf);
         table_free(&t);
@@ -1608,13 +1759,10 @@ int gb_cmd_report(int argc, char **argv)
     section_notes(&dc, dir, &t);
     fputs("</body>\n</html>\n", dc.html);
     if (rc) {
-        fclose(dc.md);
-        fclose(dc.html);
-        remove(mdt);
-        remove(htt);
+        gb_tmp_abort(dc.md, mdt);
+        gb_tmp_abort(dc.html, htt);
     } else if ((rc = gb_tmp_commit(dc.md, mdt, mdp, &d)) != 0) {
-        fclose(dc.html);
-        remove(htt);
+        gb_tmp_abort(dc.html, htt);
     } else {
         rc = gb_tmp_commit(dc.html, htt, htp, &d);
     }

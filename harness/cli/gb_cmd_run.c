@@ -674,16 +674,27 @@ int gb_cmd_run(int argc, char **argv)
 
 /* ---- list ------------------------------------------------------------- */
 
+static const gb_opt list_opts[] = {
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+const gb_cmd_doc gb_doc_list = {
+    "list", "",
+    "list solvers, heuristics, queues and movement models",
+    "Print every solver, heuristic, queue, row status and movement model, one per line, as KIND "
+    "NAME DESCRIPTION (tab-separated).",
+    list_opts, NULL,
+    "gridbench list | grep ^queue",
+    "0 listed; 64 bad usage; 74 cannot write."
+};
+
 int gb_cmd_list(int argc, char **argv)
 {
-    if (argc > 1) {
-        if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-            printf("usage: gridbench list\n\nPrint every solver, heuristic, queue, row status and movement model,\n"
-                   "one per line, as KIND NAME DESCRIPTION (tab-separated).\n\n"
-                   "Example:\n  gridbench list | grep ^queue\n");
-            return 0;
-        }
-        fprintf(stderr, "gridbench list: expected no arguments, found '%s'\n", argv[1]);
+    int rc = gb_opt_only_help(&gb_doc_list, argc, argv);
+    if (rc >= 0) return rc;
+    if (optind < argc) {
+        fprintf(stderr, "gridbench list: expected no arguments, found '%s'\n", argv[optind]);
         return EX_USAGE;
     }
     const char *desc;

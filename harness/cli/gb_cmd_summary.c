@@ -5,7 +5,6 @@
  * definitions are in gb_summary.h.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -18,53 +17,51 @@
 
 #define CMD "gridbench summary"
 
-static void summary_usage(FILE *f)
-{
-    fprintf(f,
-"usage: gridbench summary QUERIES.csv [--out SUMMARY.csv] [--plot-data DIR]\n"
-"                         [--resamples N] [--seed N]\n"
-"\n"
-"Summarise the per-query CSV of `gridbench run`: one row per map x solver x\n"
-"queue with n, the median, mean, 25th/75th/95th percentile and IQR of\n"
-"time_ns, the median cold time, mean and median expansions, the speedup over\n"
-"dijkstra on bheap (ratio of median times on the queries both ran; only for\n"
-"solvers of the same time_source: an external solver's round trip or a plugin\n"
-"call is never divided into an in-process time), mean and\n"
-"max suboptimality for bounded and unbounded solvers, and the status counts.\n"
-"Columns are found by header name, so their order does not matter.\n"
-"\n"
-"Last come time_source (inproc, process, plugin; 'mixed' when a solver's rows\n"
-"disagree), prep_ns_max (per-map preparation) and prep_amortised_ns (mean time\n"
-"+ prep_ns_max / n: preparation spread over the queries), then lb_ratio_mean\n"
-"(mean cost / straight-line distance: how close the paths come to the\n"
-"Euclidean lower bound; any-angle solvers come closest).\n"
-"\n"
-"Intervals (time_median_lo_ns, time_median_hi_ns, speedup_lo, speedup_hi): 95%%\n"
-"confidence intervals of the median time (bootstrap over the group's queries)\n"
-"and of the speedup (paired\n"
-"bootstrap over the queries shared with dijkstra on bheap); percentile\n"
-"method, %d resamples, splitmix64 seed %d by default.  Two figures whose\n"
-"intervals overlap are a tie.\n"
-"\n"
-"Percentiles interpolate linearly between closest ranks (Hyndman & Fan\n"
-"type 7, R's default): h = (n-1)p, Q = x[floor h] + frac(h) (x[floor h+1] -\n"
-"x[floor h]) over the sorted values; the median is Q(0.5).\n"
-"\n"
-"  -o, --out FILE        summary CSV (temp file, then renamed; default stdout)\n"
-"  -p, --plot-data DIR   also write the gnuplot data files into DIR (created\n"
-"                        if missing): meta.tsv maps.tsv bucket-MAP.tsv\n"
-"                        speedup.tsv queues.tsv cactus.tsv\n"
-"      --resamples N     bootstrap resamples (default %d)\n"
-"      --seed N          bootstrap seed (default %d)\n"
-"  -h, --help            this text\n"
-"\n"
-"Exit status: 0 written; 64 bad usage; 65 bad CSV (the message names the\n"
-"line); 66 unreadable input; 71 out of memory; 73/74 cannot write.\n"
-"\n"
-"Example:\n"
-"  gridbench summary results/latest/queries.csv --out /tmp/summary.csv\n",
-            GB_BOOT_RESAMPLES, GB_BOOT_SEED, GB_BOOT_RESAMPLES, GB_BOOT_SEED);
-}
+enum { OPT_RESAMPLES = 256, OPT_SEED };
+
+static const gb_opt summary_opts[] = {
+    { 'o', 'o', "out", "FILE", "summary CSV (temporary file, then renamed; default standard output)" },
+    { 'p', 'p', "plot-data", "DIR", "also write the gnuplot data files into DIR (created if missing): "
+      "meta.tsv maps.tsv bucket-MAP.tsv speedup.tsv queues.tsv cactus.tsv" },
+    { OPT_RESAMPLES, 0, "resamples", "N", "bootstrap resamples, 1 to 1000000 (default "
+      GB_STR(GB_BOOT_RESAMPLES) ")" },
+    { OPT_SEED, 0, "seed", "N", "bootstrap seed, an unsigned 64-bit integer (default " GB_STR(GB_BOOT_SEED)
+      ")" },
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+const gb_cmd_doc gb_doc_summary = {
+    "summary", "QUERIES.csv [--out SUMMARY.csv] [--plot-data DIR] [--resamples N] [--seed N]",
+    "per map x solver x queue statistics of a run's per-query CSV (percentiles, speedups)",
+    "Summarise the per-query CSV of `gridbench run`: one row per map x solver x queue with n, the "
+    "median, mean, 25th/75th/95th percentile and IQR of time_ns, the median cold time, mean and "
+    "median expansions, the speedup over dijkstra on bheap (ratio of median times on the queries "
+    "both ran; only for solvers of the same time_source: an external solver's round trip or a "
+    "plugin call is never divided into an in-process time), mean and max suboptimality for "
+    "bounded and unbounded solvers, and the status counts.  Columns are found by header name, so "
+    "their order does not matter.\n"
+    "\n"
+    "Last come time_source (inproc, process, plugin; 'mixed' when a solver's rows disagree), "
+    "prep_ns_max (per-map preparation) and prep_amortised_ns (mean time + prep_ns_max / n: "
+    "preparation spread over the queries), then lb_ratio_mean (mean cost / straight-line "
+    "distance: how close the paths come to the Euclidean lower bound; any-angle solvers come "
+    "closest).\n"
+    "\n"
+    "Intervals (time_median_lo_ns, time_median_hi_ns, speedup_lo, speedup_hi): 95% confidence "
+    "intervals of the median time (bootstrap over the group's queries) and of the speedup (paired "
+    "bootstrap over the queries shared with dijkstra on bheap); percentile method, "
+    GB_STR(GB_BOOT_RESAMPLES) " resamples, splitmix64 seed " GB_STR(GB_BOOT_SEED) " by default "
+    "(--resamples, --seed).  Two figures whose intervals overlap are a tie.\n"
+    "\n"
+    "Percentiles interpolate linearly between closest ranks (Hyndman & Fan type 7, R's default): "
+    "h = (n-1)p, Q = x[floor h] + frac(h) (x[floor h+1] - x[floor h]) over the sorted values; the "
+    "median is Q(0.5).",
+    summary_opts, NULL,
+    "gridbench summary results/latest/queries.csv --out /tmp/summary.csv",
+    "0 written; 64 bad usage; 65 bad CSV (the message names the line); 66 unreadable input; 71 out "
+    "of memory; 73/74 cannot write."
+};
 
 static int report(const gb_diag *d)
 {
@@ -75,48 +72,40 @@ static int report(const gb_diag *d)
 
 int gb_cmd_summary(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        { "out", required_argument, 0, 'o' }, { "plot-data", required_argument, 0, 'p' },
-        { "resamples", required_argument, 0, 'R' }, { "seed", required_argument, 0, 'S' },
-        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
-    };
-    const char *out = NULL, *plot = NULL;
+    const char *out = NULL, *plot = NULL, *arg;
     gb_boot boot;
     gb_boot_default(&boot);
     int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:p:h", lo, NULL)) != -1) {
+    gb_opt_parser op;
+    if (gb_opt_begin(&op, &gb_doc_summary) != 0) return EX_OSERR;
+    while ((c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case 'p': plot = optarg; break;
-        case 'R':
-        case 'S': {
+        case 'o': out = arg; break;
+        case 'p': plot = arg; break;
+        case OPT_RESAMPLES:
+        case OPT_SEED: {
             char *end;
             errno = 0;
-            unsigned long long v = strtoull(optarg, &end, 10);
-            unsigned long long max = c == 'R' ? 1000000 : UINT64_MAX;
-            if (!optarg[0] || *end || errno || optarg[0] == '-' || v > max || (c == 'R' && v < 1)) {
+            unsigned long long v = strtoull(arg, &end, 10);
+            unsigned long long max = c == OPT_RESAMPLES ? 1000000 : UINT64_MAX;
+            if (!arg[0] || *end || errno || arg[0] == '-' || v > max || (c == OPT_RESAMPLES && v < 1)) {
                 fprintf(stderr, CMD ": %s: expected an integer in %d..%llu, found '%s'\n",
-                        c == 'R' ? "--resamples" : "--seed", c == 'R' ? 1 : 0, max, optarg);
+                        c == OPT_RESAMPLES ? "--resamples" : "--seed", c == OPT_RESAMPLES ? 1 : 0, max, arg);
+                gb_opt_end(&op);
                 return EX_USAGE;
             }
-            if (c == 'R') boot.resamples = (int)v;
+            if (c == OPT_RESAMPLES) boot.resamples = (int)v;
             else boot.seed = v;
             break;
         }
-        case 'h': summary_usage(stdout); return 0;
-        case ':':
-            fprintf(stderr, CMD ": %s: expected a value, found none\n", argv[optind - 1]);
-            return EX_USAGE;
-        default:
-            fprintf(stderr, CMD ": expected an option listed by --help, found '%s'\n", argv[optind - 1]);
-            return EX_USAGE;
+        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_summary, stdout); return 0;
+        default: gb_opt_end(&op); return EX_USAGE;   /* gb_opt_next said why */
         }
     }
+    gb_opt_end(&op);
     if (argc - optind != 1) {
         fprintf(stderr, CMD ": expected one QUERIES.csv, found %d file arguments\n", argc - optind);
-        summary_usage(stderr);
+        gb_opt_help(&gb_doc_summary, stderr);
         return EX_USAGE;
     }
     if ((out && !out[0]) || (plot && !plot[0])) {

@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
 
 #define HELP_COL 24
 #define WIDTH 79
@@ -51,13 +52,19 @@ void gb_opt_end(gb_opt_parser *p)
     p->longopts = NULL;
 }
 
+/* The option of doc whose id is id, or NULL. */
+static const gb_opt *by_id(const gb_cmd_doc *doc, int id)
+{
+    for (const gb_opt *o = doc->opts; o->name; o++)
+        if (o->id == id) return o;
+    return NULL;
+}
+
 /* The option whose id getopt_long left in optopt (a short letter is its
  * option's id too). */
 static const gb_opt *offending(const gb_cmd_doc *doc)
 {
-    for (const gb_opt *o = doc->opts; o->name; o++)
-        if (o->id == optopt) return o;
-    return NULL;
+    return by_id(doc, optopt);
 }
 
 int gb_opt_next(gb_opt_parser *p, int argc, char **argv, const char **arg)
@@ -69,10 +76,33 @@ int gb_opt_next(gb_opt_parser *p, int argc, char **argv, const char **arg)
         fprintf(stderr, "gridbench %s: %s%s: expected an argument %s, found none\n", p->doc->name,
                 o ? "--" : "", o ? o->name : argv[optind - 1], o && o->arg ? o->arg : "");
     } else if (c == '?') {
+        /* optopt: 0 for an unknown long option (argv[optind - 1] is it),
+         * an option's id for a flag given a value (`--help=x`, the same),
+         * else an unknown short letter, which may sit inside a cluster
+         * ("-xq") that optind has not passed yet: name the letter. */
+        char letter[3] = { '-', (char)optopt, '\0' };
+        const char *found = optopt > 0 && !offending(p->doc) ? letter : argv[optind - 1];
         fprintf(stderr, "gridbench %s: expected an option of `gridbench %s --help`, found '%s'\n",
-                p->doc->name, p->doc->name, argv[optind - 1]);
+                p->doc->name, p->doc->name, found);
     }
     return c;
+}
+
+int gb_opt_only_help(const gb_cmd_doc *doc, int argc, char **argv)
+{
+    gb_opt_parser p;
+    const char *arg;
+    if (gb_opt_begin(&p, doc) != 0) return EX_OSERR;
+    int c = gb_opt_next(&p, argc, argv, &arg);
+    gb_opt_end(&p);
+    if (c == 'h') {
+        gb_opt_help(doc, stdout);
+        return 0;
+    }
+    const gb_opt *o = c == '?' || c == ':' ? NULL : by_id(doc, c);
+    if (o)   /* an option of the table, but not of this use of it (`gppc list --name`) */
+        fprintf(stderr, "gridbench %s: expected no option but --help, found --%s\n", doc->name, o->name);
+    return c == -1 ? -1 : EX_USAGE;   /* else gb_opt_next said why */
 }
 
 const gb_opt *gb_opt_find(const gb_cmd_doc *doc, const char *name)
@@ -121,9 +151,9 @@ typedef struct wrapctx {
 static void wrap_para(void *ctx, const char *s, size_t n, int verbatim, int first)
 {
     wrapctx *w = ctx;
+    if (n == 0) { fputc('\n', w->f); return; }   /* the blank line between paragraphs, unindented */
     if (!first) fprintf(w->f, "%*s", w->indent, "");
     else if (w->col < w->indent) fprintf(w->f, "%*s", w->indent - w->col, "");
-    if (n == 0) { fputc('\n', w->f); return; }   /* the blank line between paragraphs */
     if (verbatim) { fprintf(w->f, "%.*s\n", (int)n, s); return; }
     int col = first && w->col > w->indent ? w->col : w->indent, empty = 1;   /* empty: no word yet */
     size_t i = 0;
@@ -153,14 +183,52 @@ static void wrap(FILE *f, const char *s, int indent, int col)
     paragraphs(s, wrap_para, &w);
 }
 
+/* "usage: gridbench NAME FORM", one line per line of the synopsis, the
+ * others aligned under the first; a long form is wrapped at blanks outside
+ * brackets, so "[--name NAME]" never splits. */
+static void help_usage(const gb_cmd_doc *doc, FILE *f)
+{
+    const char *s = doc->synopsis;
+    int first = 1;
+    do {
+        const char *e = strchr(s, '\n');
+        size_t len = e ? (size_t)(e - s) : strlen(s), i = 0;
+        int col = fprintf(f, "%s gridbench %s", first ? "usage:" : "      ", doc->name);
+        const int indent = col + 1;
+        while (i < len) {
+            size_t j = i;
+            for (int depth = 0; j < len && (s[j] != ' ' || depth > 0); j++)
+                depth += (s[j] == '[' || s[j] == '(') - (depth > 0 && (s[j] == ']' || s[j] == ')'));
+            int w = (int)(j - i);
+            if (col > indent && col + 1 + w > WIDTH) col = fprintf(f, "\n%*s", indent, "") - 1;
+            else col += fprintf(f, " ");
+            col += fprintf(f, "%.*s", w, s + i);
+            for (i = j; i < len && s[i] == ' '; i++) {}
+        }
+        fputc('\n', f);
+        first = 0;
+        s = e ? e + 1 : s + len;
+    } while (*s);
+}
+
+/* Whether the examples hold more than one command: a line break that
+ * does not follow a backslash (a continued command) and ends no text. */
+static int several_commands(const char *s)
+{
+    for (const char *e = s; (e = strchr(e, '\n')) != NULL; e++)
+        if (e[1] && (e == s || e[-1] != '\\')) return 1;
+    return 0;
+}
+
 void gb_opt_help(const gb_cmd_doc *doc, FILE *f)
 {
-    fprintf(f, "usage: gridbench %s %s\n\n", doc->name, doc->synopsis);
+    help_usage(doc, f);
+    fputc('\n', f);
     if (doc->description) { wrap(f, doc->description, 0, 0); fputc('\n', f); }
     fprintf(f, "Options:\n");
     for (const gb_opt *o = doc->opts; o->name; o++) {
         char head[128];
-        int k = snprintf(head, sizeof head, "  %s%c%s--%s%s%s", o->shortname ? "-" : "  ",
+        int k = snprintf(head, sizeof head, "  %s%c%s--%s%s%s", o->shortname ? "-" : " ",
                          o->shortname ? o->shortname : ' ', o->shortname ? ", " : "  ", o->name,
                          o->arg ? " " : "", o->arg ? o->arg : "");
         fputs(head, f);
@@ -169,7 +237,7 @@ void gb_opt_help(const gb_cmd_doc *doc, FILE *f)
     }
     if (doc->after) { fputc('\n', f); wrap(f, doc->after, 0, 0); }
     if (doc->examples) {
-        fprintf(f, "\nExample%s:\n", strchr(doc->examples, '\n') && strchr(doc->examples, '\n')[1] ? "s" : "");
+        fprintf(f, "\nExample%s:\n", several_commands(doc->examples) ? "s" : "");
         for (const char *s = doc->examples; *s;) {
             const char *e = strchr(s, '\n');
             size_t len = e ? (size_t)(e - s) : strlen(s);
@@ -197,37 +265,81 @@ static void roff_text(FILE *f, const char *s, size_t n, int line_start)
     }
 }
 
+typedef struct roffctx {
+    FILE *f;
+    const char *next;   /* the macro that starts a paragraph after the first: ".PP", or
+                           ".IP" inside an option's .TP, where .PP would lose its indent */
+} roffctx;
+
 static void roff_para(void *ctx, const char *s, size_t n, int verbatim, int first)
 {
-    FILE *f = ctx;
+    const roffctx *r = ctx;
     if (n == 0) return;
     if (verbatim) {
-        fputs(".nf\n", f);
-        roff_text(f, s, n, 1);
-        fputs("\n.fi\n", f);
+        fputs(".nf\n", r->f);
+        roff_text(r->f, s, n, 1);
+        fputs("\n.fi\n", r->f);
         return;
     }
-    if (!first) fputs(".PP\n", f);
-    roff_text(f, s, n, 1);
-    fputc('\n', f);
+    if (!first) fprintf(r->f, "%s\n", r->next);
+    roff_text(r->f, s, n, 1);
+    fputc('\n', r->f);
 }
 
+static void roff_paragraphs(FILE *f, const char *s, const char *next)
+{
+    roffctx r = { f, next };
+    paragraphs(s, roff_para, &r);
+}
+
+/* s in capitals, hyphens escaped (the page title). */
 static void roff_upper(FILE *f, const char *s)
 {
-    for (; *s; s++) fputc(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s, f);
+    for (; *s; s++) {
+        if (*s == '-') fputs("\\-", f);
+        else fputc(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s, f);
+    }
 }
 
-void gb_opt_man(const gb_cmd_doc *doc, const char *version, const char *date, FILE *f)
+/* The SYNOPSIS: per line of the synopsis, "gridbench NAME" in bold
+ * (just "gridbench" for the overview page) and the form. */
+static void roff_synopsis(const gb_cmd_doc *doc, int overview, FILE *f)
 {
-    fputs(".TH GRIDBENCH\\-", f);
-    roff_upper(f, doc->name);
-    fprintf(f, " 1 \"%s\" \"gridbench %s\" \"gridbench manual\"\n", date, version);
-    fprintf(f, ".SH NAME\ngridbench\\-%s \\- ", doc->name);
+    fputs(".SH SYNOPSIS\n", f);
+    for (const char *s = doc->synopsis, *e; ; s = e + 1) {
+        e = strchr(s, '\n');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        fputs(".B gridbench", f);
+        if (!overview) {
+            fputc(' ', f);
+            roff_text(f, doc->name, strlen(doc->name), 0);
+        }
+        fputc('\n', f);
+        if (len) {
+            roff_text(f, s, len, 1);
+            fputc('\n', f);
+        }
+        if (!e) break;
+        fputs(".br\n", f);
+    }
+}
+
+/* A man(7) page from doc: gridbench-NAME(1), or with cmds the overview
+ * gridbench(1), which lists cmds[0..n) and refers to their pages. */
+static void man_page(const gb_cmd_doc *doc, const gb_opt_cmd *cmds, size_t n, const char *version,
+                     const char *date, FILE *f)
+{
+    const int overview = cmds != NULL;
+    fputs(".TH GRIDBENCH", f);
+    if (!overview) { fputs("\\-", f); roff_upper(f, doc->name); }
+    fprintf(f, " 1 \"%s\" \"gridbench %s\" \"gridbench manual\"\n.SH NAME\ngridbench", date, version);
+    if (!overview) { fputs("\\-", f); roff_text(f, doc->name, strlen(doc->name), 0); }
+    fputs(" \\- ", f);
     roff_text(f, doc->summary, strlen(doc->summary), 0);
-    fprintf(f, "\n.SH SYNOPSIS\n.B gridbench %s\n", doc->name);
-    roff_text(f, doc->synopsis, strlen(doc->synopsis), 1);
-    fputs("\n.SH DESCRIPTION\n", f);
-    if (doc->description) paragraphs(doc->description, roff_para, f);
+    fputc('\n', f);
+    roff_synopsis(doc, overview, f);
+    fputs(".SH DESCRIPTION\n", f);
+    if (doc->description) roff_paragraphs(f, doc->description, ".PP");
     fputs(".SH OPTIONS\n", f);
     for (const gb_opt *o = doc->opts; o->name; o++) {
         fputs(".TP\n", f);
@@ -241,9 +353,24 @@ void gb_opt_man(const gb_cmd_doc *doc, const char *version, const char *date, FI
             fputs("\\fR", f);
         }
         fputc('\n', f);
-        paragraphs(o->help, roff_para, f);
+        roff_paragraphs(f, o->help, ".IP");
     }
-    if (doc->after) { fputs(".PP\n", f); paragraphs(doc->after, roff_para, f); }
+    if (overview) {
+        fputs(".SH COMMANDS\n", f);
+        for (size_t i = 0; i < n; i++) {
+            fputs(".TP\n\\fB", f);
+            roff_text(f, cmds[i].name, strlen(cmds[i].name), 0);
+            fputs("\\fR\n", f);
+            roff_text(f, cmds[i].summary, strlen(cmds[i].summary), 1);
+            if (!cmds[i].has_page) {   /* where its options are told, then */
+                fputs(" (no page of its own: \\fBgridbench ", f);
+                roff_text(f, cmds[i].name, strlen(cmds[i].name), 0);
+                fputs(" \\-\\-help\\fR)", f);
+            }
+            fputc('\n', f);
+        }
+    }
+    if (doc->after) { fputs(".PP\n", f); roff_paragraphs(f, doc->after, ".PP"); }
     if (doc->examples) {
         fputs(".SH EXAMPLES\n.nf\n", f);
         roff_text(f, doc->examples, strlen(doc->examples), 1);
@@ -251,7 +378,28 @@ void gb_opt_man(const gb_cmd_doc *doc, const char *version, const char *date, FI
     }
     if (doc->exit_status) {
         fputs(".SH EXIT STATUS\n", f);
-        paragraphs(doc->exit_status, roff_para, f);
+        roff_paragraphs(f, doc->exit_status, ".PP");
     }
-    fputs(".SH SEE ALSO\n.BR gridbench (1)\n", f);
+    fputs(".SH SEE ALSO\n", f);
+    if (!overview) { fputs(".BR gridbench (1)\n", f); return; }
+    size_t last = n;
+    for (size_t i = 0; i < n; i++)
+        if (cmds[i].has_page) last = i;
+    for (size_t i = 0; i < n; i++)
+        if (cmds[i].has_page) {
+            fputs(".BR gridbench\\-", f);
+            roff_text(f, cmds[i].name, strlen(cmds[i].name), 0);
+            fputs(i == last ? " (1)\n" : " (1),\n", f);
+        }
+}
+
+void gb_opt_man(const gb_cmd_doc *doc, const char *version, const char *date, FILE *f)
+{
+    man_page(doc, NULL, 0, version, date, f);
+}
+
+void gb_opt_man_overview(const gb_cmd_doc *top, const gb_opt_cmd *cmds, size_t n, const char *version,
+                         const char *date, FILE *f)
+{
+    man_page(top, cmds, n, version, date, f);
 }

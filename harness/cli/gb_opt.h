@@ -9,8 +9,9 @@
  *     so a command keeps its `switch` over ids and nothing else;
  *   - `--help`: gb_opt_help() lays the same table out for a terminal;
  *   - the man page: gb_opt_man() writes roff (man(7)) for
- *     `gridbench-CMD(1)`, which `make man` saves and `make install`
- *     installs;
+ *     `gridbench-CMD(1)`, and gb_opt_man_overview() the overview
+ *     gridbench(1) from main.c's table of commands; `make man` saves
+ *     them and `make install` installs them;
  *   - docs/: the command pages link to the man pages, and
  *     tests/test_opt.c checks that every option of every table parses,
  *     shows in --help and appears in the man page.
@@ -27,6 +28,7 @@
 #ifndef GB_OPT_H
 #define GB_OPT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 typedef struct gb_opt {
@@ -39,12 +41,14 @@ typedef struct gb_opt {
 
 typedef struct gb_cmd_doc {
     const char *name;        /* "run" */
-    const char *synopsis;    /* after "gridbench NAME ": "[OPTIONS] SCEN..." */
+    const char *synopsis;    /* after "gridbench NAME ": "[OPTIONS] SCEN..."; one line per
+                                form ("build DIR\nlist"), each shown as "gridbench NAME FORM" */
     const char *summary;     /* one line, for the man page's NAME and `gridbench --help` */
     const char *description; /* paragraphs before the options */
     const gb_opt *opts;      /* the table, ending with an entry whose name is NULL */
     const char *after;       /* paragraphs after the options (NULL: none) */
-    const char *examples;    /* one command per line (the lines of "Example:") */
+    const char *examples;    /* one command per line (the lines of "Example:"); a line
+                                ending in a backslash continues on the next */
     const char *exit_status; /* "0 ...; 1 ...", or NULL */
 } gb_cmd_doc;
 
@@ -68,6 +72,12 @@ int gb_opt_next(gb_opt_parser *p, int argc, char **argv, const char **arg);
 /* Free what gb_opt_begin allocated. */
 void gb_opt_end(gb_opt_parser *p);
 
+/* All the parsing of a command whose only option is --help (list, man):
+ * -1 when argv holds no option (optind is then the first operand), 0
+ * after printing the help on stdout, EX_USAGE after gb_opt_next's message,
+ * EX_OSERR out of memory. */
+int gb_opt_only_help(const gb_cmd_doc *doc, int argc, char **argv);
+
 /* Write the --help text (usage, description, options, examples, exit
  * statuses) to f. */
 void gb_opt_help(const gb_cmd_doc *doc, FILE *f);
@@ -75,6 +85,20 @@ void gb_opt_help(const gb_cmd_doc *doc, FILE *f);
 /* Write the man page gridbench-NAME(1) in roff to f; version and date go
  * in its footer. */
 void gb_opt_man(const gb_cmd_doc *doc, const char *version, const char *date, FILE *f);
+
+/* One command as the overview page gridbench(1) lists it. */
+typedef struct gb_opt_cmd {
+    const char *name;
+    const char *summary;
+    int has_page;            /* gridbench-NAME(1) exists: SEE ALSO names it */
+} gb_opt_cmd;
+
+/* Write the overview page gridbench(1) in roff to f: top describes the
+ * binary itself (its name and options are gridbench's own), then a
+ * COMMANDS section lists cmds[0..n) with their summaries, and SEE ALSO
+ * names the page of every command that has one. */
+void gb_opt_man_overview(const gb_cmd_doc *top, const gb_opt_cmd *cmds, size_t n, const char *version,
+                         const char *date, FILE *f);
 
 /* The option of doc called name (without "--"), or NULL. */
 const gb_opt *gb_opt_find(const gb_cmd_doc *doc, const char *name);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sysexits.h>
 
 #include "gb_alloc.h"
@@ -24,31 +25,75 @@
 static const struct {
     const char *name;
     int (*fn)(int, char **);
-    const char *summary;
+    const char *summary;     /* NULL: the doc's */
     const gb_cmd_doc *doc;   /* its option table (gb_opt.h), NULL: not yet converted */
 } cmds[] = {
     { "run",  gb_cmd_run,  "run solvers x queues over scenarios, check every path, write CSV", NULL },
     { "merge", gb_cmd_merge, "merge the CSVs of `run --shard I/N` into the CSV of one run", NULL },
-    { "list", gb_cmd_list, "list solvers, heuristics, queues and movement models", NULL },
-    { "gen",  gb_cmd_gen,  "generate Moving AI-format maps and scenarios (random, maze, rooms)", NULL },
-    { "heuristics", gb_cmd_heuristics,
-              "check heuristics for admissibility, consistency and informedness against exact distances", NULL },
-    { "env",  gb_cmd_env,  "print the measurement environment as JSON (CPU, compiler, commit, checksums)",
-              &gb_doc_env },
-    { "summary", gb_cmd_summary,
-              "per map x solver x queue statistics of a run's per-query CSV (percentiles, speedups)", NULL },
-    { "footprint", gb_cmd_footprint,
-              "images of the cells each solver expanded on one query (PPM + gnuplot parameters)", NULL },
+    { "list", gb_cmd_list, NULL, &gb_doc_list },
+    { "gen", gb_cmd_gen, NULL, &gb_doc_gen },
+    { "heuristics", gb_cmd_heuristics, NULL, &gb_doc_heuristics },
+    { "env",  gb_cmd_env,  NULL, &gb_doc_env },
+    { "summary", gb_cmd_summary, NULL, &gb_doc_summary },
+    { "footprint", gb_cmd_footprint, NULL, &gb_doc_footprint },
     { "report", gb_cmd_report, "render report.md and report.html of a results/<run-id>/ folder", NULL },
-    { "compare", gb_cmd_compare,
-              "compare two runs: status changes first, then NEW/OLD time ratios with intervals and tests", NULL },
+    { "compare", gb_cmd_compare, NULL, &gb_doc_compare },
     { "dynamic", gb_cmd_dynamic,
               "replay dynamic scenarios: D* Lite against A* from scratch, every plan checked", NULL },
-    { "export", gb_cmd_export, "write a run's CSV as GPPC's result.csv or as GPPC's per-entry table",
-              &gb_doc_export },
-    { "gppc", gb_cmd_gppc, "build an entry of the GPPC competition (C++) into a plugin for `run --plugin`",
-              NULL },
+    { "export", gb_cmd_export, NULL, &gb_doc_export },
+    { "gppc-dynamic", gb_cmd_gppc_dynamic,
+              "replay GPPC's dynamic scenarios (patches between query batches), every answer checked",
+              &gb_doc_gppcdyn },
+    { "gppc", gb_cmd_gppc, NULL, &gb_doc_gppc },
 };
+
+/* gridbench itself, for the overview page gridbench(1). */
+static const gb_opt top_opts[] = {
+    { 'h', 'h', "help", NULL, "list the commands (also `gridbench help`)" },
+    { 'V', 'V', "version", NULL, "print the version, the source commit and the build flags" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+static const gb_cmd_doc top_doc = {
+    "gridbench", "COMMAND [OPTIONS] [ARGUMENTS]\n--help | --version\nman [COMMAND | gridbench]",
+    "benchmark and conformance suite for shortest-path search on grid maps",
+    "A benchmark and conformance suite for shortest-path search on grid maps, on the Moving AI "
+    "benchmark sets (.map and .scen files).  Every path a solver returns is checked by an "
+    "independent validator and compared with Dijkstra's optimum and the scenario's printed "
+    "optimum; every solver runs on every priority queue.\n"
+    "\n"
+    "One binary with subcommands.  `gridbench COMMAND --help` describes a command; the commands "
+    "with a page of their own are listed under SEE ALSO, and `gridbench man COMMAND` prints that "
+    "page.  A mistyped command gets a suggestion (did you mean ...).",
+    top_opts,
+    "Output that cannot be written (`> /dev/full`) is an error (exit 74), never a silent 0.  "
+    "SOURCE_DATE_EPOCH sets the date of the man pages; GRIDBENCH_FAIL_ALLOC=n makes the n-th "
+    "allocation fail and GRIDBENCH_ALLOC_REPORT=1 prints the allocation peak (both for tests).",
+    "gridbench list\n"
+    "gridbench run -s dijkstra,astar-octile,jps -q bheap,bucket -o run.csv datasets/default/*.scen\n"
+    "gridbench man summary | man -l -",
+    "that of the command; 64 no or an unknown command; 74 the output could not be written."
+};
+
+/* `gridbench man` itself. */
+static const gb_opt man_opts[] = {
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+static const gb_cmd_doc man_doc = {
+    "man", "[COMMAND | gridbench]",
+    "print the man page of a command, or with `gridbench` the overview, in roff",
+    "Print the man page gridbench-COMMAND(1) in roff on standard output; with gridbench, the "
+    "overview page gridbench(1); with nothing, the commands that have a page, one per line.  "
+    "`make man` writes them all to build/man/ and `make install` installs them.",
+    man_opts, NULL,
+    "gridbench man summary | man -l -\n"
+    "gridbench man",
+    "0 printed; 64 bad usage or no such page; 74 the output could not be written."
+};
+
+static const char *summary_of(size_t i);
 
 /* Levenshtein distance of a and b (short words), for "did you mean". */
 static size_t edit_distance(const char *a, const char *b)
@@ -90,12 +135,17 @@ static int flushed(int rc)
 
 #define NCMDS (sizeof cmds / sizeof cmds[0])
 
+static const char *summary_of(size_t i)
+{
+    return cmds[i].doc ? cmds[i].doc->summary : cmds[i].summary;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: gridbench COMMAND [OPTIONS]\n\ncommands:\n");
     for (size_t i = 0; i < NCMDS; i++)
-        fprintf(f, "  %-11s %s\n", cmds[i].name, cmds[i].summary);
-    fprintf(f, "  %-11s %s\n", "man", "print the man page of a command in roff (`make man` saves them)");
+        fprintf(f, "  %-11s %s\n", cmds[i].name, summary_of(i));
+    fprintf(f, "  %-11s %s\n", man_doc.name, man_doc.summary);
     fprintf(f, "\n`gridbench COMMAND --help` describes each command.\n");
 }
 
@@ -109,24 +159,40 @@ static void man_date(char *b, size_t n)
     strftime(b, n, "%Y-%m-%d", &tm);
 }
 
-/* `gridbench man [NAME]`: the roff of gridbench-NAME(1), or with no NAME
- * the list of the commands that have a page. */
+/* `gridbench man [NAME]`: the roff of gridbench-NAME(1), with NAME
+ * "gridbench" the overview gridbench(1), or with no NAME the list of the
+ * commands that have a page. */
 static int man(int argc, char **argv)
 {
+    int rc = gb_opt_only_help(&man_doc, argc, argv);
+    if (rc >= 0) return flushed(rc);
+    if (argc - optind > 1) {
+        fprintf(stderr, "gridbench man: expected one page, found %d names\n", argc - optind);
+        return EX_USAGE;
+    }
     char date[32];
     man_date(date, sizeof date);
-    if (argc < 3) {
+    if (optind == argc) {
         for (size_t i = 0; i < NCMDS; i++)
             if (cmds[i].doc) printf("%s\n", cmds[i].name);
         return flushed(0);
     }
+    const char *name = argv[optind];
+    if (strcmp(name, "gridbench") == 0) {
+        gb_opt_cmd list[NCMDS + 1];
+        for (size_t i = 0; i < NCMDS; i++)
+            list[i] = (gb_opt_cmd){ cmds[i].name, summary_of(i), cmds[i].doc != NULL };
+        list[NCMDS] = (gb_opt_cmd){ man_doc.name, man_doc.summary, 0 };
+        gb_opt_man_overview(&top_doc, list, NCMDS + 1, GB_VERSION, date, stdout);
+        return flushed(0);
+    }
     for (size_t i = 0; i < NCMDS; i++)
-        if (cmds[i].doc && strcmp(argv[2], cmds[i].name) == 0) {
+        if (cmds[i].doc && strcmp(name, cmds[i].name) == 0) {
             gb_opt_man(cmds[i].doc, GB_VERSION, date, stdout);
             return flushed(0);
         }
-    fprintf(stderr, "gridbench man: expected a command with a man page (`gridbench man` lists "
-            "them), found '%s'\n", argv[2]);
+    fprintf(stderr, "gridbench man: expected gridbench or a command with a man page (`gridbench man` "
+            "lists them), found '%s'\n", name);
     return EX_USAGE;
 }
 
@@ -157,7 +223,7 @@ int main(int argc, char **argv)
         printf("gridbench %s (commit %s)\nbuilt with %s: %s\n", GB_VERSION, e.commit, e.compiler, e.cflags);
         return flushed(0);
     }
-    if (strcmp(argv[1], "man") == 0) return man(argc, argv);
+    if (strcmp(argv[1], "man") == 0) return man(argc - 1, argv + 1);
     size_t best = 0, bestd = 99;
     char names[512] = "";
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {

@@ -10,9 +10,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gb_alloc.h"
@@ -334,6 +336,58 @@ void gb_tmp_abort(FILE *f, const char *tmp)
     }
 }
 
+/* A name for the k-th try: "<path>.tmp.<pid>" first, then a random tail
+ * (k > 0), so that a name somebody planted costs a retry, nothing more. */
+static int tmp_name(char *tmp, size_t tmpsz, const char *path, int k)
+{
+    static const char al[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    static uint64_t seq;
+    if (k == 0) return snprintf(tmp, tmpsz, "%s.tmp.%ld", path, (long)getpid());
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 17)
+                 ^ (++seq * 0x9E3779B97F4A7C15ull) ^ (uint64_t)(uintptr_t)tmp;
+    char r[9];
+    for (int i = 0; i < 8; i++) {
+        x ^= x >> 31; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 27;
+        r[i] = al[x % (sizeof al - 1)];
+    }
+    r[8] = '\0';
+    return snprintf(tmp, tmpsz, "%s.tmp.%ld.%s", path, (long)getpid(), r);
+}
+
+int gb_tmp_create(const char *path, unsigned mode, char *tmp, size_t tmpsz, gb_diag *d)
+{
+    enum { TRIES = 64 };
+    for (int k = 0; k < TRIES; k++) {
+        int n = tmp_name(tmp, tmpsz, path, k);
+        if (n < 0 || (size_t)n >= tmpsz) {
+            if (tmpsz) tmp[0] = '\0';
+            gb_diag_set(d, EX_CANTCREAT, path, 0, 0,
+                        "expected an output path shorter than %zu bytes, found %zu bytes",
+                        tmpsz > 24 ? tmpsz - 24 : 0, strlen(path));
+            return -1;
+        }
+        /* O_EXCL: never open what is already there (O_NOFOLLOW says the
+         * same of a symbolic link, which O_EXCL already refuses) */
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, (mode_t)mode);
+        if (fd >= 0) {
+            tmp_track(tmp);
+            return fd;
+        }
+        if (errno != EEXIST && errno != ELOOP) {
+            gb_diag_set(d, EX_CANTCREAT, tmp, 0, 0, "expected a writable file, found '%s'",
+                        strerror(errno));
+            if (tmpsz) tmp[0] = '\0';
+            return -1;
+        }
+    }
+    gb_diag_set(d, EX_CANTCREAT, tmp, 0, 0, "expected a fresh temporary file name, found %d "
+                "names taken (by files or links that are not ours)", TRIES);
+    if (tmpsz) tmp[0] = '\0';
+    return -1;
+}
+
 FILE *gb_tmp_open(const char *path, char *tmp, size_t tmpsz, gb_diag *d)
 {
     struct stat st;   /* never replace what is not a regular file (a device, a FIFO, a link) */
@@ -342,20 +396,14 @@ FILE *gb_tmp_open(const char *path, char *tmp, size_t tmpsz, gb_diag *d)
         gb_out_check(path, NULL, 0, d);
         return NULL;
     }
-    int k = snprintf(tmp, tmpsz, "%s.tmp.%ld", path, (long)getpid());
-    if (k < 0 || (size_t)k >= tmpsz) {
-        if (tmpsz) tmp[0] = '\0';
-        gb_diag_set(d, EX_CANTCREAT, path, 0, 0,
-                    "expected an output path shorter than %zu bytes, found %zu bytes",
-                    tmpsz > 16 ? tmpsz - 16 : 0, strlen(path));
-        return NULL;
+    int fd = gb_tmp_create(path, 0666, tmp, tmpsz, d);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        gb_diag_set(d, EX_CANTCREAT, tmp, 0, 0, "expected a writable file, found '%s'", strerror(errno));
+        close(fd);
+        gb_tmp_abort(NULL, tmp);
     }
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        gb_diag_set(d, EX_CANTCREAT, tmp, 0, 0,
-                    "expected a writable file, found '%s'", strerror(errno));
-    else
-        tmp_track(tmp);
     return f;
 }
 
@@ -401,10 +449,10 @@ int gb_make_dirs(const char *dir)
     for (char *p = b + 1; *p; p++) {
         if (*p != '/') continue;
         *p = '\0';
-        if (mkdir(b, 0777) != 0 && errno != EEXIST) return -1;
+        if (mkdir(b, 0755) != 0 && errno != EEXIST) return -1;
         *p = '/';
     }
-    return mkdir(b, 0777) != 0 && errno != EEXIST ? -1 : 0;
+    return mkdir(b, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 int gb_cache_dir(const char *sub, char *buf, size_t n)

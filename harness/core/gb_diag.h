@@ -27,7 +27,8 @@
  * bad content, EX_NOINPUT 66 missing/unreadable input, EX_SOFTWARE 70
  * internal error (e.g. caller's buffer too small), EX_OSERR 71 out of
  * memory, EX_CANTCREAT 73 cannot create an output file, EX_IOERR 74
- * read/write error.
+ * read/write error, EX_NOPERM 77 a file that may not be trusted (another
+ * user owns or can write it).
  */
 #ifndef GB_DIAG_H
 #define GB_DIAG_H
@@ -116,9 +117,21 @@ FILE *gb_open_regular(const char *path, long long *size, gb_diag *d);
  * SIGHUP ends the process before gb_tmp_commit or gb_tmp_abort (the first
  * gb_tmp_open installs handlers for those signals), so an interrupted run
  * leaves neither a half-written output nor its temporary file. */
-/* Open "<path>.tmp.<pid>" for writing; its name is stored in tmp (size
- * tmpsz).  Returns the stream, or NULL after filling *d with EX_CANTCREAT
- * (name too long for tmp, or the file cannot be created). */
+/* Create a fresh temporary file next to path and open it for writing:
+ * "<path>.tmp.<pid>", or, when that name is taken, "<path>.tmp.<pid>.<8
+ * random letters>" (up to 64 tries).  Opened O_CREAT|O_EXCL|O_NOFOLLOW
+ * with mode (before the umask): whatever already has the name -- a file, a
+ * symbolic link planted by somebody else -- is never opened, followed or
+ * truncated.  The name is stored in tmp (size tmpsz) and is removed by a
+ * signal like gb_tmp_open's.  Returns the descriptor, or -1 after filling
+ * *d with EX_CANTCREAT (name too long for tmp, every name taken, or the
+ * file cannot be created; tmp is then "").  Every file gridbench writes
+ * goes through here; finish with gb_tmp_rename or gb_tmp_abort. */
+int gb_tmp_create(const char *path, unsigned mode, char *tmp, size_t tmpsz, gb_diag *d);
+
+/* gb_tmp_create(path, 0666, ...) as a stream, after refusing a path that
+ * exists and is not a regular file (as gb_out_check).  Returns the stream,
+ * or NULL after filling *d with EX_CANTCREAT. */
 FILE *gb_tmp_open(const char *path, char *tmp, size_t tmpsz, gb_diag *d);
 
 /* Finish a file from gb_tmp_open(): check for write errors, close it and
@@ -135,8 +148,9 @@ int gb_tmp_commit(FILE *f, const char *tmp, const char *path, gb_diag *d);
 int gb_tmp_close(FILE *f, const char *tmp, gb_diag *d);
 int gb_tmp_rename(const char *tmp, const char *path, gb_diag *d);
 
-/* mkdir -p: create dir and every missing folder above it (mode 0777 less
- * the umask).  0, also when it exists; or -1 with errno (ENAMETOOLONG
+/* mkdir -p: create dir and every missing folder above it (mode 0755 less
+ * the umask; 0755: a folder others can write would not pass the caches'
+ * trust check).  0, also when it exists; or -1 with errno (ENAMETOOLONG
  * past 1100 bytes).  Used by the caches (oracle, GPPC). */
 int gb_make_dirs(const char *dir);
 

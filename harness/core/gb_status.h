@@ -3,8 +3,8 @@
  * CSV).  Everything that names, counts or judges a status derives from
  * this one X-macro list: the runner's classification and exit status,
  * the journal, `gridbench summary` (its status columns), `gridbench
- * report` (its failure counts), `gridbench merge`, and the README's
- * status table (a test compares the README with this list).
+ * report` (its failure counts), `gridbench merge`, and the status table
+ * of docs/run.md (tests/test_scale.c compares it with this list).
  *
  * X(ENUM, name, failure, description)
  *   ENUM         GB_ROW_<ENUM>; the numeric value is the list position and
@@ -13,7 +13,7 @@
  *   failure      1: a solver failure -- the run's exit status becomes 1
  *                and the row is reported on stderr; 0: not the solver's
  *                fault (ok, a limit the user set, the scenario's fault)
- *   description  one line, as the README and `gridbench run --help` say it
+ *   description  one line, as docs/run.md and `gridbench run --help` say it
  *
  * The order of the list is NOT the classification order; gb_run.h states
  * which status applies first.

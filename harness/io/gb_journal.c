@@ -59,10 +59,23 @@ void gb_journal_close(gb_journal *j)
     unlock(j);
 }
 
+/* A stream on the journal already open (and locked) as j->lockfd, cut to
+ * cut bytes, appending: never the path again, which somebody could have
+ * replaced by a link meanwhile. */
+static FILE *reopen(gb_journal *j, off_t cut)
+{
+    int fd = ftruncate(j->lockfd, cut) == 0 ? dup(j->lockfd) : -1;
+    if (fd < 0) return NULL;
+    int fl = fcntl(fd, F_GETFL);
+    FILE *f = fl < 0 || fcntl(fd, F_SETFL, (fl & ~O_NONBLOCK) | O_APPEND) != 0 ? NULL : fdopen(fd, "ab");
+    if (!f) close(fd);
+    return f;
+}
+
 /* Start a new journal: line 1 and the header. */
 static int start(gb_journal *j, const char *fingerprint, const char *header, gb_diag *d)
 {
-    j->f = fopen(j->path, "wb");
+    j->f = reopen(j, 0);
     if (!j->f)
         return gb_diag_set(d, EX_CANTCREAT, j->path, 0, 0, "expected a writable journal file, "
                            "found '%s'", strerror(errno));
@@ -232,7 +245,7 @@ static int resume(gb_journal *j, const char *fingerprint, const char *header, co
         release(j);
         return rc;
     }
-    if (truncate(j->path, (off_t)cut) != 0 || !(j->f = fopen(j->path, "ab"))) {
+    if (!(j->f = reopen(j, (off_t)cut))) {
         int e = errno;
         release(j);
         return gb_diag_set(d, EX_CANTCREAT, j->path, 0, 0,

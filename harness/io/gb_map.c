@@ -10,8 +10,13 @@
  *      row count and the tail -- without allocating anything;
  *   2. allocate the grid and the terrain copy (their size is now known to
  *      be justified by the bytes actually present) and fill them.
- * Every error is EX_DATAERR with the line, the column, the source line
- * and an "expected X, found Y" message; the first error wins.
+ * Every error is EX_DATAERR with the line, the column and an "expected
+ * X, found Y" message; the first error wins.  Errors in the rows carry the
+ * source line and quote the offending bytes.  Errors in the header quote
+ * nothing from the file (Y names a kind -- "other text", "a number too
+ * large" -- plus the byte offset): a map named in a scenario may be any
+ * file, /etc/shadow when run as root, and a file that fails the header
+ * is not known to be a map.
  *
  * Terrain rules live in one table, terrain_class[].
  *
@@ -78,6 +83,16 @@ static void quote_trimmed(char *q, size_t qsz, const char *s, size_t n)
     gb_diag_quote(q, qsz, s, n);
 }
 
+/* A header error at column col of the current line: no source text, and
+ * "found <what>" followed by the byte offset of that column in the file
+ * (and tail, our own words). */
+static int fail_header(parser *P, long col, const char *expected, const char *what, const char *tail)
+{
+    size_t off = (size_t)(P->line - P->c.buf) + (size_t)(col > 0 ? col - 1 : 0);
+    return fail_at(P, P->c.no, col, 0, "expected %s, found %s at byte offset %zu%s", expected, what,
+                   off, tail);
+}
+
 /* ---- header ----------------------------------------------------------- */
 
 enum { H_TYPE, H_HEIGHT, H_WIDTH, H_MAP, H_COUNT };
@@ -86,54 +101,44 @@ static const char *const hdr_desc[H_COUNT] = {
     "type octile", "height <rows>", "width <columns>", "map"
 };
 
-/* Read header line `which`; for type/height/width store its value token. */
+/* Read header line `which`; for type/height/width store its value token.
+ * Nothing of the line is quoted in an error (see the file head). */
 static int header_line(parser *P, int which, gb_tok *val)
 {
     const char *s;
     size_t n;
-    char q[80];
+    char e[64];
     if (!gb_next_line(&P->c, &s, &n))
         return fail_at(P, P->c.no + 1, 0, 0, "expected '%s', found end of file",
                        hdr_desc[which]);
     P->line = s;
     P->linelen = n;
+    snprintf(e, sizeof e, "'%s'", hdr_desc[which]);
     gb_tok t[3];
     size_t k = gb_split(s, n, t, 3);
     if (k == 0)
-        return fail_at(P, P->c.no, 1, 1, "expected '%s', found empty line",
-                       hdr_desc[which]);
+        return fail_header(P, 1, e, "an empty line", "");
     if (!gb_tok_is(&t[0], hdr_kw[which])) {
-        int other = 0;
-        for (int j = 0; j < H_COUNT; j++) other |= gb_tok_is(&t[0], hdr_kw[j]);
-        quote_trimmed(q, sizeof q, s, n);
-        return fail_at(P, P->c.no, t[0].col, 1, "expected '%s', found %s%s",
-                       hdr_desc[which], q,
-                       other ? " (header order is type, height, width, map)" : "");
+        for (int j = 0; j < H_COUNT; j++)
+            if (gb_tok_is(&t[0], hdr_kw[j])) {
+                char w[16];   /* our own keyword, not the file's bytes */
+                snprintf(w, sizeof w, "'%s'", hdr_kw[j]);
+                return fail_header(P, t[0].col, e, w, " (header order is type, height, width, map)");
+            }
+        return fail_header(P, t[0].col, e, "other text", "");
     }
     if (which == H_MAP) {
-        if (k > 1) {
-            quote_trimmed(q, sizeof q, t[1].s, n - (size_t)(t[1].col - 1));
-            return fail_at(P, P->c.no, t[1].col, 1,
-                           "expected end of line after 'map', found %s", q);
-        }
+        if (k > 1) return fail_header(P, t[1].col, "end of line after 'map'", "more text", "");
         return 0;
     }
-    if (k < 2) {
-        quote_trimmed(q, sizeof q, s, n);
-        return fail_at(P, P->c.no, t[0].col + (long)t[0].n, 1,
-                       "expected '%s', found %s", hdr_desc[which], q);
-    }
+    if (k < 2)
+        return fail_header(P, t[0].col + (long)t[0].n, e, "no value", "");
     if (k > 2) {
-        char v[48];   /* the value, quoted: it may hold any byte but a blank */
-        quote_trimmed(q, sizeof q, t[2].s, n - (size_t)(t[2].col - 1));
-        gb_diag_quote(v, sizeof v, t[1].s, t[1].n);
-        return fail_at(P, P->c.no, t[2].col, 1,
-                       "expected end of line after '%s' %s, found %s", hdr_kw[which], v, q);
+        snprintf(e, sizeof e, "end of line after the %s value", hdr_kw[which]);
+        return fail_header(P, t[2].col, e, "more text", "");
     }
-    if (which == H_TYPE && !gb_tok_is(&t[1], "octile")) {
-        quote_trimmed(q, sizeof q, s, n);
-        return fail_at(P, P->c.no, t[1].col, 1, "expected 'type octile', found %s", q);
-    }
+    if (which == H_TYPE && !gb_tok_is(&t[1], "octile"))
+        return fail_header(P, t[1].col, e, "another type", "");
     *val = t[1];
     return 0;
 }
@@ -144,12 +149,11 @@ static int header_line(parser *P, int which, gb_tok *val)
 /* Parse a dimension token: decimal digits only, 1 <= value <= DIM_MAX. */
 static int parse_dim(parser *P, const gb_tok *t, const char *what, int32_t *out)
 {
-    char q[64];
-    gb_diag_quote(q, sizeof q, t->s, t->n);
+    char e[64];
+    snprintf(e, sizeof e, "%s as a positive integer", what);
     for (size_t i = 0; i < t->n; i++)
         if (t->s[i] < '0' || t->s[i] > '9')
-            return fail_at(P, P->c.no, t->col, 1,
-                           "expected %s as a positive integer, found %s", what, q);
+            return fail_header(P, t->col, e, "other text", "");
     char num[24];
     long long v = DIM_MAX + 1;        /* more than 20 digits: out of range */
     if (t->n < sizeof num) {
@@ -160,12 +164,12 @@ static int parse_dim(parser *P, const gb_tok *t, const char *what, int32_t *out)
         v = strtoll(num, &end, 10);
         if (errno == ERANGE || *end != '\0') v = DIM_MAX + 1;
     }
-    if (v > DIM_MAX)
-        return fail_at(P, P->c.no, t->col, 1, "expected %s at most %lld, found %s",
-                       what, DIM_MAX, q);
+    if (v > DIM_MAX) {
+        snprintf(e, sizeof e, "%s at most %lld", what, DIM_MAX);
+        return fail_header(P, t->col, e, "a larger number", "");
+    }
     if (v <= 0)
-        return fail_at(P, P->c.no, t->col, 1,
-                       "expected %s as a positive integer, found %s", what, q);
+        return fail_header(P, t->col, e, "zero", "");
     *out = (int32_t)v;
     return 0;
 }
@@ -257,7 +261,7 @@ static int parse_header(parser *P, int32_t *W, int32_t *H)
     if ((rc = parse_dim(P, &wv, "width", W)) != 0) return rc;
     long long cells = ((long long)*W + 2) * ((long long)*H + 2);   /* < 2^63 */
     if (cells > GB_GRID_MAX_CELLS)
-        return fail_at(P, P->c.no, wv.col, 1,
+        return fail_at(P, P->c.no, wv.col, 0,
                        "expected (width + 2) * (height + 2) at most %lld cells, "
                        "found (%ld + 2) * (%ld + 2) = %lld",
                        (long long)GB_GRID_MAX_CELLS, (long)*W, (long)*H, cells);

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,8 @@ typedef struct rec {
 _Static_assert(sizeof(rec) == REC_BYTES, "a record is 32 bytes");
 
 struct gb_ocache {
-    int fd;                /* O_APPEND, or -1 once an append failed */
+    int fd;                /* O_APPEND, or -1: read-only, or an append failed */
+    int ro_errno;          /* why fd is -1 (errno), for the caller's warning */
     char path[1200];
     char sha[65];
     rec *slot;             /* [cap], magic == 0: empty */
@@ -115,21 +117,141 @@ static int write_all(int fd, const void *buf, size_t n)
     return 0;
 }
 
-/* Replace the file by the header and the records in memory (temp file +
- * rename), the caller holding the lock. */
-static int rebuild(gb_ocache *c, const char *hdr)
+/* The trust rule (ssh's StrictModes): what the cache reads must belong to
+ * us or to root, and no other user may write it -- neither the file nor
+ * the folder holding it (who can write a folder can replace its files).
+ * A folder above the cache folder may be writable by others when its
+ * sticky bit is set (/tmp): they cannot rename or remove what is ours in
+ * it.  The cache folder itself gets no such exception: there others could
+ * plant the file names the cache opens.  NULL when *sb passes, else what
+ * is wrong ("found ..."). */
+static const char *trust_of(const struct stat *sb, int sticky_ok, char *why, size_t n)
+{
+    uid_t me = geteuid();
+    if (sb->st_uid != me && sb->st_uid != 0) {
+        snprintf(why, n, "owned by uid %ld", (long)sb->st_uid);
+        return why;
+    }
+    if ((sb->st_mode & (S_IWGRP | S_IWOTH)) && !(sticky_ok && S_ISDIR(sb->st_mode) && (sb->st_mode & S_ISVTX))) {
+        snprintf(why, n, "mode %04o (%s-writable)", (unsigned)(sb->st_mode & 07777),
+                 sb->st_mode & S_IWOTH ? "world" : "group");
+        return why;
+    }
+    return NULL;
+}
+
+#define UNTRUSTED(d, path, what, why)                                                              \
+    gb_diag_set(d, EX_NOPERM, path, 0, 0, "expected an oracle cache %s owned by uid %ld or root "  \
+                "that no other user can write, found %s; it is ignored", what, (long)geteuid(), why)
+
+/* Check the cache folder and every folder above it (after resolving
+ * links) by trust_of.  0, or EX_NOPERM / EX_CANTCREAT with *d filled. */
+static int trust_dirs(const char *dir, gb_diag *d)
+{
+    char real[PATH_MAX], why[64];
+    if (!realpath(dir, real))
+        return gb_diag_set(d, EX_CANTCREAT, dir, 0, 0, "expected an oracle cache directory, found '%s'",
+                           strerror(errno));
+    size_t n = strlen(real);
+    for (size_t i = 1; i <= n; i++) {
+        if (i < n && real[i] != '/') continue;
+        char c = real[i];
+        real[i] = '\0';
+        struct stat sb;
+        const char *bad = stat(real, &sb) != 0 ? strerror(errno) : trust_of(&sb, i < n, why, sizeof why);
+        if (bad) {
+            int rc = UNTRUSTED(d, real, i < n ? "directory (and the ones above it)" : "directory", bad);
+            real[i] = c;
+            return rc;
+        }
+        real[i] = c;
+    }
+    return 0;
+}
+
+/* The records of the open file fd into c (emptied first), the counts into
+ * *st.  0: the file is intact; 1: it must be rebuilt (another version, a
+ * torn header or tail, a corrupt record); -1: out of memory. */
+static int load(gb_ocache *c, int fd, const char *hdr, gb_ocache_stats *st)
+{
+    memset(c->slot, 0, c->cap * sizeof *c->slot);
+    c->n = 0;
+    st->loaded = st->dropped = 0;
+    struct stat sb;
+    char h[HDR_BYTES];
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || read(fd, h, HDR_BYTES) != HDR_BYTES
+        || memcmp(h, hdr, HDR_BYTES) != 0)
+        return 1;   /* another version, a torn header, not a file: start over */
+    int need_rebuild = 0;
+    off_t body = sb.st_size - HDR_BYTES;
+    if (body % REC_BYTES) { need_rebuild = 1; st->dropped++; }
+    rec buf[256];
+    ssize_t r;
+    size_t carry = 0;
+    while ((r = read(fd, (char *)buf + carry, sizeof buf - carry)) > 0) {
+        size_t have = carry + (size_t)r, nrec = have / REC_BYTES;
+        for (size_t i = 0; i < nrec; i++) {
+            if (buf[i].magic != REC_MAGIC || buf[i].check != rec_check(&buf[i], c->sha)) {
+                st->dropped++;
+                need_rebuild = 1;
+                continue;
+            }
+            if (insert(c, &buf[i]) != 0) return -1;
+            st->loaded++;
+        }
+        carry = have - nrec * REC_BYTES;
+        memmove(buf, (char *)buf + nrec * REC_BYTES, carry);
+    }
+    return need_rebuild;
+}
+
+/* Open c->path for reading (never through a link) and check it by
+ * trust_of.  The descriptor; -1 when there is no file (ENOENT); -2 with
+ * *d filled when the file may not be trusted or cannot be read. */
+static int open_trusted(gb_ocache *c, gb_diag *d)
+{
+    char why[64];
+    int fd = open(c->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) return -1;
+        if (errno == ELOOP) UNTRUSTED(d, c->path, "file", "a symbolic link");
+        else gb_diag_set(d, EX_NOINPUT, c->path, 0, 0, "expected a readable oracle cache file, "
+                         "found '%s'", strerror(errno));
+        return -2;
+    }
+    struct stat sb;
+    const char *bad = fstat(fd, &sb) != 0 ? strerror(errno) : trust_of(&sb, 0, why, sizeof why);
+    if (bad) {
+        UNTRUSTED(d, c->path, "file", bad);
+        close(fd);
+        return -2;
+    }
+    return fd;
+}
+
+/* Replace the file by the header and the records in memory (a fresh temp
+ * file, 0644, and a rename), the caller holding the lock. */
+static int rebuild(gb_ocache *c, const char *hdr, gb_diag *d)
 {
     char tmp[1300];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", c->path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int fd = gb_tmp_create(c->path, 0644, tmp, sizeof tmp, d);
     if (fd < 0) return -1;
     int bad = write_all(fd, hdr, HDR_BYTES);
     for (size_t i = 0; !bad && i < c->cap; i++)
         if (c->slot[i].magic) bad = write_all(fd, &c->slot[i], REC_BYTES);
-    if (close(fd) != 0) bad = 1;
-    if (bad || rename(tmp, c->path) != 0) { unlink(tmp); return -1; }
-    return 0;
+    int e = errno;
+    if (close(fd) != 0 && !bad) { bad = 1; e = errno; }
+    if (bad) {
+        gb_tmp_abort(NULL, tmp);
+        gb_diag_set(d, EX_CANTCREAT, c->path, 0, 0, "expected a writable oracle cache file, found '%s'",
+                    strerror(e));
+        return -1;
+    }
+    return gb_tmp_rename(tmp, c->path, d) ? -1 : 0;
 }
+
+/* Errors that say "read-only" (the permission bits, a read-only mount). */
+static int denied(int e) { return e == EACCES || e == EPERM || e == EROFS; }
 
 gb_ocache *gb_ocache_open(const char *dir, const char *map_sha, gb_model m, gb_ocache_stats *st,
                           gb_diag *d)
@@ -154,62 +276,71 @@ gb_ocache *gb_ocache_open(const char *dir, const char *map_sha, gb_model m, gb_o
         gb_free(c);
         return NULL;
     }
-    char hdr[HDR_BYTES], lockp[1300];
+    char hdr[HDR_BYTES], lockp[1300], why[64];
     header_of(hdr, map_sha, m);
     snprintf(lockp, sizeof lockp, "%s.lock", c->path);
-    int lk = open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (lk < 0 || flock(lk, LOCK_EX) != 0) {
-        gb_diag_set(d, EX_CANTCREAT, lockp, 0, 0, "expected a lockable oracle cache file, found '%s'",
-                    strerror(errno));
-        if (lk >= 0) close(lk);
-        gb_free(c);
-        return NULL;
-    }
+    int lk = -1, fd;
+    if (trust_dirs(dir, d) != 0) goto fail;
     if (grow(c) != 0) goto oom;
 
-    /* read what is there: header, whole records, the torn tail */
-    int fd = open(c->path, O_RDONLY | O_CLOEXEC);
-    int need_rebuild = 0;
-    if (fd >= 0) {
-        struct stat sb;
-        char h[HDR_BYTES];
-        if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || read(fd, h, HDR_BYTES) != HDR_BYTES
-            || memcmp(h, hdr, HDR_BYTES) != 0) {
-            need_rebuild = 1;   /* another version, a torn header, not a file: start over */
-        } else {
-            off_t body = sb.st_size - HDR_BYTES;
-            if (body % REC_BYTES) { need_rebuild = 1; st->dropped++; }
-            rec buf[256];
-            ssize_t r;
-            size_t carry = 0;
-            while ((r = read(fd, (char *)buf + carry, sizeof buf - carry)) > 0) {
-                size_t have = carry + (size_t)r, nrec = have / REC_BYTES;
-                for (size_t i = 0; i < nrec; i++) {
-                    if (buf[i].magic != REC_MAGIC || buf[i].check != rec_check(&buf[i], c->sha)) {
-                        st->dropped++;
-                        need_rebuild = 1;
-                        continue;
-                    }
-                    if (insert(c, &buf[i]) != 0) { close(fd); goto oom; }
-                    st->loaded++;
-                }
-                carry = have - nrec * REC_BYTES;
-                memmove(buf, (char *)buf + nrec * REC_BYTES, carry);
-            }
-        }
-        close(fd);
-    } else {
-        need_rebuild = 1;   /* no file yet: create it */
-    }
-    if (need_rebuild) {
-        st->rebuilt = fd >= 0;
-        if (rebuild(c, hdr) != 0) {
+    /* Reading takes no lock (records are only appended, a rebuild is a
+     * rename), so a cache this process may not write is still used. */
+    fd = open_trusted(c, d);
+    if (fd == -2) goto fail;
+    int need = fd < 0 ? 2 : load(c, fd, hdr, st);
+    if (fd >= 0) close(fd);
+    if (need < 0) goto oom;
+    if (need == 0) {
+        c->fd = open(c->path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+        if (c->fd < 0 && !denied(errno)) {
             gb_diag_set(d, EX_CANTCREAT, c->path, 0, 0, "expected a writable oracle cache file, "
                         "found '%s'", strerror(errno));
             goto fail;
         }
+        if (c->fd < 0) c->ro_errno = errno;
+        st->readonly = c->fd < 0;
+        return c;
     }
-    c->fd = open(c->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+
+    /* To create or rebuild the file: under the lock, look again (another
+     * process may have done it meanwhile). */
+    lk = open(lockp, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (lk < 0) {
+        int e = errno;
+        if (e == ELOOP) UNTRUSTED(d, lockp, "lock file", "a symbolic link");
+        else if (denied(e) && need == 1)
+            gb_diag_set(d, EX_NOPERM, c->path, 0, 0, "expected an intact oracle cache file, found %s "
+                        "and no write access to rebuild it; it is ignored",
+                        st->dropped ? "torn or corrupt entries" : "another version");
+        else gb_diag_set(d, EX_CANTCREAT, lockp, 0, 0, "expected a lockable oracle cache file, found "
+                         "'%s'", strerror(e));
+        goto fail;
+    }
+    struct stat sb;
+    const char *bad;
+    if (fstat(lk, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        gb_diag_set(d, EX_CANTCREAT, lockp, 0, 0, "expected a regular lock file, found another kind");
+        goto fail;
+    }
+    if ((bad = trust_of(&sb, 0, why, sizeof why))) {   /* a lock others hold would block us */
+        UNTRUSTED(d, lockp, "lock file", bad);
+        goto fail;
+    }
+    if (flock(lk, LOCK_EX) != 0) {
+        gb_diag_set(d, EX_CANTCREAT, lockp, 0, 0, "expected a lockable oracle cache file, found '%s'",
+                    strerror(errno));
+        goto fail;
+    }
+    fd = open_trusted(c, d);
+    if (fd == -2) goto fail;
+    need = fd < 0 ? 2 : load(c, fd, hdr, st);
+    if (fd >= 0) close(fd);
+    if (need < 0) goto oom;
+    if (need) {
+        st->rebuilt = need == 1;
+        if (rebuild(c, hdr, d) != 0) goto fail;
+    }
+    c->fd = open(c->path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
     if (c->fd < 0) {
         gb_diag_set(d, EX_CANTCREAT, c->path, 0, 0, "expected a writable oracle cache file, found '%s'",
                     strerror(errno));
@@ -220,7 +351,7 @@ gb_ocache *gb_ocache_open(const char *dir, const char *map_sha, gb_model m, gb_o
 oom:
     gb_diag_set(d, EX_OSERR, c->path, 0, 0, "expected memory for the oracle cache, found none");
 fail:
-    close(lk);
+    if (lk >= 0) close(lk);
     gb_free(c->slot);
     gb_free(c);
     return NULL;
@@ -242,10 +373,12 @@ int gb_ocache_put(gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
     rec r = { sx, sy, gx, gy, (int32_t)straight, diag < 0 ? -1 : (int32_t)diag, 0, REC_MAGIC };
     r.check = rec_check(&r, c->sha);
     if (insert(c, &r) != 0) return -2;
-    if (c->fd < 0) return -1;
+    if (c->fd < 0) { errno = c->ro_errno ? c->ro_errno : EBADF; return -1; }
     if (write_all(c->fd, &r, REC_BYTES) != 0) {   /* one write of 32 bytes: atomic append */
+        c->ro_errno = errno;
         close(c->fd);
         c->fd = -1;
+        errno = c->ro_errno;
         return -1;
     }
     return 0;

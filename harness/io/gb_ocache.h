@@ -20,10 +20,20 @@
  * shards on one machine) can fill one file at once; a later record of a
  * key wins.  Opening a file whose header is not this version's, whose
  * length leaves a torn record, or that holds a corrupt record rebuilds it
- * (the good records, through a temp file and a rename, under an exclusive
- * flock of DIR/<file>.lock): nothing wrong is ever trusted.  A record
- * appended by another process to the file being replaced is lost, which
- * costs one recomputation, never a wrong answer.
+ * (the good records, through a fresh O_EXCL temp file and a rename, under
+ * an exclusive flock of DIR/<file>.lock): nothing wrong is ever trusted.
+ * A record appended by another process to the file being replaced is
+ * lost, which costs one recomputation, never a wrong answer.  Reading
+ * takes no lock, so a pre-filled cache this process cannot write is used
+ * read-only; the lock is taken only to create or rebuild the file.
+ *
+ * Trust (as ssh's StrictModes): the file, its lock, DIR and every folder
+ * above DIR must be owned by this user or root and writable by no other
+ * user (a folder above DIR may be when its sticky bit is set, as /tmp);
+ * links are never followed to the file or the lock.  Anything else is
+ * ignored: gb_ocache_open fails with EX_NOPERM and a message naming it,
+ * and the caller runs without the cache.  New folders are made 0755 and
+ * files 0644 (before the umask).
  *
  * The caller still checks every hit against the scenario's printed length
  * and recomputes on disagreement (gb_run.c), so a stale or wrong entry
@@ -46,6 +56,8 @@ typedef struct gb_ocache_stats {
     uint64_t loaded;     /* records read when opened */
     uint64_t dropped;    /* torn or corrupt records dropped (file rebuilt) */
     int rebuilt;         /* 1: the file was rebuilt (version, torn or corrupt) */
+    int readonly;        /* 1: opened for reading only (no write access): a put
+                            keeps its answer in memory and returns -1 */
 } gb_ocache_stats;
 
 /* The default cache directory: $XDG_CACHE_HOME/gridbench/oracle, else
@@ -55,8 +67,10 @@ int gb_ocache_default_dir(char *buf, size_t n);
 
 /* Open (creating DIR and the file as needed) the cache of the map whose
  * SHA-256 is map_sha (64 hex digits) under model m.  Returns the cache, or
- * NULL with *d filled (EX_CANTCREAT, EX_IOERR, EX_OSERR); *st (if not
- * NULL) says what was loaded, dropped or rebuilt. */
+ * NULL with *d filled: EX_NOPERM (something fails the trust rule, or a
+ * damaged file cannot be rebuilt for lack of write access), EX_CANTCREAT,
+ * EX_NOINPUT, EX_OSERR.  *st (if not NULL) says what was loaded, dropped
+ * or rebuilt, and whether the cache is read-only. */
 gb_ocache *gb_ocache_open(const char *dir, const char *map_sha, gb_model m, gb_ocache_stats *st,
                           gb_diag *d);
 
@@ -66,8 +80,9 @@ int gb_ocache_get(const gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_
                   int64_t *straight, int64_t *diag);
 
 /* Record an answer (diag < 0: unreachable) in memory and append it to the
- * file.  0, -1 when the append failed (the cache stays usable in
- * memory; the caller may warn), or -2 when memory ran out. */
+ * file.  0, -1 with errno set when the append failed or the cache is
+ * read-only (the cache stays usable in memory; the caller may warn), or
+ * -2 when memory ran out. */
 int gb_ocache_put(gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
                   int64_t straight, int64_t diag);
 

@@ -37,11 +37,6 @@
 
 /* Line gb_cursor over buf[0..len): no = number of lines returned so far. */
 /* How each length was printed, for the tolerance rule. */
-typedef struct lenfmt {
-    int sig;        /* significant digits printed (0 for a zero length) */
-    int exp;        /* decimal exponent of the leading significant digit */
-} lenfmt;
-
 typedef struct parser {
     const char *path;
     gb_cursor c;
@@ -50,7 +45,7 @@ typedef struct parser {
     size_t linelen;
     gb_scen *s;
     size_t cap;         /* capacity of s->q and fmt */
-    lenfmt *fmt;        /* parallel to s->q */
+    gb_lenfmt *fmt;        /* parallel to s->q */
 } parser;
 
 /* Fill the diagnostic (EX_DATAERR) at line:col of the current line, with
@@ -111,54 +106,63 @@ static int parse_int(parser *P, const gb_tok *t, const char *what, int min, int3
     return 0;
 }
 
-/* Length column: [0-9]+(\.[0-9]+)?; fills value, decimals and *f. */
-static int parse_length(parser *P, const gb_tok *t, double *value, int *decimals,
-                        lenfmt *f)
+/* A printed length, for both loaders of printed optima (.scen here, GPPC's
+ * dynamic scenarios in gb_gppcdyn.c): the grammar, the locale-proof
+ * conversion, and the digits the tolerance rule reads from the text. */
+int gb_len_parse(const char *s, size_t n, double *value, gb_lenfmt *f)
 {
-    char q[64];
-    gb_diag_quote(q, sizeof q, t->s, t->n);
     size_t i = 0, intlen, dot = 0;
-    while (i < t->n && t->s[i] >= '0' && t->s[i] <= '9') i++;
+    while (i < n && s[i] >= '0' && s[i] <= '9') i++;
     intlen = i;
     int ok = intlen > 0;
-    if (ok && i < t->n) {
+    if (ok && i < n) {
         dot = i;
-        ok = t->s[i] == '.';
-        for (i++; ok && i < t->n; i++) ok = t->s[i] >= '0' && t->s[i] <= '9';
-        ok = ok && t->n > dot + 1;
+        ok = s[i] == '.';
+        for (i++; ok && i < n; i++) ok = s[i] >= '0' && s[i] <= '9';
+        ok = ok && n > dot + 1;
     }
     char num[64];
-    if (ok && t->n >= sizeof num)
-        return fail(P, t->col, "expected optimal length of at most %zu characters, "
-                    "found %zu characters", sizeof num - 1, t->n);
-    if (!ok)
-        return fail(P, t->col,
-                    "expected optimal length as a non-negative decimal number, found %s", q);
-    int dec = intlen < t->n ? (int)(t->n - intlen - 1) : 0;
+    if (!ok) return -1;
+    if (n >= sizeof num) return -2;
+    f->decimals = intlen < n ? (int)(n - intlen - 1) : 0;
     /* Significant digits and the exponent of the leading one, from the text. */
     f->sig = 0;
     f->exp = 0;
-    for (size_t j = 0; j < t->n; j++) {
-        char ch = t->s[j];
+    for (size_t j = 0; j < n; j++) {
+        char ch = s[j];
         if (ch == '.') continue;
         if (f->sig == 0 && ch == '0') continue;
         if (f->sig == 0)
             f->exp = j < intlen ? (int)(intlen - 1 - j) : -(int)(j - intlen);
         f->sig++;
     }
-    memcpy(num, t->s, t->n);
-    num[t->n] = '\0';
+    memcpy(num, s, n);
+    num[n] = '\0';
     const char *radix = localeconv()->decimal_point;
-    if (radix && radix[0] && radix[0] != '.' && !radix[1] && dec > 0)
+    if (radix && radix[0] && radix[0] != '.' && !radix[1] && f->decimals > 0)
         num[intlen] = radix[0];
     char *end;
     errno = 0;
     double v = strtod(num, &end);
-    if (*end != '\0' || errno == ERANGE || !isfinite(v) || v < 0)
+    if (*end != '\0' || errno == ERANGE || !isfinite(v) || v < 0) return -1;
+    *value = v;
+    return 0;
+}
+
+/* Length column: [0-9]+(\.[0-9]+)?; fills value, decimals and *f. */
+static int parse_length(parser *P, const gb_tok *t, double *value, int *decimals,
+                        gb_lenfmt *f)
+{
+    char q[64];
+    gb_diag_quote(q, sizeof q, t->s, t->n);
+    int rc = gb_len_parse(t->s, t->n, value, f);
+    if (rc == -2)
+        return fail(P, t->col, "expected optimal length of at most %d characters, "
+                    "found %zu characters", 63, t->n);
+    if (rc)
         return fail(P, t->col,
                     "expected optimal length as a non-negative decimal number, found %s", q);
-    *value = v;
-    *decimals = dec;
+    *decimals = f->decimals;
     return 0;
 }
 
@@ -179,7 +183,7 @@ static int grow(parser *P)
     gb_query *q = gb_realloc(s->q, ncap * sizeof *q);
     if (!q) return out_of_memory(P, "the query array");
     s->q = q;
-    lenfmt *f = gb_realloc(P->fmt, ncap * sizeof *f);
+    gb_lenfmt *f = gb_realloc(P->fmt, ncap * sizeof *f);
     if (!f) return out_of_memory(P, "the query array");
     P->fmt = f;
     P->cap = ncap;
@@ -275,8 +279,13 @@ static double pow10i(int k)
     return k < 0 ? 1.0 / p : p;
 }
 
+double gb_len_tol_sig(const gb_lenfmt *f, int maxsig)
+{
+    return (f->sig == 0 ? pow10i(-maxsig) : pow10i(f->exp - maxsig + 1)) * (1 + 1e-9);
+}
+
 /* The tolerance rule of gb_scen.h. */
-static void set_tolerances(gb_scen *s, const lenfmt *f)
+static void set_tolerances(gb_scen *s, const gb_lenfmt *f)
 {
     int fixed = 1, maxsig = 0;
     for (size_t i = 0; i < s->n; i++) {
@@ -284,14 +293,8 @@ static void set_tolerances(gb_scen *s, const lenfmt *f)
         if (f[i].sig > maxsig) maxsig = f[i].sig;
     }
     for (size_t i = 0; i < s->n; i++) {
-        double tol;
-        if (fixed)
-            tol = pow10i(-s->q[i].decimals);
-        else if (f[i].sig == 0)
-            tol = pow10i(-maxsig);
-        else
-            tol = pow10i(f[i].exp - maxsig + 1);
-        s->q[i].tol = tol * (1 + 1e-9);
+        s->q[i].tol = fixed ? pow10i(-s->q[i].decimals) * (1 + 1e-9)
+                            : gb_len_tol_sig(&f[i], maxsig);
     }
 }
 

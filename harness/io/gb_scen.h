@@ -113,6 +113,25 @@ int gb_scen_check_map(const gb_scen *s, const gb_map *m, gb_diag *d);
  * EX_DATAERR as above, or EX_SOFTWARE when i >= s->n. */
 int gb_scen_check_query(const gb_scen *s, size_t i, const gb_map *m, gb_diag *d);
 
+/* How a length was printed, read from its text (the tolerance rule). */
+typedef struct gb_lenfmt {
+    int decimals;   /* digits after the '.' (0 without one) */
+    int sig;        /* significant digits printed (0 for a zero length) */
+    int exp;        /* decimal exponent of the leading significant digit */
+} gb_lenfmt;
+
+/* Parse the printed length s[0..n) (need not be NUL-terminated) with the
+ * grammar [0-9]+(\.[0-9]+)?, whatever the locale's radix.  0 with *value
+ * and *f filled; -1 when s is not of that grammar (signs, blanks,
+ * exponents, "inf" ...), -2 when it is longer than 63 characters.  Used
+ * by this loader and by GPPC's dynamic scenarios (gb_gppcdyn.h). */
+int gb_len_parse(const char *s, size_t n, double *value, gb_lenfmt *f);
+
+/* The significant-digit branch of the tolerance rule: one unit in the
+ * maxsig-th significant digit of a length printed as *f (10^-maxsig for
+ * a zero length), times (1 + 1e-9). */
+double gb_len_tol_sig(const gb_lenfmt *f, int maxsig);
+
 /* Write *s as "version 1" then one line per query, 9 tab-separated
  * columns, map column = map_field, length printed "%.8f" (always with a
  * '.' radix), LF line ends; through a temporary "<path>.tmp.<pid>" renamed

@@ -11,6 +11,8 @@
  */
 #include "gb_exec.h"
 
+#include <string.h>
+
 static gb_queue_kind queue_of(const gb_pair *p)
 {
     return p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;

@@ -112,6 +112,12 @@ struct gb_ext {
 };
 
 /* Every open driver of this process (strays are attributed against it). */
+
+/* Said after "found nothing": the usual cause is an answer sitting in the
+ * solver's stdout buffer, which a pipe makes block-buffered. */
+#define NO_FLUSH_HINT "; is the solver's stdout flushed after each line? On a pipe it is " \
+                      "block-buffered: fflush(stdout), print(..., flush=True), std::endl"
+
 static gb_ext *live_head;
 
 static const char *const status_names[GB_EXT_NSTATUS] = {
@@ -849,8 +855,9 @@ static int send_map(gb_ext *e, const char *what, char *err, size_t errsz)
                              : "end of output", had ? " after " : "", had ? q : "", how);
     } else if (r == RL_TIMEOUT) {
         end_child(e, 0, NULL, 0);
-        set_msg(err, errsz, "expected 'ready' after %s within %d ms, found %s%s (solver was killed)",
-                what, e->start_ms, had ? "the partial line " : "nothing", had ? q : "");
+        set_msg(err, errsz, "expected 'ready' after %s within %d ms, found %s%s (solver was killed)%s",
+                what, e->start_ms, had ? "the partial line " : "nothing", had ? q : "",
+                had ? "" : NO_FLUSH_HINT);
     } else if (r == RL_LONG) {
         end_child(e, 0, NULL, 0);
         set_msg(err, errsz, "expected 'ready' after %s, found a line longer than %zu bytes "
@@ -1134,8 +1141,8 @@ gb_ext_status gb_ext_query(gb_ext *e, long id, gb_xy s, gb_xy t, gb_ext_answer *
                     had ? " after " : "", had ? q : "");
     case RL_TIMEOUT:
         return fail(e, a, GB_EXT_TIMEOUT, 0, t0, "query %ld: expected an answer within %d ms, "
-                    "found %s%s", id, e->max_ms, had ? "the partial line " : "nothing",
-                    had ? q : "");
+                    "found %s%s%s", id, e->max_ms, had ? "the partial line " : "nothing",
+                    had ? q : "", had ? "" : NO_FLUSH_HINT);
     case RL_MEMLIMIT:
         return fail(e, a, GB_EXT_LIMIT, 0, t0, "query %ld: expected the solver to stay within "
                     "%llu bytes of memory, found it resident in more", id,

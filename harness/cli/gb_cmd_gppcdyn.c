@@ -1,0 +1,260 @@
+/*
+ * gb_cmd_gppcdyn.c -- `gridbench gppc-dynamic`: replay GPPC's dynamic
+ * scenarios (gb_gppcdyn.h: version 2, a patch file, P and Q commands)
+ * through gridbench's solvers, every answer checked against Dijkstra on
+ * the map of its batch, one row of `gridbench run`'s CSV (gb_rows.h) per
+ * query and pair.
+ *
+ * A subcommand of its own, not `dynamic --gppc`: `dynamic` replays an
+ * agent that walks and replans with D* Lite, one agent row per query, and
+ * its -q is --quiet; this one answers batches of independent queries
+ * with any solvers (-s) on any queues (-q) and writes `run`'s rows, so
+ * `summary`, `report` and `compare` read its output unchanged.
+ *
+ * The replay is gb_gppcreplay.h's; this file reads options and files and
+ * writes the CSV through a temporary file renamed at the end.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gb_cmd.h"
+#include "gb_gppcdyn.h"
+#include "gb_gppcreplay.h"
+#include "gb_rows.h"
+#include "gb_search.h"
+
+#define CMD "gridbench gppc-dynamic"
+#define MAX_PAIRS 256
+
+enum { OPT_QUIET = 256 };
+
+static const gb_opt gppcdyn_opts[] = {
+    { 'o', 'o', "out", "FILE", "CSV output, the columns of `gridbench run` (temporary file, then "
+      "renamed)" },
+    { 's', 's', "solver", "LIST", "solvers besides dijkstra and astar-octile, which always run: "
+      "names of `gridbench list`, comma-separated, repeatable, or all" },
+    { 'q', 'q', "queue", "LIST", "queues, comma-separated, repeatable, or all (default bheap); "
+      "solvers without a queue run once" },
+    { 'n', 'n', "max-queries", "N", "answer at most the first N queries of each file" },
+    { OPT_QUIET, 0, "quiet", NULL, "no progress on stderr" },
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+const gb_cmd_doc gb_doc_gppcdyn = {
+    "gppc-dynamic", "[OPTIONS] --out FILE.csv SCEN...",
+    "replay GPPC's dynamic scenarios (patches between query batches), every answer checked",
+    "Replay the dynamic track of the Grid-based Path Planning Competition (startkit-dynamic): a "
+    "'version 2' scenario with a patch file, whose P commands rewrite rectangles of a map that "
+    "starts all passable and whose Q commands are queries answered on the map as it then is "
+    "(docs/dynamic.md, \"GPPC's dynamic format\").\n\n"
+    "Every query runs on every solver x queue pair and on Dijkstra; each path is validated on the "
+    "current map and its cost judged against Dijkstra's, with the statuses of `gridbench run`. "
+    "A printed length that disagrees with Dijkstra (within its printed precision; -1 is \"no "
+    "path\") makes the rows scen_mismatch: the scenario's fault, not the solver's. Solvers with "
+    "per-map tables (jps+, sg, sg-tl, sg-tl-dt, hpa) rebuild them after each patch; the rebuild "
+    "time is the prep_ns column.",
+    gppcdyn_opts,
+    "The patch file is found beside the scenario unless its name is absolute. The map column is "
+    "the scenario's base name.",
+    "gridbench gppc-dynamic --out dyn.csv -s jps+,sg-tl -q bheap,bucket arena2.scen",
+    "0 every answer checked; 1 a solver failure (invalid_path, suboptimal, false_unreachable); 64 "
+    "bad usage; 65 bad input; 66 missing input; 71 out of memory; 73/74 cannot write."
+};
+
+/* One row to the CSV; failures and mismatches also to stderr. */
+typedef struct sink_ctx {
+    FILE *f;
+} sink_ctx;
+
+static int write_row(void *arg, const gb_row *row, const char *msg)
+{
+    sink_ctx *c = arg;
+    gb_row_write(c->f, row);
+    if (msg[0])
+        fprintf(stderr, CMD ": %s:%ld: %s%s%s%s%s: %s\n", row->scen, row->line, row->status,
+                strcmp(row->status, "scen_mismatch") ? " on " : "",
+                strcmp(row->status, "scen_mismatch") ? row->solver : "",
+                strcmp(row->status, "scen_mismatch") ? "/" : "",
+                strcmp(row->status, "scen_mismatch") ? row->queue : "", msg);
+    return 0;
+}
+
+/* Add solver name with every queue to p (deduplicated).  0 or EX_USAGE. */
+static int add_solver(const char *name, const int *qs, int nq, gb_gppcrep_pair *p, int *np)
+{
+    gb_gppcrep_pair x;
+    char err[256];
+    memset(&x, 0, sizeof x);
+    if (gb_solver_parse(name, &x.spec, err, sizeof err) != 0) {
+        fprintf(stderr, CMD ": --solver: %s\n", err);
+        return EX_USAGE;
+    }
+    if (gb_solver_unsupported(&x.spec, GB_MODEL_8_NOCUT, err, sizeof err)) {
+        fprintf(stderr, CMD ": --solver: expected a solver that runs under GPPC's model 8-nocut, "
+                "found '%s' (%s)\n", name, err);
+        return EX_USAGE;
+    }
+    int uses = gb_solver_uses_queue(&x.spec);
+    for (int i = 0; i < (uses ? nq : 1); i++) {
+        x.queue = (gb_queue_kind)(uses ? qs[i] : GB_Q_BHEAP);
+        int dup = 0;
+        for (int k = 0; k < *np && !dup; k++)
+            dup = strcmp(p[k].spec.name, x.spec.name) == 0 && p[k].queue == x.queue;
+        if (dup) continue;
+        if (*np >= MAX_PAIRS) {
+            fprintf(stderr, CMD ": expected at most %d solver x queue pairs, found more\n",
+                    MAX_PAIRS);
+            return EX_USAGE;
+        }
+        p[(*np)++] = x;
+    }
+    return 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+int gb_cmd_gppc_dynamic(int argc, char **argv)
+{
+    const char *out = NULL, *arg;
+    char *slist[32], *qlist[32];
+    int ns = 0, nql = 0, quiet = 0, c;
+    long maxq = 0;
+    gb_opt_parser op;
+    if (gb_opt_begin(&op, &gb_doc_gppcdyn) != 0) return EX_OSERR;
+    while ((c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
+        switch (c) {
+        case 'o': out = arg; break;
+        case 's':
+        case 'q':
+            if ((c == 's' ? ns : nql) >= 32) {
+                gb_opt_end(&op);
+                fprintf(stderr, CMD ": expected at most 32 --%s options, found more\n",
+                        c == 's' ? "solver" : "queue");
+                return EX_USAGE;
+            }
+            if (c == 's') slist[ns++] = (char *)arg;
+            else qlist[nql++] = (char *)arg;
+            break;
+        case 'n': {
+            char *end;
+            maxq = strtol(arg, &end, 10);
+            if (*end || end == arg || maxq < 1 || arg[0] < '0' || arg[0] > '9') {
+                gb_opt_end(&op);
+                fprintf(stderr, CMD ": --max-queries: expected a positive integer, found '%s'\n",
+                        arg);
+                return EX_USAGE;
+            }
+            break;
+        }
+        case OPT_QUIET: quiet = 1; break;
+        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_gppcdyn, stdout); return 0;
+        default: gb_opt_end(&op); return EX_USAGE;   /* gb_opt_next said why */
+        }
+    }
+    gb_opt_end(&op);
+    if (!out || !out[0]) {
+        fprintf(stderr, CMD ": expected --out FILE, found none (see `" CMD " --help`)\n");
+        return EX_USAGE;
+    }
+    if (optind >= argc) {
+        fprintf(stderr, CMD ": expected one or more GPPC dynamic scenarios, found none\n");
+        return EX_USAGE;
+    }
+    /* queues, then pairs: dijkstra and astar-octile first, then -s in order */
+    int qs[GB_Q_COUNT], nq = 0;
+    for (int i = 0; i < nql; i++) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", qlist[i]);
+        for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+            int all = strcmp(tok, "all") == 0, q = all ? 0 : gb_queue_from_name(tok);
+            if (q < 0) {
+                char names[512];
+                gb_queue_names(names, sizeof names);
+                fprintf(stderr, CMD ": --queue: expected one of %s or all, found '%s'\n", names,
+                        tok);
+                return EX_USAGE;
+            }
+            for (int k = all ? 0 : q; k <= (all ? GB_Q_COUNT - 1 : q); k++) {
+                int dup = 0;
+                for (int j = 0; j < nq; j++) dup |= qs[j] == k;
+                if (!dup) qs[nq++] = k;
+            }
+        }
+    }
+    if (nq == 0) qs[nq++] = GB_Q_BHEAP;
+    static gb_gppcrep_pair pairs[MAX_PAIRS];
+    int np = 0, rc = add_solver("dijkstra", qs, nq, pairs, &np);
+    if (!rc) rc = add_solver("astar-octile", qs, nq, pairs, &np);
+    for (int i = 0; i < ns && !rc; i++) {
+        char *save = NULL;
+        for (char *tok = strtok_r(slist[i], ",", &save); tok && !rc;
+             tok = strtok_r(NULL, ",", &save)) {
+            if (strcmp(tok, "all") != 0) { rc = add_solver(tok, qs, nq, pairs, &np); continue; }
+            const char *name;
+            for (int k = 0; (name = gb_solver_all(k)) != NULL && !rc; k++) {
+                gb_solver_spec sp;
+                char err[256];
+                if (gb_solver_parse(name, &sp, err, sizeof err) == 0
+                    && !gb_solver_unsupported(&sp, GB_MODEL_8_NOCUT, err, sizeof err))
+                    rc = add_solver(name, qs, nq, pairs, &np);
+            }
+        }
+    }
+    if (rc) return rc;
+
+    gb_diag d;
+    gb_diag_clear(&d);
+    if (gb_out_check(out, argv + optind, argc - optind, &d) != 0) {
+        fputs(CMD ": ", stderr);
+        gb_diag_print(&d, stderr);
+        return d.code;
+    }
+    char tmp[4200];
+    FILE *f = gb_tmp_open(out, tmp, sizeof tmp, &d);
+    if (!f) { fputs(CMD ": ", stderr); gb_diag_print(&d, stderr); return d.code; }
+    fprintf(f, "%s\n", gb_rows_header());
+    sink_ctx ctx = { f };
+    long rows = 0, failed = 0, mismatch = 0, queries = 0;
+    for (int i = optind; i < argc && rc == 0; i++) {
+        gb_gppcdyn s;
+        rc = gb_gppcdyn_load(argv[i], &s, &d);
+        if (rc) break;
+        if (!quiet)
+            fprintf(stderr, CMD ": %s: %ld x %ld map, %zu patches, %zu queries, %d pairs\n",
+                    argv[i], (long)s.width, (long)s.height, s.npatch, s.nquery, np);
+        gb_gppcrep_sum sum;
+        rc = gb_gppcrep_run(&s, base_name(argv[i]), pairs, np, maxq, write_row, &ctx, &sum, &d);
+        if (!quiet && !rc)
+            fprintf(stderr, CMD ": %s: %ld queries, %ld patches (%lld cells flipped), table "
+                    "rebuilds %.3f ms, %ld failures, %ld scenario mismatches\n", argv[i],
+                    sum.queries, sum.patches, (long long)sum.cells_changed,
+                    (double)sum.rebuild_ns / 1e6, sum.failed, sum.mismatch);
+        rows += sum.rows;
+        failed += sum.failed;
+        mismatch += sum.mismatch;
+        queries += sum.queries;
+        gb_gppcdyn_free(&s);
+    }
+    if (rc) {
+        gb_tmp_abort(f, tmp);
+        fputs(CMD ": ", stderr);
+        gb_diag_print(&d, stderr);
+        return rc;
+    }
+    if (gb_tmp_commit(f, tmp, out, &d) != 0) {
+        fputs(CMD ": ", stderr);
+        gb_diag_print(&d, stderr);
+        return d.code;
+    }
+    if (!quiet)
+        fprintf(stderr, CMD ": wrote %s: %ld rows, %ld queries, %ld failures, %ld scenario "
+                "mismatches\n", out, rows, queries, failed, mismatch);
+    return failed ? 1 : 0;
+}
