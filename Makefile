@@ -275,11 +275,13 @@ clean:
 FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := map scen solve journal dyn
+FUZZ_TARGETS := map scen solve journal dyn merge
 FUZZ_FLAGS   := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1
 FUZZ_LIB_SRC := $(SOLVER_SRC) harness/core/gb_diag.c harness/io/gb_map.c harness/io/gb_scen.c \
                 harness/check/gb_validate.c harness/check/gb_anyangle.c harness/io/gb_journal.c \
-                harness/core/gb_status.c harness/io/gb_dynscen.c harness/run/gb_dynreplay.c
+                harness/core/gb_status.c harness/io/gb_dynscen.c harness/run/gb_dynreplay.c \
+                harness/io/gb_shard.c harness/io/gb_rows.c harness/core/gb_csv.c \
+                harness/core/gb_sha256.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 

@@ -8,6 +8,7 @@
  *   int gb_fuzz_solve(const uint8_t *data, size_t size);
  *   int gb_fuzz_journal(const uint8_t *data, size_t size);
  *   int gb_fuzz_dyn(const uint8_t *data, size_t size);
+ *   int gb_fuzz_merge(const uint8_t *data, size_t size);
  *
  * Each returns 0 when every invariant held, otherwise a nonzero code and a
  * message in gb_fuzz_msg (what failed, with the actual values).  The fuzz
@@ -98,6 +99,19 @@
  *   step counts; every move goes to the next cell of the last plan; the
  *   row's plans and steps equal what the observer saw; and after each
  *   query the map is the file's again, cell for cell.
+ *
+ * gb_fuzz_merge: data is up to GB_FUZZ_MSHARDS shards for `gridbench
+ *   merge`, as parts separated by lines "%%": manifest 0, CSV 0, manifest
+ *   1, CSV 1, ... (a part that is not there is a file that is not there),
+ *   written to a private temp folder and merged with gb_shard_merge() into
+ *   a memory stream.
+ *   On failure: a well-formed diagnostic (as for maps, code 65, 66 or 71)
+ *   and nothing written.
+ *   On success: the output is the rows header and sum.rows rows, each of
+ *   the run's columns and kinds (gb_rows_split), sum.rows = sum.queries x
+ *   the manifests' pairs, the statuses counted add up to sum.rows; with one
+ *   shard the output is that CSV byte for byte; merging the shards again
+ *   in reverse order writes the same bytes.
  */
 #ifndef GB_FUZZ_CHECKS_H
 #define GB_FUZZ_CHECKS_H
@@ -110,6 +124,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gb_alloc.h"
@@ -120,8 +135,10 @@
 #include "gb_grid.h"
 #include "gb_journal.h"
 #include "gb_map.h"
+#include "gb_rows.h"
 #include "gb_scen.h"
 #include "gb_search.h"
+#include "gb_shard.h"
 #include "gb_validate.h"
 
 /* What the last failing check found ("" after a pass). */
@@ -631,7 +648,7 @@ __attribute__((unused)) static int gb_fuzz_solve(const uint8_t *data, size_t siz
 
 /* ---- run journal ------------------------------------------------------ */
 
-#define GB_FUZZ_JMAGIC "# gridbench run journal v1 "   /* gb_journal.c's MAGIC */
+#define GB_FUZZ_JMAGIC "# gridbench run journal v2 "   /* gb_journal.c's MAGIC */
 #define GB_FUZZ_JFP "fz 2 pairs"
 #define GB_FUZZ_JHDR "map,scen,line,queue"
 #define GB_FUZZ_JPAIRS 2
@@ -705,7 +722,7 @@ __attribute__((unused)) static int gb_fuzz_journal(const uint8_t *data, size_t s
     }
     {
         long ndone = j.ndone;
-        gb_journal_query q0 = { 0, 0, NULL, NULL, NULL };
+        gb_journal_query q0 = { 0, 0, NULL, NULL, NULL, NULL, 0, 0 };
         uint8_t st0 = 0;
         uint64_t ex0 = 0;
         int64_t ns0 = 0;
@@ -756,8 +773,7 @@ __attribute__((unused)) static int gb_fuzz_journal(const uint8_t *data, size_t s
         int64_t ns[2] = { -(int64_t)size, INT64_MAX };
         long line = (long)(size * 7);
         int scen_ok = (int)(size & 1);
-        fputs("r1\nr2\n", j.f);
-        if (gb_journal_commit(&j, ndone, line, scen_ok, st, ex, ns, &d) != 0) {
+        if (gb_journal_commit(&j, ndone, line, scen_ok, st, ex, ns, "r1\nr2\n", 6, &d) != 0) {
             gb_journal_close(&j);
             rc = fz_fail(98, "journal: commit failed: %s", d.msg);
             goto done;
@@ -1115,6 +1131,140 @@ __attribute__((unused)) static int gb_fuzz_dyn(const uint8_t *data, size_t size)
     gb_dynscen_free(&s);
     if (!rc && (s.q || s.ev || s.cell || s.map_field))
         rc = fz_fail(130, "dyn: gb_dynscen_free left pointers set");
+    return rc;
+}
+
+/* ---- shard merge ------------------------------------------------------ */
+
+#define GB_FUZZ_MSHARDS 4
+
+/* 1 when the last gb_fuzz_merge input merged (0: refused). */
+static int gb_fuzz_merged;
+
+/* The private folder of gb_fuzz_merge (in /dev/shm when there is one:
+ * each input creates and removes files), emptied between inputs and
+ * removed at exit. */
+static char fz_mdir[64];
+static void fz_mdir_empty(void)
+{
+    char p[128];
+    for (int i = 0; fz_mdir[0] && i < GB_FUZZ_MSHARDS; i++) {
+        snprintf(p, sizeof p, "%s/s%d.csv", fz_mdir, i);
+        unlink(p);
+        snprintf(p, sizeof p, "%s/s%d.csv.shard", fz_mdir, i);
+        unlink(p);
+    }
+}
+static void fz_mdir_remove(void)
+{
+    fz_mdir_empty();
+    if (fz_mdir[0]) rmdir(fz_mdir);
+}
+
+/* Merge csv[0..n) (reversed when rev) into a fresh buffer *o of *olen bytes. */
+static int fz_merge(char **csv, int n, int rev, char **o, size_t *olen, gb_shard_summary *sum,
+                    gb_diag *d)
+{
+    char *v[GB_FUZZ_MSHARDS];
+    for (int i = 0; i < n; i++) v[i] = csv[rev ? n - 1 - i : i];
+    *o = NULL;
+    *olen = 0;
+    FILE *f = open_memstream(o, olen);
+    if (!f) return -1;
+    int rc = gb_shard_merge(v, n, f, sum, d);
+    fclose(f);
+    return rc;
+}
+
+static int gb_fuzz_merge(const uint8_t *data, size_t size)
+{
+    gb_fuzz_msg[0] = '\0';
+    gb_fuzz_merged = 0;
+    if (!fz_mdir[0]) {
+        struct stat st;
+        snprintf(fz_mdir, sizeof fz_mdir, "%s/gbfuzz-merge.XXXXXX",
+                 stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0
+                 ? "/dev/shm" : "/tmp");
+        if (!mkdtemp(fz_mdir)) { fz_mdir[0] = '\0'; return fz_fail(140, "merge: mkdtemp failed"); }
+        atexit(fz_mdir_remove);
+    }
+    fz_mdir_empty();
+    /* the parts: manifest 0, CSV 0, manifest 1, ... separated by "%%" lines */
+    const char *b = (const char *)data;
+    size_t at = 0;
+    int part = 0;
+    char *csv[GB_FUZZ_MSHARDS];
+    static char names[GB_FUZZ_MSHARDS][96];
+    const char *one = NULL;   /* CSV 0's bytes, for the one-shard property */
+    size_t one_len = 0;
+    while (part < 2 * GB_FUZZ_MSHARDS && at <= size) {
+        size_t e = at;
+        while (e < size && !(b[e] == '%' && e + 2 < size && b[e + 1] == '%' && b[e + 2] == '\n'
+                             && (e == 0 || b[e - 1] == '\n')))
+            e++;
+        int sh = part / 2;
+        snprintf(names[sh], sizeof names[sh], "%s/s%d.csv", fz_mdir, sh);
+        csv[sh] = names[sh];
+        char p[128];
+        snprintf(p, sizeof p, "%s%s", names[sh], part % 2 ? "" : ".shard");
+        FILE *f = fopen(p, "wb");
+        if (!f || fwrite(b + at, 1, e - at, f) != e - at || fclose(f) != 0)
+            return fz_fail(141, "merge: cannot write %s", p);
+        if (part == 1) { one = b + at; one_len = e - at; }
+        part++;
+        if (e >= size) break;
+        at = e + 3;
+    }
+    int n = (part + 1) / 2;
+    gb_shard_summary sum;
+    gb_diag d;
+    char *o = NULL;
+    size_t olen = 0;
+    int rc = fz_merge(csv, n, 0, &o, &olen, &sum, &d);
+    if (rc < 0) return fz_fail(142, "merge: open_memstream failed");
+    if (rc) {
+        gb_diag c = d;
+        int code = rc == EX_NOINPUT ? EX_DATAERR : rc;
+        if (rc == EX_NOINPUT) c.code = EX_DATAERR;
+        rc = fz_check_diag("merge", code, &c);
+        if (!rc && olen) rc = fz_fail(143, "merge: refused, and wrote %zu bytes", olen);
+        free(o);
+        return rc;
+    }
+    gb_fuzz_merged = 1;
+    /* the output: the header and sum.rows checked rows */
+    const char *hdr = gb_rows_header();
+    size_t hl = strlen(hdr);
+    uint64_t rows = 0, st = 0;
+    for (int k = 0; k < GB_ROW_NSTATUS; k++) st += sum.status[k];
+    if (olen < hl + 1 || memcmp(o, hdr, hl) != 0 || o[hl] != '\n') rc = fz_fail(144, "merge: no header");
+    for (size_t i = hl + 1; !rc && i < olen; rows++) {
+        size_t e = i;
+        int q = 0;
+        while (e < olen && (o[e] != '\n' || q)) q ^= o[e++] == '"';
+        char why[160];
+        if (e >= olen) rc = fz_fail(145, "merge: a last row without its newline");
+        else if (gb_rows_split(o + i, e - i, gb_rows_kinds(), NULL, why, sizeof why) != 0)
+            rc = fz_fail(146, "merge: row %llu of the output: %s", (unsigned long long)rows, why);
+        i = e + 1;
+    }
+    if (!rc && (rows != sum.rows || st != sum.rows || sum.shards != n))
+        rc = fz_fail(147, "merge: %llu rows written, summary %llu rows, %llu statuses, %d shards of %d",
+                     (unsigned long long)rows, (unsigned long long)sum.rows,
+                     (unsigned long long)st, sum.shards, n);
+    if (!rc && n == 1 && (olen != one_len || memcmp(o, one, olen) != 0))
+        rc = fz_fail(148, "merge: one shard, and the output is not its CSV (%zu, %zu bytes)", olen, one_len);
+    if (!rc && n > 1) {
+        char *o2 = NULL;
+        size_t l2 = 0;
+        gb_shard_summary s2;
+        int rc2 = fz_merge(csv, n, 1, &o2, &l2, &s2, &d);
+        if (rc2 != 0 || l2 != olen || memcmp(o2, o, olen) != 0)
+            rc = fz_fail(149, "merge: the shards in reverse order give %d, %zu bytes (first: %zu)", rc2,
+                         l2, olen);
+        free(o2);
+    }
+    free(o);
     return rc;
 }
 

@@ -4,7 +4,7 @@
 #
 #   fuzz/run.sh BUILD_DIR SECONDS TARGET...
 #
-# For each target t (map, scen, solve, journal, dyn), one after the other:
+# For each target t (map, scen, solve, journal, dyn, merge), one after the other:
 #   - the corpus is a fresh temporary copy of fuzz/corpus/t (new inputs go
 #     there, so the repository corpus never changes); for map and scen the
 #     Moving AI files under $GB_SHARED (default ../shared/movingai) are
@@ -17,7 +17,7 @@
 # At the end: one line per target with its executions and new artifacts.
 # Exit status 1 when any target crashed or left an artifact, else 0.
 #
-# Environment: FUZZ_MAXLEN_map/_scen/_solve/_journal/_dyn, FUZZ_TIMEOUT (seconds per
+# Environment: FUZZ_MAXLEN_map/_scen/_solve/_journal/_dyn/_merge, FUZZ_TIMEOUT (seconds per
 # input, default 25), FUZZ_ARGS (extra libFuzzer flags), GB_SHARED.
 set -u
 
@@ -51,6 +51,7 @@ for t in "$@"; do
         solve) maxlen=${FUZZ_MAXLEN_solve:-160}; ext= ;;
         journal) maxlen=${FUZZ_MAXLEN_journal:-2048}; ext= ;;
         dyn)   maxlen=${FUZZ_MAXLEN_dyn:-2048};  ext= ;;
+        merge) maxlen=${FUZZ_MAXLEN_merge:-4096}; ext= ;;
         *)     echo "fuzz/run.sh: unknown target '$t'" >&2; exit 64 ;;
     esac
     work=$(mktemp -d "${TMPDIR:-/tmp}/gbfuzz-$t.XXXXXX")

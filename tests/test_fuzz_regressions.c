@@ -6,7 +6,7 @@
  *   fuzz/regressions/T/   inputs the fuzzers saved (crash-..., leak-..., ...)
  *   fuzz/corpus/T/        the hand-written seeds
  *
- * for T = map, scen, solve, journal, dyn; every regular file not starting with '.' is
+ * for T = map, scen, solve, journal, dyn, merge; every regular file not starting with '.' is
  * read into a buffer of exactly its size (no NUL after it, as libFuzzer
  * passes it) and must make gb_fuzz_T() return 0.  Under `make check` the
  * sanitizers watch the same runs.  Paths are relative to the repository
@@ -106,6 +106,30 @@ GB_TEST(fuzz_regressions, dyn_inputs_keep_the_loader_invariants_and_round_trip)
     replay_target("dyn", gb_fuzz_dyn);
 }
 
+GB_TEST(fuzz_regressions, merge_inputs_merge_whole_or_are_refused_with_nothing_written)
+{
+    replay_target("merge", gb_fuzz_merge);
+    /* the seeds named ok-* merge, the others are refused: both paths are fuzzed */
+    DIR *dir = opendir("fuzz/corpus/merge");
+    cr_assert_not_null(dir);
+    struct dirent *e;
+    int ok = 0;
+    while ((e = readdir(dir)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        char path[600];
+        size_t size;
+        snprintf(path, sizeof path, "fuzz/corpus/merge/%s", e->d_name);
+        uint8_t *buf = read_exact(path, &size);
+        cr_expect_eq(gb_fuzz_merge(buf, size), 0, "%s: %s", path, gb_fuzz_msg);
+        int want = strncmp(e->d_name, "ok-", 3) == 0;
+        cr_expect_eq(gb_fuzz_merged, want, "%s: expected it %s", path, want ? "merged" : "refused");
+        ok += want;
+        free(buf);
+    }
+    closedir(dir);
+    cr_expect_geq(ok, 2, "expected seeds that merge in fuzz/corpus/merge, found %d", ok);
+}
+
 /* The dynamic check fires on a broken scenario: an event cell moved onto
  * the goal it blocks, and an event count that does not add up. */
 GB_TEST(fuzz_regressions, dyn_check_detects_a_blocked_goal_and_lost_events)
@@ -131,7 +155,7 @@ GB_TEST(fuzz_regressions, dyn_check_detects_a_blocked_goal_and_lost_events)
  * run killed during its first query must keep its two header lines. */
 GB_TEST(fuzz_regressions, journal_check_sees_what_resume_kept)
 {
-    static const char j[] = "# gridbench run journal v1 fz 2 pairs\nmap,scen,line,queue\na,b,1,x\n";
+    static const char j[] = "# gridbench run journal v2 fz 2 pairs\nmap,scen,line,queue\na,b,1,x\n";
     cr_expect_eq(gb_fuzz_journal((const uint8_t *)j, sizeof j - 1), 0, "%s", gb_fuzz_msg);
     cr_expect_eq(fz_journal_commits(j, sizeof j - 1), 0);
     cr_expect_eq(fz_journal_commits(j + 10, sizeof j - 11), -1);   /* no header lines */

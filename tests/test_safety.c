@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "gb_diag.h"
+#include "gb_rows.h"
 
 static char out[65536];
 #define SC "datasets/default/maze128-2-1.map.scen"
@@ -179,6 +180,83 @@ GB_TEST(safety, resume_refuses_changed_inputs_and_edited_rows)
     cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
     cr_assert(strstr(out, "10 queries done before") != NULL, "%s", out);
     cr_assert(strstr(out, "m.scen:12:") != NULL, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
+/* #26: a journal's rows edited by hand were resumed into the CSV. */
+GB_TEST(safety, resume_refuses_rows_edited_by_hand_and_old_journals)
+{
+    char d[64];
+    mk(d, sizeof d);
+    make_journal(d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp %s/q.csv.partial %s/keep", d, d), 0);
+    /* a status changed into another status: the query's digest differs */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "sed '4s/,ok,/,suboptimal,/' %s/keep >%s/q.csv.partial", d, d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
+    cr_assert(strstr(out, "q.csv.partial:3: error: expected the rows of query 0 as the run wrote them "
+                          "(sha256:") != NULL, "%s", out);
+    cr_assert(strstr(out, "the journal was edited or damaged; rerun with --fresh") != NULL, "%s", out);
+    /* the same with the digest forged: the "#=" line's status differs */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && sed '4s/,ok,/,suboptimal,/' keep >j && "
+                    "h=$(sed -n 3,4p j | sha256sum | cut -c1-64) && sed \"5s/sha256:.*/sha256:$h/\" j >q.csv.partial",
+                    d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
+    cr_assert(strstr(out, "q.csv.partial:4: error: expected row 2 of query 0 to be m.scen line 2, solver jps, "
+                          "queue bheap, status ok (its '#=' line), found another status: the journal was "
+                          "edited; rerun with --fresh") != NULL, "%s", out);
+    /* query 0's rows replaced by query 1's, digest forged: another query */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && sed -n 6,7p keep >r && sed -e '3,4d' -e '2r r' keep >j && "
+                    "h=$(sed -n 3,4p j | sha256sum | cut -c1-64) && sed \"5s/sha256:.*/sha256:$h/\" j >q.csv.partial",
+                    d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
+    cr_assert(strstr(out, "q.csv.partial:3: error: expected row 1 of query 0 to be m.scen line 2, solver "
+                          "dijkstra, queue bheap, status ok (its '#=' line), found another query") != NULL,
+              "%s", out);
+    /* the pairs of a query swapped, digest forged: another pair */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && sed -e '3{h;d}' -e '4G' keep >j && "
+                    "h=$(sed -n 3,4p j | sha256sum | cut -c1-64) && sed \"5s/sha256:.*/sha256:$h/\" j >q.csv.partial",
+                    d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
+    cr_assert(strstr(out, "q.csv.partial:3: error: expected row 1 of query 0") != NULL, "%s", out);
+    cr_assert(strstr(out, "found another pair") != NULL, "%s", out);
+    /* a field added to a row (the old row check stopped counting at the last column) */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "sed '3s/$/,1/' %s/keep >%s/q.csv.partial", d, d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
+    char w[160];
+    snprintf(w, sizeof w, "q.csv.partial:3: error: expected a row of this run, expected %d fields, found "
+             "more than %d", GB_ROWS_NCOL, GB_ROWS_NCOL);
+    cr_assert(strstr(out, w) != NULL, "%s", out);
+    /* a journal of an earlier version: no digests, start over */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "sed '1s/ v2 / v1 /' %s/keep >%s/q.csv.partial && cp %s/q.csv.partial %s/k1",
+                    d, d, d, d), 0);
+    cr_assert_eq(gb_test_sh(out, sizeof out, RESUME_CMD, d, gb_test_bin(), "--resume"), 65, "%s", out);
+    cr_assert(strstr(out, "q.csv.partial:1: error: expected a journal of this gridbench (v2), found one of an "
+                          "earlier version (v1, no digests of its rows): rerun without --resume to start over "
+                          "with --fresh") != NULL, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cmp %s/q.csv.partial %s/k1", d, d), 0, "the journal changed: %s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
+/* #26: a FILE.partial that is no journal was deleted by a new run. */
+GB_TEST(safety, a_file_at_the_journal_path_that_is_no_journal_is_left_alone)
+{
+    char d[64];
+    mk(d, sizeof d);
+    const char *modes[] = { "", "--fresh", "--resume" };
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(gb_test_sh(out, sizeof out, "printf 'my notes\\n' >%s/q.csv.partial", d), 0);
+        int rc = gb_test_sh(out, sizeof out, "cd %s && %s run --quiet --count 2 %s --out q.csv $OLDPWD/" SC,
+                            d, gb_test_bin(), modes[i]);
+        cr_assert_eq(rc, i == 2 ? 65 : 73, "'%s': %d: %s", modes[i], rc, out);
+        if (i < 2)
+            cr_assert(strstr(out, "q.csv.partial: error: expected no file or a journal of `gridbench run`, "
+                                  "found another file ('my notes\\x0A'...): it is not removed; "
+                                  "move it away, or choose another --out") != NULL, "%s", out);
+        else
+            cr_assert(strstr(out, "q.csv.partial:1: error: expected the journal of this run") != NULL, "%s", out);
+        cr_assert_eq(gb_test_sh(out, sizeof out, "cat %s/q.csv.partial; ls %s", d, d), 0);
+        cr_assert_str_eq(out, "my notes\nq.csv.partial\n", "'%s'", modes[i]);
+    }
     gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 

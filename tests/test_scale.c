@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "gb_ocache.h"
+#include "gb_rows.h"
 #include "gb_run.h"
 #include "gb_sha256.h"
 #include "gb_status.h"
@@ -165,6 +166,78 @@ GB_TEST(jobs, a_dead_worker_becomes_crash_rows_and_the_run_goes_on)
     rmdir_all(d);
 }
 
+/* #26: crash rows from a killed worker, and nothing reran just those:
+ * --retry crash runs their queries again and keeps every other row. */
+GB_TEST(jobs, retry_crash_reruns_only_the_crashed_query)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --out %s/ref.csv " SCENS,
+                    gb_test_bin(), d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "GRIDBENCH_WORKER_CRASH_AT=13 %s run --quiet -s dijkstra,jps --count 10 "
+                    "--jobs 2 --out %s/q.csv " SCENS " ; cp %s/q.csv %s/crashed.csv", gb_test_bin(), d, d, d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "grep -c ',crash,' %s/q.csv", d), 0);
+    cr_assert_eq(atoi(out), 2, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --jobs 2 --retry crash "
+                    "--out %s/q.csv " SCENS, gb_test_bin(), d), 0, "%s", out);
+    cr_assert(strstr(out, "q.csv: 1 of 30 queries have rows to retry; the others are kept as they are") != NULL,
+              "%s", out);
+    cr_assert(strstr(out, "30 queries, 60 rows, 0 solver failures") != NULL, "%s", out);
+    char a[128], b[128];
+    snprintf(a, sizeof a, "%s/ref.csv", d);
+    snprintf(b, sizeof b, "%s/q.csv", d);
+    same_rows(a, b);
+    /* every other row byte for byte, timings included; nothing left beside it */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && grep -v 'random128-20-1.map.scen,5,' q.csv >a && "
+                    "grep -v 'random128-20-1.map.scen,5,' crashed.csv >b && cmp a b && rm a b && ls", d),
+                 0, "%s", out);
+    cr_assert_str_eq(out, "crashed.csv\nq.csv\nref.csv\n");
+    /* nothing to retry: the same file */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp %s/q.csv %s/k && %s run --quiet -s dijkstra,jps --count 10 --retry "
+                    "crash,timeout --out %s/q.csv " SCENS " && cmp %s/q.csv %s/k", d, d, gb_test_bin(), d, d, d), 0,
+                 "%s", out);
+    cr_assert(strstr(out, "0 of 30 queries have rows to retry") != NULL, "%s", out);
+    /* refused: no --out, an unknown status, the CSV of other options, a journal beside it */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run -s jps --retry crash " SCENS, gb_test_bin()), 64, "%s", out);
+    cr_assert(strstr(out, "--retry: expected --out FILE (the finished run to retry) and neither --resume nor "
+                          "--fresh, found no --out") != NULL, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run -s jps --retry crash,broken --out %s/q.csv " SCENS,
+                    gb_test_bin(), d), 64, "%s", out);
+    cr_assert(strstr(out, "--retry: expected row statuses (") != NULL && strstr(out, "found 'broken'") != NULL,
+              "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 9 --retry crash --out %s/q.csv "
+                    SCENS, gb_test_bin(), d), 65, "%s", out);
+    cr_assert(strstr(out, "q.csv:20: error: expected row 1 of query 9 to be datasets/default/random128-20-1.map.scen "
+                          "line 2, solver dijkstra, queue bheap, found another query: it is not the CSV of this "
+                          "run (same options and inputs); run it again without --retry") != NULL, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "touch %s/q.csv.partial && %s run --quiet -s dijkstra,jps --count 10 "
+                    "--retry crash --out %s/q.csv " SCENS, d, gb_test_bin(), d), 73, "%s", out);
+    cr_assert(strstr(out, "q.csv.partial: error: expected no journal beside the CSV to retry") != NULL, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cmp %s/q.csv %s/k", d, d), 0, "a refused --retry changed q.csv: %s", out);
+    rmdir_all(d);
+}
+
+/* A shard with crash rows, retried: its manifest follows, and it merges. */
+GB_TEST(shard, a_retried_shard_merges_into_the_unsharded_csv)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --out %s/ref.csv " SCENS,
+                    gb_test_bin(), d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --shard 0/2 --out %s/s0.csv "
+                    SCENS " && GRIDBENCH_WORKER_CRASH_AT=13 %s run --quiet -s dijkstra,jps --count 10 --jobs 2 "
+                    "--shard 1/2 --out %s/s1.csv " SCENS "; grep -c ',crash,' %s/s1.csv", gb_test_bin(), d,
+                    gb_test_bin(), d, d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --shard 1/2 --retry crash "
+                    "--out %s/s1.csv " SCENS " && %s merge --out %s/m.csv %s/s0.csv %s/s1.csv", gb_test_bin(), d,
+                    gb_test_bin(), d, d, d), 0, "%s", out);
+    char a[128], b[128];
+    snprintf(a, sizeof a, "%s/ref.csv", d);
+    snprintf(b, sizeof b, "%s/m.csv", d);
+    same_rows(a, b);
+    rmdir_all(d);
+}
+
 GB_TEST(jobs, a_killed_parallel_run_resumes_to_the_same_csv)
 {
     char d[64];
@@ -256,6 +329,122 @@ GB_TEST(shard, merge_refuses_gaps_duplicates_other_plans_and_torn_shards)
     cr_assert_eq(gb_test_sh(out, sizeof out, "%s run -s jps --shard 0/2 " SCENS, gb_test_bin()), 64, "%s", out);
     cr_assert_eq(gb_test_sh(out, sizeof out, "%s run -s jps --shard 2/2 --out %s/x.csv " SCENS, gb_test_bin(), d), 64, "%s", out);
     cr_assert(strstr(out, "--shard: expected I/N with 0 <= I < N") != NULL, "%s", out);
+    rmdir_all(d);
+}
+
+/* Two shards of 8 queries per scenario (12 queries x 2 pairs each) in d. */
+static void two_shards(const char *d)
+{
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s jps,dijkstra --count 8 --shard %d/2 "
+                        "--out %s/s%d.csv " SCENS, gb_test_bin(), i, d, i), 0, "%s", out);
+}
+
+/* Merge d/x0.csv and d/x1.csv (copies of the shards, edited by cmd): 65,
+ * the message holds want, and no output. */
+static void merge_refuses(const char *d, const char *cmd, const char *want)
+{
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && rm -f m.csv && for i in 0 1; do cp s$i.csv x$i.csv && "
+                    "cp s$i.csv.shard x$i.csv.shard; done && %s", d, cmd), 0, "%s: %s", cmd, out);
+    int rc = gb_test_sh(out, sizeof out, "cd %s && %s merge --out m.csv x0.csv x1.csv", d, gb_test_bin());
+    cr_assert_eq(rc, 65, "%s: expected exit 65, found %d: %s", cmd, rc, out);
+    cr_assert(strstr(out, want) != NULL, "%s: expected '%s' in: %s", cmd, want, out);
+    cr_assert_eq(gb_test_sh(NULL, 0, "test ! -e %s/m.csv", d), 0, "%s: a refused merge wrote m.csv", cmd);
+}
+
+/* #26: merge trusted N (2^62 wrapped the allocation to 0, then a heap
+ * overflow) and every other number of the manifest. */
+GB_TEST(shard, merge_reads_the_manifest_as_strictly_as_run_writes_it)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    two_shards(d);
+    merge_refuses(d, "sed -i 's#^shard 0/2#shard 0/4611686018427387904#' x0.csv.shard",
+                  "x0.csv.shard:3:1: error: expected 'shard I/N (0 <= I < N <= 1000000)', found "
+                  "'shard 0/4611686018427387904'");
+    merge_refuses(d, "sed -i 's#^shard \\(.\\)/2#shard \\1/4611686018427387904#' x0.csv.shard x1.csv.shard",
+                  "x0.csv.shard:3:1: error: expected 'shard I/N");   /* was a SIGSEGV */
+    merge_refuses(d, "sed -i 's#^shard 0/2#shard 0/1000000000#' x0.csv.shard", "x0.csv.shard:3:1: error");
+    merge_refuses(d, "sed -i 's#^shard 1/2#shard 1/1#' x1.csv.shard", "x1.csv.shard:3:1: error");
+    merge_refuses(d, "sed -i 's#^queries 12#queries 13#' x1.csv.shard",
+                  "x1.csv.shard:5: error: expected queries 12 (the plan indices k < 24 with k mod 2 = 1), found 13");
+    merge_refuses(d, "sed -i 's#^rows 24#rows 25#' x1.csv.shard", "expected rows = queries x pairs = 12 x 2, found 25");
+    merge_refuses(d, "sed -i 's#^pairs 2#pairs 02#' x1.csv.shard", "x1.csv.shard:6:1: error: expected 'pairs P'");
+    merge_refuses(d, "sed -i 's#^rows 24#rows -24#' x1.csv.shard", "x1.csv.shard:7:1: error");
+    merge_refuses(d, "sed -i '2p' x1.csv.shard", "x1.csv.shard:3:1: error: expected 'shard I/N");
+    merge_refuses(d, "sed -i '2p' x1.csv.shard", "a second 'plan' line");
+    merge_refuses(d, "echo 'colour blue' >>x1.csv.shard", "x1.csv.shard:13:1: error: expected 'the end of the manifest', found 'colour blue'");
+    merge_refuses(d, "sed -i '4i colour blue' x1.csv.shard", "found 'colour blue': an unknown key");
+    merge_refuses(d, "truncate -s -1 x1.csv.shard", "x1.csv.shard:12:1: error: expected 'a newline', found 'plan_keys sha256:");
+    merge_refuses(d, "sed -i '$d' x1.csv.shard", "x1.csv.shard:12: error: expected 'plan_keys sha256:HEX', found the end");
+    merge_refuses(d, "sed -i 's#^pair 1 bheap dijkstra#pair 1 bheap astar-octile#' x1.csv.shard",
+                  "found another pair list");
+    merge_refuses(d, "sed -i 's#^csv sha256:.#csv sha256:X#' x1.csv.shard", "x1.csv.shard:10:1: error: expected 'csv sha256:HEX'");
+    /* a manifest of an earlier version carries no digest: re-run */
+    merge_refuses(d, "printf 'gridbench shard v1\\nplan p\\nshard 1/2\\nplan_queries 24\\nqueries 12\\npairs 2\\nrows 24\\n' "
+                  ">x1.csv.shard", "x1.csv.shard:1:1: error: expected 'gridbench shard v2', found 'gridbench shard v1': "
+                  "a shard of an earlier gridbench, whose manifest has no digest of its rows; re-run the shard");
+    rmdir_all(d);
+}
+
+/* #26: a shard cut inside its last row was merged (exit 0, a short row). */
+GB_TEST(shard, merge_checks_every_row_of_every_shard)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    two_shards(d);
+    merge_refuses(d, "truncate -s -40 x1.csv", "x1.csv:25: error: expected a row ending in a newline, found "
+                  "the end of the file: the CSV was cut");
+    char w[160];
+    snprintf(w, sizeof w, "x1.csv:24: error: expected a row of `gridbench run`, expected %d fields, found",
+             GB_ROWS_NCOL);
+    merge_refuses(d, "truncate -s -300 x1.csv && echo >>x1.csv", w);
+    merge_refuses(d, "sed -i '4s/,[0-9]*,/,x7,/' x1.csv", "x1.csv:4: error: expected a row of `gridbench run`, "
+                  "field 3: expected a number or nothing, found 'x7'");
+    merge_refuses(d, "sed -i '5s/,ok,/,fine,/' x0.csv", "x0.csv:5: error: expected a row of `gridbench run`, "
+                  "field 14: expected a row status, found 'fine'");
+    snprintf(w, sizeof w, "x0.csv:6: error: expected a row of `gridbench run`, expected %d fields, found "
+             "more than %d", GB_ROWS_NCOL, GB_ROWS_NCOL);
+    merge_refuses(d, "sed -i '6s/$/,1/' x0.csv", w);
+    merge_refuses(d, "sed -i '$d' x1.csv", "expected 24 rows (12 queries of shard 1/2 x 2 pairs");
+    merge_refuses(d, "sed -n '$p' x1.csv >>x1.csv", "x1.csv:26: error: expected 24 rows");
+    /* the pairs of a query, in order */
+    merge_refuses(d, "sed -i -e '2{h;d}' -e '3G' x0.csv", "x0.csv:2: error: expected pair 1 of 2 (solver 'jps', "
+                  "queue 'bheap') of query 0, found solver 'dijkstra', queue 'bheap'");
+    merge_refuses(d, "sed -i '3s/maze128-2-1.map.scen,2,/maze128-2-1.map.scen,3,/' x0.csv",
+                  "x0.csv:3: error: expected the 2 rows of a query together, found row 2 of query 0 naming "
+                  "another query (column 3)");
+    rmdir_all(d);
+}
+
+/* #26: merge could not tell which rows a shard holds. */
+GB_TEST(shard, merge_refuses_swapped_moved_or_edited_rows)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    two_shards(d);
+    merge_refuses(d, "cp s1.csv x0.csv && cp s0.csv x1.csv", "x0.csv: error: expected the queries of shard 0/2 in "
+                  "plan order");
+    /* query 0 of each shard trades places, digests forged to match: the keys still differ */
+    merge_refuses(d, "sed -n 2,3p s1.csv >q1 && sed -n 2,3p s0.csv >q0 && sed -i -e '2,3d' -e '1r q1' x0.csv && "
+                  "sed -i -e '2,3d' -e '1r q0' x1.csv && for i in 0 1; do "
+                  "sed -i \"s/^csv sha256:.*/csv sha256:$(sha256sum x$i.csv | cut -c1-64)/\" x$i.csv.shard; done",
+                  "x0.csv: error: expected the queries of shard 0/2 in plan order");
+    /* two queries of one shard swapped */
+    merge_refuses(d, "sed -i -e '2,3{H;d}' -e '5{p;x;s/^\\n//}' x1.csv", "x1.csv: error: expected the queries "
+                  "of shard 1/2 in plan order");
+    /* a status edited: only the digest sees it */
+    merge_refuses(d, "sed -i '7s/,ok,/,suboptimal,/' x1.csv", "x1.csv: error: expected the CSV its manifest "
+                  "x1.csv.shard describes (sha256:");
+    /* a shard's rows and both its digests forged: the plan's keys differ */
+    merge_refuses(d, "sed -i '2,3s/maze128-2-1.map.scen,2,/maze128-2-1.map.scen,9,/' x0.csv && "
+                  "k=$(awk -F, 'NR > 1 && NR % 2 == 0 { printf \"%d:%s:%s\\n\", length($2), $2, $3 }' x0.csv | "
+                  "sha256sum | cut -c1-64) && sed -i -e \"s/^csv sha256:.*/csv sha256:$(sha256sum x0.csv | cut -c1-64)/\" "
+                  "-e \"s/^keys sha256:.*/keys sha256:$k/\" x0.csv.shard",
+                  "x0.csv.shard: error: expected the plan's queries in plan order");
+    /* untouched, they merge */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s merge --out %s/m.csv %s/s1.csv %s/s0.csv", gb_test_bin(), d, d, d),
+                 0, "%s", out);
     rmdir_all(d);
 }
 

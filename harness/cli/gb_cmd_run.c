@@ -25,6 +25,8 @@
 #include "gb_run.h"
 #include "gb_user.h"
 
+_Static_assert(GB_ROW_NSTATUS <= 32, "--retry keeps its statuses in an unsigned mask");
+
 static void run_usage(FILE *f)
 {
     /* the statuses come from the one table (gb_status.h) */
@@ -63,6 +65,12 @@ static void run_usage(FILE *f)
 "      --fresh           start over although FILE.partial holds an earlier run's\n"
 "                        queries (without it, such a journal is refused: resume\n"
 "                        it with --resume)\n"
+"      --retry STATUS[,STATUS]  run again the queries of the finished FILE that\n"
+"                        have a row of one of these statuses (e.g. crash,timeout);\n"
+"                        every other row is kept byte for byte, and FILE is\n"
+"                        rewritten (temp file + rename; with --shard, FILE.shard\n"
+"                        too); FILE must be this run's CSV (same options and\n"
+"                        inputs, checked row by row); needs --out\n"
 "      --map FILE        use FILE as the map of every scenario\n"
 "  -r, --reps N          timed repetitions per query (default 1): time_cold_ns is\n"
 "                        the first, time_ns the median of the others (warm);\n"
@@ -323,6 +331,7 @@ int gb_cmd_run(int argc, char **argv)
         { "resume", no_argument, 0, 'Z' },
         { "jobs", required_argument, 0, 'j' },
         { "fresh", no_argument, 0, 'f' + 256 },
+        { "retry", required_argument, 0, 'r' + 256 },
         { "shard", required_argument, 0, 'H' },
         { "oracle-cache", required_argument, 0, 'O' },
         { "no-oracle-cache", no_argument, 0, 'o' + 256 },
@@ -466,6 +475,22 @@ int gb_cmd_run(int argc, char **argv)
             }
             break;
         case 'f' + 256: o.fresh = 1; break;
+        case 'r' + 256:
+            for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ",")) {
+                int st = gb_row_status_from_name(tok, strlen(tok));
+                if (st < 0) {
+                    fprintf(stderr, "gridbench run: --retry: expected row statuses (%s), found '%s'\n",
+                            gb_row_status_expected(), tok);
+                    return EX_USAGE;
+                }
+                o.retry |= 1u << st;
+            }
+            if (!o.retry) {
+                fprintf(stderr, "gridbench run: --retry: expected row statuses (%s), found none\n",
+                        gb_row_status_expected());
+                return EX_USAGE;
+            }
+            break;
         case 'B': if (parse_size("--max-mem", optarg, &o.max_mem)) return EX_USAGE; break;
         case 'h': run_usage(stdout); return 0;
         case ':':
@@ -585,6 +610,12 @@ int gb_cmd_run(int argc, char **argv)
         fprintf(stderr, "gridbench run: expected --resume or --fresh, found both\n");
         return EX_USAGE;
     }
+    if (o.retry && (o.resume || o.fresh || !o.out)) {
+        fprintf(stderr, "gridbench run: --retry: expected --out FILE (the finished run to retry) and "
+                "neither --resume nor --fresh, found %s\n", !o.out ? "no --out" : o.resume ? "--resume"
+                : "--fresh");
+        return EX_USAGE;
+    }
     if (o.regime == GB_REGIME_GPPC && o.jobs > 1) {
         fprintf(stderr, "gridbench run: --regime gppc: expected one process (GPPC times one entry "
                 "at a time, alone), found --jobs %d\n", o.jobs);
@@ -593,6 +624,11 @@ int gb_cmd_run(int argc, char **argv)
     if (o.paths_out && o.resume) {
         fprintf(stderr, "gridbench run: --paths: expected a run from the start, found --resume (the "
                 "paths of the queries in the journal are not kept); run again with --fresh\n");
+        return EX_USAGE;
+    }
+    if (o.paths_out && o.retry) {
+        fprintf(stderr, "gridbench run: --retry: expected no --paths, found one (the paths of the "
+                "rows it keeps are not known); run the whole run again for them\n");
         return EX_USAGE;
     }
     if (o.resume && !o.out) {

@@ -23,9 +23,12 @@
 #include <unistd.h>
 
 #include "gb_alloc.h"
+#include "gb_rows.h"
+#include "gb_sha256.h"
 #include "gb_status.h"
 
-#define MAGIC "# gridbench run journal v1 "
+#define MAGIC "# gridbench run journal v2 "
+#define MAGIC_ANY "# gridbench run journal "
 
 static void release(gb_journal *j)
 {
@@ -33,6 +36,8 @@ static void release(gb_journal *j)
     gb_free(j->st_buf);
     gb_free(j->exp_buf);
     gb_free(j->ns_buf);
+    gb_free(j->text);
+    j->text = NULL;
     j->done = NULL;
     j->st_buf = NULL;
     j->exp_buf = NULL;
@@ -52,47 +57,6 @@ void gb_journal_close(gb_journal *j)
     j->f = NULL;
     release(j);
     unlock(j);
-}
-
-/* Check one row line s[0..n) against the header's kinds: the field count
- * and each field's kind.  0, or -1 with what is wrong in why. */
-static int row_check(const char *s, size_t n, const char *kinds, char *why, size_t wsz)
-{
-    size_t nk = strlen(kinds), col = 0, start = 0;
-    int q = 0;
-    for (size_t i = 0; i <= n; i++) {
-        if (i < n && s[i] == '"') { q = !q; continue; }
-        if (i < n && (s[i] != ',' || q)) continue;
-        if (col >= nk) break;
-        const char *f = s + start;
-        size_t len = i - start;
-        char k = kinds[col];
-        if (k == 'n' && len) {
-            char b[64], *end;
-            if (len >= sizeof b) goto bad;
-            memcpy(b, f, len);
-            b[len] = '\0';
-            errno = 0;
-            (void)strtod(b, &end);
-            if (*end || errno) goto bad;
-        } else if (k == 's' && gb_row_status_from_name(f, len) < 0) {
-            goto bad;
-        }
-        col++;
-        start = i + 1;
-        continue;
-    bad:;
-        char qv[48];
-        gb_diag_quote(qv, sizeof qv, f, len);
-        snprintf(why, wsz, "field %zu: expected %s, found %s", col + 1,
-                 k == 'n' ? "a number or nothing" : "a row status", qv);
-        return -1;
-    }
-    if (col != nk || q) {
-        snprintf(why, wsz, "expected %zu fields, found %s%zu", nk, col > nk ? "more than " : "", col);
-        return -1;
-    }
-    return 0;
 }
 
 /* A stream on the journal already open (and locked) as j->lockfd, cut to
@@ -128,8 +92,10 @@ static int start(gb_journal *j, const char *fingerprint, const char *header, gb_
 }
 
 /* Parse one "#=" line s[0..n) (without "#=\t" and the newline) of the
- * query with index k into q.  0, or -1 when it is malformed. */
-static int parse_commit(const char *s, size_t n, long k, int npairs, gb_journal_query *q)
+ * query with index k into q, its digest into hex.  0, or -1 when it is
+ * malformed. */
+static int parse_commit(const char *s, size_t n, long k, int npairs, gb_journal_query *q,
+                        char hex[65])
 {
     char buf[64];
     size_t i = 0;
@@ -167,7 +133,12 @@ static int parse_commit(const char *s, size_t n, long k, int npairs, gb_journal_
         q->time_ns[p] = t;
         if (i < n) i++;
     }
-    return i == n ? 0 : -1;
+    if (n - i != 7 + 64 || memcmp(s + i, "sha256:", 7) != 0) return -1;
+    for (size_t h = i + 7; h < n; h++)   /* lower-case hex, as written (and printed back) */
+        if (!((s[h] >= '0' && s[h] <= '9') || (s[h] >= 'a' && s[h] <= 'f'))) return -1;
+    memcpy(hex, s + i + 7, 64);
+    hex[64] = '\0';
+    return 0;
 }
 
 /* Load an existing journal: check it, fill j->done, cut the torn tail. */
@@ -195,7 +166,7 @@ static int resume(gb_journal *j, const char *fingerprint, const char *header, co
         return gb_diag_set(d, EX_OSERR, j->path, 0, 0, "expected memory for the journal, found none");
     }
     size_t pos = 0, cut = 0;
-    long lineno = 0, rows = 0;
+    long lineno = 0, rows = 0, first_row = 0;   /* first_row: line of the query's first row */
     rc = 0;
     while (pos < len && !rc) {
         const char *s = buf + pos;
@@ -207,7 +178,12 @@ static int resume(gb_journal *j, const char *fingerprint, const char *header, co
         pos += n + 1;
         if (lineno == 1) {
             size_t lm = strlen(MAGIC), lf = strlen(fingerprint);
-            if (m != lm + lf || memcmp(s, MAGIC, lm) != 0 || memcmp(s + lm, fingerprint, lf) != 0) {
+            if (m >= strlen(MAGIC_ANY) + 3 && memcmp(s, MAGIC_ANY "v1 ", strlen(MAGIC_ANY) + 3) == 0) {
+                rc = gb_diag_set(d, EX_DATAERR, j->path, 1, 0,
+                                 "expected a journal of this gridbench (v2), found one of an earlier "
+                                 "version (v1, no digests of its rows): rerun without --resume to "
+                                 "start over with --fresh");
+            } else if (m != lm + lf || memcmp(s, MAGIC, lm) != 0 || memcmp(s + lm, fingerprint, lf) != 0) {
                 char q[120];
                 gb_diag_quote(q, sizeof q, s, m);
                 rc = gb_diag_set(d, EX_DATAERR, j->path, 1, 0,
@@ -226,14 +202,28 @@ static int resume(gb_journal *j, const char *fingerprint, const char *header, co
             q->status = j->st_buf + o;
             q->expanded = j->exp_buf + o;
             q->time_ns = j->ns_buf + o;
+            char want[65] = "", got[65];
             if (bad_line) {   /* a row of a complete query that is not a row of this run */
                 rc = gb_diag_set(d, EX_DATAERR, j->path, bad_line, 0, "expected a row of this run, "
                                  "%s: the journal was edited or damaged; rerun with --fresh", why);
-            } else if (rows != j->npairs || parse_commit(s + 3, m - 3, j->ndone, j->npairs, q) != 0) {
+            } else if (rows != j->npairs || parse_commit(s + 3, m - 3, j->ndone, j->npairs, q, want) != 0) {
                 rc = gb_diag_set(d, EX_DATAERR, j->path, lineno, 0,
                                  "expected the completion line of query %ld after %d rows, "
                                  "found a malformed line after %ld rows", j->ndone, j->npairs, rows);
             } else {
+                uint8_t dg[GB_SHA256_BYTES];
+                gb_sha256(buf + cut, (size_t)(s - buf) - cut, dg);
+                gb_sha256_hex(dg, got);
+                if (strcmp(got, want) != 0) {
+                    rc = gb_diag_set(d, EX_DATAERR, j->path, first_row, 0, "expected the rows of "
+                                     "query %ld as the run wrote them (sha256:%.16s...), found "
+                                     "other bytes (sha256:%.16s...): the journal was edited or "
+                                     "damaged; rerun with --fresh", j->ndone, want, got);
+                    break;
+                }
+                q->rows = buf + cut;
+                q->rows_len = (size_t)(s - buf) - cut;
+                q->row_line = first_row;
                 j->ndone++;
                 rows = 0;
                 cut = pos;
@@ -243,11 +233,11 @@ static int resume(gb_journal *j, const char *fingerprint, const char *header, co
             rc = gb_diag_set(d, EX_DATAERR, j->path, lineno, 0,
                              "expected a CSV row or a '#=' line, found another comment");
         } else {
-            rows++;
-            if (kinds && !bad_line && row_check(s, m, kinds, why, sizeof why) != 0) bad_line = lineno;
+            if (rows++ == 0) first_row = lineno;
+            if (kinds && !bad_line && gb_rows_split(s, m, kinds, NULL, why, sizeof why) != 0) bad_line = lineno;
         }
     }
-    gb_free(buf);
+    j->text = buf;   /* done[].rows point into it */
     if (!rc && lineno < 2)
         rc = gb_diag_set(d, EX_DATAERR, j->path, lineno + 1, 0,
                          "expected a journal header, found %s", lineno ? "one line" : "nothing");
@@ -262,6 +252,13 @@ static int resume(gb_journal *j, const char *fingerprint, const char *header, co
                            "expected to continue the journal, found '%s'", strerror(e));
     }
     return 0;
+}
+
+/* Does the open file fd begin as a journal does (any version)? */
+static int ours(int fd)
+{
+    char b[sizeof MAGIC_ANY - 1];
+    return pread(fd, b, sizeof b, 0) == (ssize_t)sizeof b && memcmp(b, MAGIC_ANY, sizeof b) == 0;
 }
 
 /* The number of complete queries ("#=" lines) in the file at path, or -1
@@ -316,6 +313,14 @@ int gb_journal_open(gb_journal *j, const char *out, const char *fingerprint,
     int rc;
     if (mode == GB_JOURNAL_RESUME && existed) {
         rc = resume(j, fingerprint, header, kinds, d);
+    } else if (st.st_size > 0 && !ours(j->lockfd)) {
+        char q[60], head[40];
+        ssize_t hn = pread(j->lockfd, head, sizeof head, 0);
+        gb_diag_quote(q, sizeof q, head, hn > 0 ? (size_t)hn : 0);
+        unlock(j);
+        return gb_diag_set(d, EX_CANTCREAT, j->path, 0, 0, "expected no file or a journal of "
+                           "`gridbench run`, found another file (%s...): it is not removed; "
+                           "move it away, or choose another --out", q);
     } else {
         long done = mode == GB_JOURNAL_NEW && st.st_size > 0 ? count_commits(j->path) : 0;
         if (done > 0) {
@@ -332,12 +337,17 @@ int gb_journal_open(gb_journal *j, const char *out, const char *fingerprint,
 
 int gb_journal_commit(gb_journal *j, long index, long line, int scen_ok,
                       const uint8_t *status, const uint64_t *expanded,
-                      const int64_t *time_ns, gb_diag *d)
+                      const int64_t *time_ns, const char *rows, size_t len, gb_diag *d)
 {
+    uint8_t dg[GB_SHA256_BYTES];
+    char hex[65];
+    gb_sha256(rows, len, dg);
+    gb_sha256_hex(dg, hex);
+    if (len) fwrite(rows, 1, len, j->f);
     fprintf(j->f, "#=\t%ld\t%ld\t%d", index, line, scen_ok ? 1 : 0);
     for (int p = 0; p < j->npairs; p++)
         fprintf(j->f, "\t%u:%" PRIu64 ":%" PRId64, (unsigned)status[p], expanded[p], time_ns[p]);
-    fputc('\n', j->f);
+    fprintf(j->f, "\tsha256:%s\n", hex);
     if (fflush(j->f) != 0 || ferror(j->f))
         return gb_diag_set(d, EX_IOERR, j->path, 0, 0, "expected to write the journal, found '%s'",
                            strerror(errno));

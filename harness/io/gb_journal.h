@@ -6,15 +6,18 @@
  * The journal is the final CSV plus comment lines (every CSV field that
  * starts with '#' is quoted, so no row starts with '#'):
  *
- *   # gridbench run journal v1 <fingerprint>        line 1: what run this is
+ *   # gridbench run journal v2 <fingerprint>        line 1: what run this is
  *   map,scen,line,...                                line 2: the CSV header
  *   <the rows of query 0>                            one row per solver x queue
- *   #=<TAB>0<TAB>line<TAB>scen_ok<TAB>st:exp:ns ...  query 0 is complete
+ *   #=<TAB>0<TAB>line<TAB>scen_ok<TAB>st:exp:ns ...<TAB>sha256:HEX
+ *                                                    query 0 is complete
  *   <the rows of query 1>
  *   #=<TAB>1<TAB>...
  *
  * A query is complete when its "#=" line (with its newline) is in the file;
- * rows after the last complete query are a torn tail.  Resuming reads the
+ * rows after the last complete query are a torn tail.  HEX is the SHA-256
+ * of the query's rows, bytes as written: a complete query whose rows were
+ * edited is refused (v1 journals, without it, are refused: start over).  Resuming reads the
  * journal, checks line 1 against the fingerprint of the new run (the same
  * scenarios, query selection, solvers, queues, model, repetitions and
  * limits), cuts the torn tail and appends from the first query that is not
@@ -39,6 +42,9 @@ typedef struct gb_journal_query {
     uint8_t *status;     /* per pair: gb_row_status */
     uint64_t *expanded;  /* per pair */
     int64_t *time_ns;    /* per pair: median time */
+    const char *rows;    /* its rows, as in the journal (valid while the journal is open) */
+    size_t rows_len;
+    long row_line;       /* the journal line of its first row */
 } gb_journal_query;
 
 /* How gb_journal_open treats a journal that is already there. */
@@ -58,6 +64,7 @@ typedef struct gb_journal {
     uint8_t *st_buf;          /* storage behind done[] */
     uint64_t *exp_buf;
     int64_t *ns_buf;
+    char *text;               /* the journal as read when resuming (done[].rows point here) */
 } gb_journal;
 
 /* Open the journal of `out` for a run with npairs pairs, and lock it
@@ -68,8 +75,13 @@ typedef struct gb_journal {
  *     complete queries is refused (EX_CANTCREAT, the message says to use
  *     --resume or --fresh) and left as it was;
  *   GB_JOURNAL_FRESH: start a journal, discarding any old one;
+ *   in both, a file at FILE.partial that is not empty and is not a
+ *     gridbench journal (line 1) is refused (EX_CANTCREAT) and left alone;
  *   GB_JOURNAL_RESUME: continue an existing journal whose line 1 matches
- *     fingerprint (else EX_DATAERR naming both), cutting its torn tail;
+ *     fingerprint (else EX_DATAERR naming both) and whose complete queries
+ *     have the rows their digests say (else EX_DATAERR naming the line),
+ *     cutting its torn tail; done[] keeps each query's rows for the caller
+ *     to check against its plan;
  *     with no journal, start one.
  * kinds, when not NULL, has one letter per header column and every row of
  * a complete query is checked against it when resuming: 'n' a number or
@@ -81,11 +93,11 @@ typedef struct gb_journal {
 int gb_journal_open(gb_journal *j, const char *out, const char *fingerprint,
                     const char *header, const char *kinds, int npairs, int mode, gb_diag *d);
 
-/* Mark query `index` (its rows written to j->f already) complete and
- * flush.  Returns 0, or EX_IOERR in *d. */
+/* Write the rows rows[0..len) of query `index` (npairs lines), mark it
+ * complete (with their digest) and flush.  Returns 0, or EX_IOERR in *d. */
 int gb_journal_commit(gb_journal *j, long index, long line, int scen_ok,
                       const uint8_t *status, const uint64_t *expanded,
-                      const int64_t *time_ns, gb_diag *d);
+                      const int64_t *time_ns, const char *rows, size_t len, gb_diag *d);
 
 /* Write `out` from the journal (rows only, through a temp file and a
  * rename), then remove the journal and release j.  Returns 0 or fills *d;

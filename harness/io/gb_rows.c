@@ -8,7 +8,13 @@
  */
 #include "gb_rows.h"
 
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "gb_csv.h"
+#include "gb_diag.h"
+#include "gb_status.h"
 
 static const char header[] =
     "map,scen,line,bucket,start_x,start_y,goal_x,goal_y,model,solver,queue,"
@@ -24,6 +30,87 @@ _Static_assert(sizeof kinds == GB_ROWS_NCOL + 1, "one kind per column of the hea
 
 const char *gb_rows_header(void) { return header; }
 const char *gb_rows_kinds(void) { return kinds; }
+
+int gb_rows_split(const char *s, size_t n, const char *kind, gb_rows_span *f, char *why,
+                  size_t wsz)
+{
+    size_t nk = strlen(kind), col = 0, start = 0;
+    int q = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && s[i] == '"') { q = !q; continue; }
+        if (i < n && (s[i] != ',' || q)) continue;
+        if (col >= nk) { col++; break; }
+        const char *p = s + start;
+        size_t len = i - start;
+        char k = kind[col];
+        if (k == 'n' && len) {
+            char b[64], *end;
+            if (len >= sizeof b) goto bad;
+            memcpy(b, p, len);
+            b[len] = '\0';
+            errno = 0;
+            (void)strtod(b, &end);
+            if (*end || errno) goto bad;
+        } else if (k == 's' && gb_row_status_from_name(p, len) < 0) {
+            goto bad;
+        }
+        if (f) {
+            f[col].p = p;
+            f[col].n = len;
+        }
+        col++;
+        start = i + 1;
+        continue;
+    bad:;
+        char qv[48];
+        gb_diag_quote(qv, sizeof qv, p, len);
+        snprintf(why, wsz, "field %zu: expected %s, found %s", col + 1,
+                 k == 'n' ? "a number or nothing" : "a row status", qv);
+        return -1;
+    }
+    if (col != nk || q) {
+        if (q) snprintf(why, wsz, "expected %zu fields, found a quote left open", nk);
+        else snprintf(why, wsz, "expected %zu fields, found %s%zu", nk, col > nk ? "more than " : "",
+                      col > nk ? nk : col);
+        return -1;
+    }
+    return 0;
+}
+
+long gb_rows_field_text(gb_rows_span f, char *buf, size_t n)
+{
+    size_t j = 0;
+    int quoted = f.n >= 2 && f.p[0] == '"' && f.p[f.n - 1] == '"';
+    size_t i0 = quoted ? 1 : 0, i1 = quoted ? f.n - 1 : f.n;
+    for (size_t i = i0; i < i1; i++) {
+        if (quoted && f.p[i] == '"') i++;   /* "" is one quote */
+        if (j + 1 >= n) return -1;
+        buf[j++] = f.p[i];
+    }
+    if (n == 0) return -1;
+    buf[j] = '\0';
+    return (long)j;
+}
+
+int gb_rows_field_is(gb_rows_span f, const char *t, int star)
+{
+    char b[4096];
+    long n = gb_rows_field_text(f, b, sizeof b);
+    size_t tl = strlen(t) - (star && *t ? 1 : 0);
+    if (n < 0) return 0;
+    return star ? (size_t)n >= tl && memcmp(b, t, tl) == 0 : (size_t)n == tl && memcmp(b, t, tl) == 0;
+}
+
+long long gb_rows_field_ll(gb_rows_span f, long long def)
+{
+    char b[32], *end;
+    if (f.n == 0 || f.n >= sizeof b) return def;
+    memcpy(b, f.p, f.n);
+    b[f.n] = '\0';
+    errno = 0;
+    long long v = strtoll(b, &end, 10);
+    return *end || errno ? def : v;
+}
 
 void gb_row_write(FILE *out, const gb_row *w)
 {

@@ -22,6 +22,14 @@
 /* Number of columns of gb_rows_header(). */
 #define GB_ROWS_NCOL 44
 
+/* Columns that rows read back are checked by (0-based, in the header). */
+enum {
+    GB_ROWS_COL_SCEN = 1, GB_ROWS_COL_LINE = 2, GB_ROWS_COL_SOLVER = 9,
+    GB_ROWS_COL_QUEUE = 10, GB_ROWS_COL_STATUS = 13, GB_ROWS_COL_EXPANDED = 20,
+    GB_ROWS_COL_TIME_NS = 28,
+    GB_ROWS_QUERY_COLS = 9    /* columns 0..8 (map .. model) name the query */
+};
+
 /* One row. */
 typedef struct gb_row {
     /* the query */
@@ -68,6 +76,34 @@ const char *gb_rows_header(void);
  * checking rows read back (journal, merge): 'n' a number or empty, 's' a
  * row status name, '.' any text. */
 const char *gb_rows_kinds(void);
+
+/* One field of a row read back: its bytes in the line, quotes included. */
+typedef struct gb_rows_span {
+    const char *p;
+    size_t n;
+} gb_rows_span;
+
+/* Split the row s[0..n) (without its newline) into fields and check them
+ * against kinds (one letter per column, as gb_rows_kinds(): 'n' a number
+ * or empty, 's' a row status name, '.' any text): the field count must be
+ * strlen(kinds), quotes balanced.  The spans go to f[0..strlen(kinds)) when
+ * f is not NULL.  0, or -1 with "field 3: expected ..., found ..." or
+ * "expected 38 fields, found 17" in why (a quoted rendering of the bytes,
+ * never raw).  Reads nothing outside s[0..n). */
+int gb_rows_split(const char *s, size_t n, const char *kinds, gb_rows_span *f, char *why,
+                  size_t wsz);
+
+/* The text of field f, CSV-unquoted, into buf (NUL-terminated): its
+ * length, or -1 when it does not fit in n bytes. */
+long gb_rows_field_text(gb_rows_span f, char *buf, size_t n);
+
+/* Does field f, CSV-unquoted, spell t?  With star, t ends in '*' and
+ * the field need only begin with what comes before it. */
+int gb_rows_field_is(gb_rows_span f, const char *t, int star);
+
+/* The integer of a number field (what gb_rows_split accepted as 'n'),
+ * or def when it is empty or not an integer. */
+long long gb_rows_field_ll(gb_rows_span f, long long def);
 
 /* Write *r as one CSV line (with its newline) to out.  Text fields are
  * quoted as RFC 4180 needs; write errors are left in out's error flag. */

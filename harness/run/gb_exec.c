@@ -27,6 +27,7 @@
 #include "gb_paths.h"
 #include "gb_rows.h"
 #include "gb_scen.h"
+#include "gb_shard.h"
 #include "gb_user.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -53,6 +54,11 @@ const char *gb_pair_queue_name(const gb_pair *p)
 {
     if (p->user || p->ext_cmd) return "none";
     return p->queue < 0 ? gb_solver_queue_label(&p->spec) : gb_queue_name((gb_queue_kind)p->queue);
+}
+
+const char *gb_pair_solver_name(const gb_pair *p)
+{
+    return p->ext_cmd && !p->ext_named ? GB_SHARD_ANY_EXTERNAL : p->spec.name;
 }
 
 const char *gb_regime_name(int regime)

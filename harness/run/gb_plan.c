@@ -16,6 +16,7 @@
 #include "gb_alloc.h"
 #include "gb_run_opts.h"
 #include "gb_sha256.h"
+#include "gb_shard.h"
 
 void gb_plan_free(gb_plan *p)
 {
@@ -28,6 +29,17 @@ void gb_plan_free(gb_plan *p)
 const gb_query *gb_plan_query(const gb_plan *p, size_t k)
 {
     return &p->scen[p->item[k].scen].sc.q[p->item[k].qi];
+}
+
+void gb_plan_keys(const gb_plan *p, size_t k0, size_t step, uint8_t out[32])
+{
+    gb_sha256_ctx c;
+    gb_sha256_init(&c);
+    for (size_t k = k0; k < p->n; k += step) {
+        const char *scen = p->scen[p->item[k].scen].path;
+        gb_shard_key(&c, scen, strlen(scen), gb_plan_query(p, k)->line);
+    }
+    gb_sha256_final(&c, out);
 }
 
 double gb_plan_work(const gb_plan *p, size_t k)
@@ -44,7 +56,7 @@ int gb_plan_parse_shard(const char *s, long *i, long *n)
     if (end == s || *end != '/' || a < 0) return -1;
     const char *t = end + 1;
     long b = strtol(t, &end, 10);
-    if (end == t || *end || b < 1 || b > 1000000 || a >= b) return -1;
+    if (end == t || *end || b < 1 || b > GB_SHARD_MAX_N || a >= b) return -1;
     *i = a;
     *n = b;
     return 0;

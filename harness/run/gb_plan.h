@@ -73,7 +73,12 @@ const gb_query *gb_plan_query(const gb_plan *p, size_t k);
  * (Dijkstra's disc), plus a fixed part per query. */
 double gb_plan_work(const gb_plan *p, size_t k);
 
-/* Parse "I/N" (0 <= I < N <= 1e6) into *i, *n.  0, or -1. */
+/* The digest of the keys (gb_shard_key: scen path, line) of plan indices
+ * k0, k0 + step, ... < n, in order, into out (32 bytes): what a shard
+ * manifest carries so that `merge` can check the rows' queries. */
+void gb_plan_keys(const gb_plan *p, size_t k0, size_t step, uint8_t out[32]);
+
+/* Parse "I/N" (0 <= I < N <= GB_SHARD_MAX_N) into *i, *n.  0, or -1. */
 int gb_plan_parse_shard(const char *s, long *i, long *n);
 
 #endif

@@ -8,8 +8,12 @@
  *   sink     gb_sink.c: rows into the journal (or stdout) in plan order.
  *
  * --resume replays the queries the journal holds into the totals without
- * running anything; with a shard and an output file, OUT.shard describes
- * the shard for `gridbench merge`.
+ * running anything, each query's rows checked against its plan position
+ * (scen, line), the pairs and its '#=' statuses; --retry reads the
+ * finished OUT with the same checks, runs again only the queries that have
+ * a row of the statuses asked for, and rewrites OUT (temp file + rename)
+ * with every other row copied as it was.  With a shard and an output file,
+ * OUT.shard describes the shard for `gridbench merge` (gb_shard.h).
  */
 #include "gb_run.h"
 
@@ -20,22 +24,166 @@
 #include "gb_alloc.h"
 #include "gb_paths.h"
 #include "gb_rows.h"
+#include "gb_sha256.h"
+#include "gb_shard.h"
 #include "gb_sink.h"
 
 const char *gb_run_csv_header(void) { return gb_rows_header(); }
 
 /* ---- the shard manifest ------------------------------------------------ */
 
+/* OUT.shard for `merge` (gb_shard.h), once OUT is written: what the
+ * rows must be, and their digests. */
 static int write_shard_manifest(const gb_run_opts *o, const gb_plan *pl, size_t nq, gb_diag *d)
 {
-    char path[1100], tmp[1200];
+    char path[1100];
     snprintf(path, sizeof path, "%s.shard", o->out);
-    FILE *f = gb_tmp_open(path, tmp, sizeof tmp, d);
-    if (!f) return d->code;
-    fprintf(f, "gridbench shard v1\nplan %s\nshard %ld/%ld\nplan_queries %zu\nqueries %zu\n"
-            "pairs %d\nrows %zu\n", pl->fingerprint, o->shard_i, o->shard_n, pl->n, nq,
-            o->npairs, nq * (size_t)o->npairs);
-    return gb_tmp_commit(f, tmp, path, d);
+    gb_shard_manifest m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.plan, sizeof m.plan, "%s", pl->fingerprint);
+    m.i = o->shard_i;
+    m.n = o->shard_n;
+    m.plan_queries = pl->n;
+    m.queries = nq;
+    m.npairs = o->npairs;
+    m.rows = nq * (uint64_t)o->npairs;
+    m.queue = gb_calloc((size_t)o->npairs, sizeof *m.queue);
+    m.solver = gb_calloc((size_t)o->npairs, sizeof *m.solver);
+    if (!m.queue || !m.solver) {
+        gb_shard_free(&m);
+        return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none");
+    }
+    for (int p = 0; p < o->npairs; p++) {
+        snprintf(m.queue[p], sizeof m.queue[p], "%s", gb_pair_queue_name(&o->pairs[p]));
+        snprintf(m.solver[p], sizeof m.solver[p], "%s", gb_pair_solver_name(&o->pairs[p]));
+    }
+    uint8_t dg[GB_SHA256_BYTES];
+    gb_plan_keys(pl, (size_t)o->shard_i, (size_t)o->shard_n, dg);
+    gb_sha256_hex(dg, m.keys_sha);
+    gb_plan_keys(pl, 0, 1, dg);
+    gb_sha256_hex(dg, m.plan_keys_sha);
+    int rc = gb_sha256_file(o->out, m.csv_sha, d);
+    if (!rc) rc = gb_shard_write(path, &m, d);
+    gb_shard_free(&m);
+    return rc;
+}
+
+/* ---- rows read back: the journal (--resume) and the CSV (--retry) ----- */
+
+/* What a row read back says of its pair. */
+typedef struct row_seen {
+    int st;
+    uint64_t expanded;
+    int64_t time_ns;
+} row_seen;
+
+/* Are the npairs lines at *at (< end; the first at line *line of path)
+ * the rows this run writes for plan index k, its qn-th query: its scen
+ * and line, the pairs in order, and (st not NULL) the statuses st[]?
+ * Advances *at and *line past them and fills seen[] (when not NULL).
+ * 0, or EX_DATAERR naming the line, with `fix` (what to do) at the end. */
+static int check_rows(const gb_run_opts *o, const gb_plan *pl, size_t k, long qn, const char **at,
+                      const char *end, const uint8_t *st, row_seen *seen, const char *path,
+                      long *line, const char *fix, gb_diag *d)
+{
+    const char *scen = pl->scen[pl->item[k].scen].path;
+    long qline = gb_plan_query(pl, k)->line;
+    for (int p = 0; p < o->npairs; p++, ++*line) {
+        const char *r = *at;
+        const char *nl = r < end ? memchr(r, '\n', (size_t)(end - r)) : NULL;
+        size_t n = nl ? (size_t)(nl - r) : 0;
+        if (n && r[n - 1] == '\r') n--;
+        gb_rows_span f[GB_ROWS_NCOL];
+        char why[160], sts[64] = "";
+        if (st)
+            snprintf(sts, sizeof sts, ", status %s (its '#=' line)",
+                     gb_row_status_name((gb_row_status)st[p]));
+        const char *what = r >= end ? "the end of the file"
+            : !nl ? "a row without its newline at the end of the file"
+            : gb_rows_split(r, n, gb_rows_kinds(), f, why, sizeof why) != 0 ? why
+            : !gb_rows_field_is(f[GB_ROWS_COL_SCEN], scen, 0)
+              || gb_rows_field_ll(f[GB_ROWS_COL_LINE], -1) != qline ? "another query"
+            : !gb_rows_field_is(f[GB_ROWS_COL_QUEUE], gb_pair_queue_name(&o->pairs[p]), 0)
+              || !gb_rows_field_is(f[GB_ROWS_COL_SOLVER], gb_pair_solver_name(&o->pairs[p]),
+                                   o->pairs[p].ext_cmd && !o->pairs[p].ext_named) ? "another pair"
+            : st && !gb_rows_field_is(f[GB_ROWS_COL_STATUS], gb_row_status_name((gb_row_status)st[p]),
+                                      0) ? "another status" : NULL;
+        if (what)
+            return gb_diag_set(d, EX_DATAERR, path, *line, 0, "expected row %d of query %ld to be "
+                               "%s line %ld, solver %s, queue %s%s, found %s: %s", p + 1, qn, scen,
+                               qline, gb_pair_solver_name(&o->pairs[p]),
+                               gb_pair_queue_name(&o->pairs[p]), sts, what, fix);
+        if (seen) {
+            seen[p].st = gb_row_status_from_name(f[GB_ROWS_COL_STATUS].p, f[GB_ROWS_COL_STATUS].n);
+            seen[p].expanded = (uint64_t)gb_rows_field_ll(f[GB_ROWS_COL_EXPANDED], 0);
+            seen[p].time_ns = gb_rows_field_ll(f[GB_ROWS_COL_TIME_NS], 0);
+        }
+        *at = nl + 1;
+    }
+    return 0;
+}
+
+/* --retry: read the finished <out> (a CSV of this run: the n queries
+ * todo[0..n), each checked by check_rows), record where each query's rows
+ * start in at[0..n] and keep in todo[0..*nredo) the queries that have a
+ * row of a status in o->retry; the rows of the others count into *tot.
+ * 0, or a sysexits code in *d (*buf and *at then freed). */
+static int retry_read(const gb_run_opts *o, const gb_plan *pl, size_t *todo, size_t n,
+                      size_t *nredo, char **buf, size_t **at, gb_run_totals *tot, gb_diag *d)
+{
+    static const char fix[] = "it is not the CSV of this run (same options and inputs); run it "
+                              "again without --retry";
+    char jp[1100];
+    struct stat js;
+    snprintf(jp, sizeof jp, "%s.partial", o->out);
+    if (lstat(jp, &js) == 0)
+        return gb_diag_set(d, EX_CANTCREAT, jp, 0, 0, "expected no journal beside the CSV to retry, "
+                           "found one (a run of %s interrupted or under way): finish it with "
+                           "--resume first", o->out);
+    size_t len;
+    int rc = gb_read_file(o->out, buf, &len, d);
+    if (rc) return rc;
+    const char *hdr = gb_rows_header();
+    size_t hl = strlen(hdr);
+    row_seen *seen = gb_malloc((size_t)o->npairs * sizeof *seen);
+    *at = gb_malloc((n + 1) * sizeof **at);
+    if (!seen || !*at) rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none");
+    else if (len < hl + 1 || memcmp(*buf, hdr, hl) != 0 || (*buf)[hl] != '\n')
+        rc = gb_diag_set(d, EX_DATAERR, o->out, 1, 0, "expected the header of `gridbench run` CSVs, "
+                         "found another: %s", fix);
+    const char *p = *buf + hl + 1, *end = *buf + len;
+    long line = 2;
+    *nredo = 0;
+    for (size_t i = 0; !rc && i < n; i++) {
+        (*at)[i] = (size_t)(p - *buf);
+        size_t k = todo[i];
+        if ((rc = check_rows(o, pl, k, (long)i, &p, end, NULL, seen, o->out, &line, fix, d)) != 0) break;
+        int redo = 0, mismatch = 0;
+        for (int pi = 0; pi < o->npairs; pi++) {
+            redo |= (o->retry >> seen[pi].st) & 1u;
+            mismatch |= seen[pi].st == GB_ROW_SCEN_MISMATCH;
+        }
+        if (redo) {
+            todo[(*nredo)++] = k;   /* *nredo <= i: todo[i] is read already */
+            continue;
+        }
+        tot->queries++;
+        tot->scen_mismatch += mismatch;
+        for (int pi = 0; pi < o->npairs; pi++)
+            gb_sink_count(tot, pi, seen[pi].st, seen[pi].expanded, seen[pi].time_ns, NULL);
+    }
+    if (!rc && p != end)
+        rc = gb_diag_set(d, EX_DATAERR, o->out, line, 0, "expected %zu rows (%zu queries x %d pairs), "
+                         "found more: %s", n * (size_t)o->npairs, n, o->npairs, fix);
+    if (!rc) (*at)[n] = len;
+    gb_free(seen);
+    if (rc) {
+        gb_free(*buf);
+        gb_free(*at);
+        *buf = NULL;
+        *at = NULL;
+    }
+    return rc;
 }
 
 /* ---- the run ---------------------------------------------------------- */
@@ -67,6 +215,25 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     if (!todo) { gb_plan_free(&pl); return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); }
     for (size_t k = 0; k < pl.n; k++)
         if (o->shard_n <= 1 || (long)(k % (size_t)o->shard_n) == o->shard_i) todo[ntodo++] = k;
+    /* --retry: the queries of <out> to run again; the others' rows are kept */
+    size_t nall = ntodo, *keep_at = NULL;
+    char *keep = NULL, rtmp[1200];
+    FILE *rf = NULL;
+    if (o->retry) {
+        size_t nredo = 0;
+        if ((rc = retry_read(o, &pl, todo, nall, &nredo, &keep, &keep_at, tot, d)) != 0) {
+            gb_free(todo);
+            gb_plan_free(&pl);
+            return rc;
+        }
+        ntodo = nredo;
+        if (o->note) {
+            char b[1200];
+            snprintf(b, sizeof b, "gridbench run: %s: %zu of %zu queries have rows to retry; the "
+                     "others are kept as they are", o->out, ntodo, nall);
+            o->note(o->ctx, GB_NOTE_INFO, b);
+        }
+    }
 
     /* sink */
     gb_sink sk;
@@ -95,7 +262,13 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                                "remove it or use --fresh", jp, o->out);
         }
     }
-    if (o->out) {
+    if (o->retry) {   /* FILE is written anew, temp file + rename, when all is done */
+        if (!(rf = gb_tmp_open(o->out, rtmp, sizeof rtmp, d))) { rc = d->code; goto done_nofile; }
+        fprintf(rf, "%s\n", gb_rows_header());
+        sk.out = rf;
+        sk.keep = keep;
+        sk.keep_at = keep_at;
+    } else if (o->out) {
         char fp[256];
         if (o->shard_n > 1) snprintf(fp, sizeof fp, "%s, shard %ld/%ld", pl.fingerprint, o->shard_i, o->shard_n);
         else snprintf(fp, sizeof fp, "%s", pl.fingerprint);
@@ -146,6 +319,11 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
                              qn, q->line, pl.scen[pl.item[k].scen].path, jq->line);
             goto done;
         }
+        const char *at = jq->rows;
+        long jline = jq->row_line;
+        if ((rc = check_rows(o, &pl, k, qn, &at, jq->rows + jq->rows_len, jq->status, NULL,
+                             sk.jr.path, &jline, "the journal was edited; rerun with --fresh", d)) != 0)
+            goto done;
         tot->queries++;
         if (!jq->scen_ok) tot->scen_mismatch++;
         for (int pi = 0; pi < o->npairs; pi++)
@@ -183,7 +361,13 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
         sk.paths = NULL;
         if ((rc = gb_tmp_close(pf, sk.paths_tmp, d)) != 0) { sk.paths_tmp[0] = '\0'; goto done; }
     }
-    if (o->out) {
+    if (rf) {
+        if ((rc = gb_sink_keep(&sk, nall, d)) != 0) goto done;
+        rc = gb_tmp_commit(rf, rtmp, o->out, d);
+        rf = NULL;
+        if (rc) goto done_nofile;
+        if (o->shard_n > 1 && (rc = write_shard_manifest(o, &pl, nall, d)) != 0) goto done_nofile;
+    } else if (o->out) {
         rc = gb_journal_finish(&sk.jr, o->out, d);
         if (rc) goto done;
         if (o->shard_n > 1 && (rc = write_shard_manifest(o, &pl, ntodo, d)) != 0) goto done_nofile;
@@ -215,6 +399,9 @@ done:
     }
 done_nofile:
     if (sk.paths_tmp[0]) gb_tmp_abort(sk.paths, sk.paths_tmp);   /* the run did not complete */
+    if (rf) gb_tmp_abort(rf, rtmp);
+    gb_free(keep);
+    gb_free(keep_at);
     gb_signal_note(NULL);
     if (have_ex) {
         /* closing external solvers may leave warnings */

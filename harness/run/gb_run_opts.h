@@ -42,6 +42,11 @@ typedef struct gb_pair {
  * "own-heap" (the subgoal graphs) or "none" (user and external solvers). */
 const char *gb_pair_queue_name(const gb_pair *p);
 
+/* The solver column of a pair's rows as rows read back are checked
+ * against it (gb_rows_field_is): the pair's name, or "external:*" for an
+ * external solver that names itself (`ready NAME`) at run time. */
+const char *gb_pair_solver_name(const gb_pair *p);
+
 /* What the runner tells its caller while it works (the CLI prints it;
  * the library never does). */
 typedef enum gb_run_note_kind {
@@ -74,6 +79,8 @@ typedef struct gb_run_opts {
     long sample;               /* > 0: of those, about `sample` evenly spaced ones */
     int resume;                /* 1: continue the journal <out>.partial (gb_journal.h) */
     int fresh;                 /* 1: discard an existing journal (else it is refused) */
+    unsigned retry;            /* --retry: bit s set = run again the queries of the finished
+                                  <out> that have a row of status s; keep the other rows */
     int ext_ms;                /* external solvers: limit per answer and per map, ms
                                   (0 = GB_EXT_DEFAULT_MS) */
     int ext_start_ms;          /* external solvers: limit for `ready` after a map (start-up,

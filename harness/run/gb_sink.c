@@ -99,12 +99,29 @@ void gb_sink_progress(gb_sink *sk, size_t k)
     sk->o->progress(sk->o->ctx, &p);
 }
 
+int gb_sink_keep(gb_sink *sk, size_t i, gb_diag *d)
+{
+    if (i <= sk->keep_next) return 0;
+    size_t a = sk->keep_at[sk->keep_next], n = sk->keep_at[i] - a;
+    sk->keep_next = i;
+    if (fwrite(sk->keep + a, 1, n, sk->out) != n)
+        return gb_diag_set(d, EX_IOERR, sk->o->out, 0, 0, "expected to write the rows, found '%s'",
+                           strerror(errno));
+    return 0;
+}
+
 int gb_sink_query(gb_sink *sk, size_t k, long qn, const gb_qres *r, gb_diag *d)
 {
     const gb_run_opts *o = sk->o;
-    if (r->rows_len && fwrite(r->rows, 1, r->rows_len, sk->out) != r->rows_len)
-        return gb_diag_set(d, EX_IOERR, o->out ? sk->jr.path : "<stdout>", 0, 0,
-                           "expected to write the rows, found '%s'", strerror(errno));
+    if (sk->keep) {   /* --retry: the kept rows before it, then its new ones */
+        size_t i = o->shard_n > 1 ? (k - (size_t)o->shard_i) / (size_t)o->shard_n : k;
+        int rc = gb_sink_keep(sk, i, d);
+        if (rc) return rc;
+        sk->keep_next = i + 1;
+    }
+    if ((!o->out || sk->keep) && r->rows_len && fwrite(r->rows, 1, r->rows_len, sk->out) != r->rows_len)
+        return gb_diag_set(d, EX_IOERR, o->out ? o->out : "<stdout>", 0, 0, "expected to write the "
+                           "rows, found '%s'", strerror(errno));
     if (sk->paths && r->paths_len && fwrite(r->paths, 1, r->paths_len, sk->paths) != r->paths_len)
         return gb_diag_set(d, EX_IOERR, sk->paths_tmp, 0, 0, "expected to write the paths, found '%s'",
                            strerror(errno));
@@ -115,9 +132,9 @@ int gb_sink_query(gb_sink *sk, size_t k, long qn, const gb_qres *r, gb_diag *d)
     if (r->oracle_hit) tot->oracle_hits++;
     for (int pi = 0; pi < o->npairs; pi++)
         gb_sink_count(tot, pi, r->st[pi], r->exp[pi], r->ns[pi], r->name[pi][0] ? r->name[pi] : NULL);
-    if (o->out) {
+    if (o->out && !sk->keep) {
         int rc = gb_journal_commit(&sk->jr, qn, gb_plan_query(sk->pl, k)->line, r->scen_ok, r->st,
-                                   r->exp, r->ns, d);
+                                   r->exp, r->ns, r->rows, r->rows_len, d);
         if (rc) return rc;
     }
     gb_sink_progress(sk, k);

@@ -26,6 +26,11 @@ typedef struct gb_sink {
     size_t done, total;      /* queries of this run written / to write */
     double work_done, work;
     int64_t t0;
+    const char *keep;        /* --retry: the CSV being retried, whole, or NULL (then the
+                                rows of the queries not run again are copied from it) */
+    const size_t *keep_at;   /* [queries of the shard + 1]: where the rows of its i-th
+                                query start in keep */
+    size_t keep_next;        /* the first query of keep not written yet */
 } gb_sink;
 
 /* Pass a query's notes ("<kind digit><text>\n" lines) to o->note. */
@@ -38,6 +43,10 @@ void gb_sink_count(gb_run_totals *tot, int pi, int st, uint64_t expanded, int64_
 
 /* One more query of the run is done (plan index k): progress. */
 void gb_sink_progress(gb_sink *sk, size_t k);
+
+/* --retry: copy the kept rows of the shard's queries keep_next .. i-1
+ * (shard positions) to out.  0, or EX_IOERR in *d. */
+int gb_sink_keep(gb_sink *sk, size_t i, gb_diag *d);
 
 /* Write the result of plan index k, the qn-th query of this run.  0, or
  * a sysexits code with *d filled. */
