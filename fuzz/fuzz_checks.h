@@ -1176,7 +1176,7 @@ static int fz_merge(char **csv, int n, int rev, char **o, size_t *olen, gb_shard
     return rc;
 }
 
-static int gb_fuzz_merge(const uint8_t *data, size_t size)
+__attribute__((unused)) static int gb_fuzz_merge(const uint8_t *data, size_t size)
 {
     gb_fuzz_msg[0] = '\0';
     gb_fuzz_merged = 0;
