@@ -108,6 +108,33 @@ GB_TEST(gppc, a_compile_error_exits_65_and_names_the_log)
     gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
+/* Warthog-based GPPC 2023 entries compile each of their ~70 sources on a
+ * line of its own (make's %.o rule), every line repeating the same dozen
+ * -I options: the build keeps each include folder once (g++ ignores a
+ * repeated one anyway), so the command heading the log stays readable,
+ * and the sources of every line are taken. */
+GB_TEST(gppc, a_makefile_of_one_line_per_source_gives_each_include_folder_once)
+{
+    need_cxx();
+    char *d = tmpdir();
+    gb_test_sh(NULL, 0, "cp -r " ENTRY " %s/e && printf '%%s\\n' 'CXX = g++' "
+               "'CXXFLAGS = -O2 -std=c++17 -Isearch -I search -Isearch/ -DX=1' "
+               "'OBJECTS := Entry.o search/astar.o' 'all: run' "
+               "'run: $(OBJECTS)' '\t$(CXX) $(CXXFLAGS) $^ -o $@' > %s/e/Makefile", d, d);
+    int rc = gb_test_sh(out, sizeof out, "XDG_CACHE_HOME=%s %s gppc build %s/e 2>&1", d, gb_test_bin(), d);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, out);
+    cr_assert(strstr(out, "compiled 2 sources (sources and flags from its Makefile)") != NULL, "%s", out);
+    /* the command line heads the log: -I<entry>/search once, -I<entry>/search/ once, -DX=1 once */
+    rc = gb_test_sh(out, sizeof out, "head -n 1 %s/gridbench/gppc/*/entry.log | tr ' ' '\\n' | "
+                    "grep -c -e '^-I.*/e/search$' -e '^-I.*/e/search/$' -e '^-DX=1$'", d);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_eq(atoi(out), 3, "%s", out);
+    rc = gb_test_sh(out, sizeof out, "head -n 1 %s/gridbench/gppc/*/entry.log | tr ' ' '\\n' | "
+                    "grep -c -e '/e/Entry.cpp$' -e '/e/search/astar.cpp$'", d);
+    cr_assert_eq(atoi(out), 2, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
 /* ---- in process ---------------------------------------------------------- */
 
 typedef struct fixture {

@@ -332,6 +332,21 @@ static int argv_has(const gb_argv *a, const char *w)
     return 0;
 }
 
+/* argv_addf, unless the word is there already: a Makefile that compiles
+ * each source on a line of its own repeats its -I, -D and -L options on
+ * every line; the compiler searches a folder at its first place and
+ * ignores the repeats, so one copy means the same. */
+static void argv_addf_once(gb_argv *a, const char *fmt, ...) GB_PRINTF_LIKE(2, 3);
+static void argv_addf_once(gb_argv *a, const char *fmt, ...)
+{
+    char b[8400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    if (!argv_has(a, b)) argv_add(a, b);
+}
+
 /* Append the blank-separated words of s. */
 static void argv_split(gb_argv *a, const char *s)
 {
@@ -531,12 +546,12 @@ static void take_word(const char *root, const char *w, const char *v, gb_argv *s
         if (!strcmp(w, "-I") || !strcmp(w, "-isystem") || !strcmp(w, "-include")) {
             if (val[0] == '/') snprintf(b, sizeof b, "%s", val);
             else snprintf(b, sizeof b, "%s/%s", root, val);
-            if (!strcmp(w, "-I")) argv_addf(cf, "-I%s", b);
+            if (!strcmp(w, "-I")) argv_addf_once(cf, "-I%s", b);
             else { argv_add(cf, w); argv_add(cf, b); }
         } else if (!strcmp(w, "-D") || !strcmp(w, "-U")) {
-            argv_addf(cf, "%s%s", w, val);
+            argv_addf_once(cf, "%s%s", w, val);
         } else if (!strcmp(w, "-L")) {
-            argv_addf(lf, "-L%s%s%s", val[0] == '/' ? "" : root, val[0] == '/' ? "" : "/", val);
+            argv_addf_once(lf, "-L%s%s%s", val[0] == '/' ? "" : root, val[0] == '/' ? "" : "/", val);
         }
         return;
     }
@@ -545,9 +560,9 @@ static void take_word(const char *root, const char *w, const char *v, gb_argv *s
         return;
     }
     if (!strncmp(w, "-I", 2)) {
-        argv_addf(cf, "-I%s%s%s", w[2] == '/' ? "" : root, w[2] == '/' ? "" : "/", w + 2);
+        argv_addf_once(cf, "-I%s%s%s", w[2] == '/' ? "" : root, w[2] == '/' ? "" : "/", w + 2);
     } else if (!strncmp(w, "-L", 2)) {
-        argv_addf(lf, "-L%s%s%s", w[2] == '/' ? "" : root, w[2] == '/' ? "" : "/", w + 2);
+        argv_addf_once(lf, "-L%s%s%s", w[2] == '/' ? "" : root, w[2] == '/' ? "" : "/", w + 2);
     } else if (!strncmp(w, "-l", 2) || !strcmp(w, "-fopenmp") || !strcmp(w, "-pthread")) {
         if (!argv_has(lf, w)) argv_add(lf, w);
         if (strncmp(w, "-l", 2) && !argv_has(cf, w)) argv_add(cf, w);
