@@ -47,16 +47,15 @@ GB_TEST(rows, split_counts_fields_checks_kinds_and_unquotes)
     cr_expect(!gb_rows_field_is(f[0], "a,", 0));
     cr_expect_eq(gb_rows_field_ll(f[1], -1), 12);
     cr_expect_eq(gb_rows_field_text(f[0], t, 4), -1, "does not fit");
-    static const char more[] = "a,1,ok,x,y";
-    cr_expect_eq(gb_rows_split(more, sizeof more - 1, ".ns.", f, why, sizeof why), -1);
-    cr_expect_str_eq(why, "expected 4 fields, found more than 4");
-    static const char fewer[] = "a,1";
-    cr_expect_eq(gb_rows_split(fewer, sizeof fewer - 1, ".ns.", f, why, sizeof why), -1);
-    cr_expect_str_eq(why, "expected 4 fields, found 2");
-    static const char kind[] = "a,1x,ok,x";
-    cr_expect_eq(gb_rows_split(kind, sizeof kind - 1, ".ns.", f, why, sizeof why), -1);
-    cr_expect_str_eq(why, "field 2: expected a number or nothing, found '1x'");
-    static const char open_[] = "a,1,ok,\"x";
-    cr_expect_eq(gb_rows_split(open_, sizeof open_ - 1, ".ns.", f, why, sizeof why), -1);
-    cr_expect_str_eq(why, "expected 4 fields, found a quote left open");
+    static const struct { const char *row, *why; } bad[] = {
+        { "a,1,ok,x,y", "expected 4 fields, found more than 4" },
+        { "a,1", "expected 4 fields, found 2" },
+        { "a,1x,ok,x", "field 2: expected a number or nothing, found '1x'" },
+        { "a,1,ok,\"x", "expected 4 fields, found a quote left open" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_expect_eq(gb_rows_split(bad[i].row, strlen(bad[i].row), ".ns.", f, why, sizeof why), -1,
+                     "%s", bad[i].row);
+        cr_expect_str_eq(why, bad[i].why, "%s", bad[i].row);
+    }
 }

@@ -144,15 +144,31 @@ GB_TEST(jobs, two_workers_write_what_one_process_writes)
     rmdir_all(d);
 }
 
+/* The plan of the worker-crash tests: two pairs, 10 queries of each
+ * scenario (30); GRIDBENCH_WORKER_CRASH_AT=13 kills the worker on line 5
+ * of the second scenario.  d/ref.csv: the plan run whole, in one process. */
+#define CRASH_PLAN "-s dijkstra,jps --count 10"
+static void crash_plan_ref(const char *d)
+{
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet " CRASH_PLAN " --out %s/ref.csv " SCENS,
+                    gb_test_bin(), d), 0, "%s", out);
+}
+
+/* The plan with its worker on plan index 13 killed, --jobs 2 and extra
+ * options (a shard), into d/csv; the exit status (its output in out). */
+static int crash_plan_killed(const char *d, const char *extra, const char *csv)
+{
+    return gb_test_sh(out, sizeof out, "GRIDBENCH_WORKER_CRASH_AT=13 %s run --quiet " CRASH_PLAN " --jobs 2 "
+                      "%s --out %s/%s " SCENS, gb_test_bin(), extra, d, csv);
+}
+
 GB_TEST(jobs, a_dead_worker_becomes_crash_rows_and_the_run_goes_on)
 {
     char d[64];
     tmpdir(d, sizeof d);
-    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --out %s/ref.csv " SCENS,
-                    gb_test_bin(), d), 0, "%s", out);
+    crash_plan_ref(d);
     /* plan index 13 is line 5 of the second scenario (line 1 is the header) */
-    int rc = gb_test_sh(out, sizeof out, "GRIDBENCH_WORKER_CRASH_AT=13 %s run --quiet -s dijkstra,jps --count 10 "
-                "--jobs 2 --out %s/q.csv " SCENS, gb_test_bin(), d);
+    int rc = crash_plan_killed(d, "", "q.csv");
     cr_assert_eq(rc, 1, "a crash is a solver failure: exit 1, found %d: %s", rc, out);
     cr_assert(strstr(out, "random128-20-1.map.scen:5: crash on every pair: the worker process "
                           "running this query killed by signal 9") != NULL, "%s", out);
@@ -172,13 +188,11 @@ GB_TEST(jobs, retry_crash_reruns_only_the_crashed_query)
 {
     char d[64];
     tmpdir(d, sizeof d);
-    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --out %s/ref.csv " SCENS,
-                    gb_test_bin(), d), 0, "%s", out);
-    cr_assert_eq(gb_test_sh(out, sizeof out, "GRIDBENCH_WORKER_CRASH_AT=13 %s run --quiet -s dijkstra,jps --count 10 "
-                    "--jobs 2 --out %s/q.csv " SCENS " ; cp %s/q.csv %s/crashed.csv", gb_test_bin(), d, d, d), 0, "%s", out);
-    cr_assert_eq(gb_test_sh(out, sizeof out, "grep -c ',crash,' %s/q.csv", d), 0);
+    crash_plan_ref(d);
+    cr_assert_eq(crash_plan_killed(d, "", "q.csv"), 1, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp %s/q.csv %s/crashed.csv && grep -c ',crash,' %s/q.csv", d, d, d), 0);
     cr_assert_eq(atoi(out), 2, "%s", out);
-    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --jobs 2 --retry crash "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet " CRASH_PLAN " --jobs 2 --retry crash "
                     "--out %s/q.csv " SCENS, gb_test_bin(), d), 0, "%s", out);
     cr_assert(strstr(out, "q.csv: 1 of 30 queries have rows to retry; the others are kept as they are") != NULL,
               "%s", out);
@@ -193,7 +207,7 @@ GB_TEST(jobs, retry_crash_reruns_only_the_crashed_query)
                  0, "%s", out);
     cr_assert_str_eq(out, "crashed.csv\nq.csv\nref.csv\n");
     /* nothing to retry: the same file */
-    cr_assert_eq(gb_test_sh(out, sizeof out, "cp %s/q.csv %s/k && %s run --quiet -s dijkstra,jps --count 10 --retry "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cp %s/q.csv %s/k && %s run --quiet " CRASH_PLAN " --retry "
                     "crash,timeout --out %s/q.csv " SCENS " && cmp %s/q.csv %s/k", d, d, gb_test_bin(), d, d, d), 0,
                  "%s", out);
     cr_assert(strstr(out, "0 of 30 queries have rows to retry") != NULL, "%s", out);
@@ -210,7 +224,7 @@ GB_TEST(jobs, retry_crash_reruns_only_the_crashed_query)
     cr_assert(strstr(out, "q.csv:20: error: expected row 1 of query 9 to be datasets/default/random128-20-1.map.scen "
                           "line 2, solver dijkstra, queue bheap, found another query: it is not the CSV of this "
                           "run (same options and inputs); run it again without --retry") != NULL, "%s", out);
-    cr_assert_eq(gb_test_sh(out, sizeof out, "touch %s/q.csv.partial && %s run --quiet -s dijkstra,jps --count 10 "
+    cr_assert_eq(gb_test_sh(out, sizeof out, "touch %s/q.csv.partial && %s run --quiet " CRASH_PLAN " "
                     "--retry crash --out %s/q.csv " SCENS, d, gb_test_bin(), d), 73, "%s", out);
     cr_assert(strstr(out, "q.csv.partial: error: expected no journal beside the CSV to retry") != NULL, "%s", out);
     cr_assert_eq(gb_test_sh(out, sizeof out, "cmp %s/q.csv %s/k", d, d), 0, "a refused --retry changed q.csv: %s", out);
@@ -222,13 +236,11 @@ GB_TEST(shard, a_retried_shard_merges_into_the_unsharded_csv)
 {
     char d[64];
     tmpdir(d, sizeof d);
-    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --out %s/ref.csv " SCENS,
-                    gb_test_bin(), d), 0, "%s", out);
-    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --shard 0/2 --out %s/s0.csv "
-                    SCENS " && GRIDBENCH_WORKER_CRASH_AT=13 %s run --quiet -s dijkstra,jps --count 10 --jobs 2 "
-                    "--shard 1/2 --out %s/s1.csv " SCENS "; grep -c ',crash,' %s/s1.csv", gb_test_bin(), d,
-                    gb_test_bin(), d, d), 0, "%s", out);
-    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s dijkstra,jps --count 10 --shard 1/2 --retry crash "
+    crash_plan_ref(d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet " CRASH_PLAN " --shard 0/2 --out %s/s0.csv "
+                    SCENS, gb_test_bin(), d), 0, "%s", out);
+    cr_assert_eq(crash_plan_killed(d, "--shard 1/2", "s1.csv"), 1, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet " CRASH_PLAN " --shard 1/2 --retry crash "
                     "--out %s/s1.csv " SCENS " && %s merge --out %s/m.csv %s/s0.csv %s/s1.csv", gb_test_bin(), d,
                     gb_test_bin(), d, d, d), 0, "%s", out);
     char a[128], b[128];
