@@ -204,6 +204,22 @@ static long count_lines(const char *path, const char *word)
     return atol(res);
 }
 
+/* gb_user_prepare of a GPPC plugin, its allocations hidden from the leak
+ * check: the GPPC API has no call that frees what PrepareForSearch
+ * returns (docs/gppc.md), so the entry's search data lives as long as the
+ * process that prepared it -- a worker, in a run; this test process here. */
+static int prepare_untracked(const gb_user_solver *u, const gb_grid *g, gb_model m)
+{
+#ifdef GB_TEST_LSAN
+    __lsan_disable();
+#endif
+    int rc = gb_user_prepare(u, g, m);
+#ifdef GB_TEST_LSAN
+    __lsan_enable();
+#endif
+    return rc;
+}
+
 GB_TEST(gppc, plugin_paths_equal_dijkstra_with_metrics_and_a_cached_index)
 {
     need_cxx();
@@ -218,7 +234,7 @@ GB_TEST(gppc, plugin_paths_equal_dijkstra_with_metrics_and_a_cached_index)
     fixture f;
     fixture_init(&f);
     const gb_grid *g = &f.map.grid;
-    cr_assert_eq(gb_user_prepare(u, g, GB_MODEL_8_NOCUT), 0);
+    cr_assert_eq(prepare_untracked(u, g, GB_MODEL_8_NOCUT), 0);
     gb_user_metrics m;
     cr_assert_eq(gb_user_metrics_get(u, &m), 1);
     cr_assert(m.have & GB_UM_MAP);
@@ -255,7 +271,7 @@ GB_TEST(gppc, plugin_paths_equal_dijkstra_with_metrics_and_a_cached_index)
     cr_assert_gt(multi, (int)f.sc.n / 2, "only %d of %zu queries took more than one call", multi, f.sc.n);
     gb_user_release(u);
     /* the second prepare of the same map reads the cached index */
-    cr_assert_eq(gb_user_prepare(u, g, GB_MODEL_8_NOCUT), 0);
+    cr_assert_eq(prepare_untracked(u, g, GB_MODEL_8_NOCUT), 0);
     cr_assert_eq(gb_user_metrics_get(u, &m), 1);
     /* reused: the time of the build is still reported, as the rows' prep_ns */
     cr_assert(m.index_reused == 1 && m.preprocess_ns == pre && m.storage_bytes == storage);
@@ -263,7 +279,7 @@ GB_TEST(gppc, plugin_paths_equal_dijkstra_with_metrics_and_a_cached_index)
     cr_assert_eq(count_lines(log, "preprocess"), 1);
     cr_assert_eq(count_lines(log, "prepare"), 2);
     /* GPPC has one model */
-    cr_assert_eq(gb_user_prepare(u, g, GB_MODEL_4), -1);
+    cr_assert_eq(prepare_untracked(u, g, GB_MODEL_4), -1);
     cr_assert_eq(gb_user_metrics_get(u, &m), 1);
     cr_assert((m.have & GB_UM_ERROR) && strstr(m.reason, "expected the model 8-nocut"), "%s", m.reason);
     fixture_free(&f);
@@ -279,7 +295,7 @@ GB_TEST(gppc, plugin_refuses_a_bent_segment_and_names_it)
     fixture f;
     fixture_init(&f);
     const gb_grid *g = &f.map.grid;
-    cr_assert_eq(gb_user_prepare(u, g, GB_MODEL_8_NOCUT), 0);
+    cr_assert_eq(prepare_untracked(u, g, GB_MODEL_8_NOCUT), 0);
     int refused = 0;
     for (size_t i = 0; i < f.sc.n; i++) {
         const gb_query *q = &f.sc.q[i];
