@@ -20,10 +20,13 @@
  */
 #include "gb_test.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gb_gen.h"
@@ -316,6 +319,88 @@ GB_TEST(gppc, plugin_refuses_a_bent_segment_and_names_it)
     cr_assert_gt(refused, 0);
     gb_user_release(u);
     fixture_free(&f);
+}
+
+/* PreprocessMap runs in a child of the worker.  A run stopped while an
+ * entry preprocesses (SIGTERM to the runner kills its workers) must take
+ * that child along: otherwise it runs on, possibly for hours, for an
+ * index that is never marked whole, holding the index lock it inherited,
+ * and the next run of the map waits on the lock until it ends. */
+static int slow_preprocess(void *arg, const char *file)
+{
+    (void)file;
+    pid_t me = getpid();
+    if (write(*(int *)arg, &me, sizeof me) != (ssize_t)sizeof me) return 1;
+    sleep(30);
+    return 0;
+}
+
+static int quick_preprocess(void *arg, const char *file)
+{
+    (void)arg;
+    FILE *f = fopen(file, "w");
+    return !f || fputs("index\n", f) < 0 || fclose(f) != 0;
+}
+
+/* Is pid a live process (a zombie counts as gone)? */
+static int alive(pid_t pid)
+{
+    char p[64], st[512];
+    snprintf(p, sizeof p, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(p, "r");
+    if (!f) return 0;
+    size_t n = fread(st, 1, sizeof st - 1, f);
+    fclose(f);
+    st[n] = '\0';
+    const char *rp = strrchr(st, ')');
+    return rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
+}
+
+GB_TEST(gppc, index_preprocessing_dies_with_its_worker_and_leaves_the_lock_free)
+{
+    char *d = tmpdir();
+    setenv("XDG_CACHE_HOME", d, 1);
+    fixture f;
+    fixture_init(&f);
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    fflush(NULL);
+    pid_t worker = fork();
+    cr_assert_geq(worker, 0);
+    if (worker == 0) {   /* the worker: opens the index, PreprocessMap (slow) in its child */
+        close(p[0]);
+        gb_gppc_index ix;
+        gb_diag dg;
+        gb_diag_clear(&dg);
+        gb_gppc_index_open("00000000000000aa", &f.map.grid, slow_preprocess, &p[1], &ix, &dg);
+        _exit(0);
+    }
+    close(p[1]);
+    pid_t pre = 0;
+    cr_assert_eq(read(p[0], &pre, sizeof pre), (ssize_t)sizeof pre);
+    close(p[0]);
+    cr_assert(alive(pre));
+    kill(worker, SIGKILL);
+    cr_assert_eq(waitpid(worker, NULL, 0), worker);
+    for (int i = 0; i < 300 && alive(pre); i++) usleep(10000);
+    int orphan = alive(pre);
+    if (orphan) kill(pre, SIGKILL);
+    cr_assert(!orphan, "PreprocessMap's process %d outlived its worker by 3 s", (int)pre);
+    /* the next open takes the lock at once and builds the index anew */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    gb_gppc_index ix;
+    gb_diag dg;
+    gb_diag_clear(&dg);
+    cr_assert_eq(gb_gppc_index_open("00000000000000aa", &f.map.grid, quick_preprocess, NULL, &ix, &dg), 0, "%s",
+                 dg.msg);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    cr_assert(s < 10.0, "the next open waited %.1f s for the lock", s);
+    cr_assert_eq(ix.reused, 0);
+    cr_assert_eq(ix.storage_bytes, 6);
+    fixture_free(&f);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 
 GB_TEST(gppc, expand_turns_waypoints_into_cells_and_refuses_bad_ones)

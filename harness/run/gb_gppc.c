@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -135,14 +136,22 @@ void gb_gppc_map_hash(const gb_grid *g, char hex[GB_GPPC_HASH_HEX + 1])
 #define COMPLETE ".complete"
 
 /* Run fn(arg, file) in a child with stdout sent to stderr; its wait status
- * in *ws and the time from fork to reaping in *ns.  0, or -1 (fork). */
+ * in *ws and the time from fork to reaping in *ns.  0, or -1 (fork).
+ * The child dies with its parent (as gb_pool's workers do): a run stopped
+ * while an entry preprocesses (SIGTERM to the runner kills its workers)
+ * must not leave PreprocessMap running for nothing -- its index is never
+ * marked whole -- and holding the index lock it inherited, on which the
+ * next run of that map would wait. */
 static int run_preprocess(gb_gppc_preprocess_fn fn, void *arg, const char *file, int *ws, uint64_t *ns)
 {
     fflush(NULL);
     uint64_t t0 = now_ns();
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) return -1;
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(EX_SOFTWARE);   /* the parent died before the prctl */
         dup2(2, 1);
         int rc = fn(arg, file);
         fflush(NULL);
