@@ -122,13 +122,16 @@ test: $(TESTBIN) $(BIN) $(SOLIB) layers
 	  GB_BUILD_DIR=$(BUILD) GB_BUILD_PLAIN=$(if $(strip $(EXTRA_CFLAGS)),0,1) \
 	  GB_TEST_FULL=$(GB_TEST_FULL) ./scripts/run-tests.sh $(TESTBIN) $(TEST_JOBS) $(TEST_ARGS)
 
-# make test-full: the suites that `make test` samples, in full: the
-# real-map tests on every query of every shared scenario file, and every
-# allocation of the allocation-failure sweeps (CI runs it).
-FULL_SUITES ?= shared subgoal_shared jpsplus alloc
+# make test-full: what `make test` samples or leaves out, in full (CI
+# runs it): the real-map tests on every query of every shared scenario
+# file, every allocation of the allocation-failure sweeps, and the
+# end-to-end runs of scripts/report.sh (GB_TEST_E2E in tests/gb_test.h).
+# One Criterion filter (suite/test glob) per entry.
+FULL_FILTERS ?= shared/* subgoal_shared/* jpsplus/* alloc/* resume/report_script_* \
+  shard/report_script_* safety/report_script_exit_status_* report_browser/* report_e2e/*
 test-full: $(TESTBIN) $(BIN)
-	@for s in $(FULL_SUITES); do \
-	  $(MAKE) --no-print-directory test GB_TEST_FULL=1 TEST_ARGS="--filter $$s/*" || exit 1; done
+	@set -f; for s in $(FULL_FILTERS); do \
+	  $(MAKE) --no-print-directory test GB_TEST_FULL=1 TEST_ARGS="--filter $$s" || exit 1; done
 
 # make check: the whole suite, the leak self-test and a CLI run over every
 # shared scenario (a sample of each), all under ASan + UBSan + LeakSanitizer.

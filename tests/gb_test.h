@@ -97,6 +97,16 @@ static inline int gb_test_full(void)
     return fe && *fe && strcmp(fe, "0") != 0;
 }
 
+/* The end-to-end runs of a whole script (scripts/report.sh with gnuplot,
+ * a browser) take a minute each on 2 cores: `make test` leaves them to
+ * `make test-full` (its FULL_FILTERS name them), keeping one of them
+ * (report_e2e::report_script_on_tiny_dataset) as the smoke test, so that
+ * the quick loop stays in minutes.  The first statement of such a test. */
+#define GB_TEST_E2E()                                                              \
+    do {                                                                         \
+        if (!gb_test_full()) cr_skip_test("end to end: runs under make test-full"); \
+    } while (0)
+
 /* The gridbench binary under test ($GB_BIN, set by `make test`); skips the
  * test when it is not set. */
 static __attribute__((unused)) const char *gb_test_bin(void)

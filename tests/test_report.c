@@ -1319,6 +1319,7 @@ static int browser_fixture(const char *bin, const char *dir, const char *manifes
  * screenshot is a PNG.  Skipped only when chromium is absent. */
 GB_TEST(report_browser, every_image_loads_and_a_screenshot_is_kept)
 {
+    GB_TEST_E2E();
     const char *bin = gb_bin();
     need_chromium();
     char dir[64], p[256], log[128];
@@ -1348,6 +1349,7 @@ GB_TEST(report_browser, every_image_loads_and_a_screenshot_is_kept)
  * names each; --min-images fails a page without images. */
 GB_TEST(report_browser, a_broken_image_fails_the_check)
 {
+    GB_TEST_E2E();
     const char *bin = gb_bin();
     need_chromium();
     char dir[64], p[256], log[128];
@@ -1533,6 +1535,7 @@ static size_t scen_queries(const char *path)
  * env.json is valid JSON that names the file exactly. */
 GB_TEST(report_e2e, a_map_name_with_csv_and_json_specials, .timeout = 180)
 {
+    GB_TEST_E2E();
     const char *bin = gb_bin();
     if (!file_exists("scripts/report.sh") || !file_exists("plots/style.gp"))
         cr_skip_test("not run from the repository root");

@@ -403,6 +403,7 @@ GB_TEST(resume, refuses_a_journal_of_other_options_and_needs_out)
  * uninterrupted report writes, the queries identical but for timings. */
 GB_TEST(resume, report_script_killed_midway)
 {
+    GB_TEST_E2E();
     if (system("command -v gnuplot >/dev/null 2>&1") != 0) cr_skip_test("gnuplot not installed");
     char dir[256], cmd[4096], a[600], b[600];
     mkdtemp_or_fail(dir, sizeof dir, "report-resume");

@@ -404,6 +404,7 @@ GB_TEST(safety, limit_and_unreachable_rows_carry_real_counters)
 
 GB_TEST(safety, report_script_exit_status_says_whether_anything_was_written)
 {
+    GB_TEST_E2E();
     char d[64];
     mk(d, sizeof d);
 #define REP "GB_BIN=%s scripts/report.sh --bin %s --scen " SC " --count 3 --solvers jps " \

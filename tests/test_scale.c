@@ -831,6 +831,7 @@ GB_TEST(ocache, a_link_planted_at_the_rebuild_temp_name_is_not_followed)
 
 GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses)
 {
+    GB_TEST_E2E();
     char d[64];
     tmpdir(d, sizeof d);
     const char *sc = "datasets/default/room128-16-1.map.scen";
@@ -868,6 +869,7 @@ GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses)
  * more file), and takes a copy of the right file from another folder. */
 GB_TEST(shard, report_script_refuses_scen_files_the_csv_did_not_run_on)
 {
+    GB_TEST_E2E();
     char d[64];
     tmpdir(d, sizeof d);
     const char *sc = "datasets/default/room128-16-1.map.scen", *other = "datasets/default/maze128-2-1.map.scen";
@@ -907,6 +909,7 @@ GB_TEST(shard, report_script_refuses_scen_files_the_csv_did_not_run_on)
 
 GB_TEST(shard, report_script_sample_runs_an_even_slice_and_says_so)
 {
+    GB_TEST_E2E();
     char d[64];
     tmpdir(d, sizeof d);
     cr_assert_eq(gb_test_sh(out, sizeof out, "GB_BIN=%s scripts/report.sh --bin %s --sample 5 --solvers jps --queues bheap "
