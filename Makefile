@@ -23,8 +23,12 @@
 CC      ?= cc
 BUILD   ?= build
 # Use every core unless told otherwise (make -jN, or make -j1 to serialise).
+# Only the top-level make decides: a sub-make inherits its jobserver, and
+# forcing -j there again makes it warn and leave that jobserver.
+ifeq ($(MAKELEVEL),0)
 ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 endif
 OPT     ?= -O2
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \

@@ -4,7 +4,8 @@
 #
 #   fuzz/run.sh BUILD_DIR SECONDS TARGET...
 #
-# For each target t (map, scen, solve, journal, dyn, merge), one after the other:
+# For each target t (map, scen, solve, journal, dyn, merge), FUZZ_JOBS of
+# them at a time (default 2: each libFuzzer process uses one core):
 #   - the corpus is a fresh temporary copy of fuzz/corpus/t (new inputs go
 #     there, so the repository corpus never changes); for map and scen the
 #     Moving AI files under $GB_SHARED (default ../shared/movingai) are
@@ -18,7 +19,8 @@
 # Exit status 1 when any target crashed or left an artifact, else 0.
 #
 # Environment: FUZZ_MAXLEN_map/_scen/_solve/_journal/_dyn/_merge, FUZZ_TIMEOUT (seconds per
-# input, default 25), FUZZ_ARGS (extra libFuzzer flags), GB_SHARED.
+# input, default 25), FUZZ_ARGS (extra libFuzzer flags), FUZZ_JOBS (targets
+# at a time, default 2), GB_SHARED.
 set -u
 
 if [ $# -lt 3 ]; then
@@ -37,14 +39,21 @@ count_artifacts() {
     ls -A "$1" | grep -cE '^(crash|leak|timeout|oom)-'
 }
 
-status=0
-summary=""
+jobs=${FUZZ_JOBS:-2}
 for t in "$@"; do
-    bin="$build/fuzz_$t"
-    if [ ! -x "$bin" ]; then
-        echo "fuzz/run.sh: no fuzzer $bin (run make fuzz)" >&2
-        exit 66
-    fi
+    case $t in
+        map|scen|solve|journal|dyn|merge) ;;
+        *) echo "fuzz/run.sh: unknown target '$t'" >&2; exit 64 ;;
+    esac
+    [ -x "$build/fuzz_$t" ] || { echo "fuzz/run.sh: no fuzzer $build/fuzz_$t (run make fuzz)" >&2; exit 66; }
+done
+res=$(mktemp -d "${TMPDIR:-/tmp}/gbfuzz-res.XXXXXX")
+
+# fuzz_one T: run target T; its summary line goes to $res/T.line and, when
+# it failed, to $res/T.fail with the end of its log.
+fuzz_one() {
+    local t=$1
+    local bin="$build/fuzz_$t" maxlen ext
     case $t in
         map)   maxlen=${FUZZ_MAXLEN_map:-8192};  ext=.map ;;
         scen)  maxlen=${FUZZ_MAXLEN_scen:-8192}; ext=.scen ;;
@@ -52,8 +61,8 @@ for t in "$@"; do
         journal) maxlen=${FUZZ_MAXLEN_journal:-2048}; ext= ;;
         dyn)   maxlen=${FUZZ_MAXLEN_dyn:-2048};  ext= ;;
         merge) maxlen=${FUZZ_MAXLEN_merge:-4096}; ext= ;;
-        *)     echo "fuzz/run.sh: unknown target '$t'" >&2; exit 64 ;;
     esac
+    local work
     work=$(mktemp -d "${TMPDIR:-/tmp}/gbfuzz-$t.XXXXXX")
     mkdir -p "$work/corpus" "$work/seeds" "fuzz/regressions/$t"
     cp fuzz/corpus/"$t"/* "$work/corpus/" 2>/dev/null
@@ -83,13 +92,26 @@ for t in "$@"; do
     new=$((after - before))
     line=$(printf '%-6s %12s executions  corpus %5d  new artifacts %d  exit %d' \
         "$t" "${execs:-?}" "$corpus" "$new" "$rc")
-    summary="$summary$line"$'\n'
+    echo "$line" >"$res/$t.line"
     if [ "$rc" -ne 0 ] || [ "$new" -gt 0 ]; then
-        status=1
-        echo "fuzz: $t FAILED; end of $log:" >&2
-        grep -E 'gb_fuzz_|ERROR|SUMMARY|artifact|Test unit written' "$log" | tail -n 20 >&2
+        { echo "fuzz: $t FAILED; end of $log:"
+          grep -E 'gb_fuzz_|ERROR|SUMMARY|artifact|Test unit written' "$log" | tail -n 20; } >"$res/$t.fail"
     fi
+}
+
+running=0
+for t in "$@"; do
+    if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+    fuzz_one "$t" &
+    running=$((running + 1))
 done
-echo "fuzz summary (${seconds}s per target):"
-printf '%s' "$summary"
+wait
+
+status=0
+echo "fuzz summary (${seconds}s per target, $jobs at a time):"
+for t in "$@"; do
+    cat "$res/$t.line" 2>/dev/null
+    if [ -f "$res/$t.fail" ]; then status=1; cat "$res/$t.fail" >&2; fi
+done
+rm -rf "$res"
 exit $status
