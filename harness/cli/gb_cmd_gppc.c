@@ -106,9 +106,10 @@ static int cmd_build(int argc, char **argv)
         if (b.reused)
             fprintf(stderr, CMD ": entry %s: reused the cached build (%d sources)\n", b.hash, b.nsources);
         else
-            fprintf(stderr, CMD ": entry %s: compiled %d sources (%s) in %.1f s; log %s\n", b.hash,
-                    b.nsources, b.from_make ? "sources and flags from its Makefile" : "*.cpp of its folder",
-                    s, b.log);
+            fprintf(stderr, CMD ": entry %s: compiled %d sources (%s%s) in %.1f s; log %s\n", b.hash,
+                    b.nsources, b.from_make ? "sources and flags from its Makefile"
+                    : b.from_cmake ? "sources from its CMakeLists.txt" : "sources of its folder",
+                    b.dynamic ? ", dynamic track" : "", s, b.log);
     }
     return 0;
 }
