@@ -230,6 +230,7 @@ static int run_query(replay *r, const gb_gppcdyn_cmd *c, const char *map,
             o.gu = p[pi].user->optimal ? GB_GUAR_OPTIMAL : GB_GUAR_NONE;
             o.bound = p[pi].user->optimal ? 1.0 : 0.0;
             row.cost_model = gb_cost_model_name(GB_COST_GRID);
+            row.time_source = "plugin";
         } else {
             row.solver = sp->name;
             row.queue = gb_solver_uses_queue(sp) ? gb_queue_name(p[pi].queue)

@@ -14,10 +14,12 @@
 #define _GNU_SOURCE 1   /* strsignal */
 #include "gb_uworker.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -155,6 +157,23 @@ static void child(const gb_user_solver *u, gb_model m, gb_grid *g, int fd)
     _exit(0);
 }
 
+/* Close every descriptor above stderr but keep: the other workers' socket
+ * ends would otherwise stay open in this child, and a worker whose caller
+ * closed its socket would never read EOF. */
+static void close_others(int keep)
+{
+    DIR *dp = opendir("/proc/self/fd");
+    if (!dp) return;
+    int self = dirfd(dp), fds[1024], n = 0;
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL && n < 1024) {
+        int fd = atoi(e->d_name);
+        if (fd > 2 && fd != keep && fd != self) fds[n++] = fd;
+    }
+    closedir(dp);
+    for (int i = 0; i < n; i++) close(fds[i]);
+}
+
 /* ---- the caller ----------------------------------------------------------- */
 
 void gb_uworker_init(gb_uworker *w, const gb_user_solver *u, gb_model m)
@@ -197,7 +216,7 @@ static int start(gb_uworker *w, const gb_grid *g)
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);   /* never outlive the replay */
         if (getppid() != parent) _exit(70);
-        close(sv[0]);
+        close_others(sv[1]);
         dup2(2, 1);                         /* a chatty solver never writes into stdout */
         child(w->u, w->model, (gb_grid *)g, sv[1]);   /* its own copy, after the fork */
     }
