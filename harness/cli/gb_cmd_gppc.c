@@ -104,7 +104,8 @@ static int cmd_build(int argc, char **argv)
     if (!quiet) {
         double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         if (b.reused)
-            fprintf(stderr, CMD ": entry %s: reused the cached build (%d sources)\n", b.hash, b.nsources);
+            fprintf(stderr, CMD ": entry %s: reused the cached build (%d sources%s)\n", b.hash, b.nsources,
+                    b.dynamic ? ", dynamic track" : "");
         else
             fprintf(stderr, CMD ": entry %s: compiled %d sources (%s%s) in %.1f s; log %s\n", b.hash,
                     b.nsources, b.from_make ? "sources and flags from its Makefile"

@@ -17,6 +17,7 @@
  * Variants (-D through `gppc build --cxxflags`):
  *   DYNBFS_IGNORE_CHANGE  gppc_map_change does nothing: stale answers
  *   DYNBFS_CRASH          abort() on queries whose start has (x + y) % 3 == 0
+ *   DYNBFS_LOOP           never returns on queries whose start has (x + y) % 4 == 1
  */
 #include "Entry.h"
 
@@ -156,6 +157,9 @@ struct gppc_path gppc_get_path(void *data, struct gppc_point start, struct gppc_
     struct gppc_path r = { NULL, 0, 0 };
 #ifdef DYNBFS_CRASH
     if ((start.x + start.y) % 3 == 0) abort();
+#endif
+#ifdef DYNBFS_LOOP
+    for (volatile unsigned spin = 0; (start.x + start.y) % 4 == 1; spin++) {}
 #endif
     if (!s->active_query) {   /* the first call: search, then hand out the first part */
         s->n = dijkstra(s, start.x, start.y, goal.x, goal.y);
