@@ -19,6 +19,7 @@
 #include "gb_search.h"
 #include "gb_stats.h"
 #include "gb_status.h"
+#include "gb_user.h"
 
 #define FIX "tests/fixtures/gppcdyn/"
 
@@ -166,6 +167,7 @@ typedef struct rowlog {
         int has_cost;
         double cost, opt;
         uint64_t prep_ns;
+        int bucket;
     } r[4096];
 } rowlog;
 
@@ -182,6 +184,7 @@ static int log_row(void *arg, const gb_row *w, const char *msg)
     L->r[L->n].cost = w->cost;
     L->r[L->n].opt = w->opt;
     L->r[L->n].prep_ns = w->prep_ns;
+    L->r[L->n].bucket = w->bucket;
     L->n++;
     return 0;
 }
@@ -459,6 +462,109 @@ GB_TEST(gppcdyn, cli_writes_run_rows_and_reports_bad_input)
     snprintf(b, sizeof b, "%s/b.csv", dir);
     cr_expect_eq(access(b, F_OK), -1, "no CSV after an error");
     gb_test_sh(NULL, 0, "rm -rf %s", dir);
+}
+
+/* ---- user solvers (gb_user.h) on a changing map ---------------------------- */
+
+/* Dijkstra of gridbench's own, as a user solver whose workspace is built
+ * by prepare: one that follows patches with a change hook (and reports
+ * a sentinel change_ns through its metrics), one that has no hook and
+ * must be prepared again. */
+typedef struct usol {
+    gb_ws *ws;
+    gb_solver_spec dj;
+} usol;
+
+static usol U_hook, U_plain;
+#define SENTINEL_NS 12345
+
+static int u_prepare(void *ctx, const gb_grid *g, gb_model m)
+{
+    usol *u = ctx;
+    char err[256];
+    u->ws = gb_ws_new(g, m);
+    return u->ws && gb_solver_parse("dijkstra", &u->dj, err, sizeof err) == 0 ? 0 : -1;
+}
+
+static void u_release(void *ctx)
+{
+    usol *u = ctx;
+    gb_ws_free(u->ws);
+    u->ws = NULL;
+}
+
+static int32_t u_solve(void *ctx, const gb_grid *g, gb_model m, int32_t s, int32_t t, int32_t *path,
+                       int32_t cap, gb_stats *st)
+{
+    (void)g; (void)m; (void)cap; (void)st;
+    usol *u = ctx;
+    gb_result res;
+    if (gb_solve(u->ws, &u->dj, GB_Q_BHEAP, s, t, &res) != 0) return -1;
+    if (res.status != GB_FOUND) return 0;
+    memcpy(path, res.path, (size_t)res.path_len * sizeof *path);
+    return res.path_len;
+}
+
+static int u_change(void *ctx, const gb_grid *g, const gb_user_patch *p, int n)
+{
+    usol *u = ctx;
+    for (int k = 0; k < n; k++)
+        for (int32_t y = 0; y < p[k].h; y++)
+            for (int32_t x = 0; x < p[k].w; x++) gb_ws_cell_changed(u->ws, gb_grid_id(g, p[k].x + x, p[k].y + y));
+    return 0;
+}
+
+static int u_metrics(void *ctx, gb_user_metrics *mo)
+{
+    (void)ctx;
+    mo->version = GB_USER_METRICS_VERSION;
+    mo->have = GB_UM_CHANGE;
+    mo->change_ns = SENTINEL_NS;
+    return 0;
+}
+
+GB_TEST(gppcdyn, user_solvers_follow_patches_by_hook_or_by_prepare_again)
+{
+    cr_assert_eq(gb_user_register("u-hook", u_solve, &U_hook, 1), 0);
+    cr_assert_eq(gb_user_register("u-plain", u_solve, &U_plain, 1), 0);
+    cr_assert_eq(gb_user_set_hooks("u-hook", u_prepare, u_release), 0);
+    cr_assert_eq(gb_user_set_hooks("u-plain", u_prepare, u_release), 0);
+    cr_assert_eq(gb_user_set_change("u-hook", u_change), 0);
+    cr_assert_eq(gb_user_set_metrics("u-hook", u_metrics), 0);
+    cr_assert(gb_user_has_change(gb_user_find("u-hook")));
+    cr_assert(!gb_user_has_change(gb_user_find("u-plain")));
+    gb_gppcrep_pair p[3];
+    memset(p, 0, sizeof p);
+    char err[256];
+    cr_assert_eq(gb_solver_parse("dijkstra", &p[0].spec, err, sizeof err), 0);
+    p[1].user = gb_user_find("u-hook");
+    p[2].user = gb_user_find("u-plain");
+    p[1].timeout_ms = p[2].timeout_ms = 60000;
+    gb_gppcdyn s;
+    gb_diag d;
+    cr_assert_eq(gb_gppcdyn_load(FIX "small.scen", &s, &d), 0, "%s", d.msg);
+    gb_gppcrep_sum sum;
+    L.n = 0;
+    cr_assert_eq(gb_gppcrep_run(&s, "small", p, 3, 0, log_row, &L, &sum, &d), 0, "%s", d.msg);
+    cr_assert_eq(L.n, 9 * 3);
+    int after = 0;
+    for (int i = 0; i < L.n; i++) {
+        cr_expect(!strcmp(L.r[i].status, "ok") || !strcmp(L.r[i].status, "unreachable"), "line %ld %s: %s",
+                  L.r[i].line, L.r[i].solver, L.r[i].status);
+        if (!strcmp(L.r[i].status, "unreachable") && !L.r[i].prep_ns) continue;   /* not searched */
+        if (strcmp(L.r[i].solver, "dijkstra") == 0) continue;
+        cr_expect_str_eq(L.r[i].queue, "none");
+        /* the hook's own measure after a change; a prepare's wall time otherwise */
+        if (!strcmp(L.r[i].solver, "u-hook") && L.r[i].bucket > 0) {
+            cr_expect_eq(L.r[i].prep_ns, SENTINEL_NS, "line %ld", L.r[i].line);
+            after++;
+        } else {
+            cr_expect(L.r[i].prep_ns > 0 && L.r[i].prep_ns != SENTINEL_NS, "line %ld %s", L.r[i].line,
+                      L.r[i].solver);
+        }
+    }
+    cr_expect_gt(after, 0);
+    gb_gppcdyn_free(&s);
 }
 
 /* ---- GPPC dynamic-track entries (tests/gppc/dynbfs) ------------------------ */
