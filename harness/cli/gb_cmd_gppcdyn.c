@@ -54,8 +54,9 @@ static const gb_opt gppcdyn_opts[] = {
       "gppc_map_change sees every batch of patches): built or reused like `gridbench gppc build "
       "DIR`, every solver it registers runs.  Repeatable" },
     { OPT_PLUGIN_TIMEOUT, 0, "plugin-timeout", "MS", "limit per query for --plugin and --gppc "
-      "solvers, which run in worker processes: past it the worker is killed and the row is "
-      "timeout (default 60000)" },
+      "solvers, which run in worker processes, on the change hook and again on the search (a "
+      "preparation, e.g. a GPPC entry's preprocessing, has none): past it the worker is killed "
+      "and the row is timeout (default 60000)" },
     { OPT_QUIET, 0, "quiet", NULL, "no progress on stderr" },
     { 'h', 'h', "help", NULL, "this text" },
     { 0, 0, NULL, NULL, NULL }

@@ -4,8 +4,11 @@
  *
  * Wire format, over a SOCK_STREAM socket pair, native byte order (both
  * ends are the same binary): the caller sends struct req records ('P' a
- * patch, 'Q' a query); the child answers each 'Q' with one struct rep and
- * rep.ncell int32 cell ids.  The child's state: its grid (a fork-time copy
+ * patch, 'Q' a query); the child answers each 'Q' with an int32 mark
+ * 'P' before it prepares the solver (when it does), the mark 'S' before
+ * it solves, then one struct rep and rep.ncell int32 cell ids.  The marks
+ * set the caller's deadline: the change hook and the solve are limited,
+ * a prepare (a GPPC entry's preprocessing may take hours) is not.  The child's state: its grid (a fork-time copy
  * of the caller's, patched in place), the solver's per-map state (prep:
  * none, done, failed), and the patches since the last query (pend).
  * Time: O(patch cells) per patch in the child, the solve, and O(path) to
@@ -135,11 +138,15 @@ static void child(const gb_user_solver *u, gb_model m, gb_grid *g, int fd)
             npend = 0;
         }
         if (prep == PREP_NONE) {
+            int32_t mark = 'P';
+            if (put(fd, &mark, sizeof mark) != 0) break;
             int64_t t0 = now_ns();
             prep = gb_user_prepare(u, g, m) == 0 ? PREP_DONE : PREP_FAILED;
             r.ready_ns = now_ns() - t0;
             r.ready = 1;
         }
+        int32_t mark = 'S';
+        if (put(fd, &mark, sizeof mark) != 0) break;
         if (prep == PREP_FAILED) {
             r.prep_failed = 1;
             r.have_metrics = gb_user_metrics_get(u, &r.m);
@@ -247,9 +254,18 @@ int gb_uworker_solve(gb_uworker *w, const gb_grid *g, int32_t s, int32_t t, int 
     q.kind = 'Q';
     q.s = s;
     q.t = t;
-    int64_t deadline = timeout_ms > 0 ? now_ns() + (int64_t)timeout_ms * 1000000 : 0;
+    int64_t limit = timeout_ms > 0 ? (int64_t)timeout_ms * 1000000 : 0;
+    int64_t deadline = limit ? now_ns() + limit : 0;
     rep r;
-    int rc = put(w->fd, &q, sizeof q) != 0 ? -1 : get(w->fd, &r, sizeof r, deadline);
+    int32_t mark = 0;
+    int rc = put(w->fd, &q, sizeof q) != 0 ? -1 : 0;
+    while (rc == 0 && mark != 'S') {   /* no limit while it prepares; the limit again to solve */
+        rc = get(w->fd, &mark, sizeof mark, deadline);
+        if (rc == 0 && mark == 'P') deadline = 0;
+        else if (rc == 0 && mark == 'S') deadline = limit ? now_ns() + limit : 0;
+        else if (rc == 0) rc = -1;
+    }
+    if (rc == 0) rc = get(w->fd, &r, sizeof r, deadline);
     if (rc == 0 && (r.ncell < 0 || r.ncell > g->ncells)) rc = -1;
     if (rc == 0) rc = get(w->fd, w->cells, (size_t)r.ncell * sizeof *w->cells, deadline);
     if (rc == 1) {

@@ -66,7 +66,8 @@ void gb_uworker_patch(gb_uworker *w, const gb_user_patch *p);
 
 /* Ask for a path from cell s to cell t of grid g (the caller's grid, the
  * same map the worker follows), waiting at most timeout_ms (<= 0: no
- * limit).  Starts the worker first when there is none.  0 with *a
+ * limit) for the change hook and again for the solve; a prepare in
+ * between has no limit (a GPPC entry's preprocessing may take hours).  Starts the worker first when there is none.  0 with *a
  * filled (a->fail says whether the worker answered), or -1 when no
  * process could be started or no memory had (errno). */
 int gb_uworker_solve(gb_uworker *w, const gb_grid *g, int32_t s, int32_t t, int timeout_ms,
