@@ -838,3 +838,25 @@ GB_TEST(gppcdyn, dynamic_entry_that_crashes_or_loops_costs_rows_not_the_run, .ti
     cr_expect_gt(timeouts, 0);
     gb_test_sh(NULL, 0, "rm -rf %s", dir);
 }
+
+GB_TEST(gppcdyn, classic_entry_is_prepared_again_after_each_change, .timeout = 300)
+{
+    need_cxx();
+    if (gb_test_sh(NULL, 0, "command -v make") != 0) cr_skip_test("make not found");
+    char dir[] = "/tmp/gbgppcdyn.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(gb_test_sh(out, sizeof out, "GB_GPPC_TEST_LOG=%s/log %s gppc-dynamic --quiet --gppc "
+                            "tests/gppc/bfs --out %s/o.csv " FIX "small.scen", dir, gb_test_bin(), dir), 0,
+                 "%s", out);
+    char p[256], log[256];
+    snprintf(p, sizeof p, "%s/o.csv", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    int n = read_rows(p, "gppc-test-astar", R, 1024);
+    cr_assert_eq(n, 9);
+    for (int i = 0; i < n; i++)
+        cr_expect(!strcmp(R[i].status, "ok") || !strcmp(R[i].status, "unreachable"), "line %ld: %s", R[i].line,
+                  R[i].status);
+    /* no change hook: PrepareForSearch once per batch (4 batches, 3 changes) */
+    cr_expect_eq(count_lines(log, "prepare 8x5"), 4);
+    gb_test_sh(NULL, 0, "rm -rf %s", dir);
+}
