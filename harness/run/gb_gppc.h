@@ -4,8 +4,10 @@
  *
  * An entry is a folder of C++ sources implementing the GPPC API
  * (Entry.h: PreprocessMap, PrepareForSearch, GetPath, GetName).
- * gb_gppc_build compiles it, with harness/run/gppc/gb_gppc_driver.cpp,
- * into a plugin shared object (gb_user.h) kept in the per-user cache:
+ * gb_gppc_build compiles it, with harness/run/gppc/gb_gppc_driver.cpp
+ * (gb_gppc_dyn_driver.cpp for an entry of the dynamic track, whose C API
+ * has gppc_map_change), into a plugin shared object (gb_user.h) kept in
+ * the per-user cache:
  *
  *   ${XDG_CACHE_HOME:-$HOME/.cache}/gridbench/gppc/<entry-hash>/
  *       entry.txt           the entry's folder, the solver names built
