@@ -3,7 +3,10 @@
  * pinned diagnostics), the replay against Dijkstra on patched maps for
  * every solver on two queues, the rebuild of per-map tables after a
  * patch, random patch sequences against an independently patched map,
- * and `gridbench gppc-dynamic`.
+ * and `gridbench gppc-dynamic`; user solvers on a changing map (change
+ * hook or prepare again), and GPPC entries through it: the dynamic-track
+ * test entry tests/gppc/dynbfs (and its variants that ignore changes,
+ * crash or loop) and the classic one, tests/gppc/bfs.
  */
 #include "gb_test.h"
 #include <math.h>
