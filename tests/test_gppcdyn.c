@@ -3,7 +3,10 @@
  * pinned diagnostics), the replay against Dijkstra on patched maps for
  * every solver on two queues, the rebuild of per-map tables after a
  * patch, random patch sequences against an independently patched map,
- * and `gridbench gppc-dynamic`.
+ * and `gridbench gppc-dynamic`; user solvers on a changing map (change
+ * hook or prepare again), and GPPC entries through it: the dynamic-track
+ * test entry tests/gppc/dynbfs (and its variants that ignore changes,
+ * crash or loop) and the classic one, tests/gppc/bfs.
  */
 #include "gb_test.h"
 #include <math.h>
@@ -19,6 +22,7 @@
 #include "gb_search.h"
 #include "gb_stats.h"
 #include "gb_status.h"
+#include "gb_user.h"
 
 #define FIX "tests/fixtures/gppcdyn/"
 
@@ -166,6 +170,7 @@ typedef struct rowlog {
         int has_cost;
         double cost, opt;
         uint64_t prep_ns;
+        int bucket;
     } r[4096];
 } rowlog;
 
@@ -182,6 +187,7 @@ static int log_row(void *arg, const gb_row *w, const char *msg)
     L->r[L->n].cost = w->cost;
     L->r[L->n].opt = w->opt;
     L->r[L->n].prep_ns = w->prep_ns;
+    L->r[L->n].bucket = w->bucket;
     L->n++;
     return 0;
 }
@@ -458,5 +464,402 @@ GB_TEST(gppcdyn, cli_writes_run_rows_and_reports_bad_input)
     char b[300];
     snprintf(b, sizeof b, "%s/b.csv", dir);
     cr_expect_eq(access(b, F_OK), -1, "no CSV after an error");
+    gb_test_sh(NULL, 0, "rm -rf %s", dir);
+}
+
+/* ---- user solvers (gb_user.h) on a changing map ---------------------------- */
+
+/* Dijkstra of gridbench's own, as a user solver whose workspace is built
+ * by prepare: one that follows patches with a change hook (and reports
+ * a sentinel change_ns through its metrics), one that has no hook and
+ * must be prepared again. */
+typedef struct usol {
+    gb_ws *ws;
+    gb_solver_spec dj;
+} usol;
+
+static usol U_hook, U_plain;
+#define SENTINEL_NS 12345
+
+static int u_prepare(void *ctx, const gb_grid *g, gb_model m)
+{
+    usol *u = ctx;
+    char err[256];
+    u->ws = gb_ws_new(g, m);
+    return u->ws && gb_solver_parse("dijkstra", &u->dj, err, sizeof err) == 0 ? 0 : -1;
+}
+
+static void u_release(void *ctx)
+{
+    usol *u = ctx;
+    gb_ws_free(u->ws);
+    u->ws = NULL;
+}
+
+static int32_t u_solve(void *ctx, const gb_grid *g, gb_model m, int32_t s, int32_t t, int32_t *path,
+                       int32_t cap, gb_stats *st)
+{
+    (void)g; (void)m; (void)cap; (void)st;
+    usol *u = ctx;
+    gb_result res;
+    if (gb_solve(u->ws, &u->dj, GB_Q_BHEAP, s, t, &res) != 0) return -1;
+    if (res.status != GB_FOUND) return 0;
+    memcpy(path, res.path, (size_t)res.path_len * sizeof *path);
+    return res.path_len;
+}
+
+static int u_change(void *ctx, const gb_grid *g, const gb_user_patch *p, int n)
+{
+    usol *u = ctx;
+    for (int k = 0; k < n; k++)
+        for (int32_t y = 0; y < p[k].h; y++)
+            for (int32_t x = 0; x < p[k].w; x++) gb_ws_cell_changed(u->ws, gb_grid_id(g, p[k].x + x, p[k].y + y));
+    return 0;
+}
+
+static int u_metrics(void *ctx, gb_user_metrics *mo)
+{
+    (void)ctx;
+    mo->version = GB_USER_METRICS_VERSION;
+    mo->have = GB_UM_CHANGE;
+    mo->change_ns = SENTINEL_NS;
+    return 0;
+}
+
+GB_TEST(gppcdyn, user_solvers_follow_patches_by_hook_or_by_prepare_again)
+{
+    cr_assert_eq(gb_user_register("u-hook", u_solve, &U_hook, 1), 0);
+    cr_assert_eq(gb_user_register("u-plain", u_solve, &U_plain, 1), 0);
+    cr_assert_eq(gb_user_set_hooks("u-hook", u_prepare, u_release), 0);
+    cr_assert_eq(gb_user_set_hooks("u-plain", u_prepare, u_release), 0);
+    cr_assert_eq(gb_user_set_change("u-hook", u_change), 0);
+    cr_assert_eq(gb_user_set_metrics("u-hook", u_metrics), 0);
+    cr_assert(gb_user_has_change(gb_user_find("u-hook")));
+    cr_assert(!gb_user_has_change(gb_user_find("u-plain")));
+    gb_gppcrep_pair p[3];
+    memset(p, 0, sizeof p);
+    char err[256];
+    cr_assert_eq(gb_solver_parse("dijkstra", &p[0].spec, err, sizeof err), 0);
+    p[1].user = gb_user_find("u-hook");
+    p[2].user = gb_user_find("u-plain");
+    p[1].timeout_ms = p[2].timeout_ms = 60000;
+    gb_gppcdyn s;
+    gb_diag d;
+    cr_assert_eq(gb_gppcdyn_load(FIX "small.scen", &s, &d), 0, "%s", d.msg);
+    gb_gppcrep_sum sum;
+    L.n = 0;
+    cr_assert_eq(gb_gppcrep_run(&s, "small", p, 3, 0, log_row, &L, &sum, &d), 0, "%s", d.msg);
+    cr_assert_eq(L.n, 9 * 3);
+    int after = 0;
+    for (int i = 0; i < L.n; i++) {
+        cr_expect(!strcmp(L.r[i].status, "ok") || !strcmp(L.r[i].status, "unreachable"), "line %ld %s: %s",
+                  L.r[i].line, L.r[i].solver, L.r[i].status);
+        if (!strcmp(L.r[i].status, "unreachable") && !L.r[i].prep_ns) continue;   /* not searched */
+        if (strcmp(L.r[i].solver, "dijkstra") == 0) continue;
+        cr_expect_str_eq(L.r[i].queue, "none");
+        /* the hook's own measure after a change; a prepare's wall time otherwise */
+        if (!strcmp(L.r[i].solver, "u-hook") && L.r[i].bucket > 0) {
+            cr_expect_eq(L.r[i].prep_ns, SENTINEL_NS, "line %ld", L.r[i].line);
+            after++;
+        } else {
+            cr_expect(L.r[i].prep_ns > 0 && L.r[i].prep_ns != SENTINEL_NS, "line %ld %s", L.r[i].line,
+                      L.r[i].solver);
+        }
+    }
+    cr_expect_gt(after, 0);
+    gb_gppcdyn_free(&s);
+}
+
+/* ---- GPPC dynamic-track entries (tests/gppc/dynbfs) ------------------------ */
+
+#define DYNBFS "tests/gppc/dynbfs"
+#define DW 20
+#define DH 16
+#define BATCHES 6
+#define PER_BATCH 5
+
+static void need_cxx(void)
+{
+    gb_test_bin();
+    if (gb_test_sh(NULL, 0, "command -v c++") != 0) cr_skip_test("c++ not found");
+}
+
+/* Write dir/r.scen and dir/r.patch: BATCHES batches of 2 random patches
+ * then PER_BATCH queries, every length from Dijkstra on a map patched
+ * independently here (so the file is right by construction). */
+static void write_random_scen(const char *dir, uint64_t rng)
+{
+    static char scen[1 << 16], pat[1 << 16];
+    static uint8_t mirror[DW * DH];
+    memset(mirror, 1, sizeof mirror);
+    int npat = 8, pn = snprintf(pat, sizeof pat, "type patch\npatches %d\n", npat);
+    int32_t pw[8], ph[8];
+    for (int i = 0; i < npat; i++) {
+        pw[i] = 2 + (int32_t)(gb_rng_next(&rng) % 6);
+        ph[i] = 2 + (int32_t)(gb_rng_next(&rng) % 6);
+        pn += snprintf(pat + pn, sizeof pat - (size_t)pn, "patch %d\nheight %d\nwidth %d\nmap\n", i,
+                       (int)ph[i], (int)pw[i]);
+        for (int y = 0; y < ph[i]; y++) {
+            for (int x = 0; x < pw[i]; x++) pat[pn++] = "..@.@T"[gb_rng_next(&rng) % 6];
+            pat[pn++] = '\n';
+        }
+    }
+    pat[pn] = '\0';
+    int sn = snprintf(scen, sizeof scen, "version 2\nheight %d\nwidth %d\ncost 1 octile\npatch r.patch\n"
+                      "commands\n", DH, DW);
+    gb_grid g;
+    cr_assert_eq(gb_grid_init(&g, DW, DH), 0);
+    gb_solver_spec dj;
+    char err[256];
+    cr_assert_eq(gb_solver_parse("dijkstra", &dj, err, sizeof err), 0);
+    for (int t = 0; t < BATCHES; t++) {
+        for (int k = 0; k < 2; k++) {
+            int i = (int)(gb_rng_next(&rng) % (uint64_t)npat);
+            int32_t x0 = (int32_t)(gb_rng_next(&rng) % (uint64_t)(DW - pw[i] + 1));
+            int32_t y0 = (int32_t)(gb_rng_next(&rng) % (uint64_t)(DH - ph[i] + 1));
+            sn += snprintf(scen + sn, sizeof scen - (size_t)sn, "P %d %d %d %d\n", t, i, (int)x0, (int)y0);
+            char key[32];
+            snprintf(key, sizeof key, "patch %d\n", i);
+            const char *at = strstr(strstr(pat, key), "map\n") + 4;
+            for (int32_t y = 0; y < ph[i]; y++, at++)
+                for (int32_t x = 0; x < pw[i]; x++, at++) mirror[(y0 + y) * DW + x0 + x] = *at == '.';
+        }
+        for (int32_t y = 0; y < DH; y++)
+            for (int32_t x = 0; x < DW; x++) g.pass[gb_grid_id(&g, x, y)] = mirror[y * DW + x];
+        gb_grid_recount(&g);
+        gb_ws *ws = gb_ws_new(&g, GB_MODEL_8_NOCUT);
+        cr_assert_not_null(ws);
+        for (int k = 0; k < PER_BATCH; k++) {
+            int32_t sx = (int32_t)(gb_rng_next(&rng) % DW), sy = (int32_t)(gb_rng_next(&rng) % DH);
+            int32_t gx = (int32_t)(gb_rng_next(&rng) % DW), gy = (int32_t)(gb_rng_next(&rng) % DH);
+            int32_t a = gb_grid_id(&g, sx, sy), b = gb_grid_id(&g, gx, gy);
+            double len = -1;
+            gb_result res;
+            if (g.pass[a] && g.pass[b]) {
+                cr_assert_eq(gb_solve(ws, &dj, GB_Q_BHEAP, a, b, &res), 0);
+                if (res.status == GB_FOUND) len = res.cost;
+            }
+            sn += snprintf(scen + sn, sizeof scen - (size_t)sn, len < 0 ? "Q %d %d %d %d %d -1\n"
+                           : "Q %d %d %d %d %d %.14g\n", t, (int)sx, (int)sy, (int)gx, (int)gy, len);
+        }
+        gb_ws_free(ws);
+    }
+    gb_grid_free(&g);
+    char p[256];
+    snprintf(p, sizeof p, "%s/r.scen", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert_not_null(f);
+    fputs(scen, f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/r.patch", dir);
+    f = fopen(p, "w");
+    cr_assert_not_null(f);
+    fputs(pat, f);
+    fclose(f);
+}
+
+/* One row of a gppc-dynamic CSV, the columns the tests read. */
+typedef struct dynrow {
+    char solver[64], status[32];
+    long line;
+    int sx, sy, bucket, path_len;
+    long calls;
+    long long prep_ns;
+    char tsrc[16];
+} dynrow;
+
+static int col_of(char **names, int n, const char *want)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], want)) return i;
+    cr_assert_fail("no column %s", want);
+    return -1;
+}
+
+/* Read the rows of solver (all rows when NULL) from path into r (at most
+ * max); their number. */
+static int read_rows(const char *path, const char *solver, dynrow *r, int max)
+{
+    static char hdr[4096], line[4096];
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    cr_assert_not_null(fgets(hdr, sizeof hdr, f));
+    char *names[64];
+    int nn = 0;
+    for (char *tok = strtok(hdr, ",\n"); tok && nn < 64; tok = strtok(NULL, ",\n")) names[nn++] = tok;
+    int csol = col_of(names, nn, "solver"), cst = col_of(names, nn, "status"), cl = col_of(names, nn, "line"),
+        csx = col_of(names, nn, "start_x"), csy = col_of(names, nn, "start_y"), cb = col_of(names, nn, "bucket"),
+        cc = col_of(names, nn, "calls"), cp = col_of(names, nn, "prep_ns"),
+        ct = col_of(names, nn, "time_source"), cpl = col_of(names, nn, "path_len");
+    int n = 0;
+    while (fgets(line, sizeof line, f) && n < max) {
+        char *v[64];
+        int k = 0;
+        for (char *p = line; k < 64;) {   /* no field of these rows is quoted */
+            v[k++] = p;
+            char *c = strpbrk(p, ",\n");
+            if (!c) break;
+            int last = *c == '\n';
+            *c = '\0';
+            if (last) break;
+            p = c + 1;
+        }
+        cr_assert_eq(k, nn, "a row of %d fields", k);
+        if (solver && strcmp(v[csol], solver)) continue;
+        snprintf(r[n].solver, sizeof r[n].solver, "%s", v[csol]);
+        snprintf(r[n].status, sizeof r[n].status, "%s", v[cst]);
+        snprintf(r[n].tsrc, sizeof r[n].tsrc, "%s", v[ct]);
+        r[n].line = atol(v[cl]);
+        r[n].sx = atoi(v[csx]);
+        r[n].sy = atoi(v[csy]);
+        r[n].bucket = atoi(v[cb]);
+        r[n].calls = atol(v[cc]);
+        r[n].prep_ns = atoll(v[cp]);
+        r[n].path_len = atoi(v[cpl]);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* Lines of file path that begin with prefix. */
+static int count_lines(const char *path, const char *prefix)
+{
+    char line[256];
+    int n = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f)) n += !strncmp(line, prefix, strlen(prefix));
+    fclose(f);
+    return n;
+}
+
+static dynrow R[1024];
+
+GB_TEST(gppcdyn, dynamic_entry_follows_patches_and_matches_dijkstra, .timeout = 300)
+{
+    need_cxx();
+    char dir[] = "/tmp/gbgppcdyn.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    write_random_scen(dir, 0x5eed0001u);
+    /* `gppc build` recognises the dynamic track */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s gppc build " DYNBFS " 2>&1 >/dev/null", gb_test_bin()), 0,
+                 "%s", out);
+    cr_expect(strstr(out, "dynamic track"), "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "GB_GPPC_TEST_LOG=%s/log %s gppc-dynamic --quiet --gppc " DYNBFS
+                            " --out %s/o.csv %s/r.scen", dir, gb_test_bin(), dir, dir), 0, "%s", out);
+    char p[256], log[256];
+    snprintf(p, sizeof p, "%s/o.csv", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    int n = read_rows(p, "dynbfs", R, 1024), ok = 0, multi = 0;
+    cr_assert_eq(n, BATCHES * PER_BATCH);
+    for (int i = 0; i < n; i++) {
+        cr_assert(!strcmp(R[i].status, "ok") || !strcmp(R[i].status, "unreachable"), "line %ld: %s", R[i].line,
+                  R[i].status);
+        if (strcmp(R[i].status, "ok")) continue;
+        ok++;
+        cr_expect_str_eq(R[i].tsrc, "gppc");
+        cr_expect_gt(R[i].prep_ns, 0, "line %ld: prep_ns", R[i].line);
+        /* about a third of the cells per call */
+        if (R[i].path_len >= 3) cr_expect_geq(R[i].calls, 2, "line %ld: %ld calls", R[i].line, R[i].calls);
+        multi += R[i].calls > 1;
+    }
+    cr_expect_gt(ok, n / 2, "%d of %d queries found a path", ok, n);
+    cr_expect_gt(multi, 0);
+    /* one worker, prepared once; gppc_map_change once per batch after the
+     * first (whose patches precede every query), with both patches, after
+     * active_map had them; the startkit's other name of the free function */
+    cr_expect_eq(count_lines(log, "init "), 1);
+    cr_expect_eq(count_lines(log, "change 2 agree"), BATCHES - 1);
+    cr_expect_eq(count_lines(log, "change "), BATCHES - 1);
+    cr_expect_eq(count_lines(log, "free"), 1);
+    gb_test_sh(NULL, 0, "rm -rf %s", dir);
+}
+
+/* `gppc build DYNBFS --name NAME --cxxflags FLAGS`: the plugin into so. */
+static void build_variant(const char *name, const char *flags, char *so, size_t n)
+{
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s gppc build -q " DYNBFS " --name %s --cxxflags %s", gb_test_bin(),
+                            name, flags), 0, "%s", out);
+    out[strcspn(out, "\n")] = '\0';
+    snprintf(so, n, "%.1200s", out);
+}
+
+GB_TEST(gppcdyn, dynamic_entry_that_ignores_changes_fails_after_a_patch, .timeout = 300)
+{
+    need_cxx();
+    char dir[] = "/tmp/gbgppcdyn.XXXXXX", so[1300];
+    cr_assert_not_null(mkdtemp(dir));
+    write_random_scen(dir, 0x5eed0001u);
+    build_variant("dynbfs-ignore", "-DDYNBFS_IGNORE_CHANGE", so, sizeof so);
+    int rc = gb_test_sh(out, sizeof out, "%s gppc-dynamic --quiet --plugin %s -s dynbfs-ignore --out %s/o.csv "
+                        "%s/r.scen", gb_test_bin(), so, dir, dir);
+    cr_expect_eq(rc, 1, "exit %d: %s", rc, out);
+    char p[256];
+    snprintf(p, sizeof p, "%s/o.csv", dir);
+    int n = read_rows(p, "dynbfs-ignore", R, 1024), bad = 0;
+    cr_assert_eq(n, BATCHES * PER_BATCH);
+    for (int i = 0; i < n; i++) {
+        int failed = gb_row_status_failed((gb_row_status)gb_row_status_from_name(R[i].status,
+                                                                                 strlen(R[i].status)));
+        if (R[i].bucket == 0) cr_expect(!failed, "line %ld before any change: %s", R[i].line, R[i].status);
+        bad += failed;
+    }
+    cr_expect_gt(bad, 0, "a stale map never showed");
+    gb_test_sh(NULL, 0, "rm -rf %s", dir);
+}
+
+GB_TEST(gppcdyn, dynamic_entry_that_crashes_or_loops_costs_rows_not_the_run, .timeout = 300)
+{
+    need_cxx();
+    char dir[] = "/tmp/gbgppcdyn.XXXXXX", crash[1300], loop[1300];
+    cr_assert_not_null(mkdtemp(dir));
+    write_random_scen(dir, 0x5eed0001u);
+    build_variant("dynbfs-crash", "-DDYNBFS_CRASH", crash, sizeof crash);
+    build_variant("dynbfs-loop", "-DDYNBFS_LOOP", loop, sizeof loop);
+    int rc = gb_test_sh(out, sizeof out, "%s gppc-dynamic --quiet --plugin %s --plugin %s -s "
+                        "dynbfs-crash,dynbfs-loop --plugin-timeout 3000 -n 12 --out %s/o.csv %s/r.scen",
+                        gb_test_bin(), crash, loop, dir, dir);
+    cr_expect_eq(rc, 1, "exit %d: %s", rc, out);
+    char p[256];
+    snprintf(p, sizeof p, "%s/o.csv", dir);
+    int n = read_rows(p, NULL, R, 1024), crashes = 0, timeouts = 0;
+    cr_assert_eq(n, 12 * 4, "every query has its rows");
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(R[i].solver, "dijkstra") || !strcmp(R[i].solver, "astar-octile")) continue;
+        int searched = strcmp(R[i].status, "unreachable") != 0 || R[i].calls > 0;
+        int crashing = !strcmp(R[i].solver, "dynbfs-crash") && (R[i].sx + R[i].sy) % 3 == 0;
+        int looping = !strcmp(R[i].solver, "dynbfs-loop") && (R[i].sx + R[i].sy) % 4 == 1;
+        if (crashing && searched) cr_expect_str_eq(R[i].status, "crash", "line %ld", R[i].line);
+        else if (looping && searched) cr_expect_str_eq(R[i].status, "timeout", "line %ld", R[i].line);
+        else cr_expect(!strcmp(R[i].status, "ok") || !strcmp(R[i].status, "unreachable"), "line %ld %s: %s",
+                       R[i].line, R[i].solver, R[i].status);
+        crashes += !strcmp(R[i].status, "crash");
+        timeouts += !strcmp(R[i].status, "timeout");
+    }
+    cr_expect_gt(crashes, 0);
+    cr_expect_gt(timeouts, 0);
+    gb_test_sh(NULL, 0, "rm -rf %s", dir);
+}
+
+GB_TEST(gppcdyn, classic_entry_is_prepared_again_after_each_change, .timeout = 300)
+{
+    need_cxx();
+    if (gb_test_sh(NULL, 0, "command -v make") != 0) cr_skip_test("make not found");
+    char dir[] = "/tmp/gbgppcdyn.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(gb_test_sh(out, sizeof out, "GB_GPPC_TEST_LOG=%s/log %s gppc-dynamic --quiet --gppc "
+                            "tests/gppc/bfs --out %s/o.csv " FIX "small.scen", dir, gb_test_bin(), dir), 0,
+                 "%s", out);
+    char p[256], log[256];
+    snprintf(p, sizeof p, "%s/o.csv", dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    int n = read_rows(p, "gppc-test-astar", R, 1024);
+    cr_assert_eq(n, 9);
+    for (int i = 0; i < n; i++)
+        cr_expect(!strcmp(R[i].status, "ok") || !strcmp(R[i].status, "unreachable"), "line %ld: %s", R[i].line,
+                  R[i].status);
+    /* no change hook: PrepareForSearch once per batch (4 batches, 3 changes) */
+    cr_expect_eq(count_lines(log, "prepare 8x5"), 4);
     gb_test_sh(NULL, 0, "rm -rf %s", dir);
 }

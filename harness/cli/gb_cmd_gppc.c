@@ -47,6 +47,10 @@ const gb_cmd_doc gb_doc_gppc = {
     "gridbench's driver into a plugin and prints the plugin's path, for `gridbench run --plugin`; "
     "`list` prints the plugins built so far, one per line (hash, plugin, entry folder).\n"
     "\n"
+    "An entry of the dynamic track (startkit-dynamic: its Entry.h declares gppc_map_change) is "
+    "built with the dynamic driver instead, from C or C++ sources (without a Makefile, those of "
+    "its CMakeLists.txt's GPPCentry library), for `gridbench gppc-dynamic --plugin`.\n"
+    "\n"
     "Built plugins and each map's preprocessed index live in "
     "${XDG_CACHE_HOME:-~/.cache}/gridbench/gppc/, keyed by the entry's contents: a second build of "
     "the same sources is instant.  Sources and flags come from the entry's Makefile (a dry run, "
@@ -104,11 +108,13 @@ static int cmd_build(int argc, char **argv)
     if (!quiet) {
         double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         if (b.reused)
-            fprintf(stderr, CMD ": entry %s: reused the cached build (%d sources)\n", b.hash, b.nsources);
+            fprintf(stderr, CMD ": entry %s: reused the cached build (%d sources%s)\n", b.hash, b.nsources,
+                    b.dynamic ? ", dynamic track" : "");
         else
-            fprintf(stderr, CMD ": entry %s: compiled %d sources (%s) in %.1f s; log %s\n", b.hash,
-                    b.nsources, b.from_make ? "sources and flags from its Makefile" : "*.cpp of its folder",
-                    s, b.log);
+            fprintf(stderr, CMD ": entry %s: compiled %d sources (%s%s) in %.1f s; log %s\n", b.hash,
+                    b.nsources, b.from_make ? "sources and flags from its Makefile"
+                    : b.from_cmake ? "sources from its CMakeLists.txt" : "sources of its folder",
+                    b.dynamic ? ", dynamic track" : "", s, b.log);
     }
     return 0;
 }

@@ -11,6 +11,11 @@
  * with any solvers (-s) on any queues (-q) and writes `run`'s rows, so
  * `summary`, `report` and `compare` read its output unchanged.
  *
+ * User solvers join with --plugin SO (then named with -s, as in `run`)
+ * and --gppc DIR (a GPPC entry, classic or dynamic track, built or reused
+ * like `gridbench gppc build DIR`; every solver it registers runs); they
+ * run in worker processes (gb_uworker.h), never in this one.
+ *
  * The replay is gb_gppcreplay.h's; this file reads options and files and
  * writes the CSV through a temporary file renamed at the end.
  */
@@ -20,15 +25,20 @@
 #include <unistd.h>
 
 #include "gb_cmd.h"
+#include "gb_gppc.h"
 #include "gb_gppcdyn.h"
 #include "gb_gppcreplay.h"
 #include "gb_rows.h"
 #include "gb_search.h"
+#include "gb_user.h"
 
 #define CMD "gridbench gppc-dynamic"
 #define MAX_PAIRS 256
 
-enum { OPT_QUIET = 256 };
+enum { OPT_QUIET = 256, OPT_PLUGIN, OPT_GPPC, OPT_PLUGIN_TIMEOUT };
+
+#define MAX_LOADS 8
+#define DEFAULT_PLUGIN_TIMEOUT_MS 60000
 
 static const gb_opt gppcdyn_opts[] = {
     { 'o', 'o', "out", "FILE", "CSV output, the columns of `gridbench run` (temporary file, then "
@@ -38,6 +48,15 @@ static const gb_opt gppcdyn_opts[] = {
     { 'q', 'q', "queue", "LIST", "queues, comma-separated, repeatable, or all (default bheap); "
       "solvers without a queue run once" },
     { 'n', 'n', "max-queries", "N", "answer at most the first N queries of each file" },
+    { OPT_PLUGIN, 0, "plugin", "LIB.so", "load user solvers from a shared library (gb_user.h, as for "
+      "`gridbench run`); name them with -s.  Repeatable" },
+    { OPT_GPPC, 0, "gppc", "DIR", "also run the GPPC entry in DIR, classic or dynamic track (its "
+      "gppc_map_change sees every batch of patches): built or reused like `gridbench gppc build "
+      "DIR`, every solver it registers runs.  Repeatable" },
+    { OPT_PLUGIN_TIMEOUT, 0, "plugin-timeout", "MS", "limit per query for --plugin and --gppc "
+      "solvers, which run in worker processes, on the change hook and again on the search (a "
+      "preparation, e.g. a GPPC entry's preprocessing, has none): past it the worker is killed "
+      "and the row is timeout (default 60000)" },
     { OPT_QUIET, 0, "quiet", NULL, "no progress on stderr" },
     { 'h', 'h', "help", NULL, "this text" },
     { 0, 0, NULL, NULL, NULL }
@@ -55,12 +74,18 @@ const gb_cmd_doc gb_doc_gppc_dynamic = {
     "A printed length that disagrees with Dijkstra (within its printed precision; -1 is \"no "
     "path\") makes the rows scen_mismatch: the scenario's fault, not the solver's. Solvers with "
     "per-map tables (jps+, sg, sg-tl, sg-tl-dt, hpa) rebuild them after each patch; the rebuild "
-    "time is the prep_ns column.",
+    "time is the prep_ns column.\n\n"
+    "Solvers of --plugin and --gppc run in a worker process each, which follows the patches: "
+    "before the first query after a batch it calls the solver's change hook (a GPPC dynamic "
+    "entry's gppc_map_change, timed into prep_ns), or prepares the solver again. One that crashes "
+    "or passes --plugin-timeout costs that query a crash or timeout row; the next query starts a "
+    "new worker on the map as it then is.",
     gppcdyn_opts,
     "The patch file is found beside the scenario unless its name is absolute. The map column is "
     "the scenario's base name.",
     "gridbench gppc-dynamic --out dyn.csv -s jps+,sg-tl -q bheap,bucket arena2.scen",
-    "0 every answer checked; 1 a solver failure (invalid_path, suboptimal, false_unreachable); 64 "
+    "0 every answer checked; 1 a solver failure (invalid_path, suboptimal, false_unreachable, crash, "
+    "timeout); 64 "
     "bad usage; 65 bad input; 66 missing input; 71 out of memory; 73/74 cannot write."
 };
 
@@ -82,12 +107,28 @@ static int write_row(void *arg, const gb_row *row, const char *msg)
     return 0;
 }
 
-/* Add solver name with every queue to p (deduplicated).  0 or EX_USAGE. */
-static int add_solver(const char *name, const int *qs, int nq, gb_gppcrep_pair *p, int *np)
+/* Add solver name with every queue to p (deduplicated): a built-in
+ * solver, or a user solver (a plugin's; queue 'none').  0 or EX_USAGE. */
+static int add_solver(const char *name, const int *qs, int nq, gb_gppcrep_pair *p, int *np,
+                      int timeout_ms)
 {
     gb_gppcrep_pair x;
     char err[256];
     memset(&x, 0, sizeof x);
+    const gb_user_solver *u = gb_user_find(name);
+    if (u) {
+        for (int k = 0; k < *np; k++)
+            if (p[k].user == u) return 0;
+        if (*np >= MAX_PAIRS) {
+            fprintf(stderr, CMD ": expected at most %d solver x queue pairs, found more\n",
+                    MAX_PAIRS);
+            return EX_USAGE;
+        }
+        x.user = u;
+        x.timeout_ms = timeout_ms;
+        p[(*np)++] = x;
+        return 0;
+    }
     if (gb_solver_parse(name, &x.spec, err, sizeof err) != 0) {
         fprintf(stderr, CMD ": --solver: %s\n", err);
         return EX_USAGE;
@@ -102,7 +143,7 @@ static int add_solver(const char *name, const int *qs, int nq, gb_gppcrep_pair *
         x.queue = (gb_queue_kind)(uses ? qs[i] : GB_Q_BHEAP);
         int dup = 0;
         for (int k = 0; k < *np && !dup; k++)
-            dup = strcmp(p[k].spec.name, x.spec.name) == 0 && p[k].queue == x.queue;
+            dup = !p[k].user && strcmp(p[k].spec.name, x.spec.name) == 0 && p[k].queue == x.queue;
         if (dup) continue;
         if (*np >= MAX_PAIRS) {
             fprintf(stderr, CMD ": expected at most %d solver x queue pairs, found more\n",
@@ -124,7 +165,8 @@ int gb_cmd_gppc_dynamic(int argc, char **argv)
 {
     const char *out = NULL, *arg;
     char *slist[32], *qlist[32];
-    int ns = 0, nql = 0, quiet = 0, c;
+    const char *plugins[MAX_LOADS], *gdirs[MAX_LOADS];
+    int ns = 0, nql = 0, quiet = 0, c, nplug = 0, ngppc = 0, timeout_ms = DEFAULT_PLUGIN_TIMEOUT_MS;
     long maxq = 0;
     gb_opt_parser op;
     if (gb_opt_begin(&op, &gb_doc_gppc_dynamic) != 0) return EX_OSERR;
@@ -151,6 +193,28 @@ int gb_cmd_gppc_dynamic(int argc, char **argv)
                         arg);
                 return EX_USAGE;
             }
+            break;
+        }
+        case OPT_PLUGIN:
+        case OPT_GPPC:
+            if ((c == OPT_PLUGIN ? nplug : ngppc) >= MAX_LOADS) {
+                gb_opt_end(&op);
+                fprintf(stderr, CMD ": expected at most %d --%s options, found more\n", MAX_LOADS,
+                        c == OPT_PLUGIN ? "plugin" : "gppc");
+                return EX_USAGE;
+            }
+            if (c == OPT_PLUGIN) plugins[nplug++] = arg;
+            else gdirs[ngppc++] = arg;
+            break;
+        case OPT_PLUGIN_TIMEOUT: {
+            char *end;
+            long v = strtol(arg, &end, 10);
+            if (*end || end == arg || v < 1 || v > 86400000 || arg[0] < '0' || arg[0] > '9') {
+                gb_opt_end(&op);
+                fprintf(stderr, CMD ": --plugin-timeout: expected 1..86400000 ms, found '%s'\n", arg);
+                return EX_USAGE;
+            }
+            timeout_ms = (int)v;
             break;
         }
         case OPT_QUIET: quiet = 1; break;
@@ -189,24 +253,57 @@ int gb_cmd_gppc_dynamic(int argc, char **argv)
         }
     }
     if (nq == 0) qs[nq++] = GB_Q_BHEAP;
+    /* user solvers: --plugin libraries, then --gppc entries (built or reused) */
+    for (int i = 0; i < nplug; i++) {
+        gb_diag pd;
+        gb_diag_clear(&pd);
+        int prc = gb_user_load_plugin(plugins[i], &pd);
+        if (prc) {
+            fputs(CMD ": --plugin: ", stderr);
+            gb_diag_print(&pd, stderr);
+            return prc;
+        }
+    }
+    const char *gsolv[MAX_LOADS * GB_USER_MAX];
+    int ngs = 0;
+    for (int i = 0; i < ngppc; i++) {
+        gb_gppc_build_opts bo = { .dir = gdirs[i], .use_make = 1 };
+        gb_gppc_built bb;
+        gb_diag pd;
+        gb_diag_clear(&pd);
+        int before = gb_user_count();
+        int prc = gb_gppc_build(&bo, &bb, &pd);
+        if (!prc) prc = gb_user_load_plugin(bb.so, &pd);
+        if (prc) {
+            fputs(CMD ": --gppc: ", stderr);
+            gb_diag_print(&pd, stderr);
+            return prc;
+        }
+        for (int k = before; k < gb_user_count() && ngs < MAX_LOADS * GB_USER_MAX; k++)
+            gsolv[ngs++] = gb_user_at(k)->name;
+    }
     static gb_gppcrep_pair pairs[MAX_PAIRS];
-    int np = 0, rc = add_solver("dijkstra", qs, nq, pairs, &np);
-    if (!rc) rc = add_solver("astar-octile", qs, nq, pairs, &np);
+    int np = 0, rc = add_solver("dijkstra", qs, nq, pairs, &np, timeout_ms);
+    if (!rc) rc = add_solver("astar-octile", qs, nq, pairs, &np, timeout_ms);
     for (int i = 0; i < ns && !rc; i++) {
         char *save = NULL;
         for (char *tok = strtok_r(slist[i], ",", &save); tok && !rc;
              tok = strtok_r(NULL, ",", &save)) {
-            if (strcmp(tok, "all") != 0) { rc = add_solver(tok, qs, nq, pairs, &np); continue; }
+            if (strcmp(tok, "all") != 0) {
+                rc = add_solver(tok, qs, nq, pairs, &np, timeout_ms);
+                continue;
+            }
             const char *name;
             for (int k = 0; (name = gb_solver_all(k)) != NULL && !rc; k++) {
                 gb_solver_spec sp;
                 char err[256];
                 if (gb_solver_parse(name, &sp, err, sizeof err) == 0
                     && !gb_solver_unsupported(&sp, GB_MODEL_8_NOCUT, err, sizeof err))
-                    rc = add_solver(name, qs, nq, pairs, &np);
+                    rc = add_solver(name, qs, nq, pairs, &np, timeout_ms);
             }
         }
     }
+    for (int i = 0; i < ngs && !rc; i++) rc = add_solver(gsolv[i], qs, nq, pairs, &np, timeout_ms);
     if (rc) return rc;
 
     gb_diag d;

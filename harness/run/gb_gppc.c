@@ -436,6 +436,8 @@ static int has_ext(const char *name, const char *const *ext)
 }
 
 static const char *const src_ext[] = { "cpp", "cc", "cxx", "C", NULL };
+/* a dynamic-track entry may be C (the startkit's Entry.c) */
+static const char *const dyn_ext[] = { "cpp", "cc", "cxx", "C", "c", NULL };
 static const char *const hashed_ext[] = { "cpp", "cc", "cxx", "C", "c", "h", "hh", "hpp", "hxx", "H",
                                           "inl", "ipp", "tcc", "inc", NULL };
 
@@ -546,7 +548,8 @@ static int takes_value(const char *w)
 
 /* One word (with its value v, or NULL) of a compile line of the dry run,
  * sorted into sources, compile flags and link flags. */
-static void take_word(const char *root, const char *w, const char *v, gb_argv *src, gb_argv *cf, gb_argv *lf)
+static void take_word(const char *root, const char *w, const char *v, const char *const *ext, gb_argv *src,
+                      gb_argv *cf, gb_argv *lf)
 {
     char b[6600];
     const char *val = v;
@@ -565,7 +568,7 @@ static void take_word(const char *root, const char *w, const char *v, gb_argv *s
         return;
     }
     if (w[0] != '-') {
-        if (has_ext(w, src_ext)) add_source(root, w, src);
+        if (has_ext(w, ext)) add_source(root, w, src);
         return;
     }
     if (!strncmp(w, "-I", 2)) {
@@ -584,9 +587,10 @@ static void take_word(const char *root, const char *w, const char *v, gb_argv *s
 }
 
 /* Sources and flags from the dry run of the entry's Makefile (`make -n -B`
- * in root): every line that names a C++ source is a compile line.  0 (src
- * may stay empty: then the caller globs), or -1 (make missing or failed). */
-static int from_make(const char *root, gb_argv *src, gb_argv *cf, gb_argv *lf)
+ * in root): every line that names a source (extension in ext) is a
+ * compile line.  0 (src may stay empty: then the caller globs), or -1
+ * (make missing or failed). */
+static int from_make(const char *root, const char *const *ext, gb_argv *src, gb_argv *cf, gb_argv *lf)
 {
     static char out[1 << 20];
     gb_argv mk = { 0 };
@@ -606,16 +610,58 @@ static int from_make(const char *root, gb_argv *src, gb_argv *cf, gb_argv *lf)
         argv_split(&w, line);
         int compile = 0;
         for (int i = 0; i < w.n && !compile; i++)
-            compile = w.v[i][0] != '-' && has_ext(w.v[i], src_ext) && (i == 0 || strcmp(w.v[i - 1], "-o"));
+            compile = w.v[i][0] != '-' && has_ext(w.v[i], ext) && (i == 0 || strcmp(w.v[i - 1], "-o"));
         for (int i = 1; compile && i < w.n; i++) {
             const char *v = takes_value(w.v[i]) && i + 1 < w.n ? w.v[i + 1] : NULL;
-            take_word(root, w.v[i], v, src, cf, lf);
+            take_word(root, w.v[i], v, ext, src, cf, lf);
             if (v) i++;
         }
         int oom = w.oom;
         argv_free(&w);
         if (oom) return -1;
     }
+    return 0;
+}
+
+/* Does the Entry.h at path declare GPPC's dynamic-track API
+ * (gppc_map_change or gppc_search_init)?  1 or 0. */
+static int is_dynamic(const char *path)
+{
+    static char text[1 << 20];
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t r = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[r] = '\0';
+    return strstr(text, "gppc_map_change") != NULL || strstr(text, "gppc_search_init") != NULL;
+}
+
+/* Sources of the GPPCentry library in root/CMakeLists.txt, the way the
+ * startkit-dynamic builds an entry: the words of add_library(GPPCentry
+ * ...) with a source extension, '#' comments dropped.  0 (src may stay
+ * empty), or -1 when there is no such file. */
+static int from_cmake(const char *root, gb_argv *src)
+{
+    static char text[1 << 18];
+    char p[4200];
+    snprintf(p, sizeof p, "%s/CMakeLists.txt", root);
+    FILE *f = fopen(p, "r");
+    if (!f) return -1;
+    size_t r = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[r] = '\0';
+    for (char *c = text; (c = strchr(c, '#')) != NULL;)   /* comments to the end of the line */
+        while (*c && *c != '\n') *c++ = ' ';
+    char *at = strstr(text, "add_library(GPPCentry");
+    if (!at) return 0;
+    at += strlen("add_library(GPPCentry");
+    char *end = strchr(at, ')');
+    if (end) *end = '\0';
+    gb_argv w = { 0 };
+    argv_split(&w, at);
+    for (int i = 0; i < w.n; i++)
+        if (has_ext(w.v[i], dyn_ext)) add_source(root, w.v[i], src);
+    argv_free(&w);
     return 0;
 }
 
@@ -748,9 +794,18 @@ int gb_gppc_build(const gb_gppc_build_opts *o, gb_gppc_built *b, gb_diag *d)
     snprintf(drv, sizeof drv, "%s/Entry.h", root);
     if (access(drv, R_OK) != 0)
         return gb_diag_set(d, EX_NOINPUT, root, 0, 0, "expected a GPPC entry (Entry.h), found none");
+    b->dynamic = is_dynamic(drv);
+    const char *const *ext = b->dynamic ? dyn_ext : src_ext;
     int rc = entry_hash(root, b->hash, d);
     if (rc) return rc;
     if ((rc = gb_gppc_find_driver(drv, sizeof drv, inc, sizeof inc, d)) != 0) return rc;
+    if (b->dynamic) {   /* the dynamic track's driver sits beside the classic one */
+        char *slash = strrchr(drv, '/');
+        snprintf(slash + 1, sizeof drv - (size_t)(slash + 1 - drv), "gb_gppc_dyn_driver.cpp");
+        if (access(drv, R_OK) != 0)
+            return gb_diag_set(d, EX_NOINPUT, drv, 0, 0, "expected the GPPC dynamic-track driver, found "
+                               "'%s'", strerror(errno));
+    }
     if (gb_gppc_cache_dir(cache, sizeof cache) != 0)
         return gb_diag_set(d, EX_CANTCREAT, "", 0, 0, "expected XDG_CACHE_HOME or HOME to name the cache "
                            "folder, found neither");
@@ -765,11 +820,12 @@ int gb_gppc_build(const gb_gppc_build_opts *o, gb_gppc_built *b, gb_diag *d)
     snprintf(mk, sizeof mk, "%s/Makefile", root);
     if (o->use_make && (access(mk, R_OK) == 0 || (snprintf(mk, sizeof mk, "%s/makefile", root),
                                                    access(mk, R_OK) == 0))) {
-        if (from_make(root, &src, &cf, &lf) == 0 && src.n) b->from_make = 1;
+        if (from_make(root, ext, &src, &cf, &lf) == 0 && src.n) b->from_make = 1;
         else { argv_free(&src); argv_free(&cf); argv_free(&lf); }
     }
-    if (!b->from_make)
-        for (const char *const *e = src_ext; *e; e++) {
+    if (!b->from_make && b->dynamic && from_cmake(root, &src) == 0 && src.n) b->from_cmake = 1;
+    if (!b->from_make && !b->from_cmake)
+        for (const char *const *e = ext; *e; e++) {
             char g[32];
             snprintf(g, sizeof g, "*.%s", *e);
             add_source(root, g, &src);
@@ -804,7 +860,21 @@ int gb_gppc_build(const gb_gppc_build_opts *o, gb_gppc_built *b, gb_diag *d)
     argv_addf(&cc, "-DGB_GPPC_ENTRY_HASH=\"%s\"", b->hash);
     if (o->name) argv_addf(&cc, "-DGB_GPPC_NAME=\"%s\"", o->name);
     if (o->suboptimal) argv_add(&cc, "-DGB_GPPC_SUBOPTIMAL=1");
-    for (int i = 0; i < src.n; i++) argv_add(&cc, src.v[i]);
+    {   /* C sources (dynamic entries may be C) as C, the rest as C++ */
+        static const char *const c_ext[] = { "c", NULL };
+        int nc = 0;
+        for (int i = 0; i < src.n; i++) nc += has_ext(src.v[i], c_ext);
+        if (nc) {
+            argv_add(&cc, "-x");
+            argv_add(&cc, "c");
+            for (int i = 0; i < src.n; i++)
+                if (has_ext(src.v[i], c_ext)) argv_add(&cc, src.v[i]);
+            argv_add(&cc, "-x");
+            argv_add(&cc, "none");
+        }
+        for (int i = 0; i < src.n; i++)
+            if (!has_ext(src.v[i], c_ext)) argv_add(&cc, src.v[i]);
+    }
     argv_add(&cc, drv);
     for (int i = 0; i < lf.n; i++) argv_add(&cc, lf.v[i]);
     if (cc.oom) {

@@ -4,8 +4,10 @@
  *
  * An entry is a folder of C++ sources implementing the GPPC API
  * (Entry.h: PreprocessMap, PrepareForSearch, GetPath, GetName).
- * gb_gppc_build compiles it, with harness/run/gppc/gb_gppc_driver.cpp,
- * into a plugin shared object (gb_user.h) kept in the per-user cache:
+ * gb_gppc_build compiles it, with harness/run/gppc/gb_gppc_driver.cpp
+ * (gb_gppc_dyn_driver.cpp for an entry of the dynamic track, whose C API
+ * has gppc_map_change), into a plugin shared object (gb_user.h) kept in
+ * the per-user cache:
  *
  *   ${XDG_CACHE_HOME:-$HOME/.cache}/gridbench/gppc/<entry-hash>/
  *       entry.txt           the entry's folder, the solver names built
@@ -128,6 +130,9 @@ typedef struct gb_gppc_built {
     int reused;              /* 1: the cached .so matched, nothing compiled */
     int nsources;            /* entry sources compiled (or that would have been) */
     int from_make;           /* 1: sources and flags came from the Makefile */
+    int from_cmake;          /* 1: sources came from CMakeLists.txt's add_library(GPPCentry ...) */
+    int dynamic;             /* 1: a dynamic-track entry (gppc_map_change), built with
+                                gb_gppc_dyn_driver.cpp */
 } gb_gppc_built;
 
 /* Build (or find in the cache) the plugin of the entry in o->dir, with $CXX
@@ -135,7 +140,12 @@ typedef struct gb_gppc_built {
  * run when o->use_make and the folder has one and it names any (-I, -D,
  * -std, -O, -f, -m, -l, -L and -pthread are kept, relative paths made
  * absolute), else every *.cpp, *.cc and *.cxx of the folder's top level;
- * main.cpp (the GPPC harness) never.  Then -std=c++17 and -O3 -DNDEBUG
+ * main.cpp (the GPPC harness) never.  A dynamic-track entry (its Entry.h
+ * declares gppc_map_change or gppc_search_init; b->dynamic) is built with
+ * gb_gppc_dyn_driver.cpp instead, and its sources may also be C (*.c,
+ * compiled with -x c); without Makefile sources they come from
+ * CMakeLists.txt's add_library(GPPCentry ...) (the startkit's build), else
+ * from the top folder.  Then -std=c++17 and -O3 -DNDEBUG
  * unless the Makefile chose, then o->cxxflags.  Compiled in a temp folder
  * and renamed, so concurrent builds never see half a file.  Returns 0
  * with *b filled, or fills *d: EX_NOINPUT (no folder, no Entry.h, no

@@ -23,8 +23,22 @@
  * rebuild's time is the rows' prep_ns.  A search is timed once
  * (CLOCK_MONOTONIC): time_ns = time_cold_ns, reps = 1.
  *
- * Memory: the grid, one workspace, one path buffer of W x H points.
- * No printing, no exit.
+ * User solvers (gb_user.h: --plugin, GPPC entries built by `gppc build`)
+ * run in a worker process each (gb_uworker.h), started at their first
+ * query and following the map: every patch is forwarded to them, and
+ * before the first query after a batch of patches the worker calls the
+ * solver's change hook (a GPPC dynamic-track entry's gppc_map_change), or
+ * releases and prepares it again when it has none.  A worker that
+ * crashes or passes the time limit costs that query a `crash` or
+ * `timeout` row; the next query starts a new one on the map as it then
+ * is.  A user pair's prep_ns is the time it took to get ready for the
+ * map of the query's batch: the change hook (the solver's own measure,
+ * GPPC's snapshot_time, when it reports one), or its prepare (a GPPC
+ * entry's preprocessing, as in `gridbench run`) when it was (re)prepared.
+ *
+ * Memory: the grid, one workspace, one path buffer of W x H points, and
+ * per user pair a worker process and a path buffer.  No printing, no
+ * exit.
  */
 #ifndef GB_GPPCREPLAY_H
 #define GB_GPPCREPLAY_H
@@ -35,11 +49,14 @@
 #include "gb_gppcdyn.h"
 #include "gb_rows.h"
 #include "gb_search.h"
+#include "gb_user.h"
 
 /* One (solver, queue) pair to replay. */
 typedef struct gb_gppcrep_pair {
-    gb_solver_spec spec;
+    gb_solver_spec spec;             /* a built-in solver (when user is NULL) */
     gb_queue_kind queue;
+    const gb_user_solver *user;      /* a user solver (plugin), or NULL */
+    int timeout_ms;                  /* user solvers: the limit per query (<= 0: none) */
 } gb_gppcrep_pair;
 
 /* Totals of one replay. */

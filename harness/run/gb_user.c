@@ -13,6 +13,7 @@
 static gb_user_solver reg[GB_USER_MAX];
 static gb_user_hooks hooks[GB_USER_MAX];
 static gb_user_metrics_fn metrics[GB_USER_MAX];
+static gb_user_change_fn changes[GB_USER_MAX];
 static int nreg;
 
 static int name_ok(const char *s)
@@ -98,10 +99,27 @@ int gb_user_metrics_get(const gb_user_solver *u, gb_user_metrics *out)
     out->size = (uint32_t)sizeof *out;
     /* groups this build knows (all of version 1); a later version's
      * groups are dropped rather than misread */
-    out->have &= GB_UM_QUERY | GB_UM_MAP | GB_UM_SEGMENT | GB_UM_ERROR;
+    out->have &= GB_UM_QUERY | GB_UM_MAP | GB_UM_SEGMENT | GB_UM_ERROR
+                 | (out->version >= 2 ? GB_UM_CHANGE : 0u);
     out->reason[sizeof out->reason - 1] = '\0';
     out->time_source[sizeof out->time_source - 1] = '\0';
     return 1;
+}
+
+int gb_user_set_change(const char *name, gb_user_change_fn fn)
+{
+    const gb_user_solver *u = name ? gb_user_find(name) : NULL;
+    if (!u) return -1;
+    changes[u - reg] = fn;
+    return 0;
+}
+
+int gb_user_has_change(const gb_user_solver *u) { return changes[u - reg] != NULL; }
+
+int gb_user_change(const gb_user_solver *u, const gb_grid *g, const gb_user_patch *p, int n)
+{
+    gb_user_change_fn fn = changes[u - reg];
+    return fn && fn(u->ctx, g, p, n) == 0 ? 0 : -1;
 }
 
 /* 0 when name (of table sym) names a solver of t[0..n), else EX_DATAERR
@@ -165,6 +183,16 @@ int gb_user_load_plugin(const char *path, gb_diag *d)
         int rc = names_a_solver(mt[i].name, GB_PLUGIN_METRICS_SYMBOL, t, n, path, d);
         if (rc) return rc;
         gb_user_set_metrics(mt[i].name, mt[i].fn);
+    }
+    /* optional: solvers that follow map changes (gppc-dynamic) */
+    gb_plugin_changes_fn cfn;
+    int nc = 0;
+    const gb_user_change_hook *ct = optional_table(h, GB_PLUGIN_CHANGES_SYMBOL, &cfn, sizeof cfn) ? cfn(&nc)
+                                                                                                 : NULL;
+    for (int i = 0; ct && i < nc; i++) {
+        int rc = names_a_solver(ct[i].name, GB_PLUGIN_CHANGES_SYMBOL, t, n, path, d);
+        if (rc) return rc;
+        gb_user_set_change(ct[i].name, ct[i].change);
     }
     return 0;   /* the library stays loaded for the life of the process */
 }

@@ -155,14 +155,15 @@ int gb_user_load_plugin(const char *path, gb_diag *d);
  * written only when out->size covers them), sets out->version to the
  * version it implements and out->have to the GB_UM_* groups it filled.
  * A caller reads only the groups named in have, and only fields of
- * versions <= its own.  Fields of version 1: */
-#define GB_USER_METRICS_VERSION 1
+ * versions <= its own.  Fields of version 1 (version 2 appends change_ns): */
+#define GB_USER_METRICS_VERSION 2
 
 enum {
     GB_UM_QUERY = 1u << 0,   /* calls, total_ns, first20_ns, max_call_ns */
     GB_UM_MAP = 1u << 1,     /* preprocess_ns, prepare_ns, storage_bytes, index_reused */
     GB_UM_SEGMENT = 1u << 2, /* bad_segment and reason: the path was refused */
-    GB_UM_ERROR = 1u << 3    /* reason: why the last prepare or solve failed (-1) */
+    GB_UM_ERROR = 1u << 3,   /* reason: why the last prepare or solve failed (-1) */
+    GB_UM_CHANGE = 1u << 4   /* version 2: change_ns (the last change hook, see below) */
 };
 
 typedef struct gb_user_metrics {
@@ -185,6 +186,8 @@ typedef struct gb_user_metrics {
     uint64_t prepare_ns;     /* online setup (PrepareForSearch) */
     uint64_t storage_bytes;  /* bytes of the index on disk */
     int32_t index_reused;    /* 1: the index came from the cache, 0: built now */
+    /* version 2, GB_UM_CHANGE: the last change hook (one batch of patches) */
+    uint64_t change_ns;      /* the solver's own update call alone (gppc_map_change), >= 1 */
 } gb_user_metrics;
 
 typedef int (*gb_user_metrics_fn)(void *ctx, gb_user_metrics *out);   /* 0, or -1 */
@@ -210,6 +213,48 @@ int gb_user_set_metrics(const char *name, gb_user_metrics_fn fn);
  * answered version 0 (*out zeroed, out->size set).  Never calls into the
  * plugin when it has no metrics; costs one indirect call otherwise. */
 int gb_user_metrics_get(const gb_user_solver *u, gb_user_metrics *out);
+
+/* ---- Map changes (optional, for the dynamic replay) -------------------
+ *
+ * `gridbench gppc-dynamic` rewrites rectangles of the map between batches
+ * of queries.  A solver without a change hook is then released and
+ * prepared again on the new map.  One that can follow changes (a GPPC
+ * dynamic-track entry: gppc_map_change) exports
+ *     const gb_user_change_hook *gb_plugin_changes(int *n);
+ * and gets, before the first query after a batch of patches,
+ * change(ctx, g, p, n): g is the grid of its last prepare, already
+ * rewritten (g->pass and the cell counts agree with every patch), and
+ * p[0..n) are the patches in the order they were written (a later one
+ * may overwrite an earlier one's cells), each valid during the call only.
+ * So prepare's "g stays unchanged until release" holds except for the
+ * changes announced here.  change returns 0, or -1: the solver cannot
+ * follow (the runner then releases and prepares it again). */
+typedef struct gb_user_patch {
+    int32_t x, y;            /* the top-left cell it was written to */
+    int32_t w, h;            /* its size in cells (inside the map) */
+    const uint8_t *cell;     /* w * h bytes, row by row: 1 passable, 0 blocked */
+} gb_user_patch;
+
+typedef int (*gb_user_change_fn)(void *ctx, const gb_grid *g, const gb_user_patch *p, int n);
+
+typedef struct gb_user_change_hook {
+    const char *name;        /* the solver it belongs to (its gb_user_solver.name) */
+    gb_user_change_fn change;
+} gb_user_change_hook;
+
+typedef const gb_user_change_hook *(*gb_plugin_changes_fn)(int *n);
+#define GB_PLUGIN_CHANGES_SYMBOL "gb_plugin_changes"
+
+/* Give the registered solver called name a change hook (NULL: none).
+ * 0, or -1 when no user solver has that name. */
+int gb_user_set_change(const char *name, gb_user_change_fn fn);
+
+/* Does u follow map changes (a change hook)?  1 or 0. */
+int gb_user_has_change(const gb_user_solver *u);
+
+/* Run u's change hook on g, patches p[0..n): its answer (0 or -1), or -1
+ * when u has none. */
+int gb_user_change(const gb_user_solver *u, const gb_grid *g, const gb_user_patch *p, int n);
 
 #ifdef __cplusplus
 }

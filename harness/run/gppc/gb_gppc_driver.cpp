@@ -222,7 +222,7 @@ int metrics(void *ctx, gb_user_metrics *out)
     gb_user_metrics m = S.m;
     m.version = GB_USER_METRICS_VERSION;
     snprintf(m.time_source, sizeof m.time_source, "gppc");
-    /* version 1 is the whole struct: write what the caller owns of it */
+    /* the whole struct of this version: write what the caller owns of it */
     std::memcpy(out, &m, size < sizeof m ? size : sizeof m);
     out->size = size;
     return 0;
