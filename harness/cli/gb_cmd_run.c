@@ -40,7 +40,7 @@ static const gb_opt run_opts[] = {
       "output)" },
     { 'p' + 256, 0, "paths", "FILE", "also write every row's path to FILE (CSV keyed like the rows: "
       "scen,line,solver,queue,cost_model,cells,waypoints; docs/run.md), so anyone can re-check the "
-      "answers" },
+      "answers; refused with --resume" },
     { 'Z' + 256, 0, "resume", NULL, "continue an interrupted run with the same options: the queries "
       "in FILE.partial are kept, the rest are run, and FILE ends up as an uninterrupted run writes "
       "it (needs --out; without a journal, a new run starts, unless FILE exists: a finished run is "
@@ -50,17 +50,19 @@ static const gb_opt run_opts[] = {
     { 'r' + 256, 0, "retry", "STATUS[,STATUS]", "run again the queries of the finished FILE that "
       "have a row of one of these statuses (e.g. crash,timeout); every other row is kept byte for "
       "byte, and FILE is rewritten (temp file + rename; with --shard, FILE.shard too); FILE must be "
-      "this run's CSV (same options and inputs, checked row by row); needs --out" },
+      "this run's CSV (same options and inputs, checked row by row); needs --out; refused with "
+      "--resume, --fresh and --paths" },
     { 'M' + 256, 0, "map", "FILE", "use FILE as the map of every scenario" },
     { 'r', 'r', "reps", "N", "timed repetitions per query (default 1): time_cold_ns is the first, "
       "time_ns the median of the others (warm); with --regime gppc, N passes and time_ns their mean" },
     { 'G' + 256, 0, "gppc", "DIR", "also run the GPPC entry in DIR (Entry.h and its C++ sources): "
       "built into a plugin like `gridbench gppc build DIR`, reused from the cache, and every solver "
-      "it registers is added to the run (docs/gppc.md; repeatable, at most 8)" },
+      "it registers is added to the run; its rows carry time_source gppc and GPPC's measures "
+      "(docs/gppc.md; repeatable, at most 8)" },
     { 'g' + 256, 0, "regime", "NAME", "the order of timed runs (column regime): interleaved "
       "(default: per query, each pair runs its reps back to back) or gppc (per map, each pair in "
-      "turn runs every query once per pass, as GPPC times entries; one process, the judged path "
-      "from one more, untimed run)" },
+      "turn runs every query once per pass, as GPPC times entries; the judged path from one more, "
+      "untimed run; one process: refused with --jobs above 1)" },
     { 'X' + 256, 0, "max-expanded", "N", "stop a search after N expansions (status 'limit')" },
     { 'T' + 256, 0, "max-ms", "N", "stop a search after N ms of wall time (status 'limit'; the clock "
       "is read every 256 expansions)" },

@@ -26,7 +26,7 @@ static const struct {
     const char *name;
     int (*fn)(int, char **);
     const char *summary;     /* NULL: the doc's */
-    const gb_cmd_doc *doc;   /* its option table (gb_opt.h), NULL: not yet converted */
+    const gb_cmd_doc *doc;   /* its option table (gb_opt.h) */
 } cmds[] = {
     { "run",  gb_cmd_run,  NULL, &gb_doc_run },
     { "merge", gb_cmd_merge, NULL, &gb_doc_merge },
