@@ -1343,6 +1343,33 @@ GB_TEST(report_browser, every_image_loads_and_a_screenshot_is_kept)
     rm_rf(dir);
 }
 
+/* The screenshot shows the whole page, not its top 2400 px (where a
+ * report's plots never were).  Breaks if the window keeps a fixed height
+ * or the page's height is measured at another width. */
+GB_TEST(report_browser, the_screenshot_covers_the_whole_page)
+{
+    need_chromium();
+    char dir[64], p[256], shot[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/tall.html", dir);
+    write_file(p, "<!DOCTYPE html><html><head><title>t</title></head><body style=\"margin:0\">"
+                  "<div style=\"height:6000px\">a long page</div><p>its end</p></body></html>\n");
+    snprintf(shot, sizeof shot, "%s/tall.png", dir);
+    int rc = sh(log, "scripts/check-html.sh --screenshot '%s' '%s'", shot, p);
+    cr_assert_eq(rc, 0, "check-html.sh exit %d: %s", rc, tail_of(log));
+    size_t len = 0;
+    unsigned char *png = (unsigned char *)slurp(shot, &len);
+    cr_assert(png && len > 24 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0, "no PNG %s", shot);
+    unsigned long w = (unsigned long)png[16] << 24 | (unsigned long)png[17] << 16 | png[18] << 8 | png[19];
+    unsigned long h = (unsigned long)png[20] << 24 | (unsigned long)png[21] << 16 | png[22] << 8 | png[23];
+    cr_expect_eq(w, 1280, "screenshot %lu px wide", w);
+    cr_expect(h > 6000 && h < 6200, "screenshot %lu px tall, the page about 6050", h);
+    cr_expect(strstr(tail_of(log), "1280 x ") != NULL, "%s", tail_of(log));
+    free(png);
+    rm_rf(dir);
+}
+
 /* The check fails on a deliberately broken image -- an embedded PNG that
  * does not decode, and a reference to a file that is not there -- and
  * names each; --min-images fails a page without images. */
