@@ -918,6 +918,82 @@ GB_TEST(report, winners_only_when_intervals_are_apart)
     rm_rf(dir);
 }
 
+/* A summary row with a per-map preparation (prep_ns_max, NAN: none), a
+ * time_source and a speedup (NAN: none, as summary writes it for a row
+ * timed another way). */
+static void sum_row_src(FILE *f, const char *map, const char *solver, const char *queue, double t_med,
+                        double sp, double prep, const char *src)
+{
+    fprintf(f, "%s,%s,%s,optimal,50,%.3f,%.3f,%.3f,%.3f,%.3f,1.000,%.3f,10.000,10.000,", map, solver, queue,
+            t_med, t_med, t_med, t_med, t_med, t_med);
+    if (isnan(sp)) fputs(",,,", f);
+    else fprintf(f, "%.4f,50,,", sp);
+    for (int k = 0; k < GB_ROW_NSTATUS; k++) fprintf(f, ",%d", k == GB_ROW_OK ? 50 : 0);
+    fprintf(f, ",1024,%.3f,%.3f,", 0.97 * t_med, 1.03 * t_med);
+    if (isnan(sp)) fputs(",,", f);
+    else fprintf(f, "%.4f,%.4f,", 0.985 * sp, 1.015 * sp);
+    if (!isnan(prep)) fprintf(f, "%.0f", prep);
+    fprintf(f, ",,%s,,\n", src);
+}
+
+/* The friction of a first report: per-map rows in the order of their
+ * medians (not the registry's), a speedup that leaves out a per-map
+ * preparation says so in the headline, and an external solver has no
+ * speedup anywhere -- not in the headline, the summary, nor across maps.
+ * Breaks if pair_table goes back to summary order, fmt_prep is dropped,
+ * or xmap_load ranks a row of another time_source. */
+GB_TEST(report, rows_by_median_prep_named_and_no_speedup_for_externals)
+{
+    const char *bin = gb_bin();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"run\": {\"run_id\": \"order\"}}\n");
+    snprintf(p, sizeof p, "%s/summary.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    sum_row_src(f, "A", "dijkstra", "bheap", 1e6, 1, 2e4, "inproc");   /* a queue's prep: below a query */
+    sum_row_src(f, "A", "jps", "bheap", 1e5, 10, NAN, "inproc");
+    sum_row_src(f, "A", "external:foo", "none", 5e4, NAN, 3e6, "process");
+    sum_row_src(f, "A", "sg-tl-dt", "own-heap", 1016, 984, 18.9e6, "inproc");
+    cr_assert_eq(fclose(f), 0);
+    snprintf(p, sizeof p, "%s/queries.csv", dir);
+    f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fputs("map,scen,line,solver,queue,status,time_ns\n", f);
+    for (int q = 0; q < 3; q++) {
+        fprintf(f, "A,A.scen,%d,dijkstra,bheap,ok,1000000\n", q + 2);
+        fprintf(f, "A,A.scen,%d,jps,bheap,ok,100000\n", q + 2);
+        fprintf(f, "A,A.scen,%d,external:foo,none,ok,50000\n", q + 2);
+        fprintf(f, "A,A.scen,%d,sg-tl-dt,own-heap,ok,1016\n", q + 2);
+    }
+    cr_assert_eq(fclose(f), 0);
+    int rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "fastest optimal solver **`sg-tl-dt`** (on `own-heap`), median 1.02 µs per query "
+                         "[0.986, 1.05], 984× [969, 999] (+18.9 ms prep per map) faster than `dijkstra` on "
+                         "`bheap` (1000 µs); its interval is clear of the runner-up `jps` (on `bheap`, "
+                         "10.0× [9.8, 10.2])") != NULL, "%s", md);
+    cr_expect(strstr(md, "prep per map) faster than `dijkstra` on `bheap` (1000 µs); its interval is clear of the "
+                         "runner-up `jps` (on `bheap`, 10.0× [9.8, 10.2] (+") == NULL, "jps has no prep: %s", md);
+    /* the per-map table, fastest first: sg-tl-dt, the external, jps, dijkstra */
+    const char *tab = strstr(md, "| solver | queue | guarantee | n | median µs |");
+    cr_assert_not_null(tab, "%s", md);
+    const char *r1 = strstr(tab, "| `sg-tl-dt` | `own-heap` |"), *r2 = strstr(tab, "| `external:foo` | `none` |"),
+               *r3 = strstr(tab, "| `jps` | `bheap` |"), *r4 = strstr(tab, "| `dijkstra` | `bheap` |");
+    cr_expect(r1 && r2 && r3 && r4 && r1 < r2 && r2 < r3 && r3 < r4, "rows not by median:\n%s", tab);
+    /* across maps: the same rule as the headline's */
+    cr_expect(strstr(md, "| `external:foo` | `none` | optimal | 0 | no speedup (timed as `process`) | - | - |")
+              != NULL, "%s", md);
+    cr_expect(strstr(md, "| `sg-tl-dt` | `own-heap` | optimal | 1 | 984× [984, 984] |") != NULL, "%s", md);
+    free(md);
+    rm_rf(dir);
+}
+
 /* A machine that was busy (env.json says so) puts a warning first among
  * the findings, with the reason; a quiet one does not.  And the rule
  * behind machine_busy (gb_env_busy). */
