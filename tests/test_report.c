@@ -1343,6 +1343,110 @@ GB_TEST(report, heuristic_verdict_table)
     rm_rf(dir);
 }
 
+/* ---- the plots, rendered ------------------------------------------------ */
+
+/* gnuplot and plots/ at hand, else skip the calling test. */
+static void need_gnuplot(void)
+{
+    if (!file_exists("plots/style.gp")) cr_skip_test("not run from the repository root");
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) cr_skip_test("gnuplot not installed");
+}
+
+/* The stroke width of the data line drawn in colour rgb (as gnuplot's svg
+ * writes it, "rgb( 31, 119, 180)") with at least two segments: the width
+ * of the group around it; its path's d into d.  -1 when there is none. */
+static double svg_line_width(const char *svg, const char *rgb, char *d, size_t n)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "<path stroke='%s'  d='", rgb);
+    for (const char *p = svg; (p = strstr(p, pat)) != NULL; p++) {
+        const char *dd = p + strlen(pat), *e = strchr(dd, '\'');
+        int segs = 0;
+        for (const char *q = dd; q < e; q++) segs += *q == 'L';
+        if (!e || segs < 2) continue;
+        snprintf(d, n, "%.*s", (int)(e - dd), dd);
+        const char *w = NULL;
+        for (const char *q = svg; (q = strstr(q, "stroke-width=\"")) != NULL && q < p; q++) w = q;
+        return w ? atof(w + 14) : -1;
+    }
+    return -1;
+}
+
+/* Two solvers with the same means (A* with two heuristics on a maze) and
+ * one that expands nothing.  Breaks if the later line is drawn as wide as
+ * the earlier (it would hide it), or 0 is dropped from the log axis. */
+GB_TEST(plots, expansions_keep_identical_lines_and_zero_visible)
+{
+    need_gnuplot();
+    char dir[64], p[256], svgp[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/bucket.tsv", dir);
+    static const char *const hdr = "\tbucket\tn\tlen_mean\ttime_median_us\ttime_p25_us\ttime_p75_us\t"
+                                   "expanded_mean\texpanded_median\n";
+    char tsv[2048];
+    size_t k = 0;
+    const char *names[3] = { "a", "b", "z" };
+    for (int b = 0; b < 3; b++) {
+        k += (size_t)snprintf(tsv + k, sizeof tsv - k, "%s\"%s\"%s", b ? "\n\n" : "", names[b], hdr);
+        for (int i = 0; i < 3; i++) {
+            double e = b == 2 ? 0 : 4.0 * (i == 0 ? 1 : i == 1 ? 10 : 100);
+            k += (size_t)snprintf(tsv + k, sizeof tsv - k, "%d\t3\t%d\t1\t1\t1\t%g\t%g\n", i, 2 + 20 * i, e, e);
+        }
+    }
+    write_file(p, tsv);
+    snprintf(svgp, sizeof svgp, "%s/e.svg", dir);
+    int rc = sh(log, "gnuplot -e \"data='%s'; out='%s'\" plots/expansions_vs_length.gp", p, svgp);
+    cr_assert_eq(rc, 0, "gnuplot: %s", tail_of(log));
+    char *svg = slurp(svgp, NULL);
+    char da[512], db[512], dz[512];
+    double wa = svg_line_width(svg, "rgb( 31, 119, 180)", da, sizeof da);   /* line styles 1, 2, 3 */
+    double wb = svg_line_width(svg, "rgb(214,  39,  40)", db, sizeof db);
+    double wz = svg_line_width(svg, "rgb( 44, 160,  44)", dz, sizeof dz);
+    cr_assert(wa > 0 && wb > 0, "lines a and b not found");
+    cr_expect_str_eq(da, db, "a and b should coincide");
+    cr_expect_gt(wa, wb + 0.5, "the earlier line (%g) must stay wider than the one drawn on it (%g)", wa, wb);
+    cr_expect_gt(wz, 0, "the solver with 0 expansions has no line");
+    cr_expect(strstr(svg, ">0</text>") != NULL, "no tick labelled 0");
+    free(svg);
+    rm_rf(dir);
+}
+
+/* The trade-off plot: each box's label "solver  map" upright below it
+ * (never running past the plot's edge), and a log axis that reads 0.01,
+ * 1, 100 -- not 1024 ... 0.00098.  Breaks if the labels go back to a
+ * slant or the axis to base 2 or a fixed format. */
+GB_TEST(plots, tradeoff_labels_under_their_boxes_and_plain_log_ticks)
+{
+    need_gnuplot();
+    char dir[64], p[256], svgp[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/tradeoff.tsv", dir);
+    char tsv[4096];
+    size_t k = 0;
+    for (int i = 0; i < 20; i++)
+        k += (size_t)snprintf(tsv + k, sizeof tsv - k, "A.map\twastar-octile:w=1.5\t%.3f\t%g\nB.map\ttheta\t0.97\t%g\n",
+                              1.0 + i / 100.0, 0.001 * pow(10, i / 3.0), 2.0 + i);
+    write_file(p, tsv);
+    snprintf(svgp, sizeof svgp, "%s/t.svg", dir);
+    int rc = sh(log, "gnuplot -e \"data='%s'; out='%s'\" plots/hpa_tradeoff.gp", p, svgp);
+    cr_assert_eq(rc, 0, "gnuplot: %s", tail_of(log));
+    char *svg = slurp(svgp, NULL);
+    const char *l = strstr(svg, ">wastar-octile:w=1.5  A</text>");
+    cr_assert_not_null(l, "no box label 'wastar-octile:w=1.5  A'");
+    const char *g = l;
+    while (g > svg && strncmp(g, "<g transform=", 13) != 0) g--;
+    cr_expect(strstr(g, "rotate(-90)") && strstr(g, "rotate(-90)") < l && strstr(g, "text-anchor=\"end\"") < l,
+              "the label is not upright and ending at its box: %.200s", g);
+    cr_expect(strstr(svg, ">theta  B</text>") != NULL);
+    cr_expect(strstr(svg, ">0.01</text>") != NULL && strstr(svg, ">100</text>") != NULL, "no plain powers of 10");
+    cr_expect(strstr(svg, ">1024") == NULL && strstr(svg, ">0.03125") == NULL && strstr(svg, ".00000<") == NULL,
+              "unreadable ticks");
+    free(svg);
+    rm_rf(dir);
+}
+
 /* ---- the page in a real browser ----------------------------------------- */
 
 /* Chromium on $PATH (or $GB_CHROMIUM), else skip the calling test with a
