@@ -1,6 +1,9 @@
 /*
  * gb_cmd_run.c -- `gridbench run` and `gridbench list`: command-line
- * parsing into a gb_run_opts, then gb_run().
+ * parsing into a gb_run_opts, then gb_run().  Each option is written once,
+ * in run_opts (gb_opt.h), which makes the parser, --help and
+ * gridbench-run(1); run keeps its historic texts for an unknown option or
+ * a missing value (a quiet parser).
  *
  * Solvers and queues multiply: every --solver runs on every --queue,
  * except solvers that use no priority queue (bfs), which run once with
