@@ -11,8 +11,11 @@
 # of <body>, the number of images and the source of each image whose
 # naturalWidth is 0 (the browser could not decode it).  `chromium
 # --headless --dump-dom` prints the DOM after loading; the attribute is
-# read back from that.  The screenshot (--screenshot) is taken of the
-# original page, not of the copy.
+# read back from that, with the page's height at the screenshot's width.
+# The screenshot (--screenshot) is taken of the original page, not of the
+# copy, in a window as tall as the whole page (up to MAX_H pixels; a
+# longer page is cut there, and the check says so), unless --size says
+# otherwise.
 #
 # Exit status: 0 every image loaded; 1 an image is broken (each named on
 # stderr), or the page has none with --min-images; 2 bad usage; 3 Chromium
@@ -28,7 +31,8 @@ usage: scripts/check-html.sh [--screenshot FILE.png] [--size WxH] [--min-images 
 
 Render PAGE.html in headless Chromium and check that every image loads.
   --screenshot FILE  also save a screenshot of the page (PNG)
-  --size WxH         window size of the screenshot (default 1280x2400)
+  --size WxH         window size of the screenshot (default: 1280 wide, as tall
+                     as the whole page, at most 30000)
   --min-images N     fail unless the page has at least N images (default 0)
 Exit status: 0 all images loaded; 1 a broken image; 2 bad usage;
 3 chromium not installed ($GB_CHROMIUM, else chromium on $PATH); 4 chromium failed.
@@ -36,7 +40,9 @@ EOF
 }
 
 SHOT=
-SIZE=1280x2400
+SIZE=
+WIDTH=1280
+MAX_H=30000
 MIN=0
 PAGE=
 while [ "$#" -gt 0 ]; do
@@ -82,7 +88,8 @@ window.addEventListener('load', function () {
     n++;
     if (!(im.complete && im.naturalWidth > 0)) bad.push(encodeURIComponent(im.getAttribute('src').slice(0, 80)));
   }
-  document.body.setAttribute('data-gbcheck', 'images=' + n + ' broken=' + bad.length + ' ' + bad.join(' '));
+  var h = Math.max(document.documentElement.scrollHeight, document.body.scrollHeight);
+  document.body.setAttribute('data-gbcheck', 'height=' + Math.ceil(h) + ' images=' + n + ' broken=' + bad.length + ' ' + bad.join(' '));
 });
 </script>
 EOF
@@ -91,7 +98,8 @@ EOF
 # root needs --no-sandbox; a private profile so that parallel runs do not share a lock
 flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run
        --hide-scrollbars --user-data-dir="$work/profile" --virtual-time-budget=10000)
-out=$(timeout 120 "$CHROMIUM" "${flags[@]}" --dump-dom "file://$(urlpath "$check")" 2>"$work/err") || {
+layout=${SIZE:-${WIDTH}x2400}   # the height is measured at the screenshot's width
+out=$(timeout 120 "$CHROMIUM" "${flags[@]}" --window-size="${layout/x/,}" --dump-dom "file://$(urlpath "$check")" 2>"$work/err") || {
     say "chromium failed on $PAGE (exit $?): $(tail -n 3 "$work/err" | tr '\n' ' ')"
     exit 4
 }
@@ -100,10 +108,20 @@ if [ -z "$verdict" ]; then
     say "chromium printed no verdict for $PAGE (the page did not finish loading?)"
     exit 4
 fi
-read -r nimg nbad rest <<<"$verdict"
+read -r height nimg nbad rest <<<"$verdict"
+height=${height#height=}
 nimg=${nimg#images=}
 nbad=${nbad#broken=}
 
+cut=
+if [ -n "$SHOT" ] && [ -z "$SIZE" ]; then   # the whole page
+    [[ $height =~ ^[0-9]+$ ]] && [ "$height" -gt 0 ] || height=2400
+    if [ "$height" -gt "$MAX_H" ]; then
+        cut=" (the top $MAX_H px of $height)"
+        height=$MAX_H
+    fi
+    SIZE=${WIDTH}x$height
+fi
 if [ -n "$SHOT" ]; then
     shot_abs=$(readlink -f -- "$(dirname -- "$SHOT")")/$(basename -- "$SHOT")
     timeout 120 "$CHROMIUM" "${flags[@]}" --window-size="${SIZE/x/,}" --screenshot="$shot_abs" \
@@ -124,5 +142,5 @@ if [ "$nimg" -lt "$MIN" ]; then
     say "$PAGE: expected at least $MIN images, found $nimg"
     exit 1
 fi
-say "$PAGE: all $nimg images loaded in Chromium${SHOT:+; screenshot $SHOT}"
+say "$PAGE: all $nimg images loaded in Chromium${SHOT:+; screenshot $SHOT, ${SIZE/x/ x } px$cut}"
 exit 0

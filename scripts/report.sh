@@ -497,7 +497,7 @@ done <"$TMP/data/maps.tsv"
 while IFS=$'\t' read -r idx map slug scen nq; do
     case $idx in '#'*) continue ;; esac
     gp expansions_vs_length.gp "data='data/bucket-$slug.tsv'; panels='data/panels-$slug.gp'; map='$(gq "$map")'; queue='$(gq "$REF_QUEUE")'" "expansions-$slug" expansions \
-        "Mean nodes expanded by optimal path length on \`$map\` ($q_note); log scale; one panel per solver family.  JPS, JPS+ and the subgoal graphs count **jump points or subgoals, not cells**: their panel has its own axis and no Dijkstra line."
+        "Mean nodes expanded by optimal path length on \`$map\` ($q_note); log scale; one panel per solver family.  JPS, JPS+ and the subgoal graphs count **jump points or subgoals, not cells**: their panel has its own axis and no Dijkstra line.  Lines that coincide are drawn one on another, the earlier wider, so each stays visible; a mean of 0 expansions sits on the tick labelled 0."
 done <"$TMP/data/maps.tsv"
 if [ -s "$TMP/data/speedup.tsv" ]; then
     gp speedup.gp "data='data/speedup-g.tsv'; titles='data/speedup-maps.gp'; queue='$(gq "$REF_QUEUE")'" speedup speedup \

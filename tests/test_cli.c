@@ -188,7 +188,7 @@ GB_TEST(cli, run_help_documents_every_flag)
     cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --help", gb_test_bin()), 0);
     const char *flags[] = { "--solver", "--queue", "--model", "--out", "--map", "--reps",
                             "--max-expanded", "--max-ms", "--first", "--count", "--sample", "--strict", "--quiet",
-                            "Example:" };
+                            "Example" };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         cr_expect(strstr(out, flags[i]) != NULL, "%s missing from run --help", flags[i]);
 }

@@ -918,6 +918,82 @@ GB_TEST(report, winners_only_when_intervals_are_apart)
     rm_rf(dir);
 }
 
+/* A summary row with a per-map preparation (prep_ns_max, NAN: none), a
+ * time_source and a speedup (NAN: none, as summary writes it for a row
+ * timed another way). */
+static void sum_row_src(FILE *f, const char *map, const char *solver, const char *queue, double t_med,
+                        double sp, double prep, const char *src)
+{
+    fprintf(f, "%s,%s,%s,optimal,50,%.3f,%.3f,%.3f,%.3f,%.3f,1.000,%.3f,10.000,10.000,", map, solver, queue,
+            t_med, t_med, t_med, t_med, t_med, t_med);
+    if (isnan(sp)) fputs(",,,", f);
+    else fprintf(f, "%.4f,50,,", sp);
+    for (int k = 0; k < GB_ROW_NSTATUS; k++) fprintf(f, ",%d", k == GB_ROW_OK ? 50 : 0);
+    fprintf(f, ",1024,%.3f,%.3f,", 0.97 * t_med, 1.03 * t_med);
+    if (isnan(sp)) fputs(",,", f);
+    else fprintf(f, "%.4f,%.4f,", 0.985 * sp, 1.015 * sp);
+    if (!isnan(prep)) fprintf(f, "%.0f", prep);
+    fprintf(f, ",,%s,,\n", src);
+}
+
+/* The friction of a first report: per-map rows in the order of their
+ * medians (not the registry's), a speedup that leaves out a per-map
+ * preparation says so in the headline, and an external solver has no
+ * speedup anywhere -- not in the headline, the summary, nor across maps.
+ * Breaks if pair_table goes back to summary order, fmt_prep is dropped,
+ * or xmap_load ranks a row of another time_source. */
+GB_TEST(report, rows_by_median_prep_named_and_no_speedup_for_externals)
+{
+    const char *bin = gb_bin();
+    char dir[64], p[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/env.json", dir);
+    write_file(p, "{\"run\": {\"run_id\": \"order\"}}\n");
+    snprintf(p, sizeof p, "%s/summary.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    sum_row_src(f, "A", "dijkstra", "bheap", 1e6, 1, 2e4, "inproc");   /* a queue's prep: below a query */
+    sum_row_src(f, "A", "jps", "bheap", 1e5, 10, NAN, "inproc");
+    sum_row_src(f, "A", "external:foo", "none", 5e4, NAN, 3e6, "process");
+    sum_row_src(f, "A", "sg-tl-dt", "own-heap", 1016, 984, 18.9e6, "inproc");
+    cr_assert_eq(fclose(f), 0);
+    snprintf(p, sizeof p, "%s/queries.csv", dir);
+    f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fputs("map,scen,line,solver,queue,status,time_ns\n", f);
+    for (int q = 0; q < 3; q++) {
+        fprintf(f, "A,A.scen,%d,dijkstra,bheap,ok,1000000\n", q + 2);
+        fprintf(f, "A,A.scen,%d,jps,bheap,ok,100000\n", q + 2);
+        fprintf(f, "A,A.scen,%d,external:foo,none,ok,50000\n", q + 2);
+        fprintf(f, "A,A.scen,%d,sg-tl-dt,own-heap,ok,1016\n", q + 2);
+    }
+    cr_assert_eq(fclose(f), 0);
+    int rc = sh(log, "'%s' report '%s'", bin, dir);
+    cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    char *md = slurp(p, NULL);
+    cr_expect(strstr(md, "fastest optimal solver **`sg-tl-dt`** (on `own-heap`), median 1.02 µs per query "
+                         "[0.986, 1.05], 984× [969, 999] (+18.9 ms prep per map) faster than `dijkstra` on "
+                         "`bheap` (1000 µs); its interval is clear of the runner-up `jps` (on `bheap`, "
+                         "10.0× [9.8, 10.2])") != NULL, "%s", md);
+    cr_expect(strstr(md, "prep per map) faster than `dijkstra` on `bheap` (1000 µs); its interval is clear of the "
+                         "runner-up `jps` (on `bheap`, 10.0× [9.8, 10.2] (+") == NULL, "jps has no prep: %s", md);
+    /* the per-map table, fastest first: sg-tl-dt, the external, jps, dijkstra */
+    const char *tab = strstr(md, "| solver | queue | guarantee | n | median µs |");
+    cr_assert_not_null(tab, "%s", md);
+    const char *r1 = strstr(tab, "| `sg-tl-dt` | `own-heap` |"), *r2 = strstr(tab, "| `external:foo` | `none` |"),
+               *r3 = strstr(tab, "| `jps` | `bheap` |"), *r4 = strstr(tab, "| `dijkstra` | `bheap` |");
+    cr_expect(r1 && r2 && r3 && r4 && r1 < r2 && r2 < r3 && r3 < r4, "rows not by median:\n%s", tab);
+    /* across maps: the same rule as the headline's */
+    cr_expect(strstr(md, "| `external:foo` | `none` | optimal | 0 | no speedup (timed as `process`) | - | - |")
+              != NULL, "%s", md);
+    cr_expect(strstr(md, "| `sg-tl-dt` | `own-heap` | optimal | 1 | 984× [984, 984] |") != NULL, "%s", md);
+    free(md);
+    rm_rf(dir);
+}
+
 /* A machine that was busy (env.json says so) puts a warning first among
  * the findings, with the reason; a quiet one does not.  And the rule
  * behind machine_busy (gb_env_busy). */
@@ -1267,6 +1343,110 @@ GB_TEST(report, heuristic_verdict_table)
     rm_rf(dir);
 }
 
+/* ---- the plots, rendered ------------------------------------------------ */
+
+/* gnuplot and plots/ at hand, else skip the calling test. */
+static void need_gnuplot(void)
+{
+    if (!file_exists("plots/style.gp")) cr_skip_test("not run from the repository root");
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) cr_skip_test("gnuplot not installed");
+}
+
+/* The stroke width of the data line drawn in colour rgb (as gnuplot's svg
+ * writes it, "rgb( 31, 119, 180)") with at least two segments: the width
+ * of the group around it; its path's d into d.  -1 when there is none. */
+static double svg_line_width(const char *svg, const char *rgb, char *d, size_t n)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "<path stroke='%s'  d='", rgb);
+    for (const char *p = svg; (p = strstr(p, pat)) != NULL; p++) {
+        const char *dd = p + strlen(pat), *e = strchr(dd, '\'');
+        int segs = 0;
+        for (const char *q = dd; q < e; q++) segs += *q == 'L';
+        if (!e || segs < 2) continue;
+        snprintf(d, n, "%.*s", (int)(e - dd), dd);
+        const char *w = NULL;
+        for (const char *q = svg; (q = strstr(q, "stroke-width=\"")) != NULL && q < p; q++) w = q;
+        return w ? atof(w + 14) : -1;
+    }
+    return -1;
+}
+
+/* Two solvers with the same means (A* with two heuristics on a maze) and
+ * one that expands nothing.  Breaks if the later line is drawn as wide as
+ * the earlier (it would hide it), or 0 is dropped from the log axis. */
+GB_TEST(plots, expansions_keep_identical_lines_and_zero_visible)
+{
+    need_gnuplot();
+    char dir[64], p[256], svgp[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/bucket.tsv", dir);
+    static const char *const hdr = "\tbucket\tn\tlen_mean\ttime_median_us\ttime_p25_us\ttime_p75_us\t"
+                                   "expanded_mean\texpanded_median\n";
+    char tsv[2048];
+    size_t k = 0;
+    const char *names[3] = { "a", "b", "z" };
+    for (int b = 0; b < 3; b++) {
+        k += (size_t)snprintf(tsv + k, sizeof tsv - k, "%s\"%s\"%s", b ? "\n\n" : "", names[b], hdr);
+        for (int i = 0; i < 3; i++) {
+            double e = b == 2 ? 0 : 4.0 * (i == 0 ? 1 : i == 1 ? 10 : 100);
+            k += (size_t)snprintf(tsv + k, sizeof tsv - k, "%d\t3\t%d\t1\t1\t1\t%g\t%g\n", i, 2 + 20 * i, e, e);
+        }
+    }
+    write_file(p, tsv);
+    snprintf(svgp, sizeof svgp, "%s/e.svg", dir);
+    int rc = sh(log, "gnuplot -e \"data='%s'; out='%s'\" plots/expansions_vs_length.gp", p, svgp);
+    cr_assert_eq(rc, 0, "gnuplot: %s", tail_of(log));
+    char *svg = slurp(svgp, NULL);
+    char da[512], db[512], dz[512];
+    double wa = svg_line_width(svg, "rgb( 31, 119, 180)", da, sizeof da);   /* line styles 1, 2, 3 */
+    double wb = svg_line_width(svg, "rgb(214,  39,  40)", db, sizeof db);
+    double wz = svg_line_width(svg, "rgb( 44, 160,  44)", dz, sizeof dz);
+    cr_assert(wa > 0 && wb > 0, "lines a and b not found");
+    cr_expect_str_eq(da, db, "a and b should coincide");
+    cr_expect_gt(wa, wb + 0.5, "the earlier line (%g) must stay wider than the one drawn on it (%g)", wa, wb);
+    cr_expect_gt(wz, 0, "the solver with 0 expansions has no line");
+    cr_expect(strstr(svg, ">0</text>") != NULL, "no tick labelled 0");
+    free(svg);
+    rm_rf(dir);
+}
+
+/* The trade-off plot: each box's label "solver  map" upright below it
+ * (never running past the plot's edge), and a log axis that reads 0.01,
+ * 1, 100 -- not 1024 ... 0.00098.  Breaks if the labels go back to a
+ * slant or the axis to base 2 or a fixed format. */
+GB_TEST(plots, tradeoff_labels_under_their_boxes_and_plain_log_ticks)
+{
+    need_gnuplot();
+    char dir[64], p[256], svgp[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/tradeoff.tsv", dir);
+    char tsv[4096];
+    size_t k = 0;
+    for (int i = 0; i < 20; i++)
+        k += (size_t)snprintf(tsv + k, sizeof tsv - k, "A.map\twastar-octile:w=1.5\t%.3f\t%g\nB.map\ttheta\t0.97\t%g\n",
+                              1.0 + i / 100.0, 0.001 * pow(10, i / 3.0), 2.0 + i);
+    write_file(p, tsv);
+    snprintf(svgp, sizeof svgp, "%s/t.svg", dir);
+    int rc = sh(log, "gnuplot -e \"data='%s'; out='%s'\" plots/hpa_tradeoff.gp", p, svgp);
+    cr_assert_eq(rc, 0, "gnuplot: %s", tail_of(log));
+    char *svg = slurp(svgp, NULL);
+    const char *l = strstr(svg, ">wastar-octile:w=1.5  A</text>");
+    cr_assert_not_null(l, "no box label 'wastar-octile:w=1.5  A'");
+    const char *g = l;
+    while (g > svg && strncmp(g, "<g transform=", 13) != 0) g--;
+    cr_expect(strstr(g, "rotate(-90)") && strstr(g, "rotate(-90)") < l && strstr(g, "text-anchor=\"end\"") < l,
+              "the label is not upright and ending at its box: %.200s", g);
+    cr_expect(strstr(svg, ">theta  B</text>") != NULL);
+    cr_expect(strstr(svg, ">0.01</text>") != NULL && strstr(svg, ">100</text>") != NULL, "no plain powers of 10");
+    cr_expect(strstr(svg, ">1024") == NULL && strstr(svg, ">0.03125") == NULL && strstr(svg, ".00000<") == NULL,
+              "unreadable ticks");
+    free(svg);
+    rm_rf(dir);
+}
+
 /* ---- the page in a real browser ----------------------------------------- */
 
 /* Chromium on $PATH (or $GB_CHROMIUM), else skip the calling test with a
@@ -1341,6 +1521,33 @@ GB_TEST(report_browser, every_image_loads_and_a_screenshot_is_kept)
     char *html = slurp(p, NULL);
     cr_expect(strstr(html, "<script") == NULL);
     free(html);
+    rm_rf(dir);
+}
+
+/* The screenshot shows the whole page, not its top 2400 px (where a
+ * report's plots never were).  Breaks if the window keeps a fixed height
+ * or the page's height is measured at another width. */
+GB_TEST(report_browser, the_screenshot_covers_the_whole_page)
+{
+    need_chromium();
+    char dir[64], p[256], shot[256], log[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(p, sizeof p, "%s/tall.html", dir);
+    write_file(p, "<!DOCTYPE html><html><head><title>t</title></head><body style=\"margin:0\">"
+                  "<div style=\"height:6000px\">a long page</div><p>its end</p></body></html>\n");
+    snprintf(shot, sizeof shot, "%s/tall.png", dir);
+    int rc = sh(log, "scripts/check-html.sh --screenshot '%s' '%s'", shot, p);
+    cr_assert_eq(rc, 0, "check-html.sh exit %d: %s", rc, tail_of(log));
+    size_t len = 0;
+    unsigned char *png = (unsigned char *)slurp(shot, &len);
+    cr_assert(png && len > 24 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0, "no PNG %s", shot);
+    unsigned long w = (unsigned long)png[16] << 24 | (unsigned long)png[17] << 16 | png[18] << 8 | png[19];
+    unsigned long h = (unsigned long)png[20] << 24 | (unsigned long)png[21] << 16 | png[22] << 8 | png[23];
+    cr_expect_eq(w, 1280, "screenshot %lu px wide", w);
+    cr_expect(h > 6000 && h < 6200, "screenshot %lu px tall, the page about 6050", h);
+    cr_expect(strstr(tail_of(log), "1280 x ") != NULL, "%s", tail_of(log));
+    free(png);
     rm_rf(dir);
 }
 

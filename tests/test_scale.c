@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "gb_ocache.h"
+#include "gb_plan.h"
 #include "gb_rows.h"
 #include "gb_run.h"
 #include "gb_sha256.h"
@@ -117,6 +118,31 @@ GB_TEST(status, run_and_report_count_the_same_failures)
 }
 
 /* ---- --jobs ------------------------------------------------------------- */
+
+/* The progress ETA's weights (gb_plan_work).  A maze's paths are far
+ * longer than its side, but a search never explores more than the map:
+ * weighting by length squared alone put a 128x128 maze's queries at 98%
+ * of a run's work when they took 30% of its time, and the bar then sat
+ * at 98% for the rest of the run.  Breaks if the disc is not capped by
+ * the map's cells, or no longer grows below the cap. */
+GB_TEST(progress, work_grows_with_the_disc_and_stops_at_the_map)
+{
+    gb_query q[4] = {
+        { .length = 1620.4, .map_w = 128, .map_h = 128 },   /* a maze's longest */
+        { .length = 128.0, .map_w = 128, .map_h = 128 },
+        { .length = 100.0, .map_w = 512, .map_h = 512 },
+        { .length = 400.0, .map_w = 512, .map_h = 512 },
+    };
+    gb_plan_scen sc = { 0 };
+    sc.sc.q = q;
+    sc.sc.n = 4;
+    gb_plan_item item[4] = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 0, 3 } };
+    gb_plan p = { .scen = &sc, .nscen = 1, .item = item, .n = 4 };
+    double maze = gb_plan_work(&p, 0), side = gb_plan_work(&p, 1);
+    cr_expect_eq(maze, side, "a path 12x the side weighs %g, one the side %g", maze, side);
+    double short_ = gb_plan_work(&p, 2), long_ = gb_plan_work(&p, 3);
+    cr_expect_gt(long_, 2 * short_, "below the cap, 4x the length weighs %g against %g", long_, short_);
+}
 
 GB_TEST(jobs, two_workers_write_what_one_process_writes)
 {

@@ -51,5 +51,7 @@ extern const gb_cmd_doc gb_doc_footprint;
 extern const gb_cmd_doc gb_doc_summary;
 extern const gb_cmd_doc gb_doc_dynamic;
 extern const gb_cmd_doc gb_doc_report;
+extern const gb_cmd_doc gb_doc_run;
+extern const gb_cmd_doc gb_doc_merge;
 
 #endif

@@ -8,70 +8,63 @@
  * file + rename) and prints the summary or the diagnostic.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gb_alloc.h"
 #include "gb_cmd.h"
 #include "gb_diag.h"
 #include "gb_shard.h"
 
-static void merge_usage(FILE *f)
-{
-    fprintf(f,
-"usage: gridbench merge [--out FILE] SHARD.csv...\n"
-"\n"
-"Merge the CSVs written by `gridbench run --shard I/N --out SHARD.csv` (each\n"
-"with its manifest SHARD.csv.shard) into the CSV one unsharded run writes,\n"
-"rows in plan order (timing columns are those the shards measured).\n"
-"Refused: shards of different plans (options, pairs, or the contents of\n"
-"any scenario or map file differ), a shard given twice, a missing shard,\n"
-"a manifest that is not exactly what `run --shard` writes (v1 manifests of\n"
-"earlier versions included: re-run those shards), and a CSV whose bytes or\n"
-"rows are not its manifest's: every row must have the run's columns and\n"
-"kinds, be of the shard's queries in plan order and of the run's solver x\n"
-"queue pairs in order, and the CSV must match its SHA-256 in the manifest.\n"
-"\n"
-"  -o, --out FILE   the merged CSV (temp file + rename; default stdout)\n"
-"  -q, --quiet      no summary line on stderr\n"
-"  -h, --help       this text\n"
-"\n"
-"Exit status: 0 merged, every row right; 1 merged, and some rows are solver\n"
-"failures; 64 bad usage; 65 refused (message names the shard and what is\n"
-"wrong); 66 a shard or manifest missing; 71 out of memory; 73/74 cannot write.\n"
-"\n"
-"Example:\n"
-"  for i in 0 1 2 3; do gridbench run -s jps --shard $i/4 --out q.$i.csv datasets/default/*.scen; done\n"
-"  gridbench merge --out q.csv q.0.csv q.1.csv q.2.csv q.3.csv\n");
-}
+static const gb_opt merge_opts[] = {
+    { 'o', 'o', "out", "FILE", "the merged CSV (temp file + rename; default stdout)" },
+    { 'q', 'q', "quiet", NULL, "no summary line on stderr" },
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+const gb_cmd_doc gb_doc_merge = {
+    "merge", "[--out FILE] SHARD.csv...",
+    "merge the CSVs of `run --shard I/N` into the CSV of one run",
+    "Merge the CSVs written by `gridbench run --shard I/N --out SHARD.csv` (each with its manifest "
+    "SHARD.csv.shard) into the CSV one unsharded run writes, rows in plan order (timing columns are "
+    "those the shards measured).\n"
+    "\n"
+    "Refused: shards of different plans (options, pairs, or the contents of any scenario or map "
+    "file differ), a shard given twice, a missing shard, a manifest that is not exactly what `run "
+    "--shard` writes (v1 manifests of earlier versions included: re-run those shards), and a CSV "
+    "whose bytes or rows are not its manifest's: every row must have the run's columns and kinds, "
+    "be of the shard's queries in plan order and of the run's solver x queue pairs in order, and "
+    "the CSV must match its SHA-256 in the manifest.",
+    merge_opts, NULL,
+    "for i in 0 1 2 3; do gridbench run -s jps --shard $i/4 --out q.$i.csv datasets/default/*.scen; done\n"
+    "gridbench merge --out q.csv q.0.csv q.1.csv q.2.csv q.3.csv",
+    "0 merged, every row right; 1 merged, and some rows are solver failures; 64 bad usage; 65 "
+    "refused (message names the shard and what is wrong); 66 a shard or manifest missing; 71 out of "
+    "memory; 73/74 cannot write."
+};
 
 int gb_cmd_merge(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        { "out", required_argument, 0, 'o' }, { "quiet", no_argument, 0, 'q' },
-        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
-    };
-    const char *out = NULL;
+    const char *out = NULL, *arg;
     int quiet = 0, c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:qh", lo, NULL)) != -1) {
+    gb_opt_parser op;
+    if (gb_opt_begin(&op, &gb_doc_merge) != 0) return EX_OSERR;
+    while ((c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
+        case 'o': out = arg; break;
         case 'q': quiet = 1; break;
-        case 'h': merge_usage(stdout); return 0;
-        default:
-            fprintf(stderr, "gridbench merge: expected an option of `gridbench merge --help`, "
-                    "found '%s'\n", argv[optind - 1]);
-            return EX_USAGE;
+        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_merge, stdout); return 0;
+        default: gb_opt_end(&op); return EX_USAGE;   /* gb_opt_next said why */
         }
     }
+    gb_opt_end(&op);
     int n = argc - optind;
     if (n < 1) {
         fprintf(stderr, "gridbench merge: expected at least one shard CSV, found none\n");
-        merge_usage(stderr);
+        gb_opt_help(&gb_doc_merge, stderr);
         return EX_USAGE;
     }
     char *const *csv = argv + optind;

@@ -234,6 +234,14 @@ static const srow *find_row(const table *t, const char *map, const char *solver,
     return NULL;
 }
 
+/* Is r timed another way than the baseline (time_source; without a
+ * baseline, than in-process)?  Such rows are not ranked against it. */
+static int other_source(const srow *r, const srow *base)
+{
+    const char *want = base ? base->src : "inproc";
+    return r->src[0] && strcmp(r->src, want[0] ? want : "inproc") != 0;
+}
+
 /* ---- formatting -------------------------------------------------------- */
 
 /* A time in ns as microseconds with about 3 significant digits. */
@@ -287,6 +295,17 @@ static const char *fmt_us_ci(char *b, size_t n, double lo, double hi)
     char x[32], y[32];
     if (isnan(lo) || isnan(hi)) snprintf(b, n, "-");
     else snprintf(b, n, "[%s, %s]", fmt_us(x, sizeof x, lo), fmt_us(y, sizeof y, hi));
+    return b;
+}
+
+/* What a speedup leaves out: " (+18.9 ms prep per map)" when r prepares
+ * per map (jump tables, subgoal graphs, landmarks) for at least one
+ * median query's time, else "".  summary.csv's speedup compares query
+ * times only. */
+static const char *fmt_prep(char *b, size_t n, const srow *r)
+{
+    b[0] = '\0';
+    if (r->prep > 0 && r->prep >= r->t_med) snprintf(b, n, " (+%.3g ms prep per map)", r->prep / 1e6);
     return b;
 }
 
@@ -653,6 +672,9 @@ typedef struct xsolver {
     double est, lo, hi;       /* G and its interval; NaN when undefined */
     double smin, smax;        /* lowest and highest per-map speedup */
     char min_map[160], max_map[160];   /* "" when none */
+    const char *other;        /* its time_source when not the baseline's (an external
+                                 solver's round trip, a plugin call): no speedup, as in
+                                 the headlines and summary.csv; else NULL */
 } xsolver;
 
 typedef struct xslice {      /* the queries of one map in queries.csv */
@@ -831,6 +853,10 @@ static int xmap_load(const char *dir, const table *t, xmap *x, gb_diag *d)
         xs->queue = queue;
         xs->guarantee = sr->guarantee;
         xs->est = xs->lo = xs->hi = xs->smin = xs->smax = NAN;
+        if (other_source(sr, find_row(t, sr->map, "dijkstra", "bheap"))) {
+            xs->other = sr->src;
+            continue;
+        }
         for (size_t q = 0; q < nq; q++) tm[q] = NAN;
         for (size_t r = 0; r < nr; r++) if (rp[r] == pi) tm[rq[r]] = rt[r];
         double lsum = 0;
@@ -911,7 +937,8 @@ static void section_across(doc *d, const table *t, const xmap *x)
         snprintf(cell[1], sizeof cell[1], "`%s`", s->queue);
         snprintf(cell[2], sizeof cell[2], "%s", s->guarantee);
         snprintf(cell[3], sizeof cell[3], "%d", s->maps);
-        fmt_x_ci(cell[4], sizeof cell[4], s->est, s->lo, s->hi);
+        if (s->other) snprintf(cell[4], sizeof cell[4], "no speedup (timed as `%s`)", s->other);
+        else fmt_x_ci(cell[4], sizeof cell[4], s->est, s->lo, s->hi);
         if (s->min_map[0]) snprintf(cell[5], sizeof cell[5], "%s `%s`", fmt_x(fx, sizeof fx, s->smin), s->min_map);
         else snprintf(cell[5], sizeof cell[5], "-");
         if (s->max_map[0]) snprintf(cell[6], sizeof cell[6], "%s `%s`", fmt_x(fx, sizeof fx, s->smax), s->max_map);
@@ -1076,18 +1103,10 @@ static void status_text(const srow *r, char *b, size_t n)
     if (!k) snprintf(b, n, "-");
 }
 
-/* Is r timed another way than the baseline (time_source; without a
- * baseline, than in-process)?  Such rows are not ranked against it. */
-static int other_source(const srow *r, const srow *base)
-{
-    const char *want = base ? base->src : "inproc";
-    return r->src[0] && strcmp(r->src, want[0] ? want : "inproc") != 0;
-}
-
 static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_jv *env)
 {
     int unranked = 0;
-    char a[64], b2[64], c2[64], fx[96], fy[96], ci[96];
+    char a[64], b2[64], c2[64], fx[96], fy[96], ci[96], px[64], py[64];
     d_heading(d, 2, "findings", "Headline findings");
     d_list_begin(d);
     const gb_jv *busy = gb_jv_get(env, "machine_busy");
@@ -1131,23 +1150,27 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_
             int stie = rival ? tie_of(best, rival) : 0, qtie = qrival ? tie_of(best, qrival) : 0;
             if (stie == 1) {
                 k = snprintf(line, sizeof line, "`%s`: fastest optimal solver: **a tie** between `%s` on `%s` "
-                             "(median %s µs, speedup %s) and `%s` on `%s` (median %s µs, speedup %s): their 95 %% "
-                             "intervals overlap", map, best->solver, best->queue, fmt_us(a, sizeof a, best->t_med),
-                             fmt_x_ci(fx, sizeof fx, best->speedup, best->sp_lo, best->sp_hi), rival->solver,
-                             rival->queue, fmt_us(b2, sizeof b2, rival->t_med),
-                             fmt_x_ci(fy, sizeof fy, rival->speedup, rival->sp_lo, rival->sp_hi));
+                             "(median %s µs, speedup %s%s) and `%s` on `%s` (median %s µs, speedup %s%s): their "
+                             "95 %% intervals overlap", map, best->solver, best->queue,
+                             fmt_us(a, sizeof a, best->t_med),
+                             fmt_x_ci(fx, sizeof fx, best->speedup, best->sp_lo, best->sp_hi),
+                             fmt_prep(px, sizeof px, best), rival->solver, rival->queue,
+                             fmt_us(b2, sizeof b2, rival->t_med),
+                             fmt_x_ci(fy, sizeof fy, rival->speedup, rival->sp_lo, rival->sp_hi),
+                             fmt_prep(py, sizeof py, rival));
             } else {
                 k = snprintf(line, sizeof line, "`%s`: fastest optimal solver **`%s`** (on `%s`), median %s µs "
                              "per query %s", map, best->solver, best->queue, fmt_us(a, sizeof a, best->t_med),
                              fmt_us_ci(ci, sizeof ci, best->t_lo, best->t_hi));
                 if (base && !isnan(best->speedup) && best != base)
-                    k += snprintf(line + k, sizeof line - (size_t)k, ", %s faster than `dijkstra` on `bheap` "
+                    k += snprintf(line + k, sizeof line - (size_t)k, ", %s%s faster than `dijkstra` on `bheap` "
                                   "(%s µs)", fmt_x_ci(fx, sizeof fx, best->speedup, best->sp_lo, best->sp_hi),
-                                  fmt_us(b2, sizeof b2, base->t_med));
+                                  fmt_prep(px, sizeof px, best), fmt_us(b2, sizeof b2, base->t_med));
                 if (rival && stie == 0)
                     k += snprintf(line + k, sizeof line - (size_t)k, "; its interval is clear of the runner-up "
-                                  "`%s` (on `%s`, %s)", rival->solver, rival->queue,
-                                  fmt_x_ci(fy, sizeof fy, rival->speedup, rival->sp_lo, rival->sp_hi));
+                                  "`%s` (on `%s`, %s%s)", rival->solver, rival->queue,
+                                  fmt_x_ci(fy, sizeof fy, rival->speedup, rival->sp_lo, rival->sp_hi),
+                                  fmt_prep(py, sizeof py, rival));
                 if (stie < 0 || qtie < 0)
                     k += snprintf(line + k, sizeof line - (size_t)k, " (summary.csv has no intervals: rerun "
                                   "`gridbench summary` to tell winners from ties)");
@@ -1163,11 +1186,12 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_
         }
         if (bestany && bestany != best && k < (int)sizeof line)
             k += snprintf(line + k, sizeof line - (size_t)k, "; fastest of all: `%s` on `%s` (%s, "
-                          "median %s µs, %s faster than Dijkstra, paths %s × optimal on average)",
+                          "median %s µs, %s%s faster than Dijkstra, paths %s × optimal on average)",
                           bestany->solver, bestany->queue,
                           strcmp(bestany->guarantee, "bounded") == 0 ? "bounded suboptimal" : "no guarantee",
                           fmt_us(a, sizeof a, bestany->t_med),
                           fmt_x_ci(fx, sizeof fx, bestany->speedup, bestany->sp_lo, bestany->sp_hi),
+                          fmt_prep(px, sizeof px, bestany),
                           fmt_num(c2, sizeof c2, bestany->sub_mean, 3));
         if (fewest && base && fewest->exp_mean > 0 && k < (int)sizeof line)
             snprintf(line + k, sizeof line - (size_t)k, "; fewest expansions among optimal solvers: `%s` "
@@ -1392,6 +1416,17 @@ static int section_gppc(doc *d, const char *dir, gb_diag *dg)
     return rc == GB_CSV_EOF ? 0 : rc;
 }
 
+/* Rows by median time, fastest first; no median last; ties in summary
+ * order (the rows lie in one array, in that order). */
+static int cmp_by_median(const void *a, const void *b)
+{
+    const srow *x = *(const srow *const *)a, *y = *(const srow *const *)b;
+    int nx = isnan(x->t_med), ny = isnan(y->t_med);
+    if (nx != ny) return nx - ny;
+    if (!nx && x->t_med != y->t_med) return x->t_med < y->t_med ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
 static void pair_table(doc *d, const table *t, const char *map, int all)
 {
     static const char *const hdr[] = {
@@ -1404,13 +1439,16 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
     char cell[19][160];
     char *cells[19];
     for (int k = 0; k < 19; k++) cells[k] = cell[k];
-    /* one row per solver (reference queue) or every pair, in summary order */
-    for (size_t i = 0; i < t->n; i++) {
+    /* one row per solver (reference queue) or every pair, fastest median first */
+    const srow **rows = gb_malloc((t->n ? t->n : 1) * sizeof *rows);
+    size_t nrows = 0;
+    for (size_t i = 0; rows && i < t->n; i++) {
         const srow *r = &t->r[i];
-        if (strcmp(r->map, map) != 0) continue;
-        if (!all) {
-            if (ref_row(t, map, r->solver) != r) continue;
-        }
+        if (strcmp(r->map, map) == 0 && (all || ref_row(t, map, r->solver) == r)) rows[nrows++] = r;
+    }
+    if (rows) qsort(rows, nrows, sizeof *rows, cmp_by_median);
+    for (size_t i = 0; i < nrows; i++) {
+        const srow *r = rows[i];
         snprintf(cell[0], sizeof cell[0], "`%s`", r->solver);
         snprintf(cell[1], sizeof cell[1], "`%s`", r->queue);
         snprintf(cell[2], sizeof cell[2], "%s", r->guarantee);
@@ -1441,6 +1479,7 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
         }
         d_table_row(d, 19, cells, align);
     }
+    gb_free(rows);
     d_table_end(d);
 }
 

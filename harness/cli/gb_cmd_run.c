@@ -1,6 +1,9 @@
 /*
  * gb_cmd_run.c -- `gridbench run` and `gridbench list`: command-line
- * parsing into a gb_run_opts, then gb_run().
+ * parsing into a gb_run_opts, then gb_run().  Each option is written once,
+ * in run_opts (gb_opt.h), which makes the parser, --help and
+ * gridbench-run(1); run keeps its historic texts for an unknown option or
+ * a missing value (a quiet parser).
  *
  * Solvers and queues multiply: every --solver runs on every --queue,
  * except solvers that use no priority queue (bfs), which run once with
@@ -9,7 +12,6 @@
  */
 #define _GNU_SOURCE 1   /* sched_setaffinity, CPU_SET */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -27,125 +29,107 @@
 
 _Static_assert(GB_ROW_NSTATUS <= 32, "--retry keeps its statuses in an unsigned mask");
 
-static void run_usage(FILE *f)
-{
-    /* the statuses come from the one table (gb_status.h) */
-    char st[2048];
-    size_t k = 0;
-    for (int i = 0; i < GB_ROW_NSTATUS && k < sizeof st; i++) {
-        int w = snprintf(st + k, sizeof st - k, "  %-18s %s%s\n", gb_row_status_name((gb_row_status)i),
-                         gb_row_status_failed((gb_row_status)i) ? "[failure] " : "",
-                         gb_row_status_desc((gb_row_status)i));
-        if (w < 0) break;
-        k += (size_t)w;
-    }
-    fprintf(f,
-"usage: gridbench run [OPTIONS] SCEN...\n"
-"\n"
-"Run every query of every scenario file through every solver x queue pair,\n"
-"check each path (legal moves, recomputed cost, Dijkstra's optimum, the\n"
-"scenario's printed length) and write one CSV row per (query, solver, queue).\n"
-"\n"
-"  -s, --solver NAME     solver to run (repeatable, or comma-separated; 'all';\n"
-"                        default dijkstra); see `gridbench list`\n"
-"  -q, --queue NAME      priority queue (repeatable, comma-separated, 'all';\n"
-"                        default bheap)\n"
-"  -m, --model NAME      movement model (default 8-nocut)\n"
-"  -o, --out FILE        CSV file, written at the end (temp file + rename); while\n"
-"                        the run works, the queries done so far are kept in the\n"
-"                        journal FILE.partial (default: standard output)\n"
-"      --paths FILE      also write every row's path to FILE (CSV keyed like the\n"
-"                        rows: scen,line,solver,queue,cost_model,cells,waypoints;\n"
-"                        docs/run.md), so anyone can re-check the answers\n"
-"      --resume          continue an interrupted run with the same options: the\n"
-"                        queries in FILE.partial are kept, the rest are run, and\n"
-"                        FILE ends up as an uninterrupted run writes it (needs\n"
-"                        --out; without a journal, a new run starts, unless\n"
-"                        FILE exists: a finished run is refused, exit 73)\n"
-"      --fresh           start over although FILE.partial holds an earlier run's\n"
-"                        queries (without it, such a journal is refused: resume\n"
-"                        it with --resume)\n"
-"      --retry STATUS[,STATUS]  run again the queries of the finished FILE that\n"
-"                        have a row of one of these statuses (e.g. crash,timeout);\n"
-"                        every other row is kept byte for byte, and FILE is\n"
-"                        rewritten (temp file + rename; with --shard, FILE.shard\n"
-"                        too); FILE must be this run's CSV (same options and\n"
-"                        inputs, checked row by row); needs --out\n"
-"      --map FILE        use FILE as the map of every scenario\n"
-"  -r, --reps N          timed repetitions per query (default 1): time_cold_ns is\n"
-"                        the first, time_ns the median of the others (warm);\n"
-"                        with --regime gppc, N passes and time_ns their mean\n"
-"      --gppc DIR        also run the GPPC entry in DIR (Entry.h and its C++\n"
-"                        sources): built into a plugin like `gridbench gppc\n"
-"                        build DIR`, reused from the cache, and every solver it\n"
-"                        registers is added to the run (docs/gppc.md)\n"
-"      --regime NAME     the order of timed runs (column regime): interleaved\n"
-"                        (default: per query, each pair runs its reps back to\n"
-"                        back) or gppc (per map, each pair in turn runs every\n"
-"                        query once per pass, as GPPC times entries; one\n"
-"                        process, the judged path from one more, untimed run)\n"
-"      --max-expanded N  stop a search after N expansions (status 'limit')\n"
-"      --max-ms N        stop a search after N ms of wall time (status 'limit';\n"
-"                        the clock is read every 256 expansions)\n"
-"      --max-mem SIZE    per query memory: a solver whose workspace (search\n"
-"                        arrays, queue, landmarks) needs more than SIZE bytes\n"
-"                        is not run, and an external solver resident in more\n"
-"                        is stopped (status 'limit'); suffix K, M or G (x1024)\n"
-"      --first N         skip the first N queries of each scenario\n"
-"      --count N         run at most N queries of each scenario\n"
-"      --sample N        of those, about N evenly spaced ones (every k-th query,\n"
-"                        so all buckets are represented)\n"
-"      --strict          exit 2 when a scenario's printed length disagrees\n"
-"      --quiet           no progress on stderr\n"
-"      --pin CPU         pin the process to one CPU (sched_setaffinity) for\n"
-"                        steadier timings\n"
-"  -j, --jobs N          run queries in N worker processes (0: one per CPU this\n"
-"                        process may use; default 1); each worker is pinned to\n"
-"                        its own CPU when N <= those CPUs; the CSV is the same\n"
-"                        as with 1 (timing columns aside)\n"
-"      --shard I/N       run shard I (0-based) of N: the plan's queries k with\n"
-"                        k mod N = I; needs --out, and writes FILE.shard beside\n"
-"                        it for `gridbench merge`\n"
-"      --oracle-cache DIR  keep Dijkstra's optimum of every query in DIR and\n"
-"                        reuse it (default $XDG_CACHE_HOME/gridbench/oracle or\n"
-"                        ~/.cache/gridbench/oracle); a hit is still checked\n"
-"                        against the scenario's printed length\n"
-"      --no-oracle-cache run Dijkstra for every query, cache nothing\n"
-"      --external CMD    also run an external solver: `/bin/sh -c CMD` speaking\n"
-"                        docs/protocol.md on stdin/stdout (repeatable); its rows\n"
-"                        have solver external:NAME and queue 'none', time_ns =\n"
-"                        wall time from request to answer\n"
-"      --external-name NAME  name the --external just before (default: the name\n"
-"                        the solver gives in 'ready NAME', else the command's)\n"
-"      --external-start-timeout MS  limit for an external solver's `ready` after\n"
-"                        starting or loading a map (default 60000); one that\n"
-"                        does not start gets crash rows, the run goes on\n"
-"      --external-timeout MS  limit per answer for external solvers\n"
-"                        (--max-ms sets it too when this is not given)\n"
-"                        (default 10000; status 'timeout')\n"
-"      --plugin LIB.so   load user solvers from a shared library exporting\n"
-"                        gb_plugin_solvers() (see harness/run/gb_user.h); they run\n"
-"                        with queue 'none' under their own names, in a worker\n"
-"                        process even with --jobs 1 (a plugin that crashes\n"
-"                        gets crash rows, the run goes on); an optional\n"
-"                        gb_plugin_hooks() gives per-map prepare/release,\n"
-"                        timed as prep_ns\n"
-"  -h, --help            this text\n"
-"\n"
-"Row status (column `status`), first that applies: protocol_error, timeout,\n"
-"crash, limit, invalid_path, false_unreachable, suboptimal, unreachable,\n"
-"scen_mismatch, ok:\n"
-"%s"
-"\n"
-"Exit status: 0 all rows right; 1 a solver returned an invalid, suboptimal\n"
-"or missing path; 2 (--strict) scenario lengths disagree; 64-78 bad usage or\n"
-"input (sysexits.h).\n"
-"\n"
-"Example:\n"
-"  gridbench run --solver astar-octile,jps --queue bheap,bucket \\\n"
-"      --out results/arena.csv ../shared/movingai/dao/arena.map.scen\n"
-"  gridbench run -s jps --jobs 2 --out q.csv datasets/default/*.scen\n", st);
-}
+/* The options of run.  An option without a short letter has the id
+ * LETTER + 256 (gb_opt.h: ids below 256 are short letters); the `switch`
+ * in run_main keeps one case per id.  To add an option: one line here,
+ * one case there. */
+static const gb_opt run_opts[] = {
+    { 's', 's', "solver", "NAME", "solver to run (repeatable, or comma-separated; 'all'; default "
+      "dijkstra); see `gridbench list`" },
+    { 'q', 'q', "queue", "NAME", "priority queue (repeatable, comma-separated, 'all'; default bheap)" },
+    { 'm', 'm', "model", "NAME", "movement model (default 8-nocut)" },
+    { 'o', 'o', "out", "FILE", "CSV file, written at the end (temp file + rename); while the run "
+      "works, the queries done so far are kept in the journal FILE.partial (default: standard "
+      "output)" },
+    { 'p' + 256, 0, "paths", "FILE", "also write every row's path to FILE (CSV keyed like the rows: "
+      "scen,line,solver,queue,cost_model,cells,waypoints; docs/run.md), so anyone can re-check the "
+      "answers; refused with --resume" },
+    { 'Z' + 256, 0, "resume", NULL, "continue an interrupted run with the same options: the queries "
+      "in FILE.partial are kept, the rest are run, and FILE ends up as an uninterrupted run writes "
+      "it (needs --out; without a journal, a new run starts, unless FILE exists: a finished run is "
+      "refused, exit 73)" },
+    { 'f' + 256, 0, "fresh", NULL, "start over although FILE.partial holds an earlier run's queries "
+      "(without it, such a journal is refused: resume it with --resume)" },
+    { 'r' + 256, 0, "retry", "STATUS[,STATUS]", "run again the queries of the finished FILE that "
+      "have a row of one of these statuses (e.g. crash,timeout); every other row is kept byte for "
+      "byte, and FILE is rewritten (temp file + rename; with --shard, FILE.shard too); FILE must be "
+      "this run's CSV (same options and inputs, checked row by row); needs --out; refused with "
+      "--resume, --fresh and --paths" },
+    { 'M' + 256, 0, "map", "FILE", "use FILE as the map of every scenario" },
+    { 'r', 'r', "reps", "N", "timed repetitions per query (default 1): time_cold_ns is the first, "
+      "time_ns the median of the others (warm); with --regime gppc, N passes and time_ns their mean" },
+    { 'G' + 256, 0, "gppc", "DIR", "also run the GPPC entry in DIR (Entry.h and its C++ sources): "
+      "built into a plugin like `gridbench gppc build DIR`, reused from the cache, and every solver "
+      "it registers is added to the run; its rows carry time_source gppc and GPPC's measures "
+      "(docs/gppc.md; repeatable, at most 8)" },
+    { 'g' + 256, 0, "regime", "NAME", "the order of timed runs (column regime): interleaved "
+      "(default: per query, each pair runs its reps back to back) or gppc (per map, each pair in "
+      "turn runs every query once per pass, as GPPC times entries; the judged path from one more, "
+      "untimed run; one process: refused with --jobs above 1)" },
+    { 'X' + 256, 0, "max-expanded", "N", "stop a search after N expansions (status 'limit')" },
+    { 'T' + 256, 0, "max-ms", "N", "stop a search after N ms of wall time (status 'limit'; the clock "
+      "is read every 256 expansions)" },
+    { 'B' + 256, 0, "max-mem", "SIZE", "per query memory: a solver whose workspace (search arrays, "
+      "queue, landmarks) needs more than SIZE bytes is not run, and an external solver resident in "
+      "more is stopped (status 'limit'); suffix K, M or G (x1024)" },
+    { 'F' + 256, 0, "first", "N", "skip the first N queries of each scenario" },
+    { 'C' + 256, 0, "count", "N", "run at most N queries of each scenario" },
+    { 'P' + 256, 0, "sample", "N", "of those, about N evenly spaced ones (every k-th query, so all "
+      "buckets are represented)" },
+    { 'S' + 256, 0, "strict", NULL, "exit 2 when a scenario's printed length disagrees" },
+    { 'Q' + 256, 0, "quiet", NULL, "no progress on stderr" },
+    { 'U' + 256, 0, "pin", "CPU", "pin the process to one CPU (sched_setaffinity) for steadier "
+      "timings" },
+    { 'j', 'j', "jobs", "N", "run queries in N worker processes (0: one per CPU this process may "
+      "use; default 1); each worker is pinned to its own CPU when N <= those CPUs; the CSV is the "
+      "same as with 1 (timing columns aside)" },
+    { 'H' + 256, 0, "shard", "I/N", "run shard I (0-based) of N: the plan's queries k with k mod N "
+      "= I; needs --out, and writes FILE.shard beside it for `gridbench merge`" },
+    { 'O' + 256, 0, "oracle-cache", "DIR", "keep Dijkstra's optimum of every query in DIR and reuse "
+      "it (default $XDG_CACHE_HOME/gridbench/oracle or ~/.cache/gridbench/oracle); a hit is still "
+      "checked against the scenario's printed length" },
+    { 'o' + 256, 0, "no-oracle-cache", NULL, "run Dijkstra for every query, cache nothing" },
+    { 'E' + 256, 0, "external", "CMD", "also run an external solver: `/bin/sh -c CMD` speaking "
+      "docs/protocol.md on stdin/stdout (repeatable, at most 16); its rows have solver "
+      "external:NAME and queue 'none', time_ns = wall time from request to answer" },
+    { 'N' + 256, 0, "external-name", "NAME", "name the --external just before (default: the name "
+      "the solver gives in 'ready NAME', else the command's)" },
+    { 'w' + 256, 0, "external-start-timeout", "MS", "limit for an external solver's `ready` after "
+      "starting or loading a map (default 60000); one that does not start gets crash rows, the run "
+      "goes on" },
+    { 'W' + 256, 0, "external-timeout", "MS", "limit per answer for external solvers (default "
+      "10000; --max-ms sets it too when this is not given; status 'timeout')" },
+    { 'L' + 256, 0, "plugin", "LIB.so", "load user solvers from a shared library exporting "
+      "gb_plugin_solvers() (see harness/run/gb_user.h; repeatable, at most 8); they run with queue "
+      "'none' under their own names, in a worker process even with --jobs 1 (a plugin that crashes "
+      "gets crash rows, the run goes on); an optional gb_plugin_hooks() gives per-map "
+      "prepare/release, timed as prep_ns" },
+    { 'h', 'h', "help", NULL, "this text" },
+    { 0, 0, NULL, NULL, NULL }
+};
+
+/* "  name: [failure] description", a verbatim line per status of the one
+ * table (gb_status.h). */
+#define RUN_FAILTAG_0 ""
+#define RUN_FAILTAG_1 "[failure] "
+#define RUN_STATUS_LINE(E, N, F, D) "  " N ": " RUN_FAILTAG_##F D "\n"
+
+const gb_cmd_doc gb_doc_run = {
+    "run", "[OPTIONS] SCEN...",
+    "run solvers x queues over scenarios, check every path, write CSV",
+    "Run every query of every scenario file through every solver x queue pair, check each path "
+    "(legal moves, recomputed cost, Dijkstra's optimum, the scenario's printed length) and write "
+    "one CSV row per (query, solver, queue).",
+    run_opts,
+    "Row status (column `status`), first that applies: protocol_error, timeout, crash, limit, "
+    "invalid_path, false_unreachable, suboptimal, unreachable, scen_mismatch, ok:\n"
+    GB_ROW_STATUS_LIST(RUN_STATUS_LINE),
+    "gridbench run --solver astar-octile,jps --queue bheap,bucket \\\n"
+    "    --out results/arena.csv ../shared/movingai/dao/arena.map.scen\n"
+    "gridbench run -s jps --jobs 2 --out q.csv datasets/default/*.scen",
+    "0 all rows right; 1 a solver returned an invalid, suboptimal or missing path; 2 (--strict) "
+    "scenario lengths disagree; 64-78 bad usage or input (sysexits.h)."
+};
 
 /* ---- what the runner tells: notes, progress, the summary --------------- */
 
@@ -309,36 +293,8 @@ static int parse_count(const char *opt, const char *s, long *out)
     return 0;
 }
 
-int gb_cmd_run(int argc, char **argv)
+static int run_main(gb_opt_parser *op, int argc, char **argv)
 {
-    static const struct option lo[] = {
-        { "solver", required_argument, 0, 's' }, { "queue", required_argument, 0, 'q' },
-        { "model", required_argument, 0, 'm' },  { "out", required_argument, 0, 'o' },
-        { "map", required_argument, 0, 'M' },    { "reps", required_argument, 0, 'r' },
-        { "max-expanded", required_argument, 0, 'X' },
-        { "max-ms", required_argument, 0, 'T' },
-        { "max-mem", required_argument, 0, 'B' },
-        { "first", required_argument, 0, 'F' },  { "count", required_argument, 0, 'C' },
-        { "sample", required_argument, 0, 'P' },
-        { "plugin", required_argument, 0, 'L' },
-        { "gppc", required_argument, 0, 'G' + 256 },
-        { "pin", required_argument, 0, 'U' },
-        { "external", required_argument, 0, 'E' },
-        { "external-name", required_argument, 0, 'N' },
-        { "external-timeout", required_argument, 0, 'W' },
-        { "external-start-timeout", required_argument, 0, 'w' + 256 },
-        { "strict", no_argument, 0, 'S' },       { "quiet", no_argument, 0, 'Q' },
-        { "resume", no_argument, 0, 'Z' },
-        { "jobs", required_argument, 0, 'j' },
-        { "fresh", no_argument, 0, 'f' + 256 },
-        { "retry", required_argument, 0, 'r' + 256 },
-        { "shard", required_argument, 0, 'H' },
-        { "oracle-cache", required_argument, 0, 'O' },
-        { "no-oracle-cache", no_argument, 0, 'o' + 256 },
-        { "paths", required_argument, 0, 'p' + 256 },
-        { "regime", required_argument, 0, 'g' + 256 },
-        { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
-    };
     static gb_run_opts o;
     memset(&o, 0, sizeof o);
     o.model = GB_MODEL_8_NOCUT;
@@ -356,11 +312,10 @@ int gb_cmd_run(int argc, char **argv)
     int nl[2] = { 0, 0 };
     long v;
     int c;
-    optind = 1;
-    opterr = 0;
+    const char *arg;   /* the same as optarg, which the cases read */
     int no_cache = 0;
     const char *cache_dir = NULL;
-    while ((c = getopt_long(argc, argv, ":s:q:m:o:r:j:h", lo, NULL)) != -1) {
+    while ((c = gb_opt_next(op, argc, argv, &arg)) != -1) {
         switch (c) {
         case 's': if (nl[0] < 16) lists[0][nl[0]++] = optarg; break;
         case 'q': if (nl[1] < 16) lists[1][nl[1]++] = optarg; break;
@@ -370,7 +325,7 @@ int gb_cmd_run(int argc, char **argv)
             break;
         }
         case 'o': o.out = optarg; break;
-        case 'M': o.map_override = optarg; break;
+        case 'M' + 256: o.map_override = optarg; break;
         case 'r':
             if (parse_count("--reps", optarg, &v)) return EX_USAGE;
             if (v < 1 || v > 1000) {
@@ -379,8 +334,8 @@ int gb_cmd_run(int argc, char **argv)
             }
             o.reps = (int)v;
             break;
-        case 'X': if (parse_count("--max-expanded", optarg, &v)) return EX_USAGE; o.max_expanded = (uint64_t)v; break;
-        case 'T':
+        case 'X' + 256: if (parse_count("--max-expanded", optarg, &v)) return EX_USAGE; o.max_expanded = (uint64_t)v; break;
+        case 'T' + 256:
             if (parse_count("--max-ms", optarg, &v)) return EX_USAGE;
             if (v > 86400000L) {
                 fprintf(stderr, "gridbench run: --max-ms: expected at most 86400000 (a day), found %ld\n", v);
@@ -388,23 +343,23 @@ int gb_cmd_run(int argc, char **argv)
             }
             o.max_ms = (uint64_t)v;
             break;
-        case 'F': if (parse_count("--first", optarg, &v)) return EX_USAGE; o.first = v; break;
-        case 'C': if (parse_count("--count", optarg, &v)) return EX_USAGE; o.count = v; break;
-        case 'P': if (parse_count("--sample", optarg, &v)) return EX_USAGE; o.sample = v; break;
-        case 'S': o.strict = 1; break;
+        case 'F' + 256: if (parse_count("--first", optarg, &v)) return EX_USAGE; o.first = v; break;
+        case 'C' + 256: if (parse_count("--count", optarg, &v)) return EX_USAGE; o.count = v; break;
+        case 'P' + 256: if (parse_count("--sample", optarg, &v)) return EX_USAGE; o.sample = v; break;
+        case 'S' + 256: o.strict = 1; break;
         case 'G' + 256:
             if (ngppc >= 8) { fprintf(stderr, "gridbench run: expected at most 8 --gppc, found more\n"); return EX_USAGE; }
             gppc_dirs[ngppc++] = optarg;
             break;
-        case 'L':
+        case 'L' + 256:
             if (nplug >= 8) { fprintf(stderr, "gridbench run: expected at most 8 --plugin, found more\n"); return EX_USAGE; }
             plugins[nplug++] = optarg;
             break;
-        case 'E':
+        case 'E' + 256:
             if (next >= 16) { fprintf(stderr, "gridbench run: expected at most 16 --external, found more\n"); return EX_USAGE; }
             ext_cmd[next++] = optarg;
             break;
-        case 'N':
+        case 'N' + 256:
             if (next == 0 || ext_name[next - 1]) {
                 fprintf(stderr, "gridbench run: --external-name: expected it after an --external "
                         "without a name, found '%s'\n", optarg);
@@ -412,7 +367,7 @@ int gb_cmd_run(int argc, char **argv)
             }
             ext_name[next - 1] = optarg;
             break;
-        case 'U': {
+        case 'U' + 256: {
             if (parse_count("--pin", optarg, &v)) return EX_USAGE;
             cpu_set_t set;
             CPU_ZERO(&set);
@@ -424,7 +379,7 @@ int gb_cmd_run(int argc, char **argv)
             }
             break;
         }
-        case 'W':
+        case 'W' + 256:
             if (parse_count("--external-timeout", optarg, &v)) return EX_USAGE;
             if (v < 1 || v > 86400000L) {
                 fprintf(stderr, "gridbench run: --external-timeout: expected 1..86400000 ms, found %ld\n", v);
@@ -441,8 +396,8 @@ int gb_cmd_run(int argc, char **argv)
             }
             o.ext_start_ms = (int)v;
             break;
-        case 'Q': o.progress_on = 0; break;
-        case 'Z': o.resume = 1; break;
+        case 'Q' + 256: o.progress_on = 0; break;
+        case 'Z' + 256: o.resume = 1; break;
         case 'j': {
             if (parse_count("--jobs", optarg, &v)) return EX_USAGE;
             if (v > 1024) {
@@ -456,14 +411,14 @@ int gb_cmd_run(int argc, char **argv)
             o.jobs = (int)v;
             break;
         }
-        case 'H':
+        case 'H' + 256:
             if (gb_plan_parse_shard(optarg, &o.shard_i, &o.shard_n) != 0) {
                 fprintf(stderr, "gridbench run: --shard: expected I/N with 0 <= I < N (e.g. 0/4), "
                         "found '%s'\n", optarg);
                 return EX_USAGE;
             }
             break;
-        case 'O': cache_dir = optarg; break;
+        case 'O' + 256: cache_dir = optarg; break;
         case 'o' + 256: no_cache = 1; break;
         case 'p' + 256: o.paths_out = optarg; break;
         case 'g' + 256:
@@ -491,8 +446,8 @@ int gb_cmd_run(int argc, char **argv)
                 return EX_USAGE;
             }
             break;
-        case 'B': if (parse_size("--max-mem", optarg, &o.max_mem)) return EX_USAGE; break;
-        case 'h': run_usage(stdout); return 0;
+        case 'B' + 256: if (parse_size("--max-mem", optarg, &o.max_mem)) return EX_USAGE; break;
+        case 'h': gb_opt_help(&gb_doc_run, stdout); return 0;
         case ':':
             fprintf(stderr, "gridbench run: %s: expected a value, found none\n", argv[optind - 1]);
             return EX_USAGE;
@@ -637,7 +592,7 @@ int gb_cmd_run(int argc, char **argv)
     }
     if (optind >= argc) {
         fprintf(stderr, "gridbench run: expected at least one scenario file, found none\n");
-        run_usage(stderr);
+        gb_opt_help(&gb_doc_run, stderr);
         return EX_USAGE;
     }
     if (o.shard_n > 1 && !o.out) {
@@ -669,6 +624,16 @@ int gb_cmd_run(int argc, char **argv)
     }
     if (rc == 0 || rc == 1 || rc == 2) print_summary(&o, &tot);
     gb_run_totals_free(&tot);
+    return rc;
+}
+
+int gb_cmd_run(int argc, char **argv)
+{
+    gb_opt_parser op;
+    if (gb_opt_begin(&op, &gb_doc_run) != 0) return EX_OSERR;
+    op.quiet = 1;   /* run's own texts for an unknown option or a missing value */
+    int rc = run_main(&op, argc, argv);
+    gb_opt_end(&op);
     return rc;
 }
 

@@ -71,6 +71,7 @@ int gb_opt_next(gb_opt_parser *p, int argc, char **argv, const char **arg)
 {
     int c = getopt_long(argc, argv, p->shortopts, p->longopts, NULL);
     *arg = optarg;
+    if (p->quiet) return c;
     if (c == ':') {
         const gb_opt *o = offending(p->doc);
         fprintf(stderr, "gridbench %s: %s%s: expected an argument %s, found none\n", p->doc->name,

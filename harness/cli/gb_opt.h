@@ -57,6 +57,8 @@ typedef struct gb_opt_parser {
     const gb_cmd_doc *doc;
     char shortopts[160];
     void *longopts;          /* struct option[], malloc'd */
+    int quiet;               /* 1 (set after gb_opt_begin): gb_opt_next says nothing on '?'
+                                or ':', the command says it (run keeps its own texts) */
 } gb_opt_parser;
 
 /* Prepare to parse argv with doc's table (resets getopt's optind).  0, or
@@ -66,7 +68,9 @@ int gb_opt_begin(gb_opt_parser *p, const gb_cmd_doc *doc);
 /* The next option's id, with its argument in *arg (NULL for a flag); -1
  * at the end of the options (optind is then the first operand); '?' for
  * an unknown option and ':' for a missing argument, after a message on
- * stderr naming the command, the option and the expected form. */
+ * stderr naming the command, the option and the expected form (none when
+ * p->quiet; argv[optind - 1] is then the offending word, as getopt_long
+ * leaves it). */
 int gb_opt_next(gb_opt_parser *p, int argc, char **argv, const char **arg);
 
 /* Free what gb_opt_begin allocated. */

@@ -26,10 +26,10 @@ static const struct {
     const char *name;
     int (*fn)(int, char **);
     const char *summary;     /* NULL: the doc's */
-    const gb_cmd_doc *doc;   /* its option table (gb_opt.h), NULL: not yet converted */
+    const gb_cmd_doc *doc;   /* its option table (gb_opt.h) */
 } cmds[] = {
-    { "run",  gb_cmd_run,  "run solvers x queues over scenarios, check every path, write CSV", NULL },
-    { "merge", gb_cmd_merge, "merge the CSVs of `run --shard I/N` into the CSV of one run", NULL },
+    { "run",  gb_cmd_run,  NULL, &gb_doc_run },
+    { "merge", gb_cmd_merge, NULL, &gb_doc_merge },
     { "list", gb_cmd_list, NULL, &gb_doc_list },
     { "gen", gb_cmd_gen, NULL, &gb_doc_gen },
     { "heuristics", gb_cmd_heuristics, NULL, &gb_doc_heuristics },

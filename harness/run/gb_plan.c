@@ -44,9 +44,11 @@ void gb_plan_keys(const gb_plan *p, size_t k0, size_t step, uint8_t out[32])
 
 double gb_plan_work(const gb_plan *p, size_t k)
 {
-    double len = gb_plan_query(p, k)->length;
-    if (!(len > 0)) len = 0;
-    return 64.0 + len * len;
+    const gb_query *q = gb_plan_query(p, k);
+    double len = q->length > 0 ? q->length : 0, disc = len * len;
+    if (q->map_w <= 0 || q->map_h <= 0) return 64.0 + disc;   /* no size printed: no cap */
+    double cells = (double)q->map_w * (double)q->map_h;
+    return 64.0 + cells / 4 + (disc < cells ? disc : cells);
 }
 
 int gb_plan_parse_shard(const char *s, long *i, long *n)

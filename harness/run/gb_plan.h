@@ -70,7 +70,11 @@ const gb_query *gb_plan_query(const gb_plan *p, size_t k);
 
 /* An estimate of the work of plan index k, in arbitrary units, for a
  * progress ETA: searches grow with the square of the printed length
- * (Dijkstra's disc), plus a fixed part per query. */
+ * (Dijkstra's disc) but never past the map's cells (as printed in the
+ * scenario; a maze's paths are far longer than its side), plus a fixed
+ * part per query that grows with the map (per-query arrays, flow fields,
+ * per-map preparation spread over its queries): 64 + cells/4 + min(len^2,
+ * cells).  Uncapped without a printed map size. */
 double gb_plan_work(const gb_plan *p, size_t k);
 
 /* The digest of the keys (gb_shard_key: scen path, line) of plan indices
