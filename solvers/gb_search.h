@@ -152,6 +152,9 @@ typedef struct gb_solver_spec {
                           forms differ in more than wg/heur (0 mostly) */
     int smooth;        /* 1: the "+smooth" modifier (any family): gb_solve
                           post-smooths the path into any-angle waypoints */
+    int aa_gppc;       /* any-angle paths (theta, +smooth) in the GPPC model:
+                          ids read as corners, line of sight by gb_los_gppc
+                          (gb_los.h); 0: cell centres, gb_los */
     uint64_t max_expanded;  /* 0 = no limit */
     uint64_t max_ns;        /* wall-time limit per search in ns, 0 = none
                                (checked every GB_TIME_CHECK expansions) */

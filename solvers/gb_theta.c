@@ -37,6 +37,13 @@
  * later than vi means g[s] + h(s) <= f(vi): g[s] <= d(s).  (Up to the
  * rounding of the sums, which the runner's tolerance covers.)
  *
+ * The GPPC model (spec aa_gppc, gb_los.h): the same search with ids read
+ * as corners and line of sight by gb_los_gppc.  Every legal 8-nocut step
+ * read on corners is a legal GPPC segment whose ends keep to the south-
+ * east quadrant of any double corner on them (the cell beside a double
+ * corner that an 8-nocut step may enter or leave by is its own), so both
+ * invariants and the bound carry over.
+ *
  * Counters: expanded, generated, stale and the queue's as in the search
  * core; scanned = the cells the line-of-sight walks stepped into.
  *
@@ -58,7 +65,8 @@ static inline double theta_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
 }
 
 static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *s, int32_t start,
-                                               int32_t goal, gb_result *out, const int Q)
+                                               int32_t goal, gb_result *out, const int Q,
+                                               const int GPPC)
 {
     const gb_grid *grid = ws->grid;
     const int32_t stride = grid->stride;
@@ -99,7 +107,8 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
             if (sn == closed) continue;
             double ng;
             int32_t par;
-            if (pid >= 0 && gb_los(grid, pid, v, &n_scanned)) {
+            if (pid >= 0 && (GPPC ? gb_los_gppc(grid, pid, v, &n_scanned)
+                                  : gb_los(grid, pid, v, &n_scanned))) {
                 ng = gp + gb_los_dist(grid, pid, v);
                 par = pid;
             } else {
@@ -141,7 +150,10 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
 #define GB_Q_X(T)                                                                \
     static void theta_##T(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
                           gb_result *o)                                          \
-    { theta_core(ws, s, a, b, o, GB_QT_##T); }
+    {                                                                            \
+        if (s->aa_gppc) theta_core(ws, s, a, b, o, GB_QT_##T, 1);                \
+        else theta_core(ws, s, a, b, o, GB_QT_##T, 0);                           \
+    }
 GB_FOR_Q()
 #undef GB_Q_X
 
