@@ -551,3 +551,31 @@ GB_TEST(aagppc, theta_and_smooth_are_legal_and_bounded_in_the_gppc_model, .timeo
     cr_expect_gt(optimal, 0);
     cr_expect_gt(strictly_better, 0);
 }
+
+/* ---- the runner --------------------------------------------------------- */
+
+/* --anyangle-model gppc: any-angle rows name the model, are valid, and
+ * carry subopt >= 1 against the exact optimum (Theta* reaches it on some
+ * queries); grid rows are unchanged; a wrong value is refused. */
+GB_TEST(aagppc, run_judges_any_angle_rows_against_the_exact_optimum)
+{
+    const char *bin = gb_test_bin();
+    char out[8192];
+    int rc = gb_test_sh(out, sizeof out,
+                        "%s run -s astar-octile,theta,jps+smooth --anyangle-model gppc --count 20 "
+                        "--quiet datasets/default/room128-16-1.map.scen | awk -F, 'NR == 1 { for "
+                        "(i = 1; i <= NF; i++) c[$i] = i; next } { print $c[\"solver\"], "
+                        "$c[\"status\"], $c[\"cost_model\"], ($c[\"subopt\"] >= 0.9999999), "
+                        "($c[\"subopt\"] <= 1.0000001) }' | sort | uniq -c", bin);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_expect(strstr(out, "20 astar-octile ok grid 1 1") != NULL, "%s", out);
+    cr_expect(strstr(out, "theta ok anyangle-gppc 1 1") != NULL, "Theta* optimal on some: %s", out);
+    cr_expect(strstr(out, "theta ok anyangle-gppc 1 0") != NULL, "and not on others: %s", out);
+    cr_expect(strstr(out, "jps+smooth ok anyangle-gppc 1") != NULL, "%s", out);
+    cr_expect(strstr(out, "anyangle-gppc 0") == NULL, "none below the optimum: %s", out);
+    rc = gb_test_sh(out, sizeof out, "%s run -s theta --anyangle-model corner "
+                    "datasets/default/room128-16-1.map.scen", bin);
+    cr_expect_eq(rc, 64, "%s", out);
+    cr_expect(strstr(out, "gridbench run: --anyangle-model: expected centre or gppc, found "
+                      "'corner'") != NULL, "%s", out);
+}

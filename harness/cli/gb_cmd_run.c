@@ -84,6 +84,11 @@ static void run_usage(FILE *f)
 "                        back) or gppc (per map, each pair in turn runs every\n"
 "                        query once per pass, as GPPC times entries; one\n"
 "                        process, the judged path from one more, untimed run)\n"
+"      --anyangle-model NAME  the rule of any-angle paths (theta, SOLVER+smooth;\n"
+"                        docs/anyangle.md): centre (default: cell centres,\n"
+"                        every touched cell free) or gppc (GPPC's: corners,\n"
+"                        walls may be grazed; cost_model anyangle-gppc, and\n"
+"                        subopt = cost / the exact any-angle optimum)\n"
 "      --max-expanded N  stop a search after N expansions (status 'limit')\n"
 "      --max-ms N        stop a search after N ms of wall time (status 'limit';\n"
 "                        the clock is read every 256 expansions)\n"
@@ -337,6 +342,7 @@ int gb_cmd_run(int argc, char **argv)
         { "no-oracle-cache", no_argument, 0, 'o' + 256 },
         { "paths", required_argument, 0, 'p' + 256 },
         { "regime", required_argument, 0, 'g' + 256 },
+        { "anyangle-model", required_argument, 0, 'a' + 256 },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
     };
     static gb_run_opts o;
@@ -466,6 +472,15 @@ int gb_cmd_run(int argc, char **argv)
         case 'O': cache_dir = optarg; break;
         case 'o' + 256: no_cache = 1; break;
         case 'p' + 256: o.paths_out = optarg; break;
+        case 'a' + 256:
+            if (strcmp(optarg, "centre") == 0) o.aa_gppc = 0;
+            else if (strcmp(optarg, "gppc") == 0) o.aa_gppc = 1;
+            else {
+                fprintf(stderr, "gridbench run: --anyangle-model: expected centre or gppc, found "
+                        "'%s'\n", optarg);
+                return EX_USAGE;
+            }
+            break;
         case 'g' + 256:
             if (strcmp(optarg, "interleaved") == 0) o.regime = GB_REGIME_INTERLEAVED;
             else if (strcmp(optarg, "gppc") == 0) o.regime = GB_REGIME_GPPC;
@@ -605,6 +620,7 @@ int gb_cmd_run(int argc, char **argv)
     for (int i = 0; i < o.npairs; i++) {
         o.pairs[i].spec.max_expanded = o.max_expanded;
         o.pairs[i].spec.max_ns = o.max_ms * 1000000u;
+        o.pairs[i].spec.aa_gppc = o.aa_gppc;
     }
     if (o.resume && o.fresh) {
         fprintf(stderr, "gridbench run: expected --resume or --fresh, found both\n");
