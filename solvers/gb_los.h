@@ -82,14 +82,18 @@ static inline int gb_los(const gb_grid *g, int32_t a, int32_t b, uint64_t *scann
  * (j+1) nx; an axis-parallel one's lie between two cells.
  * Stricter than the model at the ends, so that a chain of such segments
  * is always a legal path (V1, V2): a segment ending on a double corner
- * must lie in that corner's south-east quadrant (the quadrant of its own
- * cell, the only one a start or goal may use). */
+ * with a free south-east cell must lie in that corner's south-east
+ * quadrant (the quadrant of its own cell, the only one a start or goal
+ * may use); one ending on the other kind (south-east cell blocked) is
+ * refused. */
 
-/* 1 when corner c (an id of g) is a double corner. */
+/* 1 when corner c (an id of g) is a double corner with its north-east and
+ * south-west cells blocked, 2 with its north-west and south-east ones
+ * blocked, else 0. */
 static inline int gb_los_gppc_double(const uint8_t *pass, int32_t stride, int32_t c)
 {
     const int nw = pass[c - stride - 1], ne = pass[c - stride], sw = pass[c - 1], se = pass[c];
-    return (!ne && !sw && nw && se) || (!nw && !se && ne && sw);
+    return !ne && !sw && nw && se ? 1 : !nw && !se && ne && sw ? 2 : 0;
 }
 
 /* 1 when the segment between corners a and b (ids of g, a != b) is legal
@@ -100,8 +104,8 @@ static inline int gb_los_gppc(const gb_grid *g, int32_t a, int32_t b, uint64_t *
     const uint8_t *pass = g->pass;
     const int32_t stride = g->stride;
     const int32_t dx = b % stride - a % stride, dy = b / stride - a / stride;
-    if (gb_los_gppc_double(pass, stride, a) && (dx < 0 || dy < 0)) return 0;
-    if (gb_los_gppc_double(pass, stride, b) && (dx > 0 || dy > 0)) return 0;
+    const int da = gb_los_gppc_double(pass, stride, a), db = gb_los_gppc_double(pass, stride, b);
+    if (da == 2 || db == 2 || (da && (dx < 0 || dy < 0)) || (db && (dx > 0 || dy > 0))) return 0;
     const int64_t nx = dx < 0 ? -dx : dx, ny = dy < 0 ? -dy : dy;
     const int32_t sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -stride : stride;
     int ok = 1;

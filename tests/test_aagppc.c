@@ -447,7 +447,7 @@ GB_TEST(aagppc, oracle_agrees_with_brute_force_on_random_grids, .timeout = 3000)
 
 /* gb_los_gppc (solvers/gb_los.h) is the definition plus the stricter
  * ends: a segment ending on a double corner keeps to its south-east
- * quadrant. */
+ * quadrant, or is refused when that quadrant is blocked. */
 GB_TEST(aagppc, solver_line_of_sight_agrees_with_the_definition)
 {
     uint64_t seed = 31;
@@ -466,8 +466,9 @@ GB_TEST(aagppc, solver_line_of_sight_agrees_with_the_definition)
             if (k % 4 == 1) b.x = a.x;
             if (a.x == b.x && a.y == b.y) continue;
             const int dx = b.x - a.x, dy = b.y - a.y;
-            const int end_ok = (!gb_aagppc_double(&g, a.x, a.y) || (dx >= 0 && dy >= 0))
-                               && (!gb_aagppc_double(&g, b.x, b.y) || (dx <= 0 && dy <= 0));
+            const unsigned ma = gb_aagppc_around(&g, a.x, a.y), mb = gb_aagppc_around(&g, b.x, b.y);
+            const int end_ok = ma != 9u && mb != 9u && (ma != 6u || (dx >= 0 && dy >= 0))
+                               && (mb != 6u || (dx <= 0 && dy <= 0));
             const int want = seg2(&g, a, b) && end_ok;
             const int got = gb_los_gppc(&g, gb_grid_id(&g, a.x, a.y), gb_grid_id(&g, b.x, b.y), NULL);
             cr_assert_eq(got, want, "grid %d (%dx%d), (%d,%d)-(%d,%d): gb_los_gppc %d, expected %d",
