@@ -152,14 +152,15 @@ typedef struct gb_solver_spec {
                           forms differ in more than wg/heur (0 mostly) */
     int smooth;        /* 1: the "+smooth" modifier (any family): gb_solve
                           post-smooths the path into any-angle waypoints */
-    int aa_gppc;       /* any-angle paths (theta, +smooth) in the GPPC model:
-                          ids read as corners, line of sight by gb_los_gppc
-                          (gb_los.h); 0: cell centres, gb_los */
     uint64_t max_expanded;  /* 0 = no limit */
     uint64_t max_ns;        /* wall-time limit per search in ns, 0 = none
                                (checked every GB_TIME_CHECK expansions) */
     int param;         /* a family's integer parameter from a form
                           "name:x=P" (hpa:c=C: the cluster size), else 0 */
+    int aa_gppc;       /* any-angle paths (theta, +smooth) in the GPPC model:
+                          ids read as corners, line of sight by gb_los_gppc
+                          (gb_los.h); 0: cell centres, gb_los.  Last, so
+                          that plugins built before it still match */
 } gb_solver_spec;
 
 /* Parse a solver name against the name patterns of the registered

@@ -26,8 +26,10 @@
  * graph), lazy deletion, ties broken by larger g.
  *
  * Tolerance.  Costs are sums of square roots in double: the optimum is
- * exact up to the rounding of those sums (relative 1e-12 on the maps
- * used; the tests compare with 1e-9 relative).
+ * exact up to the rounding of those sums (about n DBL_EPSILON relative
+ * for n segments); two paths closer than that may be taken for one
+ * another.  The tests compare with 1e-9 relative; the runner judges a
+ * path below the optimum by 1e-12 relative plus the path's tolerance.
  *
  * Layout.  Per map: the convex corners (points, blocked-quadrant bit),
  * sorted into square buckets of GB_AAORACLE_BUCKET cells for the ellipse

@@ -697,6 +697,11 @@ int gb_exec_query(gb_exec *ex, size_t k, gb_qres *res, gb_diag *d)
                              "oracle, found none");
             goto out;
         }
+        if (r == 0 && grid_ok) {   /* a grid path read on corners is a legal GPPC path */
+            rc = gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0, "expected an any-angle optimum "
+                             "(Dijkstra found a path), found none");
+            goto out;
+        }
         for (int pi = 0; pi < o->npairs; pi++)
             if (runs[pi].w.anyangle) { runs[pi].w.aa_has = r == 1; runs[pi].w.aa_opt = c; }
     }
