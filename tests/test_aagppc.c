@@ -17,6 +17,8 @@
 #include "gb_aaoracle.h"
 #include "gb_grid.h"
 #include "gb_los.h"
+#include "gb_map.h"
+#include "gb_scen.h"
 #include "gb_search.h"
 #include "gb_stats.h"
 #include "gb_validate.h"
@@ -341,7 +343,7 @@ GB_TEST(aagppc, segment_rule_agrees_with_a_second_validator)
 /* Dijkstra over every lattice point not in int(B); a double corner is
  * two nodes, one per free side, whose segments stay in that side's
  * closed quadrant (a start or goal there: the south-east side only). */
-static double brute(const gb_grid *g, gb_xy s, gb_xy t)
+static double brute(const gb_grid *g, gb_xy s, gb_xy t, int fast)
 {
     const int W = g->width + 1, H = g->height + 1, N = 2 * W * H;
     double *d = malloc((size_t)N * sizeof *d);
@@ -384,7 +386,11 @@ static double brute(const gb_grid *g, gb_xy s, gb_xy t)
                 if (m == 6u) fine = side == 0 ? (ddx >= 0 && ddy >= 0) : (ddx <= 0 && ddy <= 0);
                 else fine = side == 0 ? (ddx >= 0 && ddy <= 0) : (ddx <= 0 && ddy >= 0);
             }
-            if (!fine || !seg2(g, XY(ux, uy), XY(vx, vy))) continue;
+            if (!fine) continue;
+            /* fast: the validator's walk (proven against seg2 above), for real maps */
+            if (!(fast ? gb_aagppc_segment(g, XY(ux, uy), XY(vx, vy), NULL, NULL)
+                       : seg2(g, XY(ux, uy), XY(vx, vy))))
+                continue;
             const double c = d[u] + sqrt((double)(vx - ux) * (vx - ux) + (double)(vy - uy) * (vy - uy));
             if (c < d[v]) d[v] = c;
         }
@@ -411,7 +417,7 @@ GB_TEST(aagppc, oracle_agrees_with_brute_force_on_random_grids, .timeout = 3000)
             t = XY((int)(gb_rng_next(&seed) % (unsigned)w), (int)(gb_rng_next(&seed) % (unsigned)h));
         } while ((!gb_grid_passable_xy(&g, s.x, s.y) || !gb_grid_passable_xy(&g, t.x, t.y)) && ++tries < 100);
         if (tries >= 100) { gb_grid_free(&g); continue; }
-        const double bf = brute(&g, s, t);
+        const double bf = brute(&g, s, t, 0);
         gb_aaoracle o;
         cr_assert_eq(gb_aaoracle_init(&o, &g), 0);
         double c = -1.0;
@@ -441,6 +447,39 @@ GB_TEST(aagppc, oracle_agrees_with_brute_force_on_random_grids, .timeout = 3000)
     }
     cr_expect_gt(reachable, grids / 2);
     cr_expect_gt(unreachable, 0);
+}
+
+/* On a real map (DAO arena, 49 x 49): the oracle against brute force over
+ * its 2,500 lattice points, every 40th query (every 8th in full). */
+GB_TEST(aagppc, oracle_agrees_with_brute_force_on_arena, .timeout = 3000)
+{
+    const char *sh = getenv("GB_SHARED");
+    char mp[1024], sp[1040];
+    snprintf(mp, sizeof mp, "%s/dao/arena.map", sh && *sh ? sh : "../shared/movingai");
+    snprintf(sp, sizeof sp, "%s.scen", mp);
+    gb_map m;
+    gb_scen sc;
+    gb_diag d;
+    memset(&d, 0, sizeof d);
+    if (gb_map_load(mp, &m, &d) != 0) cr_skip_test("%s not found (set GB_SHARED)", mp);
+    cr_assert_eq(gb_scen_load(sp, &sc, &d), 0, "%s", d.msg);
+    gb_aaoracle o;
+    cr_assert_eq(gb_aaoracle_init(&o, &m.grid), 0);
+    const size_t step = gb_test_full() ? 8 : 40;
+    int n = 0;
+    for (size_t i = 0; i < sc.n; i += step) {
+        const gb_xy s = XY(sc.q[i].sx, sc.q[i].sy), t = XY(sc.q[i].gx, sc.q[i].gy);
+        const double bf = brute(&m.grid, s, t, 1);
+        double c = -1.0;
+        cr_assert_eq(gb_aaoracle_solve(&o, s, t, INFINITY, &c, NULL, NULL), 1, "line %ld", sc.q[i].line);
+        cr_assert(fabs(c - bf) <= 1e-9 * (bf > 1 ? bf : 1), "line %ld: oracle %.12f, brute force "
+                  "%.12f", sc.q[i].line, c, bf);
+        n++;
+    }
+    cr_expect_geq(n, 4);
+    gb_aaoracle_free(&o);
+    gb_scen_free(&sc);
+    gb_map_free(&m);
 }
 
 /* ---- the solvers' line of sight and the solvers in this model ----------- */
