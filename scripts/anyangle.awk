@@ -1,5 +1,7 @@
 # anyangle.awk -- the any-angle figures of a `gridbench run` CSV, per map x
-# solver: mean cost / grid optimum (the subopt column), mean cost / the
+# solver: mean and largest subopt (cost / grid optimum; under
+# `run --anyangle-model gppc`, cost / the exact any-angle optimum) and the
+# share of queries at subopt 1 (within 1e-6), mean cost / the
 # straight line start-goal (lb_ratio), mean expansions, and the median
 # over queries of time_ns / the reference solver's time_ns on the same
 # query (-v REF=NAME, default astar-octile; measure both in one run so
@@ -16,6 +18,8 @@ $1 == "map" { for (i = 1; i <= NF; i++) c[$i] = i; next }
     m = $c["map"]; s = $c["solver"]; q = m SUBSEP $c["line"]
     k = m SUBSEP s; n[k]++; maps[m]; solv[s]
     so[k] += $c["subopt"]; lb[k] += $c["lb_ratio"]; cm[s] = $c["cost_model"]
+    if ($c["subopt"] > mx[k]) mx[k] = $c["subopt"]
+    if ($c["subopt"] <= 1.000001) at1[k]++
     t[k, n[k]] = $c["time_ns"]; ql[k, n[k]] = q; ex[k] += $c["expanded"]
     if (s == REF) ref[q] = $c["time_ns"]
 }
@@ -29,8 +33,9 @@ END {
         split("", r); nr = 0
         for (i = 1; i <= n[k]; i++)
             if ((ql[k, i] in ref) && ref[ql[k, i]] > 0) r[++nr] = t[k, i] / ref[ql[k, i]]
-        printf "%-22s %-22s %-8s n=%-5d cost/grid=%.4f cost/line=%.4f exp=%-10.1f time/%s=%.3f\n",
-               m, s, cm[s], n[k], so[k] / n[k], lb[k] / n[k], ex[k] / n[k], REF, nr ? median(r, nr) : 0
+        printf "%-22s %-22s %-8s n=%-5d cost/grid=%.4f cost/line=%.4f exp=%-10.1f time/%s=%.3f " \
+               "subopt_max=%.4f at_1=%.1f%%\n", m, s, cm[s], n[k], so[k] / n[k], lb[k] / n[k],
+               ex[k] / n[k], REF, nr ? median(r, nr) : 0, mx[k], 100 * at1[k] / n[k]
         all_so[s] += so[k]; all_lb[s] += lb[k]; all_n[s] += n[k]
     }
     for (s in solv) if (all_n[s])

@@ -20,12 +20,13 @@ double gb_los_path_length(const gb_grid *g, const int32_t *p, int32_t n)
     return len;
 }
 
-int32_t gb_los_smooth(const gb_grid *g, int32_t *p, int32_t n, double *length)
+int32_t gb_los_smooth(const gb_grid *g, int32_t *p, int32_t n, int gppc, double *length)
 {
     if (n > 2) {
         int32_t m = 1, anchor = p[0];
         for (int32_t k = 1; k + 1 < n; k++) {
-            if (gb_los(g, anchor, p[k + 1], NULL)) continue;
+            if (gppc ? gb_los_gppc(g, anchor, p[k + 1], NULL) : gb_los(g, anchor, p[k + 1], NULL))
+                continue;
             anchor = p[k];
             p[m++] = anchor;
         }

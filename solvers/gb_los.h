@@ -71,6 +71,88 @@ static inline int gb_los(const gb_grid *g, int32_t a, int32_t b, uint64_t *scann
     return ok;
 }
 
+/* The GPPC rule (model "gppc", harness/check/gb_aagppc.h restates it):
+ * ids name CORNERS -- the id of cell (x, y) is the point (x, y), its
+ * top-left corner -- and a segment between two corners may run along a
+ * blocked cell's side and graze its corners, but may not cross a blocked
+ * cell, run between two blocked cells, or pass through a double corner
+ * (two diagonally touching blocked cells, the other two free).  The walk
+ * steps from piece to piece as gb_los does: a slanted segment's pieces
+ * lie in cells, crossing i of nx columns at (i+1) ny and j of ny rows at
+ * (j+1) nx; an axis-parallel one's lie between two cells.
+ * Stricter than the model at the ends, so that a chain of such segments
+ * is always a legal path (V1, V2): a segment ending on a double corner
+ * with a free south-east cell must lie in that corner's south-east
+ * quadrant (the quadrant of its own cell, the only one a start or goal
+ * may use); one ending on the other kind (south-east cell blocked) is
+ * refused. */
+
+/* 1 when corner c (an id of g) is a double corner with its north-east and
+ * south-west cells blocked, 2 with its north-west and south-east ones
+ * blocked, else 0. */
+static inline int gb_los_gppc_double(const uint8_t *pass, int32_t stride, int32_t c)
+{
+    const int nw = pass[c - stride - 1], ne = pass[c - stride], sw = pass[c - 1], se = pass[c];
+    return !ne && !sw && nw && se ? 1 : !nw && !se && ne && sw ? 2 : 0;
+}
+
+/* 1 when the segment between corners a and b (ids of g, a != b) is legal
+ * under the GPPC rule above, else 0.  Adds the pieces walked to *scanned
+ * when it is not NULL. */
+static inline int gb_los_gppc(const gb_grid *g, int32_t a, int32_t b, uint64_t *scanned)
+{
+    const uint8_t *pass = g->pass;
+    const int32_t stride = g->stride;
+    const int32_t dx = b % stride - a % stride, dy = b / stride - a / stride;
+    const int da = gb_los_gppc_double(pass, stride, a), db = gb_los_gppc_double(pass, stride, b);
+    if (da == 2 || db == 2 || (da && (dx < 0 || dy < 0)) || (db && (dx > 0 || dy > 0))) return 0;
+    const int64_t nx = dx < 0 ? -dx : dx, ny = dy < 0 ? -dy : dy;
+    const int32_t sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -stride : stride;
+    int ok = 1;
+    int64_t steps = 0;
+    if (dx == 0 || dy == 0) {
+        /* corner k walks along the line; the piece after it lies between
+         * cells p1 and p2 (left/right of a vertical line, above/below a
+         * horizontal one) */
+        const int32_t step = dx == 0 ? sy : sx;
+        const int32_t o2 = (dx == 0 ? (dy > 0 ? 0 : -stride) : (dx > 0 ? 0 : -1));
+        const int32_t o1 = o2 - (dx == 0 ? 1 : stride);
+        const int64_t n = nx + ny;
+        int32_t k = a;
+        for (int64_t i = 0; i < n; i++, k += step) {
+            steps++;
+            if (!pass[k + o1] && !pass[k + o2]) { ok = 0; break; }
+            if (i > 0 && gb_los_gppc_double(pass, stride, k)) { ok = 0; break; }
+        }
+    } else {
+        int32_t c = a + (dx < 0 ? -1 : 0) + (dy < 0 ? -stride : 0);   /* the first piece's cell */
+        int64_t ix = 0, iy = 0;
+        for (;;) {
+            steps++;
+            if (!pass[c]) { ok = 0; break; }
+            const int64_t tx = (ix + 1) * ny, ty = (iy + 1) * nx;
+            if (tx < ty) {
+                c += sx;
+                ix++;
+            } else if (ty < tx) {
+                c += sy;
+                iy++;
+            } else {
+                ix++;
+                iy++;
+                if (ix == nx) break;
+                if (gb_los_gppc_double(pass, stride, c + (sx > 0 ? 1 : 0) + (sy > 0 ? stride : 0))) {
+                    ok = 0;
+                    break;
+                }
+                c += sx + sy;
+            }
+        }
+    }
+    if (scanned) *scanned += (uint64_t)steps;
+    return ok;
+}
+
 /* Euclidean distance between the centres of cells a and b of g. */
 static inline double gb_los_dist(const gb_grid *g, int32_t a, int32_t b)
 {
@@ -90,7 +172,8 @@ double gb_los_path_length(const gb_grid *g, const int32_t *p, int32_t n);
  * and last cells stay.  Returns the new count m <= n (p[0..m) the
  * waypoints) and writes the Euclidean length to *length.  The result is
  * never longer than the input (triangle inequality), and every segment
- * has line of sight when every step of the input had. */
-int32_t gb_los_smooth(const gb_grid *g, int32_t *p, int32_t n, double *length);
+ * has line of sight when every step of the input had.  gppc = 1: line
+ * of sight by gb_los_gppc (the ids are corners), else by gb_los. */
+int32_t gb_los_smooth(const gb_grid *g, int32_t *p, int32_t n, int gppc, double *length);
 
 #endif

@@ -157,6 +157,10 @@ typedef struct gb_solver_spec {
                                (checked every GB_TIME_CHECK expansions) */
     int param;         /* a family's integer parameter from a form
                           "name:x=P" (hpa:c=C: the cluster size), else 0 */
+    int aa_gppc;       /* any-angle paths (theta, +smooth) in the GPPC model:
+                          ids read as corners, line of sight by gb_los_gppc
+                          (gb_los.h); 0: cell centres, gb_los.  Last, so
+                          that plugins built before it still match */
 } gb_solver_spec;
 
 /* Parse a solver name against the name patterns of the registered

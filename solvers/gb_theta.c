@@ -37,6 +37,16 @@
  * later than vi means g[s] + h(s) <= f(vi): g[s] <= d(s).  (Up to the
  * rounding of the sums, which the runner's tolerance covers.)
  *
+ * The GPPC model (spec aa_gppc, gb_los.h): ids are read as corners, and
+ * the search runs on the corner graph, as Nash et al. define Theta*: from
+ * corner (x, y), 0 <= x <= width, 0 <= y <= height, the unit steps that
+ * gb_los_gppc calls legal (walls may be followed, corners of blocked
+ * cells visited); line of sight by gb_los_gppc.  Every legal 8-nocut step
+ * read on corners is such a step (its ends keep to the south-east
+ * quadrant of a double corner: the cell an 8-nocut step may enter or
+ * leave a double corner by is the corner's own), so both invariants and
+ * the bound carry over.
+ *
  * Counters: expanded, generated, stale and the queue's as in the search
  * core; scanned = the cells the line-of-sight walks stepped into.
  *
@@ -58,7 +68,8 @@ static inline double theta_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
 }
 
 static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *s, int32_t start,
-                                               int32_t goal, gb_result *out, const int Q)
+                                               int32_t goal, gb_result *out, const int Q,
+                                               const int GPPC)
 {
     const gb_grid *grid = ws->grid;
     const int32_t stride = grid->stride;
@@ -91,6 +102,15 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
         const int32_t pid = parent[id];
         const double gid = g[id], gp = pid >= 0 ? g[pid] : 0.0;
         unsigned m = moves[id];
+        if (GPPC) {   /* the corner graph: the legal unit segments from corner id */
+            m = 0;
+            const int32_t cx = id % stride, cy = id / stride;   /* corner x + 1, y + 1 */
+            for (int k = 0; k < 8; k++) {
+                const int32_t vx = cx + gb_dir_dx[k], vy = cy + gb_dir_dy[k];
+                if (vx < 1 || vy < 1 || vx > grid->width + 1 || vy > grid->height + 1) continue;
+                if (gb_los_gppc(grid, id, id + grid->off[k], &n_scanned)) m |= 1u << k;
+            }
+        }
         while (m) {
             const int k = __builtin_ctz(m);
             m &= m - 1;
@@ -99,7 +119,8 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
             if (sn == closed) continue;
             double ng;
             int32_t par;
-            if (pid >= 0 && gb_los(grid, pid, v, &n_scanned)) {
+            if (pid >= 0 && (GPPC ? gb_los_gppc(grid, pid, v, &n_scanned)
+                                  : gb_los(grid, pid, v, &n_scanned))) {
                 ng = gp + gb_los_dist(grid, pid, v);
                 par = pid;
             } else {
@@ -141,7 +162,10 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
 #define GB_Q_X(T)                                                                \
     static void theta_##T(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
                           gb_result *o)                                          \
-    { theta_core(ws, s, a, b, o, GB_QT_##T); }
+    {                                                                            \
+        if (s->aa_gppc) theta_core(ws, s, a, b, o, GB_QT_##T, 1);                \
+        else theta_core(ws, s, a, b, o, GB_QT_##T, 0);                           \
+    }
 GB_FOR_Q()
 #undef GB_Q_X
 

@@ -284,7 +284,8 @@ int gb_solve(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q,
     f->fn[qi * f->fn_heurs + hi](ws, s, start, goal, out);
     /* the +smooth modifier: inside the timed call, on every family's path */
     if (s->smooth && out->status == GB_FOUND && out->path_len > 0)
-        out->path_len = gb_los_smooth(ws->grid, out->path, out->path_len, &out->cost);
+        out->path_len = gb_los_smooth(ws->grid, out->path, out->path_len, s->aa_gppc,
+                                      &out->cost);
     return 0;
 }
 

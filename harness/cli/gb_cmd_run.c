@@ -66,6 +66,10 @@ static const gb_opt run_opts[] = {
       "(default: per query, each pair runs its reps back to back) or gppc (per map, each pair in "
       "turn runs every query once per pass, as GPPC times entries; the judged path from one more, "
       "untimed run; one process: refused with --jobs above 1)" },
+    { 'a' + 256, 0, "anyangle-model", "NAME", "the rule of any-angle paths (theta, SOLVER+smooth; "
+      "docs/anyangle.md): centre (default: cell centres, every touched cell free) or gppc (GPPC's: "
+      "corners, walls may be grazed; cost_model anyangle-gppc, and subopt = cost / the exact "
+      "any-angle optimum)" },
     { 'X' + 256, 0, "max-expanded", "N", "stop a search after N expansions (status 'limit')" },
     { 'T' + 256, 0, "max-ms", "N", "stop a search after N ms of wall time (status 'limit'; the clock "
       "is read every 256 expansions)" },
@@ -421,6 +425,15 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
         case 'O' + 256: cache_dir = optarg; break;
         case 'o' + 256: no_cache = 1; break;
         case 'p' + 256: o.paths_out = optarg; break;
+        case 'a' + 256:
+            if (strcmp(optarg, "centre") == 0) o.aa_gppc = 0;
+            else if (strcmp(optarg, "gppc") == 0) o.aa_gppc = 1;
+            else {
+                fprintf(stderr, "gridbench run: --anyangle-model: expected centre or gppc, found "
+                        "'%s'\n", optarg);
+                return EX_USAGE;
+            }
+            break;
         case 'g' + 256:
             if (strcmp(optarg, "interleaved") == 0) o.regime = GB_REGIME_INTERLEAVED;
             else if (strcmp(optarg, "gppc") == 0) o.regime = GB_REGIME_GPPC;
@@ -560,6 +573,7 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
     for (int i = 0; i < o.npairs; i++) {
         o.pairs[i].spec.max_expanded = o.max_expanded;
         o.pairs[i].spec.max_ns = o.max_ms * 1000000u;
+        o.pairs[i].spec.aa_gppc = o.aa_gppc;
     }
     if (o.resume && o.fresh) {
         fprintf(stderr, "gridbench run: expected --resume or --fresh, found both\n");

@@ -53,6 +53,8 @@ typedef struct gb_row {
     int32_t path_len;
     int has_opt;                /* dijkstra_cost is known */
     double opt;                 /* Dijkstra's optimum */
+    int has_aa;                 /* any-angle row in the GPPC model: aa_opt is known */
+    double aa_opt;              /* the GPPC any-angle optimum: subopt = path_cost / aa_opt */
     int has_path_cost;          /* the validated cost is known (subopt, lb_ratio) */
     double path_cost;
     uint64_t expanded, generated, scanned, pushes, pops, decreases, stale, peak_open;

@@ -17,11 +17,14 @@
 #define _GNU_SOURCE 1   /* open_memstream, strsignal */
 #include "gb_exec.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
+#include "gb_aagppc.h"
+#include "gb_aaoracle.h"
 #include "gb_alloc.h"
 #include "gb_anyangle.h"
 #include "gb_paths.h"
@@ -142,6 +145,9 @@ static void exec_unload(gb_exec *ex)
         if (ex->be[pi]) ex->be[pi]->release(ex, pi);
     gb_ocache_close(ex->oc);
     ex->oc = NULL;
+    if (ex->aao) gb_aaoracle_free(ex->aao);
+    gb_free(ex->aao);
+    ex->aao = NULL;
     gb_ws_free(ex->ws);
     gb_free(ex->xy);
     gb_free(ex->upath);
@@ -289,6 +295,17 @@ static int exec_map(gb_exec *ex, int si, gb_diag *d)
     ex->loaded = 1;
     if (gb_ws_prepare(ex->ws, &ex->oracle, GB_ORACLE_QUEUE) != 0)
         return gb_diag_set(d, EX_OSERR, ps->map, 0, 0, "expected memory for the oracle, found none");
+    int aa = 0;
+    for (int pi = 0; pi < o->npairs; pi++) aa |= gb_pair_cost_model(&o->pairs[pi]) == GB_COST_ANYANGLE;
+    if (o->aa_gppc && aa) {   /* the GPPC any-angle oracle of this map */
+        ex->aao = gb_malloc(sizeof *ex->aao);
+        if (!ex->aao || gb_aaoracle_init(ex->aao, &ex->map.grid) != 0) {
+            gb_free(ex->aao);
+            ex->aao = NULL;
+            return gb_diag_set(d, EX_OSERR, ps->map, 0, 0, "expected memory for the any-angle "
+                               "oracle, found none");
+        }
+    }
     for (int pi = 0; pi < o->npairs; pi++) {
         int64_t t0 = gb_now_ns();
         rc = ex->be[pi]->prepare(ex, pi, d);
@@ -322,6 +339,14 @@ static void row_query(gb_row *w, const char *mname, const char *scen, const gb_q
     w->first20_ns = w->max_call_ns = -1;
 }
 
+/* The cost_model column of pair p: "anyangle-gppc" for an any-angle pair
+ * under --anyangle-model gppc. */
+static const char *cost_model_of(const gb_exec *ex, const gb_pair *p)
+{
+    const gb_cost_model c = gb_pair_cost_model(p);
+    return c == GB_COST_ANYANGLE && ex->o->aa_gppc ? "anyangle-gppc" : gb_cost_model_name(c);
+}
+
 /* The pair's part of a row, with status st and no answer. */
 static void row_pair(gb_row *w, gb_exec *ex, int pi, int st)
 {
@@ -332,7 +357,7 @@ static void row_pair(gb_row *w, gb_exec *ex, int pi, int st)
     w->guarantee = gb_guarantee_name(gu);
     w->status = gb_row_status_name((gb_row_status)st);
     w->time_source = ex->tsrc[pi][0] ? ex->tsrc[pi] : ex->be[pi]->time_source;
-    w->cost_model = gb_cost_model_name(gb_pair_cost_model(p));
+    w->cost_model = cost_model_of(ex, p);
     w->regime = gb_regime_name(ex->o->regime);
 }
 
@@ -517,13 +542,15 @@ static int run_pair(gb_exec *ex, int pi, const gb_query *q, pairrun *pr, gb_diag
         w->euclid = gb_anyangle_dist(sxy, txy);
     }
     if (pr->a.fail == GB_EXT_PATH && pr->a.rs == GB_FOUND) {
-        w->valid = w->anyangle
+        w->valid = w->anyangle && o->aa_gppc
+            ? gb_validate_aagppc(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
+            : w->anyangle
             ? gb_validate_anyangle(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
             : gb_validate_path(grid, o->model, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc);
         if (ex->paths_f)   /* now: the next pair, or the oracle, reuses xy[] */
             gb_paths_write(ex->paths_f, ex->pl->scen[ex->pl->item[ex->k].scen].path, q->line,
                            ex->pname[pi], gb_pair_queue_name(p),
-                           gb_cost_model_name(gb_pair_cost_model(p)), ex->xy, pr->a.n);
+                           cost_model_of(ex, p), ex->xy, pr->a.n);
     }
     return 0;
 }
@@ -556,9 +583,11 @@ static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row 
         snprintf(pr->pc.msg, sizeof pr->pc.msg, "expected an any-angle cost >= the straight line "
                  "%.10g, found %.10g", pr->w.euclid, pr->pc.cost);
     if (gb_row_status_failed(st))
-        gb_exec_note(ex, GB_NOTE_FAILURE, "%s:%ld: %s on %s/%s: %s%s%s%s", qrow->scen, qrow->line,
+        gb_exec_note(ex, GB_NOTE_FAILURE, "%s:%ld: %s on %s/%s: %s%s%s%s%s", qrow->scen, qrow->line,
                      gb_row_status_name(st), ex->pname[pi], gb_pair_queue_name(p),
                      st == GB_ROW_INVALID ? (pr->a.msg[0] ? pr->a.msg : pr->pc.msg) : "",
+                     st == GB_ROW_INVALID && pr->w.valid && pr->w.aa_has ? " (or below the any-angle "
+                                                                          "optimum)" : "",
                      st == GB_ROW_SUBOPTIMAL ? (pr->w.anyangle ? "any-angle cost above its bound x "
                                                 "the grid optimum (Dijkstra's)"
                                                 : "cost differs from Dijkstra's") : "",
@@ -587,6 +616,8 @@ static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row 
     w.path_len = pr->a.n;
     w.has_opt = opt->found;
     w.opt = opt->oc.cost;
+    w.has_aa = pr->w.anyangle && pr->w.aa_has;
+    w.aa_opt = pr->w.aa_opt;
     w.has_path_cost = pr->pc.ok;
     w.path_cost = pr->pc.cost;
     w.time_ns = pr->med;
@@ -655,6 +686,25 @@ int gb_exec_query(gb_exec *ex, size_t k, gb_qres *res, gb_diag *d)
             gb_diag_set(d, rc, scen, q->line, 0, "%s", m);   /* the query that needed it */
             goto out;
         }
+    if (ex->aao && opt.found) {   /* the GPPC any-angle optimum, under the grid optimum */
+        double c = 0.0;
+        const gb_xy s = { q->sx, q->sy }, t = { q->gx, q->gy };
+        const int grid_ok = o->model == GB_MODEL_8_NOCUT || o->model == GB_MODEL_4;
+        int r = gb_aaoracle_solve(ex->aao, s, t, grid_ok ? opt.oc.cost : INFINITY, &c, NULL, NULL);
+        if (r == 0 && grid_ok) r = gb_aaoracle_solve(ex->aao, s, t, INFINITY, &c, NULL, NULL);
+        if (r < 0) {
+            rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory for the any-angle "
+                             "oracle, found none");
+            goto out;
+        }
+        if (r == 0 && grid_ok) {   /* a grid path read on corners is a legal GPPC path */
+            rc = gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0, "expected an any-angle optimum "
+                             "(Dijkstra found a path), found none");
+            goto out;
+        }
+        for (int pi = 0; pi < o->npairs; pi++)
+            if (runs[pi].w.anyangle) { runs[pi].w.aa_has = r == 1; runs[pi].w.aa_opt = c; }
+    }
     if (judge_all(ex, &opt) && opt.from_cache) {   /* the cache's claim is not enough */
         if ((rc = gb_oracle_rederive(ex, q, scen, &opt, d)) != 0) goto out;
         judge_all(ex, &opt);

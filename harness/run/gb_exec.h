@@ -146,6 +146,8 @@ struct gb_exec {
     int32_t *upath;          /* path buffer for plugin solvers (cell ids) */
     int loaded;
     gb_ocache *oc;           /* this map's oracle cache, or NULL */
+    struct gb_aaoracle *aao; /* --anyangle-model gppc with an any-angle pair: this map's
+                                GPPC any-angle oracle, else NULL */
     int oc_warned;
     uint64_t *prep;          /* [npairs] preparation on this map, ns */
     uint64_t *mem;           /* [npairs] search-state bytes on this map once prepared, 0: not known */
@@ -227,6 +229,8 @@ typedef struct gb_outcome {
     int anyangle;          /* the path is any-angle (pc from gb_validate_anyangle) */
     double grid_bound;     /* any-angle: cost <= grid_bound x the grid optimum (0: none) */
     double euclid;         /* the straight-line distance start-goal, the lower bound */
+    int aa_has;            /* any-angle in the GPPC model: aa_opt is known */
+    double aa_opt;         /* the GPPC any-angle optimum (gb_aaoracle.h), the lower bound */
 } gb_outcome;
 
 /* The row status of an outcome (gb_run.h lists the order), or -1 when a

@@ -23,6 +23,9 @@ int gb_judge(const gb_outcome *w)
         if (!w->oracle_found) return -1;
         /* any-angle: between the straight line and grid_bound x the grid optimum */
         if (w->anyangle && w->pc->cost < w->euclid - w->pc->tol) return GB_ROW_INVALID;
+        /* GPPC model: not below the exact any-angle optimum either */
+        if (w->anyangle && w->aa_has && w->pc->cost < w->aa_opt * (1.0 - 1e-12) - w->pc->tol)
+            return GB_ROW_INVALID;
         if (w->anyangle && w->grid_bound > 0
             && w->pc->cost > w->grid_bound * w->oc->cost + w->pc->tol + w->oc->tol * w->grid_bound)
             return GB_ROW_SUBOPTIMAL;

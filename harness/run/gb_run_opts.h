@@ -91,6 +91,9 @@ typedef struct gb_run_opts {
     const char *oracle_cache;  /* directory of the oracle cache (gb_ocache.h), or NULL */
     int regime;                /* GB_REGIME_*: how timed runs are ordered (docs/timing.md) */
     const char *paths_out;     /* --paths: every row's path into this file (gb_paths.h), or NULL */
+    int aa_gppc;               /* --anyangle-model gppc: any-angle pairs in the GPPC model
+                                  (corners; gb_aagppc.h), judged against its exact optimum
+                                  (gb_aaoracle.h); 0: the cell-centre rule (gb_anyangle.h) */
     /* callbacks (may be NULL); called in the process that writes the output */
     void (*note)(void *ctx, gb_run_note_kind kind, const char *text);
     void (*progress)(void *ctx, const gb_run_progress *p);

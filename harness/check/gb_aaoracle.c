@@ -1,0 +1,271 @@
+/*
+ * gb_aaoracle.c -- the GPPC any-angle optimum (see gb_aaoracle.h for why
+ * the visibility graph of the convex corners is exact, and the prunings).
+ *
+ * Invariants.  A node is open (stamp 2 gen) with gv its best g so far, or
+ * closed (2 gen + 1) with gv final; the heap may hold stale entries of
+ * closed nodes, skipped when popped.  Corners sit in v[] bucket by bucket
+ * (counting sort by bucket), so a bucket's corners are one slice.
+ */
+#include "gb_aaoracle.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gb_aagppc.h"
+
+static double dist(gb_xy a, gb_xy b)
+{
+    const double dx = (double)b.x - a.x, dy = (double)b.y - a.y;
+    return sqrt(dx * dx + dy * dy);
+}
+
+/* The bucket of point p (corners go up to width, height inclusive). */
+static int32_t bucket_of(const gb_aaoracle *o, gb_xy p)
+{
+    return (p.y / GB_AAORACLE_BUCKET) * o->bw + p.x / GB_AAORACLE_BUCKET;
+}
+
+static int is_convex(unsigned m) { return m == 1u || m == 2u || m == 4u || m == 8u; }
+
+int gb_aaoracle_init(gb_aaoracle *o, const gb_grid *g)
+{
+    memset(o, 0, sizeof *o);
+    o->g = g;
+    o->bw = g->width / GB_AAORACLE_BUCKET + 1;
+    o->bh = g->height / GB_AAORACLE_BUCKET + 1;
+    const int32_t nb = o->bw * o->bh;
+    o->bstart = calloc((size_t)nb + 1, sizeof *o->bstart);
+    if (!o->bstart) goto nomem;
+    int32_t nv = 0;
+    for (int32_t y = 0; y <= g->height; y++)
+        for (int32_t x = 0; x <= g->width; x++)
+            if (is_convex(gb_aagppc_around(g, x, y))) {
+                nv++;
+                o->bstart[bucket_of(o, (gb_xy){ x, y }) + 1]++;
+            }
+    o->nv = nv;
+    for (int32_t b = 0; b < nb; b++) o->bstart[b + 1] += o->bstart[b];
+    o->v = malloc(((size_t)nv + 2) * sizeof *o->v);
+    o->q = malloc((size_t)nv + 1);
+    o->gv = malloc(((size_t)nv + 2) * sizeof *o->gv);
+    o->parent = malloc(((size_t)nv + 2) * sizeof *o->parent);
+    o->stamp = calloc((size_t)nv + 2, sizeof *o->stamp);
+    int32_t *fill = malloc((size_t)nb * sizeof *fill);
+    if (!o->v || !o->q || !o->gv || !o->parent || !o->stamp || !fill) { free(fill); goto nomem; }
+    memcpy(fill, o->bstart, (size_t)nb * sizeof *fill);
+    for (int32_t y = 0; y <= g->height; y++)
+        for (int32_t x = 0; x <= g->width; x++) {
+            const unsigned m = gb_aagppc_around(g, x, y);
+            if (!is_convex(m)) continue;
+            const int32_t k = fill[bucket_of(o, (gb_xy){ x, y })]++;
+            o->v[k] = (gb_xy){ x, y };
+            o->q[k] = (uint8_t)m;
+        }
+    free(fill);
+    return 0;
+nomem:
+    gb_aaoracle_free(o);
+    errno = ENOMEM;
+    return -1;
+}
+
+void gb_aaoracle_free(gb_aaoracle *o)
+{
+    free(o->v);
+    free(o->q);
+    free(o->bstart);
+    free(o->gv);
+    free(o->parent);
+    free(o->stamp);
+    free(o->hf);
+    free(o->hg);
+    free(o->hn);
+    memset(o, 0, sizeof *o);
+}
+
+/* ---- the heap: min f, then max g ---------------------------------------- */
+
+static int before(const gb_aaoracle *o, int64_t a, int64_t b)
+{
+    return o->hf[a] < o->hf[b] || (o->hf[a] == o->hf[b] && o->hg[a] > o->hg[b]);
+}
+
+static void swap(gb_aaoracle *o, int64_t a, int64_t b)
+{
+    const double f = o->hf[a], gg = o->hg[a];
+    const int32_t n = o->hn[a];
+    o->hf[a] = o->hf[b]; o->hg[a] = o->hg[b]; o->hn[a] = o->hn[b];
+    o->hf[b] = f; o->hg[b] = gg; o->hn[b] = n;
+}
+
+static int push(gb_aaoracle *o, int32_t node, double f, double gg)
+{
+    if (o->hlen == o->hcap) {
+        const int64_t cap = o->hcap ? 2 * o->hcap : 1024;
+        double *hf = realloc(o->hf, (size_t)cap * sizeof *hf);
+        if (hf) o->hf = hf;
+        double *hg = realloc(o->hg, (size_t)cap * sizeof *hg);
+        if (hg) o->hg = hg;
+        int32_t *hn = realloc(o->hn, (size_t)cap * sizeof *hn);
+        if (hn) o->hn = hn;
+        if (!hf || !hg || !hn) { errno = ENOMEM; return -1; }
+        o->hcap = cap;
+    }
+    int64_t i = o->hlen++;
+    o->hf[i] = f; o->hg[i] = gg; o->hn[i] = node;
+    while (i > 0 && before(o, i, (i - 1) / 2)) { swap(o, i, (i - 1) / 2); i = (i - 1) / 2; }
+    return 0;
+}
+
+static int32_t pop(gb_aaoracle *o)
+{
+    const int32_t top = o->hn[0];
+    o->hlen--;
+    if (o->hlen > 0) {
+        o->hf[0] = o->hf[o->hlen]; o->hg[0] = o->hg[o->hlen]; o->hn[0] = o->hn[o->hlen];
+        int64_t i = 0;
+        for (;;) {
+            const int64_t l = 2 * i + 1, r = l + 1;
+            int64_t m = i;
+            if (l < o->hlen && before(o, l, m)) m = l;
+            if (r < o->hlen && before(o, r, m)) m = r;
+            if (m == i) break;
+            swap(o, i, m);
+            i = m;
+        }
+    }
+    return top;
+}
+
+/* ---- edges ---------------------------------------------------------------- */
+
+/* Direction d leaves convex corner with blocked bit m tautly: not strictly
+ * into the quadrant opposite the blocked one. */
+static int taut(unsigned m, int64_t dx, int64_t dy)
+{
+    const int qx = (m == 1u || m == 4u) ? -1 : 1, qy = (m == 1u || m == 2u) ? -1 : 1;
+    return !(dx * qx < 0 && dy * qy < 0);
+}
+
+/* V2 at an end e of a segment towards w: e on a double corner only
+ * leaves into the south-east quadrant (e is a start or a goal). */
+static int end_ok(const gb_grid *g, gb_xy e, gb_xy w)
+{
+    if (!gb_aagppc_double(g, e.x, e.y)) return 1;
+    return w.x >= e.x && w.y >= e.y;
+}
+
+/* Squared-free lower bound on |p r| over the points r of the box
+ * [x0, x1] x [y0, y1]. */
+static double box_dist(gb_xy p, double x0, double y0, double x1, double y1)
+{
+    const double dx = p.x < x0 ? x0 - p.x : p.x > x1 ? p.x - x1 : 0.0;
+    const double dy = p.y < y0 ? y0 - p.y : p.y > y1 ? p.y - y1 : 0.0;
+    return sqrt(dx * dx + dy * dy);
+}
+
+int gb_aaoracle_solve(gb_aaoracle *o, gb_xy s, gb_xy t, double upper, double *cost, gb_xy *path,
+                      int32_t *n)
+{
+    const gb_grid *g = o->g;
+    const int32_t S = o->nv, T = o->nv + 1;
+    o->expanded = o->checked = 0;
+    o->hlen = 0;
+    o->gen++;
+    if (o->gen >= UINT32_MAX / 2 - 1) {   /* wrap: clear the stamps once */
+        memset(o->stamp, 0, ((size_t)o->nv + 2) * sizeof *o->stamp);
+        o->gen = 1;
+    }
+    const uint32_t open = 2u * o->gen, closed = open + 1u;
+    o->v[S] = s;
+    o->v[T] = t;
+    const double lim = isinf(upper) ? upper : upper * (1.0 + 1e-9) + 1e-9;
+    o->stamp[S] = open;
+    o->gv[S] = 0.0;
+    o->parent[S] = -1;
+    if (push(o, S, dist(s, t), 0.0)) return -1;
+    while (o->hlen > 0) {
+        const int32_t u = pop(o);
+        if (o->stamp[u] == closed) continue;
+        o->stamp[u] = closed;
+        const gb_xy pu = o->v[u];
+        if (u == T || (pu.x == t.x && pu.y == t.y && u != S) || (s.x == t.x && s.y == t.y)) {
+            *cost = o->gv[u];
+            if (path) {
+                int32_t k = 0;
+                for (int32_t x = u; x >= 0; x = o->parent[x]) path[k++] = o->v[x];
+                for (int32_t a = 0, b = k - 1; a < b; a++, b--) {
+                    const gb_xy tmp = path[a]; path[a] = path[b]; path[b] = tmp;
+                }
+                *n = k;
+            }
+            return 1;
+        }
+        o->expanded++;
+        const double gu = o->gv[u];
+        const unsigned mu = u < o->nv ? o->q[u] : 0u;
+        const double rem = lim - gu;   /* |uw| + |wt| must stay within it */
+        /* the goal first, then the corners of the buckets that meet the ellipse */
+        for (int pass = 0; pass < 2; pass++) {
+            int32_t bx0 = 0, bx1 = -1, by0 = 0, by1 = -1;
+            if (pass == 1) {
+                bx1 = o->bw - 1;
+                by1 = o->bh - 1;
+                if (!isinf(rem)) {
+                    const double r = rem;
+                    const double x0 = fmax(0.0, fmax(pu.x - r, t.x - r)), x1 = fmin(pu.x + r, t.x + r);
+                    const double y0 = fmax(0.0, fmax(pu.y - r, t.y - r)), y1 = fmin(pu.y + r, t.y + r);
+                    if (x0 > x1 || y0 > y1) continue;
+                    bx0 = (int32_t)(x0 / GB_AAORACLE_BUCKET);
+                    by0 = (int32_t)(y0 / GB_AAORACLE_BUCKET);
+                    bx1 = (int32_t)fmin((double)o->bw - 1, x1 / GB_AAORACLE_BUCKET);
+                    by1 = (int32_t)fmin((double)o->bh - 1, y1 / GB_AAORACLE_BUCKET);
+                }
+            }
+            for (int32_t by = by0; by <= by1; by++)
+                for (int32_t bx = bx0; bx <= bx1; bx++) {
+                    const double X0 = (double)bx * GB_AAORACLE_BUCKET, Y0 = (double)by * GB_AAORACLE_BUCKET;
+                    const double X1 = X0 + GB_AAORACLE_BUCKET - 1, Y1 = Y0 + GB_AAORACLE_BUCKET - 1;
+                    if (box_dist(pu, X0, Y0, X1, Y1) + box_dist(t, X0, Y0, X1, Y1) > rem) continue;
+                    const int32_t b = by * o->bw + bx;
+                    for (int32_t w = o->bstart[b]; w < o->bstart[b + 1]; w++) {
+                        const gb_xy pw = o->v[w];
+                        if (o->stamp[w] == closed || (pw.x == pu.x && pw.y == pu.y)) continue;
+                        const double duw = dist(pu, pw), ng = gu + duw;
+                        if (ng + dist(pw, t) > lim) continue;
+                        if (o->stamp[w] == open && ng >= o->gv[w]) continue;
+                        const int64_t dx = (int64_t)pw.x - pu.x, dy = (int64_t)pw.y - pu.y;
+                        if (!taut(o->q[w], -dx, -dy)) continue;
+                        if (mu && !taut(mu, dx, dy)) continue;
+                        if (u == S && !end_ok(g, s, pw)) continue;
+                        o->checked++;
+                        if (!gb_aagppc_segment(g, pu, pw, NULL, NULL)) continue;
+                        o->stamp[w] = open;
+                        o->gv[w] = ng;
+                        o->parent[w] = u;
+                        if (push(o, w, ng + dist(pw, t), ng)) return -1;
+                    }
+                }
+            if (pass == 0) {   /* the goal */
+                if (o->stamp[T] == closed) continue;
+                const double ng = gu + dist(pu, t);
+                if (ng > lim || (o->stamp[T] == open && ng >= o->gv[T])) continue;
+                if (pu.x == t.x && pu.y == t.y) continue;
+                const int64_t dx = (int64_t)t.x - pu.x, dy = (int64_t)t.y - pu.y;
+                if (mu && !taut(mu, dx, dy)) continue;
+                if (u == S && !end_ok(g, s, t)) continue;
+                if (!end_ok(g, t, pu)) continue;
+                o->checked++;
+                if (!gb_aagppc_segment(g, pu, t, NULL, NULL)) continue;
+                o->stamp[T] = open;
+                o->gv[T] = ng;
+                o->parent[T] = u;
+                if (push(o, T, ng, ng)) return -1;
+            }
+        }
+    }
+    return 0;
+}
