@@ -13,7 +13,8 @@
  * Guarantee (gb_search_core.pmt has the argument): optimal when h is
  * consistent under the model and W = 1 (or h = 0); cost <= W x optimum
  * for a consistent h (no reopening); none for greedy search or an
- * inconsistent h.  Every model is supported.  No per-map state beyond the
+ * inconsistent h.  Every model is supported, and terrain costs
+ * (gb_terrain.h) under 8-nocut and 4.  No per-map state beyond the
  * workspace's arrays and queue (and the landmark table of diff).
  */
 #include "gb_family.h"
@@ -64,5 +65,6 @@ const gb_family gb_family_bestfirst = {
     .models = (1u << GB_MODEL_COUNT) - 1,
     .guarantee = bf_guarantee,
     .dirs = 1,
+    .weighted = 1,
     .fn = bf_fn, .fn_queues = GB_Q_COUNT, .fn_heurs = GB_H_COUNT,
 };

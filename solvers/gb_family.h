@@ -133,6 +133,8 @@ typedef struct gb_family {
     double (*prep_ns)(const void *state, const gb_solver_spec *s);
                                /* the preparation time of the part of the state
                                   s uses (NULL: the time of the prepare call) */
+    int weighted;               /* 1: searches grids with terrain costs (gb_terrain.h)
+                                  under 8-nocut and 4; 0: refused on them */
     int anyangle;               /* 1: its paths are any-angle waypoints (Theta*):
                                   cost model GB_COST_ANYANGLE, guarantee none,
                                   cost <= the grid optimum (gb_solver_grid_bound) */

@@ -50,6 +50,7 @@ int gb_grid_init(gb_grid *g, int32_t width, int32_t height)
 void gb_grid_free(gb_grid *g)
 {
     gb_free(g->pass);
+    gb_free(g->cost);
     memset(g, 0, sizeof *g);
 }
 
@@ -58,6 +59,14 @@ int gb_grid_copy(gb_grid *dst, const gb_grid *src)
     if (gb_grid_init(dst, src->width, src->height) != 0) return -1;
     memcpy(dst->pass, src->pass, (size_t)src->ncells);
     dst->npassable = src->npassable;
+    if (src->cost) {
+        dst->cost = gb_malloc((size_t)src->ncells * sizeof *dst->cost);
+        if (!dst->cost) { gb_grid_free(dst); errno = ENOMEM; return -1; }
+        memcpy(dst->cost, src->cost, (size_t)src->ncells * sizeof *dst->cost);
+        dst->cscale = src->cscale;
+        dst->qmin = src->qmin;
+        dst->qmax = src->qmax;
+    }
     return 0;
 }
 

@@ -198,7 +198,7 @@ int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q)
         return -1;
     }
     const gb_family *f = gb_family_get(s->algo);
-    if (!(f->models >> ws->model & 1u)) {
+    if (!(f->models >> ws->model & 1u) || (ws->grid->cost && !f->weighted)) {
         errno = EINVAL;
         return -1;
     }
@@ -272,7 +272,7 @@ int gb_solve(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q,
     char err[128];
     if ((unsigned)q >= GB_Q_COUNT || (unsigned)s->heur >= GB_H_COUNT
         || (unsigned)s->algo >= GB_ALGO_COUNT
-        || gb_solver_unsupported(s, ws->model, err, sizeof err)) {
+        || gb_solver_unsupported_w(s, ws->model, ws->grid->cost != NULL, err, sizeof err)) {
         errno = EINVAL;
         return -1;
     }

@@ -23,6 +23,7 @@
 #include "gb_ocache.h"
 #include "gb_plan.h"
 #include "gb_run.h"
+#include "gb_tfile.h"
 #include "gb_user.h"
 
 _Static_assert(GB_ROW_NSTATUS <= 32, "--retry keeps its statuses in an unsigned mask");
@@ -51,6 +52,10 @@ static void run_usage(FILE *f)
 "  -q, --queue NAME      priority queue (repeatable, comma-separated, 'all';\n"
 "                        default bheap)\n"
 "  -m, --model NAME      movement model (default 8-nocut)\n"
+"      --terrain-costs COSTS  terrain cost model: 'S=3,W=5,T=inf' (letters\n"
+"                        . G S T W, costs in (0, 255] or inf) or a costs file;\n"
+"                        default uniform (docs/terrain.md); the model column\n"
+"                        then reads MODEL+terrain:...; no oracle cache\n"
 "  -o, --out FILE        CSV file, written at the end (temp file + rename); while\n"
 "                        the run works, the queries done so far are kept in the\n"
 "                        journal FILE.partial (default: standard output)\n"
@@ -261,7 +266,7 @@ static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq
             fprintf(stderr, "gridbench run: %s\n", err);
             return EX_USAGE;
         }
-        if (gb_solver_unsupported(&sp, o->model, err, sizeof err)) {
+        if (gb_solver_unsupported_w(&sp, o->model, o->terrain.on, err, sizeof err)) {
             fprintf(stderr, "gridbench run: %s\n", err);
             return EX_USAGE;
         }
@@ -337,6 +342,7 @@ int gb_cmd_run(int argc, char **argv)
         { "no-oracle-cache", no_argument, 0, 'o' + 256 },
         { "paths", required_argument, 0, 'p' + 256 },
         { "regime", required_argument, 0, 'g' + 256 },
+        { "terrain-costs", required_argument, 0, 't' + 256 },
         { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
     };
     static gb_run_opts o;
@@ -370,6 +376,17 @@ int gb_cmd_run(int argc, char **argv)
             break;
         }
         case 'o': o.out = optarg; break;
+        case 't' + 256: {
+            gb_diag td;
+            gb_diag_clear(&td);
+            int e = gb_tfile_arg(optarg, &o.terrain, &td);
+            if (e) {
+                fprintf(stderr, "gridbench run: ");
+                gb_diag_print(&td, stderr);
+                return e;
+            }
+            break;
+        }
         case 'M': o.map_override = optarg; break;
         case 'r':
             if (parse_count("--reps", optarg, &v)) return EX_USAGE;
@@ -566,9 +583,9 @@ int gb_cmd_run(int argc, char **argv)
         for (int i = 0; (name = gb_solver_all(i)) != NULL; i++) {
             gb_solver_spec sp;
             gb_solver_parse(name, &sp, err, sizeof err);
-            if (gb_solver_unsupported(&sp, o.model, err, sizeof err)) {   /* jps off 8-nocut */
-                fprintf(stderr, "gridbench run: note: --solver all leaves out %s under model %s (%s)\n",
-                        name, gb_model_name(o.model), err);
+            if (gb_solver_unsupported_w(&sp, o.model, o.terrain.on, err, sizeof err)) {   /* jps off 8-nocut */
+                fprintf(stderr, "gridbench run: note: --solver all leaves out %s under model %s%s%s (%s)\n",
+                        name, gb_model_name(o.model), o.terrain.on ? "+" : "", o.terrain.name, err);
                 continue;
             }
             if (ns < 64) solvers[ns++] = (char *)name;
@@ -649,7 +666,21 @@ int gb_cmd_run(int argc, char **argv)
         fprintf(stderr, "gridbench run: expected --oracle-cache DIR or --no-oracle-cache, found both\n");
         return EX_USAGE;
     }
+    if (o.terrain.on && o.model != GB_MODEL_8_NOCUT && o.model != GB_MODEL_4) {
+        fprintf(stderr, "gridbench run: --terrain-costs: expected model 8-nocut or 4, found %s\n",
+                gb_model_name(o.model));
+        return EX_USAGE;
+    }
+    if (o.terrain.on)
+        for (int i = 0; i < o.npairs; i++)
+            if (o.pairs[i].user || o.pairs[i].ext_cmd) {
+                fprintf(stderr, "gridbench run: --terrain-costs: expected built-in solvers only, found "
+                        "%s (plugin and external solvers are not told the terrain costs)\n",
+                        o.pairs[i].spec.name);
+                return EX_USAGE;
+            }
     static char default_cache[1024];
+    if (o.terrain.on) no_cache = 1, cache_dir = NULL;   /* the cache keys uniform optima */
     if (cache_dir) o.oracle_cache = cache_dir;
     else if (!no_cache && gb_ocache_default_dir(default_cache, sizeof default_cache) == 0)
         o.oracle_cache = default_cache;
