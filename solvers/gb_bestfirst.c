@@ -32,6 +32,18 @@ GB_FOR_QH()
 static const gb_search_fn bf_fn[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
 #undef GB_QH_X
 
+/* The same on grids with terrain costs. */
+#define GB_QH_X(T, E, N)                                                          \
+    static void bfw_##T##_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
+                              gb_result *o)                                       \
+    { gb_core_w(ws, s, a, b, o, GB_QT_##T, GB_H_##E); }
+GB_FOR_QH()
+#undef GB_QH_X
+
+#define GB_QH_X(T, E, N) bfw_##T##_##N,
+static const gb_search_fn bf_fn_w[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
+#undef GB_QH_X
+
 static gb_guarantee bf_guarantee(const gb_solver_spec *s, gb_model m, double *bound)
 {
     *bound = 0.0;
@@ -65,6 +77,5 @@ const gb_family gb_family_bestfirst = {
     .models = (1u << GB_MODEL_COUNT) - 1,
     .guarantee = bf_guarantee,
     .dirs = 1,
-    .weighted = 1,
-    .fn = bf_fn, .fn_queues = GB_Q_COUNT, .fn_heurs = GB_H_COUNT,
+    .fn = bf_fn, .fn_w = bf_fn_w, .fn_queues = GB_Q_COUNT, .fn_heurs = GB_H_COUNT,
 };

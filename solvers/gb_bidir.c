@@ -200,13 +200,18 @@ bd_core(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t goal, gb_resu
 #define GB_QH_X(T, E, N)                                                          \
     static void bd_##T##_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
                              gb_result *o)                                        \
-    { if (ws->grid->cost) bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E, 1);      \
-      else bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E, 0); }
+    { bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E, 0); }                        \
+    static void bdw_##T##_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
+                              gb_result *o)                                       \
+    { bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E, 1); }
 GB_FOR_QH()
 #undef GB_QH_X
 
 #define GB_QH_X(T, E, N) bd_##T##_##N,
 static const gb_search_fn bd_fn[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
+#undef GB_QH_X
+#define GB_QH_X(T, E, N) bdw_##T##_##N,
+static const gb_search_fn bd_fn_w[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
 #undef GB_QH_X
 
 static gb_guarantee bd_guarantee(const gb_solver_spec *s, gb_model m, double *bound)
@@ -230,6 +235,5 @@ const gb_family gb_family_bidir = {
     .models = (1u << GB_MODEL_COUNT) - 1,
     .guarantee = bd_guarantee,
     .dirs = 2,
-    .weighted = 1,
-    .fn = bd_fn, .fn_queues = GB_Q_COUNT, .fn_heurs = GB_H_COUNT,
+    .fn = bd_fn, .fn_w = bd_fn_w, .fn_queues = GB_Q_COUNT, .fn_heurs = GB_H_COUNT,
 };

@@ -444,7 +444,7 @@ int gb_solver_unsupported_w(const gb_solver_spec *s, gb_model m, int weighted, c
 {
     if (gb_solver_unsupported(s, m, err, errsz)) return 1;
     if (!weighted) return 0;
-    if (!families[s->algo]->weighted) {
+    if (!families[s->algo]->fn_w) {
         snprintf(err, errsz, "solver '%s' is defined for uniform costs only, not under a terrain "
                  "cost model (docs/terrain.md)", s->name);
         return 1;

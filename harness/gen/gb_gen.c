@@ -233,8 +233,8 @@ static void gen_terrain(gb_grid *g, const gb_gen_opts *o, rng *r, int32_t *idx, 
     const int32_t W = g->width, H = g->height;
     const int64_t cells = (int64_t)W * H;
     memset(chars, '.', (size_t)cells);
-    const int64_t npatch = cells / 200 > 1 ? cells / 200 : 1;
-    const int32_t side = W < H ? W : H, rmax = side / 8 > 2 ? side / 8 : 2;
+    const int32_t side = W < H ? W : H, rmax = side / 16 > 2 ? side / 16 : 2;
+    const int64_t npatch = cells / (2 * (int64_t)rmax * rmax) > 1 ? cells / (2 * (int64_t)rmax * rmax) : 1;
     for (int64_t p = 0; p < npatch; p++) {
         const char ch = patch_letters[rng_below(r, 4)];
         const int32_t cx = (int32_t)rng_below(r, (uint64_t)W), cy = (int32_t)rng_below(r, (uint64_t)H);

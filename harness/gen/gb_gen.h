@@ -28,10 +28,11 @@
  *           segment with doors has max(1, R / 8) door cells at random
  *           positions along it (the official generator's R / 8 holes).
  *   terrain weighted maps (docs/terrain.md): ground '.', then
- *           max(1, W * H / 200) round patches, each of one letter drawn
- *           from G (read as a cheap road by the default costs), S (swamp),
+ *           max(1, W H / (2 R^2)) round patches, R = max(2, min(W, H) / 16)
+ *           (about half the map covered), each of one letter drawn from
+ *           G (read as a cheap road by the default costs), S (swamp),
  *           W (water), T (trees), centre uniform, radius 1 + a uniform
- *           draw below max(2, min(W, H) / 8), later patches over earlier
+ *           draw below R, later patches over earlier
  *           ones; then obstacles '@' exactly as the random family places
  *           them (P percent).  pass[] follows Moving AI's letters (. G S);
  *           a terrain cost model (gb_terrain_apply) decides the rest.
