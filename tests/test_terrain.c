@@ -183,7 +183,7 @@ GB_TEST(terrain, uniform_cost_families_refuse_a_weighted_grid)
 {
     char err[256];
     gb_solver_spec sp;
-    const char *refused[] = { "jps", "jps+", "sg", "sg-tl", "sg-tl-dt", "bfs" };
+    const char *refused[] = { "jps", "jps+", "sg", "sg-tl", "sg-tl-dt", "bfs", "theta" };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         cr_assert_eq(gb_solver_parse(refused[i], &sp, err, sizeof err), 0, "%s", err);
         cr_expect_eq(gb_solver_unsupported_w(&sp, GB_MODEL_8_NOCUT, 0, err, sizeof err), 0, "%s", err);

@@ -233,6 +233,9 @@ static void print_summary(const gb_run_opts *o, gb_run_totals *tot)
     if (o->oracle_cache)
         fprintf(stderr, "gridbench run: oracle cache %s: %llu optima found there\n", o->oracle_cache,
                 (unsigned long long)tot->oracle_hits);
+    if (o->terrain.on)   /* the uniform default says nothing, as before */
+        fprintf(stderr, "gridbench run: model %s+%s (no oracle cache under terrain costs)\n",
+                gb_model_name(o->model), o->terrain.name);
 }
 
 /* The next free pair, zeroed; NULL (after saying why) when the table is full. */
@@ -679,6 +682,24 @@ int gb_cmd_run(int argc, char **argv)
                         o.pairs[i].spec.name);
                 return EX_USAGE;
             }
+    /* a scenario made under a terrain model records it in SCEN.terrain
+     * (docs/terrain.md): say so when this run uses another one */
+    for (int i = optind; i < argc; i++) {
+        char tp[4200];
+        snprintf(tp, sizeof tp, "%s.terrain", argv[i]);
+        if (access(tp, F_OK) != 0) continue;
+        gb_terrain st;
+        gb_diag td;
+        gb_diag_clear(&td);
+        if (gb_tfile_load(tp, &st, &td) != 0) {
+            fprintf(stderr, "gridbench run: warning: ");
+            gb_diag_print(&td, stderr);
+        } else if (strcmp(st.name, o.terrain.name) != 0) {
+            fprintf(stderr, "gridbench run: warning: %s was made under %s (%s), this run uses %s: its "
+                    "printed lengths are not this run's optima (--terrain-costs %s runs it under its "
+                    "own)\n", argv[i], st.name, tp, o.terrain.on ? o.terrain.name : "uniform costs", tp);
+        }
+    }
     static char default_cache[1024];
     if (o.terrain.on) no_cache = 1, cache_dir = NULL;   /* the cache keys uniform optima */
     if (cache_dir) o.oracle_cache = cache_dir;
