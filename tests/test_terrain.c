@@ -356,3 +356,94 @@ GB_TEST(terrain, every_weighted_solver_and_queue_matches_dijkstra_on_random_grid
                 runs);
     cr_expect_gt(queries, ngrids);
 }
+
+/* ---- the commands ------------------------------------------------------ */
+
+static void make_tmpdir(char *buf, size_t n)
+{
+    snprintf(buf, n, "/tmp/gb-test-terrain-XXXXXX");
+    cr_assert(mkdtemp(buf) != NULL, "mkdtemp: %s", strerror(errno));
+}
+
+GB_TEST(terrain, gen_terrain_is_reproducible_records_its_model_and_runs_clean)
+{
+    const char *bin = gb_test_bin();
+    char d[64], out[8192];
+    make_tmpdir(d, sizeof d);
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(gb_test_sh(out, sizeof out, "%s gen --family terrain --size 48x40 --percent 10 "
+                                "--seed 5 --per-bucket 2 --out %s/%d", bin, d, i), 0, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && cmp 0/terrain48x40-10-5.map 1/terrain48x40-10-5.map"
+                            " && cmp 0/terrain48x40-10-5.map.scen 1/terrain48x40-10-5.map.scen && cmp "
+                            "0/terrain48x40-10-5.map.scen.terrain 1/terrain48x40-10-5.map.scen.terrain",
+                            d), 0, "not byte-reproducible: %s", out);
+    /* the map has every patch letter, the side file the default model */
+    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s/0 && for c in G S W T; do grep -q $c "
+                            "terrain48x40-10-5.map || echo no $c; done; grep '^# terrain:' "
+                            "terrain48x40-10-5.map.scen.terrain", d), 0, "%s", out);
+    cr_expect(strstr(out, "# terrain:.=1;G=0.5;S=3;T=inf;W=5") != NULL, "%s", out);
+    cr_expect(strstr(out, "no ") == NULL, "%s", out);
+    /* under its own model every printed length is Dijkstra's */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s/0 && %s run -s dijkstra,astar-octile,bidijkstra "
+                            "-q bheap,bucket --terrain-costs terrain48x40-10-5.map.scen.terrain "
+                            "--quiet --out r.csv terrain48x40-10-5.map.scen", d, bin), 0, "%s", out);
+    cr_expect(strstr(out, " 0 solver failures, 0 queries where the scenario's length disagrees") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, "model 8-nocut+terrain:.=1;G=0.5;S=3;T=inf;W=5") != NULL, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "cut -d, -f9 %s/0/r.csv | sort -u", d), 0);
+    cr_expect_str_eq(out, "8-nocut+terrain:.=1;G=0.5;S=3;T=inf;W=5\nmodel\n");
+    /* under uniform costs run says the lengths are not its optima */
+    gb_test_sh(out, sizeof out, "cd %s/0 && %s run --quiet --count 3 --no-oracle-cache "
+               "terrain48x40-10-5.map.scen >/dev/null", d, bin);
+    cr_expect(strstr(out, "was made under terrain:.=1;G=0.5;S=3;T=inf;W=5") != NULL, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
+GB_TEST(terrain, run_refuses_uniform_cost_solvers_and_all_leaves_them_out)
+{
+    const char *bin = gb_test_bin();
+    char d[64], out[16384];
+    make_tmpdir(d, sizeof d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s gen --family terrain --size 24 --seed 1 "
+                            "--per-bucket 1 --out %s", bin, d), 0, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run -s jps --terrain-costs 'S=3' %s/terrain24-20-1.map.scen",
+                            bin, d), 64);
+    cr_expect(strstr(out, "gridbench run: solver 'jps' is defined for uniform costs only, not under a "
+                     "terrain cost model (docs/terrain.md)") != NULL, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run -s dijkstra -m 8-cut1 --terrain-costs 'S=3' "
+                            "%s/terrain24-20-1.map.scen", bin, d), 64);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run -s all --count 2 --quiet --terrain-costs "
+                            "%s/terrain24-20-1.map.scen.terrain --out %s/all.csv "
+                            "%s/terrain24-20-1.map.scen", bin, d, d, d), 0, "%s", out);
+    const char *left[] = { "jps", "jps+", "sg", "sg-tl", "sg-tl-dt", "bfs", "theta" };
+    for (size_t i = 0; i < sizeof left / sizeof left[0]; i++) {
+        char want[96];
+        snprintf(want, sizeof want, "--solver all leaves out %s under model 8-nocut+terrain:", left[i]);
+        cr_expect(strstr(out, want) != NULL, "no note for %s: %s", left[i], out);
+    }
+    cr_expect(strstr(out, " 0 solver failures") != NULL, "%s", out);
+    /* a costs file with a bad line names it */
+    cr_expect_eq(gb_test_sh(out, sizeof out, "printf 'S 3\\nX 2\\n' > %s/bad.costs && %s run "
+                            "--terrain-costs %s/bad.costs %s/terrain24-20-1.map.scen", d, bin, d, d), 65);
+    cr_expect(strstr(out, "bad.costs:2: error: expected LETTER=COST with LETTER one of . G S T W, found 'X=2'")
+              != NULL, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
+GB_TEST(terrain, heuristics_flags_unscaled_octile_and_passes_it_scaled)
+{
+    /* the verdict table is the test: on a map with a road cheaper than
+     * ground, octile overestimates and octile x cmin does not */
+    const char *bin = gb_test_bin();
+    char d[64], out[8192];
+    make_tmpdir(d, sizeof d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s gen --family terrain --size 64 --percent 10 --seed 3 "
+                            "--per-bucket 1 --out %s", bin, d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s heuristics --quiet --terrain-costs '.=1,G=0.5,S=3,W=5' "
+                            "--heuristic octile,diff:k=4 --goals 4 --verdicts %s/v.csv %s/terrain64-10-3.map "
+                            ">/dev/null && cut -d, -f3,4,6,12 %s/v.csv", bin, d, d, d), 0, "%s", out);
+    cr_expect(strstr(out, "octile,1,neither,no claim (w > cmin)\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "octile,0.5,admissible+consistent,agrees\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "diff:k=4,1,admissible+consistent,agrees\n") != NULL, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}

@@ -218,7 +218,9 @@ static int write_terrain(const char *scen_path, const gb_terrain *t)
     gb_diag_clear(&d);
     FILE *f = gb_tmp_open(path, tmp, sizeof tmp, &d);
     if (!f) return report(&d);
-    fprintf(f, "# terrain cost model of %s (gridbench, docs/terrain.md)\n# %s\n", scen_path, t->name);
+    const char *base = strrchr(scen_path, '/');
+    fprintf(f, "# terrain cost model of %s (gridbench, docs/terrain.md)\n# %s\n",
+            base ? base + 1 : scen_path, t->name);
     const char *p = strchr(t->name, ':') + 1;
     while (*p) {   /* "L=V;L=V..." -> one "L V" a line */
         size_t n = strcspn(p, ";");
