@@ -124,6 +124,7 @@ void gb_grid_moves_around(const gb_grid *g, gb_model m, uint8_t *moves, int32_t 
 int gb_grid_set(gb_grid *g, int32_t id, int passable)
 {
     int32_t x = gb_grid_x(g, id), y = gb_grid_y(g, id);
+    if (g->cost) return -1;   /* weighted grids are not dynamic (gb_grid.h) */
     if (id < 0 || id >= g->ncells || x < 0 || y < 0 || x >= g->width || y >= g->height)
         return -1;
     uint8_t v = passable ? 1 : 0;

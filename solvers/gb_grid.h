@@ -136,7 +136,9 @@ void gb_grid_moves(const gb_grid *g, gb_model m, uint8_t *moves);
  *
  * gb_grid_set: make map cell id passable (passable != 0) or blocked and
  * keep npassable right.  Returns 1 when the cell changed, 0 when it
- * already was so, -1 (nothing done) when id is not a map cell.
+ * already was so, -1 (nothing done) when id is not a map cell or the grid
+ * has terrain costs (weighted grids are not dynamic: cost[] would go
+ * stale).
  * Time complexity: O(1). */
 int gb_grid_set(gb_grid *g, int32_t id, int passable);
 
