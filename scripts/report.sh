@@ -63,6 +63,8 @@ Matrix
   --solvers LIST        comma-separated solver names or 'all' (default all)
   --queues LIST         comma-separated queue names or 'all' (default all)
   --model M             movement model (default 8-nocut)
+  --terrain-costs C     terrain cost model (gridbench run --terrain-costs, docs/terrain.md);
+                        no footprints under it
   --external CMD        also run an external solver (docs/protocol.md); repeatable
   --external-name NAME  name the --external just before
   --plugin LIB.so       load user solvers (harness/run/gb_user.h); name them in --solvers
@@ -117,6 +119,7 @@ SAMPLE=0
 SOLVERS=all
 QUEUES=all
 MODEL=8-nocut
+TERRAIN=
 REPS=3
 REGIME=interleaved
 HF_RUNS=3
@@ -153,6 +156,7 @@ while [ "$#" -gt 0 ]; do
     --external-name) need_arg "$@"; EXTRA_RUN+=(--external-name "$2"); shift 2 ;;
     --plugin) need_arg "$@"; EXTRA_RUN+=(--plugin "$2"); shift 2 ;;
     --model) need_arg "$@"; MODEL=$2; shift 2 ;;
+    --terrain-costs) need_arg "$@"; TERRAIN=$2; EXTRA_RUN+=(--terrain-costs "$2"); shift 2 ;;
     --reps) need_arg "$@"; is_count "$2" && [ "$2" -ge 1 ] || die 2 "--reps: expected a positive integer, found '$2'"; REPS=$2; shift 2 ;;
     --regime) need_arg "$@"; case $2 in interleaved|gppc) REGIME=$2 ;; *) die 2 "--regime: expected interleaved or gppc, found '$2'" ;; esac; shift 2 ;;
     --hyperfine-runs) need_arg "$@"; is_count "$2" && [ "$2" -ge 2 ] || die 2 "--hyperfine-runs: expected an integer >= 2 (hyperfine's minimum), found '$2'"; HF_RUNS=$2; shift 2 ;;
@@ -244,6 +248,10 @@ if [ "$HF_SOLVERS_GIVEN" != 1 ] && [ "$SOLVERS" != all ]; then
 fi
 HF_SOLVERS=$(drop_jps "$HF_SOLVERS")
 FP_SOLVERS=$(drop_jps "$FP_SOLVERS")
+if [ -n "$TERRAIN" ]; then   # the solvers defined for uniform costs refuse it
+    HF_SOLVERS=$(printf '%s' "$HF_SOLVERS" | tr ',' '\n' | { grep -vxE 'jps|jps\+|sg|sg-tl|sg-tl-dt|bfs|theta' || true; } | paste -sd, -)
+    FOOTPRINTS=0
+fi
 
 # ---- run folder --------------------------------------------------------
 T0=$(date +%s)
@@ -414,7 +422,7 @@ if [ "$HYPERFINE" = 1 ] && [ -n "$HF_SOLVERS" ]; then
     # pay the Dijkstra oracle: what they measure is start-up, loading, the
     # solver and the checks (not a ranking: the tables rank the solvers)
     for s in "${hf_list[@]}"; do
-        hf_args+=(-n "$s" "$(printf '%q ' "$BIN_ABS" run --quiet --model "$MODEL" --solver "$s" \
+        hf_args+=(-n "$s" "$(printf '%q ' "$BIN_ABS" run --quiet --model "$MODEL" ${TERRAIN:+--terrain-costs "$TERRAIN"} --solver "$s" \
             --oracle-cache "$(abspath "$TMP")/hf-oracle" \
             "${hf_count[@]+"${hf_count[@]}"}" "$(abspath "$HF_SCEN")")")
     done
@@ -427,6 +435,11 @@ else
 fi
 
 # ---- 5. env.json -----------------------------------------------------------
+MODEL_NAME=$MODEL   # under terrain costs, the rows' model column (canonical costs)
+if [ -n "$TERRAIN" ]; then
+    MODEL_NAME=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "model") c = i; next }
+                          { print $c; exit }' "$TMP/queries.csv")
+fi
 step 5 "env.json"
 {
     sed '$d' "$TMP/env-base.json" | sed '$s/$/,/'
@@ -434,7 +447,7 @@ step 5 "env.json"
   "run": {
     "run_id": $(json_str "$RUN_ID"),
     "command": $(json_str "scripts/report.sh $ARGS_GIVEN"),
-    "model": $(json_str "$MODEL"),
+    "model": $(json_str "$MODEL_NAME"),
     "reps": $REPS,
     "regime": $(json_str "$REGIME"),
     "jobs": $JOBS,

@@ -13,7 +13,8 @@
  * Guarantee (gb_search_core.pmt has the argument): optimal when h is
  * consistent under the model and W = 1 (or h = 0); cost <= W x optimum
  * for a consistent h (no reopening); none for greedy search or an
- * inconsistent h.  Every model is supported.  No per-map state beyond the
+ * inconsistent h.  Every model is supported, and terrain costs
+ * (gb_terrain.h) under 8-nocut and 4.  No per-map state beyond the
  * workspace's arrays and queue (and the landmark table of diff).
  */
 #include "gb_family.h"
@@ -29,6 +30,18 @@ GB_FOR_QH()
 
 #define GB_QH_X(T, E, N) bf_##T##_##N,
 static const gb_search_fn bf_fn[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
+#undef GB_QH_X
+
+/* The same on grids with terrain costs. */
+#define GB_QH_X(T, E, N)                                                          \
+    static void bfw_##T##_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
+                              gb_result *o)                                       \
+    { gb_core_w(ws, s, a, b, o, GB_QT_##T, GB_H_##E); }
+GB_FOR_QH()
+#undef GB_QH_X
+
+#define GB_QH_X(T, E, N) bfw_##T##_##N,
+static const gb_search_fn bf_fn_w[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
 #undef GB_QH_X
 
 static gb_guarantee bf_guarantee(const gb_solver_spec *s, gb_model m, double *bound)
@@ -64,5 +77,5 @@ const gb_family gb_family_bestfirst = {
     .models = (1u << GB_MODEL_COUNT) - 1,
     .guarantee = bf_guarantee,
     .dirs = 1,
-    .fn = bf_fn, .fn_queues = GB_Q_COUNT, .fn_heurs = GB_H_COUNT,
+    .fn = bf_fn, .fn_w = bf_fn_w, .fn_queues = GB_Q_COUNT, .fn_heurs = GB_H_COUNT,
 };

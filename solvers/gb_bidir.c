@@ -35,7 +35,11 @@
  *
  * Ties broken toward larger g as everywhere; deterministic.
  * Guarantee: optimal when H is consistent under the model (always for
- * Dijkstra).  Every model is supported.
+ * Dijkstra).  Every model is supported, and terrain costs (gb_terrain.h)
+ * under 8-nocut and 4: a move costs gb_grid_units / cscale (times sqrt2
+ * diagonally), symmetric, so the backward search is still the same
+ * generator, and h is scaled by the cheapest terrain (WT, a constant of
+ * each instantiation).
  *
  * Time complexity: as unidirectional Dijkstra/A*, typically about half the
  * expansions of Dijkstra on open maps.
@@ -60,11 +64,17 @@ static void path_build_bidir(gb_ws *ws, int32_t meet, gb_result *out)
     out->path_len = n + m;
 }
 
+/* h scaled by the cheapest terrain on a grid with costs (WT). */
+#define HB_(to, v, vx, vy) (WT ? hsc * gb_heur_inline(HEUR, to, v, vx, vy) \
+                               : gb_heur_inline(HEUR, to, v, vx, vy))
+
 static inline GB_ALWAYS_INLINE void
 bd_core(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t goal, gb_result *out,
-        const int Q, const int HEUR)
+        const int Q, const int HEUR, const int WT)
 {
     const gb_grid *grid = ws->grid;
+    const double wscale = WT ? 1.0 / (double)grid->cscale : 1.0;
+    const double hsc = WT && HEUR != GB_H_DIFF ? 4.0 * (double)grid->qmin * wscale : 1.0;
     const int32_t stride = grid->stride;
     const int32_t *off = grid->off;
     const uint8_t *moves = ws->moves;
@@ -79,7 +89,7 @@ bd_core(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t goal, gb_resu
     ht.goal = goal; ht.gx = goal % stride - 1; ht.gy = goal / stride - 1;
     hs.goal = start; hs.gx = start % stride - 1; hs.gy = start / stride - 1;
     ht.lm = hs.lm = ws->lm_cur;
-    const double half = 0.5 * gb_heur_inline(HEUR, &ht, start, hs.gx, hs.gy);
+    const double half = 0.5 * HB_(&ht, start, hs.gx, hs.gy);
     gb_stats st;
     memset(&st, 0, sizeof st);
 
@@ -114,8 +124,7 @@ bd_core(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t goal, gb_resu
             } else {
                 const int32_t v = pend[e], vx = v % stride - 1, vy = v / stride - 1;
                 const gb_hctx *to = e ? &hs : &ht, *from = e ? &ht : &hs;
-                top[e] = gs[e][v] + 0.5 * (gb_heur_inline(HEUR, to, v, vx, vy)
-                                           - gb_heur_inline(HEUR, from, v, vx, vy)) + half;
+                top[e] = gs[e][v] + 0.5 * (HB_(to, v, vx, vy) - HB_(from, v, vx, vy)) + half;
             }
         }
         if (meet >= 0 && top[0] + top[1] >= mu + 2.0 * half) { status = GB_FOUND; break; }
@@ -145,13 +154,13 @@ bd_core(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t goal, gb_resu
             int32_t nb = id + off[k];
             uint32_t sn = stamp[nb];
             if (sn == closed) continue;
-            double ng = gid + gb_dir_cost[k];
+            double ng = gid + (WT ? (double)gb_grid_units(grid, id, k) * gb_dir_cost[k] * wscale
+                                  : gb_dir_cost[k]);
             if (sn == open && ng >= g[nb]) continue;
             g[nb] = ng;
             parent[nb] = id;
             const int32_t nx = x + gb_dir_dx[k], ny = y + gb_dir_dy[k];
-            double key = ng + 0.5 * (gb_heur_inline(HEUR, hto, nb, nx, ny)
-                                     - gb_heur_inline(HEUR, hfrom, nb, nx, ny)) + half;
+            double key = ng + 0.5 * (HB_(hto, nb, nx, ny) - HB_(hfrom, nb, nx, ny)) + half;
             if (key < 0.0) key = 0.0;   /* rounding only: |p| <= half */
             if (sn == open) {
                 gb_q_decrease(Q, q, nb, key, ng);
@@ -186,15 +195,23 @@ bd_core(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t goal, gb_resu
 }
 
 
+#undef HB_
+
 #define GB_QH_X(T, E, N)                                                          \
     static void bd_##T##_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
                              gb_result *o)                                        \
-    { bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E); }
+    { bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E, 0); }                        \
+    static void bdw_##T##_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
+                              gb_result *o)                                       \
+    { bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E, 1); }
 GB_FOR_QH()
 #undef GB_QH_X
 
 #define GB_QH_X(T, E, N) bd_##T##_##N,
 static const gb_search_fn bd_fn[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
+#undef GB_QH_X
+#define GB_QH_X(T, E, N) bdw_##T##_##N,
+static const gb_search_fn bd_fn_w[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
 #undef GB_QH_X
 
 static gb_guarantee bd_guarantee(const gb_solver_spec *s, gb_model m, double *bound)
@@ -218,5 +235,5 @@ const gb_family gb_family_bidir = {
     .models = (1u << GB_MODEL_COUNT) - 1,
     .guarantee = bd_guarantee,
     .dirs = 2,
-    .fn = bd_fn, .fn_queues = GB_Q_COUNT, .fn_heurs = GB_H_COUNT,
+    .fn = bd_fn, .fn_w = bd_fn_w, .fn_queues = GB_Q_COUNT, .fn_heurs = GB_H_COUNT,
 };

@@ -21,6 +21,11 @@
  * A grid of more than GB_EXACT_MAX_CELLS cells (outside the keys' proven
  * domain) runs the same loop on doubles with the lazy binary heap.
  *
+ * Terrain costs (gb_terrain.h): a move adds its units (gb_grid_units)
+ * times S or T, and the cost decodes as (A + B sqrt2) / cscale; each
+ * loop is compiled twice, with and without costs (WT), so the uniform
+ * loop has no test per edge.
+ *
  * Time complexity: O(E) expected with the bucket queue (E <= 8V),
  * O(E log V) with the heap.  Memory: 2 bytes per cell plus the queue,
  * freed before returning.
@@ -46,8 +51,9 @@ static inline uint64_t key_ld(const double *p)
 static inline void key_st(double *p, uint64_t u) { memcpy(p, &u, sizeof u); }
 
 /* Exact keys on the bucket queue; dist[] holds keys until the end. */
-static int dijkstra_exact(const gb_grid *g, const uint8_t *moves, uint8_t *state, int32_t src,
-                          double *dist)
+static inline __attribute__((always_inline)) int
+dijkstra_exact(const gb_grid *g, const uint8_t *moves, uint8_t *state, int32_t src, double *dist,
+               const int WT)
 {
     static const uint64_t kcost[8] = { GB_EXACT_S, GB_EXACT_S, GB_EXACT_S, GB_EXACT_S,
                                        GB_EXACT_T, GB_EXACT_T, GB_EXACT_T, GB_EXACT_T };
@@ -66,7 +72,7 @@ static int dijkstra_exact(const gb_grid *g, const uint8_t *moves, uint8_t *state
             const int k = __builtin_ctz(mv);
             const int32_t nb = id + g->off[k];
             if (state[nb] == 2) continue;
-            const uint64_t ng = gid + kcost[k];
+            const uint64_t ng = gid + (WT ? gb_grid_units(g, id, k) * kcost[k] : kcost[k]);
             if (state[nb] == 1) {
                 if (ng >= key_ld(&dist[nb])) continue;
                 key_st(&dist[nb], ng);
@@ -80,13 +86,15 @@ static int dijkstra_exact(const gb_grid *g, const uint8_t *moves, uint8_t *state
     }
     gb_bucket_free(&q);
     for (size_t i = 0; i < n; i++)
-        dist[i] = state[i] == 2 ? gb_exact_cost(key_ld(&dist[i])) : INFINITY;
+        dist[i] = state[i] != 2 ? INFINITY
+                : WT ? gb_exact_cost_scaled(key_ld(&dist[i]), g->cscale) : gb_exact_cost(key_ld(&dist[i]));
     return 0;
 }
 
 /* Doubles on the lazy binary heap (grids beyond the exact keys' domain). */
-static int dijkstra_double(const gb_grid *g, const uint8_t *moves, uint8_t *state, int32_t src,
-                           double *dist)
+static inline __attribute__((always_inline)) int
+dijkstra_double(const gb_grid *g, const uint8_t *moves, uint8_t *state, int32_t src, double *dist,
+                const int WT)
 {
     const size_t n = (size_t)g->ncells;
     gb_bheap q;
@@ -104,7 +112,8 @@ static int dijkstra_double(const gb_grid *g, const uint8_t *moves, uint8_t *stat
             const int k = __builtin_ctz(mv);
             const int32_t nb = id + g->off[k];
             if (state[nb] == 2) continue;
-            const double ng = gid + gb_dir_cost[k];
+            const double ng = gid + (WT ? (double)gb_grid_units(g, id, k) * gb_dir_cost[k]
+                                               / (double)g->cscale : gb_dir_cost[k]);
             if (state[nb] == 1 && ng >= dist[nb]) continue;
             state[nb] = 1;
             dist[nb] = ng;
@@ -122,8 +131,13 @@ int gb_dijkstra_all(const gb_grid *g, gb_model m, int32_t src, double *dist)
     int rc = -1;
     if (moves && state) {
         gb_grid_moves(g, m, moves);
-        rc = (int64_t)g->ncells <= GB_EXACT_MAX_CELLS ? dijkstra_exact(g, moves, state, src, dist)
-                                                      : dijkstra_double(g, moves, state, src, dist);
+        const int ex = gb_grid_exact_ok(g);
+        if (g->cost)
+            rc = ex ? dijkstra_exact(g, moves, state, src, dist, 1)
+                    : dijkstra_double(g, moves, state, src, dist, 1);
+        else
+            rc = ex ? dijkstra_exact(g, moves, state, src, dist, 0)
+                    : dijkstra_double(g, moves, state, src, dist, 0);
     }
     gb_free(moves);
     gb_free(state);

@@ -95,6 +95,23 @@ static inline double gb_exact_approx(uint64_t d)
     return (double)d * (1.0 / (double)GB_EXACT_S);
 }
 
+/* 1 when searches on g may use exact keys: at most GB_EXACT_MAX_CELLS
+ * padded cells and, with terrain costs, 4 qmax (ncells + W + H) <= 2^31,
+ * which keeps every g + h of a search in the domain (gb_terrain.h). */
+static inline int gb_grid_exact_ok(const gb_grid *g)
+{
+    if ((int64_t)g->ncells > GB_EXACT_MAX_CELLS) return 0;
+    if (!g->cost) return 1;
+    return 4 * (int64_t)g->qmax * ((int64_t)g->ncells + g->width + g->height) <= GB_EXACT_MAX_STEPS;
+}
+
+/* The real cost of a key D(A, B) in units of 1/scale (terrain costs,
+ * gb_terrain.h): (A + B*GB_SQRT2) / scale, the validator's expression. */
+static inline double gb_exact_cost_scaled(uint64_t d, int32_t scale)
+{
+    return gb_exact_cost(d) / (double)scale;
+}
+
 /* Exact comparison of a1 + b1 sqrt2 with a2 + b2 sqrt2 through squares
  * (independent of D, for the tests): -1, 0 or 1.  |a|, |b| < 2^31. */
 static inline int gb_exact_cmp_ref(int64_t a1, int64_t b1, int64_t a2, int64_t b2)

@@ -20,6 +20,9 @@
  *   all         the names `--solver all` runs;
  *   models      the movement models it supports (bit m = model m);
  *               gb_solver_unsupported() and the message are derived;
+ *   fn_w        its searches for grids with terrain costs (gb_terrain.h),
+ *               a table like fn; NULL: refused on them with a message
+ *               (gb_solver_unsupported_w), as JPS is off 8-nocut;
  *   guarantee   what it promises (NULL: optimal on its models);
  *   dirs        queues it searches with: 0 (none: bfs), 1, or 2 (one per
  *               direction, plus the backward stamp2/g2/parent2 arrays);
@@ -133,6 +136,10 @@ typedef struct gb_family {
     double (*prep_ns)(const void *state, const gb_solver_spec *s);
                                /* the preparation time of the part of the state
                                   s uses (NULL: the time of the prepare call) */
+    const gb_search_fn *fn_w;   /* the same table for grids with terrain costs
+                                  (gb_terrain.h, under 8-nocut and 4), chosen by
+                                  gb_solve() once per query; NULL: the family is
+                                  refused on them (defined for uniform costs) */
     int anyangle;               /* 1: its paths are any-angle waypoints (Theta*):
                                   cost model GB_COST_ANYANGLE, guarantee none,
                                   cost <= the grid optimum (gb_solver_grid_bound) */

@@ -45,6 +45,11 @@
  * extraction).  --max-expanded and --max-ms stop a build (GB_LIMIT, the
  * half-built field is dropped).
  *
+ * Terrain costs (gb_terrain.h; WT, a constant of each instantiation, in
+ * a table of its own, fn_w): a move adds its units (gb_grid_units) times
+ * S or T; costs are symmetric, so the argument above holds unchanged, and
+ * the walk sums the units of its steps for the reported cost.
+ *
  * Time complexity: build O(E log V) with a heap over the goal's component
  * (E <= 8V); extraction O(path length).  Memory: 10 bytes per cell.
  */
@@ -78,7 +83,7 @@ static inline int ff_opposite(int k)
  * every comparison is exact, and the queue gets the entry points of a
  * search with h = 0 (the bucket queue's Dijkstra mode); EX = 0: doubles. */
 static inline GB_ALWAYS_INLINE int ff_build_(gb_ws *ws, ff_state *F, const gb_solver_spec *s,
-                                             int32_t goal, const int Q, const int EX)
+                                             int32_t goal, const int Q, const int EX, const int WT)
 {
     static const uint64_t kcost[8] = { GB_EXACT_S, GB_EXACT_S, GB_EXACT_S, GB_EXACT_S,
                                        GB_EXACT_T, GB_EXACT_T, GB_EXACT_T, GB_EXACT_T };
@@ -116,7 +121,7 @@ static inline GB_ALWAYS_INLINE int ff_build_(gb_ws *ws, ff_state *F, const gb_so
             const int32_t v = u + grid->off[k];
             if (mark[v] == 2) continue;
             if (EX) {
-                const uint64_t nd = dux + kcost[k];
+                const uint64_t nd = dux + (WT ? gb_grid_units(grid, u, k) * kcost[k] : kcost[k]);
                 if (mark[v] == 1) {
                     if (nd >= distx[v]) continue;
                     distx[v] = nd;
@@ -131,7 +136,8 @@ static inline GB_ALWAYS_INLINE int ff_build_(gb_ws *ws, ff_state *F, const gb_so
                 n_gen++;
                 continue;
             }
-            const double nd = du + gb_dir_cost[k];
+            const double nd = du + (WT ? (double)gb_grid_units(grid, u, k) * gb_dir_cost[k]
+                                         / (double)grid->cscale : gb_dir_cost[k]);
             if (mark[v] == 1) {
                 if (nd >= dist[v]) continue;
                 dist[v] = nd;
@@ -163,21 +169,26 @@ static inline GB_ALWAYS_INLINE int ff_build_(gb_ws *ws, ff_state *F, const gb_so
 }
 
 static inline GB_ALWAYS_INLINE int ff_build(gb_ws *ws, ff_state *F, const gb_solver_spec *s,
-                                            int32_t goal, const int Q)
+                                            int32_t goal, const int Q, const int WT)
 {
-    if (ws->grid->ncells <= GB_EXACT_MAX_CELLS) return ff_build_(ws, F, s, goal, Q, 1);
-    return ff_build_(ws, F, s, goal, Q, 0);
+    if (WT) {
+        if (gb_grid_exact_ok(ws->grid)) return ff_build_(ws, F, s, goal, Q, 1, 1);
+        return ff_build_(ws, F, s, goal, Q, 0, 1);
+    }
+    if (ws->grid->ncells <= GB_EXACT_MAX_CELLS) return ff_build_(ws, F, s, goal, Q, 1, 0);
+    return ff_build_(ws, F, s, goal, Q, 0, 0);
 }
 
 static inline GB_ALWAYS_INLINE void ff_core(gb_ws *ws, const gb_solver_spec *s, int32_t start,
-                                            int32_t goal, gb_result *out, const int Q)
+                                            int32_t goal, gb_result *out, const int Q,
+                                            const int WT)
 {
     ff_state *F = ws->fam[GB_ALGO_FLOWFIELD];
     const gb_grid *grid = ws->grid;
     memset(out, 0, sizeof *out);
     out->path = ws->path;
     if (s->variant == FF_COLD || F->goal != goal || F->queue != Q) {
-        if (!ff_build(ws, F, s, goal, Q)) {
+        if (!ff_build(ws, F, s, goal, Q, WT)) {
             out->st = F->build;
             out->status = GB_LIMIT;
             gb_result_nopath(ws, out);
@@ -196,24 +207,31 @@ static inline GB_ALWAYS_INLINE void ff_core(gb_ws *ws, const gb_solver_spec *s, 
     p[n++] = cur;
     while (cur != goal && n < grid->ncells) {
         const int k = F->dir[cur];
+        const int64_t u = WT ? (int64_t)gb_grid_units(grid, cur, k) : 1;
         cur += grid->off[k];
         p[n++] = cur;
-        if (k < 4) ns++; else nd++;
+        if (k < 4) ns += u; else nd += u;
     }
     out->st.scanned = (uint64_t)(n - 1);
     out->status = GB_FOUND;
     out->path_len = cur == goal ? n : 0;   /* 0: a broken field, which the validator rejects */
-    out->cost = (double)ns + GB_SQRT2 * (double)nd;
+    out->cost = WT ? ((double)ns + (double)nd * GB_SQRT2) / (double)grid->cscale
+                   : (double)ns + GB_SQRT2 * (double)nd;
 }
 
 #define GB_Q_X(T)                                                                     \
     static void ff_##T(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o) \
-    { ff_core(ws, s, a, b, o, GB_QT_##T); }
+    { ff_core(ws, s, a, b, o, GB_QT_##T, 0); }                                          \
+    static void ffw_##T(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o) \
+    { ff_core(ws, s, a, b, o, GB_QT_##T, 1); }
 GB_FOR_Q()
 #undef GB_Q_X
 
 #define GB_Q_X(T) ff_##T,
 static const gb_search_fn ff_fn[GB_Q_COUNT] = { GB_FOR_Q() };
+#undef GB_Q_X
+#define GB_Q_X(T) ffw_##T,
+static const gb_search_fn ff_fn_w[GB_Q_COUNT] = { GB_FOR_Q() };
 #undef GB_Q_X
 
 /* ---- per-map state ------------------------------------------------------ */
@@ -278,5 +296,5 @@ const gb_family gb_family_flowfield = {
     .models = (1u << GB_MODEL_COUNT) - 1u,
     .dirs = 1,
     .bytes = ff_bytes, .prepare = ff_prepare, .release = ff_release,
-    .fn = ff_fn, .fn_queues = GB_Q_COUNT, .fn_heurs = 1,
+    .fn = ff_fn, .fn_w = ff_fn_w, .fn_queues = GB_Q_COUNT, .fn_heurs = 1,
 };

@@ -50,6 +50,7 @@ int gb_grid_init(gb_grid *g, int32_t width, int32_t height)
 void gb_grid_free(gb_grid *g)
 {
     gb_free(g->pass);
+    gb_free(g->cost);
     memset(g, 0, sizeof *g);
 }
 
@@ -58,6 +59,14 @@ int gb_grid_copy(gb_grid *dst, const gb_grid *src)
     if (gb_grid_init(dst, src->width, src->height) != 0) return -1;
     memcpy(dst->pass, src->pass, (size_t)src->ncells);
     dst->npassable = src->npassable;
+    if (src->cost) {
+        dst->cost = gb_malloc((size_t)src->ncells * sizeof *dst->cost);
+        if (!dst->cost) { gb_grid_free(dst); errno = ENOMEM; return -1; }
+        memcpy(dst->cost, src->cost, (size_t)src->ncells * sizeof *dst->cost);
+        dst->cscale = src->cscale;
+        dst->qmin = src->qmin;
+        dst->qmax = src->qmax;
+    }
     return 0;
 }
 
@@ -115,6 +124,7 @@ void gb_grid_moves_around(const gb_grid *g, gb_model m, uint8_t *moves, int32_t 
 int gb_grid_set(gb_grid *g, int32_t id, int passable)
 {
     int32_t x = gb_grid_x(g, id), y = gb_grid_y(g, id);
+    if (g->cost) return -1;   /* weighted grids are not dynamic (gb_grid.h) */
     if (id < 0 || id >= g->ncells || x < 0 || y < 0 || x >= g->width || y >= g->height)
         return -1;
     uint8_t v = passable ? 1 : 0;

@@ -30,6 +30,13 @@
  * k says "move k is legal from here": successor generation is then a loop
  * over set bits with constant offsets and costs.
  *
+ * Terrain costs (gb_terrain.h).  cost is NULL on a uniform grid (every
+ * step costs 1 or sqrt 2, the Moving AI model).  A terrain model fills
+ * cost[id] with the integer cost of each passable cell in units of
+ * 1/den (0 exactly where pass[id] is 0), and cscale = 4 den: a step
+ * then costs an integer number of units of 1/cscale (times sqrt2 for a
+ * diagonal), gb_terrain.h's mean rule.
+ *
  * This module does no I/O; the loaders in harness/ fill a gb_grid.
  */
 #ifndef GB_GRID_H
@@ -69,6 +76,10 @@ typedef struct gb_grid {
     int32_t npassable;/* number of passable map cells */
     uint8_t *pass;    /* 1 = passable map cell, 0 = blocked or border */
     int32_t off[8];   /* id offset of direction k: dy * stride + dx */
+    uint16_t *cost;   /* NULL: uniform; else per-cell terrain cost (gb_terrain.h),
+                         0 exactly where pass is 0 */
+    int32_t cscale;   /* cost: cost units per unit of path cost (4 den), else 0 */
+    int32_t qmin, qmax; /* cost: least and largest cost[] of a passable cell */
 } gb_grid;
 
 /* Allocate an all-blocked grid of width x height.  Returns 0, or -1 when
@@ -77,7 +88,7 @@ typedef struct gb_grid {
  * *g is left zeroed and nothing is allocated. */
 int gb_grid_init(gb_grid *g, int32_t width, int32_t height);
 
-/* Release the cell array; *g is zeroed.  Safe on a zeroed grid. */
+/* Release the cell array (and cost[]); *g is zeroed.  Safe on a zeroed grid. */
 void gb_grid_free(gb_grid *g);
 
 /* Deep copy of src into dst (dst must not own memory).  0 or -1 (ENOMEM). */
@@ -100,6 +111,18 @@ static inline int gb_grid_passable_xy(const gb_grid *g, int32_t x, int32_t y)
     return g->pass[gb_grid_id(g, x, y)];
 }
 
+/* A grid with terrain costs: the integer units of 1/cscale of move k from
+ * cell id (gb_terrain.h's mean rule): 2 (q(id) + q(nb)) for a straight
+ * step, q(id) + q(nb) + the two corners' q for a diagonal one (whose cost
+ * is that times sqrt2).  The move must be legal under 8-nocut or 4. */
+static inline uint32_t gb_grid_units(const gb_grid *g, int32_t id, int k)
+{
+    const uint16_t *c = g->cost;
+    const int32_t nb = id + g->off[k];
+    if (k < 4) return 2u * ((uint32_t)c[id] + c[nb]);
+    return (uint32_t)c[id] + c[nb] + c[id + gb_dir_dx[k]] + c[id + gb_dir_dy[k] * g->stride];
+}
+
 /* Fill moves[0..ncells) with the legal-move mask of every cell under
  * model m (bit k set = direction k legal; 0 for blocked and border
  * cells).  moves must hold g->ncells bytes. */
@@ -113,7 +136,9 @@ void gb_grid_moves(const gb_grid *g, gb_model m, uint8_t *moves);
  *
  * gb_grid_set: make map cell id passable (passable != 0) or blocked and
  * keep npassable right.  Returns 1 when the cell changed, 0 when it
- * already was so, -1 (nothing done) when id is not a map cell.
+ * already was so, -1 (nothing done) when id is not a map cell or the grid
+ * has terrain costs (weighted grids are not dynamic: cost[] would go
+ * stale).
  * Time complexity: O(1). */
 int gb_grid_set(gb_grid *g, int32_t id, int passable);
 

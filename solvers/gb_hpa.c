@@ -69,6 +69,14 @@
  * HPA_MAX_GRAPHS graphs, one per C (holds/prep_ns hooks of gb_family.h);
  * mem_bytes then counts every graph held.
  *
+ * Terrain costs (gb_terrain.h; a table of its own, fn_w): every step,
+ * inter edges included, costs gb_grid_units / cscale (times sqrt2
+ * diagonally), the heuristics are octile times the cheapest terrain cost
+ * (admissible, so the in-cluster searches stay exact), and the reported
+ * cost sums the units of the refined path's steps.  The local search and
+ * the query are compiled per WT, so the uniform code has no test per
+ * edge.
+ *
  * Time complexity: build O(clusters * n^2 * C^2 log C) for n nodes per
  * cluster; query O(C^2 log C) to insert, O(E log V) on the abstract graph,
  * O(L * C^2 log C) to refine an abstract path of L edges.
@@ -202,9 +210,12 @@ static inline double octile(int32_t dx, int32_t dy)
  * Dijkstra over all of r (lg/lstamp then hold the distances: a local index
  * li is reached when lstamp[li] >= 2 * lgen); else A* (octile) to target,
  * stopping when it is popped.  Returns the target's cost, or INFINITY. */
-static double local_search(hpa_graph *G, const gb_grid *g, const uint8_t *moves, rect r,
-                           int32_t src, int32_t target, lcount *lc)
+static inline GB_ALWAYS_INLINE double
+local_search_(hpa_graph *G, const gb_grid *g, const uint8_t *moves, rect r, int32_t src,
+              int32_t target, lcount *lc, const int WT)
 {
+    /* WT: the octile heuristic times the cheapest terrain cost */
+    const double hs = WT ? 4.0 * (double)g->qmin / (double)g->cscale : 1.0;
     if (++G->lgen >= 0x7ffffffeu) {
         memset(G->lstamp, 0, (size_t)G->c * (size_t)G->c * sizeof *G->lstamp);
         G->lgen = 1;
@@ -220,7 +231,7 @@ static double local_search(hpa_graph *G, const gb_grid *g, const uint8_t *moves,
     G->lstamp[sli] = open;
     G->lg[sli] = 0.0;
     G->lpar[sli] = -1;
-    hheap_push(q, sli, target >= 0 ? octile(tx - gb_grid_x(g, src), ty - gb_grid_y(g, src)) : 0.0,
+    hheap_push(q, sli, target >= 0 ? hs * octile(tx - gb_grid_x(g, src), ty - gb_grid_y(g, src)) : 0.0,
                0.0);
     double found = INFINITY;
     while (q->n > 0) {
@@ -239,13 +250,14 @@ static double local_search(hpa_graph *G, const gb_grid *g, const uint8_t *moves,
             const int32_t nli = ny * c + nx;
             const uint32_t st = G->lstamp[nli];
             if (st == closed) continue;
-            const double ng = gid + gb_dir_cost[k];
+            const double ng = gid + (WT ? (double)gb_grid_units(g, id, k) * gb_dir_cost[k]
+                                              / (double)g->cscale : gb_dir_cost[k]);
             if (st == open && ng >= G->lg[nli]) continue;
             G->lstamp[nli] = open;
             G->lg[nli] = ng;
             G->lpar[nli] = li;
             lc->generated++;
-            double h = target >= 0 ? octile(tx - (r.x0 + nx), ty - (r.y0 + ny)) : 0.0;
+            double h = target >= 0 ? hs * octile(tx - (r.x0 + nx), ty - (r.y0 + ny)) : 0.0;
             hheap_push(q, nli, ng + h, ng);
         }
     }
@@ -253,6 +265,28 @@ static double local_search(hpa_graph *G, const gb_grid *g, const uint8_t *moves,
     lc->pops += q->pops;
     q->pushes = q->pops = 0;
     return found;
+}
+
+static __attribute__((noinline)) double
+local_search_u(hpa_graph *G, const gb_grid *g, const uint8_t *moves, rect r, int32_t src,
+               int32_t target, lcount *lc)
+{
+    return local_search_(G, g, moves, r, src, target, lc, 0);
+}
+
+static __attribute__((noinline)) double
+local_search_w(hpa_graph *G, const gb_grid *g, const uint8_t *moves, rect r, int32_t src,
+               int32_t target, lcount *lc)
+{
+    return local_search_(G, g, moves, r, src, target, lc, 1);
+}
+
+/* The local search on costs or not: one test per search. */
+static double local_search(hpa_graph *G, const gb_grid *g, const uint8_t *moves, rect r,
+                           int32_t src, int32_t target, lcount *lc)
+{
+    return g->cost ? local_search_w(G, g, moves, r, src, target, lc)
+                   : local_search_u(G, g, moves, r, src, target, lc);
 }
 
 /* After local_search: the local distance of cell id in r, or INFINITY. */
@@ -327,7 +361,9 @@ static int add_run(hpa_graph *G, elist *L, int32_t *cap, const gb_grid *g, int v
         int32_t ca = vertical ? gb_grid_id(g, fixed, pos[i]) : gb_grid_id(g, pos[i], fixed);
         int32_t cb = vertical ? gb_grid_id(g, fixed + 1, pos[i]) : gb_grid_id(g, pos[i], fixed + 1);
         int32_t na = node_get(G, ca, cap), nb = na < 0 ? -1 : node_get(G, cb, cap);
-        if (nb < 0 || elist_add(L, na, nb, 1.0) || elist_add(L, nb, na, 1.0)) return -1;
+        /* a straight step: 1, or with terrain costs (q(a) + q(b)) / 2 */
+        const double ci = g->cost ? 2.0 * ((double)g->cost[ca] + g->cost[cb]) / (double)g->cscale : 1.0;
+        if (nb < 0 || elist_add(L, na, nb, ci) || elist_add(L, nb, na, ci)) return -1;
     }
     return 0;
 }
@@ -487,9 +523,11 @@ static int append_local(const hpa_graph *G, const gb_grid *g, rect r, int32_t ta
     return 0;
 }
 
-static void hpa_query(gb_ws *ws, hpa_graph *G, int32_t start, int32_t goal, gb_result *out)
+static inline GB_ALWAYS_INLINE void
+hpa_query(gb_ws *ws, hpa_graph *G, int32_t start, int32_t goal, gb_result *out, const int WT)
 {
     const gb_grid *g = ws->grid;
+    const double hs = WT ? 4.0 * (double)g->qmin / (double)g->cscale : 1.0;
     const uint8_t *moves = ws->moves;
     memset(out, 0, sizeof *out);
     out->path = ws->path;
@@ -526,7 +564,7 @@ static void hpa_query(gb_ws *ws, hpa_graph *G, int32_t start, int32_t goal, gb_r
     G->astamp[S] = open;
     G->ag[S] = 0.0;
     G->apar[S] = -1;
-    hheap_push(q, S, octile(gx - gb_grid_x(g, start), gy - gb_grid_y(g, start)), 0.0);
+    hheap_push(q, S, hs * octile(gx - gb_grid_x(g, start), gy - gb_grid_y(g, start)), 0.0);
     int found = 0;
 #define HPA_RELAX(v_, c_)                                                            \
     do {                                                                             \
@@ -539,7 +577,7 @@ static void hpa_query(gb_ws *ws, hpa_graph *G, int32_t start, int32_t goal, gb_r
         G->apar[v] = u;                                                              \
         a_gen++;                                                                     \
         const int32_t vc = v == T ? goal : G->node_cell[v];                          \
-        hheap_push(q, v, ng + octile(gx - gb_grid_x(g, vc), gy - gb_grid_y(g, vc)), ng); \
+        hheap_push(q, v, ng + hs * octile(gx - gb_grid_x(g, vc), gy - gb_grid_y(g, vc)), ng); \
     } while (0)
     while (q->n > 0) {
         const int32_t u = hheap_pop(q);
@@ -594,12 +632,20 @@ static void hpa_query(gb_ws *ws, hpa_graph *G, int32_t start, int32_t goal, gb_r
         int64_t ns = 0, nd = 0;
         for (int32_t i = 0; i + 1 < len; i++) {
             int32_t dd = p[i + 1] - p[i];
+            if (WT) {
+                int k = 0;
+                while (k < 7 && g->off[k] != dd) k++;   /* the step's direction */
+                if (k < 4) ns += gb_grid_units(g, p[i], k);
+                else nd += gb_grid_units(g, p[i], k);
+                continue;
+            }
             if (dd == 1 || dd == -1 || dd == g->stride || dd == -g->stride) ns++;
             else nd++;
         }
         out->status = GB_FOUND;
         out->path_len = len;   /* 0 on overflow: the validator rejects it */
-        out->cost = (double)ns + GB_SQRT2 * (double)nd;
+        out->cost = WT ? ((double)ns + (double)nd * GB_SQRT2) / (double)g->cscale
+                       : (double)ns + GB_SQRT2 * (double)nd;
     } else {
         out->status = GB_UNREACHABLE;
         out->cost = INFINITY;
@@ -629,10 +675,24 @@ static void hpa_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_
         out->path = ws->path;
         return;
     }
-    hpa_query(ws, G, start, goal, out);
+    hpa_query(ws, G, start, goal, out, 0);
+}
+
+static void hpa_search_w(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t goal,
+                         gb_result *out)
+{
+    hpa_graph *G = graph_for(ws->fam[s->algo], s->param);
+    if (!G) {
+        memset(out, 0, sizeof *out);
+        out->status = GB_UNREACHABLE;
+        out->path = ws->path;
+        return;
+    }
+    hpa_query(ws, G, start, goal, out, 1);
 }
 
 static const gb_search_fn hpa_fn[1] = { hpa_search };
+static const gb_search_fn hpa_fn_w[1] = { hpa_search_w };
 
 static size_t hpa_bytes(int32_t width, int32_t height, const gb_solver_spec *s)
 {
@@ -713,7 +773,7 @@ const gb_family gb_family_hpa = {
     .guarantee = hpa_guarantee,
     .dirs = 0,
     .bytes = hpa_bytes, .prepare = hpa_prepare, .release = hpa_release,
-    .fn = hpa_fn, .fn_queues = 1, .fn_heurs = 1,
+    .fn = hpa_fn, .fn_w = hpa_fn_w, .fn_queues = 1, .fn_heurs = 1,
     .queue_label = "own-heap", .state_bytes = hpa_state_bytes,
     .holds = hpa_holds, .prep_ns = hpa_prep_ns,
 };

@@ -439,6 +439,29 @@ int gb_solver_unsupported(const gb_solver_spec *s, gb_model m, char *err, size_t
     return 1;
 }
 
+int gb_solver_unsupported_w(const gb_solver_spec *s, gb_model m, int weighted, char *err,
+                            size_t errsz)
+{
+    if (gb_solver_unsupported(s, m, err, errsz)) return 1;
+    if (!weighted) return 0;
+    if (!families[s->algo]->fn_w) {
+        snprintf(err, errsz, "solver '%s' is defined for uniform costs only, not under a terrain "
+                 "cost model (docs/terrain.md)", s->name);
+        return 1;
+    }
+    if (s->smooth) {
+        snprintf(err, errsz, "solver '%s': +smooth is defined for uniform costs only, not under a "
+                 "terrain cost model", s->name);
+        return 1;
+    }
+    if (m != GB_MODEL_8_NOCUT && m != GB_MODEL_4) {
+        snprintf(err, errsz, "solver '%s': terrain costs need model 8-nocut or 4, not %s", s->name,
+                 gb_model_name(m));
+        return 1;
+    }
+    return 0;
+}
+
 const char *gb_closest(const char *word, const char *const *names, int n)
 {
     size_t lw = strlen(word), row[48];

@@ -197,6 +197,13 @@ double gb_solver_grid_bound(const gb_solver_spec *s, gb_model m);
  * (e.g. jps needs 8-nocut). */
 int gb_solver_unsupported(const gb_solver_spec *s, gb_model m, char *err, size_t errsz);
 
+/* The same check for a grid with terrain costs when weighted != 0
+ * (gb_terrain.h): the family must search weighted grids (JPS, JPS+ and
+ * the subgoal graphs are defined for uniform costs and refuse), without
+ * +smooth, under model 8-nocut or 4.  0, or nonzero and a message. */
+int gb_solver_unsupported_w(const gb_solver_spec *s, gb_model m, int weighted, char *err,
+                            size_t errsz);
+
 /* Registry listing for `gridbench list`: the i-th solver name pattern
  * and description; NULL past the end. */
 const char *gb_solver_list(int i, const char **desc);

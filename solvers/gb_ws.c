@@ -198,7 +198,7 @@ int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q)
         return -1;
     }
     const gb_family *f = gb_family_get(s->algo);
-    if (!(f->models >> ws->model & 1u)) {
+    if (!(f->models >> ws->model & 1u) || (ws->grid->cost && !f->fn_w)) {
         errno = EINVAL;
         return -1;
     }
@@ -272,7 +272,7 @@ int gb_solve(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q,
     char err[128];
     if ((unsigned)q >= GB_Q_COUNT || (unsigned)s->heur >= GB_H_COUNT
         || (unsigned)s->algo >= GB_ALGO_COUNT
-        || gb_solver_unsupported(s, ws->model, err, sizeof err)) {
+        || gb_solver_unsupported_w(s, ws->model, ws->grid->cost != NULL, err, sizeof err)) {
         errno = EINVAL;
         return -1;
     }
@@ -281,7 +281,7 @@ int gb_solve(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q,
     next_gen(ws);
     ws->last_dirs = f->dirs;
     const int qi = f->fn_queues > 1 ? (int)q : 0, hi = f->fn_heurs > 1 ? (int)s->heur : 0;
-    f->fn[qi * f->fn_heurs + hi](ws, s, start, goal, out);
+    (ws->grid->cost ? f->fn_w : f->fn)[qi * f->fn_heurs + hi](ws, s, start, goal, out);
     /* the +smooth modifier: inside the timed call, on every family's path */
     if (s->smooth && out->status == GB_FOUND && out->path_len > 0)
         out->path_len = gb_los_smooth(ws->grid, out->path, out->path_len, s->aa_gppc,

@@ -352,7 +352,10 @@ int gb_hv_eval(gb_hv *v, const gb_hv_spec *s, gb_hv_result *r, gb_diag *d)
 
     const gb_grid *g = v->g;
     const double E = v->ecc > 1.0 ? v->ecc : 1.0;
-    const double tol = 16.0 * DBL_EPSILON * (s->weight > 1.0 ? s->weight : 1.0) * E * E;
+    /* terrain: a distance D is a sum of at most D / cmin steps */
+    const double cmin = g->cost ? 4.0 * (double)g->qmin / (double)g->cscale : 1.0;
+    const double tol = 16.0 * DBL_EPSILON * (s->weight > 1.0 ? s->weight : 1.0) * E * E
+                       * (cmin < 1.0 ? 1.0 / cmin : 1.0);
     r->goal = v->goal;
     r->goal_x = gb_grid_x(g, v->goal);
     r->goal_y = gb_grid_y(g, v->goal);
@@ -416,7 +419,9 @@ int gb_hv_eval(gb_hv *v, const gb_hv_spec *s, gb_hv_result *r, gb_diag *d)
             for (unsigned mv = v->moves[id]; mv; mv &= mv - 1) {
                 const int k = __builtin_ctz(mv);
                 const int32_t nb = id + g->off[k];
-                const double viol = wh - (gb_dir_cost[k] + v->wh[nb]);
+                const double c = g->cost ? (double)gb_grid_units(g, id, k) * gb_dir_cost[k]
+                                           / (double)g->cscale : gb_dir_cost[k];
+                const double viol = wh - (c + v->wh[nb]);
                 r->edges++;
                 if (viol <= tol) continue;
                 if (r->inconsistent == 0 || viol > r->max_violation) {

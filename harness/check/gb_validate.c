@@ -7,7 +7,9 @@
  *     passable;
  *   - a diagonal step (dx != 0 and dy != 0) is illegal on model 4; on
  *     8-nocut both orthogonal cells (x+dx,y) and (x,y+dy) must be
- *     passable, on 8-cut1 at least one, on 8-cutall neither.
+ *     passable, on 8-cut1 at least one, on 8-cutall neither;
+ *   - with terrain costs, only models 8-nocut and 4 are defined (a
+ *     diagonal's cost needs its two corners' costs).
  */
 #include "gb_validate.h"
 
@@ -20,6 +22,11 @@
 double gb_check_cost(int64_t straight, int64_t diag)
 {
     return (double)straight + (double)diag * GB_SQRT2;
+}
+
+double gb_check_cost_scaled(int64_t straight, int64_t diag, int32_t scale)
+{
+    return gb_check_cost(straight, diag) / (double)scale;
 }
 
 int gb_check_cmp(const gb_check *a, const gb_check *b)
@@ -64,6 +71,10 @@ int gb_validate_path(const gb_grid *g, gb_model m, gb_xy start, gb_xy goal,
     if (!free_xy(g, path[0].x, path[0].y))
         return fail(out, 0, "expected a passable start cell, found (%d,%d) blocked",
                     path[0].x, path[0].y);
+    const uint16_t *q = g->cost;
+    if (q && m != GB_MODEL_8_NOCUT && m != GB_MODEL_4)
+        return fail(out, -1, "expected model 8-nocut or 4 under terrain costs, found %s",
+                    gb_model_name(m));
     int64_t straight = 0, diag = 0;
     for (size_t i = 0; i + 1 < n; i++) {
         int32_t x = path[i].x, y = path[i].y;
@@ -85,14 +96,16 @@ int gb_validate_path(const gb_grid *g, gb_model m, gb_xy start, gb_xy goal,
             if (why)
                 return fail(out, (int64_t)i, "step %zu: expected a legal move under model %s, found %s (%d,%d) -> (%d,%d)",
                             i, gb_model_name(m), why, x, y, x + dx, y + dy);
-            diag++;
+            diag += q ? (int64_t)q[gb_grid_id(g, x, y)] + q[gb_grid_id(g, x + dx, y + dy)]
+                        + q[gb_grid_id(g, x + dx, y)] + q[gb_grid_id(g, x, y + dy)] : 1;
         } else {
-            straight++;
+            straight += q ? 2 * ((int64_t)q[gb_grid_id(g, x, y)] + q[gb_grid_id(g, x + dx, y + dy)]) : 1;
         }
     }
     out->straight = straight;
     out->diag = diag;
-    out->cost = gb_check_cost(straight, diag);
+    out->scale = q ? g->cscale : 1;
+    out->cost = q ? gb_check_cost_scaled(straight, diag, out->scale) : gb_check_cost(straight, diag);
     /* A sum of k terms in double carries at most about k * eps relative
      * error; JPS multiplies steps by sqrt 2, which adds one rounding. */
     out->tol = ((double)n + 2.0) * DBL_EPSILON * (out->cost > 1.0 ? out->cost : 1.0);

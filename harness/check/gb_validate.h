@@ -8,6 +8,13 @@
  * diagonal steps (cost = straight + diag * sqrt 2).  Because sqrt 2 is
  * irrational, two paths have the same cost iff they have the same
  * (straight, diag) counts, so optimality can be checked exactly.
+ *
+ * On a grid with terrain costs (gb_grid.h cost[], gb_terrain.h) the
+ * counts are units of 1/scale instead: a straight step adds 2 (q + q') of
+ * its two cells to straight, a diagonal one the sum of its four cells' q
+ * to diag, recomputed here from cost[] (not from the solvers' code), and
+ * cost = (straight + diag sqrt 2) / scale; the same argument makes equal
+ * (straight, diag) equal costs.
  */
 #ifndef GB_VALIDATE_H
 #define GB_VALIDATE_H
@@ -23,9 +30,10 @@ typedef struct gb_xy {
 
 typedef struct gb_check {
     int ok;              /* 1 when every check passed */
-    int64_t straight;    /* number of straight steps */
-    int64_t diag;        /* number of diagonal steps */
-    double cost;         /* straight + diag * sqrt 2 */
+    int64_t straight;    /* number of straight steps (terrain: their units) */
+    int64_t diag;        /* number of diagonal steps (terrain: their units) */
+    int32_t scale;       /* units per unit of cost: 1, or the grid's cscale */
+    double cost;         /* (straight + diag * sqrt 2) / scale */
     double tol;          /* tolerance used for the reported cost */
     int64_t bad_step;    /* index of the first bad step (path[i] -> path[i+1]), or -1 */
     char msg[256];       /* what failed, "" when ok */
@@ -40,6 +48,8 @@ int gb_validate_path(const gb_grid *g, gb_model m, gb_xy start, gb_xy goal,
 
 /* Exact cost of a (straight, diag) pair. */
 double gb_check_cost(int64_t straight, int64_t diag);
+/* The same in units of 1/scale (terrain costs): gb_check_cost / scale. */
+double gb_check_cost_scaled(int64_t straight, int64_t diag, int32_t scale);
 
 /* Compare two recomputed path costs: -1, 0, 1 as a < b, a == b, a > b.
  * Equality is exact (same step counts); otherwise the doubles differ by far

@@ -21,17 +21,19 @@
 #include "gb_alloc.h"
 #include "gb_cmd.h"
 #include "gb_gen.h"
+#include "gb_tfile.h"
 
 #define CMD "gridbench gen"
 
-enum { OPT_DYNAMIC = 256 };
+enum { OPT_DYNAMIC = 256, OPT_TERRAIN };
 
 static const gb_opt gen_opts[] = {
     { 'f', 'f', "family", "NAME", "random (cells blocked at random), maze (corridors between 1-thick "
-      "walls), rooms (rooms with doors)" },
+      "walls), rooms (rooms with doors), terrain (patches of G S W T over ground, and random "
+      "obstacles; docs/terrain.md)" },
     { 's', 's', "size", "WxH", "map size, or N for NxN (default 512x512)" },
-    { 'p', 'p', "percent", "P", "random: percentage of blocked cells, 0 <= P < 100, at most 6 "
-      "decimals (default 20)" },
+    { 'p', 'p', "percent", "P", "random, terrain: percentage of blocked cells, 0 <= P < 100, at "
+      "most 6 decimals (default 20)" },
     { 'c', 'c', "corridor", "C", "maze: corridor width, walls every C+1 cells (default 4)" },
     { 'r', 'r', "room", "R", "rooms: walls every R cells, rooms (R-1)x(R-1) inside (default 16)" },
     { 'S', 'S', "seed", "S", "unsigned 64-bit seed (default 0)" },
@@ -39,6 +41,9 @@ static const gb_opt gen_opts[] = {
     { 'Q', 'Q', "max-queries", "N", "keep at most N queries: whole buckets, evenly spaced over the "
       "lengths (default 0 = no limit)" },
     { 'm', 'm', "model", "M", "movement model of the lengths: 8-nocut (default), 8-cut1, 8-cutall, 4" },
+    { OPT_TERRAIN, 0, "terrain-costs", "COSTS", "terrain cost model of the lengths, inline or a "
+      "costs file (docs/terrain.md); default " GB_GEN_TERRAIN_COSTS " for --family terrain, "
+      "uniform otherwise.  The scenario records it in SCEN.terrain, a costs file beside it" },
     { 'M', 'M', "map", "FILE", "no map generated: the scenario is drawn on FILE and written as "
       "DIR/<stem>-<seed>.scen (many-to-one: DIR/<stem>-m2o-<G>x<K>-<seed>.scen), its map column the "
       "absolute path of FILE" },
@@ -54,7 +59,7 @@ static const gb_opt gen_opts[] = {
 };
 
 const gb_cmd_doc gb_doc_gen = {
-    "gen", "--family random|maze|rooms [OPTIONS] --out DIR\n--map FILE [OPTIONS] --out DIR\n"
+    "gen", "--family random|maze|rooms|terrain [OPTIONS] --out DIR\n--map FILE [OPTIONS] --out DIR\n"
     "--dynamic --map FILE [OPTIONS] --out FILE",
     "generate Moving AI-format maps and scenarios (random, maze, rooms)",
     "Generate a map of one of the synthetic Moving AI families and a scenario for it: "
@@ -201,15 +206,46 @@ static int report(const gb_diag *d)
     return d->code;
 }
 
+/* Record the terrain model t of the scenario scen_path in the costs file
+ * scen_path.terrain (gb_tfile.h), which Moving AI readers never open; a
+ * uniform scenario gets none.  0, or the code after reporting. */
+static int write_terrain(const char *scen_path, const gb_terrain *t)
+{
+    if (!t->on) return 0;
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s.terrain", scen_path);
+    gb_diag d;
+    gb_diag_clear(&d);
+    FILE *f = gb_tmp_open(path, tmp, sizeof tmp, &d);
+    if (!f) return report(&d);
+    const char *base = strrchr(scen_path, '/');
+    fprintf(f, "# terrain cost model of %s (gridbench, docs/terrain.md)\n# %s\n",
+            base ? base + 1 : scen_path, t->name);
+    const char *p = strchr(t->name, ':') + 1;
+    while (*p) {   /* "L=V;L=V..." -> one "L V" a line */
+        size_t n = strcspn(p, ";");
+        fprintf(f, "%c %.*s\n", p[0], (int)n - 2, p + 2);
+        p += n + (p[n] == ';');
+    }
+    int rc = gb_tmp_commit(f, tmp, path, &d);
+    return rc ? report(&d) : 0;
+}
+
 /* --map FILE: the scenario (buckets or many-to-one) of a given map, into
  * DIR/<stem>[-m2o-<G>x<K>]-<seed>.scen, map column realpath(FILE). */
-static int gen_on_map(const gb_gen_opts *o, const char *map_file, const char *out)
+static int gen_on_map(const gb_gen_opts *o, const gb_terrain *t, const char *map_file,
+                      const char *out)
 {
     gb_diag d;
     gb_diag_clear(&d);
     gb_map m;
     int rc = gb_map_load(map_file, &m, &d);
     if (rc) return report(&d);
+    if (gb_terrain_apply(t, m.terrain, &m.grid) != 0) {
+        gb_map_free(&m);
+        fprintf(stderr, CMD ": expected memory for the terrain costs, found none\n");
+        return EX_OSERR;
+    }
     char *abs = realpath(map_file, NULL);
     const char *field = abs ? abs : map_file;
     if (strpbrk(field, " \t\r\n")) {
@@ -243,9 +279,11 @@ static int gen_on_map(const gb_gen_opts *o, const char *map_file, const char *ou
     }
     if (rc == 0) rc = make_dirs(out);
     if (rc == 0 && (rc = gb_scen_write(scen_path, &s, &d)) != 0) report(&d);
+    if (rc == 0) rc = write_terrain(scen_path, t);
     if (rc == 0)
-        fprintf(stderr, CMD ": wrote %s (%zu queries on %s, %s, model %s)\n", scen_path, s.n,
-                field, o->per_goal ? "many-to-one" : "buckets", gb_model_name(o->model));
+        fprintf(stderr, CMD ": wrote %s (%zu queries on %s, %s, model %s%s%s)\n", scen_path, s.n,
+                field, o->per_goal ? "many-to-one" : "buckets", gb_model_name(o->model),
+                t->on ? "+" : "", t->name);
     gb_scen_free(&s);
     free(abs);
     gb_map_free(&m);
@@ -261,7 +299,9 @@ int gb_cmd_gen(int argc, char **argv)
     gb_gen_opts o;
     gb_gen_defaults(&o);
     const char *out = NULL, *map_file = NULL, *arg;
-    int have_family = 0, have_goals = 0;
+    int have_family = 0, have_goals = 0, have_terrain = 0;
+    gb_terrain terrain;
+    memset(&terrain, 0, sizeof terrain);
     /* Which family-specific option was given, to refuse it for another
      * family: [0] percent, [1] corridor, [2] room. */
     int given[3] = { 0, 0, 0 };
@@ -273,7 +313,7 @@ int gb_cmd_gen(int argc, char **argv)
         case 'f': {
             int f = gb_gen_family_from_name(arg);
             if (f < 0) {
-                fprintf(stderr, CMD ": --family: expected random, maze or rooms, found '%s'\n", arg);
+                fprintf(stderr, CMD ": --family: expected random, maze, rooms or terrain, found '%s'\n", arg);
                 rc = EX_USAGE;
                 break;
             }
@@ -289,6 +329,16 @@ int gb_cmd_gen(int argc, char **argv)
         case 'n': rc = parse_int("--per-bucket", arg, 1000000, &o.per_bucket); break;
         case 'Q': rc = parse_int("--max-queries", arg, 100000000, &o.max_queries); break;
         case 'm': rc = gb_cli_model(CMD, arg, &o.model); break;
+        case OPT_TERRAIN: {
+            gb_diag td;
+            gb_diag_clear(&td);
+            if ((rc = gb_tfile_arg(arg, &terrain, &td)) != 0) {
+                fprintf(stderr, CMD ": ");
+                gb_diag_print(&td, stderr);
+            }
+            have_terrain = 1;
+            break;
+        }
         case 'o': out = arg; break;
         case 'M': map_file = arg; break;
         case 'G': rc = parse_int("--goals", arg, GB_GEN_MAX_GOALS, &o.goals); have_goals = 1; break;
@@ -326,10 +376,15 @@ int gb_cmd_gen(int argc, char **argv)
                     "--room (the map is given), found one\n");
             return EX_USAGE;
         }
-        return gen_on_map(&o, map_file, out);
+        if (terrain.on && o.model != GB_MODEL_8_NOCUT && o.model != GB_MODEL_4) {
+            fprintf(stderr, CMD ": --terrain-costs: expected model 8-nocut or 4, found %s\n",
+                    gb_model_name(o.model));
+            return EX_USAGE;
+        }
+        return gen_on_map(&o, &terrain, map_file, out);
     }
     if (!have_family) {
-        fprintf(stderr, CMD ": expected --family random|maze|rooms, found none "
+        fprintf(stderr, CMD ": expected --family random|maze|rooms|terrain, found none "
                 "(see `gridbench gen --help`)\n");
         return EX_USAGE;
     }
@@ -340,12 +395,21 @@ int gb_cmd_gen(int argc, char **argv)
     static const char *const opt_name[3] = { "--percent", "--corridor", "--room" };
     static const int opt_family[3] = { GB_GEN_RANDOM, GB_GEN_MAZE, GB_GEN_ROOMS };
     for (int i = 0; i < 3; i++) {
-        if (given[i] && o.family != opt_family[i]) {
+        if (given[i] && o.family != opt_family[i] && !(i == 0 && o.family == GB_GEN_TERRAIN)) {
             fprintf(stderr, CMD ": %s: expected with --family %s, found --family %s\n",
                     opt_name[i], gb_gen_family_name(opt_family[i]),
                     gb_gen_family_name(o.family));
             return EX_USAGE;
         }
+    }
+    if (o.family == GB_GEN_TERRAIN && !have_terrain) {
+        char err[256];
+        gb_terrain_parse(GB_GEN_TERRAIN_COSTS, &terrain, err, sizeof err);
+    }
+    if (terrain.on && o.model != GB_MODEL_8_NOCUT && o.model != GB_MODEL_4) {
+        fprintf(stderr, CMD ": --terrain-costs: expected model 8-nocut or 4, found %s\n",
+                gb_model_name(o.model));
+        return EX_USAGE;
     }
     gb_diag d;
     gb_diag_clear(&d);
@@ -376,6 +440,11 @@ int gb_cmd_gen(int argc, char **argv)
     rc = gb_gen_map(&o, &m, &d);
     if (rc) return report(&d);
     m.path = gb_strdup(map_path);      /* names the map in gb_gen_scen's errors */
+    if (gb_terrain_apply(&terrain, m.terrain, &m.grid) != 0) {
+        gb_map_free(&m);
+        fprintf(stderr, CMD ": expected memory for the terrain costs, found none\n");
+        return EX_OSERR;
+    }
     gb_scen s;
     rc = o.per_goal ? gb_gen_scen_m2o(&o, &m, map_field, &s, &d)
                     : gb_gen_scen(&o, &m, map_field, &s, &d);
@@ -388,10 +457,11 @@ int gb_cmd_gen(int argc, char **argv)
         rc = gb_map_write(map_path, &m, &d);
         if (rc == 0) rc = gb_scen_write(scen_path, &s, &d);
         if (rc) report(&d);
+        else rc = write_terrain(scen_path, &terrain);
     }
     if (rc == 0) {
         char param[64];
-        if (o.family == GB_GEN_RANDOM) {
+        if (o.family == GB_GEN_RANDOM || o.family == GB_GEN_TERRAIN) {
             /* The percentage as the name prints it: between the first and
              * the last '-' of "random<S>-<P>-<seed>". */
             const char *p1 = strchr(name, '-') + 1, *p2 = strrchr(name, '-');
@@ -409,9 +479,10 @@ int gb_cmd_gen(int argc, char **argv)
                     scen_path, s.n, o.goals, o.per_goal, gb_model_name(o.model));
         else
             fprintf(stderr, CMD ": wrote %s (%zu queries, %zu buckets from %ld to %ld, "
-                    "%d per bucket, model %s)\n",
+                    "%d per bucket, model %s%s%s)\n",
                     scen_path, s.n, s.n / (size_t)o.per_bucket, (long)s.q[0].bucket,
-                    (long)s.q[s.n - 1].bucket, o.per_bucket, gb_model_name(o.model));
+                    (long)s.q[s.n - 1].bucket, o.per_bucket, gb_model_name(o.model),
+                    terrain.on ? "+" : "", terrain.name);
     }
     gb_scen_free(&s);
     gb_map_free(&m);

@@ -53,6 +53,7 @@
 #include "gb_heurval.h"
 #include "gb_map.h"
 #include "gb_scen.h"
+#include "gb_tfile.h"
 
 
 #define CMD "gridbench heuristics"
@@ -64,7 +65,7 @@ static const char csv_header[] =
     "inconsistent_edges,max_violation,viol_x1,viol_y1,viol_x2,viol_y2,"
     "mean_ratio,ratio_cells";
 
-enum { OPT_HIST = 256, OPT_REQ_ADM, OPT_REQ_CONS, OPT_VERDICTS };
+enum { OPT_HIST = 256, OPT_REQ_ADM, OPT_REQ_CONS, OPT_VERDICTS, OPT_TERRAIN };
 
 static const gb_opt heur_opts[] = {
     { 'H', 'H', "heuristic", "SPEC", "NAME[:k=K][:w=W]; NAME one of zero, manhattan, octile, "
@@ -72,6 +73,10 @@ static const gb_opt heur_opts[] = {
       "(default 1).  Repeatable and comma-separated; 'all' = every built-in plus diff:k=8 (the "
       "default)" },
     { 'm', 'm', "model", "NAME", "movement model (default 8-nocut)" },
+    { OPT_TERRAIN, 0, "terrain-costs", "COSTS", "terrain cost model, inline ('S=3,W=5,T=inf') or "
+      "a costs file (docs/terrain.md); h* and the moves' costs follow it, and every built-in "
+      "heuristic is checked twice: unscaled (weight W) and scaled by the cheapest terrain cost "
+      "(weight W x cmin), the form the searches use" },
     { 'g', 'g', "goals", "N", "goals sampled from the passable cells (default 8); with --scen: at "
       "most N distinct scenario goals (default all of them)" },
     { 'S', 'S', "scen", "FILE", "take the goals from FILE (distinct, in file order; blocked goals "
@@ -242,17 +247,27 @@ static int agg_add(agg *a, const gb_hv_result *r)
     return 0;
 }
 
-static void write_row(FILE *f, const char *map, gb_model m, const gb_hv_spec *s,
+static void write_row(FILE *f, const char *map, const char *m, const gb_hv_spec *s,
                       const gb_hv_result *r)
 {
     fprintf(f, "%s,%s,%s,%g,%d,%d,%d,%.10g,%.3g,%lld,%.10g,%.10g,%d,%d,%lld,%lld,%.10g,%d,%d,%d,%d,%.10g,%lld",
-            map, gb_model_name(m), s->name, s->weight, (int)r->goal_x, (int)r->goal_y,
+            map, m, s->name, s->weight, (int)r->goal_x, (int)r->goal_y,
             (int)r->reachable, r->ecc, r->tol, (long long)r->inadmissible, r->max_over,
             r->max_over_ratio, (int)r->over_x, (int)r->over_y, (long long)r->edges,
             (long long)r->inconsistent, r->max_violation, (int)r->viol_x1, (int)r->viol_y1,
             (int)r->viol_x2, (int)r->viol_y2, r->mean_ratio, (long long)r->ratio_cells);
     for (int b = 0; b <= GB_HV_NBINS; b++) fprintf(f, ",%lld", (long long)r->bins[b]);
     fputc('\n', f);
+}
+
+/* The registry's claim for s; under terrain costs of cheapest cost cmin
+ * a built-in h is claimed for w h = (w / cmin) (cmin h), cmin h being
+ * admissible and consistent wherever h is on uniform costs. */
+static int claim(const gb_hv_spec *s, gb_model m, double cmin, int *adm, int *cons)
+{
+    gb_hv_spec u = *s;
+    if (u.kind == GB_HV_BUILTIN) u.weight /= cmin;
+    return gb_hv_claim(&u, m, adm, cons);
 }
 
 static const char *verdict_name(int adm, int cons)
@@ -267,6 +282,9 @@ int gb_cmd_heuristics(int argc, char **argv)
     static gb_hv_spec specs[MAX_SPECS];
     int nspecs = 0;
     gb_model model = GB_MODEL_8_NOCUT;
+    gb_terrain terrain;
+    memset(&terrain, 0, sizeof terrain);
+    char mcol[160];
     long long ngoals_opt = -1;
     unsigned long long seed = 1, v;
     const char *scen_path = NULL, *out_path = NULL, *hist_path = NULL, *verd_path = NULL, *arg;
@@ -278,6 +296,15 @@ int gb_cmd_heuristics(int argc, char **argv)
         switch (c) {
         case 'H': rc = add_spec_list(specs, &nspecs, arg); break;
         case 'm': rc = gb_cli_model(CMD, arg, &model); break;
+        case OPT_TERRAIN: {
+            gb_diag td;
+            gb_diag_clear(&td);
+            if ((rc = gb_tfile_arg(arg, &terrain, &td)) != 0) {
+                fprintf(stderr, CMD ": ");
+                gb_diag_print(&td, stderr);
+            }
+            break;
+        }
         case 'g':
             if ((rc = parse_u64("--goals", arg, &v)) != 0) break;
             if (v < 1 || v > (unsigned long long)INT32_MAX) {
@@ -349,7 +376,22 @@ int gb_cmd_heuristics(int argc, char **argv)
         }
     }
     if ((rc = gb_map_load(map_path, &map, &d)) != 0) goto diag_fail;
+    if (gb_terrain_apply(&terrain, map.terrain, &map.grid) != 0) goto nomem;
     const gb_grid *g = &map.grid;
+    snprintf(mcol, sizeof mcol, "%s%s%s", gb_model_name(model), terrain.on ? "+" : "", terrain.name);
+    /* terrain: the cheapest cost of the map; each built-in also scaled by it */
+    const double cmin = g->cost ? 4.0 * (double)g->qmin / (double)g->cscale : 1.0;
+    if (terrain.on && model != GB_MODEL_8_NOCUT && model != GB_MODEL_4) {
+        rc = gb_diag_set(&d, EX_USAGE, "", 0, 0, "--terrain-costs: expected model 8-nocut or 4, "
+                         "found %s", gb_model_name(model));
+        goto diag_fail;
+    }
+    for (int i = 0, n0 = nspecs; g->cost && cmin != 1.0 && i < n0; i++)
+        if (specs[i].kind == GB_HV_BUILTIN) {
+            gb_hv_spec sc = specs[i];
+            sc.weight *= cmin;
+            if ((rc = add_spec(specs, &nspecs, &sc)) != 0) goto done;
+        }
     if (g->npassable == 0) {
         rc = gb_diag_set(&d, EX_DATAERR, map_path, 0, 0, "expected at least one passable cell, found none");
         goto diag_fail;
@@ -422,7 +464,7 @@ int gb_cmd_heuristics(int argc, char **argv)
         for (int i = 0; i < nspecs; i++) {
             gb_hv_result r;
             if ((rc = gb_hv_eval(hv, &specs[i], &r, &d)) != 0) goto diag_fail;
-            if (out) write_row(out, mname, model, &specs[i], &r);
+            if (out) write_row(out, mname, mcol, &specs[i], &r);
             if (r.reachable < rmin) rmin = r.reachable;
             if (r.reachable > rmax) rmax = r.reachable;
             if (r.tol > tolmax) tolmax = r.tol;
@@ -469,7 +511,7 @@ int gb_cmd_heuristics(int argc, char **argv)
     /* ---- verdicts ---- */
     FILE *vf = csv_stdout ? stderr : stdout;
     fprintf(vf, "%s, model %s, %ld goals (%s), reachable cells per goal %ld..%ld, tol <= %.2g\n",
-            mname, gb_model_name(model), (long)ngoals,
+            mname, mcol, (long)ngoals,
             scen_path ? "from the scenario" : "sampled", (long)rmin, (long)rmax, tolmax);
     if (scen_path && skipped)
         fprintf(vf, "(%ld scenario queries skipped: goal on a blocked cell)\n", (long)skipped);
@@ -492,8 +534,8 @@ int gb_cmd_heuristics(int argc, char **argv)
         fail_cons |= !cons;
         int cadm, ccons;
         char reg[64], lmk[96] = "";
-        if (!gb_hv_claim(&specs[i], model, &cadm, &ccons)) {
-            snprintf(reg, sizeof reg, "no claim%s", specs[i].weight > 1.0 ? " (w > 1)" : "");
+        if (!claim(&specs[i], model, cmin, &cadm, &ccons)) {
+            snprintf(reg, sizeof reg, "no claim%s", specs[i].weight > cmin ? (g->cost ? " (w > cmin)" : " (w > 1)") : "");
         } else if ((cadm && !adm) || (ccons && !cons)) {
             snprintf(reg, sizeof reg, "WRONG: claims %s", verdict_name(cadm && !adm, ccons && !cons));
             wrong = 1;
@@ -515,7 +557,7 @@ int gb_cmd_heuristics(int argc, char **argv)
                 a->ratio_cells ? a->ratio_sum / (double)a->ratio_cells : 0.0, reg, lmk);
         if (vcsv) {
             gb_csv_write_str(vcsv, mname);
-            fprintf(vcsv, ",%s,", gb_model_name(model));
+            fprintf(vcsv, ",%s,", mcol);
             gb_csv_write_str(vcsv, specs[i].name);
             fprintf(vcsv, ",%g,%ld,%s,%lld,%.10g,%lld,%.10g,%.10g,", specs[i].weight, (long)ngoals,
                     verdict_name(adm, cons), (long long)a->inadmissible, a->max_over,
@@ -548,15 +590,15 @@ int gb_cmd_heuristics(int argc, char **argv)
     if (wrong) {
         for (int i = 0; i < nspecs; i++) {
             int cadm, ccons;
-            if (!gb_hv_claim(&specs[i], model, &cadm, &ccons)) continue;
+            if (!claim(&specs[i], model, cmin, &cadm, &ccons)) continue;
             if (cadm && aggs[i].inadmissible)
                 fprintf(stderr, CMD ": WARNING: the registry claims %s is admissible under %s, "
                         "but it overestimates at %lld cells: the registry (GB_HEUR_LIST) is wrong\n",
-                        specs[i].name, gb_model_name(model), (long long)aggs[i].inadmissible);
+                        specs[i].name, mcol, (long long)aggs[i].inadmissible);
             if (ccons && aggs[i].inconsistent)
                 fprintf(stderr, CMD ": WARNING: the registry claims %s is consistent under %s, "
                         "but %lld moves violate it: the registry (GB_HEUR_LIST) is wrong\n",
-                        specs[i].name, gb_model_name(model), (long long)aggs[i].inconsistent);
+                        specs[i].name, mcol, (long long)aggs[i].inconsistent);
         }
     }
     if (!out_path && !csv_stdout)
@@ -568,12 +610,12 @@ int gb_cmd_heuristics(int argc, char **argv)
         if (req_adm && a->inadmissible)
             fprintf(stderr, CMD ": --require-admissible failed: %s (w=%g) overestimates under %s at %lld "
                     "cells over %ld goals (largest %.6g at (%d, %d) for goal (%d, %d))\n", specs[i].name,
-                    specs[i].weight, gb_model_name(model), (long long)a->inadmissible, (long)a->goals_inadm,
+                    specs[i].weight, mcol, (long long)a->inadmissible, (long)a->goals_inadm,
                     a->max_over, (int)a->over_x, (int)a->over_y, (int)a->over_gx, (int)a->over_gy);
         if (req_cons && a->inconsistent)
             fprintf(stderr, CMD ": --require-consistent failed: %s (w=%g) is inconsistent under %s on %lld "
                     "moves over %ld goals (largest %.6g on (%d, %d) -> (%d, %d) for goal (%d, %d))\n",
-                    specs[i].name, specs[i].weight, gb_model_name(model), (long long)a->inconsistent,
+                    specs[i].name, specs[i].weight, mcol, (long long)a->inconsistent,
                     (long)a->goals_incons, a->max_violation, (int)a->v_x1, (int)a->v_y1, (int)a->v_x2,
                     (int)a->v_y2, (int)a->v_gx, (int)a->v_gy);
     }

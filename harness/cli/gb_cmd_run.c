@@ -25,6 +25,7 @@
 #include "gb_ocache.h"
 #include "gb_plan.h"
 #include "gb_run.h"
+#include "gb_tfile.h"
 #include "gb_user.h"
 
 _Static_assert(GB_ROW_NSTATUS <= 32, "--retry keeps its statuses in an unsigned mask");
@@ -38,6 +39,9 @@ static const gb_opt run_opts[] = {
       "dijkstra); see `gridbench list`" },
     { 'q', 'q', "queue", "NAME", "priority queue (repeatable, comma-separated, 'all'; default bheap)" },
     { 'm', 'm', "model", "NAME", "movement model (default 8-nocut)" },
+    { 't' + 256, 0, "terrain-costs", "COSTS", "terrain cost model: 'S=3,W=5,T=inf' (letters . G S T "
+      "W, costs in (0, 255] or inf) or a costs file; default uniform (docs/terrain.md); the model "
+      "column then reads MODEL+terrain:...; no oracle cache" },
     { 'o', 'o', "out", "FILE", "CSV file, written at the end (temp file + rename); while the run "
       "works, the queries done so far are kept in the journal FILE.partial (default: standard "
       "output)" },
@@ -216,6 +220,9 @@ static void print_summary(const gb_run_opts *o, gb_run_totals *tot)
     if (o->oracle_cache)
         fprintf(stderr, "gridbench run: oracle cache %s: %llu optima found there\n", o->oracle_cache,
                 (unsigned long long)tot->oracle_hits);
+    if (o->terrain.on)   /* the uniform default says nothing, as before */
+        fprintf(stderr, "gridbench run: model %s+%s (no oracle cache under terrain costs)\n",
+                gb_model_name(o->model), o->terrain.name);
 }
 
 /* The next free pair, zeroed; NULL (after saying why) when the table is full. */
@@ -249,7 +256,7 @@ static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq
             fprintf(stderr, "gridbench run: %s\n", err);
             return EX_USAGE;
         }
-        if (gb_solver_unsupported(&sp, o->model, err, sizeof err)) {
+        if (gb_solver_unsupported_w(&sp, o->model, o->terrain.on, err, sizeof err)) {
             fprintf(stderr, "gridbench run: %s\n", err);
             return EX_USAGE;
         }
@@ -330,6 +337,17 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
         }
         case 'o': o.out = optarg; break;
         case 'M' + 256: o.map_override = optarg; break;
+        case 't' + 256: {
+            gb_diag td;
+            gb_diag_clear(&td);
+            int e = gb_tfile_arg(optarg, &o.terrain, &td);
+            if (e) {
+                fprintf(stderr, "gridbench run: ");
+                gb_diag_print(&td, stderr);
+                return e;
+            }
+            break;
+        }
         case 'r':
             if (parse_count("--reps", optarg, &v)) return EX_USAGE;
             if (v < 1 || v > 1000) {
@@ -534,9 +552,9 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
         for (int i = 0; (name = gb_solver_all(i)) != NULL; i++) {
             gb_solver_spec sp;
             gb_solver_parse(name, &sp, err, sizeof err);
-            if (gb_solver_unsupported(&sp, o.model, err, sizeof err)) {   /* jps off 8-nocut */
-                fprintf(stderr, "gridbench run: note: --solver all leaves out %s under model %s (%s)\n",
-                        name, gb_model_name(o.model), err);
+            if (gb_solver_unsupported_w(&sp, o.model, o.terrain.on, err, sizeof err)) {   /* jps off 8-nocut */
+                fprintf(stderr, "gridbench run: note: --solver all leaves out %s under model %s%s%s (%s)\n",
+                        name, gb_model_name(o.model), o.terrain.on ? "+" : "", o.terrain.name, err);
                 continue;
             }
             if (ns < 64) solvers[ns++] = (char *)name;
@@ -618,7 +636,39 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
         fprintf(stderr, "gridbench run: expected --oracle-cache DIR or --no-oracle-cache, found both\n");
         return EX_USAGE;
     }
+    if (o.terrain.on && o.model != GB_MODEL_8_NOCUT && o.model != GB_MODEL_4) {
+        fprintf(stderr, "gridbench run: --terrain-costs: expected model 8-nocut or 4, found %s\n",
+                gb_model_name(o.model));
+        return EX_USAGE;
+    }
+    if (o.terrain.on)
+        for (int i = 0; i < o.npairs; i++)
+            if (o.pairs[i].user || o.pairs[i].ext_cmd) {
+                fprintf(stderr, "gridbench run: --terrain-costs: expected built-in solvers only, found "
+                        "%s (plugin and external solvers are not told the terrain costs)\n",
+                        o.pairs[i].spec.name);
+                return EX_USAGE;
+            }
+    /* a scenario made under a terrain model records it in SCEN.terrain
+     * (docs/terrain.md): say so when this run uses another one */
+    for (int i = optind; i < argc; i++) {
+        char tp[4200];
+        snprintf(tp, sizeof tp, "%s.terrain", argv[i]);
+        if (access(tp, F_OK) != 0) continue;
+        gb_terrain st;
+        gb_diag td;
+        gb_diag_clear(&td);
+        if (gb_tfile_load(tp, &st, &td) != 0) {
+            fprintf(stderr, "gridbench run: warning: ");
+            gb_diag_print(&td, stderr);
+        } else if (strcmp(st.name, o.terrain.name) != 0) {
+            fprintf(stderr, "gridbench run: warning: %s was made under %s (%s), this run uses %s: its "
+                    "printed lengths are not this run's optima (--terrain-costs %s runs it under its "
+                    "own)\n", argv[i], st.name, tp, o.terrain.on ? o.terrain.name : "uniform costs", tp);
+        }
+    }
     static char default_cache[1024];
+    if (o.terrain.on) no_cache = 1, cache_dir = NULL;   /* the cache keys uniform optima */
     if (cache_dir) o.oracle_cache = cache_dir;
     else if (!no_cache && gb_ocache_default_dir(default_cache, sizeof default_cache) == 0)
         o.oracle_cache = default_cache;

@@ -85,9 +85,9 @@ static uint64_t rng_below(rng *r, uint64_t n)
 
 /* ---- options --------------------------------------------------------- */
 
-static const char *const family_names[GB_GEN_COUNT] = { "random", "maze", "rooms" };
+static const char *const family_names[GB_GEN_COUNT] = { "random", "maze", "rooms", "terrain" };
 /* File-name prefixes, as the official sets spell them. */
-static const char *const family_prefix[GB_GEN_COUNT] = { "random", "maze", "room" };
+static const char *const family_prefix[GB_GEN_COUNT] = { "random", "maze", "room", "terrain" };
 
 void gb_gen_defaults(gb_gen_opts *o)
 {
@@ -120,8 +120,8 @@ int gb_gen_check(const gb_gen_opts *o, gb_diag *d)
 {
     if (o->family < 0 || o->family >= GB_GEN_COUNT)
         return gb_diag_set(d, EX_USAGE, "", 0, 0,
-                           "expected a family random, maze or rooms, found %d", o->family);
-    int32_t lo = o->family == GB_GEN_RANDOM ? 1 : 2;
+                           "expected a family random, maze, rooms or terrain, found %d", o->family);
+    int32_t lo = o->family == GB_GEN_RANDOM || o->family == GB_GEN_TERRAIN ? 1 : 2;
     if (o->width < lo || o->width > GB_GEN_MAX_SIDE || o->height < lo
         || o->height > GB_GEN_MAX_SIDE)
         return gb_diag_set(d, EX_USAGE, "", 0, 0,
@@ -135,6 +135,7 @@ int gb_gen_check(const gb_gen_opts *o, gb_diag *d)
                            (long long)o->height);
     switch (o->family) {
     case GB_GEN_RANDOM:
+    case GB_GEN_TERRAIN:
         if (!(o->percent >= 0 && o->percent < 100))
             return gb_diag_set(d, EX_USAGE, "", 0, 0,
                                "expected an obstacle percentage from 0 to less than 100, found %g",
@@ -189,7 +190,7 @@ int gb_gen_name(const gb_gen_opts *o, char *buf, size_t n)
         snprintf(size, sizeof size, "%ld", (long)o->width);
     else
         snprintf(size, sizeof size, "%ldx%ld", (long)o->width, (long)o->height);
-    if (f == GB_GEN_RANDOM)
+    if (f == GB_GEN_RANDOM || f == GB_GEN_TERRAIN)
         format_percent(param, sizeof param, o->percent);
     else
         snprintf(param, sizeof param, "%d", f == GB_GEN_MAZE ? o->corridor : o->room);
@@ -222,6 +223,35 @@ static void gen_random(gb_grid *g, const gb_gen_opts *o, rng *r, int32_t *idx)
         int32_t c = idx[i];
         g->pass[gb_grid_id(g, c % W, c / W)] = 0;
     }
+}
+
+/* The terrain family (see the top of gb_gen.h): letters into chars
+ * (W x H, row-major), then the random family's obstacles over them. */
+static void gen_terrain(gb_grid *g, const gb_gen_opts *o, rng *r, int32_t *idx, char *chars)
+{
+    static const char patch_letters[] = "GSWT";
+    const int32_t W = g->width, H = g->height;
+    const int64_t cells = (int64_t)W * H;
+    memset(chars, '.', (size_t)cells);
+    const int32_t side = W < H ? W : H, rmax = side / 16 > 2 ? side / 16 : 2;
+    const int64_t npatch = cells / (2 * (int64_t)rmax * rmax) > 1 ? cells / (2 * (int64_t)rmax * rmax) : 1;
+    for (int64_t p = 0; p < npatch; p++) {
+        const char ch = patch_letters[rng_below(r, 4)];
+        const int32_t cx = (int32_t)rng_below(r, (uint64_t)W), cy = (int32_t)rng_below(r, (uint64_t)H);
+        const int32_t rad = 1 + (int32_t)rng_below(r, (uint64_t)rmax);
+        for (int32_t y = cy - rad; y <= cy + rad; y++)
+            for (int32_t x = cx - rad; x <= cx + rad; x++)
+                if (x >= 0 && y >= 0 && x < W && y < H
+                    && (int64_t)(x - cx) * (x - cx) + (int64_t)(y - cy) * (y - cy) <= (int64_t)rad * rad)
+                    chars[(size_t)y * (size_t)W + (size_t)x] = ch;
+    }
+    gen_random(g, o, r, idx);   /* pass[] = 0 at the obstacles */
+    for (int32_t y = 0; y < H; y++)
+        for (int32_t x = 0; x < W; x++) {
+            char *c = &chars[(size_t)y * (size_t)W + (size_t)x];
+            if (!g->pass[gb_grid_id(g, x, y)]) *c = '@';
+            g->pass[gb_grid_id(g, x, y)] = *c == '.' || *c == 'G' || *c == 'S';
+        }
 }
 
 /* Lattice of pitch p over a W x H map (see the top of the file). */
@@ -360,7 +390,7 @@ int gb_gen_map(const gb_gen_opts *o, gb_map *out, gb_diag *d)
     out->terrain = gb_malloc(cells);
     /* Scratch: random needs W*H indices; maze 2 and rooms 3 ints per
      * lattice cell (at most W*H / 1 of them). */
-    size_t nwork = o->family == GB_GEN_RANDOM ? cells : 3 * cells;
+    size_t nwork = o->family == GB_GEN_RANDOM || o->family == GB_GEN_TERRAIN ? cells : 3 * cells;
     int32_t *work = gb_malloc(nwork * sizeof *work);
     if (!out->terrain || !work) {
         gb_free(work);
@@ -372,10 +402,11 @@ int gb_gen_map(const gb_gen_opts *o, gb_map *out, gb_diag *d)
     switch (o->family) {
     case GB_GEN_RANDOM: gen_random(g, o, &r, work); break;
     case GB_GEN_MAZE:   gen_maze(g, o, &r, work);   break;
+    case GB_GEN_TERRAIN: gen_terrain(g, o, &r, work, out->terrain); break;
     default:            gen_rooms(g, o, &r, work);  break;
     }
     gb_free(work);
-    for (int32_t y = 0; y < o->height; y++)
+    for (int32_t y = 0; o->family != GB_GEN_TERRAIN && y < o->height; y++)
         for (int32_t x = 0; x < o->width; x++)
             out->terrain[(size_t)y * (size_t)o->width + (size_t)x] =
                 g->pass[gb_grid_id(g, x, y)] ? '.' : '@';

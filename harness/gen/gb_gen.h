@@ -27,6 +27,15 @@
  *           otherwise with probability GB_GEN_ROOM_OPEN_PCT percent.  A
  *           segment with doors has max(1, R / 8) door cells at random
  *           positions along it (the official generator's R / 8 holes).
+ *   terrain weighted maps (docs/terrain.md): ground '.', then
+ *           max(1, W H / (2 R^2)) round patches, R = max(2, min(W, H) / 16)
+ *           (about half the map covered), each of one letter drawn from
+ *           G (read as a cheap road by the default costs), S (swamp),
+ *           W (water), T (trees), centre uniform, radius 1 + a uniform
+ *           draw below R, later patches over earlier
+ *           ones; then obstacles '@' exactly as the random family places
+ *           them (P percent).  pass[] follows Moving AI's letters (. G S);
+ *           a terrain cost model (gb_terrain_apply) decides the rest.
  *
  * Scenarios (gb_gen_scen): queries only use cells of the largest connected
  * component under the movement model.  Starts are drawn without
@@ -69,6 +78,7 @@ typedef enum gb_gen_family {
     GB_GEN_RANDOM = 0,
     GB_GEN_MAZE,
     GB_GEN_ROOMS,
+    GB_GEN_TERRAIN,
     GB_GEN_COUNT
 } gb_gen_family;
 
@@ -105,6 +115,11 @@ typedef struct gb_gen_opts {
     int per_goal;        /* many-to-one: starts per goal */
 } gb_gen_opts;
 
+/* The costs `gen --family terrain` makes its scenario under when none
+ * are given (G a road cheaper than ground, so that unscaled octile
+ * overestimates). */
+#define GB_GEN_TERRAIN_COSTS ".=1,G=0.5,S=3,W=5,T=inf"
+
 /* Bounds of the many-to-one mode. */
 #define GB_GEN_MAX_GOALS 100000
 #define GB_GEN_MAX_PER_GOAL 1000000
@@ -113,7 +128,7 @@ typedef struct gb_gen_opts {
  * corridor 4, room 16, seed 0, 10 per bucket, no query limit, 8-nocut. */
 void gb_gen_defaults(gb_gen_opts *o);
 
-/* "random", "maze", "rooms"; "?" out of range. */
+/* "random", "maze", "rooms", "terrain"; "?" out of range. */
 const char *gb_gen_family_name(int family);
 /* Inverse of gb_gen_family_name; -1 for an unknown name. */
 int gb_gen_family_from_name(const char *name);
@@ -128,6 +143,7 @@ int gb_gen_check(const gb_gen_opts *o, gb_diag *d);
  *     random<S>-<P>-<seed>   e.g. random512-20-0, random256-12.5-7
  *     maze<S>-<C>-<seed>     e.g. maze512-4-0
  *     room<S>-<R>-<seed>     e.g. room512-16-0
+ *     terrain<S>-<P>-<seed>  e.g. terrain256-10-0
  * where S is the width when width == height and "<W>x<H>" otherwise, and
  * P is the percentage without trailing zeros (at most 6 decimals).  The
  * text does not depend on the locale.  Returns 0, or -1 when buf is too
@@ -135,7 +151,8 @@ int gb_gen_check(const gb_gen_opts *o, gb_diag *d);
 int gb_gen_name(const gb_gen_opts *o, char *buf, size_t n);
 
 /* Generate the map described by *o into *out (out->path is NULL,
- * out->terrain holds '.' and '@', out->grid.npassable is set).  Uses
+ * out->terrain holds '.' and '@' -- and G S W T for the terrain family --,
+ * out->grid.npassable is set).  Uses
  * family, width, height, percent / corridor / room and seed.  Returns 0,
  * or EX_USAGE (bad options, as gb_gen_check) or EX_OSERR (out of memory)
  * with *d filled; on failure *out is zeroed and owns nothing.

@@ -214,6 +214,8 @@ int gb_exec_init(gb_exec *ex, const gb_run_opts *o, const gb_plan *pl, gb_diag *
     }
     char err[256];
     gb_solver_parse("dijkstra", &ex->oracle, err, sizeof err);
+    snprintf(ex->model_col, sizeof ex->model_col, "%s%s%s", gb_model_name(o->model),
+             o->terrain.on ? "+" : "", o->terrain.name);
     return 0;
 }
 
@@ -236,7 +238,8 @@ static uint64_t map_extra(const gb_run_opts *o, int32_t width, int32_t height)
         qk[n++] = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
     }
     return (uint64_t)gb_ws_bytes_all(width, height, sp, qk, n)
-           + (uint64_t)ncells * (sizeof(gb_xy) + sizeof(int32_t));
+           + (uint64_t)ncells * (sizeof(gb_xy) + sizeof(int32_t))
+           + (o->terrain.on ? (uint64_t)ncells * sizeof(uint16_t) : 0);   /* grid.cost */
 }
 
 /* Open the map's oracle cache (a failure to open is a warning, once). */
@@ -280,6 +283,11 @@ static int exec_map(gb_exec *ex, int si, gb_diag *d)
     if (rc) return rc;
     if ((rc = gb_map_load_fit(ps->map, &ex->map, map_extra(o, W, H), d)) != 0) return rc;
     snprintf(ex->mpath, sizeof ex->mpath, "%s", ps->map);
+    if (gb_terrain_apply(&o->terrain, ex->map.terrain, &ex->map.grid) != 0) {
+        gb_map_free(&ex->map);
+        return gb_diag_set(d, EX_OSERR, ps->map, 0, 0, "expected memory for the terrain costs "
+                           "of this map, found none");
+    }
     const char *ar = getenv("GRIDBENCH_ALLOC_REPORT");   /* for tests of the pre-check */
     if (ar && *ar && strcmp(ar, "0") != 0)
         gb_exec_note(ex, GB_NOTE_INFO, "gridbench run: %s: the memory pre-check counted %llu bytes",
@@ -368,7 +376,7 @@ static void rows_all(gb_exec *ex, const gb_plan_scen *ps, const gb_query *q, int
 {
     gb_row w;
     for (int pi = 0; pi < ex->o->npairs; pi++) {
-        row_query(&w, base_name(ps->map), ps->path, q, gb_model_name(ex->o->model));
+        row_query(&w, base_name(ps->map), ps->path, q, ex->model_col);
         row_pair(&w, ex, pi, st);
         w.reps = reps;
         gb_row_write(ex->rows_f, &w);
@@ -712,7 +720,7 @@ int gb_exec_query(gb_exec *ex, size_t k, gb_qres *res, gb_diag *d)
     res->scen_ok = opt.scen_ok;
     res->oracle_hit = opt.from_cache;
     gb_row qrow;
-    row_query(&qrow, base_name(ps->map), scen, q, gb_model_name(o->model));
+    row_query(&qrow, base_name(ps->map), scen, q, ex->model_col);
     for (int pi = 0; pi < o->npairs; pi++) {
         if (runs[pi].st < 0) {   /* a valid path where Dijkstra found none: the oracle is wrong */
             rc = gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0,

@@ -162,6 +162,8 @@ struct gb_exec {
     /* external solvers */
     gb_ext **ext;            /* [npairs] */
     char (*pname)[64];       /* [npairs] row names */
+    char model_col[160];     /* the rows' model column: the movement model, then
+                                "+" and the terrain model's name when one is on */
     long ext_id;
     /* scratch */
     int64_t *times, *self;   /* [reps] */

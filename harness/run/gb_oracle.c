@@ -46,7 +46,8 @@
 int gb_scen_agrees(const gb_check *oc, const gb_query *q)
 {
     if (fabs(oc->cost - q->length) <= q->tol) return 1;
-    double pub = (double)oc->straight + SCEN_SQRT2_PUBLISHED * (double)oc->diag;
+    double pub = ((double)oc->straight + SCEN_SQRT2_PUBLISHED * (double)oc->diag)
+                 / (double)(oc->scale > 0 ? oc->scale : 1);
     return fabs(pub - q->length) <= q->tol;
 }
 
@@ -58,6 +59,7 @@ static void check_of_counts(int64_t straight, int64_t diag, gb_check *c)
     c->ok = 1;
     c->straight = straight;
     c->diag = diag;
+    c->scale = 1;
     c->cost = gb_check_cost(straight, diag);
     c->tol = ((double)(straight + diag + 1) + 2.0) * DBL_EPSILON * (c->cost > 1.0 ? c->cost : 1.0);
     c->bad_step = -1;

@@ -128,6 +128,7 @@ int gb_plan_build(gb_plan *p, const gb_run_opts *o, char *const *scens, int nsce
     fp_line(&c, "gridbench plan v2 model=%s reps=%d first=%ld count=%ld sample=%ld ext_ms=%d "
             "max_mem=%llu\n", gb_model_name(o->model), o->reps, o->first, o->count, o->sample,
             o->ext_ms, (unsigned long long)o->max_mem);
+    if (o->terrain.on) fp_line(&c, "%s\n", o->terrain.name);   /* absent: uniform, as before */
     for (int i = 0; i < o->npairs; i++) {
         const gb_pair *pr = &o->pairs[i];
         fp_line(&c, "pair %s queue=%d max_expanded=%llu max_ns=%llu user=%d ext=%s\n",
@@ -143,8 +144,9 @@ int gb_plan_build(gb_plan *p, const gb_run_opts *o, char *const *scens, int nsce
     gb_sha256_final(&c, dig);
     gb_sha256_hex(dig, hex);
     snprintf(p->fingerprint, sizeof p->fingerprint,
-             "%d scenario files, %zu queries, %d solver x queue pairs, model %s, %d reps, sha256 %.32s",
-             nscen, p->n, o->npairs, gb_model_name(o->model), o->reps, hex);
+             "%d scenario files, %zu queries, %d solver x queue pairs, model %s%s, %d reps, sha256 %.32s",
+             nscen, p->n, o->npairs, gb_model_name(o->model), o->terrain.on ? "+terrain" : "",
+             o->reps, hex);
     return 0;
 fail:
     gb_plan_free(p);

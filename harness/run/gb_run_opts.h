@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "gb_search.h"
+#include "gb_terrain.h"
 
 #define GB_RUN_MAX_PAIRS 256
 
@@ -66,6 +67,7 @@ typedef struct gb_run_opts {
     gb_pair pairs[GB_RUN_MAX_PAIRS];
     int npairs;
     gb_model model;
+    gb_terrain terrain;        /* --terrain-costs: off = the uniform Moving AI model */
     const char *map_override;  /* --map: use this map for every scenario */
     const char *out;           /* CSV path, or NULL for stdout */
     int reps;                  /* timed repetitions per pair and query (>= 1) */

@@ -1,0 +1,449 @@
+/*
+ * test_terrain.c -- terrain cost models (solvers/gb_terrain.h): parsing,
+ * the mean rule's costs, exactness, the registry's refusals, and every
+ * weighted solver x queue against Dijkstra on random weighted grids,
+ * Dijkstra itself against an independent Bellman-Ford on exact (A, B)
+ * pairs.
+ *
+ * More random grids: GB_PROP_GRIDS=N (default 120, 1200 under
+ * gb_test_full()) and GB_PROP_SEED=S.
+ */
+#include "gb_test.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gb_exact.h"
+#include "gb_map.h"
+#include "gb_search.h"
+#include "gb_terrain.h"
+#include "gb_validate.h"
+
+static long env_long(const char *name, long dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? strtol(v, NULL, 10) : dflt;
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* ---- parsing ----------------------------------------------------------- */
+
+GB_TEST(terrain, costs_parse_to_a_canonical_name_and_the_least_denominator)
+{
+    gb_terrain t;
+    char err[256];
+    cr_assert_eq(gb_terrain_parse("S=3,W=5,T=inf", &t, err, sizeof err), 0, "%s", err);
+    cr_expect(t.on);
+    cr_expect_eq(t.den, 1);
+    cr_expect_str_eq(t.name, "terrain:.=1;G=1;S=3;T=inf;W=5");
+    cr_expect_eq(t.q[2], 3);
+    cr_expect_eq(t.q[3], 0);
+    cr_assert_eq(gb_terrain_parse("G=0.5,S=2.25", &t, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(t.den, 4);
+    cr_expect_eq(t.q[0], 4);
+    cr_expect_eq(t.q[1], 2);
+    cr_expect_eq(t.q[2], 9);
+    cr_expect_str_eq(t.name, "terrain:.=1;G=0.5;S=2.25;T=inf;W=inf");
+    cr_assert_eq(gb_terrain_parse("", &t, err, sizeof err), 0);
+    cr_expect_not(t.on);
+    cr_assert_eq(gb_terrain_parse("uniform", &t, err, sizeof err), 0);
+    cr_expect_not(t.on);
+}
+
+GB_TEST(terrain, bad_costs_are_refused_with_what_was_expected)
+{
+    gb_terrain t;
+    char err[256];
+    cr_expect_eq(gb_terrain_parse("S=3,X=2", &t, err, sizeof err), -1);
+    cr_expect_str_eq(err, "item 2: expected LETTER=COST with LETTER one of . G S T W, found 'X=2'");
+    cr_expect_eq(gb_terrain_parse("S=0", &t, err, sizeof err), -1);
+    cr_expect_str_eq(err, "item 1: expected a cost 'inf' or a number in (0, 255] with at most two "
+                     "decimals, found 'S=0'");
+    cr_expect_eq(gb_terrain_parse("W=1.125", &t, err, sizeof err), -1);
+    cr_expect_eq(gb_terrain_parse("S=256", &t, err, sizeof err), -1);
+    cr_expect_eq(gb_terrain_parse("@=1", &t, err, sizeof err), -1);
+    cr_expect_str_eq(err, "item 1: expected a weighted letter (. G S T W; '@' and 'O' are out of "
+                     "bounds, never passable), found '@=1'");
+    cr_expect_not(t.on);
+}
+
+/* ---- the mean rule ----------------------------------------------------- */
+
+/* A grid of the given rows under costs spec. */
+static void make_grid(gb_grid *g, const char *const *rows, int w, int h, const char *spec)
+{
+    cr_assert_eq(gb_grid_init(g, w, h), 0);
+    char *chars = malloc((size_t)(w * h));
+    for (int y = 0; y < h; y++) memcpy(chars + y * w, rows[y], (size_t)w);
+    gb_terrain t;
+    char err[256];
+    cr_assert_eq(gb_terrain_parse(spec, &t, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(gb_terrain_apply(&t, chars, g), 0);
+    free(chars);
+}
+
+static double solve_cost(gb_grid *g, const char *solver, int sx, int sy, int tx, int ty)
+{
+    char err[256];
+    gb_solver_spec sp;
+    cr_assert_eq(gb_solver_parse(solver, &sp, err, sizeof err), 0, "%s", err);
+    gb_ws *ws = gb_ws_new(g, GB_MODEL_8_NOCUT);
+    gb_result r;
+    cr_assert_eq(gb_solve(ws, &sp, GB_Q_BHEAP, gb_grid_id(g, sx, sy), gb_grid_id(g, tx, ty), &r), 0);
+    double c = r.status == GB_FOUND ? r.cost : -1.0;
+    gb_ws_free(ws);
+    return c;
+}
+
+GB_TEST(terrain, a_step_costs_the_mean_of_the_cells_it_touches)
+{
+    gb_grid g;
+    const char *rows[] = { ".S", "WG" };
+    make_grid(&g, rows, 2, 2, "S=3,W=5,G=2");
+    /* straight . -> S: (1 + 3) / 2 */
+    cr_expect_eq(solve_cost(&g, "dijkstra", 0, 0, 1, 0), 2.0);
+    /* diagonal . -> G: sqrt2 (1 + 3 + 5 + 2) / 4, cheaper than . S G = 2 + 2.5 */
+    cr_expect_eq(solve_cost(&g, "dijkstra", 0, 0, 1, 1), 11.0 * GB_SQRT2 / 4.0);
+    cr_expect_eq(solve_cost(&g, "astar-octile", 0, 0, 1, 1), 11.0 * GB_SQRT2 / 4.0);
+    gb_grid_free(&g);
+    /* T made passable, W impassable: the map's passability follows the model */
+    const char *rows2[] = { ".T.", "WWW" };
+    make_grid(&g, rows2, 3, 2, "T=4");
+    cr_expect_eq(g.npassable, 3);
+    cr_expect_eq(solve_cost(&g, "dijkstra", 0, 0, 2, 0), 5.0);   /* 2.5 + 2.5 */
+    gb_grid_free(&g);
+}
+
+GB_TEST(terrain, all_ones_searches_exactly_like_the_uniform_model)
+{
+    /* keys x4, h x4: the same order, the same ties, the same cost bits */
+    uint64_t seed = 7;
+    const int W = 24, H = 17;
+    char chars[24 * 17];
+    for (int i = 0; i < W * H; i++) chars[i] = rng_next(&seed) % 100 < 25 ? '@' : '.';
+    gb_grid u, w;
+    cr_assert_eq(gb_grid_init(&u, W, H), 0);
+    cr_assert_eq(gb_grid_init(&w, W, H), 0);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) u.pass[gb_grid_id(&u, x, y)] = chars[y * W + x] == '.';
+    gb_grid_recount(&u);
+    gb_terrain t;
+    char err[256];
+    cr_assert_eq(gb_terrain_parse(".=1", &t, err, sizeof err), 0);
+    cr_assert_eq(gb_terrain_apply(&t, chars, &w), 0);
+    const char *names[] = { "dijkstra", "astar-octile", "gbfs-octile", "wastar-octile:w=1.5",
+                            "astar-euclidean", "bidijkstra", "biastar-octile", "astar-diff:k=4" };
+    for (int m = 0; m < 2; m++) {
+        gb_model model = m ? GB_MODEL_4 : GB_MODEL_8_NOCUT;
+        gb_ws *wu = gb_ws_new(&u, model), *ww = gb_ws_new(&w, model);
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+            gb_solver_spec sp;
+            cr_assert_eq(gb_solver_parse(names[i], &sp, err, sizeof err), 0);
+            for (int q = 0; q < GB_Q_COUNT; q++)
+                for (int k = 0; k < 20; k++) {
+                    int32_t s = (int32_t)(rng_next(&seed) % (uint64_t)u.ncells);
+                    int32_t e = (int32_t)(rng_next(&seed) % (uint64_t)u.ncells);
+                    if (!u.pass[s] || !u.pass[e]) continue;
+                    gb_result ru, rw;
+                    cr_assert_eq(gb_solve(wu, &sp, (gb_queue_kind)q, s, e, &ru), 0);
+                    int32_t *pu = malloc((size_t)(ru.path_len + 1) * sizeof *pu);
+                    memcpy(pu, ru.path, (size_t)ru.path_len * sizeof *pu);
+                    cr_assert_eq(gb_solve(ww, &sp, (gb_queue_kind)q, s, e, &rw), 0);
+                    cr_expect_eq(rw.status, ru.status, "%s/%s", sp.name, gb_queue_name((gb_queue_kind)q));
+                    cr_expect_eq(rw.cost, ru.cost, "%s/%s: %.17g vs %.17g", sp.name,
+                                 gb_queue_name((gb_queue_kind)q), rw.cost, ru.cost);
+                    cr_expect_eq(rw.st.expanded, ru.st.expanded, "%s/%s", sp.name,
+                                 gb_queue_name((gb_queue_kind)q));
+                    cr_expect_eq(rw.path_len, ru.path_len, "%s", sp.name);
+                    cr_expect(rw.path_len != ru.path_len
+                              || memcmp(rw.path, pu, (size_t)ru.path_len * sizeof *pu) == 0,
+                              "%s/%s: another path", sp.name, gb_queue_name((gb_queue_kind)q));
+                    free(pu);
+                }
+        }
+        gb_ws_free(wu);
+        gb_ws_free(ww);
+    }
+    gb_grid_free(&u);
+    gb_grid_free(&w);
+}
+
+/* ---- the registry ------------------------------------------------------ */
+
+GB_TEST(terrain, uniform_cost_families_refuse_a_weighted_grid)
+{
+    char err[256];
+    gb_solver_spec sp;
+    const char *refused[] = { "jps", "jps+", "sg", "sg-tl", "sg-tl-dt", "bfs", "theta" };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        cr_assert_eq(gb_solver_parse(refused[i], &sp, err, sizeof err), 0, "%s", err);
+        cr_expect_eq(gb_solver_unsupported_w(&sp, GB_MODEL_8_NOCUT, 0, err, sizeof err), 0, "%s", err);
+        cr_expect(gb_solver_unsupported_w(&sp, GB_MODEL_8_NOCUT, 1, err, sizeof err), "%s", refused[i]);
+    }
+    gb_solver_parse("jps", &sp, err, sizeof err);
+    gb_solver_unsupported_w(&sp, GB_MODEL_8_NOCUT, 1, err, sizeof err);
+    cr_expect_str_eq(err, "solver 'jps' is defined for uniform costs only, not under a terrain "
+                     "cost model (docs/terrain.md)");
+    gb_solver_parse("astar-octile", &sp, err, sizeof err);
+    cr_expect(gb_solver_unsupported_w(&sp, GB_MODEL_8_CUT1, 1, err, sizeof err));
+    cr_expect_str_eq(err, "solver 'astar-octile': terrain costs need model 8-nocut or 4, not 8-cut1");
+    gb_solver_parse("astar-octile+smooth", &sp, err, sizeof err);
+    cr_expect(gb_solver_unsupported_w(&sp, GB_MODEL_8_NOCUT, 1, err, sizeof err));
+    /* and gb_solve refuses rather than answer on uniform costs */
+    gb_grid g;
+    const char *rows[] = { ".S" };
+    make_grid(&g, rows, 2, 1, "S=3");
+    gb_ws *ws = gb_ws_new(&g, GB_MODEL_8_NOCUT);
+    gb_solver_parse("jps", &sp, err, sizeof err);
+    gb_result r;
+    errno = 0;
+    cr_expect_eq(gb_solve(ws, &sp, GB_Q_BHEAP, gb_grid_id(&g, 0, 0), gb_grid_id(&g, 1, 0), &r), -1);
+    cr_expect_eq(errno, EINVAL);
+    gb_ws_free(ws);
+    gb_grid_free(&g);
+}
+
+/* ---- property: random weighted grids ------------------------------------ */
+
+/* Exact optimum by Bellman-Ford over (A, B) pairs, written from the mean
+ * rule alone (shares nothing with the searches but pass[] and cost[]):
+ * da/db of every cell, -1 when unreached. */
+static void bellman_ford(const gb_grid *g, gb_model m, int32_t s, int64_t *da, int64_t *db)
+{
+    for (int32_t i = 0; i < g->ncells; i++) da[i] = db[i] = -1;
+    da[s] = db[s] = 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int32_t y = 0; y < g->height; y++)
+            for (int32_t x = 0; x < g->width; x++) {
+                int32_t id = gb_grid_id(g, x, y);
+                if (da[id] < 0) continue;
+                for (int dy = -1; dy <= 1; dy++)
+                    for (int dx = -1; dx <= 1; dx++) {
+                        if (!dx && !dy) continue;
+                        if (!gb_grid_passable_xy(g, x + dx, y + dy)) continue;
+                        int64_t a = da[id], b = db[id];
+                        int32_t nb = gb_grid_id(g, x + dx, y + dy);
+                        if (dx && dy) {
+                            if (m == GB_MODEL_4 || !gb_grid_passable_xy(g, x + dx, y)
+                                || !gb_grid_passable_xy(g, x, y + dy)) continue;
+                            b += g->cost[id] + g->cost[nb] + g->cost[gb_grid_id(g, x + dx, y)]
+                                 + g->cost[gb_grid_id(g, x, y + dy)];
+                        } else {
+                            a += 2 * (g->cost[id] + g->cost[nb]);
+                        }
+                        if (da[nb] < 0 || gb_exact_cmp_ref(a, b, da[nb], db[nb]) < 0) {
+                            da[nb] = a;
+                            db[nb] = b;
+                            changed = 1;
+                        }
+                    }
+            }
+    }
+}
+
+/* A random weighted map: patches of terrain letters under a random model. */
+static void random_weighted(gb_grid *g, uint64_t *seed, int *W, int *H, char *spec, size_t n)
+{
+    *W = 3 + (int)(rng_next(seed) % 14);
+    *H = 3 + (int)(rng_next(seed) % 14);
+    char *chars = malloc((size_t)(*W * *H));
+    static const char lt[] = ".GSTW@";
+    for (int i = 0; i < *W * *H; i++) chars[i] = lt[rng_next(seed) % 6];
+    /* patches: copy a neighbour's letter with probability 1/2 */
+    for (int i = 1; i < *W * *H; i++)
+        if (rng_next(seed) & 1) chars[i] = chars[i - (i >= *W && (rng_next(seed) & 1) ? *W : 1)];
+    static const char *const costs[] = { "1", "2", "3", "5", "9", "0.5", "0.25", "inf", "255" };
+    snprintf(spec, n, ".=%s,G=%s,S=%s,T=%s,W=%s", costs[rng_next(seed) % 7],
+             costs[rng_next(seed) % 9], costs[rng_next(seed) % 9], costs[rng_next(seed) % 9],
+             costs[rng_next(seed) % 9]);
+    cr_assert_eq(gb_grid_init(g, *W, *H), 0);
+    gb_terrain t;
+    char err[256];
+    cr_assert_eq(gb_terrain_parse(spec, &t, err, sizeof err), 0, "%s: %s", spec, err);
+    cr_assert_eq(gb_terrain_apply(&t, chars, g), 0);
+    free(chars);
+}
+
+static const char *const extra[] = {
+    "astar-zero", "astar-chebyshev", "wastar-euclidean:w=3", "gbfs-manhattan", "biastar-euclidean",
+    "astar-diff:k=4", "biastar-diff:k=3", "wastar-diff:k=2:w=2", "astar-manhattan",
+};
+
+static const char *solver_at(size_t i)
+{
+    size_t nall = 0;
+    while (gb_solver_all((int)nall)) nall++;
+    if (i < nall) return gb_solver_all((int)i);
+    i -= nall;
+    return i < sizeof extra / sizeof extra[0] ? extra[i] : NULL;
+}
+
+GB_TEST(terrain, every_weighted_solver_and_queue_matches_dijkstra_on_random_grids)
+{
+    uint64_t seed = (uint64_t)env_long("GB_PROP_SEED", 28) * 2654435761u + 1;
+    const long ngrids = env_long("GB_PROP_GRIDS", gb_test_full() ? 1200 : 120);
+    long queries = 0, runs = 0;
+    char err[256], spec[128];
+    gb_solver_spec dsp;
+    gb_solver_parse("dijkstra", &dsp, err, sizeof err);
+    for (long gi = 0; gi < ngrids; gi++) {
+        gb_grid g;
+        int W, H;
+        random_weighted(&g, &seed, &W, &H, spec, sizeof spec);
+        gb_model m = gi % 3 == 2 ? GB_MODEL_4 : GB_MODEL_8_NOCUT;
+        gb_ws *ws = gb_ws_new(&g, m);
+        int64_t *da = malloc((size_t)g.ncells * sizeof *da), *db = malloc((size_t)g.ncells * sizeof *db);
+        gb_xy *xy = malloc((size_t)g.ncells * sizeof *xy);
+        for (int k = 0; k < 4; k++) {
+            int32_t s = gb_grid_id(&g, (int32_t)(rng_next(&seed) % (uint64_t)W), (int32_t)(rng_next(&seed) % (uint64_t)H));
+            int32_t t = gb_grid_id(&g, (int32_t)(rng_next(&seed) % (uint64_t)W), (int32_t)(rng_next(&seed) % (uint64_t)H));
+            if (!g.pass[s] || !g.pass[t]) continue;
+            queries++;
+            bellman_ford(&g, m, s, da, db);
+            gb_xy a = { gb_grid_x(&g, s), gb_grid_y(&g, s) }, b = { gb_grid_x(&g, t), gb_grid_y(&g, t) };
+            const char *name;
+            for (size_t i = 0; (name = solver_at(i)) != NULL; i++) {
+                gb_solver_spec sp;
+                cr_assert_eq(gb_solver_parse(name, &sp, err, sizeof err), 0, "%s", err);
+                if (gb_solver_unsupported_w(&sp, m, 1, err, sizeof err)) continue;
+                double bound = 0;
+                gb_guarantee gu = gb_solver_guarantee(&sp, m, &bound);
+                int nq = gb_solver_uses_queue(&sp) ? GB_Q_COUNT : 1;
+                for (int q = 0; q < nq; q++) {
+                    gb_result r;
+                    runs++;
+                    cr_assert_eq(gb_solve(ws, &sp, (gb_queue_kind)q, s, t, &r), 0, "%s", name);
+                    const char *qn = gb_queue_name((gb_queue_kind)q);
+                    cr_assert_eq(r.status == GB_FOUND, da[t] >= 0, "grid %ld (%s, %s): %s/%s found=%d, "
+                                 "Bellman-Ford %d", gi, spec, gb_model_name(m), name, qn,
+                                 r.status == GB_FOUND, da[t] >= 0);
+                    if (r.status != GB_FOUND) continue;
+                    for (int32_t j = 0; j < r.path_len; j++)
+                        xy[j] = (gb_xy){ gb_grid_x(&g, r.path[j]), gb_grid_y(&g, r.path[j]) };
+                    gb_check c;
+                    cr_assert(gb_validate_path(&g, m, a, b, xy, (size_t)r.path_len, r.cost, &c),
+                              "grid %ld (%s): %s/%s: %s", gi, spec, name, qn, c.msg);
+                    int cmp = gb_exact_cmp_ref(c.straight, c.diag, da[t], db[t]);
+                    cr_assert_geq(cmp, 0, "grid %ld (%s): %s/%s below the optimum", gi, spec, name, qn);
+                    if (gu == GB_GUAR_OPTIMAL)
+                        cr_assert_eq(cmp, 0, "grid %ld (%s, %s): %s/%s cost %.9f, optimum %.9f", gi,
+                                     spec, gb_model_name(m), name, qn, c.cost,
+                                     gb_check_cost_scaled(da[t], db[t], g.cscale));
+                    if (gu == GB_GUAR_BOUNDED)
+                        cr_assert_leq(c.cost, bound * gb_check_cost_scaled(da[t], db[t], g.cscale)
+                                      * (1 + 1e-12) + 1e-12, "grid %ld: %s/%s over its bound", gi,
+                                      name, qn);
+                }
+            }
+        }
+        free(da);
+        free(db);
+        free(xy);
+        gb_ws_free(ws);
+        gb_grid_free(&g);
+    }
+    cr_log_info("terrain property: %ld grids, %ld queries, %ld solver x queue runs", ngrids, queries,
+                runs);
+    cr_expect_gt(queries, ngrids);
+}
+
+/* ---- the commands ------------------------------------------------------ */
+
+static void make_tmpdir(char *buf, size_t n)
+{
+    snprintf(buf, n, "/tmp/gb-test-terrain-XXXXXX");
+    cr_assert(mkdtemp(buf) != NULL, "mkdtemp: %s", strerror(errno));
+}
+
+GB_TEST(terrain, gen_terrain_is_reproducible_records_its_model_and_runs_clean)
+{
+    const char *bin = gb_test_bin();
+    char d[64], out[8192];
+    make_tmpdir(d, sizeof d);
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(gb_test_sh(out, sizeof out, "%s gen --family terrain --size 48x40 --percent 10 "
+                                "--seed 5 --per-bucket 2 --out %s/%d", bin, d, i), 0, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && cmp 0/terrain48x40-10-5.map 1/terrain48x40-10-5.map"
+                            " && cmp 0/terrain48x40-10-5.map.scen 1/terrain48x40-10-5.map.scen && cmp "
+                            "0/terrain48x40-10-5.map.scen.terrain 1/terrain48x40-10-5.map.scen.terrain",
+                            d), 0, "not byte-reproducible: %s", out);
+    /* the map has every patch letter, the side file the default model */
+    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s/0 && for c in G S W T; do grep -q $c "
+                            "terrain48x40-10-5.map || echo no $c; done; grep '^# terrain:' "
+                            "terrain48x40-10-5.map.scen.terrain", d), 0, "%s", out);
+    cr_expect(strstr(out, "# terrain:.=1;G=0.5;S=3;T=inf;W=5") != NULL, "%s", out);
+    cr_expect(strstr(out, "no ") == NULL, "%s", out);
+    /* under its own model every printed length is Dijkstra's */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s/0 && %s run -s dijkstra,astar-octile,bidijkstra "
+                            "-q bheap,bucket --terrain-costs terrain48x40-10-5.map.scen.terrain "
+                            "--quiet --out r.csv terrain48x40-10-5.map.scen", d, bin), 0, "%s", out);
+    cr_expect(strstr(out, " 0 solver failures, 0 queries where the scenario's length disagrees") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, "model 8-nocut+terrain:.=1;G=0.5;S=3;T=inf;W=5") != NULL, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "cut -d, -f9 %s/0/r.csv | sort -u", d), 0);
+    cr_expect_str_eq(out, "8-nocut+terrain:.=1;G=0.5;S=3;T=inf;W=5\nmodel\n");
+    /* under uniform costs run says the lengths are not its optima */
+    gb_test_sh(out, sizeof out, "cd %s/0 && %s run --quiet --count 3 --no-oracle-cache "
+               "terrain48x40-10-5.map.scen >/dev/null", d, bin);
+    cr_expect(strstr(out, "was made under terrain:.=1;G=0.5;S=3;T=inf;W=5") != NULL, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
+GB_TEST(terrain, run_refuses_uniform_cost_solvers_and_all_leaves_them_out)
+{
+    const char *bin = gb_test_bin();
+    char d[64], out[16384];
+    make_tmpdir(d, sizeof d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s gen --family terrain --size 24 --seed 1 "
+                            "--per-bucket 1 --out %s", bin, d), 0, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run -s jps --terrain-costs 'S=3' %s/terrain24-20-1.map.scen",
+                            bin, d), 64);
+    cr_expect(strstr(out, "gridbench run: solver 'jps' is defined for uniform costs only, not under a "
+                     "terrain cost model (docs/terrain.md)") != NULL, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run -s dijkstra -m 8-cut1 --terrain-costs 'S=3' "
+                            "%s/terrain24-20-1.map.scen", bin, d), 64);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run -s all --count 2 --quiet --terrain-costs "
+                            "%s/terrain24-20-1.map.scen.terrain --out %s/all.csv "
+                            "%s/terrain24-20-1.map.scen", bin, d, d, d), 0, "%s", out);
+    const char *left[] = { "jps", "jps+", "sg", "sg-tl", "sg-tl-dt", "bfs", "theta" };
+    for (size_t i = 0; i < sizeof left / sizeof left[0]; i++) {
+        char want[96];
+        snprintf(want, sizeof want, "--solver all leaves out %s under model 8-nocut+terrain:", left[i]);
+        cr_expect(strstr(out, want) != NULL, "no note for %s: %s", left[i], out);
+    }
+    cr_expect(strstr(out, " 0 solver failures") != NULL, "%s", out);
+    /* a costs file with a bad line names it */
+    cr_expect_eq(gb_test_sh(out, sizeof out, "printf 'S 3\\nX 2\\n' > %s/bad.costs && %s run "
+                            "--terrain-costs %s/bad.costs %s/terrain24-20-1.map.scen", d, bin, d, d), 65);
+    cr_expect(strstr(out, "bad.costs:2: error: expected LETTER=COST with LETTER one of . G S T W, found 'X=2'")
+              != NULL, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
+GB_TEST(terrain, heuristics_flags_unscaled_octile_and_passes_it_scaled)
+{
+    /* the verdict table is the test: on a map with a road cheaper than
+     * ground, octile overestimates and octile x cmin does not */
+    const char *bin = gb_test_bin();
+    char d[64], out[8192];
+    make_tmpdir(d, sizeof d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s gen --family terrain --size 64 --percent 10 --seed 3 "
+                            "--per-bucket 1 --out %s", bin, d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "%s heuristics --quiet --terrain-costs '.=1,G=0.5,S=3,W=5' "
+                            "--heuristic octile,diff:k=4 --goals 4 --verdicts %s/v.csv %s/terrain64-10-3.map "
+                            ">/dev/null && cut -d, -f3,4,6,12 %s/v.csv", bin, d, d, d), 0, "%s", out);
+    cr_expect(strstr(out, "octile,1,neither,no claim (w > cmin)\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "octile,0.5,admissible+consistent,agrees\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "diff:k=4,1,admissible+consistent,agrees\n") != NULL, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
