@@ -125,6 +125,7 @@ typedef struct gb_result {
     X(SGTLDT,    sgtldt)      /* gb_sgfam.c: sg-tl with a global distance table */ \
     X(HPA,       hpa)         /* gb_hpa.c: HPA*, hierarchical (8-nocut only; suboptimal) */ \
     X(FLOWFIELD, flowfield)   /* gb_flowfield.c: one Dijkstra field per goal, followed */ \
+    X(CPD,       cpd)         /* gb_cpd.c: compressed path database (8-nocut only) */ \
     X(THETA,     theta)       /* gb_theta.c: Theta*, any-angle (8-nocut only) */
 
 typedef enum gb_algo {
