@@ -277,7 +277,7 @@ static int cpd_threads(int32_t npass)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1) n = 1;
     if (n > CPD_MAX_THREADS) n = CPD_MAX_THREADS;
-    if (npass < 4096) n = 1;   /* a small map: threads cost more than they save */
+    if (npass < 1024) n = 1;   /* a small map: threads cost more than they save */
     return (int)n;
 }
 
