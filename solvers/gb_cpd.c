@@ -78,6 +78,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -85,6 +86,9 @@
 #include "gb_exact.h"
 
 #define CPD_MAX_THREADS 64
+#define CPD_BUDGET_NS (3600.0 * 1e9)   /* default build budget (spec.max_prep_ns = 0) */
+#define CPD_SAMPLE 64                  /* sources timed for the estimate */
+#define CPD_ESTIMATE_FROM 4096         /* passable cells from which it is made */
 #define CPD_WILD 0xffu   /* a target whose move is any */
 
 typedef struct gb_cpd {
@@ -318,7 +322,52 @@ static int cpd_flush(gb_cpd *C, cpd_worker *w, size_t *cap)
     return 0;
 }
 
-static int cpd_build(gb_cpd *C, const gb_grid *g, const uint8_t *moves)
+/* Before the build: time CPD_SAMPLE sources spread over the ranks on w
+ * (one thread) and count their runs; refuse (EFBIG, the reason in msg)
+ * when the whole build would pass the spec's budgets.  A source's work is
+ * its component's size (Dijkstra and row pass), so the build's is the sum
+ * of the squares of the component sizes; sources taken by rank fall in
+ * components in proportion to their size. */
+static int cpd_estimate(const gb_cpd *C, cpd_worker *w, const uint32_t *cfirst, uint32_t ncomp,
+                        int nt, const gb_solver_spec *s, char *msg, size_t msz)
+{
+    const size_t np = (size_t)w->nsrc;
+    double work = 0.0, swork = 0.0;
+    for (uint32_t c = 0; c < ncomp; c++) {
+        const double n = (double)(cfirst[c + 1] - cfirst[c]);
+        work += n * n;
+    }
+    const int k = np < CPD_SAMPLE ? (int)np : CPD_SAMPLE;
+    size_t runs = 0;
+    const int64_t t0 = gb_mono_ns();
+    for (int j = 0; j < k; j++) {
+        const int32_t src = w->order[(size_t)j * np / (size_t)k];
+        const uint32_t c = C->comp[src];
+        swork += (double)(cfirst[c + 1] - cfirst[c]);
+        cpd_dijkstra(w, src);
+        w->used = 0;
+        cpd_row(w, src);
+        runs += w->out[1];
+    }
+    w->used = 0;
+    const double ns = (double)(gb_mono_ns() - t0) * work / (swork > 0 ? swork : 1) / nt;
+    const double nruns = (double)runs * (double)np / (k ? k : 1);
+    const double bytes = (double)sizeof *C + 12.0 * (double)w->g->ncells + 4.0 * (nruns + (double)np);
+    const double tb = s->max_prep_ns ? (double)s->max_prep_ns : CPD_BUDGET_NS;
+    if (ns <= tb && (!s->max_prep_bytes || bytes <= (double)s->max_prep_bytes)) return 0;
+    char mem[64] = "";
+    if (s->max_prep_bytes)
+        snprintf(mem, sizeof mem, " and %.0f MiB", (double)s->max_prep_bytes / 1048576.0);
+    snprintf(msg, msz, "expected a cpd build within %.0f s%s, found an estimate of %.0f s (%zu "
+             "Dijkstras on %d threads) and %.0f MiB (%.1f runs per row), from %d sampled rows",
+             tb / 1e9, mem, ns / 1e9, np, nt, bytes / 1048576.0,
+             nruns / (double)(np ? np : 1), k);
+    errno = EFBIG;
+    return -1;
+}
+
+static int cpd_build(gb_cpd *C, const gb_grid *g, const uint8_t *moves, const gb_solver_spec *s,
+                     char *msg, size_t msz)
 {
     const size_t nc = (size_t)g->ncells, np = (size_t)g->npassable;
     int32_t *order = gb_malloc((np ? np : 1) * sizeof *order);
@@ -330,7 +379,7 @@ static int cpd_build(gb_cpd *C, const gb_grid *g, const uint8_t *moves)
     int nt = cpd_threads(g->npassable), rc = -1;
     size_t cap = 0;
     if (!order || !stack || !sk || !cfirst) goto out;
-    cpd_order(g, moves, C->rank, C->comp, order, cfirst, stack, sk);
+    const uint32_t ncomp = cpd_order(g, moves, C->rank, C->comp, order, cfirst, stack, sk);
     gb_free(stack);
     stack = NULL;
     gb_free(sk);
@@ -355,6 +404,9 @@ static int cpd_build(gb_cpd *C, const gb_grid *g, const uint8_t *moves)
         if (!x->w || !x->fm || !x->out || !x->lane[0] || !x->lane[1]) goto out;
     }
     C->nthreads = nt;
+    if ((np > CPD_ESTIMATE_FROM || s->max_prep_bytes)
+        && cpd_estimate(C, &w[0], cfirst, ncomp, nt, s, msg, msz) != 0)
+        goto out;
     for (;;) {
         pthread_t th[CPD_MAX_THREADS];
         int started = 0;
@@ -465,10 +517,11 @@ static void cpd_release(void *state) { cpd_free(state); }
 
 static int cpd_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
 {
-    (void)s;
     const gb_grid *g = ws->grid;
     const size_t nc = (size_t)g->ncells;
     if ((int64_t)g->ncells > GB_EXACT_MAX_CELLS) {   /* ranks << 3 and exact keys */
+        snprintf(ws->prep_msg, sizeof ws->prep_msg, "expected a map of at most %lld cells for "
+                 "cpd, found %d", (long long)GB_EXACT_MAX_CELLS, g->ncells);
         errno = EFBIG;
         return -1;
     }
@@ -484,7 +537,7 @@ static int cpd_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
         return -1;
     }
     int64_t t0 = gb_mono_ns();
-    if (cpd_build(C, g, ws->moves) != 0) {
+    if (cpd_build(C, g, ws->moves, s, ws->prep_msg, sizeof ws->prep_msg) != 0) {
         int e = errno;
         cpd_free(C);
         errno = e;

@@ -605,6 +605,7 @@ int gb_cmd_run(int argc, char **argv)
     for (int i = 0; i < o.npairs; i++) {
         o.pairs[i].spec.max_expanded = o.max_expanded;
         o.pairs[i].spec.max_ns = o.max_ms * 1000000u;
+        o.pairs[i].spec.max_prep_bytes = o.max_mem;   /* a build estimated first (cpd) */
     }
     if (o.resume && o.fresh) {
         fprintf(stderr, "gridbench run: expected --resume or --fresh, found both\n");
