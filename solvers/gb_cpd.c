@@ -96,6 +96,8 @@ typedef struct gb_cpd {
     uint32_t *comp;     /* [ncells] component of a passable cell */
     uint32_t *row;      /* [ncells] offset of a passable cell's row in runs */
     uint32_t *runs;     /* rows: count, then (first rank << 3 | move) each */
+    uint16_t *clr;      /* [8 * ncells] legal steps in a row from a cell, per
+                           direction (capped at UINT16_MAX) */
     size_t nruns;       /* entries of runs[] in use (counts included) */
     size_t bytes;       /* exact bytes held */
     int32_t npass;      /* passable cells */
@@ -224,6 +226,14 @@ static void cpd_dijkstra(cpd_worker *w, int32_t s)
     }
 }
 
+/* The move a run takes from its set of common optimal moves: a diagonal
+ * when there is one (paths then go diagonal first, as the freespace test
+ * of the query expects), else the lowest straight one. */
+static inline uint32_t cpd_pick(unsigned set)
+{
+    return (uint32_t)__builtin_ctz(set & 0xf0u ? set & 0xf0u : set);
+}
+
 /* The row of source s (after cpd_dijkstra(s)) appended to w->out. */
 static void cpd_row(cpd_worker *w, int32_t s)
 {
@@ -240,12 +250,12 @@ static void cpd_row(cpd_worker *w, int32_t s)
         if (cur & set) {
             cur &= set;
         } else {
-            r[n++] = start << 3 | (uint32_t)__builtin_ctz(cur);
+            r[n++] = start << 3 | cpd_pick(cur);
             start = i;
             cur = set;
         }
     }
-    r[n++] = start << 3 | (uint32_t)__builtin_ctz(cur);
+    r[n++] = start << 3 | cpd_pick(cur);
     o[1] = (uint32_t)n;
     w->used += n + 2;
 }
@@ -269,6 +279,7 @@ static void *cpd_work(void *arg)
 static void cpd_free(gb_cpd *C)
 {
     if (!C) return;
+    gb_free(C->clr);
     gb_free(C->rank);
     gb_free(C->comp);
     gb_free(C->row);
@@ -352,7 +363,7 @@ static int cpd_estimate(const gb_cpd *C, cpd_worker *w, const uint32_t *cfirst, 
     w->used = 0;
     const double ns = (double)(gb_mono_ns() - t0) * work / (swork > 0 ? swork : 1) / nt;
     const double nruns = (double)runs * (double)np / (k ? k : 1);
-    const double bytes = (double)sizeof *C + 12.0 * (double)w->g->ncells + 4.0 * (nruns + (double)np);
+    const double bytes = (double)sizeof *C + 28.0 * (double)w->g->ncells + 4.0 * (nruns + (double)np);
     const double tb = s->max_prep_ns ? (double)s->max_prep_ns : CPD_BUDGET_NS;
     if (ns <= tb && (!s->max_prep_bytes || bytes <= (double)s->max_prep_bytes)) return 0;
     char mem[64] = "";
@@ -438,7 +449,60 @@ out:
     return rc;
 }
 
+/* clr[8 id + k] = how many legal steps in a row lead from id in direction
+ * k: 0 when move k is illegal, else 1 + that of id + off[k], which a sweep
+ * against off[k]'s sign has already set (capped at UINT16_MAX). */
+static void cpd_clearance(uint16_t *clr, const gb_grid *g, const uint8_t *moves)
+{
+    const int32_t nc = g->ncells;
+    for (int k = 0; k < 8; k++) {
+        const int32_t o = g->off[k];
+        for (int32_t i = 0; i < nc; i++) {
+            const int32_t id = o < 0 ? i : nc - 1 - i;
+            uint32_t v = 0;
+            if (moves[id] >> k & 1u) {
+                v = 1u + clr[(size_t)(id + o) * 8 + (size_t)k];
+                if (v > UINT16_MAX) v = UINT16_MAX;
+            }
+            clr[(size_t)id * 8 + (size_t)k] = (uint16_t)v;
+        }
+    }
+}
+
 /* ---- query ----------------------------------------------------------------- */
+
+/* The direct path from c (padded cx, cy) to t (tx, ty), when one of the
+ * two freespace forms is legal: all diagonal steps first, then all
+ * straight ones, or the other way round.  Both have h = kd sqrt2 + ks
+ * (octile) steps, the least any path can cost, so a legal one is optimal.
+ * Appends its cells after p[n - 1] (= c); returns the new length, or 0
+ * when neither form is legal. */
+static inline int32_t cpd_direct(const gb_cpd *C, const int32_t *off, int32_t c, int32_t cx,
+                                 int32_t cy, int32_t tx, int32_t ty, int32_t *p, int32_t n,
+                                 int64_t *diag)
+{
+    const int32_t dx = tx - cx, dy = ty - cy;
+    const int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+    const int32_t kd = ax < ay ? ax : ay, ks = (ax < ay ? ay : ax) - kd;
+    const int dd = dy < 0 ? (dx < 0 ? GB_DIR_NW : GB_DIR_NE) : (dx < 0 ? GB_DIR_SW : GB_DIR_SE);
+    const int sd = ax > ay ? (dx < 0 ? GB_DIR_W : GB_DIR_E) : (dy < 0 ? GB_DIR_N : GB_DIR_S);
+    const uint16_t *clr = C->clr;
+    int first, second;
+    int32_t k1, k2;
+    if ((kd == 0 || clr[(size_t)c * 8 + (size_t)dd] >= kd)
+        && (ks == 0 || clr[(size_t)(c + kd * off[dd]) * 8 + (size_t)sd] >= ks)) {
+        first = dd; k1 = kd; second = sd; k2 = ks;
+    } else if ((ks == 0 || clr[(size_t)c * 8 + (size_t)sd] >= ks)
+               && (kd == 0 || clr[(size_t)(c + ks * off[sd]) * 8 + (size_t)dd] >= kd)) {
+        first = sd; k1 = ks; second = dd; k2 = kd;
+    } else {
+        return 0;
+    }
+    for (int32_t i = 0; i < k1; i++) p[n++] = c += off[first];
+    for (int32_t i = 0; i < k2; i++) p[n++] = c += off[second];
+    *diag += kd;
+    return n;
+}
 
 static void cpd_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t goal,
                        gb_result *out)
@@ -462,13 +526,24 @@ static void cpd_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_
         out->path_len = 0;
         return;
     }
+    {   /* a freespace path from the start: no look-up at all */
+        int64_t d0 = 0;
+        const int32_t m = cpd_direct(C, g->off, start, start % g->stride, start / g->stride,
+                                     goal % g->stride, goal / g->stride, p, 1, &d0);
+        if (m) {
+            out->path_len = m;
+            out->cost = gb_exact_cost(gb_exact_key(m - 1 - d0, d0));
+            return;
+        }
+    }
     const uint32_t key = C->rank[goal] << 3 | 7u;
     const uint32_t *runs = C->runs, *row = C->row;
     int32_t off[8];
     memcpy(off, g->off, sizeof off);
-    int32_t n = 1, c = start, lim = C->npass;
+    const int32_t stride = g->stride, tx = goal % stride, ty = goal / stride;
+    int32_t n = 1, c = start, cx = start % stride, cy = start / stride, lim = C->npass;
     int64_t diag = 0;
-    uint64_t probes = 0;
+    uint64_t probes = 0, lookups = 0;
     while (c != goal) {
         if (n > lim) {   /* never on a correct table: the validator sees an empty path */
             gb_result_nopath(ws, out);
@@ -484,13 +559,20 @@ static void cpd_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_
             probes++;
         }
         const unsigned k = *b & 7u;
+        lookups++;
         diag += k >> 2;
         c += off[k];
+        cx += gb_dir_dx[k];
+        cy += gb_dir_dy[k];
         p[n++] = c;
+        if (c != goal) {   /* is the rest a freespace path? */
+            const int32_t m = cpd_direct(C, off, c, cx, cy, tx, ty, p, n, &diag);
+            if (m) { n = m; break; }
+        }
     }
     out->path_len = n;
     out->cost = gb_exact_cost(gb_exact_key(n - 1 - diag, diag));
-    out->st.expanded = (uint64_t)(n - 1);
+    out->st.expanded = lookups;
     out->st.scanned = probes;
 }
 
@@ -504,7 +586,7 @@ static size_t cpd_bytes(int32_t width, int32_t height, const gb_solver_spec *s)
 {
     (void)s;
     const size_t nc = ((size_t)width + 2) * ((size_t)height + 2);
-    return sizeof(gb_cpd) + nc * 3 * sizeof(uint32_t);
+    return sizeof(gb_cpd) + nc * (3 * sizeof(uint32_t) + 8 * sizeof(uint16_t));
 }
 
 static size_t cpd_state_bytes(const void *state)
@@ -543,8 +625,16 @@ static int cpd_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
         errno = e;
         return -1;
     }
+    C->clr = gb_malloc(8 * nc * sizeof *C->clr);
+    if (!C->clr) {
+        cpd_free(C);
+        errno = ENOMEM;
+        return -1;
+    }
+    cpd_clearance(C->clr, g, ws->moves);
     C->build_ns = (double)(gb_mono_ns() - t0);
-    C->bytes = sizeof *C + nc * 3 * sizeof(uint32_t) + (C->nruns ? C->nruns : 1) * sizeof(uint32_t);
+    C->bytes = sizeof *C + nc * (3 * sizeof(uint32_t) + 8 * sizeof(uint16_t))
+             + (C->nruns ? C->nruns : 1) * sizeof(uint32_t);
     *state = C;
     return 0;
 }
