@@ -370,9 +370,8 @@ static int cpd_estimate(const gb_cpd *C, cpd_worker *w, const uint32_t *cfirst, 
     if (s->max_prep_bytes)
         snprintf(mem, sizeof mem, " and %.0f MiB", (double)s->max_prep_bytes / 1048576.0);
     snprintf(msg, msz, "expected a cpd build within %.0f s%s, found an estimate of %.0f s (%zu "
-             "Dijkstras on %d threads) and %.0f MiB (%.1f runs per row), from %d sampled rows",
-             tb / 1e9, mem, ns / 1e9, np, nt, bytes / 1048576.0,
-             nruns / (double)(np ? np : 1), k);
+             "Dijkstras, %d threads) and %.0f MiB (%.1f runs/row)", tb / 1e9, mem, ns / 1e9, np,
+             nt, bytes / 1048576.0, nruns / (double)(np ? np : 1));
     errno = EFBIG;
     return -1;
 }
