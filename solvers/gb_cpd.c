@@ -56,15 +56,21 @@
  * bug shows as an empty path, which the validator rejects.
  *
  * Query.  s == t: the one-cell path.  comp differs: unreachable.  Else,
- * per step, one binary search (branch-free) of the current cell's row for
- * rank[t], then one constant offset.  The path is written cell by cell
+ * at each cell c: when a freespace path from c to t is legal (all
+ * diagonal steps then all straight ones, or the other way; two look-ups
+ * in the clearance table clr), it is the rest of the path: it costs the
+ * octile distance, which no path beats, and the prefix s..c is optimal by
+ * the argument above.  Else one search of c's row for rank[t] gives the
+ * next move: the runs of neighbouring cells are much alike, so it starts
+ * at the previous step's run index (scaled to this row's length),
+ * gallops, then bisects.  The path is written cell by cell
  * (the validator checks every step) and its cost decoded from the exact
  * key of its step counts, bit for bit the cost `dijkstra` reports.
  * Counters: expanded = look-ups (path steps), scanned = run entries read
  * by the binary searches; nothing is pushed.  --max-expanded and --max-ms
  * are ignored: a query does at most npassable look-ups.
  *
- * Memory: 12 bytes per cell (rank, comp, row) + 4 per run + 4 per row,
+ * Memory: 28 bytes per cell (rank, comp, row, clr) + 4 per run + 4 per row,
  * exact once built (state_bytes); bytes() is the lower bound of one run
  * per row, from the dimensions.  Build time: npassable Dijkstras, each
  * O(component), plus one O(component) pass per row: O(n^2) on one
@@ -543,20 +549,40 @@ static void cpd_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_
     int32_t n = 1, c = start, cx = start % stride, cy = start / stride, lim = C->npass;
     int64_t diag = 0;
     uint64_t probes = 0, lookups = 0;
+    uint32_t pos = 0, plen = 1;   /* run index and row length of the last look-up */
     while (c != goal) {
         if (n > lim) {   /* never on a correct table: the validator sees an empty path */
             gb_result_nopath(ws, out);
             out->cost = INFINITY;
             return;
         }
-        const uint32_t *b = runs + row[c];
-        uint32_t len = *b++;
-        while (len > 1) {   /* the last run whose first rank <= rank[goal] */
-            const uint32_t half = len >> 1;
-            b = b[half] <= key ? b + half : b;
-            len -= half;
+        const uint32_t *r = runs + row[c];
+        const uint32_t len = *r++;
+        /* the last run whose first rank <= rank[goal]: neighbouring cells
+         * have similar rows, so start from the previous step's position
+         * (scaled to this row's length) and gallop, then bisect */
+        uint32_t lo, hi, h = (uint32_t)((uint64_t)pos * len / plen);
+        if (h >= len) h = len - 1;
+        probes++;
+        if (r[h] <= key) {   /* r[lo] <= key < r[hi] (r[len] = infinity) */
+            uint32_t step = 1;
+            lo = h;
+            while (lo + step < len && r[lo + step] <= key) { lo += step; step <<= 1; probes++; }
+            hi = lo + step < len ? lo + step : len;
+        } else {             /* r[0] = 0 <= key */
+            uint32_t step = 1;
+            hi = h;
+            while (hi >= step && r[hi - step] > key) { hi -= step; step <<= 1; probes++; }
+            lo = hi >= step ? hi - step : 0;
+        }
+        while (hi - lo > 1) {
+            const uint32_t mid = lo + ((hi - lo) >> 1);
+            if (r[mid] <= key) lo = mid; else hi = mid;
             probes++;
         }
+        pos = lo;
+        plen = len;
+        const uint32_t *b = r + lo;
         const unsigned k = *b & 7u;
         lookups++;
         diag += k >> 2;
