@@ -66,15 +66,22 @@
  * gallops, then bisects.  The path is written cell by cell
  * (the validator checks every step) and its cost decoded from the exact
  * key of its step counts, bit for bit the cost `dijkstra` reports.
- * Counters: expanded = look-ups (path steps), scanned = run entries read
- * by the binary searches; nothing is pushed.  --max-expanded and --max-ms
- * are ignored: a query does at most npassable look-ups.
+ * Counters: expanded = row look-ups, scanned = run entries they read;
+ * nothing is pushed.  --max-expanded and --max-ms are ignored: a query
+ * does at most npassable look-ups.
  *
  * Memory: 28 bytes per cell (rank, comp, row, clr) + 4 per run + 4 per row,
- * exact once built (state_bytes); bytes() is the lower bound of one run
- * per row, from the dimensions.  Build time: npassable Dijkstras, each
+ * exact once built (state_bytes); bytes() is the lower bound without the
+ * rows, from the dimensions.  Build time: npassable Dijkstras, each
  * O(component), plus one O(component) pass per row: O(n^2) on one
- * component of n cells.  Refusals: see cpd_prepare.
+ * component of n cells.  Refusal (cpd_estimate): before a build on more
+ * than CPD_ESTIMATE_FROM passable cells, or under a byte bound, the rows
+ * of CPD_SAMPLE sources spread over the ranks are timed on one thread and
+ * extrapolated (work per source = its component's size; time divided by
+ * the threads); a map whose build would pass spec.max_prep_ns (default
+ * CPD_BUDGET_NS) or whose table would pass spec.max_prep_bytes is refused
+ * with EFBIG and the estimate in ws->prep_msg.  Nothing is cached on
+ * disk: every workspace builds its own table.
  *
  * Time complexity: query O(L log R) for a path of L cells and rows of at
  * most R runs.
