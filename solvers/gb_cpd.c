@@ -381,9 +381,9 @@ static int cpd_estimate(const gb_cpd *C, cpd_worker *w, const uint32_t *cfirst, 
     if (ns <= tb && (!s->max_prep_bytes || bytes <= (double)s->max_prep_bytes)) return 0;
     char mem[64] = "";
     if (s->max_prep_bytes)
-        snprintf(mem, sizeof mem, " and %.0f MiB", (double)s->max_prep_bytes / 1048576.0);
+        snprintf(mem, sizeof mem, " and %.1f MiB", (double)s->max_prep_bytes / 1048576.0);
     snprintf(msg, msz, "expected a cpd build within %.0f s%s, found an estimate of %.0f s (%zu "
-             "Dijkstras, %d threads) and %.0f MiB (%.1f runs/row)", tb / 1e9, mem, ns / 1e9, np,
+             "Dijkstras, %d threads) and %.1f MiB (%.1f runs/row)", tb / 1e9, mem, ns / 1e9, np,
              nt, bytes / 1048576.0, nruns / (double)(np ? np : 1));
     errno = EFBIG;
     return -1;

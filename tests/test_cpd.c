@@ -464,3 +464,54 @@ GB_TEST(cpd, allocation_failure_is_reported_and_unwound)
     }
     cr_assert_fail("the build never succeeded");
 }
+
+/* ---- refusal ------------------------------------------------------------------ */
+
+/* A build over the spec's budget is refused before it starts: EFBIG, the
+ * estimate in gb_ws_prep_msg, nothing kept; within budget it builds. */
+GB_TEST(cpd, a_build_over_budget_is_refused_with_an_estimate)
+{
+    gb_map mp;
+    gb_diag d;
+    cr_assert_eq(gb_map_load("datasets/default/room128-16-1.map", &mp, &d), 0, "%s", d.msg);
+    cr_assert_gt(mp.grid.npassable, 4096);   /* the estimate is made */
+    gb_solver_spec sp = cpd_spec();
+    sp.max_prep_ns = 1000;   /* 1 us */
+    size_t live0 = gb_alloc_live();
+    gb_ws *ws = gb_ws_new(&mp.grid, GB_MODEL_8_NOCUT);
+    size_t live1 = gb_alloc_live();
+    errno = 0;
+    cr_assert_eq(gb_ws_prepare(ws, &sp, GB_Q_BHEAP), -1);
+    cr_assert_eq(errno, EFBIG);
+    const char *m = gb_ws_prep_msg(ws);
+    cr_assert(strstr(m, "expected a cpd build within 0 s, found an estimate of ") == m, "%s", m);
+    cr_assert(strstr(m, " Dijkstras, ") && strstr(m, " runs/row)"), "%s", m);
+    cr_assert_eq(gb_alloc_live(), live1, "a refused build kept %zu bytes", gb_alloc_live() - live1);
+    sp.max_prep_ns = 0;
+    sp.max_prep_bytes = 1024 * 1024;   /* the table takes about 3 MiB */
+    cr_assert_eq(gb_ws_prepare(ws, &sp, GB_Q_BHEAP), -1);
+    cr_assert_eq(errno, EFBIG);
+    cr_assert(strstr(gb_ws_prep_msg(ws), "within 3600 s and 1.0 MiB, found") != NULL, "%s",
+              gb_ws_prep_msg(ws));
+    gb_ws_free(ws);
+    cr_expect_eq(gb_alloc_live(), live0);
+    gb_map_free(&mp);
+}
+
+/* gridbench run: a refused map gives the pair 'limit' rows and a note
+ * with the estimate; the other solvers run as usual, exit status 0.
+ * (dijkstra's workspace on this map: 3.4 MiB; cpd's table: about 4.) */
+GB_TEST(cpd, run_gives_limit_rows_and_the_estimate_on_a_refused_map)
+{
+    const char *bin = gb_test_bin();
+    char out[8192];
+    int st = gb_test_sh(out, sizeof out,
+                        "d=$(mktemp -d) && %s run -s cpd,dijkstra --count 3 --max-mem 3700K "
+                        "--no-oracle-cache --out $d/q.csv datasets/default/room128-16-1.map.scen "
+                        "&& cut -d, -f10,14 $d/q.csv | sort | uniq -c; rm -rf $d", bin);
+    cr_assert_eq(st, 0, "%s", out);
+    cr_assert(strstr(out, "room128-16-1.map: cpd not run on this map: expected a cpd build "
+                          "within 3600 s and 3.6 MiB, found an estimate of ") != NULL, "%s", out);
+    cr_assert(strstr(out, "3 cpd,limit") != NULL, "%s", out);
+    cr_assert(strstr(out, "3 dijkstra,ok") != NULL, "%s", out);
+}
