@@ -125,7 +125,7 @@ test: $(TESTBIN) $(BIN) $(SOLIB) layers
 # make test-full: the suites that `make test` samples, in full: the
 # real-map tests on every query of every shared scenario file, and every
 # allocation of the allocation-failure sweeps (CI runs it).
-FULL_SUITES ?= shared subgoal_shared jpsplus alloc
+FULL_SUITES ?= shared subgoal_shared jpsplus alloc cpd
 test-full: $(TESTBIN) $(BIN)
 	@for s in $(FULL_SUITES); do \
 	  $(MAKE) --no-print-directory test GB_TEST_FULL=1 TEST_ARGS="--filter $$s/*" || exit 1; done

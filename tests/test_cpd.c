@@ -6,11 +6,9 @@
  *     EVERY cell (make test: a sample of them; GB_TEST_FULL: ten times as
  *     many grids);
  *   - on the shared Moving AI maps: sampled queries of each scenario file,
- *     plus the same start to a spread of other cells (make test: the maps
- *     of at most 16384 passable cells; GB_TEST_FULL: every map of at most
- *     150000, whose build takes minutes; the two larger 512x512 maps are
- *     covered by the benchmark runs of docs/results.md, which validate
- *     every path against Dijkstra);
+ *     plus the same start to a spread of other cells (make test: arena and
+ *     den312d; GB_TEST_FULL: also Berlin_0_256, a build of minutes;
+ *     GB_CPD_LARGE=1 as well: the 512x512 maps, hours);
  *   - corner cases: start == goal, unreachable goals (a wall, a diagonal
  *     gap that no-corner-cutting forbids, single-cell components, as
  *     start and as goal), a one-cell map, other models refused.
@@ -377,13 +375,18 @@ GB_TEST(cpd, small_shared_maps_match_dijkstra)
     check_scen("mapf/den312d-even-10.scen", gb_test_full() ? 1 : 4);
 }
 
-/* Minutes of build each (one Dijkstra per cell): GB_TEST_FULL only. */
+/* Minutes of build (one Dijkstra per cell): Berlin under GB_TEST_FULL;
+ * the 512 x 512 maps, an hour to hours each on 2 cores, with
+ * GB_CPD_LARGE=1 too. */
 GB_TEST(cpd, large_shared_maps_match_dijkstra)
 {
     if (!gb_test_full()) cr_skip_test("GB_TEST_FULL only (builds of minutes)");
     check_scen("street/Berlin_0_256.map.scen", 5);
+    if (env_long("GB_CPD_LARGE", 0) == 0) return;
     check_scen("bgmaps/AR0011SR.map.scen", 10);
     check_scen("wc3/divideandconquer.map.scen", 10);
+    check_scen("mazes/maze512-4-0.map.scen", 80);
+    check_scen("random/random512-10-0.map.scen", 15);
 }
 
 /* ---- memory, preparation, allocation failure ----------------------------- */
