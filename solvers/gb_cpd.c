@@ -14,7 +14,9 @@
  *   row[id]    offset into runs[] of source id's row: runs[row[id]] = n,
  *              then n runs, each (first rank << 3 | move), first ranks
  *              strictly increasing, the first one 0.  The move of target t
- *              is that of the last run whose first rank <= rank[t].
+ *              is that of the last run whose first rank <= rank[t].  The
+ *              rows lie in runs[] in the Z-order of their cells
+ *              (cpd_layout), so a walk reads rows that lie close together.
  * Invariant: for every passable s != t of one component, the move m the
  *   row of s gives for t is the first step of an optimal s-t path
  *   (m is in F(s, t), below).  Entries of t = s and of t outside s's
@@ -389,6 +391,60 @@ static int cpd_estimate(const gb_cpd *C, cpd_worker *w, const uint32_t *cfirst, 
     return -1;
 }
 
+/* The bits of v spread to the even positions. */
+static uint64_t cpd_spread(uint32_t v)
+{
+    uint64_t x = v;
+    x = (x | x << 16) & 0x0000ffff0000ffffull;
+    x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+    x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+    x = (x | x << 2) & 0x3333333333333333ull;
+    x = (x | x << 1) & 0x5555555555555555ull;
+    return x;
+}
+
+static int cpd_cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Copy the rows into a runs[] of the exact size in the Z-order (Morton
+ * order) of their cells, so that the rows a walk reads one step after the
+ * other, those of neighbouring cells, mostly lie near each other (fewer
+ * cache and TLB misses than the order the threads wrote them in).  0; 1
+ * when the map has 65536 columns or rows or more (the layout stays as the
+ * threads wrote it: just as correct); -1 when memory is short. */
+static int cpd_layout(gb_cpd *C, const gb_grid *g)
+{
+    if (g->stride > 65536 || g->ncells / g->stride > 65536 || C->npass == 0) return 1;
+    uint64_t *key = gb_malloc((size_t)C->npass * sizeof *key);
+    uint32_t *runs = gb_malloc((C->nruns ? C->nruns : 1) * sizeof *runs);
+    if (!key || !runs) {
+        gb_free(key);
+        gb_free(runs);
+        return -1;
+    }
+    size_t n = 0;
+    for (int32_t id = 0; id < g->ncells; id++)
+        if (g->pass[id])
+            key[n++] = (cpd_spread((uint32_t)(id % g->stride))
+                        | cpd_spread((uint32_t)(id / g->stride)) << 1) << 32 | (uint32_t)id;
+    qsort(key, n, sizeof *key, cpd_cmp_u64);
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        const int32_t id = (int32_t)(key[i] & 0xffffffffu);
+        const uint32_t *r = C->runs + C->row[id];
+        memcpy(runs + at, r, ((size_t)r[0] + 1) * sizeof *runs);
+        C->row[id] = (uint32_t)at;
+        at += (size_t)r[0] + 1;
+    }
+    gb_free(key);
+    gb_free(C->runs);
+    C->runs = runs;
+    return 0;
+}
+
 static int cpd_build(gb_cpd *C, const gb_grid *g, const uint8_t *moves, const gb_solver_spec *s,
                      char *msg, size_t msz)
 {
@@ -446,7 +502,9 @@ static int cpd_build(gb_cpd *C, const gb_grid *g, const uint8_t *moves, const gb
         }
         if (!more && next >= (int32_t)np) break;
     }
-    if (C->nruns < cap) {   /* give back the doubling's slack */
+    const int lay = cpd_layout(C, g);
+    if (lay < 0) goto out;
+    if (lay > 0 && C->nruns < cap) {   /* not laid out: give back the slack */
         uint32_t *p = gb_realloc(C->runs, (C->nruns ? C->nruns : 1) * sizeof *p);
         if (p) C->runs = p;
     }
