@@ -31,9 +31,12 @@
  *   prepare     builds the per-map state (tables, bit lines, FIFO) into
  *               *state (NULL on entry), once per workspace, inside
  *               gb_ws_prepare() -- never inside a timed gb_solve(); timed
- *               into gb_ws_prep_ns(); 0, or -1 with errno set (ENOMEM)
- *               and nothing left allocated; it may read ws->grid,
- *               ws->model (one of its models) and ws->moves;
+ *               into gb_ws_prep_ns(); 0, or -1 with errno set (ENOMEM;
+ *               EFBIG: it refuses the map, its estimate of the build
+ *               being over the spec's max_prep_bytes or max_prep_ns, and
+ *               says why in ws->prep_msg) and nothing left allocated; it
+ *               may read ws->grid, ws->model (one of its models) and
+ *               ws->moves;
  *   release     frees it (gb_ws_free);
  *   state_bytes for a state whose size depends on the map's content (a
  *               subgoal graph): its exact bytes once built, while bytes()
@@ -173,6 +176,7 @@ struct gb_ws {
     void *fam[GB_ALGO_COUNT];      /* each family's per-map state, or NULL */
     uint8_t fam_ready[GB_ALGO_COUNT]; /* 1 once the family's prepare ran */
     double fam_prep_ns[GB_ALGO_COUNT]; /* how long that prepare took */
+    char prep_msg[256];            /* why a prepare refused the map (EFBIG), or "" */
 #define GB_X(E, T, N, L, D) gb_##T q_##T[2]; uint8_t ready_##T[2];
     GB_QUEUE_LIST(GB_X)
 #undef GB_X

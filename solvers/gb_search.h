@@ -125,6 +125,7 @@ typedef struct gb_result {
     X(SGTLDT,    sgtldt)      /* gb_sgfam.c: sg-tl with a global distance table */ \
     X(HPA,       hpa)         /* gb_hpa.c: HPA*, hierarchical (8-nocut only; suboptimal) */ \
     X(FLOWFIELD, flowfield)   /* gb_flowfield.c: one Dijkstra field per goal, followed */ \
+    X(CPD,       cpd)         /* gb_cpd.c: compressed path database (8-nocut only) */ \
     X(THETA,     theta)       /* gb_theta.c: Theta*, any-angle (8-nocut only) */
 
 typedef enum gb_algo {
@@ -161,6 +162,11 @@ typedef struct gb_solver_spec {
                           ids read as corners, line of sight by gb_los_gppc
                           (gb_los.h); 0: cell centres, gb_los.  Last, so
                           that plugins built before it still match */
+    uint64_t max_prep_bytes; /* a family whose build it estimates first (cpd)
+                               refuses a map whose state would pass this many
+                               bytes (0 = no bound; the runner sets --max-mem) */
+    uint64_t max_prep_ns;    /* ... or whose build would take longer (0 = the
+                               family's default budget) */
 } gb_solver_spec;
 
 /* Parse a solver name against the name patterns of the registered
@@ -243,6 +249,10 @@ int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q);
  * plus the landmark table of s's k, if any.  0 when s needs none or it
  * was not built yet. */
 double gb_ws_prep_ns(const gb_ws *ws, const gb_solver_spec *s);
+/* Why the last gb_ws_prepare() that failed with errno = EFBIG refused the
+ * map: a family's estimate of its build against the spec's max_prep_bytes
+ * and max_prep_ns ("" when none did). */
+const char *gb_ws_prep_msg(const gb_ws *ws);
 
 /* gb_ws_bytes of solver s on queue q for this workspace once prepared for
  * s: the same figure, except that a family whose state depends on the

@@ -207,6 +207,7 @@ int gb_ws_prepare(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q)
                        || (f->holds && !f->holds(ws->fam[s->algo], s)))) {
         int64_t t0 = gb_mono_ns();
         void *state = ws->fam_ready[s->algo] ? ws->fam[s->algo] : NULL;
+        ws->prep_msg[0] = '\0';
         if (f->prepare(ws, s, &state) != 0) return -1;   /* errno set */
         ws->fam[s->algo] = state;
         ws->fam_prep_ns[s->algo] = (double)(gb_mono_ns() - t0);
@@ -225,6 +226,8 @@ size_t gb_ws_bytes_prepared(const gb_ws *ws, const gb_solver_spec *s, gb_queue_k
     size_t lo = f->bytes ? f->bytes(ws->grid->width, ws->grid->height, s) : 0;
     return b - lo + f->state_bytes(ws->fam[s->algo]);
 }
+
+const char *gb_ws_prep_msg(const gb_ws *ws) { return ws->prep_msg; }
 
 double gb_ws_prep_ns(const gb_ws *ws, const gb_solver_spec *s)
 {

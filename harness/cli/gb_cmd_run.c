@@ -592,6 +592,7 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
         o.pairs[i].spec.max_expanded = o.max_expanded;
         o.pairs[i].spec.max_ns = o.max_ms * 1000000u;
         o.pairs[i].spec.aa_gppc = o.aa_gppc;
+        o.pairs[i].spec.max_prep_bytes = o.max_mem;   /* a build estimated first (cpd) */
     }
     if (o.resume && o.fresh) {
         fprintf(stderr, "gridbench run: expected --resume or --fresh, found both\n");

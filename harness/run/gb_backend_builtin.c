@@ -5,12 +5,17 @@
  * Every built-in pair shares the exec's one workspace (gb_ws), which the
  * oracle uses too; prepare builds the pair's per-map state there (queues,
  * landmark, jump and subgoal tables) and records its exact size, so that
- * --max-mem can refuse a pair before it runs.  solve times each of the
- * reps around gb_solve with CLOCK_MONOTONIC: nothing else sits inside the
- * timed region.
+ * --max-mem can refuse a pair before it runs.  A family that estimates
+ * its build first (cpd) may refuse the map (EFBIG: over --max-mem or its
+ * time budget): the pair is then not run on this map (ex->uprep[pi] =
+ * GB_UPREP_FAILED), its rows are 'limit' with the family's estimate as
+ * their message, and a note says so once per map.  solve times each of
+ * the reps around gb_solve with CLOCK_MONOTONIC: nothing else sits inside
+ * the timed region.
  */
 #include "gb_exec.h"
 
+#include <errno.h>
 #include <string.h>
 
 static gb_queue_kind queue_of(const gb_pair *p)
@@ -28,10 +33,19 @@ static int builtin_prepare(gb_exec *ex, int pi, gb_diag *d)
 {
     const gb_pair *p = &ex->o->pairs[pi];
     ex->mem[pi] = builtin_bytes(ex, pi, &ex->map.grid);
+    ex->uprep[pi] = GB_UPREP_NONE;
     if (ex->o->max_mem && ex->mem[pi] > ex->o->max_mem) return GB_PREP_NONE;   /* not run */
-    if (gb_ws_prepare(ex->ws, &p->spec, queue_of(p)) != 0)
+    if (gb_ws_prepare(ex->ws, &p->spec, queue_of(p)) != 0) {
+        if (errno == EFBIG) {   /* the family refuses this map: its build is over budget */
+            ex->uprep[pi] = GB_UPREP_FAILED;
+            snprintf(ex->prep_why[pi], sizeof ex->prep_why[pi], "%s", gb_ws_prep_msg(ex->ws));
+            gb_exec_note(ex, GB_NOTE_INFO, "gridbench run: %s: %s not run on this map: %s",
+                         ex->mpath, p->spec.name, ex->prep_why[pi]);
+            return GB_PREP_NONE;
+        }
         return gb_diag_set(d, EX_OSERR, ex->mpath, 0, 0, "expected memory for solver %s, found none",
                            p->spec.name);
+    }
     /* a state whose size depends on the map (subgoal graphs) counts exactly now */
     ex->mem[pi] = gb_ws_bytes_prepared(ex->ws, &p->spec, queue_of(p));
     return 0;
@@ -44,6 +58,14 @@ static int builtin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, int reps, gb_ans
     int32_t si = gb_grid_id(g, s.x, s.y), ti = gb_grid_id(g, t.x, t.y);
     gb_result r;
     memset(&r, 0, sizeof r);
+    if (ex->uprep[pi] == GB_UPREP_FAILED) {   /* refused by its prepare: a limit, not run */
+        a->nrep = 1;
+        a->rs = GB_LIMIT;
+        a->mem = ex->mem[pi];
+        ex->times[0] = 0;
+        snprintf(a->msg, sizeof a->msg, "%s", ex->prep_why[pi]);
+        return 0;
+    }
     for (int rep = 0; rep < reps; rep++) {
         int64_t t0 = gb_now_ns();
         int e = gb_solve(ex->ws, &p->spec, queue_of(p), si, ti, &r);

@@ -151,10 +151,12 @@ struct gb_exec {
     int oc_warned;
     uint64_t *prep;          /* [npairs] preparation on this map, ns */
     uint64_t *mem;           /* [npairs] search-state bytes on this map once prepared, 0: not known */
-    uint8_t *uprep;          /* [npairs] plugin pairs: GB_UPREP_* on this map */
+    uint8_t *uprep;          /* [npairs] plugin pairs: GB_UPREP_* on this map; built-in
+                                pairs: GB_UPREP_FAILED when their prepare refused it */
     uint64_t *storage, *prepare_ns;  /* [npairs] a plugin's own figures of this map (0: none) */
     char (*tsrc)[16];        /* [npairs] a plugin's own time source ("gppc"), "" for the backend's */
-    char (*prep_why)[160];   /* [npairs] why a plugin's prepare failed, "" when it did not say */
+    char (*prep_why)[160];   /* [npairs] why a plugin's prepare failed (or a built-in
+                                one refused the map), "" when it did not say */
     /* crash isolation (workers only) */
     volatile int32_t *inflight;  /* shared with the parent: the pair running, -1 none */
     uint8_t *skip;           /* [npairs] pairs that crashed this query's worker before */

@@ -1,0 +1,747 @@
+/*
+ * gb_cpd.c -- the compressed path database family ("cpd"): for every
+ * source cell, the first move of an optimal path to every target, one
+ * Dijkstra per source, each row compressed by run-length over a
+ * depth-first order of the cells (Botea 2011; the single-row compression
+ * of Strasser, Botea & Harabor, "Compressing optimal paths with run length
+ * encoding", JAIR 54, 2015).  Model 8-nocut only.  A query is a chain of
+ * table look-ups: no search.
+ *
+ * Data (built per map in prepare, never inside gb_solve):
+ *   rank[id]   position of passable cell id in the DFS preorder of the
+ *              move graph (components one after the other, each a
+ *              contiguous range of ranks); comp[id] its component;
+ *   row[id]    offset into runs[] of source id's row: runs[row[id]] = n,
+ *              then n runs, each (first rank << 3 | move), first ranks
+ *              strictly increasing, the first one 0.  The move of target t
+ *              is that of the last run whose first rank <= rank[t].  The
+ *              rows lie in runs[] in the Z-order of their cells
+ *              (cpd_layout), so a walk reads rows that lie close together.
+ * Invariant: for every passable s != t of one component, the move m the
+ *   row of s gives for t is the first step of an optimal s-t path
+ *   (m is in F(s, t), below).  Entries of t = s and of t outside s's
+ *   component are wildcards, never read: a query checks s == t and
+ *   comp[s] != comp[t] first (unreachable: O(1), no look-up).
+ *
+ * Build.  Per source s, Dijkstra on exact keys (gb_exact.h; two FIFO
+ * lanes, one per step cost: every key pushed is the last popped key + S
+ * or + T, so each lane is sorted, as in gb_pq_lanes.h) computes, with
+ * the distances, the set F(s, t) (8 bits) of ALL optimal first moves:
+ * F(s, n) = {k} for n = s + off[k] reached by its direct move at optimal
+ * cost, and F(s, n) = union of F(s, p) over the optimal predecessors p of
+ * n otherwise.  Exact keys make "optimal predecessor" (g(p) + c(p,n) =
+ * g(n)) an integer equality, never a rounding accident.  F(s, p) is final
+ * when p is popped (its optimal predecessors have smaller keys: costs are
+ * positive), so one pass suffices.  The row is then made greedily in rank
+ * order: a run extends while the intersection of its targets' sets stays
+ * non-empty, and takes a move from that intersection; wildcards (t = s,
+ * other components: ranks outside s's component range) join any run.  The
+ * greedy cut gives the fewest runs any choice of one move per target can
+ * give (the classic interval argument: the first run is as long as
+ * possible, and so on by induction).  Sources are shared among threads
+ * (one per online CPU, at most CPD_MAX_THREADS) that write rows into
+ * buffers of their own; the main thread alone allocates (gb_alloc is not
+ * thread-safe), between rounds.  The table's content does not depend on
+ * the number of threads, only the order of rows inside runs[].
+ *
+ * Why following first moves is optimal.  Let d be the true distance and
+ * m in F(s, t), s' = s + off[m]: by definition some optimal s-t path
+ * starts with the step s -> s', so d(s', t) = d(s, t) - c(m).  The walk
+ * s = c0, c1, ... takes at each ci != t a move of F(ci, t) from ci's own
+ * row, so d(c_{i+1}, t) = d(ci, t) - c(m_i) and c(m_i) >= 1: the distance
+ * falls by at least 1 per step, so the walk reaches t after at most d(s,
+ * t) steps, and its cost is the telescoping sum d(s, t) - d(t, t) =
+ * d(s, t).  (A per-target table -- the first move of every source toward
+ * t -- is the same argument with the roles of s and t kept: each step is
+ * read from the current cell's entry for the fixed target t.)  The walk
+ * is cut at npassable steps, which an optimal walk never reaches, so a
+ * bug shows as an empty path, which the validator rejects.
+ *
+ * Query.  s == t: the one-cell path.  comp differs: unreachable.  Else,
+ * at each cell c: when a freespace path from c to t is legal (all
+ * diagonal steps then all straight ones, or the other way; two look-ups
+ * in the clearance table clr), it is the rest of the path: it costs the
+ * octile distance, which no path beats, and the prefix s..c is optimal by
+ * the argument above.  Else one search of c's row for rank[t] gives the
+ * next move: the runs of neighbouring cells are much alike, so it starts
+ * at the previous step's run index (scaled to this row's length),
+ * gallops, then bisects.  The path is written cell by cell
+ * (the validator checks every step) and its cost decoded from the exact
+ * key of its step counts, bit for bit the cost `dijkstra` reports.
+ * Counters: expanded = row look-ups, scanned = run entries they read;
+ * nothing is pushed.  --max-expanded and --max-ms are ignored: a query
+ * does at most npassable look-ups.
+ *
+ * Memory: 28 bytes per cell (rank, comp, row, clr) + 4 per run + 4 per row,
+ * exact once built (state_bytes); bytes() is the lower bound without the
+ * rows, from the dimensions.  Build time: npassable Dijkstras, each
+ * O(component), plus one O(component) pass per row: O(n^2) on one
+ * component of n cells.  Refusal (cpd_estimate): before a build on more
+ * than CPD_ESTIMATE_FROM passable cells, or under a byte bound, the rows
+ * of CPD_SAMPLE sources spread over the ranks are timed on one thread and
+ * extrapolated (work per source = its component's size; time divided by
+ * the threads); a map whose build would pass spec.max_prep_ns (default
+ * CPD_BUDGET_NS) or whose table would pass spec.max_prep_bytes is refused
+ * with EFBIG and the estimate in ws->prep_msg.  Nothing is cached on
+ * disk: every workspace builds its own table.
+ *
+ * Time complexity: query O(L log R) for a path of L cells and rows of at
+ * most R runs.
+ */
+#include "gb_family.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gb_exact.h"
+
+#define CPD_MAX_THREADS 64
+#define CPD_BUDGET_NS (3600.0 * 1e9)   /* default build budget (spec.max_prep_ns = 0) */
+#define CPD_SAMPLE 64                  /* sources timed for the estimate */
+#define CPD_ESTIMATE_FROM 4096         /* passable cells from which it is made */
+#define CPD_WILD 0xffu   /* a target whose move is any */
+
+typedef struct gb_cpd {
+    uint32_t *rank;     /* [ncells] DFS preorder rank of a passable cell */
+    uint32_t *comp;     /* [ncells] component of a passable cell */
+    uint32_t *row;      /* [ncells] offset of a passable cell's row in runs */
+    uint32_t *runs;     /* rows: count, then (first rank << 3 | move) each */
+    uint16_t *clr;      /* [8 * ncells] legal steps in a row from a cell, per
+                           direction (capped at UINT16_MAX) */
+    size_t nruns;       /* entries of runs[] in use (counts included) */
+    size_t bytes;       /* exact bytes held */
+    int32_t npass;      /* passable cells */
+    int nthreads;       /* threads the build used */
+    double build_ns;    /* wall time of the build */
+} gb_cpd;
+
+/* ---- DFS order ------------------------------------------------------------- */
+
+/* rank/comp of every passable cell, order[r] the cell of rank r, and the
+ * rank range [cfirst[c], cfirst[c + 1]) of each component c; returns the
+ * number of components.  stack and sk hold npass entries. */
+static uint32_t cpd_order(const gb_grid *g, const uint8_t *moves, uint32_t *rank, uint32_t *comp,
+                          int32_t *order, uint32_t *cfirst, int32_t *stack, uint8_t *sk)
+{
+    const int32_t nc = g->ncells;
+    uint32_t r = 0, nco = 0;
+    for (int32_t id = 0; id < nc; id++) rank[id] = UINT32_MAX;
+    for (int32_t root = 0; root < nc; root++) {
+        if (!g->pass[root] || rank[root] != UINT32_MAX) continue;
+        cfirst[nco] = r;
+        int32_t sp = 0;
+        stack[sp] = root;
+        sk[sp++] = 0;
+        rank[root] = r;
+        order[r++] = root;
+        comp[root] = nco;
+        while (sp > 0) {
+            const int32_t id = stack[sp - 1];
+            unsigned k = sk[sp - 1];
+            while (k < 8 && (!(moves[id] >> k & 1u) || rank[id + g->off[k]] != UINT32_MAX)) k++;
+            if (k == 8) { sp--; continue; }
+            sk[sp - 1] = (uint8_t)(k + 1);
+            const int32_t nb = id + g->off[k];
+            rank[nb] = r;
+            order[r++] = nb;
+            comp[nb] = nco;
+            stack[sp] = nb;
+            sk[sp++] = 0;
+        }
+        nco++;
+    }
+    cfirst[nco] = r;
+    for (int32_t id = 0; id < nc; id++)
+        if (rank[id] == UINT32_MAX) rank[id] = comp[id] = 0;
+    return nco;
+}
+
+/* ---- one source: Dijkstra with first-move sets, then its row ------------ */
+
+typedef struct cpd_ent {
+    uint64_t key;
+    int32_t id;
+} cpd_ent;
+
+/* Per cell, one word: CPD_FREE (not reached: above every key; keys stay
+ * below 2^62, at most 2^29 steps of key < 2^33), the key (open), or 0
+ * (closed: below every relaxed key, which is >= S).  So one load and one
+ * compare decide a relaxation. */
+#define CPD_FREE ((uint64_t)1 << 62)
+
+typedef struct cpd_worker {
+    /* shared, read-only */
+    const gb_grid *g;
+    const uint8_t *moves;
+    const uint32_t *comp, *cfirst;
+    const int32_t *order;
+    int32_t *next;          /* the next source index (atomic) */
+    int32_t nsrc;           /* sources: order[0..nsrc) */
+    /* own scratch, allocated by the main thread */
+    uint64_t *w;            /* [ncells] CPD_FREE, key, or 0 (closed) */
+    uint8_t *fm;            /* [ncells] first-move set */
+    cpd_ent *lane[2];       /* straight, diagonal: 4 npass + 1 each */
+    uint32_t *out;          /* rows: source id, count, runs */
+    size_t cap, used;
+    size_t reserve;         /* the most one row can take (npass + 3) */
+    int full;               /* stopped: out has less than reserve left */
+} cpd_worker;
+
+/* Dijkstra from s over its component: w->fm[t] = F(s, t) for every t != s
+ * of it.  The component's cells are reset to CPD_FREE first. */
+static void cpd_dijkstra(cpd_worker *w, int32_t s)
+{
+    static const uint64_t kc[8] = { GB_EXACT_S, GB_EXACT_S, GB_EXACT_S, GB_EXACT_S,
+                                    GB_EXACT_T, GB_EXACT_T, GB_EXACT_T, GB_EXACT_T };
+    const int32_t *off = w->g->off;
+    const uint8_t *moves = w->moves;
+    uint64_t *W = w->w;
+    uint8_t *fm = w->fm;
+    cpd_ent *L[2] = { w->lane[0], w->lane[1] };
+    size_t head[2] = { 0, 0 }, tail[2] = { 0, 0 };
+    {
+        const uint32_t c = w->comp[s];
+        for (uint32_t i = w->cfirst[c]; i < w->cfirst[c + 1]; i++) W[w->order[i]] = CPD_FREE;
+    }
+    W[s] = 0;
+    for (unsigned mv = moves[s]; mv; mv &= mv - 1) {   /* s's own moves: F = {k} */
+        const int k = __builtin_ctz(mv);
+        const int32_t nb = s + off[k];
+        W[nb] = kc[k];
+        fm[nb] = (uint8_t)(1u << k);
+        L[k >> 2][tail[k >> 2]++] = (cpd_ent){ kc[k], nb };
+    }
+    for (;;) {
+        int l;
+        if (head[0] < tail[0])
+            l = head[1] < tail[1] && L[1][head[1]].key < L[0][head[0]].key;
+        else if (head[1] < tail[1])
+            l = 1;
+        else
+            break;
+        const cpd_ent e = L[l][head[l]++];
+        if (W[e.id] != e.key) continue;   /* stale, or closed */
+        W[e.id] = 0;
+        const unsigned f = fm[e.id];
+        for (unsigned mv = moves[e.id]; mv; mv &= mv - 1) {
+            const int k = __builtin_ctz(mv);
+            const int32_t nb = e.id + off[k];
+            const uint64_t v = W[nb], ng = e.key + kc[k];
+            if (ng > v) continue;   /* closed (0), or no better */
+            if (ng == v) { fm[nb] = (uint8_t)(fm[nb] | f); continue; }
+            W[nb] = ng;
+            fm[nb] = (uint8_t)f;
+            L[k >> 2][tail[k >> 2]++] = (cpd_ent){ ng, nb };
+        }
+    }
+}
+
+/* The move a run takes from its set of common optimal moves: a diagonal
+ * when there is one (paths then go diagonal first, as the freespace test
+ * of the query expects), else the lowest straight one. */
+static inline uint32_t cpd_pick(unsigned set)
+{
+    return (uint32_t)__builtin_ctz(set & 0xf0u ? set & 0xf0u : set);
+}
+
+/* The row of source s (after cpd_dijkstra(s)) appended to w->out. */
+static void cpd_row(cpd_worker *w, int32_t s)
+{
+    const uint32_t c = w->comp[s], a = w->cfirst[c], b = w->cfirst[c + 1];
+    uint32_t *o = w->out + w->used;
+    size_t n = 0;
+    o[0] = (uint32_t)s;
+    uint32_t *r = o + 2;
+    unsigned cur = CPD_WILD;
+    uint32_t start = 0;   /* the first run covers every rank before the component */
+    for (uint32_t i = a; i < b; i++) {
+        const int32_t t = w->order[i];
+        const unsigned set = t == s ? CPD_WILD : w->fm[t];
+        if (cur & set) {
+            cur &= set;
+        } else {
+            r[n++] = start << 3 | cpd_pick(cur);
+            start = i;
+            cur = set;
+        }
+    }
+    r[n++] = start << 3 | cpd_pick(cur);
+    o[1] = (uint32_t)n;
+    w->used += n + 2;
+}
+
+static void *cpd_work(void *arg)
+{
+    cpd_worker *w = arg;
+    while (w->cap - w->used >= w->reserve) {
+        const int32_t i = __atomic_fetch_add(w->next, 1, __ATOMIC_RELAXED);
+        if (i >= w->nsrc) return NULL;
+        const int32_t s = w->order[i];
+        cpd_dijkstra(w, s);
+        cpd_row(w, s);
+    }
+    w->full = 1;
+    return NULL;
+}
+
+/* ---- the build ------------------------------------------------------------- */
+
+static void cpd_free(gb_cpd *C)
+{
+    if (!C) return;
+    gb_free(C->clr);
+    gb_free(C->rank);
+    gb_free(C->comp);
+    gb_free(C->row);
+    gb_free(C->runs);
+    gb_free(C);
+}
+
+static int cpd_threads(int32_t npass)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    if (n > CPD_MAX_THREADS) n = CPD_MAX_THREADS;
+    if (npass < 1024) n = 1;   /* a small map: threads cost more than they save */
+    return (int)n;
+}
+
+static void worker_free(cpd_worker *w)
+{
+    gb_free(w->w);
+    gb_free(w->fm);
+    gb_free(w->lane[0]);
+    gb_free(w->lane[1]);
+    gb_free(w->out);
+}
+
+/* Move the rows of w->out into C->runs (growing it); 0 or -1 (ENOMEM, or
+ * more than UINT32_MAX entries). */
+static int cpd_flush(gb_cpd *C, cpd_worker *w, size_t *cap)
+{
+    size_t i = 0;
+    while (i < w->used) {
+        const int32_t s = (int32_t)w->out[i];
+        const size_t n = w->out[i + 1];
+        if (C->nruns + n + 1 > *cap) {
+            size_t nc = *cap ? *cap : 1024;
+            while (nc < C->nruns + n + 1) nc *= 2;
+            if (nc > UINT32_MAX) nc = UINT32_MAX;
+            if (C->nruns + n + 1 > nc) { errno = EFBIG; return -1; }
+            uint32_t *p = gb_realloc(C->runs, nc * sizeof *p);
+            if (!p) return -1;
+            C->runs = p;
+            *cap = nc;
+        }
+        C->row[s] = (uint32_t)C->nruns;
+        memcpy(C->runs + C->nruns, w->out + i + 1, (n + 1) * sizeof *C->runs);
+        C->nruns += n + 1;
+        i += n + 2;
+    }
+    w->used = 0;
+    w->full = 0;
+    return 0;
+}
+
+/* Before the build: time CPD_SAMPLE sources spread over the ranks on w
+ * (one thread) and count their runs; refuse (EFBIG, the reason in msg)
+ * when the whole build would pass the spec's budgets.  A source's work is
+ * its component's size (Dijkstra and row pass), so the build's is the sum
+ * of the squares of the component sizes; sources taken by rank fall in
+ * components in proportion to their size. */
+static int cpd_estimate(const gb_cpd *C, cpd_worker *w, const uint32_t *cfirst, uint32_t ncomp,
+                        int nt, const gb_solver_spec *s, char *msg, size_t msz)
+{
+    const size_t np = (size_t)w->nsrc;
+    double work = 0.0, swork = 0.0;
+    for (uint32_t c = 0; c < ncomp; c++) {
+        const double n = (double)(cfirst[c + 1] - cfirst[c]);
+        work += n * n;
+    }
+    const int k = np < CPD_SAMPLE ? (int)np : CPD_SAMPLE;
+    size_t runs = 0;
+    const int64_t t0 = gb_mono_ns();
+    for (int j = 0; j < k; j++) {
+        const int32_t src = w->order[(size_t)j * np / (size_t)k];
+        const uint32_t c = C->comp[src];
+        swork += (double)(cfirst[c + 1] - cfirst[c]);
+        cpd_dijkstra(w, src);
+        w->used = 0;
+        cpd_row(w, src);
+        runs += w->out[1];
+    }
+    w->used = 0;
+    const double ns = (double)(gb_mono_ns() - t0) * work / (swork > 0 ? swork : 1) / nt;
+    const double nruns = (double)runs * (double)np / (k ? k : 1);
+    const double bytes = (double)sizeof *C + 28.0 * (double)w->g->ncells + 4.0 * (nruns + (double)np);
+    const double tb = s->max_prep_ns ? (double)s->max_prep_ns : CPD_BUDGET_NS;
+    if (ns <= tb && (!s->max_prep_bytes || bytes <= (double)s->max_prep_bytes)) return 0;
+    char mem[64] = "";
+    if (s->max_prep_bytes)
+        snprintf(mem, sizeof mem, " and %.1f MiB", (double)s->max_prep_bytes / 1048576.0);
+    snprintf(msg, msz, "expected a cpd build within %.0f s%s, found an estimate of %.0f s (%zu "
+             "Dijkstras, %d threads) and %.1f MiB (%.1f runs/row)", tb / 1e9, mem, ns / 1e9, np,
+             nt, bytes / 1048576.0, nruns / (double)(np ? np : 1));
+    errno = EFBIG;
+    return -1;
+}
+
+/* The bits of v spread to the even positions. */
+static uint64_t cpd_spread(uint32_t v)
+{
+    uint64_t x = v;
+    x = (x | x << 16) & 0x0000ffff0000ffffull;
+    x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+    x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+    x = (x | x << 2) & 0x3333333333333333ull;
+    x = (x | x << 1) & 0x5555555555555555ull;
+    return x;
+}
+
+static int cpd_cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Copy the rows into a runs[] of the exact size in the Z-order (Morton
+ * order) of their cells, so that the rows a walk reads one step after the
+ * other, those of neighbouring cells, mostly lie near each other (fewer
+ * cache and TLB misses than the order the threads wrote them in).  0; 1
+ * when the map has 65536 columns or rows or more (the layout stays as the
+ * threads wrote it: just as correct); -1 when memory is short. */
+static int cpd_layout(gb_cpd *C, const gb_grid *g)
+{
+    if (g->stride > 65536 || g->ncells / g->stride > 65536 || C->npass == 0) return 1;
+    uint64_t *key = gb_malloc((size_t)C->npass * sizeof *key);
+    uint32_t *runs = gb_malloc((C->nruns ? C->nruns : 1) * sizeof *runs);
+    if (!key || !runs) {
+        gb_free(key);
+        gb_free(runs);
+        return -1;
+    }
+    size_t n = 0;
+    for (int32_t id = 0; id < g->ncells; id++)
+        if (g->pass[id])
+            key[n++] = (cpd_spread((uint32_t)(id % g->stride))
+                        | cpd_spread((uint32_t)(id / g->stride)) << 1) << 32 | (uint32_t)id;
+    qsort(key, n, sizeof *key, cpd_cmp_u64);
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        const int32_t id = (int32_t)(key[i] & 0xffffffffu);
+        const uint32_t *r = C->runs + C->row[id];
+        memcpy(runs + at, r, ((size_t)r[0] + 1) * sizeof *runs);
+        C->row[id] = (uint32_t)at;
+        at += (size_t)r[0] + 1;
+    }
+    gb_free(key);
+    gb_free(C->runs);
+    C->runs = runs;
+    return 0;
+}
+
+static int cpd_build(gb_cpd *C, const gb_grid *g, const uint8_t *moves, const gb_solver_spec *s,
+                     char *msg, size_t msz)
+{
+    const size_t nc = (size_t)g->ncells, np = (size_t)g->npassable;
+    int32_t *order = gb_malloc((np ? np : 1) * sizeof *order);
+    int32_t *stack = gb_malloc((np ? np : 1) * sizeof *stack);
+    uint8_t *sk = gb_malloc(np ? np : 1);
+    uint32_t *cfirst = gb_malloc((np + 2) * sizeof *cfirst);
+    cpd_worker w[CPD_MAX_THREADS];
+    memset(w, 0, sizeof w);
+    int nt = cpd_threads(g->npassable), rc = -1;
+    size_t cap = 0;
+    if (!order || !stack || !sk || !cfirst) goto out;
+    const uint32_t ncomp = cpd_order(g, moves, C->rank, C->comp, order, cfirst, stack, sk);
+    gb_free(stack);
+    stack = NULL;
+    gb_free(sk);
+    sk = NULL;
+    int32_t next = 0;
+    for (int t = 0; t < nt; t++) {
+        cpd_worker *x = &w[t];
+        x->g = g;
+        x->moves = moves;
+        x->comp = C->comp;
+        x->cfirst = cfirst;
+        x->order = order;
+        x->next = &next;
+        x->nsrc = (int32_t)np;
+        x->reserve = np + 3;
+        x->cap = 4 * x->reserve > ((size_t)1 << 20) ? 4 * x->reserve : (size_t)1 << 20;
+        x->w = gb_malloc(nc * sizeof *x->w);
+        x->fm = gb_malloc(nc);
+        x->out = gb_malloc(x->cap * sizeof *x->out);
+        x->lane[0] = gb_malloc((4 * np + 1) * sizeof *x->lane[0]);
+        x->lane[1] = gb_malloc((4 * np + 1) * sizeof *x->lane[1]);
+        if (!x->w || !x->fm || !x->out || !x->lane[0] || !x->lane[1]) goto out;
+    }
+    C->nthreads = nt;
+    if ((np > CPD_ESTIMATE_FROM || s->max_prep_bytes)
+        && cpd_estimate(C, &w[0], cfirst, ncomp, nt, s, msg, msz) != 0)
+        goto out;
+    for (;;) {
+        pthread_t th[CPD_MAX_THREADS];
+        int started = 0;
+        for (int t = 1; t < nt; t++) {
+            if (pthread_create(&th[t], NULL, cpd_work, &w[t]) != 0) break;
+            started = t;
+        }
+        cpd_work(&w[0]);
+        for (int t = 1; t <= started; t++) pthread_join(th[t], NULL);
+        int more = 0;
+        for (int t = 0; t < nt; t++) {
+            more |= w[t].full;   /* a thread not started wrote nothing */
+            if (cpd_flush(C, &w[t], &cap) != 0) goto out;
+        }
+        if (!more && next >= (int32_t)np) break;
+    }
+    const int lay = cpd_layout(C, g);
+    if (lay < 0) goto out;
+    if (lay > 0 && C->nruns < cap) {   /* not laid out: give back the slack */
+        uint32_t *p = gb_realloc(C->runs, (C->nruns ? C->nruns : 1) * sizeof *p);
+        if (p) C->runs = p;
+    }
+    rc = 0;
+out:
+    for (int t = 0; t < nt; t++) worker_free(&w[t]);
+    gb_free(order);
+    gb_free(stack);
+    gb_free(sk);
+    gb_free(cfirst);
+    if (rc != 0 && errno != EFBIG) errno = ENOMEM;
+    return rc;
+}
+
+/* clr[8 id + k] = how many legal steps in a row lead from id in direction
+ * k: 0 when move k is illegal, else 1 + that of id + off[k], which a sweep
+ * against off[k]'s sign has already set (capped at UINT16_MAX). */
+static void cpd_clearance(uint16_t *clr, const gb_grid *g, const uint8_t *moves)
+{
+    const int32_t nc = g->ncells;
+    for (int k = 0; k < 8; k++) {
+        const int32_t o = g->off[k];
+        for (int32_t i = 0; i < nc; i++) {
+            const int32_t id = o < 0 ? i : nc - 1 - i;
+            uint32_t v = 0;
+            if (moves[id] >> k & 1u) {
+                v = 1u + clr[(size_t)(id + o) * 8 + (size_t)k];
+                if (v > UINT16_MAX) v = UINT16_MAX;
+            }
+            clr[(size_t)id * 8 + (size_t)k] = (uint16_t)v;
+        }
+    }
+}
+
+/* ---- query ----------------------------------------------------------------- */
+
+/* The direct path from c (padded cx, cy) to t (tx, ty), when one of the
+ * two freespace forms is legal: all diagonal steps first, then all
+ * straight ones, or the other way round.  Both have h = kd sqrt2 + ks
+ * (octile) steps, the least any path can cost, so a legal one is optimal.
+ * Appends its cells after p[n - 1] (= c); returns the new length, or 0
+ * when neither form is legal. */
+static inline int32_t cpd_direct(const gb_cpd *C, const int32_t *off, int32_t c, int32_t cx,
+                                 int32_t cy, int32_t tx, int32_t ty, int32_t *p, int32_t n,
+                                 int64_t *diag)
+{
+    const int32_t dx = tx - cx, dy = ty - cy;
+    const int32_t ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+    const int32_t kd = ax < ay ? ax : ay, ks = (ax < ay ? ay : ax) - kd;
+    const int dd = dy < 0 ? (dx < 0 ? GB_DIR_NW : GB_DIR_NE) : (dx < 0 ? GB_DIR_SW : GB_DIR_SE);
+    const int sd = ax > ay ? (dx < 0 ? GB_DIR_W : GB_DIR_E) : (dy < 0 ? GB_DIR_N : GB_DIR_S);
+    const uint16_t *clr = C->clr;
+    int first, second;
+    int32_t k1, k2;
+    if ((kd == 0 || clr[(size_t)c * 8 + (size_t)dd] >= kd)
+        && (ks == 0 || clr[(size_t)(c + kd * off[dd]) * 8 + (size_t)sd] >= ks)) {
+        first = dd; k1 = kd; second = sd; k2 = ks;
+    } else if ((ks == 0 || clr[(size_t)c * 8 + (size_t)sd] >= ks)
+               && (kd == 0 || clr[(size_t)(c + ks * off[sd]) * 8 + (size_t)dd] >= kd)) {
+        first = sd; k1 = ks; second = dd; k2 = kd;
+    } else {
+        return 0;
+    }
+    for (int32_t i = 0; i < k1; i++) p[n++] = c += off[first];
+    for (int32_t i = 0; i < k2; i++) p[n++] = c += off[second];
+    *diag += kd;
+    return n;
+}
+
+static void cpd_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t goal,
+                       gb_result *out)
+{
+    (void)s;
+    const gb_cpd *C = ws->fam[GB_ALGO_CPD];
+    const gb_grid *g = ws->grid;
+    memset(out, 0, sizeof *out);
+    out->status = GB_FOUND;
+    out->path = ws->path;
+    int32_t *p = ws->path;
+    p[0] = start;
+    if (start == goal) {
+        out->path_len = 1;
+        out->cost = 0.0;
+        return;
+    }
+    if (C->comp[start] != C->comp[goal]) {
+        out->status = GB_UNREACHABLE;
+        out->cost = INFINITY;
+        out->path_len = 0;
+        return;
+    }
+    {   /* a freespace path from the start: no look-up at all */
+        int64_t d0 = 0;
+        const int32_t m = cpd_direct(C, g->off, start, start % g->stride, start / g->stride,
+                                     goal % g->stride, goal / g->stride, p, 1, &d0);
+        if (m) {
+            out->path_len = m;
+            out->cost = gb_exact_cost(gb_exact_key(m - 1 - d0, d0));
+            return;
+        }
+    }
+    const uint32_t key = C->rank[goal] << 3 | 7u;
+    const uint32_t *runs = C->runs, *row = C->row;
+    int32_t off[8];
+    memcpy(off, g->off, sizeof off);
+    const int32_t stride = g->stride, tx = goal % stride, ty = goal / stride;
+    int32_t n = 1, c = start, cx = start % stride, cy = start / stride, lim = C->npass;
+    int64_t diag = 0;
+    uint64_t probes = 0, lookups = 0;
+    uint32_t pos = 0, plen = 1;   /* run index and row length of the last look-up */
+    while (c != goal) {
+        if (n > lim) {   /* never on a correct table: the validator sees an empty path */
+            gb_result_nopath(ws, out);
+            out->cost = INFINITY;
+            return;
+        }
+        const uint32_t *r = runs + row[c];
+        const uint32_t len = *r++;
+        /* the last run whose first rank <= rank[goal]: neighbouring cells
+         * have similar rows, so start from the previous step's position
+         * (scaled to this row's length) and gallop, then bisect */
+        uint32_t lo, hi, h = (uint32_t)((uint64_t)pos * len / plen);
+        if (h >= len) h = len - 1;
+        probes++;
+        if (r[h] <= key) {   /* r[lo] <= key < r[hi] (r[len] = infinity) */
+            uint32_t step = 1;
+            lo = h;
+            while (lo + step < len && r[lo + step] <= key) { lo += step; step <<= 1; probes++; }
+            hi = lo + step < len ? lo + step : len;
+        } else {             /* r[0] = 0 <= key */
+            uint32_t step = 1;
+            hi = h;
+            while (hi >= step && r[hi - step] > key) { hi -= step; step <<= 1; probes++; }
+            lo = hi >= step ? hi - step : 0;
+        }
+        while (hi - lo > 1) {
+            const uint32_t mid = lo + ((hi - lo) >> 1);
+            if (r[mid] <= key) lo = mid; else hi = mid;
+            probes++;
+        }
+        pos = lo;
+        plen = len;
+        const uint32_t *b = r + lo;
+        const unsigned k = *b & 7u;
+        lookups++;
+        diag += k >> 2;
+        c += off[k];
+        cx += gb_dir_dx[k];
+        cy += gb_dir_dy[k];
+        p[n++] = c;
+        if (c != goal) {   /* is the rest a freespace path? */
+            const int32_t m = cpd_direct(C, off, c, cx, cy, tx, ty, p, n, &diag);
+            if (m) { n = m; break; }
+        }
+    }
+    out->path_len = n;
+    out->cost = gb_exact_cost(gb_exact_key(n - 1 - diag, diag));
+    out->st.expanded = lookups;
+    out->st.scanned = probes;
+}
+
+static const gb_search_fn cpd_fn[1] = { cpd_search };
+
+/* ---- per-map state ------------------------------------------------------------ */
+
+/* A lower bound from the dimensions: rank, comp, row per cell and a row
+ * of one run (two entries) per cell. */
+static size_t cpd_bytes(int32_t width, int32_t height, const gb_solver_spec *s)
+{
+    (void)s;
+    const size_t nc = ((size_t)width + 2) * ((size_t)height + 2);
+    return sizeof(gb_cpd) + nc * (3 * sizeof(uint32_t) + 8 * sizeof(uint16_t));
+}
+
+static size_t cpd_state_bytes(const void *state)
+{
+    const gb_cpd *C = state;
+    return C->bytes;
+}
+
+static void cpd_release(void *state) { cpd_free(state); }
+
+static int cpd_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
+{
+    const gb_grid *g = ws->grid;
+    const size_t nc = (size_t)g->ncells;
+    if ((int64_t)g->ncells > GB_EXACT_MAX_CELLS) {   /* ranks << 3 and exact keys */
+        snprintf(ws->prep_msg, sizeof ws->prep_msg, "expected a map of at most %lld cells for "
+                 "cpd, found %d", (long long)GB_EXACT_MAX_CELLS, g->ncells);
+        errno = EFBIG;
+        return -1;
+    }
+    gb_cpd *C = gb_calloc(1, sizeof *C);
+    if (!C) { errno = ENOMEM; return -1; }
+    C->npass = g->npassable;
+    C->rank = gb_malloc(nc * sizeof *C->rank);
+    C->comp = gb_malloc(nc * sizeof *C->comp);
+    C->row = gb_calloc(nc, sizeof *C->row);
+    if (!C->rank || !C->comp || !C->row) {
+        cpd_free(C);
+        errno = ENOMEM;
+        return -1;
+    }
+    int64_t t0 = gb_mono_ns();
+    if (cpd_build(C, g, ws->moves, s, ws->prep_msg, sizeof ws->prep_msg) != 0) {
+        int e = errno;
+        cpd_free(C);
+        errno = e;
+        return -1;
+    }
+    C->clr = gb_malloc(8 * nc * sizeof *C->clr);
+    if (!C->clr) {
+        cpd_free(C);
+        errno = ENOMEM;
+        return -1;
+    }
+    cpd_clearance(C->clr, g, ws->moves);
+    C->build_ns = (double)(gb_mono_ns() - t0);
+    C->bytes = sizeof *C + nc * (3 * sizeof(uint32_t) + 8 * sizeof(uint16_t))
+             + (C->nruns ? C->nruns : 1) * sizeof(uint32_t);
+    *state = C;
+    return 0;
+}
+
+static const gb_form cpd_forms[] = {
+    { .pattern = "cpd", .wg = 1.0, .heur = GB_H_ZERO,
+      .desc = "compressed path database: the first move of an optimal path from every cell "
+              "to every cell, by one Dijkstra per cell, rows run-length compressed over a DFS "
+              "order; a query is a chain of look-ups; O(n^2) build; model 8-nocut only; optimal" },
+};
+
+const gb_family gb_family_cpd = {
+    .forms = cpd_forms, .nforms = GB_COUNTOF(cpd_forms),
+    .all = NULL, .nall = 0,
+    .models = 1u << GB_MODEL_8_NOCUT,
+    .dirs = 0,
+    .bytes = cpd_bytes, .prepare = cpd_prepare, .release = cpd_release,
+    .fn = cpd_fn, .fn_queues = 1, .fn_heurs = 1,
+    .queue_label = "none", .state_bytes = cpd_state_bytes,
+};
