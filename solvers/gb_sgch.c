@@ -98,14 +98,13 @@
 #ifndef WITNESS_SETTLE
 #define WITNESS_SETTLE 256   /* settled nodes per witness search */
 #endif
-#ifndef PRIO_ED
+/* priority = PRIO_ED * edge difference + PRIO_DEL * deleted neighbours
+ * + PRIO_LEVEL * level; re-evaluating the neighbours after each
+ * contraction (instead of lazily) made builds 6x slower on Berlin_0_256
+ * for no fewer settled nodes per query */
 #define PRIO_ED 2
 #define PRIO_DEL 1
 #define PRIO_LEVEL 1
-#endif
-#ifndef NB_UPDATE
-#define NB_UPDATE 0
-#endif
 #define KEY_INF UINT64_MAX
 #define GEN_MAX 0x7ffffffeu  /* 2*gen + 1 must fit in uint32_t */
 
@@ -131,12 +130,15 @@ struct gb_sgch {
     int32_t *up_mid;      /* m: the contracted node of a shortcut, -1 = an original edge */
     int32_t *up_h1;       /* m: shortcut: the entry mid -> lower end (the list owner) */
     int32_t *up_h2;       /* m: shortcut: the entry mid -> up_to */
+    uint8_t *up_fm;       /* m: first move directions its paths may have (lower -> upper) */
+    uint8_t *up_lm;       /* m: last move directions (arriving at the upper end) */
     /* query state, per direction d (0 forward, 1 backward), reset by gen */
     uint32_t gen;
     uint32_t *stamp[2];   /* n: 2gen labelled/open, 2gen+1 closed */
     uint64_t *d[2];       /* n: label */
     int32_t *par[2];      /* n: parent node, -1 = a root (joined to s or g) */
     int32_t *pe[2];       /* n: the entry par -> node */
+    uint8_t *inm[2];      /* n: last move directions of the label's path (from its root) */
     int32_t *hpos[2];     /* n: heap index */
     ch_hent *heap[2];     /* n */
     int32_t hn[2];
@@ -148,6 +150,12 @@ struct gb_sgch {
 };
 
 /* ---- helpers ------------------------------------------------------------ */
+
+/* Reverse every direction of a mask (k <-> k ^ 2). */
+static inline uint8_t mask_rev(uint8_t m)
+{
+    return (uint8_t)(((m & 0x33u) << 2) | ((m & 0xccu) >> 2));
+}
 
 static inline uint64_t sat_add(uint64_t a, uint64_t b)
 {
@@ -210,6 +218,7 @@ static inline void hdown(ch_hent *hp, int32_t *pos, int32_t n, int32_t i)
 typedef struct wedge {
     int32_t to, mid;   /* other end; the contracted node of a shortcut (-1: original) */
     uint64_t w;        /* exact key */
+    uint8_t fm, lm;    /* first / last move directions (owner -> to) its paths may have */
 } wedge;
 
 typedef struct wlist {
@@ -220,6 +229,7 @@ typedef struct wlist {
 typedef struct wpend {
     int32_t u, w;      /* shortcut u-w */
     uint64_t c;
+    uint8_t fm, lm;    /* move masks, u -> w */
 } wpend;
 
 typedef struct ch_tmp {
@@ -257,7 +267,7 @@ static int grow(void **p, int64_t *cap, int64_t want, size_t size)
     return 0;
 }
 
-static int wl_push(wlist *l, int32_t to, int32_t mid, uint64_t w)
+static int wl_push(wlist *l, int32_t to, int32_t mid, uint64_t w, uint8_t fm, uint8_t lm)
 {
     if (l->n == l->cap) {
         int32_t nc = l->cap ? 2 * l->cap : 8;
@@ -266,7 +276,7 @@ static int wl_push(wlist *l, int32_t to, int32_t mid, uint64_t w)
         l->e = q;
         l->cap = nc;
     }
-    l->e[l->n++] = (wedge){ to, mid, w };
+    l->e[l->n++] = (wedge){ to, mid, w, fm, lm };
     return 0;
 }
 
@@ -346,25 +356,33 @@ static int witness(gb_sgch *h, ch_tmp *t, int32_t src, int32_t v, uint64_t bound
 static int64_t evaluate(gb_sgch *h, ch_tmp *t, int32_t v)
 {
     const wlist *l = &t->adj[v];
+    const int32_t cv = gb_sg_cell(h->sg, v);
     t->npend = 0;
     for (int32_t i = 0; i + 1 < l->n; i++) {
         int32_t u = l->e[i].to;
         uint64_t cu = l->e[i].w, bound = 0;
+        /* turns u -> v -> w that a strictly shorter path replaces need nothing */
+        const uint8_t pm = gb_sg_turn_prune(h->sg, cv, mask_rev(l->e[i].fm));
+        int32_t ntg = 0;
         t->tgen++;
         for (int32_t j = i + 1; j < l->n; j++) {
+            if (l->e[j].fm & pm) continue;
             uint64_t c = sat_add(cu, l->e[j].w);
             if (c > bound) bound = c;
             t->tmark[l->e[j].to] = t->tgen;
+            ntg++;
         }
-        if (witness(h, t, u, v, bound, l->n - 1 - i) != 0) return INT64_MIN;
+        if (ntg == 0) continue;
+        if (witness(h, t, u, v, bound, ntg) != 0) return INT64_MIN;
         const uint32_t open = 2 * t->wgen;
         for (int32_t j = i + 1; j < l->n; j++) {
             int32_t w = l->e[j].to;
+            if (t->tmark[w] != t->tgen) continue;
             uint64_t c = sat_add(cu, l->e[j].w);
             if (t->wst[w] >= open && t->wd[w] <= c) continue;   /* a witness */
             if (grow((void **)&t->pend, &t->pendcap, t->npend + 1, sizeof *t->pend) != 0)
                 return INT64_MIN;
-            t->pend[t->npend++] = (wpend){ u, w, c };
+            t->pend[t->npend++] = (wpend){ u, w, c, mask_rev(l->e[i].lm), l->e[j].lm };
         }
     }
     return PRIO_ED * (t->npend - l->n) + PRIO_DEL * t->del[v] + PRIO_LEVEL * t->level[v];
@@ -380,25 +398,27 @@ static void wl_remove(wlist *l, int32_t to)
 }
 
 /* Add shortcut u-w via v at cost c, or lower an existing u-w edge. */
-static int add_shortcut(gb_sgch *h, ch_tmp *t, int32_t u, int32_t w, int32_t v, uint64_t c)
+static int add_shortcut(gb_sgch *h, ch_tmp *t, const wpend *p, int32_t v)
 {
+    const int32_t u = p->u, w = p->w;
+    const uint64_t c = p->c;
     wlist *lu = &t->adj[u];
     for (int32_t i = 0; i < lu->n; i++)
         if (lu->e[i].to == w) {
             if (c < lu->e[i].w) {
-                lu->e[i].w = c;
-                lu->e[i].mid = v;
+                lu->e[i] = (wedge){ w, v, c, p->fm, p->lm };
                 wlist *lw = &t->adj[w];
                 for (int32_t j = 0; j < lw->n; j++)
                     if (lw->e[j].to == u) {
-                        lw->e[j].w = c;
-                        lw->e[j].mid = v;
+                        lw->e[j] = (wedge){ u, v, c, mask_rev(p->lm), mask_rev(p->fm) };
                         break;
                     }
             }
             return 0;
         }
-    if (wl_push(lu, w, v, c) != 0 || wl_push(&t->adj[w], u, v, c) != 0) return -1;
+    if (wl_push(lu, w, v, c, p->fm, p->lm) != 0
+        || wl_push(&t->adj[w], u, v, c, mask_rev(p->lm), mask_rev(p->fm)) != 0)
+        return -1;
     h->shortcuts++;
     return 0;
 }
@@ -460,18 +480,8 @@ static int contract_all(gb_sgch *h, ch_tmp *t)
             if (t->level[u] < t->level[v] + 1) t->level[u] = t->level[v] + 1;
         }
         for (int64_t i = 0; i < t->npend; i++)
-            if (add_shortcut(h, t, t->pend[i].u, t->pend[i].w, v, t->pend[i].c) != 0) return -1;
+            if (add_shortcut(h, t, &t->pend[i], v) != 0) return -1;
         if (t->nfe > INT32_MAX) { errno = EOVERFLOW; return -1; }
-        /* the neighbours' priorities changed: evaluate them again */
-        for (int64_t i = t->nfe - l->n; NB_UPDATE && i < t->nfe; i++) {
-            int32_t u = t->fe[i].to;
-            int64_t pu = evaluate(h, t, u);
-            if (pu == INT64_MIN) return -1;
-            if (pu != t->prio[u]) {
-                t->prio[u] = pu;
-                if (ph_push(t, pu, u) != 0) return -1;
-            }
-        }
         gb_free(l->e);
         memset(l, 0, sizeof *l);
     }
@@ -493,7 +503,9 @@ static int finish(gb_sgch *h, ch_tmp *t)
     h->up_mid = take(h, (size_t)m, sizeof *h->up_mid);
     h->up_h1 = take(h, (size_t)m, sizeof *h->up_h1);
     h->up_h2 = take(h, (size_t)m, sizeof *h->up_h2);
-    if (!h->chid || !h->cell || !h->xy || !h->up_off || !h->up_to || !h->up_w || !h->up_mid
+    h->up_fm = take(h, (size_t)m, sizeof *h->up_fm);
+    h->up_lm = take(h, (size_t)m, sizeof *h->up_lm);
+    if (!h->up_fm || !h->up_lm || !h->chid || !h->cell || !h->xy || !h->up_off || !h->up_to || !h->up_w || !h->up_mid
         || !h->up_h1 || !h->up_h2)
         return -1;
     for (int32_t r = 0; r < n; r++) h->chid[t->order[r]] = r;
@@ -507,6 +519,8 @@ static int finish(gb_sgch *h, ch_tmp *t)
     for (int32_t e = 0; e < m; e++) {
         h->up_to[e] = h->chid[t->fe[e].to];
         h->up_w[e] = t->fe[e].w;
+        h->up_fm[e] = t->fe[e].fm;
+        h->up_lm[e] = t->fe[e].lm;
         h->up_mid[e] = t->fe[e].mid < 0 ? -1 : h->chid[t->fe[e].mid];
     }
     for (int32_t r = 0; r < n; r++)
@@ -572,7 +586,8 @@ static int build_all(gb_sgch *h, ch_tmp *t)
             int32_t cv = gb_sg_cell(h->sg, to[e]);
             uint64_t w = oct_key_xy(gb_grid_x(g, cu), gb_grid_y(g, cu), gb_grid_x(g, cv),
                                     gb_grid_y(g, cv));
-            if (wl_push(&t->adj[u], to[e], -1, w) != 0) return -1;
+            uint8_t mm = gb_sg_move_mask(g, cu, cv);   /* D(u,v) and D(v,u) both legal */
+            if (wl_push(&t->adj[u], to[e], -1, w, mm, mm) != 0) return -1;
         }
     }
     if (contract_all(h, t) != 0 || finish(h, t) != 0) return -1;
@@ -582,8 +597,9 @@ static int build_all(gb_sgch *h, ch_tmp *t)
         h->par[d] = take(h, nn, sizeof *h->par[d]);
         h->pe[d] = take(h, nn, sizeof *h->pe[d]);
         h->hpos[d] = take(h, nn, sizeof *h->hpos[d]);
+        h->inm[d] = take(h, nn, sizeof *h->inm[d]);
         h->heap[d] = take(h, nn, sizeof *h->heap[d]);
-        if (!h->stamp[d] || !h->d[d] || !h->par[d] || !h->pe[d] || !h->hpos[d] || !h->heap[d])
+        if (!h->stamp[d] || !h->d[d] || !h->par[d] || !h->pe[d] || !h->hpos[d] || !h->inm[d] || !h->heap[d])
             return -1;
         memset(h->stamp[d], 0, nn * sizeof *h->stamp[d]);
     }
@@ -637,12 +653,15 @@ void gb_sgch_free(gb_sgch *h)
     gb_free(h->up_mid);
     gb_free(h->up_h1);
     gb_free(h->up_h2);
+    gb_free(h->up_fm);
+    gb_free(h->up_lm);
     for (int d = 0; d < 2; d++) {
         gb_free(h->stamp[d]);
         gb_free(h->d[d]);
         gb_free(h->par[d]);
         gb_free(h->pe[d]);
         gb_free(h->hpos[d]);
+        gb_free(h->inm[d]);
         gb_free(h->heap[d]);
     }
     gb_free(h->list);
@@ -703,7 +722,7 @@ static int32_t unpack(gb_sgch *h, int32_t e, int32_t a, int32_t b, int32_t *out,
  * (p = -1: a root); pushes or decreases.  Returns 1 when the label was
  * set or improved. */
 static inline int label(gb_sgch *h, int dir, int32_t v, uint64_t k, int32_t p, int32_t e,
-                        uint32_t open, gb_sg_stats *st)
+                        uint8_t lm, uint32_t open, gb_sg_stats *st)
 {
     uint32_t sv = h->stamp[dir][v];
     if (sv < open) {
@@ -711,6 +730,7 @@ static inline int label(gb_sgch *h, int dir, int32_t v, uint64_t k, int32_t p, i
         h->d[dir][v] = k;
         h->par[dir][v] = p;
         h->pe[dir][v] = e;
+        h->inm[dir][v] = lm;
         int32_t i = h->hn[dir]++;
         h->heap[dir][i] = (ch_hent){ k, v };
         hup(h->heap[dir], h->hpos[dir], i);
@@ -723,6 +743,7 @@ static inline int label(gb_sgch *h, int dir, int32_t v, uint64_t k, int32_t p, i
         h->d[dir][v] = k;
         h->par[dir][v] = p;
         h->pe[dir][v] = e;
+        h->inm[dir][v] = lm;
         int32_t i = h->hpos[dir][v];
         h->heap[dir][i].k = k;
         hup(h->heap[dir], h->hpos[dir], i);
@@ -776,19 +797,21 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
     const uint32_t *const st0 = h->stamp[0];
     const int32_t *up_off = h->up_off, *up_to = h->up_to, *xy = h->xy;
     const uint64_t *up_w = h->up_w;
+    const uint8_t *up_fm = h->up_fm, *up_lm = h->up_lm;
     uint64_t mu = KEY_INF;
     int32_t meet = -1;
     h->hn[0] = h->hn[1] = 0;
     int32_t k = gb_sg_scan(h->sg, start, h->list);
     for (int32_t i = 0; i < k; i++) {
         int32_t v = h->chid[h->list[i]];
-        label(h, 0, v, oct_key_xy(sx, sy, xy[2 * v], xy[2 * v + 1]), -1, -1, open, st);
+        label(h, 0, v, oct_key_xy(sx, sy, xy[2 * v], xy[2 * v + 1]), -1, -1,
+              gb_sg_dfirst_last(gr, start, h->cell[v]), open, st);
     }
     if (k > 0) k = gb_sg_scan(h->sg, goal, h->list);
     for (int32_t i = 0; i < k; i++) {
         int32_t v = h->chid[h->list[i]];
         uint64_t kv = oct_key_xy(gx, gy, xy[2 * v], xy[2 * v + 1]);
-        label(h, 1, v, kv, -1, -1, open, st);
+        label(h, 1, v, kv, -1, -1, gb_sg_dfirst_last(gr, goal, h->cell[v]), open, st);
         if (st0[v] >= open && sat_add(kv, h->d[0][v]) < mu) {
             mu = sat_add(kv, h->d[0][v]);
             meet = v;
@@ -825,11 +848,13 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
             if (sd[x] >= open && sat_add(dd[x], up_w[e]) < du) { stalled = 1; break; }
         }
         if (stalled) continue;
+        const uint8_t pm = gb_sg_turn_prune(h->sg, h->cell[u], h->inm[dir][u]);
         for (int32_t e = e0; e < e1; e++) {
+            if (up_fm[e] & pm) continue;   /* a taut-violating turn at u */
             int32_t x = up_to[e];
             uint64_t nk = sat_add(du, up_w[e]);
             if (nk >= mu) continue;   /* no better meeting through x from here */
-            if (label(h, dir, x, nk, u, e, open, st) && so[x] >= open) {
+            if (label(h, dir, x, nk, u, e, up_lm[e], open, st) && so[x] >= open) {
                 uint64_t c = sat_add(nk, dother[x]);
                 if (c < mu) {
                     mu = c;

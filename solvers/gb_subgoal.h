@@ -137,4 +137,17 @@ int gb_sg_dfirst_legal(const gb_grid *g, int32_t a, int32_t b);
 int32_t gb_sg_dfirst_emit(const gb_grid *g, int32_t a, int32_t b, int rev, int32_t *out,
                           int64_t *ns, int64_t *nd);
 
+/* Move directions (bit k = direction k of gb_grid.h) of the freespace
+ * paths from cell a to cell b (a != b): the diagonal's bit if they have
+ * diagonal moves, the straight one's if they have straight ones; and the
+ * bit of the last move of D(a, b) alone. */
+uint8_t gb_sg_move_mask(const gb_grid *g, int32_t a, int32_t b);
+uint8_t gb_sg_dfirst_last(const gb_grid *g, int32_t a, int32_t b);
+
+/* The out-directions e such that a path entering cell c by a direction
+ * of in_mask and leaving it by e has a strictly shorter legal local
+ * replacement (a 135/180-degree turn, 90 degrees between diagonals, or
+ * 90 degrees between straight moves with the corner cell free). */
+uint8_t gb_sg_turn_prune(const gb_sg *sg, int32_t c, unsigned in_mask);
+
 #endif
