@@ -44,18 +44,28 @@
  * lower bound).  Else the forward search starts from the subgoals of s's
  * scan (labels h(s,v)) and the backward search from those of g's scan
  * (h(v,g)), both over upward edges only (one table: the graph is
- * undirected, so the upward edges of u serve both directions), each a
- * Dijkstra with an indexed binary heap on exact keys.  mu is the least
- * d_f(x) + d_b(x) over nodes labelled by both, updated when a label is
- * set; a direction stops once its least key is >= mu.  By the theorem of
- * gb_subgoal.c an optimal s, v1 .. vk, g exists with v1..vk shortest in
- * the graph, so by the claim with an up-down middle peaking at some x;
- * Dijkstra labels x with at most the cost of each half, so mu <= optimum,
- * and every mu is a real path's cost.  Stall-on-demand: a popped u with
- * an upward neighbour x and d(x) + c(x,u) < d(u) is not expanded; such a
- * u's label exceeds its distance from the side's root, so no optimal
- * up-down half passes through u with that label (every prefix of a
- * shortest path is shortest).
+ * undirected, so the upward edges of u serve both directions), each an
+ * A* towards the other side's endpoint (key d + h(v, g) forward,
+ * d + h(v, s) backward; h octile, consistent since every edge costs at
+ * least the octile distance of its ends) with an indexed binary heap on
+ * exact keys.  mu is the least d_f(x) + d_b(x) over nodes labelled by
+ * both, updated when a label is set; the search stops once both least
+ * keys are >= mu, and a label with d + h >= mu is not set (no path
+ * through it beats mu).  Proof: by the theorem of gb_subgoal.c an optimal
+ * s, v1 .. vk, g exists with v1..vk shortest in the graph, so by the
+ * claim with an up-down middle peaking at some x.  Every node y of the
+ * up part has d(s,y) + h(y,g) <= optimum; if mu were above the optimum,
+ * the forward A* (consistent h: popped labels are exact along a shortest
+ * path) would pop all of them, and the backward the down part, before
+ * stopping, and x would give mu <= optimum; every mu is a real path's
+ * cost.
+ * Taut pruning: a node u popped with label path ending by a direction of
+ * inm[u] skips the upward entries whose first move turns at u in a way a
+ * strictly shorter path replaces (gb_sg_turn_prune): d(root, x) <
+ * d(u) + c(u,x), so no shortest path from the root continues that way,
+ * and the up part of the optimal path (popped with exact labels) is never
+ * cut; the masks of every entry are realizable (an original edge: D(u,v)
+ * and D(v,u) are legal; a shortcut: its halves' first and last moves).
  * Refinement: the meeting node's two parent chains give the graph path;
  * each shortcut unpacks into its two halves, the upward entries
  * mid -> ends (h1, h2), with an explicit stack; an original edge a-b is
@@ -155,6 +165,21 @@ struct gb_sgch {
 static inline uint8_t mask_rev(uint8_t m)
 {
     return (uint8_t)(((m & 0x33u) << 2) | ((m & 0xccu) >> 2));
+}
+
+/* Bit of the last move of D(a, b), a != b: the straight direction if the
+ * path has straight moves, else the diagonal: the last move of D(a, b). */
+static inline uint8_t dlast_bit(int32_t ax, int32_t ay, int32_t bx, int32_t by)
+{
+    static const int8_t t[3][3] = { { GB_DIR_NW, GB_DIR_N, GB_DIR_NE },
+                                    { GB_DIR_W, -1, GB_DIR_E },
+                                    { GB_DIR_SW, GB_DIR_S, GB_DIR_SE } };
+    int32_t dx = bx - ax, dy = by - ay;
+    int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+    int32_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
+    if (adx > ady) sy = 0;
+    else if (ady > adx) sx = 0;
+    return (uint8_t)(1u << t[sy + 1][sx + 1]);
 }
 
 static inline uint64_t sat_add(uint64_t a, uint64_t b)
@@ -721,8 +746,8 @@ static int32_t unpack(gb_sgch *h, int32_t e, int32_t a, int32_t b, int32_t *out,
 /* Label node v in direction dir with key k from parent p by entry e
  * (p = -1: a root); pushes or decreases.  Returns 1 when the label was
  * set or improved. */
-static inline int label(gb_sgch *h, int dir, int32_t v, uint64_t k, int32_t p, int32_t e,
-                        uint8_t lm, uint32_t open, gb_sg_stats *st)
+static inline int label(gb_sgch *h, int dir, int32_t v, uint64_t k, uint64_t hk, int32_t p,
+                        int32_t e, uint8_t lm, uint32_t open, gb_sg_stats *st)
 {
     uint32_t sv = h->stamp[dir][v];
     if (sv < open) {
@@ -732,7 +757,7 @@ static inline int label(gb_sgch *h, int dir, int32_t v, uint64_t k, int32_t p, i
         h->pe[dir][v] = e;
         h->inm[dir][v] = lm;
         int32_t i = h->hn[dir]++;
-        h->heap[dir][i] = (ch_hent){ k, v };
+        h->heap[dir][i] = (ch_hent){ sat_add(k, hk), v };
         hup(h->heap[dir], h->hpos[dir], i);
         st->pushes++;
         st->generated++;
@@ -745,7 +770,7 @@ static inline int label(gb_sgch *h, int dir, int32_t v, uint64_t k, int32_t p, i
         h->pe[dir][v] = e;
         h->inm[dir][v] = lm;
         int32_t i = h->hpos[dir][v];
-        h->heap[dir][i].k = k;
+        h->heap[dir][i].k = sat_add(k, hk);
         hup(h->heap[dir], h->hpos[dir], i);
         st->decreases++;
         st->generated++;
@@ -804,14 +829,16 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
     int32_t k = gb_sg_scan(h->sg, start, h->list);
     for (int32_t i = 0; i < k; i++) {
         int32_t v = h->chid[h->list[i]];
-        label(h, 0, v, oct_key_xy(sx, sy, xy[2 * v], xy[2 * v + 1]), -1, -1,
-              gb_sg_dfirst_last(gr, start, h->cell[v]), open, st);
+        label(h, 0, v, oct_key_xy(sx, sy, xy[2 * v], xy[2 * v + 1]),
+              oct_key_xy(gx, gy, xy[2 * v], xy[2 * v + 1]), -1, -1,
+              dlast_bit(sx, sy, xy[2 * v], xy[2 * v + 1]), open, st);
     }
     if (k > 0) k = gb_sg_scan(h->sg, goal, h->list);
     for (int32_t i = 0; i < k; i++) {
         int32_t v = h->chid[h->list[i]];
         uint64_t kv = oct_key_xy(gx, gy, xy[2 * v], xy[2 * v + 1]);
-        label(h, 1, v, kv, -1, -1, gb_sg_dfirst_last(gr, goal, h->cell[v]), open, st);
+        label(h, 1, v, kv, oct_key_xy(sx, sy, xy[2 * v], xy[2 * v + 1]), -1, -1,
+              dlast_bit(gx, gy, xy[2 * v], xy[2 * v + 1]), open, st);
         if (st0[v] >= open && sat_add(kv, h->d[0][v]) < mu) {
             mu = sat_add(kv, h->d[0][v]);
             meet = v;
@@ -824,6 +851,7 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
         uint64_t t0 = h->hn[0] ? h->heap[0][0].k : KEY_INF, t1 = h->hn[1] ? h->heap[1][0].k : KEY_INF;
         if (t0 >= mu && t1 >= mu) break;
         const int dir = t0 <= t1 ? 0 : 1;
+        const int32_t tx = dir ? sx : gx, ty = dir ? sy : gy;   /* this side's target */
         uint32_t *const sd = h->stamp[dir], *const so = h->stamp[dir ^ 1];
         uint64_t *const dd = h->d[dir], *const dother = h->d[dir ^ 1];
         ch_hent *const hp = h->heap[dir];
@@ -842,19 +870,14 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
         }
         const uint64_t du = dd[u];
         const int32_t e0 = up_off[u], e1 = up_off[u + 1];
-        int stalled = 0;
-        for (int32_t e = e0; e < e1; e++) {
-            int32_t x = up_to[e];
-            if (sd[x] >= open && sat_add(dd[x], up_w[e]) < du) { stalled = 1; break; }
-        }
-        if (stalled) continue;
         const uint8_t pm = gb_sg_turn_prune(h->sg, h->cell[u], h->inm[dir][u]);
         for (int32_t e = e0; e < e1; e++) {
             if (up_fm[e] & pm) continue;   /* a taut-violating turn at u */
             int32_t x = up_to[e];
             uint64_t nk = sat_add(du, up_w[e]);
-            if (nk >= mu) continue;   /* no better meeting through x from here */
-            if (label(h, dir, x, nk, u, e, up_lm[e], open, st) && so[x] >= open) {
+            uint64_t hx = oct_key_xy(xy[2 * x], xy[2 * x + 1], tx, ty);
+            if (sat_add(nk, hx) >= mu) continue;   /* no better path through x from here */
+            if (label(h, dir, x, nk, hx, u, e, up_lm[e], open, st) && so[x] >= open) {
                 uint64_t c = sat_add(nk, dother[x]);
                 if (c < mu) {
                     mu = c;

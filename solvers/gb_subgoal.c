@@ -2230,14 +2230,6 @@ uint8_t gb_sg_move_mask(const gb_grid *g, int32_t a, int32_t b)
     return move_mask(pa, pb);
 }
 
-uint8_t gb_sg_dfirst_last(const gb_grid *g, int32_t a, int32_t b)
-{
-    sg_xy pa = { gb_grid_x(g, a), gb_grid_y(g, a) }, pb = { gb_grid_x(g, b), gb_grid_y(g, b) };
-    int first, last;
-    d_ends(pa, pb, &first, &last);
-    return (uint8_t)(1u << last);
-}
-
 uint8_t gb_sg_turn_prune(const gb_sg *sg, int32_t c, unsigned in_mask)
 {
     return turn_prune(sg, c, in_mask);

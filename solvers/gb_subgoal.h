@@ -139,10 +139,8 @@ int32_t gb_sg_dfirst_emit(const gb_grid *g, int32_t a, int32_t b, int rev, int32
 
 /* Move directions (bit k = direction k of gb_grid.h) of the freespace
  * paths from cell a to cell b (a != b): the diagonal's bit if they have
- * diagonal moves, the straight one's if they have straight ones; and the
- * bit of the last move of D(a, b) alone. */
+ * diagonal moves, the straight one's if they have straight ones. */
 uint8_t gb_sg_move_mask(const gb_grid *g, int32_t a, int32_t b);
-uint8_t gb_sg_dfirst_last(const gb_grid *g, int32_t a, int32_t b);
 
 /* The out-directions e such that a path entering cell c by a direction
  * of in_mask and leaving it by e has a strictly shorter legal local
