@@ -746,6 +746,21 @@ static int32_t unpack(gb_sgch *h, int32_t e, int32_t a, int32_t b, int32_t *out,
 /* Label node v in direction dir with key k from parent p by entry e
  * (p = -1: a root); pushes or decreases.  Returns 1 when the label was
  * set or improved. */
+/* Label root v of direction dir with key k (heap key k + hk), appended
+ * to the heap array without sifting (the caller heapifies). */
+static inline void seed(gb_sgch *h, int dir, int32_t v, uint64_t k, uint64_t hk, uint8_t lm,
+                        uint32_t open)
+{
+    h->stamp[dir][v] = open;
+    h->d[dir][v] = k;
+    h->par[dir][v] = -1;
+    h->pe[dir][v] = -1;
+    h->inm[dir][v] = lm;
+    int32_t i = h->hn[dir]++;
+    h->heap[dir][i] = (ch_hent){ sat_add(k, hk), v };
+    h->hpos[dir][v] = i;
+}
+
 static inline int label(gb_sgch *h, int dir, int32_t v, uint64_t k, uint64_t hk, int32_t p,
                         int32_t e, uint8_t lm, uint32_t open, gb_sg_stats *st)
 {
@@ -826,25 +841,29 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
     uint64_t mu = KEY_INF;
     int32_t meet = -1;
     h->hn[0] = h->hn[1] = 0;
+    /* the roots: each scan's subgoals (each reported once), put in the
+     * heap array as they come and heapified in one pass */
     int32_t k = gb_sg_scan(h->sg, start, h->list);
     for (int32_t i = 0; i < k; i++) {
-        int32_t v = h->chid[h->list[i]];
-        label(h, 0, v, oct_key_xy(sx, sy, xy[2 * v], xy[2 * v + 1]),
-              oct_key_xy(gx, gy, xy[2 * v], xy[2 * v + 1]), -1, -1,
-              dlast_bit(sx, sy, xy[2 * v], xy[2 * v + 1]), open, st);
+        const int32_t v = h->chid[h->list[i]], vx = xy[2 * v], vy = xy[2 * v + 1];
+        seed(h, 0, v, oct_key_xy(sx, sy, vx, vy), oct_key_xy(gx, gy, vx, vy),
+             dlast_bit(sx, sy, vx, vy), open);
     }
     if (k > 0) k = gb_sg_scan(h->sg, goal, h->list);
     for (int32_t i = 0; i < k; i++) {
-        int32_t v = h->chid[h->list[i]];
-        uint64_t kv = oct_key_xy(gx, gy, xy[2 * v], xy[2 * v + 1]);
-        label(h, 1, v, kv, oct_key_xy(sx, sy, xy[2 * v], xy[2 * v + 1]), -1, -1,
-              dlast_bit(gx, gy, xy[2 * v], xy[2 * v + 1]), open, st);
+        const int32_t v = h->chid[h->list[i]], vx = xy[2 * v], vy = xy[2 * v + 1];
+        const uint64_t kv = oct_key_xy(gx, gy, vx, vy);
+        seed(h, 1, v, kv, oct_key_xy(sx, sy, vx, vy), dlast_bit(gx, gy, vx, vy), open);
         if (st0[v] >= open && sat_add(kv, h->d[0][v]) < mu) {
             mu = sat_add(kv, h->d[0][v]);
             meet = v;
         }
     }
     if (k == 0) return GB_SG_UNREACHABLE;
+    for (int d = 0; d < 2; d++)
+        for (int32_t i = h->hn[d] / 2 - 1; i >= 0; i--) hdown(h->heap[d], h->hpos[d], h->hn[d], i);
+    st->pushes = st->generated = (uint64_t)(h->hn[0] + h->hn[1]);
+    st->peak_open = st->pushes;
     const uint64_t max_exp = max_expanded ? max_expanded : UINT64_MAX;
     uint64_t expanded = 0;
     for (;;) {
