@@ -87,11 +87,14 @@
  * generation stamp: stamp == 2gen labelled and open, 2gen+1 closed.
  *
  * Time complexity.  Build: the subgoal graph (gb_subgoal.c), then per
- * contraction and per re-evaluation deg - 1 bounded witness searches of
- * O(WITNESS_SETTLE log) each.  Query: two scans, two upward searches
- * (a few dozen nodes on game maps, see docs/results-sgch.md), and
- * O(path length) refinement.  Memory: the subgoal graph, plus per node
- * 44 bytes of query state and 24 of node data, per upward entry 24 bytes.
+ * evaluation of a node of degree k (about 4.5 per node: the lazy
+ * updates) at most k - 1 witness searches of at most WITNESS_SETTLE
+ * settled nodes; the dense core that late contractions leave makes
+ * random maps costly (docs/results.md).  Query: two scans, the roots
+ * heapified, two upward A* searches (on game maps nearly every node they
+ * settle is a root), and O(path length) refinement.  Memory: the
+ * subgoal graph, plus per node 20 bytes of node data and 106 of query
+ * state, per upward entry 26 bytes.
  */
 #include "gb_sgch.h"
 
@@ -142,6 +145,8 @@ struct gb_sgch {
     int32_t *up_h2;       /* m: shortcut: the entry mid -> up_to */
     uint8_t *up_fm;       /* m: first move directions its paths may have (lower -> upper) */
     uint8_t *up_lm;       /* m: last move directions (arriving at the upper end) */
+    uint8_t *alive;       /* n: bit k set when some upward entry of the node survives
+                             the taut pruning after in-direction k */
     /* query state, per direction d (0 forward, 1 backward), reset by gen */
     uint32_t gen;
     uint32_t *stamp[2];   /* n: 2gen labelled/open, 2gen+1 closed */
@@ -378,11 +383,17 @@ static int witness(gb_sgch *h, ch_tmp *t, int32_t src, int32_t v, uint64_t bound
 
 /* The shortcuts contracting v needs now, into t->pend; returns the
  * priority (edge difference + deleted neighbours), or INT64_MIN on ENOMEM. */
+#ifdef SGCH_DEV
+long sgch_nevals, sgch_nwit;
+#endif
 static int64_t evaluate(gb_sgch *h, ch_tmp *t, int32_t v)
 {
     const wlist *l = &t->adj[v];
     const int32_t cv = gb_sg_cell(h->sg, v);
     t->npend = 0;
+#ifdef SGCH_DEV
+    sgch_nevals++;
+#endif
     for (int32_t i = 0; i + 1 < l->n; i++) {
         int32_t u = l->e[i].to;
         uint64_t cu = l->e[i].w, bound = 0;
@@ -398,6 +409,9 @@ static int64_t evaluate(gb_sgch *h, ch_tmp *t, int32_t v)
             ntg++;
         }
         if (ntg == 0) continue;
+#ifdef SGCH_DEV
+        sgch_nwit++;
+#endif
         if (witness(h, t, u, v, bound, ntg) != 0) return INT64_MIN;
         const uint32_t open = 2 * t->wgen;
         for (int32_t j = i + 1; j < l->n; j++) {
@@ -530,7 +544,8 @@ static int finish(gb_sgch *h, ch_tmp *t)
     h->up_h2 = take(h, (size_t)m, sizeof *h->up_h2);
     h->up_fm = take(h, (size_t)m, sizeof *h->up_fm);
     h->up_lm = take(h, (size_t)m, sizeof *h->up_lm);
-    if (!h->up_fm || !h->up_lm || !h->chid || !h->cell || !h->xy || !h->up_off || !h->up_to || !h->up_w || !h->up_mid
+    h->alive = take(h, (size_t)n, sizeof *h->alive);
+    if (!h->alive || !h->up_fm || !h->up_lm || !h->chid || !h->cell || !h->xy || !h->up_off || !h->up_to || !h->up_w || !h->up_mid
         || !h->up_h1 || !h->up_h2)
         return -1;
     for (int32_t r = 0; r < n; r++) h->chid[t->order[r]] = r;
@@ -547,6 +562,17 @@ static int finish(gb_sgch *h, ch_tmp *t)
         h->up_fm[e] = t->fe[e].fm;
         h->up_lm[e] = t->fe[e].lm;
         h->up_mid[e] = t->fe[e].mid < 0 ? -1 : h->chid[t->fe[e].mid];
+    }
+    for (int32_t r = 0; r < n; r++) {
+        h->alive[r] = 0;
+        for (int k = 0; k < 8; k++) {
+            uint8_t pm = gb_sg_turn_prune(h->sg, h->cell[r], 1u << k);
+            for (int32_t e = h->up_off[r]; e < h->up_off[r + 1]; e++)
+                if (!(h->up_fm[e] & pm)) {
+                    h->alive[r] |= (uint8_t)(1u << k);
+                    break;
+                }
+        }
     }
     for (int32_t r = 0; r < n; r++)
         for (int32_t e = h->up_off[r]; e < h->up_off[r + 1]; e++) {
@@ -680,6 +706,7 @@ void gb_sgch_free(gb_sgch *h)
     gb_free(h->up_h2);
     gb_free(h->up_fm);
     gb_free(h->up_lm);
+    gb_free(h->alive);
     for (int d = 0; d < 2; d++) {
         gb_free(h->stamp[d]);
         gb_free(h->d[d]);
@@ -756,6 +783,10 @@ static inline void seed(gb_sgch *h, int dir, int32_t v, uint64_t k, uint64_t hk,
     h->par[dir][v] = -1;
     h->pe[dir][v] = -1;
     h->inm[dir][v] = lm;
+    if (!(h->alive[v] & lm)) {   /* popping it would relax nothing: labelled only */
+        h->stamp[dir][v] = open + 1;
+        return;
+    }
     int32_t i = h->hn[dir]++;
     h->heap[dir][i] = (ch_hent){ sat_add(k, hk), v };
     h->hpos[dir][v] = i;
