@@ -66,6 +66,9 @@
  * and the up part of the optimal path (popped with exact labels) is never
  * cut; the masks of every entry are realizable (an original edge: D(u,v)
  * and D(v,u) are legal; a shortcut: its halves' first and last moves).
+ * A root whose upward entries all fail that test after its one
+ * in-direction (the alive mask, per node and direction) is labelled
+ * closed and never queued: popping it would relax nothing.
  * Refinement: the meeting node's two parent chains give the graph path;
  * each shortcut unpacks into its two halves, the upward entries
  * mid -> ends (h1, h2), with an explicit stack; an original edge a-b is
