@@ -11,8 +11,9 @@
  * grid distance).  Costs are exact keys (gb_exact.h) added with
  * saturation, see "Keys" below.
  *
- * Contraction.  Nodes are taken in increasing priority, edge difference
- * (shortcuts needed - degree) plus deleted neighbours, kept lazily: a
+ * Contraction.  Nodes are taken in increasing priority, 2 x edge
+ * difference (shortcuts needed - degree) + deleted neighbours + level
+ * (1 + the highest level of a contracted neighbour), kept lazily: a
  * popped node's priority is recomputed and it is put back if it is no
  * longer the least.  Contracting v: for each pair u, w of its remaining
  * neighbours, a witness search (Dijkstra from u over the remaining graph
@@ -28,7 +29,11 @@
  * leaves v through neighbours u, w: a witness (a real path avoiding v, no
  * costlier) or the shortcut replaces that piece.  A witness search that
  * stops early or prunes only misses witnesses, which adds a redundant
- * shortcut (a real path's cost) and never breaks (C).
+ * shortcut (a real path's cost) and never breaks (C).  A pair whose turn
+ * u -> v -> w a strictly shorter path replaces (the taut rule of
+ * gb_subgoal.c, on the edges' first/last move masks) needs neither: then
+ * d(u,w) < c(u,v) + c(v,w) (graph distances are grid distances), so no
+ * shortest path has the piece u-v-w.
  * Claim (up-down paths).  Rank nodes by contraction order.  For any two
  * nodes a, b with a path, some shortest path a..b in the graph of all
  * edges and shortcuts goes up in rank, then down.  Proof: take a shortest
@@ -386,17 +391,11 @@ static int witness(gb_sgch *h, ch_tmp *t, int32_t src, int32_t v, uint64_t bound
 
 /* The shortcuts contracting v needs now, into t->pend; returns the
  * priority (edge difference + deleted neighbours), or INT64_MIN on ENOMEM. */
-#ifdef SGCH_DEV
-long sgch_nevals, sgch_nwit;
-#endif
 static int64_t evaluate(gb_sgch *h, ch_tmp *t, int32_t v)
 {
     const wlist *l = &t->adj[v];
     const int32_t cv = gb_sg_cell(h->sg, v);
     t->npend = 0;
-#ifdef SGCH_DEV
-    sgch_nevals++;
-#endif
     for (int32_t i = 0; i + 1 < l->n; i++) {
         int32_t u = l->e[i].to;
         uint64_t cu = l->e[i].w, bound = 0;
@@ -412,9 +411,6 @@ static int64_t evaluate(gb_sgch *h, ch_tmp *t, int32_t v)
             ntg++;
         }
         if (ntg == 0) continue;
-#ifdef SGCH_DEV
-        sgch_nwit++;
-#endif
         if (witness(h, t, u, v, bound, ntg) != 0) return INT64_MIN;
         const uint32_t open = 2 * t->wgen;
         for (int32_t j = i + 1; j < l->n; j++) {
