@@ -182,7 +182,7 @@ if [ "$callgrind" = 1 ]; then
             for q in "${ql[@]}"; do
                 qshow=$q
                 case "$s" in        # their own heap: one row, whatever --queues says
-                    sg|sg-tl|sg-tl-dt) [ "$q" = "${ql[0]}" ] || continue; qshow=own-heap ;;
+                    sg|sg-tl|sg-tl-dt|sg-ch) [ "$q" = "${ql[0]}" ] || continue; qshow=own-heap ;;
                 esac
                 # exit 1 (a row not ok) still counts: the bound queues are not exact.
                 # A first run without valgrind fills an oracle cache, so the
@@ -208,6 +208,7 @@ if [ "$callgrind" = 1 ]; then
                     # (queue column own-heap) whatever --queue says: one
                     # search function for both
                     sg|sg-tl|sg-tl-dt) fn="sg_search" ;;
+                    sg-ch) fn="sgch_search" ;;
                     *) fn="$(printf '%s' "$s" | sed 's/+/plus/g; s/[^A-Za-z0-9]/_/g')_${qt}" ;;
                 esac
                 [ -n "$fn" ] || continue

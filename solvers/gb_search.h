@@ -123,6 +123,7 @@ typedef struct gb_result {
     X(SG,        sg)          /* gb_sgfam.c: simple subgoal graph (8-nocut only) */ \
     X(SGTL,      sgtl)        /* gb_sgfam.c: two-level subgoal graph (8-nocut only) */ \
     X(SGTLDT,    sgtldt)      /* gb_sgfam.c: sg-tl with a global distance table */ \
+    X(SGCH,      sgch)        /* gb_sgch.c: contraction hierarchy over the subgoal graph */ \
     X(HPA,       hpa)         /* gb_hpa.c: HPA*, hierarchical (8-nocut only; suboptimal) */ \
     X(FLOWFIELD, flowfield)   /* gb_flowfield.c: one Dijkstra field per goal, followed */ \
     X(CPD,       cpd)         /* gb_cpd.c: compressed path database (8-nocut only) */ \

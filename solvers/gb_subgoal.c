@@ -2184,3 +2184,53 @@ int gb_sg_query_limited(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, i
     *cost = (double)ns + (double)nd * GB_SQRT2;
     return GB_SG_FOUND;
 }
+
+/* ---- the simple graph for sg-ch (gb_subgoal.h) ------------------------- */
+
+int32_t gb_sg_nodes(const gb_sg *sg) { return sg->n; }
+
+int32_t gb_sg_cell(const gb_sg *sg, int32_t v) { return sg->cell[v]; }
+
+void gb_sg_csr(const gb_sg *sg, const int32_t **off, const int32_t **to)
+{
+    *off = sg->adj_off;
+    *to = sg->adj_to;
+}
+
+int32_t gb_sg_scan(gb_sg *sg, int32_t c, int32_t *out) { return scan(sg, c, out, sg->ldir); }
+
+int gb_sg_dfirst_legal(const gb_grid *g, int32_t a, int32_t b)
+{
+    sg_xy pa = { gb_grid_x(g, a), gb_grid_y(g, a) }, pb = { gb_grid_x(g, b), gb_grid_y(g, b) };
+    return dfirst_legal(g, a, pa, pb);
+}
+
+int32_t gb_sg_dfirst_emit(const gb_grid *g, int32_t a, int32_t b, int rev, int32_t *out,
+                          int64_t *ns, int64_t *nd)
+{
+    sg_xy pa = { gb_grid_x(g, a), gb_grid_y(g, a) }, pb = { gb_grid_x(g, b), gb_grid_y(g, b) };
+    sg_seg s = rev ? seg_of(g->stride, pb, pa) : seg_of(g->stride, pa, pb);
+    int32_t steps = s.nd + s.ns, p = rev ? b : a;
+    const int32_t pm = p + s.nd * s.od;
+    if (!rev) {
+        for (int32_t k = 0; k <= s.nd; k++) out[k] = p + k * s.od;
+        for (int32_t k = 1; k <= s.ns; k++) out[s.nd + k] = pm + k * s.os;
+    } else {
+        for (int32_t k = 0; k <= s.nd; k++) out[steps - k] = p + k * s.od;
+        for (int32_t k = 1; k <= s.ns; k++) out[s.ns - k] = pm + k * s.os;
+    }
+    *ns += s.ns;
+    *nd += s.nd;
+    return steps;
+}
+
+uint8_t gb_sg_move_mask(const gb_grid *g, int32_t a, int32_t b)
+{
+    sg_xy pa = { gb_grid_x(g, a), gb_grid_y(g, a) }, pb = { gb_grid_x(g, b), gb_grid_y(g, b) };
+    return move_mask(pa, pb);
+}
+
+uint8_t gb_sg_turn_prune(const gb_sg *sg, int32_t c, unsigned in_mask)
+{
+    return turn_prune(sg, c, in_mask);
+}

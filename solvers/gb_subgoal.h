@@ -110,4 +110,42 @@ double gb_sg_table_dist(const gb_sg *sg, int32_t a, int32_t b);
 /* Nonzero when cell id is a subgoal of sg (for tests and images). */
 int gb_sg_is_subgoal(const gb_sg *sg, int32_t id);
 
+/* ---- the simple graph, read by sg-ch (gb_sgch.c) ----------------------
+ * For an sg built with two_level 0 only.  Nodes are 0 .. n-1 (n =
+ * gb_sg_nodes), subgoals in cell-id order; u's neighbours are
+ * to[off[u] .. off[u+1]) (gb_sg_csr), each edge u-v costing the octile
+ * distance h(u,v) with D(u,v) and D(v,u) both legal.  Nothing here
+ * allocates. */
+int32_t gb_sg_nodes(const gb_sg *sg);
+int32_t gb_sg_cell(const gb_sg *sg, int32_t v);
+void gb_sg_csr(const gb_sg *sg, const int32_t **off, const int32_t **to);
+
+/* The clearance scan from passable cell c: writes to out (room for
+ * gb_sg_nodes(sg) + 1 ids) the node ids of the subgoals direct-h-reachable
+ * from c, each once, c itself never, every one with D(c, v) legal; returns
+ * their number.  Uses sg's scratch (one caller at a time). */
+int32_t gb_sg_scan(gb_sg *sg, int32_t c, int32_t *out);
+
+/* Nonzero when the diagonal-first freespace path D(a, b) between cells a
+ * and b of g is legal under 8-nocut (a == b: 1). */
+int gb_sg_dfirst_legal(const gb_grid *g, int32_t a, int32_t b);
+
+/* Write the cells of D(a, b) to out[0 .. steps] (out[0] = a), or with rev
+ * the cells of D(b, a) in reverse order (out[0] still a); steps =
+ * max(|dx|, |dy|).  Adds its straight and diagonal moves to *ns, *nd and
+ * returns steps.  The caller vouches for legality and room. */
+int32_t gb_sg_dfirst_emit(const gb_grid *g, int32_t a, int32_t b, int rev, int32_t *out,
+                          int64_t *ns, int64_t *nd);
+
+/* Move directions (bit k = direction k of gb_grid.h) of the freespace
+ * paths from cell a to cell b (a != b): the diagonal's bit if they have
+ * diagonal moves, the straight one's if they have straight ones. */
+uint8_t gb_sg_move_mask(const gb_grid *g, int32_t a, int32_t b);
+
+/* The out-directions e such that a path entering cell c by a direction
+ * of in_mask and leaving it by e has a strictly shorter legal local
+ * replacement (a 135/180-degree turn, 90 degrees between diagonals, or
+ * 90 degrees between straight moves with the corner cell free). */
+uint8_t gb_sg_turn_prune(const gb_sg *sg, int32_t c, unsigned in_mask);
+
 #endif
