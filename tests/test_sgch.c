@@ -7,7 +7,7 @@
  *     runs GB_SGCH_GRIDS (default 300) of each kind, gb_test_full() 1500;
  *   - a sample of every shared Moving AI scenario file: each sampled
  *     query, plus the same start to 64 other cells (random512 only under
- *     gb_test_full(): its build is slow; test_search samples it always);
+ *     gb_test_full(): its build takes minutes, and sg-ch is not in --solver all);
  *   - the endpoint kinds the query treats apart, each seen and checked:
  *     start == goal, unreachable, start and/or goal a subgoal, and start
  *     and goal joined by a legal freespace path.
@@ -254,7 +254,7 @@ ParameterizedTest(sgch_case *c, sgch_shared, every_sampled_query_matches_dijkstr
      * make test checks sg-ch there through test_search's registry-wide
      * sample, CI here as well */
     if (strstr(c->scen, "random512") && !gb_test_full())
-        cr_skip_test("%s: under GB_TEST_FULL only (test_search samples it)", c->scen);
+        cr_skip_test("%s: under GB_TEST_FULL only (its build takes minutes; make test-full FULL_FILTERS=sgch_shared/*)", c->scen);
     gb_scen sc;
     gb_map mp;
     gb_diag d;
