@@ -256,6 +256,7 @@ GB_TEST(gppcdyn, printed_length_disagreement_is_the_scenarios_fault)
     gb_diag d;
     cr_assert_eq(gb_gppcdyn_load(FIX "mismatch.scen", &s, &d), 0, "%s", d.msg);
     gb_gppcrep_pair p[1];
+    memset(p, 0, sizeof p);   /* user NULL: built-in pairs */
     char err[256];
     cr_assert_eq(gb_solver_parse("astar-octile", &p[0].spec, err, sizeof err), 0);
     p[0].queue = GB_Q_BHEAP;
@@ -297,6 +298,7 @@ GB_TEST(gppcdyn, per_map_tables_are_rebuilt_after_a_patch)
     const char *names[] = { "jps+", "sg", "sg-tl", "sg-tl-dt", "astar-diff:k=4", "flowfield",
                             "hpa:c=4" };
     gb_gppcrep_pair p[7];
+    memset(p, 0, sizeof p);   /* user NULL: built-in pairs */
     char err[256];
     for (int i = 0; i < 7; i++) {
         cr_assert_eq(gb_solver_parse(names[i], &p[i].spec, err, sizeof err), 0, "%s", err);

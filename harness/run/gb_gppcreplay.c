@@ -35,6 +35,8 @@ typedef struct replay {
     gb_uworker *uw;         /* [np] the user pairs' workers (unused for built-in pairs) */
     uint64_t *ready_ns;     /* [np] a user pair's prep_ns for the current batch (0: none) */
     uint64_t *prepare_ns, *storage;   /* [np] a user pair's own figures of its last prepare */
+    char tsrc[16];          /* the last user answer's time_source: the row points here
+                               until the sink has written it (one row at a time) */
 } replay;
 
 /* Write patch c into the grid and forward it to the user workers; count
@@ -111,7 +113,9 @@ static int user_query(replay *r, int pi, const gb_gppcrep_pair *pp, int32_t sid,
         row->first20_ns = (int64_t)m->first20_ns;
         row->max_call_ns = (int64_t)m->max_call_ns;
         row->calls = (int)m->calls;
-        row->time_source = m->time_source[0] ? m->time_source : "plugin";
+        /* copied: a is this function's, the row outlives it */
+        snprintf(r->tsrc, sizeof r->tsrc, "%s", m->time_source[0] ? m->time_source : "plugin");
+        row->time_source = r->tsrc;
     }
     row->expanded = a.st.expanded;
     row->generated = a.st.generated;
