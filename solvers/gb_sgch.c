@@ -507,7 +507,7 @@ static int contract_all(gb_sgch *h, ch_tmp *t)
         wlist *l = &t->adj[v];
         if (grow((void **)&t->fe, &t->fecap, t->nfe + l->n, sizeof *t->fe) != 0) return -1;
         t->foff[r] = (int32_t)t->nfe;
-        memcpy(t->fe + t->nfe, l->e, (size_t)l->n * sizeof *l->e);
+        if (l->n > 0) memcpy(t->fe + t->nfe, l->e, (size_t)l->n * sizeof *l->e);   /* l->e may be NULL */
         t->nfe += l->n;
         t->order[r++] = v;
         t->done[v] = 1;
