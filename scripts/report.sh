@@ -374,8 +374,9 @@ if [ -n "$CSV_IN" ]; then
     # (`gridbench list` names them, from the one status table)
     fails=$("$BIN" list | awk -F'\t' '$1 == "status" && $3 ~ /^\[failure\]/ { print $2 }' | paste -sd'|')
     run_rc=0
-    awk -F, -v f="^($fails)\$" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c = i; next }
-        $c ~ f { bad = 1 } END { exit bad }' "$TMP/queries.csv" || run_rc=1
+    statuses=$(perl "$(dirname "$0")/csv-cut.pl" "$TMP/queries.csv" status) ||
+        die 4 "$CSV_IN: expected a gridbench CSV with a status column (csv-cut.pl says why above)"
+    awk -F'\t' -v f="^($fails)\$" 'NR > 1 && $1 ~ f { bad = 1 } END { exit bad }' <<<"$statuses" || run_rc=1
     say "queries.csv taken from $CSV_IN (not run here; exit status $run_rc)"
     echo "$run_rc" >"$TMP/run_status"
 elif [ "$RESUME" = 1 ] && [ -s "$TMP/run_status" ] && [ -s "$TMP/queries.csv" ]; then
@@ -437,8 +438,7 @@ fi
 # ---- 5. env.json -----------------------------------------------------------
 MODEL_NAME=$MODEL   # under terrain costs, the rows' model column (canonical costs)
 if [ -n "$TERRAIN" ]; then
-    MODEL_NAME=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "model") c = i; next }
-                          { print $c; exit }' "$TMP/queries.csv")
+    MODEL_NAME=$(perl "$(dirname "$0")/csv-cut.pl" "$TMP/queries.csv" model | sed -n 2p)
 fi
 step 5 "env.json"
 {
@@ -520,7 +520,8 @@ else
 fi
 # solvers without the optimality guarantee: per query, cost / optimum
 # against the speed-up over dijkstra on bheap on the same query
-awk -F, -v ref="$REF_QUEUE" -f "$(dirname "$0")/tradeoff-data.awk" "$TMP/queries.csv" >"$TMP/data/tradeoff.tsv"
+perl "$(dirname "$0")/csv-cut.pl" "$TMP/queries.csv" status scen line solver queue guarantee subopt time_ns map |
+    awk -F'\t' -v ref="$REF_QUEUE" -f "$(dirname "$0")/tradeoff-data.awk" >"$TMP/data/tradeoff.tsv"
 if [ -s "$TMP/data/tradeoff.tsv" ]; then
     gp hpa_tradeoff.gp "data='data/tradeoff.tsv'; vs='dijkstra on bheap'; title='Solvers that are not optimal: path length against speed-up, per map and solver'" tradeoff tradeoff \
         "Solvers without the optimality guarantee on \`$REF_QUEUE\` (bounded, greedy, HPA*, any-angle): left, per query, path cost / Dijkstra's optimum (below 1: an any-angle path shorter than the best grid path); right, per query, speed-up over \`dijkstra\` on \`bheap\` (log scale).  Boxes: 25th-75th percentile, whiskers 1.5 IQR."

@@ -5,9 +5,12 @@
 # row's).  Only `ok` rows; one queue per solver: the reference queue
 # (-v ref=Q), or the queue column of a family that has no choice of queue
 # (own-heap, fifo, none).  Queries without a dijkstra/bheap row are left
-# out.  Output: tab-separated, for plots/hpa_tradeoff.gp.
+# out.  Output: tab-separated, for plots/hpa_tradeoff.gp.  Input: the
+# run's columns as scripts/csv-cut.pl prints them (tab-separated, header
+# first; any order), so a comma in a map name cannot shift a column:
 #
-#   awk -F, -v ref=bheap -f scripts/tradeoff-data.awk queries.csv
+#   scripts/csv-cut.pl queries.csv status scen line solver queue guarantee \
+#       subopt time_ns map | awk -F'\t' -v ref=bheap -f scripts/tradeoff-data.awk
 BEGIN { OFS = "\t" }
 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 $(col["status"]) != "ok" { next }

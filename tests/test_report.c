@@ -1777,7 +1777,7 @@ GB_TEST(report_e2e, a_map_name_with_csv_and_json_specials, .timeout = 180)
     cr_assert_eq(fclose(f), 0);
     cr_assert_eq(setenv("GB_T_SCEN", q, 1), 0);
     rc = sh(log, "GB_CHROMIUM=/nonexistent /bin/bash scripts/report.sh --bin '%s' --scen \"$GB_T_SCEN\" "
-            "--solvers dijkstra,jps --queues bheap,bucket --reps 1 --no-hyperfine --no-footprints "
+            "--solvers dijkstra,jps,gbfs-octile --queues bheap,bucket --reps 1 --no-hyperfine --no-footprints "
             "--out-dir '%s/results' --run-id odd", bin, dir);
     cr_assert_eq(rc, 0, "report.sh exit %d: %s", rc, tail_of(log));
     snprintf(p, sizeof p, "%s/results/odd/plots/queues-_are_na__.map.png", dir);
@@ -1787,6 +1787,15 @@ GB_TEST(report_e2e, a_map_name_with_csv_and_json_specials, .timeout = 180)
     cr_expect(strncmp(qt, "solver\tbheap\tbheap_lo\tbheap_hi\tbucket\tbucket_lo\tbucket_hi\ndijkstra\t1\t", 68) == 0,
               "%s", qt);
     free(qt);
+    /* the trade-off data of the solver without a guarantee: the map's
+     * name whole in its first column (a comma in it shifts no column) */
+    snprintf(p, sizeof p, "%s/results/odd/data/tradeoff.tsv", dir);
+    char *tt = slurp(p, NULL);
+    cr_assert_not_null(tt, "no tradeoff.tsv");
+    char want[64];
+    snprintf(want, sizeof want, "%s\tgbfs-octile\t", name);
+    cr_expect(strncmp(tt, want, strlen(want)) == 0, "tradeoff.tsv starts: %.80s", tt);
+    free(tt);
     /* env.json: valid for the project's reader and for python's */
     snprintf(p, sizeof p, "%s/results/odd/env.json", dir);
     gb_jv *env = NULL;
