@@ -261,7 +261,7 @@ install-files:
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/gridbench/plots/
 	install -d $(DESTDIR)$(PREFIX)/share/gridbench/gppc
 	install -m 644 harness/run/gppc/gb_gppc_driver.cpp harness/run/gppc/gb_gppc_dyn_driver.cpp \
-		$(DESTDIR)$(PREFIX)/share/gridbench/gppc/
+		harness/run/gppc/gb_gppc_plugin.h $(DESTDIR)$(PREFIX)/share/gridbench/gppc/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' gridbench.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gridbench.pc
 

@@ -884,13 +884,17 @@ int gb_gppc_build(const gb_gppc_build_opts *o, gb_gppc_built *b, gb_diag *d)
     {
         gb_sha256_ctx c;
         uint8_t dig[GB_SHA256_BYTES];
-        char dh[65];
+        char dh[65], hh[65], hdr[4400];
         gb_diag dd;
         if (gb_sha256_file(drv, dh, &dd) != 0) dh[0] = '\0';
+        /* the header both drivers include, beside them (gb_gppc_plugin.h) */
+        snprintf(hdr, sizeof hdr, "%.*s/gb_gppc_plugin.h", (int)(strrchr(drv, '/') - drv), drv);
+        if (gb_sha256_file(hdr, hh, &dd) != 0) hh[0] = '\0';
         compiler_version(ver, sizeof ver);
         gb_sha256_init(&c);
         gb_sha256_update(&c, "gppc-build 1\n", 13);
         gb_sha256_update(&c, dh, strlen(dh));
+        gb_sha256_update(&c, hh, strlen(hh));
         gb_sha256_update(&c, ver, strlen(ver) + 1);
         for (int i = 0; i < cc.n; i++) gb_sha256_update(&c, cc.v[i], strlen(cc.v[i]) + 1);
         gb_sha256_final(&c, dig);

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "gb_gppc.h"
+#include "gb_gppc_plugin.h"
 #include "gb_user.h"
 
 #ifndef GB_GPPC_ENTRY_HASH
@@ -228,69 +229,14 @@ int metrics(void *ctx, gb_user_metrics *out)
     return 0;
 }
 
-std::string solver_name()
+gb_gppc_plugin::exports &plugin_exports()
 {
-#ifdef GB_GPPC_NAME
-    std::string n = GB_GPPC_NAME;
-#else
-    std::string n = GetName();
-    for (char &c : n)
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
-              || c == '_' || c == '.' || c == ':'))
-            c = '_';
-    if (n.empty()) n = "gppc-entry";
-    if (n.size() > 63) n.resize(63);
-#endif
-    return n;
-}
-
-#ifdef GB_GPPC_SUBOPTIMAL
-const int OPTIMAL = 0;
-#else
-const int OPTIMAL = 1;
-#endif
-
-std::string the_name;
-gb_user_solver solvers[1];
-gb_user_hooks hooks[1];
-gb_user_metrics_hook mhooks[1];
-
-void tables()
-{
-    if (!the_name.empty()) return;
-    the_name = solver_name();
-    solvers[0] = gb_user_solver{ the_name.c_str(), solve, nullptr, OPTIMAL };
-    hooks[0] = gb_user_hooks{ the_name.c_str(), prepare, release };
-    mhooks[0] = gb_user_metrics_hook{ the_name.c_str(), metrics };
+    static gb_gppc_plugin::exports e;
+    if (e.name.empty()) {
+        std::string raw = GetName();
+        gb_gppc_plugin::fill(e, raw.c_str(), solve, prepare, release, metrics);
+    }
+    return e;
 }
 
 }  // namespace
-
-extern "C" {
-
-const gb_user_solver *gb_plugin_solvers(int *n);
-const gb_user_hooks *gb_plugin_hooks(int *n);
-const gb_user_metrics_hook *gb_plugin_metrics(int *n);
-
-const gb_user_solver *gb_plugin_solvers(int *n)
-{
-    tables();
-    *n = 1;
-    return solvers;
-}
-
-const gb_user_hooks *gb_plugin_hooks(int *n)
-{
-    tables();
-    *n = 1;
-    return hooks;
-}
-
-const gb_user_metrics_hook *gb_plugin_metrics(int *n)
-{
-    tables();
-    *n = 1;
-    return mhooks;
-}
-
-}

@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "gb_gppc.h"
+#include "gb_gppc_plugin.h"
 #include "gb_user.h"
 
 #ifndef GB_GPPC_ENTRY_HASH
@@ -306,78 +307,25 @@ int metrics(void *ctx, gb_user_metrics *out)
     return 0;
 }
 
-std::string solver_name()
-{
-#ifdef GB_GPPC_NAME
-    std::string n = GB_GPPC_NAME;
-#else
-    const char *raw = gppc_get_name();
-    std::string n = raw ? raw : "";
-    for (char &c : n)
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
-              || c == '_' || c == '.' || c == ':'))
-            c = '_';
-    if (n.empty()) n = "gppc-entry";
-    if (n.size() > 63) n.resize(63);
-#endif
-    return n;
-}
-
-#ifdef GB_GPPC_SUBOPTIMAL
-const int OPTIMAL = 0;
-#else
-const int OPTIMAL = 1;
-#endif
-
-std::string the_name;
-gb_user_solver solvers[1];
-gb_user_hooks hooks[1];
-gb_user_metrics_hook mhooks[1];
 gb_user_change_hook chooks[1];
 
-void tables()
+gb_gppc_plugin::exports &plugin_exports()
 {
-    if (!the_name.empty()) return;
-    the_name = solver_name();
-    solvers[0] = gb_user_solver{ the_name.c_str(), solve, nullptr, OPTIMAL };
-    hooks[0] = gb_user_hooks{ the_name.c_str(), prepare, release };
-    mhooks[0] = gb_user_metrics_hook{ the_name.c_str(), metrics };
-    chooks[0] = gb_user_change_hook{ the_name.c_str(), change };
+    static gb_gppc_plugin::exports e;
+    if (gb_gppc_plugin::fill(e, gppc_get_name(), solve, prepare, release, metrics))
+        chooks[0] = gb_user_change_hook{ e.name.c_str(), change };
+    return e;
 }
 
 }  // namespace
 
 extern "C" {
 
-const gb_user_solver *gb_plugin_solvers(int *n);
-const gb_user_hooks *gb_plugin_hooks(int *n);
-const gb_user_metrics_hook *gb_plugin_metrics(int *n);
 const gb_user_change_hook *gb_plugin_changes(int *n);
-
-const gb_user_solver *gb_plugin_solvers(int *n)
-{
-    tables();
-    *n = 1;
-    return solvers;
-}
-
-const gb_user_hooks *gb_plugin_hooks(int *n)
-{
-    tables();
-    *n = 1;
-    return hooks;
-}
-
-const gb_user_metrics_hook *gb_plugin_metrics(int *n)
-{
-    tables();
-    *n = 1;
-    return mhooks;
-}
 
 const gb_user_change_hook *gb_plugin_changes(int *n)
 {
-    tables();
+    plugin_exports();   /* fills chooks on its first call */
     *n = 1;
     return chooks;
 }
