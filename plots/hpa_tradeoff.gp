@@ -16,6 +16,7 @@ if (!exists("data") || !exists("out")) { print "hpa_tradeoff.gp: set data and ou
 load (exists("plotdir") ? plotdir : "plots")."/style.gp"
 eval term_for(out, 1200, 760)
 set datafile separator "\t"
+set datafile commentschars ""   # a map may be named "#..."; the data has no comments
 set style data boxplot
 set style boxplot outliers pointtype 7
 set pointsize 0.3
