@@ -10,6 +10,7 @@
 #include "gb_test.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -585,6 +586,86 @@ GB_TEST(ocache, a_wrong_entry_with_a_valid_checksum_is_caught_by_the_scenario)
     cr_assert_eq(a, 3);
     gb_ocache_close(c);
     rmdir_all(d);
+}
+
+/* The GPPC any-angle optimum has a cache file of its own beside
+ * Dijkstra's (kind anyangle-gppc-1); a warm one is used and changes no
+ * row; a record made dearer than the truth (a well-formed, wrong record,
+ * as a bug would write) that Theta*'s path beats is decided again by the
+ * oracle, which says so, and the rows are the cold run's.  (A dearer
+ * record no path beats would stand, as in Dijkstra's cache: the trust
+ * rule of gb_ocache.h keeps others from writing one.) */
+GB_TEST(ocache, the_any_angle_optimum_is_cached_apart_and_a_record_a_path_beats_is_redone)
+{
+    char d[64];
+    tmpdir(d, sizeof d);
+    const char *map = "datasets/default/room128-16-1.map";
+#define aarun "%s run --quiet -s theta --anyangle-model gppc --count 10 --oracle-cache %s/c --out %s/%s.csv %s.scen"
+    cr_assert_eq(gb_test_sh(out, sizeof out, aarun, gb_test_bin(), d, d, "ref", map), 0, "%s", out);
+    cr_assert(strstr(out, ": 0 optima found there, 0 any-angle optima") != NULL, "%s", out);
+    char sha[65], dir[128], file[300];
+    gb_diag dg;
+    cr_assert_eq(gb_sha256_file(map, sha, &dg), 0);
+    snprintf(dir, sizeof dir, "%s/c", d);
+    snprintf(file, sizeof file, "%s/%s.anyangle-gppc-1.gboc", dir, sha);
+    char bytes[128 + 10 * 32 + 1];
+    FILE *fp = fopen(file, "rb");
+    cr_assert_not_null(fp, "no any-angle cache file %s", file);
+    size_t n = fread(bytes, 1, sizeof bytes, fp);
+    fclose(fp);
+    cr_assert_eq(n, 128 + 10 * 32, "%s: %zu bytes", file, n);
+    bytes[127] = '\0';
+    cr_assert(strncmp(bytes, "gridbench-oracle-cache 1 oracle=", 32) == 0 && strstr(bytes, "model=anyangle-gppc-1"),
+              "%s", bytes);
+    cr_assert_eq(gb_test_sh(out, sizeof out, aarun, gb_test_bin(), d, d, "warm", map), 0, "%s", out);
+    cr_assert(strstr(out, ": 10 optima found there, 10 any-angle optima") != NULL, "%s", out);
+    char x[128], y[128];
+    snprintf(x, sizeof x, "%s/ref.csv", d);
+    snprintf(y, sizeof y, "%s/warm.csv", d);
+    same_rows(x, y);
+    /* the records of the queries Theta* solved optimally, made a little
+     * dearer through the API (valid checksums): its path beats each */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } "
+                            "$c[\"subopt\"] == 1 { print $c[\"start_x\"], $c[\"start_y\"], $c[\"goal_x\"], "
+                            "$c[\"goal_y\"] }' %s", x), 0, "%s", out);
+    gb_ocache *c = gb_ocache_open_kind(dir, sha, "anyangle-gppc-1", NULL, &dg);
+    cr_assert_not_null(c, "%s", dg.msg);
+    int forged = 0, off = 0, k;
+    int32_t f[4];
+    while (sscanf(out + off, "%d %d %d %d%n", &f[0], &f[1], &f[2], &f[3], &k) == 4) {
+        off += k;
+        int reach = 0;
+        double cost = 0.0;
+        cr_assert_eq(gb_ocache_get_real(c, f[0], f[1], f[2], f[3], &reach, &cost), 1);
+        cr_assert(reach && cost > 0.0);
+        cr_assert_eq(gb_ocache_put_real(c, f[0], f[1], f[2], f[3], 1, cost * (1.0 + 1e-7)), 0);
+        forged++;
+    }
+    gb_ocache_close(c);
+    cr_assert_geq(forged, 2, "Theta* was optimal on %d of 10 queries", forged);
+    cr_assert_eq(gb_test_sh(out, sizeof out, aarun, gb_test_bin(), d, d, "forged", map), 0, "%s", out);
+    cr_assert(strstr(out, "warning: the any-angle oracle cache said ") != NULL
+              && strstr(out, "; the cache entry is replaced") != NULL, "%s", out);
+    char hits[64];
+    snprintf(hits, sizeof hits, ", %d any-angle optima", 10 - forged);
+    cr_assert(strstr(out, hits) != NULL, "a decided-again optimum is no hit: %s", out);
+    snprintf(y, sizeof y, "%s/forged.csv", d);
+    same_rows(x, y);
+    /* the unreachable encoding and a value that is no cost */
+    c = gb_ocache_open_kind(dir, sha, "anyangle-gppc-1", NULL, &dg);
+    cr_assert_not_null(c, "%s", dg.msg);
+    int reach = 1;
+    double cost = 1.0;
+    cr_assert_eq(gb_ocache_put_real(c, 1, 2, 3, 4, 0, 0.0), 0);
+    cr_assert_eq(gb_ocache_get_real(c, 1, 2, 3, 4, &reach, &cost), 1);
+    cr_assert(reach == 0);
+    cr_assert_eq(gb_ocache_put_real(c, 1, 2, 3, 5, 1, -1.0), -1);
+    cr_assert_eq(gb_ocache_put_real(c, 1, 2, 3, 5, 1, NAN), -1);
+    cr_assert_eq(gb_ocache_get_real(c, 1, 2, 3, 5, &reach, &cost), 0);
+    gb_ocache_close(c);
+    cr_assert_null(gb_ocache_open_kind(dir, sha, "../x", NULL, &dg), "a kind with a slash is refused");
+    rmdir_all(d);
+#undef aarun
 }
 
 /* Write scenario dir/q.scen with one query of maze128-2-1 and length

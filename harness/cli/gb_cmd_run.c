@@ -217,9 +217,12 @@ static void print_summary(const gb_run_opts *o, gb_run_totals *tot)
     if (tot->worker_crashes) fprintf(stderr, ", %llu worker processes died",
                                      (unsigned long long)tot->worker_crashes);
     fputc('\n', stderr);
-    if (o->oracle_cache)
-        fprintf(stderr, "gridbench run: oracle cache %s: %llu optima found there\n", o->oracle_cache,
+    if (o->oracle_cache) {
+        fprintf(stderr, "gridbench run: oracle cache %s: %llu optima found there", o->oracle_cache,
                 (unsigned long long)tot->oracle_hits);
+        if (o->aa_gppc) fprintf(stderr, ", %llu any-angle optima", (unsigned long long)tot->aa_hits);
+        fputc('\n', stderr);
+    }
     if (o->terrain.on)   /* the uniform default says nothing, as before */
         fprintf(stderr, "gridbench run: model %s+%s (no oracle cache under terrain costs)\n",
                 gb_model_name(o->model), o->terrain.name);

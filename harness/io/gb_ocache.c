@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,11 +97,11 @@ static int insert(gb_ocache *c, const rec *r)
     return 0;
 }
 
-static void header_of(char *h, const char *sha, gb_model m)
+static void header_of(char *h, const char *sha, const char *kind)
 {
     memset(h, ' ', HDR_BYTES);
     int k = snprintf(h, HDR_BYTES, "gridbench-oracle-cache 1 oracle=%d map=%s model=%s",
-                     GB_OCACHE_ORACLE_VERSION, sha, gb_model_name(m));
+                     GB_OCACHE_ORACLE_VERSION, sha, kind);
     if (k > 0 && k < HDR_BYTES) h[k] = ' ';
     h[HDR_BYTES - 1] = '\n';
 }
@@ -256,6 +257,12 @@ static int denied(int e) { return e == EACCES || e == EPERM || e == EROFS; }
 gb_ocache *gb_ocache_open(const char *dir, const char *map_sha, gb_model m, gb_ocache_stats *st,
                           gb_diag *d)
 {
+    return gb_ocache_open_kind(dir, map_sha, gb_model_name(m), st, d);
+}
+
+gb_ocache *gb_ocache_open_kind(const char *dir, const char *map_sha, const char *kind,
+                               gb_ocache_stats *st, gb_diag *d)
+{
     gb_ocache_stats dummy;
     if (!st) st = &dummy;
     memset(st, 0, sizeof *st);
@@ -263,10 +270,11 @@ gb_ocache *gb_ocache_open(const char *dir, const char *map_sha, gb_model m, gb_o
     if (!c) { gb_diag_set(d, EX_OSERR, dir, 0, 0, "expected memory, found none"); return NULL; }
     c->fd = -1;
     snprintf(c->sha, sizeof c->sha, "%s", map_sha);
-    int k = snprintf(c->path, sizeof c->path, "%s/%s.%s.gboc", dir, map_sha, gb_model_name(m));
-    if (k < 0 || (size_t)k >= sizeof c->path || strlen(map_sha) != 64) {
+    int k = snprintf(c->path, sizeof c->path, "%s/%s.%s.gboc", dir, map_sha, kind);
+    if (k < 0 || (size_t)k >= sizeof c->path || strlen(map_sha) != 64 || strlen(kind) > 40
+        || strchr(kind, '/') || kind[0] == '.') {
         gb_diag_set(d, EX_CANTCREAT, dir, 0, 0, "expected a cache directory path of at most "
-                    "1000 bytes and a 64-digit map hash, found longer");
+                    "1000 bytes, a 64-digit map hash and a plain kind name, found otherwise");
         gb_free(c);
         return NULL;
     }
@@ -277,7 +285,7 @@ gb_ocache *gb_ocache_open(const char *dir, const char *map_sha, gb_model m, gb_o
         return NULL;
     }
     char hdr[HDR_BYTES], lockp[1300], why[64];
-    header_of(hdr, map_sha, m);
+    header_of(hdr, map_sha, kind);
     snprintf(lockp, sizeof lockp, "%s.lock", c->path);
     int lk = -1, fd;
     if (trust_dirs(dir, d) != 0) goto fail;
@@ -382,6 +390,35 @@ int gb_ocache_put(gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
         return -1;
     }
     return 0;
+}
+
+/* A real value rides in the two step-count fields: the low and the high
+ * 32 bits of the double.  A cost is >= 0, so its sign bit is 0 and the high
+ * word, read as int32, is >= 0; -1 there says "unreachable", as for
+ * step counts. */
+int gb_ocache_get_real(const gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
+                       int *reachable, double *cost)
+{
+    int64_t lo, hi;
+    if (!gb_ocache_get(c, sx, sy, gx, gy, &lo, &hi)) return 0;
+    *reachable = hi >= 0;
+    *cost = 0.0;
+    if (hi >= 0) {
+        uint64_t bits = (uint64_t)(uint32_t)hi << 32 | (uint32_t)lo;
+        memcpy(cost, &bits, sizeof bits);
+        if (!(*cost >= 0.0) || *cost == HUGE_VAL) return 0;   /* not a cost: a miss */
+    }
+    return 1;
+}
+
+int gb_ocache_put_real(gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy, int reachable,
+                       double cost)
+{
+    if (!reachable) return gb_ocache_put(c, sx, sy, gx, gy, 0, -1);
+    if (!(cost >= 0.0) || cost == HUGE_VAL) { errno = EINVAL; return -1; }
+    uint64_t bits;
+    memcpy(&bits, &cost, sizeof bits);
+    return gb_ocache_put(c, sx, sy, gx, gy, (int32_t)(uint32_t)bits, (int32_t)(bits >> 32));
 }
 
 const char *gb_ocache_path(const gb_ocache *c) { return c->path; }

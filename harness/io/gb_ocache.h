@@ -5,8 +5,11 @@
  * and goal cells, and GB_OCACHE_ORACLE_VERSION (bumped whenever the
  * oracle could answer differently).  Value: the optimum's step counts
  * (straight, diagonal) -- the exact cost a + b*sqrt 2 -- or "unreachable".
+ * Another oracle keeps its own file beside (gb_ocache_open_kind: a kind
+ * in place of the model); the any-angle oracle's value is a real cost,
+ * its 64 bits in the two value fields (gb_ocache_get_real/_put_real).
  *
- * Layout: one file per map and model, DIR/<map sha256>.<model>.gboc:
+ * Layout: one file per map and model (or kind), DIR/<map sha256>.<model>.gboc:
  *
  *   a 128-byte header line   "gridbench-oracle-cache 1 oracle=N map=<sha256> model=M" + spaces + "\n"
  *   32-byte records          int32 sx, sy, gx, gy, straight, diag (diag < 0:
@@ -74,6 +77,14 @@ int gb_ocache_default_dir(char *buf, size_t n);
 gb_ocache *gb_ocache_open(const char *dir, const char *map_sha, gb_model m, gb_ocache_stats *st,
                           gb_diag *d);
 
+/* gb_ocache_open for another oracle than Dijkstra's under a movement
+ * model: the file is DIR/<map sha256>.<kind>.gboc, its header names kind.
+ * kind: at most 40 characters, no '/', not starting with '.'; it names the
+ * oracle and its model, and changes when that oracle could answer
+ * differently (the any-angle oracle uses "anyangle-gppc-1", gb_exec.c). */
+gb_ocache *gb_ocache_open_kind(const char *dir, const char *map_sha, const char *kind,
+                               gb_ocache_stats *st, gb_diag *d);
+
 /* Look up start (sx,sy) -> goal (gx,gy).  1 and *straight, *diag (diag < 0:
  * unreachable) on a hit, 0 on a miss. */
 int gb_ocache_get(const gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
@@ -85,6 +96,17 @@ int gb_ocache_get(const gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_
  * -2 when memory ran out. */
 int gb_ocache_put(gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
                   int64_t straight, int64_t diag);
+
+/* The same for an oracle whose answer is a real cost (the any-angle
+ * optimum): its 64 bits are kept whole in the record's two value fields
+ * (an int32 pair; a cost is >= 0, so the high word never reads as the
+ * "unreachable" -1).  get: 1 and *reachable, *cost on a hit (a record
+ * that holds no finite cost >= 0 is a miss), 0 on a miss.  put: as
+ * gb_ocache_put; -1 with EINVAL for a cost that is not finite and >= 0. */
+int gb_ocache_get_real(const gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
+                       int *reachable, double *cost);
+int gb_ocache_put_real(gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy, int reachable,
+                       double cost);
 
 /* The file behind c. */
 const char *gb_ocache_path(const gb_ocache *c);

@@ -145,6 +145,8 @@ static void exec_unload(gb_exec *ex)
         if (ex->be[pi]) ex->be[pi]->release(ex, pi);
     gb_ocache_close(ex->oc);
     ex->oc = NULL;
+    gb_ocache_close(ex->aaoc);
+    ex->aaoc = NULL;
     if (ex->aao) gb_aaoracle_free(ex->aao);
     gb_free(ex->aao);
     ex->aao = NULL;
@@ -242,18 +244,25 @@ static uint64_t map_extra(const gb_run_opts *o, int32_t width, int32_t height)
            + (o->terrain.on ? (uint64_t)ncells * sizeof(uint16_t) : 0);   /* grid.cost */
 }
 
-/* Open the map's oracle cache (a failure to open is a warning, once). */
-static int open_cache(gb_exec *ex, const gb_plan_scen *ps, gb_diag *d)
+/* The any-angle oracle's cache kind: bump the number whenever
+ * gb_aaoracle could answer differently. */
+#define AA_CACHE_KIND "anyangle-gppc-1"
+
+/* Open one cache of the map into *oc: Dijkstra's under the movement model
+ * (kind NULL) or another oracle's (a failure to open is a warning, once). */
+static int open_cache_kind(gb_exec *ex, const gb_plan_scen *ps, const char *kind, gb_ocache **oc,
+                           gb_diag *d)
 {
     gb_diag cd;
     gb_diag_clear(&cd);
     gb_ocache_stats cs;
-    ex->oc = gb_ocache_open(ex->o->oracle_cache, ps->map_sha, ex->o->model, &cs, &cd);
-    if (!ex->oc && cd.code == EX_OSERR) {
+    *oc = kind ? gb_ocache_open_kind(ex->o->oracle_cache, ps->map_sha, kind, &cs, &cd)
+               : gb_ocache_open(ex->o->oracle_cache, ps->map_sha, ex->o->model, &cs, &cd);
+    if (!*oc && cd.code == EX_OSERR) {
         *d = cd;
         return cd.code;
     }
-    if (!ex->oc) {
+    if (!*oc) {
         if (!ex->oc_warned) {
             char b[1024];
             gb_diag_format(&cd, b, sizeof b);
@@ -262,11 +271,20 @@ static int open_cache(gb_exec *ex, const gb_plan_scen *ps, gb_diag *d)
         ex->oc_warned = 1;
     } else if (cs.rebuilt || cs.dropped) {
         gb_exec_note(ex, GB_NOTE_WARNING, "%s: warning: expected an intact oracle cache file, found %s; "
-                     "rebuilt with the %llu good entries", gb_ocache_path(ex->oc),
+                     "rebuilt with the %llu good entries", gb_ocache_path(*oc),
                      cs.dropped ? "torn or corrupt entries" : "another version",
                      (unsigned long long)cs.loaded);
     }
     return 0;
+}
+
+/* Open the map's oracle caches: Dijkstra's, and the any-angle oracle's
+ * when this map has one. */
+static int open_cache(gb_exec *ex, const gb_plan_scen *ps, gb_diag *d)
+{
+    int rc = open_cache_kind(ex, ps, NULL, &ex->oc, d);
+    if (rc == 0 && ex->aao) rc = open_cache_kind(ex, ps, AA_CACHE_KIND, &ex->aaoc, d);
+    return rc;
 }
 
 /* Load the map of plan scenario si (unless it is the one in use), prepare
@@ -580,6 +598,55 @@ static int judge_all(gb_exec *ex, const gb_optimum *opt)
     return need;
 }
 
+/* The GPPC any-angle optimum of query q into every any-angle pair's
+ * outcome (aa_has, aa_opt): from the map's any-angle cache when use_cache
+ * and it holds the query (*cached = 1), else from the oracle, searched
+ * first under the grid optimum (a grid path read on corners is a legal
+ * GPPC path, so the any-angle optimum is never above it), and recorded.
+ * A cached answer the grid optimum contradicts (above it, or
+ * "unreachable" where Dijkstra found a path) is not used. */
+static int aa_optimum(gb_exec *ex, const gb_query *q, const char *scen, const gb_optimum *opt,
+                      int use_cache, int *cached, gb_diag *d)
+{
+    const gb_run_opts *o = ex->o;
+    pairrun *runs = ex->runs;
+    double c = 0.0;
+    const gb_xy s = { q->sx, q->sy }, t = { q->gx, q->gy };
+    const int grid_ok = o->model == GB_MODEL_8_NOCUT || o->model == GB_MODEL_4;
+    const double bound = grid_ok ? opt->oc.cost : INFINITY;
+    int r = -2, reach = 0;
+    *cached = 0;
+    if (use_cache && ex->aaoc && gb_ocache_get_real(ex->aaoc, q->sx, q->sy, q->gx, q->gy, &reach, &c)
+        && (reach ? c <= bound * (1.0 + 1e-12) : !grid_ok)) {
+        r = reach;
+        *cached = 1;
+    }
+    if (r == -2) {
+        r = gb_aaoracle_solve(ex->aao, s, t, bound, &c, NULL, NULL);
+        if (r == 0 && grid_ok) r = gb_aaoracle_solve(ex->aao, s, t, INFINITY, &c, NULL, NULL);
+        if (r < 0)
+            return gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory for the any-angle "
+                               "oracle, found none");
+        if (r == 0 && grid_ok)
+            return gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0, "expected an any-angle optimum "
+                               "(Dijkstra found a path), found none");
+        if (ex->aaoc) (void)gb_ocache_put_real(ex->aaoc, q->sx, q->sy, q->gx, q->gy, r == 1, c);
+    }
+    for (int pi = 0; pi < o->npairs; pi++)
+        if (runs[pi].w.anyangle) { runs[pi].w.aa_has = r == 1; runs[pi].w.aa_opt = c; }
+    return 0;
+}
+
+/* Whether an any-angle pair's verdict is a failure (after judge_all). */
+static int aa_failed(const gb_exec *ex)
+{
+    const pairrun *runs = ex->runs;
+    for (int pi = 0; pi < ex->o->npairs; pi++)
+        if (runs[pi].w.anyangle && runs[pi].st >= 0 && gb_row_status_failed((gb_row_status)runs[pi].st))
+            return 1;
+    return 0;
+}
+
 /* Pass 3 for pair pi: its failure note and its row. */
 static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row *qrow, gb_qres *res)
 {
@@ -694,31 +761,26 @@ int gb_exec_query(gb_exec *ex, size_t k, gb_qres *res, gb_diag *d)
             gb_diag_set(d, rc, scen, q->line, 0, "%s", m);   /* the query that needed it */
             goto out;
         }
-    if (ex->aao && opt.found) {   /* the GPPC any-angle optimum, under the grid optimum */
-        double c = 0.0;
-        const gb_xy s = { q->sx, q->sy }, t = { q->gx, q->gy };
-        const int grid_ok = o->model == GB_MODEL_8_NOCUT || o->model == GB_MODEL_4;
-        int r = gb_aaoracle_solve(ex->aao, s, t, grid_ok ? opt.oc.cost : INFINITY, &c, NULL, NULL);
-        if (r == 0 && grid_ok) r = gb_aaoracle_solve(ex->aao, s, t, INFINITY, &c, NULL, NULL);
-        if (r < 0) {
-            rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory for the any-angle "
-                             "oracle, found none");
-            goto out;
-        }
-        if (r == 0 && grid_ok) {   /* a grid path read on corners is a legal GPPC path */
-            rc = gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0, "expected an any-angle optimum "
-                             "(Dijkstra found a path), found none");
-            goto out;
-        }
-        for (int pi = 0; pi < o->npairs; pi++)
-            if (runs[pi].w.anyangle) { runs[pi].w.aa_has = r == 1; runs[pi].w.aa_opt = c; }
-    }
+    int aa_cached = 0;
+    if (ex->aao && opt.found && (rc = aa_optimum(ex, q, scen, &opt, 1, &aa_cached, d)) != 0) goto out;
     if (judge_all(ex, &opt) && opt.from_cache) {   /* the cache's claim is not enough */
         if ((rc = gb_oracle_rederive(ex, q, scen, &opt, d)) != 0) goto out;
         judge_all(ex, &opt);
     }
+    if (aa_cached && aa_failed(ex)) {   /* nor is its any-angle claim: the oracle decides */
+        int pa = 0;
+        while (!runs[pa].w.anyangle) pa++;   /* aa_failed found one */
+        const int had = runs[pa].w.aa_has;
+        const double was = runs[pa].w.aa_opt;
+        if ((rc = aa_optimum(ex, q, scen, &opt, 0, &aa_cached, d)) != 0) goto out;
+        if (had != runs[pa].w.aa_has || was != runs[pa].w.aa_opt)
+            gb_exec_note(ex, GB_NOTE_WARNING, "%s:%ld: warning: the any-angle oracle cache said %.10g, "
+                         "the oracle says %.10g; the cache entry is replaced", scen, q->line,
+                         had ? was : INFINITY, runs[pa].w.aa_has ? runs[pa].w.aa_opt : INFINITY);
+        judge_all(ex, &opt);
+    }
     res->scen_ok = opt.scen_ok;
-    res->oracle_hit = opt.from_cache;
+    res->oracle_hit = (opt.from_cache ? GB_QRES_HIT_GRID : 0) | (aa_cached ? GB_QRES_HIT_AA : 0);
     gb_row qrow;
     row_query(&qrow, base_name(ps->map), scen, q, ex->model_col);
     for (int pi = 0; pi < o->npairs; pi++) {

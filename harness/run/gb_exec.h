@@ -62,9 +62,11 @@ int64_t gb_median_i64(int64_t *v, int n);
 
 /* Rows and notes of one query as text, plus what the totals need.  Notes
  * travel as lines "<kind digit><text>\n". */
+#define GB_QRES_HIT_GRID 1   /* Dijkstra's optimum, from its cache */
+#define GB_QRES_HIT_AA 2     /* the any-angle optimum, from its cache */
 typedef struct gb_qres {
     int scen_ok;
-    int oracle_hit;
+    int oracle_hit;       /* GB_QRES_HIT_*: which optima came from an oracle cache */
     uint8_t *st;          /* [npairs] gb_row_status */
     uint64_t *exp;        /* [npairs] expansions */
     int64_t *ns;          /* [npairs] median time */
@@ -148,6 +150,7 @@ struct gb_exec {
     gb_ocache *oc;           /* this map's oracle cache, or NULL */
     struct gb_aaoracle *aao; /* --anyangle-model gppc with an any-angle pair: this map's
                                 GPPC any-angle oracle, else NULL */
+    gb_ocache *aaoc;         /* with aao and an oracle cache: aao's answers ("anyangle-gppc-1") */
     int oc_warned;
     uint64_t *prep;          /* [npairs] preparation on this map, ns */
     uint64_t *mem;           /* [npairs] search-state bytes on this map once prepared, 0: not known */

@@ -88,6 +88,7 @@ typedef struct gb_run_totals {
     uint64_t scen_mismatch;   /* queries whose printed length disagrees */
     uint64_t status[GB_ROW_NSTATUS];  /* rows per status (gb_row_status) */
     uint64_t oracle_hits;     /* queries whose optimum came from the oracle cache */
+    uint64_t aa_hits;         /* queries whose any-angle optimum came from its cache */
     uint64_t worker_crashes;  /* --jobs workers that died (their query: crash rows) */
     gb_run_pairsum pair[GB_RUN_MAX_PAIRS];   /* [npairs of the options] */
 } gb_run_totals;

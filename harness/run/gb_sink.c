@@ -129,7 +129,8 @@ int gb_sink_query(gb_sink *sk, size_t k, long qn, const gb_qres *r, gb_diag *d)
     gb_run_totals *tot = sk->tot;
     tot->queries++;
     if (!r->scen_ok) tot->scen_mismatch++;
-    if (r->oracle_hit) tot->oracle_hits++;
+    if (r->oracle_hit & GB_QRES_HIT_GRID) tot->oracle_hits++;
+    if (r->oracle_hit & GB_QRES_HIT_AA) tot->aa_hits++;
     for (int pi = 0; pi < o->npairs; pi++)
         gb_sink_count(tot, pi, r->st[pi], r->exp[pi], r->ns[pi], r->name[pi][0] ? r->name[pi] : NULL);
     if (o->out && !sk->keep) {
