@@ -97,6 +97,25 @@ static inline int gb_test_full(void)
     return fe && *fe && strcmp(fe, "0") != 0;
 }
 
+/* Three tiers of the heavy sweeps: the full proof (GB_TEST_FULL=1, `make
+ * test-full` in CI), the sample of `make test`, and a thinner sample in a
+ * sanitizer build (`make check`), where every process start and every
+ * search costs several times more and what is sought -- a memory error,
+ * undefined behaviour, a leak -- shows on the first query that takes a
+ * path, not on the thousandth that takes it again.  The plain build has
+ * already checked the sample's answers; check-cli runs every solver on
+ * every queue of every shared file under the sanitizers besides.
+ * GB_TEST_PICK(full, plain, san) is the value of the running tier. */
+static inline int gb_test_san(void)
+{
+#ifdef GB_TEST_LSAN
+    return !gb_test_full();
+#else
+    return 0;
+#endif
+}
+#define GB_TEST_PICK(full, plain, san) (gb_test_full() ? (full) : gb_test_san() ? (san) : (plain))
+
 /* The end-to-end runs of a whole script (scripts/report.sh with gnuplot,
  * a browser) take a minute each on 2 cores: `make test` leaves them to
  * `make test-full` (its FULL_FILTERS name them), keeping one of them

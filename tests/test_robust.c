@@ -133,9 +133,10 @@ static unsigned long fail_each_allocation(const char *tag, const char *cmdfmt, c
     free(err);
 
     subst_dir(cmd, sizeof cmd, cmdfmt, try);
-    /* every allocation under GB_TEST_FULL (CI); every 4th in `make test`,
-     * from 1, so the first ones (start-up) and every stage still fail */
-    const unsigned long stride = gb_test_full() ? 1 : 4;
+    /* every allocation under GB_TEST_FULL (CI); every 4th in `make test`
+     * and every 8th in `make check`, from 1, so the first ones (start-up)
+     * and every stage still fail */
+    const unsigned long stride = GB_TEST_PICK(1, 4, 8);
     unsigned long n;
     for (n = 1; n < 100000; n += stride) {
         rc = run_failing(n, errp, cmd);

@@ -15,7 +15,8 @@
  * figure against the allocator's count, and allocation failure at every
  * allocation of a build (reported as ENOMEM, nothing leaked).
  *
- * More random grids: GB_SG_GRIDS=N (default 1500 of each kind) and
+ * More random grids: GB_SG_GRIDS=N (default 1500 of each kind, 300 in a
+ * sanitizer build) and
  * GB_SG_SEED=S.
  */
 #include "gb_test.h"
@@ -127,7 +128,7 @@ static void check_grid(checker *c, const gb_grid *g, uint64_t *seed, int nsrc, c
 
 GB_TEST(subgoal, random_noise_grids_match_dijkstra)
 {
-    long ngrids = env_long("GB_SG_GRIDS", 1500);
+    long ngrids = env_long("GB_SG_GRIDS", GB_TEST_PICK(1500, 1500, 300));
     uint64_t seed = (uint64_t)env_long("GB_SG_SEED", 20260411);
     long found = 0, queries = 0;
     char where[128];
@@ -157,7 +158,7 @@ GB_TEST(subgoal, random_noise_grids_match_dijkstra)
 
 GB_TEST(subgoal, random_rectangle_and_wall_grids_match_dijkstra)
 {
-    long ngrids = env_long("GB_SG_GRIDS", 1500) / 3;
+    long ngrids = env_long("GB_SG_GRIDS", GB_TEST_PICK(1500, 1500, 300)) / 3;
     uint64_t seed = (uint64_t)env_long("GB_SG_SEED", 20260411) ^ 0x5eed;
     long found = 0, queries = 0;
     char where[128];
@@ -244,8 +245,9 @@ ParameterizedTest(sg_case *c, subgoal_shared, every_sampled_query_matches_dijkst
     uint64_t seed = 99;
     int sampled = 0;
     char where[256];
-    /* make test: every third of those (GB_TEST_FULL: all, in CI) */
-    const size_t step = (size_t)c->every * (gb_test_full() ? 1 : 3);
+    /* make test: every third of those (GB_TEST_FULL: all, in CI; make
+     * check: every ninth) */
+    const size_t step = (size_t)c->every * (size_t)GB_TEST_PICK(1, 3, 9);
     for (size_t i = 0; i < sc.n; i += step) {
         if (gb_scen_check_query(&sc, i, &mp, &d) != 0) continue;   /* blocked endpoint */
         const gb_query *q = &sc.q[i];
@@ -262,7 +264,7 @@ ParameterizedTest(sg_case *c, subgoal_shared, every_sampled_query_matches_dijkst
         }
         sampled++;
     }
-    cr_expect_geq(sampled, gb_test_full() ? 10 : 3, "%s: only %d queries sampled", c->scen, sampled);
+    cr_expect_geq(sampled, GB_TEST_PICK(10, 3, 1), "%s: only %d queries sampled", c->scen, sampled);
     checker_free(&ck);
     for (int tl = 0; tl < 3; tl++) gb_sg_free(sg[tl]);
     gb_map_free(&mp);
