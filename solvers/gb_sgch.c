@@ -71,9 +71,15 @@
  * and the up part of the optimal path (popped with exact labels) is never
  * cut; the masks of every entry are realizable (an original edge: D(u,v)
  * and D(v,u) are legal; a shortcut: its halves' first and last moves).
- * A root whose upward entries all fail that test after its one
- * in-direction (the alive mask, per node and direction) is labelled
- * closed and never queued: popping it would relax nothing.
+ * The test depends only on the node and the in-direction, so the build
+ * lists the survivors per (node, direction) (sel); a node popped with
+ * one in-direction walks that list, one with several tests each entry.
+ * A root whose list is empty after its one in-direction (the alive
+ * mask) is labelled closed and never queued: popping it would relax
+ * nothing.  So is a root whose key is >= mu once both scans are seeded
+ * (mu only falls, so it would never be popped).  A root's label h(s,v)
+ * is exact (D(s,v) is legal), so a relaxation that does not lower a
+ * label is dropped before its octile term is computed.
  * Refinement: the meeting node's two parent chains give the graph path;
  * each shortcut unpacks into its two halves, the upward entries
  * mid -> ends (h1, h2), with an explicit stack; an original edge a-b is
@@ -89,7 +95,9 @@
  * Data structure.  Node ids are ranks (contraction order, 0 first):
  * upward edges of u are entries up_off[u] .. up_off[u+1] of up_to, up_w
  * (exact key), and for a shortcut up_mid (else -1) with h1 / h2, the
- * entries mid -> u and mid -> up_to[e] in mid's list.  chid maps the
+ * entries mid -> u and mid -> up_to[e] in mid's list; sel_off / sel
+ * list, per node and in-direction, the entries that survive the taut
+ * test.  chid maps the
  * subgoal graph's node ids to ranks.  Query state (labels, parents, heap
  * positions per direction) is allocated at build time and reset by a
  * generation stamp: stamp == 2gen labelled and open, 2gen+1 closed.
@@ -101,8 +109,9 @@
  * random maps costly (docs/results.md).  Query: two scans, the roots
  * heapified, two upward A* searches (on game maps nearly every node they
  * settle is a root), and O(path length) refinement.  Memory: the
- * subgoal graph, plus per node 20 bytes of node data and 106 of query
- * state, per upward entry 26 bytes.
+ * subgoal graph, plus per node 52 bytes of node data and 112 of query
+ * state, per upward entry 26 bytes and 4 per (entry, surviving
+ * in-direction).
  */
 #include "gb_sgch.h"
 
@@ -155,6 +164,10 @@ struct gb_sgch {
     uint8_t *up_lm;       /* m: last move directions (arriving at the upper end) */
     uint8_t *alive;       /* n: bit k set when some upward entry of the node survives
                              the taut pruning after in-direction k */
+    int32_t *sel_off;     /* 8n + 1: node r, in-direction k: sel[sel_off[8r + k] ..
+                             sel_off[8r + k + 1]) */
+    int32_t *sel;         /* the upward entries of r that survive the taut pruning
+                             after in-direction k, in up-list order */
     /* query state, per direction d (0 forward, 1 backward), reset by gen */
     uint32_t gen;
     uint32_t *stamp[2];   /* n: 2gen labelled/open, 2gen+1 closed */
@@ -165,7 +178,8 @@ struct gb_sgch {
     int32_t *hpos[2];     /* n: heap index */
     ch_hent *heap[2];     /* n */
     int32_t hn[2];
-    int32_t *list;        /* n + 1: scan output (subgoal-graph ids) */
+    int32_t *list[2];     /* n + 1: the start's and the goal's scan (subgoal-graph ids) */
+    uint8_t *ldir[2];     /* n + 1: the last move of D(s or g, list[d][i]) */
     int32_t *gp;          /* n: graph path (ranks) */
     int32_t *ge;          /* n: the entry between gp[i] and gp[i + 1] */
     int32_t *stack;       /* 3 (n + 2): unpacking stack */
@@ -178,21 +192,6 @@ struct gb_sgch {
 static inline uint8_t mask_rev(uint8_t m)
 {
     return (uint8_t)(((m & 0x33u) << 2) | ((m & 0xccu) >> 2));
-}
-
-/* Bit of the last move of D(a, b), a != b: the straight direction if the
- * path has straight moves, else the diagonal: the last move of D(a, b). */
-static inline uint8_t dlast_bit(int32_t ax, int32_t ay, int32_t bx, int32_t by)
-{
-    static const int8_t t[3][3] = { { GB_DIR_NW, GB_DIR_N, GB_DIR_NE },
-                                    { GB_DIR_W, -1, GB_DIR_E },
-                                    { GB_DIR_SW, GB_DIR_S, GB_DIR_SE } };
-    int32_t dx = bx - ax, dy = by - ay;
-    int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
-    int32_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
-    if (adx > ady) sy = 0;
-    else if (ady > adx) sx = 0;
-    return (uint8_t)(1u << t[sy + 1][sx + 1]);
 }
 
 static inline uint64_t sat_add(uint64_t a, uint64_t b)
@@ -562,16 +561,30 @@ static int finish(gb_sgch *h, ch_tmp *t)
         h->up_lm[e] = t->fe[e].lm;
         h->up_mid[e] = t->fe[e].mid < 0 ? -1 : h->chid[t->fe[e].mid];
     }
-    for (int32_t r = 0; r < n; r++) {
-        h->alive[r] = 0;
-        for (int k = 0; k < 8; k++) {
-            uint8_t pm = gb_sg_turn_prune(h->sg, h->cell[r], 1u << k);
-            for (int32_t e = h->up_off[r]; e < h->up_off[r + 1]; e++)
-                if (!(h->up_fm[e] & pm)) {
-                    h->alive[r] |= (uint8_t)(1u << k);
-                    break;
-                }
+    /* two passes over (node, in-direction): count, then list */
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t ns = 0;
+        for (int32_t r = 0; r < n; r++) {
+            if (pass == 0) h->alive[r] = 0;
+            for (int k = 0; k < 8; k++) {
+                uint8_t pm = gb_sg_turn_prune(h->sg, h->cell[r], 1u << k);
+                if (pass == 1) h->sel_off[8 * (int64_t)r + k] = (int32_t)ns;
+                for (int32_t e = h->up_off[r]; e < h->up_off[r + 1]; e++)
+                    if (!(h->up_fm[e] & pm)) {
+                        if (pass == 1) h->sel[ns] = e;
+                        ns++;
+                        h->alive[r] |= (uint8_t)(1u << k);
+                    }
+            }
         }
+        if (pass == 1) {
+            h->sel_off[8 * (int64_t)n] = (int32_t)ns;
+            break;
+        }
+        if (ns > INT32_MAX) { errno = EOVERFLOW; return -1; }
+        h->sel_off = take(h, 8 * (size_t)n + 1, sizeof *h->sel_off);
+        h->sel = take(h, (size_t)ns, sizeof *h->sel);
+        if (!h->sel_off || !h->sel) return -1;
     }
     for (int32_t r = 0; r < n; r++)
         for (int32_t e = h->up_off[r]; e < h->up_off[r + 1]; e++) {
@@ -653,11 +666,15 @@ static int build_all(gb_sgch *h, ch_tmp *t)
             return -1;
         memset(h->stamp[d], 0, nn * sizeof *h->stamp[d]);
     }
-    h->list = take(h, nn, sizeof *h->list);
+    for (int d = 0; d < 2; d++) {
+        h->list[d] = take(h, nn, sizeof *h->list[d]);
+        h->ldir[d] = take(h, nn, sizeof *h->ldir[d]);
+        if (!h->list[d] || !h->ldir[d]) return -1;
+    }
     h->gp = take(h, nn, sizeof *h->gp);
     h->ge = take(h, nn, sizeof *h->ge);
     h->stack = take(h, 3 * (nn + 1), sizeof *h->stack);
-    if (!h->list || !h->gp || !h->ge || !h->stack) return -1;
+    if (!h->gp || !h->ge || !h->stack) return -1;
     return 0;
 }
 
@@ -706,6 +723,8 @@ void gb_sgch_free(gb_sgch *h)
     gb_free(h->up_fm);
     gb_free(h->up_lm);
     gb_free(h->alive);
+    gb_free(h->sel_off);
+    gb_free(h->sel);
     for (int d = 0; d < 2; d++) {
         gb_free(h->stamp[d]);
         gb_free(h->d[d]);
@@ -714,8 +733,9 @@ void gb_sgch_free(gb_sgch *h)
         gb_free(h->hpos[d]);
         gb_free(h->inm[d]);
         gb_free(h->heap[d]);
+        gb_free(h->list[d]);
+        gb_free(h->ldir[d]);
     }
-    gb_free(h->list);
     gb_free(h->gp);
     gb_free(h->ge);
     gb_free(h->stack);
@@ -769,26 +789,42 @@ static int32_t unpack(gb_sgch *h, int32_t e, int32_t a, int32_t b, int32_t *out,
     return pos;
 }
 
-/* Label node v in direction dir with key k from parent p by entry e
- * (p = -1: a root); pushes or decreases.  Returns 1 when the label was
- * set or improved. */
-/* Label root v of direction dir with key k (heap key k + hk), appended
- * to the heap array without sifting (the caller heapifies). */
-static inline void seed(gb_sgch *h, int dir, int32_t v, uint64_t k, uint64_t hk, uint8_t lm,
-                        uint32_t open)
+/* Label root v of direction dir with its exact key k (the octile
+ * distance from its endpoint) and last move lm; no heap entry yet. */
+static inline void seed(gb_sgch *h, int dir, int32_t v, uint64_t k, uint8_t lm, uint32_t open)
 {
     h->stamp[dir][v] = open;
     h->d[dir][v] = k;
     h->par[dir][v] = -1;
     h->pe[dir][v] = -1;
     h->inm[dir][v] = lm;
-    if (!(h->alive[v] & lm)) {   /* popping it would relax nothing: labelled only */
-        h->stamp[dir][v] = open + 1;
-        return;
+}
+
+/* Queue the roots list[dir][0 .. k) of direction dir whose heap key
+ * d + hk (hk: octile distance to the other endpoint (tx, ty)) is below
+ * mu and that have an upward entry to relax after their in-direction;
+ * the others are closed, labelled only.  Appends, then heapifies. */
+static void queue_roots(gb_sgch *h, int dir, int32_t k, int32_t tx, int32_t ty, uint64_t mu,
+                        uint32_t open)
+{
+    const int32_t *list = h->list[dir], *chid = h->chid, *xy = h->xy;
+    uint32_t *sd = h->stamp[dir];
+    const uint64_t *dd = h->d[dir];
+    const uint8_t *inm = h->inm[dir], *alive = h->alive;
+    ch_hent *hp = h->heap[dir];
+    int32_t *pos = h->hpos[dir], n = 0;
+    for (int32_t i = 0; i < k; i++) {
+        const int32_t v = chid[list[i]];
+        const uint64_t key = sat_add(dd[v], oct_key_xy(tx, ty, xy[2 * v], xy[2 * v + 1]));
+        if (!(alive[v] & inm[v]) || key >= mu) {
+            sd[v] = open + 1;
+            continue;
+        }
+        hp[n] = (ch_hent){ key, v };
+        pos[v] = n++;
     }
-    int32_t i = h->hn[dir]++;
-    h->heap[dir][i] = (ch_hent){ sat_add(k, hk), v };
-    h->hpos[dir][v] = i;
+    h->hn[dir] = n;
+    for (int32_t i = n / 2 - 1; i >= 0; i--) hdown(hp, pos, n, i);
 }
 
 static inline int label(gb_sgch *h, int dir, int32_t v, uint64_t k, uint64_t hk, int32_t p,
@@ -871,27 +907,29 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
     uint64_t mu = KEY_INF;
     int32_t meet = -1;
     h->hn[0] = h->hn[1] = 0;
-    /* the roots: each scan's subgoals (each reported once), put in the
-     * heap array as they come and heapified in one pass */
-    int32_t k = gb_sg_scan(h->sg, start, h->list);
-    for (int32_t i = 0; i < k; i++) {
-        const int32_t v = h->chid[h->list[i]], vx = xy[2 * v], vy = xy[2 * v + 1];
-        seed(h, 0, v, oct_key_xy(sx, sy, vx, vy), oct_key_xy(gx, gy, vx, vy),
-             dlast_bit(sx, sy, vx, vy), open);
+    /* the roots: each scan's subgoals (each reported once) with their
+     * exact labels; mu from the subgoals both scans see; then only the
+     * roots with a key below mu are queued */
+    const int32_t ka = gb_sg_scan(h->sg, start, h->list[0], h->ldir[0]);
+    if (ka == 0) return GB_SG_UNREACHABLE;
+    const int32_t kb = gb_sg_scan(h->sg, goal, h->list[1], h->ldir[1]);
+    if (kb == 0) return GB_SG_UNREACHABLE;
+    for (int32_t i = 0; i < ka; i++) {
+        const int32_t v = h->chid[h->list[0][i]];
+        seed(h, 0, v, oct_key_xy(sx, sy, xy[2 * v], xy[2 * v + 1]), (uint8_t)(1u << h->ldir[0][i]),
+             open);
     }
-    if (k > 0) k = gb_sg_scan(h->sg, goal, h->list);
-    for (int32_t i = 0; i < k; i++) {
-        const int32_t v = h->chid[h->list[i]], vx = xy[2 * v], vy = xy[2 * v + 1];
-        const uint64_t kv = oct_key_xy(gx, gy, vx, vy);
-        seed(h, 1, v, kv, oct_key_xy(sx, sy, vx, vy), dlast_bit(gx, gy, vx, vy), open);
+    for (int32_t i = 0; i < kb; i++) {
+        const int32_t v = h->chid[h->list[1][i]];
+        const uint64_t kv = oct_key_xy(gx, gy, xy[2 * v], xy[2 * v + 1]);
+        seed(h, 1, v, kv, (uint8_t)(1u << h->ldir[1][i]), open);
         if (st0[v] >= open && sat_add(kv, h->d[0][v]) < mu) {
             mu = sat_add(kv, h->d[0][v]);
             meet = v;
         }
     }
-    if (k == 0) return GB_SG_UNREACHABLE;
-    for (int d = 0; d < 2; d++)
-        for (int32_t i = h->hn[d] / 2 - 1; i >= 0; i--) hdown(h->heap[d], h->hpos[d], h->hn[d], i);
+    queue_roots(h, 0, ka, gx, gy, mu, open);
+    queue_roots(h, 1, kb, sx, sy, mu, open);
     st->pushes = st->generated = (uint64_t)(h->hn[0] + h->hn[1]);
     st->peak_open = st->pushes;
     const uint64_t max_exp = max_expanded ? max_expanded : UINT64_MAX;
@@ -919,14 +957,34 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
         }
         const uint64_t du = dd[u];
         const int32_t e0 = up_off[u], e1 = up_off[u + 1];
-        const uint8_t pm = gb_sg_turn_prune(h->sg, h->cell[u], h->inm[dir][u]);
-        for (int32_t e = e0; e < e1; e++) {
-            if (up_fm[e] & pm) continue;   /* a taut-violating turn at u */
-            int32_t x = up_to[e];
-            uint64_t nk = sat_add(du, up_w[e]);
-            uint64_t hx = oct_key_xy(xy[2 * x], xy[2 * x + 1], tx, ty);
+        const uint8_t im = h->inm[dir][u];
+        const int32_t *el, *ee;   /* the entries to relax, or (el NULL) e0 .. e1 under pm */
+        uint8_t pm = 0;
+        if (!(im & (im - 1))) {   /* one in-direction: the build's list of survivors */
+            const int32_t *so8 = h->sel_off + 8 * (int64_t)u + __builtin_ctz(im);
+            el = h->sel + so8[0];
+            ee = h->sel + so8[1];
+        } else {
+            el = ee = NULL;
+            pm = gb_sg_turn_prune(h->sg, h->cell[u], im);
+        }
+        for (int32_t e = e0, j = 0;; j++, e++) {
+            int32_t f;
+            if (el) {
+                if (el + j >= ee) break;
+                f = el[j];
+            } else {
+                if (e >= e1) break;
+                if (up_fm[e] & pm) continue;   /* a taut-violating turn at u */
+                f = e;
+            }
+            const int32_t x = up_to[f];
+            const uint64_t nk = sat_add(du, up_w[f]);
+            const uint32_t sx_ = sd[x];
+            if (sx_ > open || (sx_ == open && nk >= dd[x])) continue;   /* no better label */
+            const uint64_t hx = oct_key_xy(xy[2 * x], xy[2 * x + 1], tx, ty);
             if (sat_add(nk, hx) >= mu) continue;   /* no better path through x from here */
-            if (label(h, dir, x, nk, hx, u, e, up_lm[e], open, st) && so[x] >= open) {
+            if (label(h, dir, x, nk, hx, u, f, up_lm[f], open, st) && so[x] >= open) {
                 uint64_t c = sat_add(nk, dother[x]);
                 if (c < mu) {
                     mu = c;

@@ -2197,7 +2197,10 @@ void gb_sg_csr(const gb_sg *sg, const int32_t **off, const int32_t **to)
     *to = sg->adj_to;
 }
 
-int32_t gb_sg_scan(gb_sg *sg, int32_t c, int32_t *out) { return scan(sg, c, out, sg->ldir); }
+int32_t gb_sg_scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
+{
+    return scan(sg, c, out, last);
+}
 
 int gb_sg_dfirst_legal(const gb_grid *g, int32_t a, int32_t b)
 {

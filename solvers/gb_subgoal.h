@@ -120,11 +120,12 @@ int32_t gb_sg_nodes(const gb_sg *sg);
 int32_t gb_sg_cell(const gb_sg *sg, int32_t v);
 void gb_sg_csr(const gb_sg *sg, const int32_t **off, const int32_t **to);
 
-/* The clearance scan from passable cell c: writes to out (room for
- * gb_sg_nodes(sg) + 1 ids) the node ids of the subgoals direct-h-reachable
- * from c, each once, c itself never, every one with D(c, v) legal; returns
- * their number.  Uses sg's scratch (one caller at a time). */
-int32_t gb_sg_scan(gb_sg *sg, int32_t c, int32_t *out);
+/* The clearance scan from passable cell c (the one sg and sg-tl run):
+ * writes to out (room for gb_sg_nodes(sg) + 1 ids) the node ids of the
+ * subgoals direct-h-reachable from c, each once, c itself never, every
+ * one with D(c, v) legal, and to last[i] (same room) the direction of the
+ * last move of D(c, out[i]); returns their number.  Reads sg only. */
+int32_t gb_sg_scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last);
 
 /* Nonzero when the diagonal-first freespace path D(a, b) between cells a
  * and b of g is legal under 8-nocut (a == b: 1). */
