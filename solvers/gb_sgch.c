@@ -204,7 +204,7 @@ static inline uint64_t oct_key_xy(int32_t ax, int32_t ay, int32_t bx, int32_t by
 {
     int32_t dx = ax > bx ? ax - bx : bx - ax, dy = ay > by ? ay - by : by - ay;
     int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-    return gb_exact_key(hi - lo, lo);
+    return (uint64_t)hi * GB_EXACT_S + (uint64_t)lo * (GB_EXACT_T - GB_EXACT_S);   /* gb_exact_key(hi - lo, lo) */
 }
 
 static void *take(gb_sgch *h, size_t n, size_t size)
@@ -214,7 +214,9 @@ static void *take(gb_sgch *h, size_t n, size_t size)
     return p;
 }
 
-/* Indexed binary heap on k (ties: smaller id, for determinism). */
+/* The build's heaps order on k, ties to the smaller id; the query's
+ * indexed binary heap (hup, hdown) on k alone (its operations are
+ * deterministic all the same). */
 static inline int hless(const ch_hent *a, const ch_hent *b)
 {
     return a->k < b->k || (a->k == b->k && a->id < b->id);
@@ -225,7 +227,7 @@ static inline void hup(ch_hent *hp, int32_t *pos, int32_t i)
     ch_hent x = hp[i];
     while (i > 0) {
         int32_t p = (i - 1) / 2;
-        if (!hless(&x, &hp[p])) break;
+        if (x.k >= hp[p].k) break;
         hp[i] = hp[p];
         pos[hp[i].id] = i;
         i = p;
@@ -240,8 +242,8 @@ static inline void hdown(ch_hent *hp, int32_t *pos, int32_t n, int32_t i)
     for (;;) {
         int32_t c = 2 * i + 1;
         if (c >= n) break;
-        if (c + 1 < n && hless(&hp[c + 1], &hp[c])) c++;
-        if (!hless(&hp[c], &x)) break;
+        if (c + 1 < n && hp[c + 1].k < hp[c].k) c++;
+        if (hp[c].k >= x.k) break;
         hp[i] = hp[c];
         pos[hp[i].id] = i;
         i = c;
@@ -860,6 +862,59 @@ static inline int label(gb_sgch *h, int dir, int32_t v, uint64_t k, uint64_t hk,
     return 0;
 }
 
+/* Relax the upward entries of u, labelled in direction dir, that survive
+ * the taut test after its in-directions, towards the target (tx, ty);
+ * *mu and *meet follow the best meeting. */
+static inline __attribute__((always_inline)) void
+expand(gb_sgch *h, int dir, int32_t u, int32_t tx, int32_t ty, uint64_t *mu, int32_t *meet,
+       uint32_t open, gb_sg_stats *st)
+{
+    const uint32_t *const sd = h->stamp[dir], *const so = h->stamp[dir ^ 1];
+    const uint64_t *const dd = h->d[dir], *const dother = h->d[dir ^ 1];
+    const int32_t *up_to = h->up_to, *xy = h->xy;
+    const uint64_t *up_w = h->up_w;
+    const uint8_t *up_lm = h->up_lm;
+    const uint64_t du = dd[u];
+    const uint8_t im = h->inm[dir][u];
+    const int32_t *el, *ee;   /* the entries to relax, or (el NULL) e0 .. e1 under pm */
+    int32_t e0 = 0, e1 = 0;
+    uint8_t pm = 0;
+    if (!(im & (im - 1))) {   /* one in-direction: the build's list of survivors */
+        const int32_t *so8 = h->sel_off + 8 * (int64_t)u + __builtin_ctz(im);
+        el = h->sel + so8[0];
+        ee = h->sel + so8[1];
+    } else {
+        el = ee = NULL;
+        e0 = h->up_off[u];
+        e1 = h->up_off[u + 1];
+        pm = gb_sg_turn_prune(h->sg, h->cell[u], im);
+    }
+    for (int32_t e = e0;; e++) {
+        int32_t f;
+        if (el) {
+            if (el == ee) break;
+            f = *el++;
+        } else {
+            if (e >= e1) break;
+            if (h->up_fm[e] & pm) continue;   /* a taut-violating turn at u */
+            f = e;
+        }
+        const int32_t x = up_to[f];
+        const uint64_t nk = sat_add(du, up_w[f]);
+        const uint32_t sx = sd[x];
+        if (sx > open || (sx == open && nk >= dd[x])) continue;   /* no better label */
+        const uint64_t hx = oct_key_xy(xy[2 * x], xy[2 * x + 1], tx, ty);
+        if (sat_add(nk, hx) >= *mu) continue;   /* no better path through x from here */
+        if (label(h, dir, x, nk, hx, u, f, up_lm[f], open, st) && so[x] >= open) {
+            uint64_t c = sat_add(nk, dother[x]);
+            if (c < *mu) {
+                *mu = c;
+                *meet = x;
+            }
+        }
+    }
+}
+
 int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_t cap,
                   int32_t *len, double *cost, gb_sg_stats *st, uint64_t max_expanded,
                   int64_t deadline_ns)
@@ -901,9 +956,7 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
     }
     const uint32_t open = 2 * h->gen, closed = open + 1;
     const uint32_t *const st0 = h->stamp[0];
-    const int32_t *up_off = h->up_off, *up_to = h->up_to, *xy = h->xy;
-    const uint64_t *up_w = h->up_w;
-    const uint8_t *up_fm = h->up_fm, *up_lm = h->up_lm;
+    const int32_t *xy = h->xy;
     uint64_t mu = KEY_INF;
     int32_t meet = -1;
     h->hn[0] = h->hn[1] = 0;
@@ -928,19 +981,18 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
             meet = v;
         }
     }
+    const uint64_t max_exp = max_expanded ? max_expanded : UINT64_MAX;
+    uint64_t expanded = 0;
     queue_roots(h, 0, ka, gx, gy, mu, open);
     queue_roots(h, 1, kb, sx, sy, mu, open);
     st->pushes = st->generated = (uint64_t)(h->hn[0] + h->hn[1]);
     st->peak_open = st->pushes;
-    const uint64_t max_exp = max_expanded ? max_expanded : UINT64_MAX;
-    uint64_t expanded = 0;
     for (;;) {
         uint64_t t0 = h->hn[0] ? h->heap[0][0].k : KEY_INF, t1 = h->hn[1] ? h->heap[1][0].k : KEY_INF;
         if (t0 >= mu && t1 >= mu) break;
         const int dir = t0 <= t1 ? 0 : 1;
         const int32_t tx = dir ? sx : gx, ty = dir ? sy : gy;   /* this side's target */
-        uint32_t *const sd = h->stamp[dir], *const so = h->stamp[dir ^ 1];
-        uint64_t *const dd = h->d[dir], *const dother = h->d[dir ^ 1];
+        uint32_t *const sd = h->stamp[dir];
         ch_hent *const hp = h->heap[dir];
         int32_t *const pos = h->hpos[dir];
         int32_t u = hp[0].id;
@@ -955,43 +1007,7 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
             st->expanded = expanded - 1;
             return GB_SG_LIMIT;
         }
-        const uint64_t du = dd[u];
-        const int32_t e0 = up_off[u], e1 = up_off[u + 1];
-        const uint8_t im = h->inm[dir][u];
-        const int32_t *el, *ee;   /* the entries to relax, or (el NULL) e0 .. e1 under pm */
-        uint8_t pm = 0;
-        if (!(im & (im - 1))) {   /* one in-direction: the build's list of survivors */
-            const int32_t *so8 = h->sel_off + 8 * (int64_t)u + __builtin_ctz(im);
-            el = h->sel + so8[0];
-            ee = h->sel + so8[1];
-        } else {
-            el = ee = NULL;
-            pm = gb_sg_turn_prune(h->sg, h->cell[u], im);
-        }
-        for (int32_t e = e0, j = 0;; j++, e++) {
-            int32_t f;
-            if (el) {
-                if (el + j >= ee) break;
-                f = el[j];
-            } else {
-                if (e >= e1) break;
-                if (up_fm[e] & pm) continue;   /* a taut-violating turn at u */
-                f = e;
-            }
-            const int32_t x = up_to[f];
-            const uint64_t nk = sat_add(du, up_w[f]);
-            const uint32_t sx_ = sd[x];
-            if (sx_ > open || (sx_ == open && nk >= dd[x])) continue;   /* no better label */
-            const uint64_t hx = oct_key_xy(xy[2 * x], xy[2 * x + 1], tx, ty);
-            if (sat_add(nk, hx) >= mu) continue;   /* no better path through x from here */
-            if (label(h, dir, x, nk, hx, u, f, up_lm[f], open, st) && so[x] >= open) {
-                uint64_t c = sat_add(nk, dother[x]);
-                if (c < mu) {
-                    mu = c;
-                    meet = x;
-                }
-            }
-        }
+        expand(h, dir, u, tx, ty, &mu, &meet, open, st);
     }
     st->expanded = expanded;
     if (meet < 0) return GB_SG_UNREACHABLE;
