@@ -74,12 +74,15 @@
  * The test depends only on the node and the in-direction, so the build
  * lists the survivors per (node, direction) (sel); a node popped with
  * one in-direction walks that list, one with several tests each entry.
- * A root whose list is empty after its one in-direction (the alive
- * mask) is labelled closed and never queued: popping it would relax
- * nothing.  So is a root whose key is >= mu once both scans are seeded
- * (mu only falls, so it would never be popped).  A root's label h(s,v)
- * is exact (D(s,v) is legal), so a relaxation that does not lower a
- * label is dropped before its octile term is computed.
+ * Useless roots.  A root's label h(s,v) is exact (D(s,v) is legal), so
+ * no relaxation ever lowers it.  A root whose list, after its one
+ * in-direction, is empty (the alive mask) or holds only entries to
+ * roots of its own side with labels no worse than through it is
+ * labelled closed and never queued: popping it would relax nothing,
+ * whenever it came.  So is a root whose key is >= mu once both scans
+ * are seeded (mu only falls: it would never be popped).  On game and
+ * street maps that leaves a third of the roots.  A relaxation that
+ * cannot lower a label is dropped before its octile term is computed.
  * Refinement: the meeting node's two parent chains give the graph path;
  * each shortcut unpacks into its two halves, the upward entries
  * mid -> ends (h1, h2), with an explicit stack; an original edge a-b is
@@ -815,10 +818,29 @@ static void queue_roots(gb_sgch *h, int dir, int32_t k, int32_t tx, int32_t ty, 
     const uint8_t *inm = h->inm[dir], *alive = h->alive;
     ch_hent *hp = h->heap[dir];
     int32_t *pos = h->hpos[dir], n = 0;
+    const int32_t *sel = h->sel, *sel_off = h->sel_off, *up_to = h->up_to;
+    const uint64_t *up_w = h->up_w;
     for (int32_t i = 0; i < k; i++) {
         const int32_t v = chid[list[i]];
+        /* useful only if a surviving entry could lower a label: the
+         * labelled nodes now are this side's roots, whose labels are exact */
+        int useful = 0;
+        if (alive[v] & inm[v]) {
+            const int32_t *so8 = sel_off + 8 * (int64_t)v + __builtin_ctz(inm[v]);
+            for (int32_t j = so8[0]; j < so8[1]; j++) {
+                const int32_t x = up_to[sel[j]];
+                if (sd[x] < open || sat_add(dd[v], up_w[sel[j]]) < dd[x]) {
+                    useful = 1;
+                    break;
+                }
+            }
+        }
+        if (!useful) {
+            sd[v] = open + 1;
+            continue;
+        }
         const uint64_t key = sat_add(dd[v], oct_key_xy(tx, ty, xy[2 * v], xy[2 * v + 1]));
-        if (!(alive[v] & inm[v]) || key >= mu) {
+        if (key >= mu) {
             sd[v] = open + 1;
             continue;
         }
