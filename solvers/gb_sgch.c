@@ -944,34 +944,12 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
     gb_sg_stats local_st;
     if (!st) st = &local_st;
     memset(st, 0, sizeof *st);
-    *len = 0;
-    *cost = INFINITY;
     const gb_grid *gr = h->grid;
-    if (start < 0 || start >= gr->ncells || !gr->pass[start] || goal < 0 || goal >= gr->ncells
-        || !gr->pass[goal]) {
-        errno = EINVAL;
-        return -1;
-    }
-    if (start == goal) {
-        if (cap < 1) { errno = ERANGE; return -1; }
-        path[0] = start;
-        *len = 1;
-        *cost = 0.0;
-        return GB_SG_FOUND;
-    }
+    int r = gb_sg_query_begin(gr, start, goal, path, cap, len, cost);
+    if (r != GB_SG_SEARCH) return r;
     const int32_t sx = gb_grid_x(gr, start), sy = gb_grid_y(gr, start);
     const int32_t gx = gb_grid_x(gr, goal), gy = gb_grid_y(gr, goal);
     int64_t ns = 0, nd = 0;
-    int fwd = gb_sg_dfirst_legal(gr, start, goal);
-    if (fwd || gb_sg_dfirst_legal(gr, goal, start)) {
-        int32_t dx = sx > gx ? sx - gx : gx - sx, dy = sy > gy ? sy - gy : gy - sy;
-        int32_t steps = dx > dy ? dx : dy;
-        if (steps >= cap) { errno = ERANGE; return -1; }
-        gb_sg_dfirst_emit(gr, start, goal, !fwd, path, &ns, &nd);
-        *len = steps + 1;
-        *cost = (double)ns + (double)nd * GB_SQRT2;
-        return GB_SG_FOUND;
-    }
     if (++h->gen > GEN_MAX) {
         for (int d = 0; d < 2; d++) memset(h->stamp[d], 0, ((size_t)h->n + 1) * sizeof *h->stamp[d]);
         h->gen = 1;
