@@ -81,8 +81,12 @@
  * labelled closed and never queued: popping it would relax nothing,
  * whenever it came.  So is a root whose key is >= mu once both scans
  * are seeded (mu only falls: it would never be popped).  On game and
- * street maps that leaves a third of the roots.  A relaxation that
- * cannot lower a label is dropped before its octile term is computed.
+ * street maps that leaves a third of the roots.  The same test keeps
+ * any labelled node out of the heap (open, hpos -1) while its pop would
+ * relax nothing: labels only fall and stamps only rise, so that stays
+ * true until its own label improves, when the test is made again.  A
+ * relaxation that cannot lower a label is dropped before its octile
+ * term is computed.
  * Refinement: the meeting node's two parent chains give the graph path;
  * each shortcut unpacks into its two halves, the upward entries
  * mid -> ends (h1, h2), with an explicit stack; an original edge a-b is
@@ -851,37 +855,57 @@ static void queue_roots(gb_sgch *h, int dir, int32_t k, int32_t tx, int32_t ty, 
     for (int32_t i = n / 2 - 1; i >= 0; i--) hdown(hp, pos, n, i);
 }
 
+/* Could popping v, labelled k with last moves lm in direction dir, lower
+ * any label?  Only through an entry that survives the taut test (with
+ * several in-directions: assumed yes) to a node not closed whose label is
+ * above k + its cost; labels only fall and stamps only rise, so a no
+ * stays a no while v keeps this label. */
+static inline int useful(const gb_sgch *h, int dir, int32_t v, uint64_t k, uint8_t lm, uint32_t open)
+{
+    if (lm & (lm - 1)) return 1;
+    const uint32_t *sd = h->stamp[dir];
+    const uint64_t *dd = h->d[dir];
+    const int32_t *so8 = h->sel_off + 8 * (int64_t)v + __builtin_ctz(lm);
+    for (int32_t j = so8[0]; j < so8[1]; j++) {
+        const int32_t f = h->sel[j], x = h->up_to[f];
+        if (sd[x] < open || (sd[x] == open && sat_add(k, h->up_w[f]) < dd[x])) return 1;
+    }
+    return 0;
+}
+
+/* Label node v in direction dir with key k (heap key k + hk) from parent
+ * p by entry e, last moves lm.  A node whose pop would relax nothing
+ * (useful) keeps its label open but stays out of the heap (hpos -1) until
+ * a better label makes it useful.  Returns 1 when the label was set or
+ * improved. */
 static inline int label(gb_sgch *h, int dir, int32_t v, uint64_t k, uint64_t hk, int32_t p,
                         int32_t e, uint8_t lm, uint32_t open, gb_sg_stats *st)
 {
     uint32_t sv = h->stamp[dir][v];
-    if (sv < open) {
-        h->stamp[dir][v] = open;
-        h->d[dir][v] = k;
-        h->par[dir][v] = p;
-        h->pe[dir][v] = e;
-        h->inm[dir][v] = lm;
-        int32_t i = h->hn[dir]++;
-        h->heap[dir][i] = (ch_hent){ sat_add(k, hk), v };
-        hup(h->heap[dir], h->hpos[dir], i);
-        st->pushes++;
-        st->generated++;
-        if ((uint64_t)(h->hn[0] + h->hn[1]) > st->peak_open) st->peak_open = (uint64_t)(h->hn[0] + h->hn[1]);
-        return 1;
-    }
-    if (sv == open && k < h->d[dir][v]) {
-        h->d[dir][v] = k;
-        h->par[dir][v] = p;
-        h->pe[dir][v] = e;
-        h->inm[dir][v] = lm;
-        int32_t i = h->hpos[dir][v];
+    if (sv > open || (sv == open && k >= h->d[dir][v])) return 0;
+    int32_t i = sv == open ? h->hpos[dir][v] : -1;
+    h->stamp[dir][v] = open;
+    h->d[dir][v] = k;
+    h->par[dir][v] = p;
+    h->pe[dir][v] = e;
+    h->inm[dir][v] = lm;
+    st->generated++;
+    if (i >= 0) {   /* in the heap: decrease-key */
         h->heap[dir][i].k = sat_add(k, hk);
         hup(h->heap[dir], h->hpos[dir], i);
         st->decreases++;
-        st->generated++;
         return 1;
     }
-    return 0;
+    if (!useful(h, dir, v, k, lm, open)) {
+        h->hpos[dir][v] = -1;
+        return 1;
+    }
+    i = h->hn[dir]++;
+    h->heap[dir][i] = (ch_hent){ sat_add(k, hk), v };
+    hup(h->heap[dir], h->hpos[dir], i);
+    st->pushes++;
+    if ((uint64_t)(h->hn[0] + h->hn[1]) > st->peak_open) st->peak_open = (uint64_t)(h->hn[0] + h->hn[1]);
+    return 1;
 }
 
 /* Relax the upward entries of u, labelled in direction dir, that survive
