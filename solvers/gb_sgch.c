@@ -99,13 +99,13 @@
  * (or the saturated value), so out-of-domain sums are never below an
  * optimum and every comparison that decides the answer is exact.
  *
- * Data structure.  Node ids are ranks (contraction order, 0 first):
- * upward edges of u are entries up_off[u] .. up_off[u+1] of up_to, up_w
- * (exact key), and for a shortcut up_mid (else -1) with h1 / h2, the
- * entries mid -> u and mid -> up_to[e] in mid's list; sel_off / sel
- * list, per node and in-direction, the entries that survive the taut
- * test.  chid maps the
- * subgoal graph's node ids to ranks.  Query state (labels, parents, heap
+ * Data structure.  Node ids are the subgoal graph's (cell order, so a
+ * scan's roots, near each other on the map, are near in memory too; the
+ * contraction order only decides which edges are upward): upward edges
+ * of u are entries up_off[u] .. up_off[u+1] of up_to, up_w (exact key),
+ * and for a shortcut up_mid (else -1) with h1 / h2, the entries mid -> u
+ * and mid -> up_to[e] in mid's list; sel_off / sel list, per node and
+ * in-direction, the entries that survive the taut test.  Query state (labels, parents, heap
  * positions per direction) is allocated at build time and reset by a
  * generation stamp: stamp == 2gen labelled and open, 2gen+1 closed.
  *
@@ -116,7 +116,7 @@
  * random maps costly (docs/results.md).  Query: two scans, the roots
  * heapified, two upward A* searches (on game maps nearly every node they
  * settle is a root), and O(path length) refinement.  Memory: the
- * subgoal graph, plus per node 52 bytes of node data and 112 of query
+ * subgoal graph, plus per node 49 bytes of node data and 112 of query
  * state, per upward entry 26 bytes and 4 per (entry, surviving
  * in-direction).
  */
@@ -158,9 +158,8 @@ struct gb_sgch {
     int64_t shortcuts;    /* undirected shortcuts added */
     int64_t wsettled;     /* nodes settled by the build's witness searches */
     int32_t m;            /* upward entries */
-    int32_t *chid;        /* n: rank of subgoal-graph node i */
-    int32_t *cell;        /* n: cell id of each rank */
-    int32_t *xy;          /* 2n: x, y of each rank */
+    int32_t *cell;        /* n: cell id of each node */
+    int32_t *xy;          /* 2n: x, y of each node */
     int32_t *up_off;      /* n + 1 */
     int32_t *up_to;       /* m: the upper end */
     uint64_t *up_w;       /* m: exact key of the cost */
@@ -187,7 +186,7 @@ struct gb_sgch {
     int32_t hn[2];
     int32_t *list[2];     /* n + 1: the start's and the goal's scan (subgoal-graph ids) */
     uint8_t *ldir[2];     /* n + 1: the last move of D(s or g, list[d][i]) */
-    int32_t *gp;          /* n: graph path (ranks) */
+    int32_t *gp;          /* n: graph path (nodes) */
     int32_t *ge;          /* n: the entry between gp[i] and gp[i + 1] */
     int32_t *stack;       /* 3 (n + 2): unpacking stack */
     size_t bytes;         /* blocks held, this struct included (the sg's not) */
@@ -535,12 +534,11 @@ static int contract_all(gb_sgch *h, ch_tmp *t)
     return 0;
 }
 
-/* The final arrays, by rank. */
+/* The final arrays, by node id. */
 static int finish(gb_sgch *h, ch_tmp *t)
 {
     const int32_t n = h->n, m = (int32_t)t->nfe;
     h->m = m;
-    h->chid = take(h, (size_t)n, sizeof *h->chid);
     h->cell = take(h, (size_t)n, sizeof *h->cell);
     h->xy = take(h, 2 * (size_t)n, sizeof *h->xy);
     h->up_off = take(h, (size_t)n + 1, sizeof *h->up_off);
@@ -552,24 +550,31 @@ static int finish(gb_sgch *h, ch_tmp *t)
     h->up_fm = take(h, (size_t)m, sizeof *h->up_fm);
     h->up_lm = take(h, (size_t)m, sizeof *h->up_lm);
     h->alive = take(h, (size_t)n, sizeof *h->alive);
-    if (!h->alive || !h->up_fm || !h->up_lm || !h->chid || !h->cell || !h->xy || !h->up_off || !h->up_to || !h->up_w || !h->up_mid
+    if (!h->alive || !h->up_fm || !h->up_lm || !h->cell || !h->xy || !h->up_off || !h->up_to || !h->up_w || !h->up_mid
         || !h->up_h1 || !h->up_h2)
         return -1;
-    for (int32_t r = 0; r < n; r++) h->chid[t->order[r]] = r;
-    for (int32_t r = 0; r < n; r++) {
-        int32_t c = gb_sg_cell(h->sg, t->order[r]);
-        h->cell[r] = c;
-        h->xy[2 * r] = gb_grid_x(h->grid, c);
-        h->xy[2 * r + 1] = gb_grid_y(h->grid, c);
+    /* the entries were recorded in contraction order; the query's node
+     * ids are the subgoal graph's (cell order) */
+    int32_t *rank = gb_malloc(((size_t)n + 1) * sizeof *rank);
+    if (!rank) return -1;
+    for (int32_t r = 0; r < n; r++) rank[t->order[r]] = r;
+    h->up_off[0] = 0;
+    for (int32_t u = 0; u < n; u++) {
+        int32_t c = gb_sg_cell(h->sg, u);
+        h->cell[u] = c;
+        h->xy[2 * u] = gb_grid_x(h->grid, c);
+        h->xy[2 * u + 1] = gb_grid_y(h->grid, c);
+        int32_t e = h->up_off[u];
+        for (int32_t f = t->foff[rank[u]]; f < t->foff[rank[u] + 1]; f++, e++) {
+            h->up_to[e] = t->fe[f].to;
+            h->up_w[e] = t->fe[f].w;
+            h->up_fm[e] = t->fe[f].fm;
+            h->up_lm[e] = t->fe[f].lm;
+            h->up_mid[e] = t->fe[f].mid;
+        }
+        h->up_off[u + 1] = e;
     }
-    for (int32_t r = 0; r <= n; r++) h->up_off[r] = t->foff[r];
-    for (int32_t e = 0; e < m; e++) {
-        h->up_to[e] = h->chid[t->fe[e].to];
-        h->up_w[e] = t->fe[e].w;
-        h->up_fm[e] = t->fe[e].fm;
-        h->up_lm[e] = t->fe[e].lm;
-        h->up_mid[e] = t->fe[e].mid < 0 ? -1 : h->chid[t->fe[e].mid];
-    }
+    gb_free(rank);
     /* two passes over (node, in-direction): count, then list */
     for (int pass = 0; pass < 2; pass++) {
         int64_t ns = 0;
@@ -720,7 +725,6 @@ void gb_sgch_free(gb_sgch *h)
 {
     if (!h) return;
     gb_sg_free(h->sg);
-    gb_free(h->chid);
     gb_free(h->cell);
     gb_free(h->xy);
     gb_free(h->up_off);
@@ -816,7 +820,7 @@ static inline void seed(gb_sgch *h, int dir, int32_t v, uint64_t k, uint8_t lm, 
 static void queue_roots(gb_sgch *h, int dir, int32_t k, int32_t tx, int32_t ty, uint64_t mu,
                         uint32_t open)
 {
-    const int32_t *list = h->list[dir], *chid = h->chid, *xy = h->xy;
+    const int32_t *list = h->list[dir], *xy = h->xy;
     uint32_t *sd = h->stamp[dir];
     const uint64_t *dd = h->d[dir];
     const uint8_t *inm = h->inm[dir], *alive = h->alive;
@@ -825,7 +829,7 @@ static void queue_roots(gb_sgch *h, int dir, int32_t k, int32_t tx, int32_t ty, 
     const int32_t *sel = h->sel, *sel_off = h->sel_off, *up_to = h->up_to;
     const uint64_t *up_w = h->up_w;
     for (int32_t i = 0; i < k; i++) {
-        const int32_t v = chid[list[i]];
+        const int32_t v = list[i];
         /* useful only if a surviving entry could lower a label: the
          * labelled nodes now are this side's roots, whose labels are exact */
         int useful = 0;
@@ -992,12 +996,12 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
     const int32_t kb = gb_sg_scan(h->sg, goal, h->list[1], h->ldir[1]);
     if (kb == 0) return GB_SG_UNREACHABLE;
     for (int32_t i = 0; i < ka; i++) {
-        const int32_t v = h->chid[h->list[0][i]];
+        const int32_t v = h->list[0][i];
         seed(h, 0, v, oct_key_xy(sx, sy, xy[2 * v], xy[2 * v + 1]), (uint8_t)(1u << h->ldir[0][i]),
              open);
     }
     for (int32_t i = 0; i < kb; i++) {
-        const int32_t v = h->chid[h->list[1][i]];
+        const int32_t v = h->list[1][i];
         const uint64_t kv = oct_key_xy(gx, gy, xy[2 * v], xy[2 * v + 1]);
         seed(h, 1, v, kv, (uint8_t)(1u << h->ldir[1][i]), open);
         if (st0[v] >= open && sat_add(kv, h->d[0][v]) < mu) {
