@@ -83,10 +83,13 @@
  * are seeded (mu only falls: it would never be popped).  On game and
  * street maps that leaves a third of the roots.  The same test keeps
  * any labelled node out of the heap (open, hpos -1) while its pop would
- * relax nothing: labels only fall and stamps only rise, so that stays
- * true until its own label improves, when the test is made again.  A
- * relaxation that cannot lower a label is dropped before its octile
- * term is computed.
+ * relax nothing: labels only fall and stamps only rise, so a pop that
+ * would relax nothing when the label is set would relax nothing later
+ * either, until the node's own label improves, when the test is made
+ * again.  Leaving out pops that change no label leaves every label as
+ * the A* above sets it, so its proof stands; such a node still meets the
+ * other side (mu is taken when a label is set).  A relaxation that
+ * cannot lower a label is dropped before its octile term is computed.
  * Refinement: the meeting node's two parent chains give the graph path;
  * each shortcut unpacks into its two halves, the upward entries
  * mid -> ends (h1, h2), with an explicit stack; an original edge a-b is
@@ -105,17 +108,19 @@
  * of u are entries up_off[u] .. up_off[u+1] of up_to, up_w (exact key),
  * and for a shortcut up_mid (else -1) with h1 / h2, the entries mid -> u
  * and mid -> up_to[e] in mid's list; sel_off / sel list, per node and
- * in-direction, the entries that survive the taut test.  Query state (labels, parents, heap
- * positions per direction) is allocated at build time and reset by a
- * generation stamp: stamp == 2gen labelled and open, 2gen+1 closed.
+ * in-direction, the entries that survive the taut test.  Query state
+ * (labels, parents, heap positions per direction) is allocated at build
+ * time and reset by a generation stamp: stamp == 2gen labelled and open
+ * (in the heap, or hpos -1 outside it), 2gen+1 closed.
  *
  * Time complexity.  Build: the subgoal graph (gb_subgoal.c), then per
  * evaluation of a node of degree k (about 4.5 per node: the lazy
  * updates) at most k - 1 witness searches of at most WITNESS_SETTLE
  * settled nodes; the dense core that late contractions leave makes
- * random maps costly (docs/results.md).  Query: two scans, the roots
- * heapified, two upward A* searches (on game maps nearly every node they
- * settle is a root), and O(path length) refinement.  Memory: the
+ * random maps costly (docs/results.md).  Query: two scans, both sides'
+ * roots labelled and the useful ones heapified, two upward A* searches,
+ * and O(path length) refinement; on game maps labelling the roots is
+ * most of it.  Memory: the
  * subgoal graph, plus per node 49 bytes of node data and 112 of query
  * state, per upward entry 26 bytes and 4 per (entry, surviving
  * in-direction).
