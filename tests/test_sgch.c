@@ -224,6 +224,21 @@ static const char *shared_dir(void)
     return d && *d ? d : "../shared/movingai";
 }
 
+/* Load the shared scenario scen (relative to GB_SHARED) and its map;
+ * the test is skipped when the file is absent. */
+static void load_shared(const char *scen, gb_scen *sc, gb_map *mp)
+{
+    char path[1024], mpath[1024];
+    gb_diag d;
+    snprintf(path, sizeof path, "%s/%s", shared_dir(), scen);
+    FILE *f = fopen(path, "r");
+    if (!f) cr_skip_test("%s not found", path);
+    fclose(f);
+    cr_assert_eq(gb_scen_load(path, sc, &d), 0, "%s", d.msg);
+    cr_assert_eq(gb_scen_resolve_map(sc, mpath, sizeof mpath, &d), 0, "%s", d.msg);
+    cr_assert_eq(gb_map_load(mpath, mp, &d), 0, "%s", d.msg);
+}
+
 typedef struct sgch_case {
     char scen[48];   /* relative to GB_SHARED (an array: Criterion copies it) */
     int every;       /* sample every every-th query */
@@ -248,11 +263,6 @@ ParameterizedTestParameters(sgch_shared, every_sampled_query_matches_dijkstra)
  * from each sampled start to 64 other cells of the map. */
 ParameterizedTest(sgch_case *c, sgch_shared, every_sampled_query_matches_dijkstra)
 {
-    char path[1024], mpath[1024];
-    snprintf(path, sizeof path, "%s/%s", shared_dir(), c->scen);
-    FILE *f = fopen(path, "r");
-    if (!f) cr_skip_test("%s not found", path);
-    fclose(f);
     /* its hierarchy takes a minute or more to build (432k shortcuts);
      * make test checks sg-ch there through test_search's registry-wide
      * sample, CI here as well */
@@ -261,9 +271,7 @@ ParameterizedTest(sgch_case *c, sgch_shared, every_sampled_query_matches_dijkstr
     gb_scen sc;
     gb_map mp;
     gb_diag d;
-    cr_assert_eq(gb_scen_load(path, &sc, &d), 0, "%s", d.msg);
-    cr_assert_eq(gb_scen_resolve_map(&sc, mpath, sizeof mpath, &d), 0, "%s", d.msg);
-    cr_assert_eq(gb_map_load(mpath, &mp, &d), 0, "%s", d.msg);
+    load_shared(c->scen, &sc, &mp);
     const gb_grid *g = &mp.grid;
     gb_sgch *h;
     gb_sg *sg;
@@ -327,17 +335,10 @@ ParameterizedTestParameters(sgch_shared, useless_roots_are_not_settled)
 
 ParameterizedTest(roots_case *c, sgch_shared, useless_roots_are_not_settled)
 {
-    char path[1024], mpath[1024];
-    snprintf(path, sizeof path, "%s/%s", shared_dir(), c->scen);
-    FILE *f = fopen(path, "r");
-    if (!f) cr_skip_test("%s not found", path);
-    fclose(f);
     gb_scen sc;
     gb_map mp;
     gb_diag d;
-    cr_assert_eq(gb_scen_load(path, &sc, &d), 0, "%s", d.msg);
-    cr_assert_eq(gb_scen_resolve_map(&sc, mpath, sizeof mpath, &d), 0, "%s", d.msg);
-    cr_assert_eq(gb_map_load(mpath, &mp, &d), 0, "%s", d.msg);
+    load_shared(c->scen, &sc, &mp);
     const gb_grid *g = &mp.grid;
     gb_sgch *h;
     gb_sg *sg;
