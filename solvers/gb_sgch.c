@@ -94,6 +94,9 @@
  * each shortcut unpacks into its two halves, the upward entries
  * mid -> ends (h1, h2), with an explicit stack; an original edge a-b is
  * D(a,b), s-v1 is D(s,v1) (the scan walked it), vk-g is D(g,vk) reversed.
+ * A shortcut a-b that costs h(a,b) with D(a,b) and D(b,a) both legal
+ * (the build tests it, h1 = -2) is written as D at once: a legal path of
+ * the same cost, so the same number of steps and the same answer.
  *
  * Keys.  The grid has at most GB_EXACT_MAX_CELLS cells (else the build
  * refuses), so an optimal path has fewer than 2^29 steps and its key is
@@ -169,7 +172,8 @@ struct gb_sgch {
     int32_t *up_to;       /* m: the upper end */
     uint64_t *up_w;       /* m: exact key of the cost */
     int32_t *up_mid;      /* m: the contracted node of a shortcut, -1 = an original edge */
-    int32_t *up_h1;       /* m: shortcut: the entry mid -> lower end (the list owner) */
+    int32_t *up_h1;       /* m: shortcut: the entry mid -> lower end (the list owner);
+                             -2: written as D (it costs h, D legal both ways) */
     int32_t *up_h2;       /* m: shortcut: the entry mid -> up_to */
     uint8_t *up_fm;       /* m: first move directions its paths may have (lower -> upper) */
     uint8_t *up_lm;       /* m: last move directions (arriving at the upper end) */
@@ -616,6 +620,17 @@ static int finish(gb_sgch *h, ch_tmp *t)
             }
             if (h->up_h1[e] < 0 || h->up_h2[e] < 0) { errno = EPROTO; return -1; }
         }
+    /* a shortcut that costs the octile distance of its ends, with D legal
+     * both ways, is written as D at once (h1 = -2), not as its halves */
+    for (int32_t r = 0; r < n; r++)
+        for (int32_t e = h->up_off[r]; e < h->up_off[r + 1]; e++) {
+            const int32_t y = h->up_to[e];
+            if (h->up_mid[e] >= 0
+                && h->up_w[e] == oct_key_xy(h->xy[2 * r], h->xy[2 * r + 1], h->xy[2 * y], h->xy[2 * y + 1])
+                && gb_sg_dfirst_legal(h->grid, h->cell[r], h->cell[y])
+                && gb_sg_dfirst_legal(h->grid, h->cell[y], h->cell[r]))
+                h->up_h1[e] = -2;
+        }
     return 0;
 }
 
@@ -791,7 +806,7 @@ static int32_t unpack(gb_sgch *h, int32_t e, int32_t a, int32_t b, int32_t *out,
     while (sp > 0) {
         int32_t y = stk[--sp], x = stk[--sp], f = stk[--sp];
         int32_t md = h->up_mid[f];
-        if (md < 0) {
+        if (md < 0 || h->up_h1[f] == -2) {   /* D(x, y) is legal and optimal */
             pos += gb_sg_dfirst_emit(h->grid, h->cell[x], h->cell[y], 0, out + pos, ns, nd);
             continue;
         }
