@@ -71,13 +71,32 @@
  * and the up part of the optimal path (popped with exact labels) is never
  * cut; the masks of every entry are realizable (an original edge: D(u,v)
  * and D(v,u) are legal; a shortcut: its halves' first and last moves).
- * A root whose upward entries all fail that test after its one
- * in-direction (the alive mask, per node and direction) is labelled
- * closed and never queued: popping it would relax nothing.
+ * The test depends only on the node and the in-direction, so the build
+ * lists the survivors per (node, direction) (sel); a node popped with
+ * one in-direction walks that list, one with several tests each entry.
+ * Useless roots.  A root's label h(s,v) is exact (D(s,v) is legal), so
+ * no relaxation ever lowers it.  A root whose list, after its one
+ * in-direction, is empty (the alive mask) or holds only entries to
+ * roots of its own side with labels no worse than through it is
+ * labelled closed and never queued: popping it would relax nothing,
+ * whenever it came.  So is a root whose key is >= mu once both scans
+ * are seeded (mu only falls: it would never be popped).  On game and
+ * street maps that leaves a third of the roots.  The same test keeps
+ * any labelled node out of the heap (open, hpos -1) while its pop would
+ * relax nothing: labels only fall and stamps only rise, so a pop that
+ * would relax nothing when the label is set would relax nothing later
+ * either, until the node's own label improves, when the test is made
+ * again.  Leaving out pops that change no label leaves every label as
+ * the A* above sets it, so its proof stands; such a node still meets the
+ * other side (mu is taken when a label is set).  A relaxation that
+ * cannot lower a label is dropped before its octile term is computed.
  * Refinement: the meeting node's two parent chains give the graph path;
  * each shortcut unpacks into its two halves, the upward entries
  * mid -> ends (h1, h2), with an explicit stack; an original edge a-b is
  * D(a,b), s-v1 is D(s,v1) (the scan walked it), vk-g is D(g,vk) reversed.
+ * A shortcut a-b that costs h(a,b) with D(a,b) and D(b,a) both legal
+ * (the build tests it, h1 = -2) is written as D at once: a legal path of
+ * the same cost, so the same number of steps and the same answer.
  *
  * Keys.  The grid has at most GB_EXACT_MAX_CELLS cells (else the build
  * refuses), so an optimal path has fewer than 2^29 steps and its key is
@@ -86,23 +105,28 @@
  * (or the saturated value), so out-of-domain sums are never below an
  * optimum and every comparison that decides the answer is exact.
  *
- * Data structure.  Node ids are ranks (contraction order, 0 first):
- * upward edges of u are entries up_off[u] .. up_off[u+1] of up_to, up_w
- * (exact key), and for a shortcut up_mid (else -1) with h1 / h2, the
- * entries mid -> u and mid -> up_to[e] in mid's list.  chid maps the
- * subgoal graph's node ids to ranks.  Query state (labels, parents, heap
- * positions per direction) is allocated at build time and reset by a
- * generation stamp: stamp == 2gen labelled and open, 2gen+1 closed.
+ * Data structure.  Node ids are the subgoal graph's (cell order, so a
+ * scan's roots, near each other on the map, are near in memory too; the
+ * contraction order only decides which edges are upward): upward edges
+ * of u are entries up_off[u] .. up_off[u+1] of up_to, up_w (exact key),
+ * and for a shortcut up_mid (else -1) with h1 / h2, the entries mid -> u
+ * and mid -> up_to[e] in mid's list; sel_off / sel list, per node and
+ * in-direction, the entries that survive the taut test.  Query state
+ * (labels, parents, heap positions per direction) is allocated at build
+ * time and reset by a generation stamp: stamp == 2gen labelled and open
+ * (in the heap, or hpos -1 outside it), 2gen+1 closed.
  *
  * Time complexity.  Build: the subgoal graph (gb_subgoal.c), then per
  * evaluation of a node of degree k (about 4.5 per node: the lazy
  * updates) at most k - 1 witness searches of at most WITNESS_SETTLE
  * settled nodes; the dense core that late contractions leave makes
- * random maps costly (docs/results.md).  Query: two scans, the roots
- * heapified, two upward A* searches (on game maps nearly every node they
- * settle is a root), and O(path length) refinement.  Memory: the
- * subgoal graph, plus per node 20 bytes of node data and 106 of query
- * state, per upward entry 26 bytes.
+ * random maps costly (docs/results.md).  Query: two scans, both sides'
+ * roots labelled and the useful ones heapified, two upward A* searches,
+ * and O(path length) refinement; on game maps labelling the roots is
+ * most of it.  Memory: the
+ * subgoal graph, plus per node 49 bytes of node data and 112 of query
+ * state, per upward entry 26 bytes and 4 per (entry, surviving
+ * in-direction).
  */
 #include "gb_sgch.h"
 
@@ -142,19 +166,23 @@ struct gb_sgch {
     int64_t shortcuts;    /* undirected shortcuts added */
     int64_t wsettled;     /* nodes settled by the build's witness searches */
     int32_t m;            /* upward entries */
-    int32_t *chid;        /* n: rank of subgoal-graph node i */
-    int32_t *cell;        /* n: cell id of each rank */
-    int32_t *xy;          /* 2n: x, y of each rank */
+    int32_t *cell;        /* n: cell id of each node */
+    int32_t *xy;          /* 2n: x, y of each node */
     int32_t *up_off;      /* n + 1 */
     int32_t *up_to;       /* m: the upper end */
     uint64_t *up_w;       /* m: exact key of the cost */
     int32_t *up_mid;      /* m: the contracted node of a shortcut, -1 = an original edge */
-    int32_t *up_h1;       /* m: shortcut: the entry mid -> lower end (the list owner) */
+    int32_t *up_h1;       /* m: shortcut: the entry mid -> lower end (the list owner);
+                             -2: written as D (it costs h, D legal both ways) */
     int32_t *up_h2;       /* m: shortcut: the entry mid -> up_to */
     uint8_t *up_fm;       /* m: first move directions its paths may have (lower -> upper) */
     uint8_t *up_lm;       /* m: last move directions (arriving at the upper end) */
     uint8_t *alive;       /* n: bit k set when some upward entry of the node survives
                              the taut pruning after in-direction k */
+    int32_t *sel_off;     /* 8n + 1: node r, in-direction k: sel[sel_off[8r + k] ..
+                             sel_off[8r + k + 1]) */
+    int32_t *sel;         /* the upward entries of r that survive the taut pruning
+                             after in-direction k, in up-list order */
     /* query state, per direction d (0 forward, 1 backward), reset by gen */
     uint32_t gen;
     uint32_t *stamp[2];   /* n: 2gen labelled/open, 2gen+1 closed */
@@ -165,8 +193,9 @@ struct gb_sgch {
     int32_t *hpos[2];     /* n: heap index */
     ch_hent *heap[2];     /* n */
     int32_t hn[2];
-    int32_t *list;        /* n + 1: scan output (subgoal-graph ids) */
-    int32_t *gp;          /* n: graph path (ranks) */
+    int32_t *list[2];     /* n + 1: the start's and the goal's scan (subgoal-graph ids) */
+    uint8_t *ldir[2];     /* n + 1: the last move of D(s or g, list[d][i]) */
+    int32_t *gp;          /* n: graph path (nodes) */
     int32_t *ge;          /* n: the entry between gp[i] and gp[i + 1] */
     int32_t *stack;       /* 3 (n + 2): unpacking stack */
     size_t bytes;         /* blocks held, this struct included (the sg's not) */
@@ -180,21 +209,6 @@ static inline uint8_t mask_rev(uint8_t m)
     return (uint8_t)(((m & 0x33u) << 2) | ((m & 0xccu) >> 2));
 }
 
-/* Bit of the last move of D(a, b), a != b: the straight direction if the
- * path has straight moves, else the diagonal: the last move of D(a, b). */
-static inline uint8_t dlast_bit(int32_t ax, int32_t ay, int32_t bx, int32_t by)
-{
-    static const int8_t t[3][3] = { { GB_DIR_NW, GB_DIR_N, GB_DIR_NE },
-                                    { GB_DIR_W, -1, GB_DIR_E },
-                                    { GB_DIR_SW, GB_DIR_S, GB_DIR_SE } };
-    int32_t dx = bx - ax, dy = by - ay;
-    int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
-    int32_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
-    if (adx > ady) sy = 0;
-    else if (ady > adx) sx = 0;
-    return (uint8_t)(1u << t[sy + 1][sx + 1]);
-}
-
 static inline uint64_t sat_add(uint64_t a, uint64_t b)
 {
     uint64_t r = a + b;
@@ -205,7 +219,7 @@ static inline uint64_t oct_key_xy(int32_t ax, int32_t ay, int32_t bx, int32_t by
 {
     int32_t dx = ax > bx ? ax - bx : bx - ax, dy = ay > by ? ay - by : by - ay;
     int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-    return gb_exact_key(hi - lo, lo);
+    return (uint64_t)hi * GB_EXACT_S + (uint64_t)lo * (GB_EXACT_T - GB_EXACT_S);   /* gb_exact_key(hi - lo, lo) */
 }
 
 static void *take(gb_sgch *h, size_t n, size_t size)
@@ -215,7 +229,9 @@ static void *take(gb_sgch *h, size_t n, size_t size)
     return p;
 }
 
-/* Indexed binary heap on k (ties: smaller id, for determinism). */
+/* The build's heaps order on k, ties to the smaller id; the query's
+ * indexed binary heap (hup, hdown) on k alone (its operations are
+ * deterministic all the same). */
 static inline int hless(const ch_hent *a, const ch_hent *b)
 {
     return a->k < b->k || (a->k == b->k && a->id < b->id);
@@ -226,7 +242,7 @@ static inline void hup(ch_hent *hp, int32_t *pos, int32_t i)
     ch_hent x = hp[i];
     while (i > 0) {
         int32_t p = (i - 1) / 2;
-        if (!hless(&x, &hp[p])) break;
+        if (x.k >= hp[p].k) break;
         hp[i] = hp[p];
         pos[hp[i].id] = i;
         i = p;
@@ -241,8 +257,8 @@ static inline void hdown(ch_hent *hp, int32_t *pos, int32_t n, int32_t i)
     for (;;) {
         int32_t c = 2 * i + 1;
         if (c >= n) break;
-        if (c + 1 < n && hless(&hp[c + 1], &hp[c])) c++;
-        if (!hless(&hp[c], &x)) break;
+        if (c + 1 < n && hp[c + 1].k < hp[c].k) c++;
+        if (hp[c].k >= x.k) break;
         hp[i] = hp[c];
         pos[hp[i].id] = i;
         i = c;
@@ -527,12 +543,11 @@ static int contract_all(gb_sgch *h, ch_tmp *t)
     return 0;
 }
 
-/* The final arrays, by rank. */
+/* The final arrays, by node id. */
 static int finish(gb_sgch *h, ch_tmp *t)
 {
     const int32_t n = h->n, m = (int32_t)t->nfe;
     h->m = m;
-    h->chid = take(h, (size_t)n, sizeof *h->chid);
     h->cell = take(h, (size_t)n, sizeof *h->cell);
     h->xy = take(h, 2 * (size_t)n, sizeof *h->xy);
     h->up_off = take(h, (size_t)n + 1, sizeof *h->up_off);
@@ -544,34 +559,55 @@ static int finish(gb_sgch *h, ch_tmp *t)
     h->up_fm = take(h, (size_t)m, sizeof *h->up_fm);
     h->up_lm = take(h, (size_t)m, sizeof *h->up_lm);
     h->alive = take(h, (size_t)n, sizeof *h->alive);
-    if (!h->alive || !h->up_fm || !h->up_lm || !h->chid || !h->cell || !h->xy || !h->up_off || !h->up_to || !h->up_w || !h->up_mid
+    if (!h->alive || !h->up_fm || !h->up_lm || !h->cell || !h->xy || !h->up_off || !h->up_to || !h->up_w || !h->up_mid
         || !h->up_h1 || !h->up_h2)
         return -1;
-    for (int32_t r = 0; r < n; r++) h->chid[t->order[r]] = r;
-    for (int32_t r = 0; r < n; r++) {
-        int32_t c = gb_sg_cell(h->sg, t->order[r]);
-        h->cell[r] = c;
-        h->xy[2 * r] = gb_grid_x(h->grid, c);
-        h->xy[2 * r + 1] = gb_grid_y(h->grid, c);
-    }
-    for (int32_t r = 0; r <= n; r++) h->up_off[r] = t->foff[r];
-    for (int32_t e = 0; e < m; e++) {
-        h->up_to[e] = h->chid[t->fe[e].to];
-        h->up_w[e] = t->fe[e].w;
-        h->up_fm[e] = t->fe[e].fm;
-        h->up_lm[e] = t->fe[e].lm;
-        h->up_mid[e] = t->fe[e].mid < 0 ? -1 : h->chid[t->fe[e].mid];
-    }
-    for (int32_t r = 0; r < n; r++) {
-        h->alive[r] = 0;
-        for (int k = 0; k < 8; k++) {
-            uint8_t pm = gb_sg_turn_prune(h->sg, h->cell[r], 1u << k);
-            for (int32_t e = h->up_off[r]; e < h->up_off[r + 1]; e++)
-                if (!(h->up_fm[e] & pm)) {
-                    h->alive[r] |= (uint8_t)(1u << k);
-                    break;
-                }
+    /* the entries were recorded in contraction order; the query's node
+     * ids are the subgoal graph's (cell order) */
+    int32_t *rank = gb_malloc(((size_t)n + 1) * sizeof *rank);
+    if (!rank) return -1;
+    for (int32_t r = 0; r < n; r++) rank[t->order[r]] = r;
+    h->up_off[0] = 0;
+    for (int32_t u = 0; u < n; u++) {
+        int32_t c = gb_sg_cell(h->sg, u);
+        h->cell[u] = c;
+        h->xy[2 * u] = gb_grid_x(h->grid, c);
+        h->xy[2 * u + 1] = gb_grid_y(h->grid, c);
+        int32_t e = h->up_off[u];
+        for (int32_t f = t->foff[rank[u]]; f < t->foff[rank[u] + 1]; f++, e++) {
+            h->up_to[e] = t->fe[f].to;
+            h->up_w[e] = t->fe[f].w;
+            h->up_fm[e] = t->fe[f].fm;
+            h->up_lm[e] = t->fe[f].lm;
+            h->up_mid[e] = t->fe[f].mid;
         }
+        h->up_off[u + 1] = e;
+    }
+    gb_free(rank);
+    /* two passes over (node, in-direction): count, then list */
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t ns = 0;
+        for (int32_t r = 0; r < n; r++) {
+            if (pass == 0) h->alive[r] = 0;
+            for (int k = 0; k < 8; k++) {
+                uint8_t pm = gb_sg_turn_prune(h->sg, h->cell[r], 1u << k);
+                if (pass == 1) h->sel_off[8 * (int64_t)r + k] = (int32_t)ns;
+                for (int32_t e = h->up_off[r]; e < h->up_off[r + 1]; e++)
+                    if (!(h->up_fm[e] & pm)) {
+                        if (pass == 1) h->sel[ns] = e;
+                        ns++;
+                        h->alive[r] |= (uint8_t)(1u << k);
+                    }
+            }
+        }
+        if (pass == 1) {
+            h->sel_off[8 * (int64_t)n] = (int32_t)ns;
+            break;
+        }
+        if (ns > INT32_MAX) { errno = EOVERFLOW; return -1; }
+        h->sel_off = take(h, 8 * (size_t)n + 1, sizeof *h->sel_off);
+        h->sel = take(h, (size_t)ns, sizeof *h->sel);
+        if (!h->sel_off || !h->sel) return -1;
     }
     for (int32_t r = 0; r < n; r++)
         for (int32_t e = h->up_off[r]; e < h->up_off[r + 1]; e++) {
@@ -583,6 +619,17 @@ static int finish(gb_sgch *h, ch_tmp *t)
                 if (h->up_to[f] == h->up_to[e]) h->up_h2[e] = f;
             }
             if (h->up_h1[e] < 0 || h->up_h2[e] < 0) { errno = EPROTO; return -1; }
+        }
+    /* a shortcut that costs the octile distance of its ends, with D legal
+     * both ways, is written as D at once (h1 = -2), not as its halves */
+    for (int32_t r = 0; r < n; r++)
+        for (int32_t e = h->up_off[r]; e < h->up_off[r + 1]; e++) {
+            const int32_t y = h->up_to[e];
+            if (h->up_mid[e] >= 0
+                && h->up_w[e] == oct_key_xy(h->xy[2 * r], h->xy[2 * r + 1], h->xy[2 * y], h->xy[2 * y + 1])
+                && gb_sg_dfirst_legal(h->grid, h->cell[r], h->cell[y])
+                && gb_sg_dfirst_legal(h->grid, h->cell[y], h->cell[r]))
+                h->up_h1[e] = -2;
         }
     return 0;
 }
@@ -653,11 +700,15 @@ static int build_all(gb_sgch *h, ch_tmp *t)
             return -1;
         memset(h->stamp[d], 0, nn * sizeof *h->stamp[d]);
     }
-    h->list = take(h, nn, sizeof *h->list);
+    for (int d = 0; d < 2; d++) {
+        h->list[d] = take(h, nn, sizeof *h->list[d]);
+        h->ldir[d] = take(h, nn, sizeof *h->ldir[d]);
+        if (!h->list[d] || !h->ldir[d]) return -1;
+    }
     h->gp = take(h, nn, sizeof *h->gp);
     h->ge = take(h, nn, sizeof *h->ge);
     h->stack = take(h, 3 * (nn + 1), sizeof *h->stack);
-    if (!h->list || !h->gp || !h->ge || !h->stack) return -1;
+    if (!h->gp || !h->ge || !h->stack) return -1;
     return 0;
 }
 
@@ -694,7 +745,6 @@ void gb_sgch_free(gb_sgch *h)
 {
     if (!h) return;
     gb_sg_free(h->sg);
-    gb_free(h->chid);
     gb_free(h->cell);
     gb_free(h->xy);
     gb_free(h->up_off);
@@ -706,6 +756,8 @@ void gb_sgch_free(gb_sgch *h)
     gb_free(h->up_fm);
     gb_free(h->up_lm);
     gb_free(h->alive);
+    gb_free(h->sel_off);
+    gb_free(h->sel);
     for (int d = 0; d < 2; d++) {
         gb_free(h->stamp[d]);
         gb_free(h->d[d]);
@@ -714,8 +766,9 @@ void gb_sgch_free(gb_sgch *h)
         gb_free(h->hpos[d]);
         gb_free(h->inm[d]);
         gb_free(h->heap[d]);
+        gb_free(h->list[d]);
+        gb_free(h->ldir[d]);
     }
-    gb_free(h->list);
     gb_free(h->gp);
     gb_free(h->ge);
     gb_free(h->stack);
@@ -753,7 +806,7 @@ static int32_t unpack(gb_sgch *h, int32_t e, int32_t a, int32_t b, int32_t *out,
     while (sp > 0) {
         int32_t y = stk[--sp], x = stk[--sp], f = stk[--sp];
         int32_t md = h->up_mid[f];
-        if (md < 0) {
+        if (md < 0 || h->up_h1[f] == -2) {   /* D(x, y) is legal and optimal */
             pos += gb_sg_dfirst_emit(h->grid, h->cell[x], h->cell[y], 0, out + pos, ns, nd);
             continue;
         }
@@ -769,59 +822,167 @@ static int32_t unpack(gb_sgch *h, int32_t e, int32_t a, int32_t b, int32_t *out,
     return pos;
 }
 
-/* Label node v in direction dir with key k from parent p by entry e
- * (p = -1: a root); pushes or decreases.  Returns 1 when the label was
- * set or improved. */
-/* Label root v of direction dir with key k (heap key k + hk), appended
- * to the heap array without sifting (the caller heapifies). */
-static inline void seed(gb_sgch *h, int dir, int32_t v, uint64_t k, uint64_t hk, uint8_t lm,
-                        uint32_t open)
+/* Label root v of direction dir with its exact key k (the octile
+ * distance from its endpoint) and last move lm; no heap entry yet. */
+static inline void seed(gb_sgch *h, int dir, int32_t v, uint64_t k, uint8_t lm, uint32_t open)
 {
     h->stamp[dir][v] = open;
     h->d[dir][v] = k;
     h->par[dir][v] = -1;
     h->pe[dir][v] = -1;
     h->inm[dir][v] = lm;
-    if (!(h->alive[v] & lm)) {   /* popping it would relax nothing: labelled only */
-        h->stamp[dir][v] = open + 1;
-        return;
-    }
-    int32_t i = h->hn[dir]++;
-    h->heap[dir][i] = (ch_hent){ sat_add(k, hk), v };
-    h->hpos[dir][v] = i;
 }
 
+/* Queue the roots list[dir][0 .. k) of direction dir whose heap key
+ * d + hk (hk: octile distance to the other endpoint (tx, ty)) is below
+ * mu and that have an upward entry to relax after their in-direction;
+ * the others are closed, labelled only.  Appends, then heapifies. */
+static void queue_roots(gb_sgch *h, int dir, int32_t k, int32_t tx, int32_t ty, uint64_t mu,
+                        uint32_t open)
+{
+    const int32_t *list = h->list[dir], *xy = h->xy;
+    uint32_t *sd = h->stamp[dir];
+    const uint64_t *dd = h->d[dir];
+    const uint8_t *inm = h->inm[dir], *alive = h->alive;
+    ch_hent *hp = h->heap[dir];
+    int32_t *pos = h->hpos[dir], n = 0;
+    const int32_t *sel = h->sel, *sel_off = h->sel_off, *up_to = h->up_to;
+    const uint64_t *up_w = h->up_w;
+    for (int32_t i = 0; i < k; i++) {
+        const int32_t v = list[i];
+        /* useful only if a surviving entry could lower a label: the
+         * labelled nodes now are this side's roots, whose labels are exact */
+        int useful = 0;
+        if (alive[v] & inm[v]) {
+            const int32_t *so8 = sel_off + 8 * (int64_t)v + __builtin_ctz(inm[v]);
+            for (int32_t j = so8[0]; j < so8[1]; j++) {
+                const int32_t x = up_to[sel[j]];
+                if (sd[x] < open || sat_add(dd[v], up_w[sel[j]]) < dd[x]) {
+                    useful = 1;
+                    break;
+                }
+            }
+        }
+        if (!useful) {
+            sd[v] = open + 1;
+            continue;
+        }
+        const uint64_t key = sat_add(dd[v], oct_key_xy(tx, ty, xy[2 * v], xy[2 * v + 1]));
+        if (key >= mu) {
+            sd[v] = open + 1;
+            continue;
+        }
+        hp[n] = (ch_hent){ key, v };
+        pos[v] = n++;
+    }
+    h->hn[dir] = n;
+    for (int32_t i = n / 2 - 1; i >= 0; i--) hdown(hp, pos, n, i);
+}
+
+/* Could popping v, labelled k with last moves lm in direction dir, lower
+ * any label?  Only through an entry that survives the taut test (with
+ * several in-directions: assumed yes) to a node not closed whose label is
+ * above k + its cost; labels only fall and stamps only rise, so a no
+ * stays a no while v keeps this label. */
+static inline int useful(const gb_sgch *h, int dir, int32_t v, uint64_t k, uint8_t lm, uint32_t open)
+{
+    if (lm & (lm - 1)) return 1;
+    const uint32_t *sd = h->stamp[dir];
+    const uint64_t *dd = h->d[dir];
+    const int32_t *so8 = h->sel_off + 8 * (int64_t)v + __builtin_ctz(lm);
+    for (int32_t j = so8[0]; j < so8[1]; j++) {
+        const int32_t f = h->sel[j], x = h->up_to[f];
+        if (sd[x] < open || (sd[x] == open && sat_add(k, h->up_w[f]) < dd[x])) return 1;
+    }
+    return 0;
+}
+
+/* Label node v in direction dir with key k (heap key k + hk) from parent
+ * p by entry e, last moves lm.  A node whose pop would relax nothing
+ * (useful) keeps its label open but stays out of the heap (hpos -1) until
+ * a better label makes it useful.  Returns 1 when the label was set or
+ * improved. */
 static inline int label(gb_sgch *h, int dir, int32_t v, uint64_t k, uint64_t hk, int32_t p,
                         int32_t e, uint8_t lm, uint32_t open, gb_sg_stats *st)
 {
     uint32_t sv = h->stamp[dir][v];
-    if (sv < open) {
-        h->stamp[dir][v] = open;
-        h->d[dir][v] = k;
-        h->par[dir][v] = p;
-        h->pe[dir][v] = e;
-        h->inm[dir][v] = lm;
-        int32_t i = h->hn[dir]++;
-        h->heap[dir][i] = (ch_hent){ sat_add(k, hk), v };
-        hup(h->heap[dir], h->hpos[dir], i);
-        st->pushes++;
-        st->generated++;
-        if ((uint64_t)(h->hn[0] + h->hn[1]) > st->peak_open) st->peak_open = (uint64_t)(h->hn[0] + h->hn[1]);
-        return 1;
-    }
-    if (sv == open && k < h->d[dir][v]) {
-        h->d[dir][v] = k;
-        h->par[dir][v] = p;
-        h->pe[dir][v] = e;
-        h->inm[dir][v] = lm;
-        int32_t i = h->hpos[dir][v];
+    if (sv > open || (sv == open && k >= h->d[dir][v])) return 0;
+    int32_t i = sv == open ? h->hpos[dir][v] : -1;
+    h->stamp[dir][v] = open;
+    h->d[dir][v] = k;
+    h->par[dir][v] = p;
+    h->pe[dir][v] = e;
+    h->inm[dir][v] = lm;
+    st->generated++;
+    if (i >= 0) {   /* in the heap: decrease-key */
         h->heap[dir][i].k = sat_add(k, hk);
         hup(h->heap[dir], h->hpos[dir], i);
         st->decreases++;
-        st->generated++;
         return 1;
     }
-    return 0;
+    if (!useful(h, dir, v, k, lm, open)) {
+        h->hpos[dir][v] = -1;
+        return 1;
+    }
+    i = h->hn[dir]++;
+    h->heap[dir][i] = (ch_hent){ sat_add(k, hk), v };
+    hup(h->heap[dir], h->hpos[dir], i);
+    st->pushes++;
+    if ((uint64_t)(h->hn[0] + h->hn[1]) > st->peak_open) st->peak_open = (uint64_t)(h->hn[0] + h->hn[1]);
+    return 1;
+}
+
+/* Relax the upward entries of u, labelled in direction dir, that survive
+ * the taut test after its in-directions, towards the target (tx, ty);
+ * *mu and *meet follow the best meeting. */
+static inline __attribute__((always_inline)) void
+expand(gb_sgch *h, int dir, int32_t u, int32_t tx, int32_t ty, uint64_t *mu, int32_t *meet,
+       uint32_t open, gb_sg_stats *st)
+{
+    const uint32_t *const sd = h->stamp[dir], *const so = h->stamp[dir ^ 1];
+    const uint64_t *const dd = h->d[dir], *const dother = h->d[dir ^ 1];
+    const int32_t *up_to = h->up_to, *xy = h->xy;
+    const uint64_t *up_w = h->up_w;
+    const uint8_t *up_lm = h->up_lm;
+    const uint64_t du = dd[u];
+    const uint8_t im = h->inm[dir][u];
+    const int32_t *el, *ee;   /* the entries to relax, or (el NULL) e0 .. e1 under pm */
+    int32_t e0 = 0, e1 = 0;
+    uint8_t pm = 0;
+    if (!(im & (im - 1))) {   /* one in-direction: the build's list of survivors */
+        const int32_t *so8 = h->sel_off + 8 * (int64_t)u + __builtin_ctz(im);
+        el = h->sel + so8[0];
+        ee = h->sel + so8[1];
+    } else {
+        el = ee = NULL;
+        e0 = h->up_off[u];
+        e1 = h->up_off[u + 1];
+        pm = gb_sg_turn_prune(h->sg, h->cell[u], im);
+    }
+    for (int32_t e = e0;; e++) {
+        int32_t f;
+        if (el) {
+            if (el == ee) break;
+            f = *el++;
+        } else {
+            if (e >= e1) break;
+            if (h->up_fm[e] & pm) continue;   /* a taut-violating turn at u */
+            f = e;
+        }
+        const int32_t x = up_to[f];
+        const uint64_t nk = sat_add(du, up_w[f]);
+        const uint32_t sx = sd[x];
+        if (sx > open || (sx == open && nk >= dd[x])) continue;   /* no better label */
+        const uint64_t hx = oct_key_xy(xy[2 * x], xy[2 * x + 1], tx, ty);
+        if (sat_add(nk, hx) >= *mu) continue;   /* no better path through x from here */
+        if (label(h, dir, x, nk, hx, u, f, up_lm[f], open, st) && so[x] >= open) {
+            uint64_t c = sat_add(nk, dother[x]);
+            if (c < *mu) {
+                *mu = c;
+                *meet = x;
+            }
+        }
+    }
 }
 
 int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_t cap,
@@ -831,78 +992,55 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
     gb_sg_stats local_st;
     if (!st) st = &local_st;
     memset(st, 0, sizeof *st);
-    *len = 0;
-    *cost = INFINITY;
     const gb_grid *gr = h->grid;
-    if (start < 0 || start >= gr->ncells || !gr->pass[start] || goal < 0 || goal >= gr->ncells
-        || !gr->pass[goal]) {
-        errno = EINVAL;
-        return -1;
-    }
-    if (start == goal) {
-        if (cap < 1) { errno = ERANGE; return -1; }
-        path[0] = start;
-        *len = 1;
-        *cost = 0.0;
-        return GB_SG_FOUND;
-    }
+    int r = gb_sg_query_begin(gr, start, goal, path, cap, len, cost);
+    if (r != GB_SG_SEARCH) return r;
     const int32_t sx = gb_grid_x(gr, start), sy = gb_grid_y(gr, start);
     const int32_t gx = gb_grid_x(gr, goal), gy = gb_grid_y(gr, goal);
     int64_t ns = 0, nd = 0;
-    int fwd = gb_sg_dfirst_legal(gr, start, goal);
-    if (fwd || gb_sg_dfirst_legal(gr, goal, start)) {
-        int32_t dx = sx > gx ? sx - gx : gx - sx, dy = sy > gy ? sy - gy : gy - sy;
-        int32_t steps = dx > dy ? dx : dy;
-        if (steps >= cap) { errno = ERANGE; return -1; }
-        gb_sg_dfirst_emit(gr, start, goal, !fwd, path, &ns, &nd);
-        *len = steps + 1;
-        *cost = (double)ns + (double)nd * GB_SQRT2;
-        return GB_SG_FOUND;
-    }
     if (++h->gen > GEN_MAX) {
         for (int d = 0; d < 2; d++) memset(h->stamp[d], 0, ((size_t)h->n + 1) * sizeof *h->stamp[d]);
         h->gen = 1;
     }
     const uint32_t open = 2 * h->gen, closed = open + 1;
     const uint32_t *const st0 = h->stamp[0];
-    const int32_t *up_off = h->up_off, *up_to = h->up_to, *xy = h->xy;
-    const uint64_t *up_w = h->up_w;
-    const uint8_t *up_fm = h->up_fm, *up_lm = h->up_lm;
+    const int32_t *xy = h->xy;
     uint64_t mu = KEY_INF;
     int32_t meet = -1;
     h->hn[0] = h->hn[1] = 0;
-    /* the roots: each scan's subgoals (each reported once), put in the
-     * heap array as they come and heapified in one pass */
-    int32_t k = gb_sg_scan(h->sg, start, h->list);
-    for (int32_t i = 0; i < k; i++) {
-        const int32_t v = h->chid[h->list[i]], vx = xy[2 * v], vy = xy[2 * v + 1];
-        seed(h, 0, v, oct_key_xy(sx, sy, vx, vy), oct_key_xy(gx, gy, vx, vy),
-             dlast_bit(sx, sy, vx, vy), open);
+    /* the roots: each scan's subgoals (each reported once) with their
+     * exact labels; mu from the subgoals both scans see; then only the
+     * roots with a key below mu are queued */
+    const int32_t ka = gb_sg_scan(h->sg, start, h->list[0], h->ldir[0]);
+    if (ka == 0) return GB_SG_UNREACHABLE;
+    const int32_t kb = gb_sg_scan(h->sg, goal, h->list[1], h->ldir[1]);
+    if (kb == 0) return GB_SG_UNREACHABLE;
+    for (int32_t i = 0; i < ka; i++) {
+        const int32_t v = h->list[0][i];
+        seed(h, 0, v, oct_key_xy(sx, sy, xy[2 * v], xy[2 * v + 1]), (uint8_t)(1u << h->ldir[0][i]),
+             open);
     }
-    if (k > 0) k = gb_sg_scan(h->sg, goal, h->list);
-    for (int32_t i = 0; i < k; i++) {
-        const int32_t v = h->chid[h->list[i]], vx = xy[2 * v], vy = xy[2 * v + 1];
-        const uint64_t kv = oct_key_xy(gx, gy, vx, vy);
-        seed(h, 1, v, kv, oct_key_xy(sx, sy, vx, vy), dlast_bit(gx, gy, vx, vy), open);
+    for (int32_t i = 0; i < kb; i++) {
+        const int32_t v = h->list[1][i];
+        const uint64_t kv = oct_key_xy(gx, gy, xy[2 * v], xy[2 * v + 1]);
+        seed(h, 1, v, kv, (uint8_t)(1u << h->ldir[1][i]), open);
         if (st0[v] >= open && sat_add(kv, h->d[0][v]) < mu) {
             mu = sat_add(kv, h->d[0][v]);
             meet = v;
         }
     }
-    if (k == 0) return GB_SG_UNREACHABLE;
-    for (int d = 0; d < 2; d++)
-        for (int32_t i = h->hn[d] / 2 - 1; i >= 0; i--) hdown(h->heap[d], h->hpos[d], h->hn[d], i);
-    st->pushes = st->generated = (uint64_t)(h->hn[0] + h->hn[1]);
-    st->peak_open = st->pushes;
     const uint64_t max_exp = max_expanded ? max_expanded : UINT64_MAX;
     uint64_t expanded = 0;
+    queue_roots(h, 0, ka, gx, gy, mu, open);
+    queue_roots(h, 1, kb, sx, sy, mu, open);
+    st->pushes = st->generated = (uint64_t)(h->hn[0] + h->hn[1]);
+    st->peak_open = st->pushes;
     for (;;) {
         uint64_t t0 = h->hn[0] ? h->heap[0][0].k : KEY_INF, t1 = h->hn[1] ? h->heap[1][0].k : KEY_INF;
         if (t0 >= mu && t1 >= mu) break;
         const int dir = t0 <= t1 ? 0 : 1;
         const int32_t tx = dir ? sx : gx, ty = dir ? sy : gy;   /* this side's target */
-        uint32_t *const sd = h->stamp[dir], *const so = h->stamp[dir ^ 1];
-        uint64_t *const dd = h->d[dir], *const dother = h->d[dir ^ 1];
+        uint32_t *const sd = h->stamp[dir];
         ch_hent *const hp = h->heap[dir];
         int32_t *const pos = h->hpos[dir];
         int32_t u = hp[0].id;
@@ -917,23 +1055,7 @@ int gb_sgch_query(gb_sgch *h, int32_t start, int32_t goal, int32_t *path, int32_
             st->expanded = expanded - 1;
             return GB_SG_LIMIT;
         }
-        const uint64_t du = dd[u];
-        const int32_t e0 = up_off[u], e1 = up_off[u + 1];
-        const uint8_t pm = gb_sg_turn_prune(h->sg, h->cell[u], h->inm[dir][u]);
-        for (int32_t e = e0; e < e1; e++) {
-            if (up_fm[e] & pm) continue;   /* a taut-violating turn at u */
-            int32_t x = up_to[e];
-            uint64_t nk = sat_add(du, up_w[e]);
-            uint64_t hx = oct_key_xy(xy[2 * x], xy[2 * x + 1], tx, ty);
-            if (sat_add(nk, hx) >= mu) continue;   /* no better path through x from here */
-            if (label(h, dir, x, nk, hx, u, e, up_lm[e], open, st) && so[x] >= open) {
-                uint64_t c = sat_add(nk, dother[x]);
-                if (c < mu) {
-                    mu = c;
-                    meet = x;
-                }
-            }
-        }
+        expand(h, dir, u, tx, ty, &mu, &meet, open, st);
     }
     st->expanded = expanded;
     if (meet < 0) return GB_SG_UNREACHABLE;

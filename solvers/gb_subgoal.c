@@ -740,17 +740,16 @@ static void d_ends(sg_xy a, sg_xy b, int *first, int *last)
     *last = str >= 0 ? str : diag;
 }
 
-/* Write the cells of D(from, to) to out[0 .. steps] (forward), or, with
- * rev, the cells of D(to, from) in reverse order (out[0] is still the
- * cell of from).  Adds the moves to *ns, *nd; returns steps. */
-static int32_t emit(const gb_sg *sg, int32_t from, int32_t to, int rev, int32_t *out,
-                    int64_t *ns, int64_t *nd)
+/* Write the cells of D(a, b) (cells ca, cb at a, b) to out[0 .. steps]
+ * (forward), or, with rev, the cells of D(b, a) in reverse order (out[0]
+ * is still ca).  Adds the moves to *ns, *nd; returns steps. */
+static inline __attribute__((always_inline)) int32_t
+seg_emit(int32_t stride, sg_xy a, sg_xy b, int32_t ca, int32_t cb, int rev,
+         int32_t *out, int64_t *ns, int64_t *nd)
 {
-    int32_t stride = sg->grid->stride;
-    sg_seg s = rev ? seg_of(stride, sg->xy[to], sg->xy[from])
-                   : seg_of(stride, sg->xy[from], sg->xy[to]);
+    sg_seg s = rev ? seg_of(stride, b, a) : seg_of(stride, a, b);
     int32_t steps = s.nd + s.ns;
-    int32_t p = sg->cell[rev ? to : from];
+    int32_t p = rev ? cb : ca;
     /* cell k of the segment is p + k * od (k <= nd), then
      * p + nd * od + (k - nd) * os: no chain from one write to the next */
     const int32_t pm = p + s.nd * s.od;
@@ -764,6 +763,56 @@ static int32_t emit(const gb_sg *sg, int32_t from, int32_t to, int rev, int32_t 
     *ns += s.ns;
     *nd += s.nd;
     return steps;
+}
+
+/* emit over graph nodes: D(from, to), or D(to, from) reversed. */
+static int32_t emit(const gb_sg *sg, int32_t from, int32_t to, int rev, int32_t *out,
+                    int64_t *ns, int64_t *nd)
+{
+    return seg_emit(sg->grid->stride, sg->xy[from], sg->xy[to], sg->cell[from], sg->cell[to], rev,
+                    out, ns, nd);
+}
+
+/* The endpoint cases of every query (sg, sg-tl, sg-ch): *len = 0 and
+ * *cost = INFINITY, then -1 with errno EINVAL (start or goal not a
+ * passable cell) or ERANGE (cap too small for the answer), GB_SG_FOUND
+ * for start == goal or a legal D(s, g) or D(g, s) (octile: nothing is
+ * shorter; the path written), else GB_SG_SEARCH, with the endpoints'
+ * coordinates in *a, *b. */
+static inline __attribute__((always_inline)) int
+query_begin(const gb_grid *gr, int32_t start, int32_t goal, int32_t *path, int32_t cap,
+            int32_t *len, double *cost, sg_xy *a, sg_xy *b)
+{
+    *len = 0;
+    *cost = INFINITY;
+    if (start < 0 || start >= gr->ncells || !gr->pass[start] || goal < 0
+        || goal >= gr->ncells || !gr->pass[goal]) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (start == goal) {
+        if (cap < 1) { errno = ERANGE; return -1; }
+        path[0] = start;
+        *len = 1;
+        *cost = 0.0;
+        return GB_SG_FOUND;
+    }
+    *a = (sg_xy){ gb_grid_x(gr, start), gb_grid_y(gr, start) };
+    *b = (sg_xy){ gb_grid_x(gr, goal), gb_grid_y(gr, goal) };
+    /* a legal freespace path costs h: nothing is shorter (D(s, g), or
+     * D(g, s) reversed, the straight moves first) */
+    int fwd = dfirst_legal(gr, start, *a, *b);
+    if (fwd || dfirst_legal(gr, goal, *b, *a)) {
+        int32_t dx = iabs32(a->x - b->x), dy = iabs32(a->y - b->y);
+        int32_t steps = dx > dy ? dx : dy;
+        if (steps >= cap) { errno = ERANGE; return -1; }
+        int64_t ns = 0, nd = 0;
+        seg_emit(gr->stride, *a, *b, start, goal, !fwd, path, &ns, &nd);
+        *len = steps + 1;
+        *cost = (double)ns + (double)nd * GB_SQRT2;
+        return GB_SG_FOUND;
+    }
+    return GB_SG_SEARCH;
 }
 
 static inline int32_t cheb(sg_xy a, sg_xy b)
@@ -2120,38 +2169,13 @@ int gb_sg_query_limited(gb_sg *sg, int32_t start, int32_t goal, int32_t *path, i
     gb_sg_stats local_st;
     if (!st) st = &local_st;
     memset(st, 0, sizeof *st);
-    *len = 0;
-    *cost = INFINITY;
     const gb_grid *gr = sg->grid;
-    if (start < 0 || start >= gr->ncells || !gr->pass[start] || goal < 0
-        || goal >= gr->ncells || !gr->pass[goal]) {
-        errno = EINVAL;
-        return -1;
-    }
-    if (start == goal) {
-        if (cap < 1) { errno = ERANGE; return -1; }
-        path[0] = start;
-        *len = 1;
-        *cost = 0.0;
-        return GB_SG_FOUND;
-    }
     const int32_t S = sg->n, G = sg->n + 1;
+    int r = query_begin(gr, start, goal, path, cap, len, cost, &sg->xy[S], &sg->xy[G]);
+    if (r != GB_SG_SEARCH) return r;
     sg->cell[S] = start;
-    sg->xy[S] = (sg_xy){ gb_grid_x(gr, start), gb_grid_y(gr, start) };
     sg->cell[G] = goal;
-    sg->xy[G] = (sg_xy){ gb_grid_x(gr, goal), gb_grid_y(gr, goal) };
     int64_t ns = 0, nd = 0;
-    /* a legal freespace path costs h: nothing is shorter (D(s, g), or
-     * D(g, s) reversed, the straight moves first) */
-    int fwd = dfirst_legal(gr, start, sg->xy[S], sg->xy[G]);
-    if (fwd || dfirst_legal(gr, goal, sg->xy[G], sg->xy[S])) {
-        int32_t steps = cheb(sg->xy[S], sg->xy[G]);
-        if (steps >= cap) { errno = ERANGE; return -1; }
-        emit(sg, S, G, !fwd, path, &ns, &nd);
-        *len = steps + 1;
-        *cost = (double)ns + (double)nd * GB_SQRT2;
-        return GB_SG_FOUND;
-    }
     uint32_t gen = next_gen(sg);
     int32_t ng = scan(sg, goal, sg->list, sg->ldir);
     if (ng == 0) return GB_SG_UNREACHABLE;
@@ -2197,7 +2221,10 @@ void gb_sg_csr(const gb_sg *sg, const int32_t **off, const int32_t **to)
     *to = sg->adj_to;
 }
 
-int32_t gb_sg_scan(gb_sg *sg, int32_t c, int32_t *out) { return scan(sg, c, out, sg->ldir); }
+int32_t gb_sg_scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last)
+{
+    return scan(sg, c, out, last);
+}
 
 int gb_sg_dfirst_legal(const gb_grid *g, int32_t a, int32_t b)
 {
@@ -2209,19 +2236,14 @@ int32_t gb_sg_dfirst_emit(const gb_grid *g, int32_t a, int32_t b, int rev, int32
                           int64_t *ns, int64_t *nd)
 {
     sg_xy pa = { gb_grid_x(g, a), gb_grid_y(g, a) }, pb = { gb_grid_x(g, b), gb_grid_y(g, b) };
-    sg_seg s = rev ? seg_of(g->stride, pb, pa) : seg_of(g->stride, pa, pb);
-    int32_t steps = s.nd + s.ns, p = rev ? b : a;
-    const int32_t pm = p + s.nd * s.od;
-    if (!rev) {
-        for (int32_t k = 0; k <= s.nd; k++) out[k] = p + k * s.od;
-        for (int32_t k = 1; k <= s.ns; k++) out[s.nd + k] = pm + k * s.os;
-    } else {
-        for (int32_t k = 0; k <= s.nd; k++) out[steps - k] = p + k * s.od;
-        for (int32_t k = 1; k <= s.ns; k++) out[s.ns - k] = pm + k * s.os;
-    }
-    *ns += s.ns;
-    *nd += s.nd;
-    return steps;
+    return seg_emit(g->stride, pa, pb, a, b, rev, out, ns, nd);
+}
+
+int gb_sg_query_begin(const gb_grid *g, int32_t start, int32_t goal, int32_t *path, int32_t cap,
+                      int32_t *len, double *cost)
+{
+    sg_xy a, b;
+    return query_begin(g, start, goal, path, cap, len, cost, &a, &b);
 }
 
 uint8_t gb_sg_move_mask(const gb_grid *g, int32_t a, int32_t b)

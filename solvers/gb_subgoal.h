@@ -49,8 +49,9 @@ typedef struct gb_sg_info {
                             query searches) */
 } gb_sg_info;
 
-/* Query outcome (gb_sg_query's return value when not -1). */
-enum { GB_SG_UNREACHABLE = 0, GB_SG_FOUND = 1, GB_SG_LIMIT = 2 };
+/* Query outcome (gb_sg_query's return value when not -1; GB_SG_SEARCH
+ * only from gb_sg_query_begin). */
+enum { GB_SG_UNREACHABLE = 0, GB_SG_FOUND = 1, GB_SG_LIMIT = 2, GB_SG_SEARCH = 3 };
 
 /* Build the subgoal graph of grid g (which must outlive it, unchanged)
  * under model 8-nocut; two_level 0 builds sg, 1 sg-tl, 2 sg-tl-dt (sg-tl
@@ -120,11 +121,22 @@ int32_t gb_sg_nodes(const gb_sg *sg);
 int32_t gb_sg_cell(const gb_sg *sg, int32_t v);
 void gb_sg_csr(const gb_sg *sg, const int32_t **off, const int32_t **to);
 
-/* The clearance scan from passable cell c: writes to out (room for
- * gb_sg_nodes(sg) + 1 ids) the node ids of the subgoals direct-h-reachable
- * from c, each once, c itself never, every one with D(c, v) legal; returns
- * their number.  Uses sg's scratch (one caller at a time). */
-int32_t gb_sg_scan(gb_sg *sg, int32_t c, int32_t *out);
+/* The clearance scan from passable cell c (the one sg and sg-tl run):
+ * writes to out (room for gb_sg_nodes(sg) + 1 ids) the node ids of the
+ * subgoals direct-h-reachable from c, each once, c itself never, every
+ * one with D(c, v) legal, and to last[i] (same room) the direction of the
+ * last move of D(c, out[i]); returns their number.  Reads sg only. */
+int32_t gb_sg_scan(const gb_sg *sg, int32_t c, int32_t *out, uint8_t *last);
+
+/* The endpoint cases that every subgoal-graph query (sg, sg-tl, sg-ch)
+ * settles before its search, on grid g: sets *len = 0, *cost = INFINITY,
+ * then returns -1 with errno EINVAL (start or goal not a passable cell)
+ * or ERANGE (the answer needs more than cap cells); GB_SG_FOUND with the
+ * path written as gb_sg_query does when start == goal or D(start, goal)
+ * or D(goal, start) is legal (its cost is the octile distance: nothing is
+ * shorter); else GB_SG_SEARCH: a graph search is needed. */
+int gb_sg_query_begin(const gb_grid *g, int32_t start, int32_t goal, int32_t *path, int32_t cap,
+                      int32_t *len, double *cost);
 
 /* Nonzero when the diagonal-first freespace path D(a, b) between cells a
  * and b of g is legal under 8-nocut (a == b: 1). */
