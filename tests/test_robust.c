@@ -134,9 +134,9 @@ static unsigned long fail_each_allocation(const char *tag, const char *cmdfmt, c
 
     subst_dir(cmd, sizeof cmd, cmdfmt, try);
     /* every allocation under GB_TEST_FULL (CI); every 4th in `make test`
-     * and every 8th in `make check`, from 1, so the first ones (start-up)
+     * and every 16th in `make check`, from 1, so the first ones (start-up)
      * and every stage still fail */
-    const unsigned long stride = GB_TEST_PICK(1, 4, 8);
+    const unsigned long stride = GB_TEST_PICK(1, 4, 16);
     unsigned long n;
     for (n = 1; n < 100000; n += stride) {
         rc = run_failing(n, errp, cmd);
