@@ -256,6 +256,7 @@ static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq
             fprintf(stderr, "gridbench run: %s\n", err);
             return EX_USAGE;
         }
+        sp.aa_gppc = o->aa_gppc;   /* anya runs in the GPPC model only */
         if (gb_solver_unsupported_w(&sp, o->model, o->terrain.on, err, sizeof err)) {
             fprintf(stderr, "gridbench run: %s\n", err);
             return EX_USAGE;
