@@ -73,7 +73,7 @@ static const gb_opt run_opts[] = {
     { 'a' + 256, 0, "anyangle-model", "NAME", "the rule of any-angle paths (theta, SOLVER+smooth; "
       "docs/anyangle.md): centre (default: cell centres, every touched cell free) or gppc (GPPC's: "
       "corners, walls may be grazed; cost_model anyangle-gppc, and subopt = cost / the exact "
-      "any-angle optimum)" },
+      "any-angle optimum; the one model of anya)" },
     { 'X' + 256, 0, "max-expanded", "N", "stop a search after N expansions (status 'limit')" },
     { 'T' + 256, 0, "max-ms", "N", "stop a search after N ms of wall time (status 'limit'; the clock "
       "is read every 256 expansions)" },
