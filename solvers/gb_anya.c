@@ -51,19 +51,28 @@
  *     was reached with, parent[root] its root; a node keeps the g it was
  *     made with, and is stale, and skipped, when its root improved since.
  *
- * Correctness.  A shortest path bends only at convex corners, taut
- * around the blocked cell (gb_aaoracle.h).  Let u -> v -> w be a bend at
- * v with v reached from u.  The points of u-v lie in the observable nodes
- * of u, since each projection keeps every point whose segment from u is
- * legal; at v the blocked cell is behind (then v is the end a or b of I,
- * as the cell hides the line beyond it from u) or ahead (then v is a run
- * end L or R), and tautness puts w beyond the ray u-v, inside the cone or
- * flat the rule makes at v.  So every taut path is a chain of nodes, and
- * A* with the admissible f pops the goal at its optimum.  Root pruning
- * (a root's successors are made only when its g strictly improves) is
- * safe: a path through v from another root with no smaller g is either
- * not taut at v, and then strictly longer than some other path, or its
- * continuation is seen from the better arrival.
+ * Correctness.  Legality: a cone crosses a line only where both runs
+ * contain the point, and never at a single-point meeting of two runs,
+ * which is the one place a double corner can be; so every node's points
+ * are seen from its root (R1-R4), by induction over the projections.
+ * Completeness: a shortest path bends only at convex corners, taut around
+ * the blocked cell (gb_aaoracle.h).  The start's nodes cover every
+ * direction from s (its south-east quadrant on a double corner, V2), and
+ * a projection keeps every point whose segment from the root is legal,
+ * so each segment u-v of the path runs through a chain of u's nodes.  At
+ * a bend v, let u-v arrive in a cone: when v's blocked cell is behind,
+ * it hides the line beyond v from u, so v is the end a (or b) of I: rule
+ * (A); when it is ahead, v is the run end L (or R), and the bend is taut
+ * only when u lies strictly on the other side (rx < v.x): rule (B).  When
+ * u-v runs along a line, the flat rule applies.  In each case tautness
+ * puts the next segment inside the flat or cone the rule makes with root
+ * v.  So the optimal path is a chain of nodes; f is admissible, and the
+ * first popped node holding t (V2 allowing) gives the optimum.  Root
+ * pruning (a root's successors are made only when its g strictly
+ * improves) is safe: if an optimal path reaches v with g2 >= g1, the g of
+ * the arrival kept, putting the kept arrival's prefix in its place gives
+ * a path no longer, hence optimal, hence taut at v, and its continuation
+ * lies in the nodes made for the kept arrival.
  *
  * Per map (prepare): rl/rr, the run of each free cell; hl/hr, the
  * farthest x a horizontal segment from each corner reaches; the node pool
