@@ -77,7 +77,8 @@
  * Per map (prepare): rl/rr, the run of each free cell; hl/hr, the
  * farthest x a horizontal segment from each corner reaches; the node pool
  * and heap, grown by doubling during a search when full (kept across
- * queries, so a warm search allocates nothing).
+ * queries, so a warm search allocates nothing; when the pool cannot
+ * grow, the search stops with GB_LIMIT, as at --max-expanded).
  *
  * Counters: expanded (nodes popped and expanded), generated (nodes
  * made), stale, pushes, pops, peak_open of the own heap; scanned = the
