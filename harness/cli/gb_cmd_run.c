@@ -240,7 +240,7 @@ static gb_pair *new_pair(gb_run_opts *o)
 
 static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq)
 {
-    char err[256];
+    char err[512];   /* the unknown-solver message lists every pattern */
     for (int i = 0; i < ns; i++) {
         gb_solver_spec sp;
         const gb_user_solver *u = gb_user_find(solvers[i]);
