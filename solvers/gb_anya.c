@@ -157,6 +157,7 @@ typedef struct anya_state {
 } anya_state;
 
 #define ANYA_CAP0 4096
+#define ANYA_PEND 4   /* pending successors held back for intermediate pruning */
 
 static size_t anya_bytes(int32_t width, int32_t height, const gb_solver_spec *s)
 {
@@ -249,6 +250,9 @@ typedef struct actx {
     int64_t nn, hn;         /* nodes made, heap size */
     uint64_t generated, scanned, pushes, pops, peak;
     int oom;                /* the pool could not grow */
+    int defer;              /* push() puts new nodes on pend[] */
+    int npend;              /* nodes on pend[] */
+    int32_t pend[ANYA_PEND]; /* nodes made by the expansion in progress */
 } actx;
 
 static inline int32_t cid(const actx *c, int64_t x, int64_t y)
@@ -280,6 +284,19 @@ static int before(const anode *n, int32_t i, int32_t j)
     return n[i].f < n[j].f || (n[i].f == n[j].f && n[i].g > n[j].g);
 }
 
+static void heap_insert(actx *c, int32_t k)
+{
+    anya_state *A = c->A;
+    c->pushes++;
+    int64_t i = c->hn++;
+    if ((uint64_t)c->hn > c->peak) c->peak = (uint64_t)c->hn;
+    int32_t *h = A->heap;
+    while (i > 0 && before(A->node, k, h[(i - 1) / 2])) { h[i] = h[(i - 1) / 2]; i = (i - 1) / 2; }
+    h[i] = k;
+}
+
+/* Make a node; into the heap, or, while c->defer, onto the pending list
+ * (the caller inserts it, or expands it at once: intermediate pruning). */
 static void push(actx *c, rat a, rat b, int32_t y, int32_t root, double g)
 {
     anya_state *A = c->A;
@@ -302,12 +319,8 @@ static void push(actx *c, rat a, rat b, int32_t y, int32_t root, double g)
     n->g = g;
     n->f = g + heur(c, a, b, y, rx, ry);
     c->generated++;
-    c->pushes++;
-    int64_t i = c->hn++;
-    if ((uint64_t)c->hn > c->peak) c->peak = (uint64_t)c->hn;
-    int32_t *h = A->heap;
-    while (i > 0 && before(A->node, k, h[(i - 1) / 2])) { h[i] = h[(i - 1) / 2]; i = (i - 1) / 2; }
-    h[i] = k;
+    if (c->defer && c->npend < ANYA_PEND) c->pend[c->npend++] = k;
+    else heap_insert(c, k);
 }
 
 static int32_t pop(actx *c)
@@ -528,7 +541,7 @@ static void anya_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32
         expand_start(&c, sx, sy, start);
         n_expanded = 1;
         while (c.hn > 0 && !c.oom) {
-            const anode n = c.A->node[pop(&c)];
+            anode n = c.A->node[pop(&c)];
             if (n.g > ws->g[n.root]) { n_stale++; continue; }
             const int32_t rx = n.root % c.S - 1, ry = n.root / c.S - 1;
             if (n.y == c.ty && rcmpi(n.a, c.tx) <= 0 && rcmpi(n.b, c.tx) >= 0
@@ -538,12 +551,31 @@ static void anya_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32
                 status = GB_FOUND;
                 break;
             }
-            if (++n_expanded > max_exp || gb_over_time(n_expanded, deadline)) {
-                status = GB_LIMIT;
+            for (;;) {
+                if (++n_expanded > max_exp || gb_over_time(n_expanded, deadline)) {
+                    status = GB_LIMIT;
+                    break;
+                }
+                c.defer = 1;
+                c.npend = 0;
+                if (ry == n.y) expand_flat(&c, &n, rx);
+                else expand_cone(&c, &n, rx, ry);
+                c.defer = 0;
+                /* intermediate pruning: a lone observable successor (same
+                 * root, a cone) that does not hold the goal is expanded
+                 * now; holding the goal, it must come off the heap */
+                if (c.npend == 1 && !c.oom) {
+                    const anode *m = &c.A->node[c.pend[0]];
+                    if (m->root == n.root && m->y != ry
+                        && !(m->y == c.ty && rcmpi(m->a, c.tx) <= 0 && rcmpi(m->b, c.tx) >= 0)) {
+                        n = *m;
+                        continue;
+                    }
+                }
+                for (int i = 0; i < c.npend; i++) heap_insert(&c, c.pend[i]);
                 break;
             }
-            if (ry == n.y) expand_flat(&c, &n, rx);
-            else expand_cone(&c, &n, rx, ry);
+            if (status == GB_LIMIT) break;
         }
         if (c.oom && status == GB_UNREACHABLE) status = GB_LIMIT;
     }
