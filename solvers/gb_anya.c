@@ -72,7 +72,10 @@
  * improves) is safe: if an optimal path reaches v with g2 >= g1, the g of
  * the arrival kept, putting the kept arrival's prefix in its place gives
  * a path no longer, hence optimal, hence taut at v, and its continuation
- * lies in the nodes made for the kept arrival.
+ * lies in the nodes made for the kept arrival.  Intermediate pruning (a
+ * lone observable successor that does not hold t is expanded at once,
+ * not queued) only expands nodes early, and never takes one for the
+ * goal, so the first goal popped is still optimal.
  *
  * Per map (prepare): rl/rr, the run of each free cell; hl/hr, the
  * farthest x a horizontal segment from each corner reaches; the node pool
@@ -80,7 +83,7 @@
  * queries, so a warm search allocates nothing; when the pool cannot
  * grow, the search stops with GB_LIMIT, as at --max-expanded).
  *
- * Counters: expanded (nodes popped and expanded), generated (nodes
+ * Counters: expanded (nodes expanded, from the heap or at once), generated (nodes
  * made), stale, pushes, pops, peak_open of the own heap; scanned = the
  * cells and corners the run and flat scans stepped over.
  *
