@@ -83,9 +83,9 @@
  * queries, so a warm search allocates nothing; when the pool cannot
  * grow, the search stops with GB_LIMIT, as at --max-expanded).
  *
- * Counters: expanded (nodes expanded, from the heap or at once), generated (nodes
- * made), stale, pushes, pops, peak_open of the own heap; scanned = the
- * cells and corners the run and flat scans stepped over.
+ * Counters: expanded (nodes expanded, from the heap or at once),
+ * generated (nodes made), stale, pushes, pops, peak_open of the own heap;
+ * scanned = the cells and corners the run and flat scans stepped over.
  *
  * Time complexity: per expansion, O(cells of I's row scanned) for a cone,
  * O(length) for a flat; the build is O(cells).
