@@ -45,6 +45,7 @@
  *               cluster size, spec.param): whether the built state serves
  *               a spec (else gb_ws_prepare() calls prepare again to add
  *               it) and the preparation time of the part a spec uses;
+ *   aa_optimal  1 for an optimal any-angle search in the GPPC model only;
  *   anyangle    1 when its paths are any-angle waypoints (gb_search.h's
  *               cost models), with cost <= the grid optimum promised;
  *   queue_label the queue column of a family with dirs 0 ("fifo" for bfs;
@@ -146,6 +147,10 @@ typedef struct gb_family {
     int anyangle;               /* 1: its paths are any-angle waypoints (Theta*):
                                   cost model GB_COST_ANYANGLE, guarantee none,
                                   cost <= the grid optimum (gb_solver_grid_bound) */
+    int aa_optimal;             /* 1: an optimal any-angle search of the GPPC model
+                                  (Anya): refused without spec.aa_gppc, and its cost
+                                  must equal the exact any-angle optimum
+                                  (gb_solver_aa_optimal) */
 } gb_family;
 
 #define GB_X(E, F) extern const gb_family gb_family_##F;

@@ -418,10 +418,20 @@ double gb_solver_grid_bound(const gb_solver_spec *s, gb_model m)
     return gb_solver_guarantee(&base, m, &b) == GB_GUAR_NONE ? 0.0 : b;
 }
 
+int gb_solver_aa_optimal(const gb_solver_spec *s)
+{
+    return (unsigned)s->algo < GB_ALGO_COUNT && families[s->algo]->aa_optimal;
+}
+
 int gb_solver_unsupported(const gb_solver_spec *s, gb_model m, char *err, size_t errsz)
 {
     if ((unsigned)s->algo >= GB_ALGO_COUNT) {
         snprintf(err, errsz, "solver '%s': not a registered family", s->name);
+        return 1;
+    }
+    if (families[s->algo]->aa_optimal && !s->aa_gppc) {
+        snprintf(err, errsz, "solver '%s' searches the GPPC any-angle model only: expected "
+                 "--anyangle-model gppc, found the cell-centre model", s->name);
         return 1;
     }
     const unsigned models = families[s->algo]->models & (s->smooth ? SMOOTH_MODELS : ~0u);

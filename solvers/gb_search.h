@@ -127,7 +127,8 @@ typedef struct gb_result {
     X(HPA,       hpa)         /* gb_hpa.c: HPA*, hierarchical (8-nocut only; suboptimal) */ \
     X(FLOWFIELD, flowfield)   /* gb_flowfield.c: one Dijkstra field per goal, followed */ \
     X(CPD,       cpd)         /* gb_cpd.c: compressed path database (8-nocut only) */ \
-    X(THETA,     theta)       /* gb_theta.c: Theta*, any-angle (8-nocut only) */
+    X(THETA,     theta)       /* gb_theta.c: Theta*, any-angle (8-nocut only) */ \
+    X(ANYA,      anya)        /* gb_anya.c: Anya, optimal any-angle (GPPC model only) */
 
 typedef enum gb_algo {
 #define GB_X(E, F) GB_ALGO_##E,
@@ -199,9 +200,13 @@ const char *gb_cost_model_name(gb_cost_model c);   /* "grid", "anyangle" */
  * optimal one, w for wastar:w=W, 0 for greedy); an any-angle family
  * promises B = 1 (Theta*: see gb_theta.c).  0 for grid solvers. */
 double gb_solver_grid_bound(const gb_solver_spec *s, gb_model m);
+/* Nonzero when s is an optimal any-angle search of the GPPC model (Anya):
+ * its cost must equal the exact any-angle optimum (gb_aaoracle.h), and it
+ * runs only with s->aa_gppc (gb_solver_unsupported says so). */
+int gb_solver_aa_optimal(const gb_solver_spec *s);
 
 /* Nonzero (and a message in err) when the solver cannot run under model m
- * (e.g. jps needs 8-nocut). */
+ * (e.g. jps needs 8-nocut), or, for anya, without s->aa_gppc. */
 int gb_solver_unsupported(const gb_solver_spec *s, gb_model m, char *err, size_t errsz);
 
 /* The same check for a grid with terrain costs when weighted != 0

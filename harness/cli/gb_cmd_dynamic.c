@@ -235,7 +235,7 @@ int gb_cmd_dynamic(int argc, char **argv)
         return EX_USAGE;
     }
     gb_solver_spec sp;
-    char err[256];
+    char err[512];
     if (gb_solver_parse(astar_name, &sp, err, sizeof err) != 0) {
         fprintf(stderr, CMD ": --astar: %s\n", err);
         return EX_USAGE;

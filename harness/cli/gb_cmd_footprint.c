@@ -286,7 +286,7 @@ int gb_cmd_footprint(int argc, char **argv)
     static fp_row rows[MAX_SOLVERS];
     gb_solver_spec specs[MAX_SOLVERS];
     int ns = 0;
-    char err[256];
+    char err[512];
     for (int i = 0; i < nsl; i++) {
         for (char *tok = strtok(slists[i], ","); tok; tok = strtok(NULL, ",")) {
             if (ns >= MAX_SOLVERS) {

@@ -113,7 +113,7 @@ static int add_solver(const char *name, const int *qs, int nq, gb_gppcrep_pair *
                       int timeout_ms)
 {
     gb_gppcrep_pair x;
-    char err[256];
+    char err[512];
     memset(&x, 0, sizeof x);
     const gb_user_solver *u = gb_user_find(name);
     if (u) {

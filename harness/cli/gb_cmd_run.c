@@ -73,7 +73,7 @@ static const gb_opt run_opts[] = {
     { 'a' + 256, 0, "anyangle-model", "NAME", "the rule of any-angle paths (theta, SOLVER+smooth; "
       "docs/anyangle.md): centre (default: cell centres, every touched cell free) or gppc (GPPC's: "
       "corners, walls may be grazed; cost_model anyangle-gppc, and subopt = cost / the exact "
-      "any-angle optimum)" },
+      "any-angle optimum; the one model of anya)" },
     { 'X' + 256, 0, "max-expanded", "N", "stop a search after N expansions (status 'limit')" },
     { 'T' + 256, 0, "max-ms", "N", "stop a search after N ms of wall time (status 'limit'; the clock "
       "is read every 256 expansions)" },
@@ -243,7 +243,7 @@ static gb_pair *new_pair(gb_run_opts *o)
 
 static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq)
 {
-    char err[256];
+    char err[512];   /* the unknown-solver message lists every pattern */
     for (int i = 0; i < ns; i++) {
         gb_solver_spec sp;
         const gb_user_solver *u = gb_user_find(solvers[i]);
@@ -259,6 +259,7 @@ static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq
             fprintf(stderr, "gridbench run: %s\n", err);
             return EX_USAGE;
         }
+        sp.aa_gppc = o->aa_gppc;   /* anya runs in the GPPC model only */
         if (gb_solver_unsupported_w(&sp, o->model, o->terrain.on, err, sizeof err)) {
             fprintf(stderr, "gridbench run: %s\n", err);
             return EX_USAGE;

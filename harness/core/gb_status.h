@@ -27,7 +27,7 @@
     X(OK,                "ok",                0, "the path is valid and keeps the solver's guarantee, and the scenario agrees") \
     X(UNREACHABLE,       "unreachable",       0, "neither the solver nor Dijkstra found a path (and the scenario agrees)") \
     X(INVALID,           "invalid_path",      1, "the validator rejected the path (illegal move, wrong endpoints, wrong cost)") \
-    X(SUBOPTIMAL,        "suboptimal",        1, "the cost breaks the guarantee: not the optimum for an optimal solver, above w x optimum for a bounded one, above its bound x the grid optimum for an any-angle row") \
+    X(SUBOPTIMAL,        "suboptimal",        1, "the cost breaks the guarantee: not the optimum for an optimal solver, above w x optimum for a bounded one, above its bound x the grid optimum for an any-angle row, above the exact any-angle optimum for `anya`") \
     X(SCEN_MISMATCH,     "scen_mismatch",     0, "the solver is right, but the scenario's printed length (or blocked endpoint) disagrees with Dijkstra") \
     X(FALSE_UNREACHABLE, "false_unreachable", 1, "the solver reported no path, Dijkstra found one") \
     X(LIMIT,             "limit",             0, "stopped by --max-expanded, --max-ms or --max-mem (counters are those at the stop)") \

@@ -565,6 +565,7 @@ static int run_pair(gb_exec *ex, int pi, const gb_query *q, pairrun *pr, gb_diag
     w->anyangle = gb_pair_cost_model(p) == GB_COST_ANYANGLE;
     if (w->anyangle) {
         w->grid_bound = gb_solver_grid_bound(&p->spec, o->model);
+        w->aa_optimal = !p->user && !p->ext_cmd && gb_solver_aa_optimal(&p->spec);
         w->euclid = gb_anyangle_dist(sxy, txy);
     }
     if (pr->a.fail == GB_EXT_PATH && pr->a.rs == GB_FOUND) {
@@ -663,7 +664,9 @@ static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row 
                      st == GB_ROW_INVALID ? (pr->a.msg[0] ? pr->a.msg : pr->pc.msg) : "",
                      st == GB_ROW_INVALID && pr->w.valid && pr->w.aa_has ? " (or below the any-angle "
                                                                           "optimum)" : "",
-                     st == GB_ROW_SUBOPTIMAL ? (pr->w.anyangle ? "any-angle cost above its bound x "
+                     st == GB_ROW_SUBOPTIMAL ? (pr->w.aa_optimal && pr->w.aa_has
+                                                ? "any-angle cost above the exact any-angle optimum"
+                                                : pr->w.anyangle ? "any-angle cost above its bound x "
                                                 "the grid optimum (Dijkstra's)"
                                                 : "cost differs from Dijkstra's") : "",
                      st == GB_ROW_FALSE_UNREACHABLE ? "no path reported, Dijkstra found one" : "",

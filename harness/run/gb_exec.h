@@ -238,6 +238,7 @@ typedef struct gb_outcome {
     double euclid;         /* the straight-line distance start-goal, the lower bound */
     int aa_has;            /* any-angle in the GPPC model: aa_opt is known */
     double aa_opt;         /* the GPPC any-angle optimum (gb_aaoracle.h), the lower bound */
+    int aa_optimal;        /* the solver promises aa_opt itself (anya) */
 } gb_outcome;
 
 /* The row status of an outcome (gb_run.h lists the order), or -1 when a

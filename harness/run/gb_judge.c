@@ -26,6 +26,10 @@ int gb_judge(const gb_outcome *w)
         /* GPPC model: not below the exact any-angle optimum either */
         if (w->anyangle && w->aa_has && w->pc->cost < w->aa_opt * (1.0 - 1e-12) - w->pc->tol)
             return GB_ROW_INVALID;
+        /* an optimal any-angle search (anya): not above it */
+        if (w->anyangle && w->aa_has && w->aa_optimal
+            && w->pc->cost > w->aa_opt * (1.0 + 1e-9) + w->pc->tol)
+            return GB_ROW_SUBOPTIMAL;
         if (w->anyangle && w->grid_bound > 0
             && w->pc->cost > w->grid_bound * w->oc->cost + w->pc->tol + w->oc->tol * w->grid_bound)
             return GB_ROW_SUBOPTIMAL;
