@@ -1041,7 +1041,7 @@ static int fz_replay_dyn(const uint8_t *data, size_t size, const gb_dynscen *s)
     gb_dynrep_obs obs = { &o, fz_dyn_event, fz_dyn_plan, fz_dyn_move };
     for (int mi = 0; rc == 0 && mi < GB_MODEL_COUNT; mi++) {
         gb_model model = (gb_model)mi;
-        gb_dynrep *r = gb_dynrep_new(g, model, &astar, GB_Q_BHEAP);
+        gb_dynrep *r = gb_dynrep_new(g, model, &astar, GB_Q_BHEAP, 0);
         if (!r) { rc = fz_fail(142, "dyn replay: gb_dynrep_new failed"); break; }
         for (size_t k = 0; rc == 0 && k < nq; k++) {
             const gb_dyn_query *q = &s->q[qs[k]];

@@ -134,6 +134,20 @@ int gb_grid_set(gb_grid *g, int32_t id, int passable)
     return 1;
 }
 
+int gb_grid_set_cost(gb_grid *g, int32_t id, uint16_t q)
+{
+    if (!g->cost || id < 0 || id >= g->ncells) return -1;
+    int32_t x = gb_grid_x(g, id), y = gb_grid_y(g, id);
+    if (x < 0 || y < 0 || x >= g->width || y >= g->height) return -1;
+    if (q && (q < g->qmin || q > g->qmax)) return -1;
+    uint8_t v = q ? 1 : 0;
+    if (g->pass[id] == v && g->cost[id] == q) return 0;
+    if (g->pass[id] != v) g->npassable += v ? 1 : -1;
+    g->pass[id] = v;
+    g->cost[id] = q;
+    return 1;
+}
+
 const char *gb_model_name(gb_model m)
 {
     return (unsigned)m < GB_MODEL_COUNT ? model_names[m] : "?";

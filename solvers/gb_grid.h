@@ -137,10 +137,20 @@ void gb_grid_moves(const gb_grid *g, gb_model m, uint8_t *moves);
  * gb_grid_set: make map cell id passable (passable != 0) or blocked and
  * keep npassable right.  Returns 1 when the cell changed, 0 when it
  * already was so, -1 (nothing done) when id is not a map cell or the grid
- * has terrain costs (weighted grids are not dynamic: cost[] would go
- * stale).
+ * has terrain costs (a freed cell would need a cost: gb_grid_set_cost).
  * Time complexity: O(1). */
 int gb_grid_set(gb_grid *g, int32_t id, int passable);
+
+/* gb_grid_set_cost: the same on a grid with terrain costs: make map cell
+ * id passable with cost q (units of 1/den, as cost[]) or blocked (q = 0),
+ * keeping npassable and "cost 0 exactly where pass is 0" right.  q must
+ * lie in [qmin, qmax], which the searches' heuristics and exact-key bounds
+ * were sized for (widen them before any search is prepared when changes
+ * may bring other costs).  Returns 1 when the cell changed (passability
+ * or cost), 0 when it already was so, -1 (nothing done) when id is not a
+ * map cell, the grid has no cost[] or q is outside [qmin, qmax].
+ * Time complexity: O(1). */
+int gb_grid_set_cost(gb_grid *g, int32_t id, uint16_t q);
 
 /* Recompute the legal-move masks of the 3x3 block centred on map cell id
  * (id must be a map cell: its neighbours are then valid ids) from the

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gb_dstar.h"
 #include "gb_exact.h"
 #include "gb_map.h"
 #include "gb_search.h"
@@ -357,6 +358,129 @@ GB_TEST(terrain, every_weighted_solver_and_queue_matches_dijkstra_on_random_grid
     cr_expect_gt(queries, ngrids);
 }
 
+/* ---- D* Lite on weighted maps ------------------------------------------- */
+
+/* D* Lite under terrain costs, on random weighted grids whose cells are
+ * blocked and freed while the agent walks (a freed cell gets its own cost
+ * back, or fill for a cell the map blocked, as `gridbench dynamic` does):
+ * after every change each plan is valid, its (A, B) units are the
+ * validator's, and equal Bellman-Ford's exact optimum from the agent and
+ * Dijkstra's (gb_solve) on the map as it is then. */
+GB_TEST(terrain, dstar_lite_matches_dijkstra_on_random_weighted_grids_that_change)
+{
+    uint64_t seed = (uint64_t)env_long("GB_PROP_SEED", 28) * 2654435761u + 11;
+    const long ngrids = env_long("GB_PROP_GRIDS", gb_test_full() ? 1200 : 120);
+    long plans = 0, flips = 0;
+    char err[256], spec[128];
+    gb_solver_spec dsp;
+    cr_assert_eq(gb_solver_parse("dijkstra", &dsp, err, sizeof err), 0);
+    for (long gi = 0; gi < ngrids; gi++) {
+        gb_grid g;
+        int W, H;
+        random_weighted(&g, &seed, &W, &H, spec, sizeof spec);
+        gb_model m = gi % 3 == 2 ? GB_MODEL_4 : GB_MODEL_8_NOCUT;
+        /* the cost a blocked map cell gets when freed; 0: it stays blocked */
+        uint16_t fill = rng_next(&seed) % 3 == 0 ? 0 : (uint16_t)(1 + rng_next(&seed) % (2 * (uint64_t)g.qmax));
+        if (fill && fill < g.qmin) g.qmin = fill;
+        if (fill > g.qmax) g.qmax = fill;
+        uint16_t *qfree = malloc((size_t)g.ncells * sizeof *qfree);
+        for (int32_t i = 0; i < g.ncells; i++) {
+            int32_t x = gb_grid_x(&g, i), y = gb_grid_y(&g, i);
+            qfree[i] = x < 0 || y < 0 || x >= W || y >= H ? 0 : g.cost[i] ? g.cost[i] : fill;
+        }
+        gb_dstar *ds = gb_dstar_new(&g, m);
+        gb_ws *ws = gb_ws_new(&g, m);
+        cr_assert(ds && ws);
+        int64_t *da = malloc((size_t)g.ncells * sizeof *da), *db = malloc((size_t)g.ncells * sizeof *db);
+        gb_xy *xy = malloc((size_t)g.ncells * sizeof *xy);
+        int32_t agent = gb_grid_id(&g, (int32_t)(rng_next(&seed) % (uint64_t)W), (int32_t)(rng_next(&seed) % (uint64_t)H));
+        int32_t goal = gb_grid_id(&g, (int32_t)(rng_next(&seed) % (uint64_t)W), (int32_t)(rng_next(&seed) % (uint64_t)H));
+        if (g.pass[agent] && g.pass[goal]) {
+            gb_dstar_begin(ds, agent, goal);
+            for (int round = 0; round < 24 && agent != goal; round++) {
+                gb_dstar_plan dp;
+                cr_assert_eq(gb_dstar_plan_path(ds, &dp), 0, "grid %ld (%s): extraction failed", gi, spec);
+                plans++;
+                bellman_ford(&g, m, agent, da, db);
+                gb_result r;
+                cr_assert_eq(gb_solve(ws, &dsp, GB_Q_BHEAP, agent, goal, &r), 0);
+                cr_assert_eq(dp.found, da[goal] >= 0, "grid %ld (%s, %s) round %d: D* Lite found=%d, "
+                             "Bellman-Ford %d", gi, spec, gb_model_name(m), round, dp.found, da[goal] >= 0);
+                cr_assert_eq(r.status == GB_FOUND, dp.found, "grid %ld: dijkstra disagrees", gi);
+                if (!dp.found) break;
+                gb_xy a = { gb_grid_x(&g, agent), gb_grid_y(&g, agent) };
+                gb_xy b = { gb_grid_x(&g, goal), gb_grid_y(&g, goal) };
+                for (int32_t j = 0; j < dp.path_len; j++)
+                    xy[j] = (gb_xy){ gb_grid_x(&g, dp.path[j]), gb_grid_y(&g, dp.path[j]) };
+                gb_check c, o;
+                cr_assert(gb_validate_path(&g, m, a, b, xy, (size_t)dp.path_len, dp.cost, &c),
+                          "grid %ld (%s) round %d: D* Lite path: %s", gi, spec, round, c.msg);
+                cr_assert(c.straight == dp.straight && c.diag == dp.diag, "grid %ld: D* Lite says "
+                          "(%lld, %lld), the validator (%lld, %lld)", gi, (long long)dp.straight,
+                          (long long)dp.diag, (long long)c.straight, (long long)c.diag);
+                cr_assert_eq(gb_exact_cmp_ref(c.straight, c.diag, da[goal], db[goal]), 0,
+                             "grid %ld (%s, %s) round %d: D* Lite cost %.9f, optimum %.9f", gi, spec,
+                             gb_model_name(m), round, c.cost,
+                             gb_check_cost_scaled(da[goal], db[goal], g.cscale));
+                for (int32_t j = 0; j < r.path_len; j++)
+                    xy[j] = (gb_xy){ gb_grid_x(&g, r.path[j]), gb_grid_y(&g, r.path[j]) };
+                cr_assert(gb_validate_path(&g, m, a, b, xy, (size_t)r.path_len, r.cost, &o), "%s", o.msg);
+                cr_assert_eq(gb_check_cmp(&c, &o), 0, "grid %ld: D* Lite %.9f, dijkstra %.9f", gi,
+                             c.cost, o.cost);
+                /* walk one or two steps of the plan, then block or free cells */
+                int32_t steps = 1 + (int32_t)(rng_next(&seed) % 2);
+                if (steps > dp.path_len - 1) steps = dp.path_len - 1;
+                agent = dp.path[steps];
+                gb_dstar_move(ds, agent);
+                int nflip = 1 + (int)(rng_next(&seed) % 3);
+                for (int f = 0; f < nflip; f++) {
+                    int32_t id = gb_grid_id(&g, (int32_t)(rng_next(&seed) % (uint64_t)W),
+                                            (int32_t)(rng_next(&seed) % (uint64_t)H));
+                    if (id == agent || id == goal) continue;
+                    if (gb_grid_set_cost(&g, id, g.pass[id] ? 0 : qfree[id]) != 1) continue;
+                    flips++;
+                    gb_dstar_cell_changed(ds, id);
+                    gb_ws_cell_changed(ws, id);
+                }
+            }
+        }
+        free(da);
+        free(db);
+        free(xy);
+        free(qfree);
+        gb_dstar_free(ds);
+        gb_ws_free(ws);
+        gb_grid_free(&g);
+    }
+    cr_log_info("D* Lite terrain property: %ld grids, %ld plans, %ld cells changed", ngrids, plans, flips);
+    cr_expect_gt(plans, ngrids);
+    cr_expect_gt(flips, ngrids / 2);
+}
+
+GB_TEST(terrain, grid_set_cost_keeps_pass_and_cost_in_step)
+{
+    gb_grid g;
+    const char *rows[] = { ".S@" };
+    make_grid(&g, rows, 3, 1, "S=3");
+    int32_t a = gb_grid_id(&g, 0, 0), b = gb_grid_id(&g, 1, 0), c = gb_grid_id(&g, 2, 0);
+    cr_expect_eq(gb_grid_set(&g, a, 0), -1, "a weighted cell needs a cost: gb_grid_set refuses");
+    cr_expect_eq(gb_grid_set_cost(&g, b, 0), 1);
+    cr_expect_eq(g.pass[b], 0);
+    cr_expect_eq(g.cost[b], 0);
+    cr_expect_eq(g.npassable, 1);
+    cr_expect_eq(gb_grid_set_cost(&g, b, 0), 0, "already blocked");
+    cr_expect_eq(gb_grid_set_cost(&g, c, 3), 1);
+    cr_expect_eq(g.npassable, 2);
+    cr_expect_eq(gb_grid_set_cost(&g, c, 1), 1, "a cost change is a change");
+    cr_expect_eq(gb_grid_set_cost(&g, a, 4), -1, "4 > qmax 3: the heuristics were not sized for it");
+    cr_expect_eq(gb_grid_set_cost(&g, 0, 1), -1, "a border cell is not a map cell");
+    gb_grid_free(&g);
+    gb_grid u;
+    cr_assert_eq(gb_grid_init(&u, 2, 2), 0);
+    cr_expect_eq(gb_grid_set_cost(&u, gb_grid_id(&u, 0, 0), 1), -1, "a uniform grid has no costs");
+    gb_grid_free(&u);
+}
+
 /* ---- the commands ------------------------------------------------------ */
 
 static void make_tmpdir(char *buf, size_t n)
@@ -445,5 +569,44 @@ GB_TEST(terrain, heuristics_flags_unscaled_octile_and_passes_it_scaled)
     cr_expect(strstr(out, "octile,1,neither,no claim (w > cmin)\n") != NULL, "%s", out);
     cr_expect(strstr(out, "octile,0.5,admissible+consistent,agrees\n") != NULL, "%s", out);
     cr_expect(strstr(out, "diff:k=4,1,admissible+consistent,agrees\n") != NULL, "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf %s", d);
+}
+
+GB_TEST(terrain, dynamic_replays_d_star_lite_under_terrain_costs)
+{
+    /* every plan of D* Lite and the baseline is checked against Dijkstra
+     * under the model; the rows record it; what cannot run is refused */
+    const char *bin = gb_test_bin();
+    char d[64], out[8192];
+    make_tmpdir(d, sizeof d);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && %s gen --family terrain --size 48 --percent 10 "
+                            "--seed 4 --per-bucket 1 --out . && %s gen --dynamic --map terrain48-10-4.map "
+                            "--queries 12 --seed 2 --out t.dscen", d, bin, bin), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --quiet --terrain-costs "
+                            "'G=0.5,S=3,W=5,T=8' --out t.csv t.dscen && cut -d, -f5,12 t.csv | sort | "
+                            "uniq -c", d, bin), 0, "%s", out);
+    cr_expect(strstr(out, "8-nocut+terrain:.=1;G=0.5;S=3;T=8;W=5,arrived") != NULL, "%s", out);
+    cr_expect(strstr(out, "wrong") == NULL, "%s", out);
+    /* the costs file of the scenario works the same, under model 4 too */
+    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --quiet --model 4 --terrain-costs "
+                            "terrain48-10-4.map.scen.terrain --astar bidijkstra --out t4.csv t.dscen && "
+                            "cut -d, -f5,12 t4.csv | sort -u", d, bin), 0, "%s", out);
+    cr_expect(strstr(out, "4+terrain:.=1;G=0.5;S=3;T=inf;W=5,arrived") != NULL, "%s", out);
+    cr_expect(strstr(out, "wrong") == NULL, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --terrain-costs S=3 -a jps --out x.csv "
+                            "t.dscen", d, bin), 64);
+    cr_expect(strstr(out, "--astar: expected an optimal solver that runs under model "
+                     "8-nocut+terrain:.=1;G=1;S=3;T=inf;W=inf, found 'jps'") != NULL, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --terrain-costs S=3 -m 8-cut1 --out "
+                            "x.csv t.dscen", d, bin), 64);
+    cr_expect(strstr(out, "--terrain-costs: expected model 8-nocut or 4, found 8-cut1") != NULL, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --terrain-costs S=3 --trace x.tr --out "
+                            "x.csv t.dscen", d, bin), 64);
+    cr_expect(strstr(out, "--trace: expected no --terrain-costs") != NULL, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --terrain-costs X=3 --out x.csv t.dscen",
+                            d, bin), 64);
+    cr_expect(strstr(out, "expected LETTER=COST with LETTER one of . G S T W, found 'X=3'") != NULL, "%s", out);
+    /* the option is in --help */
+    cr_expect_eq(gb_test_sh(out, sizeof out, "%s dynamic --help | grep -c -- --terrain-costs", bin), 0);
     gb_test_sh(NULL, 0, "rm -rf %s", d);
 }

@@ -39,9 +39,7 @@ static const gb_opt run_opts[] = {
       "dijkstra); see `gridbench list`" },
     { 'q', 'q', "queue", "NAME", "priority queue (repeatable, comma-separated, 'all'; default bheap)" },
     { 'm', 'm', "model", "NAME", "movement model (default 8-nocut)" },
-    { 't' + 256, 0, "terrain-costs", "COSTS", "terrain cost model: 'S=3,W=5,T=inf' (letters . G S T "
-      "W, costs in (0, 255] or inf) or a costs file; default uniform (docs/terrain.md); the model "
-      "column then reads MODEL+terrain:...; no oracle cache" },
+    GB_OPT_TERRAIN_COSTS('t' + 256),
     { 'o', 'o', "out", "FILE", "CSV file, written at the end (temp file + rename); while the run "
       "works, the queries done so far are kept in the journal FILE.partial (default: standard "
       "output)" },
