@@ -17,8 +17,12 @@
 
 /* Parse the value of --model for command cmd ("gridbench run"): 0 with
  * *out set, or EX_USAGE after printing "CMD: --model: expected 8-nocut,
- * 8-cut1, 8-cutall or 4, found 'ARG'" on stderr. */
+ * 8-cut1, 8-cutall, 4 or 8-nocut-water, found 'ARG'" on stderr. */
 int gb_cli_model(const char *cmd, const char *arg, gb_model *out);
+
+/* For a command that does not load maps under the water rule: 0, or
+ * EX_USAGE after saying so when m is 8-nocut-water. */
+int gb_cli_no_water(const char *cmd, gb_model m);
 
 /* The --terrain-costs entry of the option tables of the commands that
  * search under a terrain cost model (run, dynamic): one text for all,

@@ -41,7 +41,8 @@
 
 static const gb_opt dynamic_opts[] = {
     { 'o', 'o', "out", "FILE", "CSV output (temporary file, then renamed)" },
-    { 'm', 'm', "model", "M", "movement model: 8-nocut (default), 8-cut1, 8-cutall, 4" },
+    { 'm', 'm', "model", "M", "movement model: 8-nocut (default), 8-cut1, 8-cutall, 4, "
+      "8-nocut-water (docs/terrain.md)" },
     GB_OPT_TERRAIN_COSTS('c' + 256),
     { 'a', 'a', "astar", "S", "the from-scratch baseline: any optimal solver of `gridbench list` "
       "(default astar-octile); a family with per-map tables (jps+, sg) rebuilds them inside its "
@@ -120,6 +121,12 @@ static int run_file(const char *path, gb_model model, const gb_terrain *terrain,
     const gb_grid *g = &map.grid;
     if (gb_terrain_apply(terrain, map.terrain, &map.grid) != 0) {
         fprintf(stderr, CMD ": %s: expected memory for the terrain costs, found none\n", mp);
+        gb_map_free(&map);
+        gb_dynscen_free(&s);
+        return EX_OSERR;
+    }
+    if (model == GB_MODEL_8_NOCUT_WATER && gb_grid_water(&map.grid, map.terrain) != 0) {
+        fprintf(stderr, CMD ": %s: expected memory for the water cells, found none\n", mp);
         gb_map_free(&map);
         gb_dynscen_free(&s);
         return EX_OSERR;
