@@ -387,7 +387,7 @@ static int fz_legal(const fz_grid *G, int x, int y, int dx, int dy)
     int a = fz_free(G, x + dx, y), b = fz_free(G, x, y + dy);
     switch (G->model) {
     case GB_MODEL_8_NOCUT:  return a && b;
-    case GB_MODEL_8_NOCUT_WATER: return a && b;   /* no W cells here: 8-nocut */
+    case GB_MODEL_8_NOCUT_WATER: return a && b; /* no W cells here: 8-nocut */
     case GB_MODEL_8_CUT1:   return a || b;
     case GB_MODEL_8_CUTALL: return 1;
     default:                return 0;

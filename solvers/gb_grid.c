@@ -14,9 +14,8 @@ const int8_t gb_dir_dx[8] = { 0, 1, 0, -1, 1, 1, -1, -1 };
 const int8_t gb_dir_dy[8] = { -1, 0, 1, 0, -1, 1, 1, -1 };
 const double gb_dir_cost[8] = { 1, 1, 1, 1, GB_SQRT2, GB_SQRT2, GB_SQRT2, GB_SQRT2 };
 
-static const char *const model_names[GB_MODEL_COUNT] = {
-    "8-nocut", "8-cut1", "8-cutall", "4", "8-nocut-water"
-};
+static const char *const model_names[GB_MODEL_COUNT] = { "8-nocut", "8-cut1", "8-cutall", "4",
+                                                         "8-nocut-water" };
 static const char *const model_descs[GB_MODEL_COUNT] = {
     "8-connected, diagonal sqrt2, no corner cutting (Moving AI default)",
     "8-connected, diagonal sqrt2, may cut past one blocked corner",
@@ -71,7 +70,11 @@ int gb_grid_copy(gb_grid *dst, const gb_grid *src)
     }
     if (src->water) {
         dst->water = gb_malloc((size_t)src->ncells);
-        if (!dst->water) { gb_grid_free(dst); errno = ENOMEM; return -1; }
+        if (!dst->water) {
+            gb_grid_free(dst);
+            errno = ENOMEM;
+            return -1;
+        }
         memcpy(dst->water, src->water, (size_t)src->ncells);
     }
     return 0;
@@ -109,7 +112,7 @@ static unsigned cell_mask(const gb_grid *g, gb_model m, int32_t id)
     if (!p[id]) return 0;
     if (m == GB_MODEL_8_NOCUT_WATER) {
         if (g->water) return water_mask(g, id);
-        m = GB_MODEL_8_NOCUT;   /* no water recorded: no W passable */
+        m = GB_MODEL_8_NOCUT; /* no water recorded: no W passable */
     }
     unsigned mask = 0;
     for (int k = 0; k < 4; k++)
@@ -166,13 +169,19 @@ int gb_grid_set(gb_grid *g, int32_t id, int passable)
 int gb_grid_water(gb_grid *g, const char *chars)
 {
     uint8_t *w = gb_calloc((size_t)g->ncells, 1);
-    if (!w) { errno = ENOMEM; return -1; }
+    if (!w) {
+        errno = ENOMEM;
+        return -1;
+    }
     for (int32_t y = 0; y < g->height; y++)
         for (int32_t x = 0; x < g->width; x++)
             if (chars[(size_t)y * (size_t)g->width + (size_t)x] == 'W') {
                 int32_t id = gb_grid_id(g, x, y);
                 w[id] = 1;
-                if (!g->pass[id]) { g->pass[id] = 1; g->npassable++; }
+                if (!g->pass[id]) {
+                    g->pass[id] = 1;
+                    g->npassable++;
+                }
             }
     gb_free(g->water);
     g->water = w;

@@ -98,7 +98,7 @@ typedef struct gb_grid {
                          0 exactly where pass is 0 */
     int32_t cscale;   /* cost: cost units per unit of path cost (4 den), else 0 */
     int32_t qmin, qmax; /* cost: least and largest cost[] of a passable cell */
-    uint8_t *water;   /* NULL, or per cell 1 for a W cell made passable by
+    uint8_t *water;     /* NULL, or per cell 1 for a W cell made passable by
                          gb_grid_water() (the water rule's class), else 0 */
 } gb_grid;
 

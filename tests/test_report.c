@@ -456,12 +456,13 @@ GB_TEST(summary, model_column_per_group)
     make_tmpdir(dir, sizeof dir);
     snprintf(in, sizeof in, "%s/q.csv", dir);
     snprintf(out, sizeof out, "%s/s.csv", dir);
-    write_file(in, "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
-                   "time_ns,time_cold_ns,model\n"
-                   "m,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100,8-nocut+terrain:.=1;G=1;S=3;T=inf;W=5\n"
-                   "m,s,3,0,dijkstra,bheap,optimal,ok,4,1,10,100,100,8-nocut+terrain:.=1;G=1;S=3;T=inf;W=5\n"
-                   "m,s,2,0,astar-octile,bheap,optimal,ok,2,1,10,100,100,4\n"
-                   "m,s,3,0,astar-octile,bheap,optimal,ok,4,1,10,100,100,8-nocut\n");
+    write_file(in,
+               "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
+               "time_ns,time_cold_ns,model\n"
+               "m,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100,8-nocut+terrain:.=1;G=1;S=3;T=inf;W=5\n"
+               "m,s,3,0,dijkstra,bheap,optimal,ok,4,1,10,100,100,8-nocut+terrain:.=1;G=1;S=3;T=inf;W=5\n"
+               "m,s,2,0,astar-octile,bheap,optimal,ok,2,1,10,100,100,4\n"
+               "m,s,3,0,astar-octile,bheap,optimal,ok,4,1,10,100,100,8-nocut\n");
     gb_summary *s;
     gb_diag d;
     cr_assert_eq(gb_summary_load(in, &s, &d), 0, "%s:%ld: %s", d.path, d.line, d.msg);
@@ -475,8 +476,8 @@ GB_TEST(summary, model_column_per_group)
     table_free(&t);
     const char *h = gb_summary_csv_header();
     size_t hl = strlen(h);
-    cr_expect(hl > 20 && strcmp(h + hl - 20, ",lb_ratio_mean,model") == 0,
-              "model is appended last: %s", h);
+    cr_expect(hl > 20 && strcmp(h + hl - 20, ",lb_ratio_mean,model") == 0, "model is appended last: %s",
+              h);
     /* an older CSV without the column: the field is empty */
     write_file(in, "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
                    "time_ns,time_cold_ns\n"

@@ -380,7 +380,8 @@ GB_TEST(terrain, dstar_lite_matches_dijkstra_on_random_weighted_grids_that_chang
         random_weighted(&g, &seed, &W, &H, spec, sizeof spec);
         gb_model m = gi % 3 == 2 ? GB_MODEL_4 : GB_MODEL_8_NOCUT;
         /* the cost a blocked map cell gets when freed; 0: it stays blocked */
-        uint16_t fill = rng_next(&seed) % 3 == 0 ? 0 : (uint16_t)(1 + rng_next(&seed) % (2 * (uint64_t)g.qmax));
+        uint16_t fill =
+            rng_next(&seed) % 3 == 0 ? 0 : (uint16_t)(1 + rng_next(&seed) % (2 * (uint64_t)g.qmax));
         if (fill && fill < g.qmin) g.qmin = fill;
         if (fill > g.qmax) g.qmax = fill;
         uint16_t *qfree = malloc((size_t)g.ncells * sizeof *qfree);
@@ -393,19 +394,24 @@ GB_TEST(terrain, dstar_lite_matches_dijkstra_on_random_weighted_grids_that_chang
         cr_assert(ds && ws);
         int64_t *da = malloc((size_t)g.ncells * sizeof *da), *db = malloc((size_t)g.ncells * sizeof *db);
         gb_xy *xy = malloc((size_t)g.ncells * sizeof *xy);
-        int32_t agent = gb_grid_id(&g, (int32_t)(rng_next(&seed) % (uint64_t)W), (int32_t)(rng_next(&seed) % (uint64_t)H));
-        int32_t goal = gb_grid_id(&g, (int32_t)(rng_next(&seed) % (uint64_t)W), (int32_t)(rng_next(&seed) % (uint64_t)H));
+        int32_t agent = gb_grid_id(&g, (int32_t)(rng_next(&seed) % (uint64_t)W),
+                                   (int32_t)(rng_next(&seed) % (uint64_t)H));
+        int32_t goal = gb_grid_id(&g, (int32_t)(rng_next(&seed) % (uint64_t)W),
+                                  (int32_t)(rng_next(&seed) % (uint64_t)H));
         if (g.pass[agent] && g.pass[goal]) {
             gb_dstar_begin(ds, agent, goal);
             for (int round = 0; round < 24 && agent != goal; round++) {
                 gb_dstar_plan dp;
-                cr_assert_eq(gb_dstar_plan_path(ds, &dp), 0, "grid %ld (%s): extraction failed", gi, spec);
+                cr_assert_eq(gb_dstar_plan_path(ds, &dp), 0, "grid %ld (%s): extraction failed", gi,
+                             spec);
                 plans++;
                 bellman_ford(&g, m, agent, da, db);
                 gb_result r;
                 cr_assert_eq(gb_solve(ws, &dsp, GB_Q_BHEAP, agent, goal, &r), 0);
-                cr_assert_eq(dp.found, da[goal] >= 0, "grid %ld (%s, %s) round %d: D* Lite found=%d, "
-                             "Bellman-Ford %d", gi, spec, gb_model_name(m), round, dp.found, da[goal] >= 0);
+                cr_assert_eq(dp.found, da[goal] >= 0,
+                             "grid %ld (%s, %s) round %d: D* Lite found=%d, "
+                             "Bellman-Ford %d",
+                             gi, spec, gb_model_name(m), round, dp.found, da[goal] >= 0);
                 cr_assert_eq(r.status == GB_FOUND, dp.found, "grid %ld: dijkstra disagrees", gi);
                 if (!dp.found) break;
                 gb_xy a = { gb_grid_x(&g, agent), gb_grid_y(&g, agent) };
@@ -415,16 +421,19 @@ GB_TEST(terrain, dstar_lite_matches_dijkstra_on_random_weighted_grids_that_chang
                 gb_check c, o;
                 cr_assert(gb_validate_path(&g, m, a, b, xy, (size_t)dp.path_len, dp.cost, &c),
                           "grid %ld (%s) round %d: D* Lite path: %s", gi, spec, round, c.msg);
-                cr_assert(c.straight == dp.straight && c.diag == dp.diag, "grid %ld: D* Lite says "
-                          "(%lld, %lld), the validator (%lld, %lld)", gi, (long long)dp.straight,
-                          (long long)dp.diag, (long long)c.straight, (long long)c.diag);
+                cr_assert(c.straight == dp.straight && c.diag == dp.diag,
+                          "grid %ld: D* Lite says "
+                          "(%lld, %lld), the validator (%lld, %lld)",
+                          gi, (long long)dp.straight, (long long)dp.diag, (long long)c.straight,
+                          (long long)c.diag);
                 cr_assert_eq(gb_exact_cmp_ref(c.straight, c.diag, da[goal], db[goal]), 0,
                              "grid %ld (%s, %s) round %d: D* Lite cost %.9f, optimum %.9f", gi, spec,
                              gb_model_name(m), round, c.cost,
                              gb_check_cost_scaled(da[goal], db[goal], g.cscale));
                 for (int32_t j = 0; j < r.path_len; j++)
                     xy[j] = (gb_xy){ gb_grid_x(&g, r.path[j]), gb_grid_y(&g, r.path[j]) };
-                cr_assert(gb_validate_path(&g, m, a, b, xy, (size_t)r.path_len, r.cost, &o), "%s", o.msg);
+                cr_assert(gb_validate_path(&g, m, a, b, xy, (size_t)r.path_len, r.cost, &o), "%s",
+                          o.msg);
                 cr_assert_eq(gb_check_cmp(&c, &o), 0, "grid %ld: D* Lite %.9f, dijkstra %.9f", gi,
                              c.cost, o.cost);
                 /* walk one or two steps of the plan, then block or free cells */
@@ -452,7 +461,8 @@ GB_TEST(terrain, dstar_lite_matches_dijkstra_on_random_weighted_grids_that_chang
         gb_ws_free(ws);
         gb_grid_free(&g);
     }
-    cr_log_info("D* Lite terrain property: %ld grids, %ld plans, %ld cells changed", ngrids, plans, flips);
+    cr_log_info("D* Lite terrain property: %ld grids, %ld plans, %ld cells changed", ngrids, plans,
+                flips);
     cr_expect_gt(plans, ngrids);
     cr_expect_gt(flips, ngrids / 2);
 }
@@ -579,33 +589,57 @@ GB_TEST(terrain, dynamic_replays_d_star_lite_under_terrain_costs)
     const char *bin = gb_test_bin();
     char d[64], out[8192];
     make_tmpdir(d, sizeof d);
-    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && %s gen --family terrain --size 48 --percent 10 "
-                            "--seed 4 --per-bucket 1 --out . && %s gen --dynamic --map terrain48-10-4.map "
-                            "--queries 12 --seed 2 --out t.dscen", d, bin, bin), 0, "%s", out);
-    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --quiet --terrain-costs "
+    cr_assert_eq(
+        gb_test_sh(out, sizeof out,
+                   "cd %s && %s gen --family terrain --size 48 --percent 10 "
+                   "--seed 4 --per-bucket 1 --out . && %s gen --dynamic --map terrain48-10-4.map "
+                   "--queries 12 --seed 2 --out t.dscen",
+                   d, bin, bin),
+        0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out,
+                            "cd %s && %s dynamic --quiet --terrain-costs "
                             "'G=0.5,S=3,W=5,T=8' --out t.csv t.dscen && cut -d, -f5,12 t.csv | sort | "
-                            "uniq -c", d, bin), 0, "%s", out);
+                            "uniq -c",
+                            d, bin),
+                 0, "%s", out);
     cr_expect(strstr(out, "8-nocut+terrain:.=1;G=0.5;S=3;T=8;W=5,arrived") != NULL, "%s", out);
     cr_expect(strstr(out, "wrong") == NULL, "%s", out);
     /* the costs file of the scenario works the same, under model 4 too */
-    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --quiet --model 4 --terrain-costs "
+    cr_assert_eq(gb_test_sh(out, sizeof out,
+                            "cd %s && %s dynamic --quiet --model 4 --terrain-costs "
                             "terrain48-10-4.map.scen.terrain --astar bidijkstra --out t4.csv t.dscen && "
-                            "cut -d, -f5,12 t4.csv | sort -u", d, bin), 0, "%s", out);
+                            "cut -d, -f5,12 t4.csv | sort -u",
+                            d, bin),
+                 0, "%s", out);
     cr_expect(strstr(out, "4+terrain:.=1;G=0.5;S=3;T=inf;W=5,arrived") != NULL, "%s", out);
     cr_expect(strstr(out, "wrong") == NULL, "%s", out);
-    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --terrain-costs S=3 -a jps --out x.csv "
-                            "t.dscen", d, bin), 64);
+    cr_expect_eq(gb_test_sh(out, sizeof out,
+                            "cd %s && %s dynamic --terrain-costs S=3 -a jps --out x.csv "
+                            "t.dscen",
+                            d, bin),
+                 64);
     cr_expect(strstr(out, "--astar: expected an optimal solver that runs under model "
-                     "8-nocut+terrain:.=1;G=1;S=3;T=inf;W=inf, found 'jps'") != NULL, "%s", out);
-    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --terrain-costs S=3 -m 8-cut1 --out "
-                            "x.csv t.dscen", d, bin), 64);
-    cr_expect(strstr(out, "--terrain-costs: expected model 8-nocut or 4, found 8-cut1") != NULL, "%s", out);
-    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --terrain-costs S=3 --trace x.tr --out "
-                            "x.csv t.dscen", d, bin), 64);
+                          "8-nocut+terrain:.=1;G=1;S=3;T=inf;W=inf, found 'jps'")
+                  != NULL,
+              "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out,
+                            "cd %s && %s dynamic --terrain-costs S=3 -m 8-cut1 --out "
+                            "x.csv t.dscen",
+                            d, bin),
+                 64);
+    cr_expect(strstr(out, "--terrain-costs: expected model 8-nocut or 4, found 8-cut1") != NULL, "%s",
+              out);
+    cr_expect_eq(gb_test_sh(out, sizeof out,
+                            "cd %s && %s dynamic --terrain-costs S=3 --trace x.tr --out "
+                            "x.csv t.dscen",
+                            d, bin),
+                 64);
     cr_expect(strstr(out, "--trace: expected no --terrain-costs") != NULL, "%s", out);
-    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && %s dynamic --terrain-costs X=3 --out x.csv t.dscen",
-                            d, bin), 64);
-    cr_expect(strstr(out, "expected LETTER=COST with LETTER one of . G S T W, found 'X=3'") != NULL, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out,
+                            "cd %s && %s dynamic --terrain-costs X=3 --out x.csv t.dscen", d, bin),
+                 64);
+    cr_expect(strstr(out, "expected LETTER=COST with LETTER one of . G S T W, found 'X=3'") != NULL,
+              "%s", out);
     /* the option is in --help */
     cr_expect_eq(gb_test_sh(out, sizeof out, "%s dynamic --help | grep -c -- --terrain-costs", bin), 0);
     gb_test_sh(NULL, 0, "rm -rf %s", d);
@@ -678,11 +712,7 @@ GB_TEST(terrain, water_is_entered_from_water_only)
     /* a lake W in ground; the ground path must go round it, a swim
      * stays in it; T and @ stay blocked */
     const char *rows[] = {
-        "......",
-        ".WWW..",
-        ".WWWT.",
-        ".W@W..",
-        "......",
+        "......", ".WWW..", ".WWWT.", ".W@W..", "......",
     };
     gb_grid g;
     make_water_grid(&g, rows, 6, 5);
@@ -712,7 +742,8 @@ GB_TEST(terrain, water_is_entered_from_water_only)
     gb_result r;
     cr_assert_eq(gb_solve(ws, &sp, GB_Q_BHEAP, w11, gb_grid_id(&g, 3, 3), &r), 0);
     cr_expect_eq(r.status, GB_FOUND);
-    cr_expect_eq(r.cost, 2.0 + GB_SQRT2, "(1,1) -> (2,2) -> (3,2) -> (3,3) in water: the @ at "
+    cr_expect_eq(r.cost, 2.0 + GB_SQRT2,
+                 "(1,1) -> (2,2) -> (3,2) -> (3,3) in water: the @ at "
                  "(2,3) forbids the second diagonal");
     cr_assert_eq(gb_solve(ws, &sp, GB_Q_BHEAP, w11, gb_grid_id(&g, 0, 0), &r), 0);
     cr_expect_eq(r.status, GB_UNREACHABLE, "no way out of the lake");
@@ -721,7 +752,8 @@ GB_TEST(terrain, water_is_entered_from_water_only)
     gb_xy p[] = { { 0, 1 }, { 1, 1 } };
     gb_check c;
     cr_expect_not(gb_validate_path(&g, GB_MODEL_8_NOCUT_WATER, p[0], p[1], p, 2, 1.0, &c));
-    cr_expect_str_eq(c.msg, "step 0: expected a move within one terrain class under model "
+    cr_expect_str_eq(c.msg,
+                     "step 0: expected a move within one terrain class under model "
                      "8-nocut-water, found a step from ground (0,1) -> (1,1) touching water at (1,1)");
     gb_xy q[] = { { 2, 1 }, { 3, 0 } };
     cr_expect_not(gb_validate_path(&g, GB_MODEL_8_NOCUT_WATER, q[0], q[1], q, 2, GB_SQRT2, &c));
@@ -744,7 +776,7 @@ GB_TEST(terrain, water_rule_solvers_match_an_independent_oracle_on_random_grids)
         char *chars = malloc((size_t)(W * H));
         static const char lt[] = ".GSTW@WW";
         for (int i = 0; i < W * H; i++) chars[i] = lt[rng_next(&seed) % 8];
-        for (int i = 1; i < W * H; i++)   /* lakes and shores */
+        for (int i = 1; i < W * H; i++) /* lakes and shores */
             if (rng_next(&seed) & 1) chars[i] = chars[i - (i >= W && (rng_next(&seed) & 1) ? W : 1)];
         gb_grid g;
         cr_assert_eq(gb_grid_init(&g, W, H), 0);
@@ -759,8 +791,10 @@ GB_TEST(terrain, water_rule_solvers_match_an_independent_oracle_on_random_grids)
         int64_t *da = malloc((size_t)g.ncells * sizeof *da), *db = malloc((size_t)g.ncells * sizeof *db);
         gb_xy *xy = malloc((size_t)g.ncells * sizeof *xy);
         for (int k = 0; k < 4; k++) {
-            int32_t s = gb_grid_id(&g, (int32_t)(rng_next(&seed) % (uint64_t)W), (int32_t)(rng_next(&seed) % (uint64_t)H));
-            int32_t t = gb_grid_id(&g, (int32_t)(rng_next(&seed) % (uint64_t)W), (int32_t)(rng_next(&seed) % (uint64_t)H));
+            int32_t s = gb_grid_id(&g, (int32_t)(rng_next(&seed) % (uint64_t)W),
+                                   (int32_t)(rng_next(&seed) % (uint64_t)H));
+            int32_t t = gb_grid_id(&g, (int32_t)(rng_next(&seed) % (uint64_t)W),
+                                   (int32_t)(rng_next(&seed) % (uint64_t)H));
             if (!g.pass[s] || !g.pass[t]) continue;
             queries++;
             if (g.water[s]) swims++;
@@ -860,23 +894,26 @@ GB_TEST(terrain, water_rule_on_the_wc3_map)
             gb_result r;
             cr_assert_eq(gb_solve(ws, &sp[i], GB_Q_BHEAP, s, t, &r), 0);
             if (found0 < 0) found0 = r.status == GB_FOUND;
-            cr_assert_eq(r.status == GB_FOUND, found0, "%s disagrees on (%d,%d)->(%d,%d)", names[i],
-                         a.x, a.y, b.x, b.y);
+            cr_assert_eq(r.status == GB_FOUND, found0, "%s disagrees on (%d,%d)->(%d,%d)", names[i], a.x,
+                         a.y, b.x, b.y);
             if (r.status != GB_FOUND) continue;
             for (int32_t j = 0; j < r.path_len; j++)
                 xy[j] = (gb_xy){ gb_grid_x(g, r.path[j]), gb_grid_y(g, r.path[j]) };
             gb_check c;
-            cr_assert(gb_validate_path(g, GB_MODEL_8_NOCUT_WATER, a, b, xy, (size_t)r.path_len, r.cost, &c),
-                      "%s (%d,%d)->(%d,%d): %s", names[i], a.x, a.y, b.x, b.y, c.msg);
+            cr_assert(
+                gb_validate_path(g, GB_MODEL_8_NOCUT_WATER, a, b, xy, (size_t)r.path_len, r.cost, &c),
+                "%s (%d,%d)->(%d,%d): %s", names[i], a.x, a.y, b.x, b.y, c.msg);
             for (int32_t j = 0; j < r.path_len; j++)
                 cr_assert_eq(g->water[r.path[j]], g->water[s], "%s leaves its class", names[i]);
             if (i == 0) c0 = c;
-            else cr_assert_eq(gb_check_cmp(&c, &c0), 0, "%s: %.9f, dijkstra %.9f", names[i], c.cost, c0.cost);
+            else
+                cr_assert_eq(gb_check_cmp(&c, &c0), 0, "%s: %.9f, dijkstra %.9f", names[i], c.cost,
+                             c0.cost);
         }
         if (!found0) continue;
         if (g->water[s]) {
             swims++;
-        } else {   /* on ground the water rule is 8-nocut */
+        } else { /* on ground the water rule is 8-nocut */
             gb_result u;
             cr_assert_eq(gb_solve(wu, &dsp, GB_Q_BHEAP, s, t, &u), 0);
             cr_assert_eq(u.status, GB_FOUND);
@@ -900,30 +937,49 @@ GB_TEST(terrain, run_takes_the_water_model_and_records_it)
     char d[64], out[8192];
     make_tmpdir(d, sizeof d);
     /* a lake with a scenario query inside it and one on the shore */
-    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && printf 'type octile\\nheight 4\\nwidth 6\\nmap\\n"
+    cr_assert_eq(gb_test_sh(out, sizeof out,
+                            "cd %s && printf 'type octile\\nheight 4\\nwidth 6\\nmap\\n"
                             "......\\n.WWWW.\\n.WW@W.\\n......\\n' > l.map && printf 'version 1\\n"
                             "0\\tl.map\\t6\\t4\\t1\\t1\\t4\\t2\\t4.00000000\\n"
-                            "0\\tl.map\\t6\\t4\\t0\\t0\\t5\\t3\\t8.00000000\\n' > l.map.scen", d), 0, "%s", out);
-    cr_assert_eq(gb_test_sh(out, sizeof out, "cd %s && %s run -s dijkstra,astar-octile,bidijkstra -q "
-                            "bheap,bucket -m 8-nocut-water --quiet --out r.csv l.map.scen && cut -d, -f3,9,14 "
-                            "r.csv | sort -u", d, bin), 0, "%s", out);
+                            "0\\tl.map\\t6\\t4\\t0\\t0\\t5\\t3\\t8.00000000\\n' > l.map.scen",
+                            d),
+                 0, "%s", out);
+    cr_assert_eq(
+        gb_test_sh(out, sizeof out,
+                   "cd %s && %s run -s dijkstra,astar-octile,bidijkstra -q "
+                   "bheap,bucket -m 8-nocut-water --quiet --out r.csv l.map.scen && cut -d, -f3,9,14 "
+                   "r.csv | sort -u",
+                   d, bin),
+        0, "%s", out);
     cr_expect(strstr(out, "2,8-nocut-water,ok\n") != NULL, "the swim: %s", out);
     cr_expect(strstr(out, "3,8-nocut-water,ok\n") != NULL, "the walk round the lake: %s", out);
     cr_expect(strstr(out, "wrong") == NULL && strstr(out, "invalid") == NULL, "%s", out);
     /* under the default model the swim has no path */
-    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && %s run -s dijkstra -q bheap --quiet --out u.csv "
-                            "l.map.scen; cut -d, -f3,14 u.csv", d, bin), 0, "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out,
+                            "cd %s && %s run -s dijkstra -q bheap --quiet --out u.csv "
+                            "l.map.scen; cut -d, -f3,14 u.csv",
+                            d, bin),
+                 0, "%s", out);
     cr_expect(strstr(out, "2,ok") == NULL, "W is blocked under 8-nocut: %s", out);
     /* refusals: solvers that read passability alone, terrain costs, other commands */
-    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && %s run -s jps -m 8-nocut-water --out x.csv "
-                            "l.map.scen", d, bin), 64);
-    cr_expect(strstr(out, "solver 'jps' supports model 8-nocut only, not 8-nocut-water") != NULL, "%s", out);
-    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && %s run -s dijkstra -m 8-nocut-water "
-                            "--terrain-costs S=3 --out x.csv l.map.scen", d, bin), 64);
-    cr_expect(strstr(out, "terrain costs need model 8-nocut or 4, not 8-nocut-water") != NULL, "%s", out);
-    cr_expect_eq(gb_test_sh(out, sizeof out, "cd %s && %s gen --map l.map -m 8-nocut-water --out g", d,
-                            bin), 64);
+    cr_expect_eq(gb_test_sh(out, sizeof out,
+                            "cd %s && %s run -s jps -m 8-nocut-water --out x.csv "
+                            "l.map.scen",
+                            d, bin),
+                 64);
+    cr_expect(strstr(out, "solver 'jps' supports model 8-nocut only, not 8-nocut-water") != NULL, "%s",
+              out);
+    cr_expect_eq(gb_test_sh(out, sizeof out,
+                            "cd %s && %s run -s dijkstra -m 8-nocut-water "
+                            "--terrain-costs S=3 --out x.csv l.map.scen",
+                            d, bin),
+                 64);
+    cr_expect(strstr(out, "terrain costs need model 8-nocut or 4, not 8-nocut-water") != NULL, "%s",
+              out);
+    cr_expect_eq(
+        gb_test_sh(out, sizeof out, "cd %s && %s gen --map l.map -m 8-nocut-water --out g", d, bin), 64);
     cr_expect(strstr(out, "found 8-nocut-water (the water rule is a model of gridbench run and dynamic)")
-              != NULL, "%s", out);
+                  != NULL,
+              "%s", out);
     gb_test_sh(NULL, 0, "rm -rf %s", d);
 }

@@ -102,7 +102,8 @@ int gb_validate_path(const gb_grid *g, gb_model m, gb_xy start, gb_xy goal,
             else if (dx && dy && w[gb_grid_id(g, x + dx, y)] != c) bad = gb_grid_id(g, x + dx, y);
             else if (dx && dy && w[gb_grid_id(g, x, y + dy)] != c) bad = gb_grid_id(g, x, y + dy);
             if (bad >= 0)
-                return fail(out, (int64_t)i, "step %zu: expected a move within one terrain class under "
+                return fail(out, (int64_t)i,
+                            "step %zu: expected a move within one terrain class under "
                             "model %s, found a step from %s (%d,%d) -> (%d,%d) touching %s at (%d,%d)",
                             i, gb_model_name(m), c ? "water" : "ground", x, y, x + dx, y + dy,
                             c ? "ground" : "water", gb_grid_x(g, bad), gb_grid_y(g, bad));

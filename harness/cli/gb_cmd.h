@@ -28,10 +28,13 @@ int gb_cli_no_water(const char *cmd, gb_model m);
  * search under a terrain cost model (run, dynamic): one text for all,
  * with option id ID and no short letter.  The value goes to
  * gb_tfile_arg() (an inline list or a costs file, docs/terrain.md). */
-#define GB_OPT_TERRAIN_COSTS(ID)                                                               \
-    { (ID), 0, "terrain-costs", "COSTS", "terrain cost model: 'S=3,W=5,T=inf' (letters . G S T " \
-      "W, costs in (0, 255] or inf) or a costs file; default uniform (docs/terrain.md); the model " \
-      "column then reads MODEL+terrain:..." }
+#define GB_OPT_TERRAIN_COSTS(ID)                                                                 \
+    {                                                                                            \
+        (ID), 0, "terrain-costs", "COSTS",                                                       \
+            "terrain cost model: 'S=3,W=5,T=inf' (letters . G S T W, costs in (0, 255] or inf) " \
+            "or a costs file; default uniform (docs/terrain.md); the model column then reads "   \
+            "MODEL+terrain:..."                                                                  \
+    }
 
 int gb_cmd_run(int argc, char **argv);
 int gb_cmd_merge(int argc, char **argv);

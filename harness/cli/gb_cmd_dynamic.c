@@ -41,15 +41,18 @@
 
 static const gb_opt dynamic_opts[] = {
     { 'o', 'o', "out", "FILE", "CSV output (temporary file, then renamed)" },
-    { 'm', 'm', "model", "M", "movement model: 8-nocut (default), 8-cut1, 8-cutall, 4, "
+    { 'm', 'm', "model", "M",
+      "movement model: 8-nocut (default), 8-cut1, 8-cutall, 4, "
       "8-nocut-water (docs/terrain.md)" },
     GB_OPT_TERRAIN_COSTS('c' + 256),
-    { 'a', 'a', "astar", "S", "the from-scratch baseline: any optimal solver of `gridbench list` "
+    { 'a', 'a', "astar", "S",
+      "the from-scratch baseline: any optimal solver of `gridbench list` "
       "(default astar-octile); a family with per-map tables (jps+, sg) rebuilds them inside its "
       "timed replans, since the map changed" },
     { 'Q', 'Q', "queue", "Q", "its queue (default bheap)" },
     { 'n', 'n', "max-queries", "N", "replay at most the first N queries of each file" },
-    { 't', 't', "trace", "FILE", "also write every event applied, every D* Lite plan and every move "
+    { 't', 't', "trace", "FILE",
+      "also write every event applied, every D* Lite plan and every move "
       "of the agent, one line each, keyed by query like the CSV rows (docs/dynamic.md, \"Trace\"), "
       "so that a run can be re-checked without gridbench" },
     { 'q', 'q', "quiet", NULL, "no progress on stderr" },
@@ -58,7 +61,8 @@ static const gb_opt dynamic_opts[] = {
 };
 
 const gb_cmd_doc gb_doc_dynamic = {
-    "dynamic", "[OPTIONS] --out FILE.csv DSCEN...",
+    "dynamic",
+    "[OPTIONS] --out FILE.csv DSCEN...",
     "replay dynamic scenarios: D* Lite against A* from scratch, every plan checked",
     "Replay dynamic scenarios (docs/dynamic.md): an agent plans, moves one cell per step, sees "
     "cells become blocked or free, and replans -- with D* Lite (dstar-lite: the search is kept and "
@@ -70,7 +74,8 @@ const gb_cmd_doc gb_doc_dynamic = {
     "frees it gives it back its letter's cost, or the cost of ground '.' for a cell the map "
     "blocks (such a cell stays blocked when '.' is impassable).  --trace is not available then: "
     "its lines carry no costs.",
-    dynamic_opts, NULL,
+    dynamic_opts,
+    NULL,
     "gridbench gen --dynamic --map M.map --queries 20 --seed 1 --out M.dscen\n"
     "gridbench dynamic --out dyn.csv M.dscen",
     "0 every plan checked; 1 a plan was wrong (status 'wrong'); 64 bad usage; 65 bad input; 66 "
@@ -99,9 +104,8 @@ typedef struct dyn_total {
 /* Replay every query of one file, rows to out, the trace to tr (NULL:
  * none).  0, or a sysexits code after printing why. */
 static int run_file(const char *path, gb_model model, const gb_terrain *terrain,
-                    const gb_solver_spec *astar,
-                    gb_queue_kind queue, long maxq, int quiet, FILE *out, gb_dyntrace *tr,
-                    dyn_total *tot)
+                    const gb_solver_spec *astar, gb_queue_kind queue, long maxq, int quiet, FILE *out,
+                    gb_dyntrace *tr, dyn_total *tot)
 {
     gb_diag d;
     gb_dynscen s;
@@ -143,9 +147,8 @@ static int run_file(const char *path, gb_model model, const gb_terrain *terrain,
     size_t n = s.n;
     if (maxq > 0 && (size_t)maxq < n) n = (size_t)maxq;
     if (!quiet)
-        fprintf(stderr, CMD ": %s: %zu queries on %s (%dx%d, %s%s%s)\n", path, n, mp,
-                (int)g->width, (int)g->height, gb_model_name(model), terrain->on ? "+" : "",
-                terrain->name);
+        fprintf(stderr, CMD ": %s: %zu queries on %s (%dx%d, %s%s%s)\n", path, n, mp, (int)g->width,
+                (int)g->height, gb_model_name(model), terrain->on ? "+" : "", terrain->name);
     for (size_t i = 0; i < n && rc == 0; i++) {
         rc = gb_dynscen_check_query(&s, i, &map, &d);
         if (rc) { fputs(CMD ": ", stderr); gb_diag_print(&d, stderr); break; }
@@ -163,11 +166,12 @@ static int run_file(const char *path, gb_model model, const gb_terrain *terrain,
         csv_text(out, path);
         fprintf(out, ",%zu,%ld,", i + 1, q->line);
         csv_text(out, s.map_field);
-        fprintf(out, ",%s%s%s,%s,%d,%d,%d,%d,%zu,%s,%lld,%.8f,%.8f,%lld,%lld,%lld,%lld,"
+        fprintf(out,
+                ",%s%s%s,%s,%d,%d,%d,%d,%zu,%s,%lld,%.8f,%.8f,%lld,%lld,%lld,%lld,"
                 "%lld,%lld,%llu,%llu,%lld,%lld,%llu,%llu,",
-                gb_model_name(model), terrain->on ? "+" : "", terrain->name, astar->name, (int)q->sx, (int)q->sy, (int)q->gx,
-                (int)q->gy, q->nev, row.status, (long long)row.steps, row.travelled,
-                row.first_cost, (long long)row.cells_changed, (long long)row.dropped,
+                gb_model_name(model), terrain->on ? "+" : "", terrain->name, astar->name, (int)q->sx,
+                (int)q->sy, (int)q->gx, (int)q->gy, q->nev, row.status, (long long)row.steps,
+                row.travelled, row.first_cost, (long long)row.cells_changed, (long long)row.dropped,
                 (long long)row.plans, (long long)replans, (long long)row.ds.first_ns,
                 (long long)row.ds.replan_ns, (unsigned long long)row.ds.first_exp,
                 (unsigned long long)row.ds.replan_exp, (long long)row.as.first_ns,
@@ -284,15 +288,19 @@ int gb_cmd_dynamic(int argc, char **argv)
         return EX_USAGE;
     }
     if (terrain.on && trace) {
-        fprintf(stderr, CMD ": --trace: expected no --terrain-costs (the trace carries no costs), "
-                "found %s\n", terrain.name);
+        fprintf(stderr,
+                CMD ": --trace: expected no --terrain-costs (the trace carries no costs), "
+                    "found %s\n",
+                terrain.name);
         return EX_USAGE;
     }
     double bound;
     if (gb_solver_guarantee(&sp, model, &bound) != GB_GUAR_OPTIMAL
         || gb_solver_unsupported_w(&sp, model, terrain.on, err, sizeof err)) {
-        fprintf(stderr, CMD ": --astar: expected an optimal solver that runs under model %s%s%s, "
-                "found '%s'\n", gb_model_name(model), terrain.on ? "+" : "", terrain.name, astar_name);
+        fprintf(stderr,
+                CMD ": --astar: expected an optimal solver that runs under model %s%s%s, "
+                    "found '%s'\n",
+                gb_model_name(model), terrain.on ? "+" : "", terrain.name, astar_name);
         return EX_USAGE;
     }
     int qk = gb_queue_from_name(queue_name);

@@ -122,9 +122,9 @@ static const char summary_header[] =
 #define GB_X(E, N, F, D) "," N
     GB_ROW_STATUS_LIST(GB_X)
 #undef GB_X
-    ",mem_bytes_max,time_median_lo_ns,time_median_hi_ns,speedup_lo,speedup_hi,prep_ns_max,"
-    "speedup_astar,"
-    "time_source,prep_amortised_ns,lb_ratio_mean,model";
+        ",mem_bytes_max,time_median_lo_ns,time_median_hi_ns,speedup_lo,speedup_hi,prep_ns_max,"
+        "speedup_astar,"
+        "time_source,prep_amortised_ns,lb_ratio_mean,model";
 
 const char *gb_summary_csv_header(void) { return summary_header; }
 
@@ -344,7 +344,7 @@ int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out
             snprintf(s->g[gi].guarantee, sizeof s->g[gi].guarantee, "%s",
                      gb_csv_field(&c, idx[C_GUAR]));
         }
-        if (model_col >= 0) {   /* the group's model, "mixed" when its rows disagree */
+        if (model_col >= 0) { /* the group's model, "mixed" when its rows disagree */
             int32_t mo = gb_strtab_intern(&s->models, gb_csv_field(&c, model_col), NULL);
             if (mo < 0) goto nomem;
             if (added) s->g[gi].model = mo;

@@ -71,7 +71,11 @@ gb_dynrep *gb_dynrep_new(gb_grid *g, gb_model m, const gb_solver_spec *astar, gb
         if (fill && fill < g->qmin) g->qmin = fill;
         if (fill > g->qmax) g->qmax = fill;
         r->qfree = gb_malloc((size_t)g->ncells * sizeof *r->qfree);
-        if (!r->qfree) { gb_free(r); errno = ENOMEM; return NULL; }
+        if (!r->qfree) {
+            gb_free(r);
+            errno = ENOMEM;
+            return NULL;
+        }
         for (int32_t id = 0; id < g->ncells; id++) {
             int32_t x = gb_grid_x(g, id), y = gb_grid_y(g, id);
             int map = x >= 0 && y >= 0 && x < g->width && y < g->height;
@@ -261,7 +265,8 @@ static int fire_events(gb_dynrep *r, const gb_dynscen *s, const gb_dyn_query *q,
             int32_t id = gb_grid_id(g, cl[i].x, cl[i].y);
             if (ev->block && id == agent) { r->row->dropped++; continue; }
             if ((g->cost ? gb_grid_set_cost(g, id, ev->block ? 0 : r->qfree[id])
-                         : gb_grid_set(g, id, !ev->block)) != 1)
+                         : gb_grid_set(g, id, !ev->block))
+                != 1)
                 continue;
             r->changed[r->nchanged++] = id;
             r->row->cells_changed++;
@@ -312,7 +317,7 @@ static int run(gb_dynrep *r, const gb_dynscen *s, const gb_dyn_query *q)
         int k = 0;
         while (k < 8 && agent + g->off[k] != next) k++;
         if (k == 8) { note(r, "plan steps from cell %d to a non-neighbour %d", agent, next); break; }
-        if (g->cost) {   /* the step's cost under the terrain model, as the validator has it */
+        if (g->cost) { /* the step's cost under the terrain model, as the validator has it */
             double u = (double)gb_grid_units(g, agent, k);
             row->travelled += (k < 4 ? u : u * GB_SQRT2) / (double)g->cscale;
         } else {

@@ -291,7 +291,8 @@ static int exec_map(gb_exec *ex, int si, gb_diag *d)
     }
     if (o->model == GB_MODEL_8_NOCUT_WATER && gb_grid_water(&ex->map.grid, ex->map.terrain) != 0) {
         gb_map_free(&ex->map);
-        return gb_diag_set(d, EX_OSERR, ps->map, 0, 0, "expected memory for the water cells of "
+        return gb_diag_set(d, EX_OSERR, ps->map, 0, 0,
+                           "expected memory for the water cells of "
                            "this map, found none");
     }
     const char *ar = getenv("GRIDBENCH_ALLOC_REPORT");   /* for tests of the pre-check */
