@@ -387,6 +387,7 @@ static int fz_legal(const fz_grid *G, int x, int y, int dx, int dy)
     int a = fz_free(G, x + dx, y), b = fz_free(G, x, y + dy);
     switch (G->model) {
     case GB_MODEL_8_NOCUT:  return a && b;
+    case GB_MODEL_8_NOCUT_WATER: return a && b; /* no W cells here: 8-nocut */
     case GB_MODEL_8_CUT1:   return a || b;
     case GB_MODEL_8_CUTALL: return 1;
     default:                return 0;
@@ -509,7 +510,9 @@ static int fz_decode(const uint8_t *data, size_t size, fz_grid *G, int qs[][2])
 {
     G->w = 1 + (size > 0 ? data[0] % GB_FUZZ_MAXDIM : 0);
     G->h = 1 + (size > 1 ? data[1] % GB_FUZZ_MAXDIM : 0);
-    G->model = (gb_model)(size > 2 ? data[2] % GB_MODEL_COUNT : 0);
+    /* the four models of a bit grid, as the corpus was written (the water
+     * rule needs letters, and is 8-nocut without them) */
+    G->model = (gb_model)(size > 2 ? data[2] % 4 : 0);
     const int n = G->w * G->h;
     const size_t nbytes = ((size_t)n + 7) / 8;
     int first = -1, last = -1;
@@ -1041,7 +1044,7 @@ static int fz_replay_dyn(const uint8_t *data, size_t size, const gb_dynscen *s)
     gb_dynrep_obs obs = { &o, fz_dyn_event, fz_dyn_plan, fz_dyn_move };
     for (int mi = 0; rc == 0 && mi < GB_MODEL_COUNT; mi++) {
         gb_model model = (gb_model)mi;
-        gb_dynrep *r = gb_dynrep_new(g, model, &astar, GB_Q_BHEAP);
+        gb_dynrep *r = gb_dynrep_new(g, model, &astar, GB_Q_BHEAP, 0);
         if (!r) { rc = fz_fail(142, "dyn replay: gb_dynrep_new failed"); break; }
         for (size_t k = 0; rc == 0 && k < nq; k++) {
             const gb_dyn_query *q = &s->q[qs[k]];

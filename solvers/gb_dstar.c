@@ -40,7 +40,17 @@
  * Costs are elements a + b*sqrt2 of Z[sqrt2] (struct zc), added exactly
  * and compared exactly: the sign of p + q*sqrt2 is obvious when p and q
  * agree in sign, otherwise it is the sign of p^2 - 2q^2 (times the sign
- * of p), computed in 128 bits.  Infinity is a = INT32_MAX.
+ * of p), computed in 128 bits.  Infinity is a = INT64_MAX.
+ *
+ * Terrain costs (gb_terrain.h).  On a grid with cost[], a move costs
+ * gb_grid_units() units of 1/cscale -- a straight move {units, 0}, a
+ * diagonal one {0, units} -- and the heuristic is octile (Manhattan)
+ * times 4 qmin units, admissible and consistent since every step costs
+ * at least 4 qmin units times its uniform cost.  The move costs are
+ * symmetric (the diagonal's corners are the same two cells both ways),
+ * so the undirected argument below holds unchanged.  a and b are 64-bit:
+ * a path of fewer than 2^31 steps of at most 4 * 25500 units each, plus
+ * h and km, stays far below 2^62, and the squares of zcmp below 2^126.
  *
  * Invariants (between calls)
  *   - epoch >= 1 and stamp[s] <= epoch for every s.
@@ -64,9 +74,9 @@
 
 /* a + b*sqrt2; infinite when a == ZINF. */
 typedef struct zc {
-    int32_t a, b;
+    int64_t a, b;
 } zc;
-#define ZINF INT32_MAX
+#define ZINF INT64_MAX
 
 static const zc zinf = { ZINF, 0 };
 static const zc zzero = { 0, 0 };
@@ -82,7 +92,7 @@ static inline zc zadd(zc x, zc y)
 static inline int zcmp(zc x, zc y)
 {
     if (zisinf(x) || zisinf(y)) return zisinf(x) - zisinf(y);
-    int64_t p = (int64_t)x.a - y.a, q = (int64_t)x.b - y.b;
+    int64_t p = x.a - y.a, q = x.b - y.b;
     if (p >= 0 && q >= 0) return (p | q) != 0;
     if (p <= 0 && q <= 0) return -((p | q) != 0);
     __extension__ typedef unsigned __int128 u128;
@@ -92,7 +102,7 @@ static inline int zcmp(zc x, zc y)
     return p > 0 ? (pp > qq ? 1 : -1) : (pp > qq ? -1 : 1);
 }
 static inline zc zmin(zc x, zc y) { return zcmp(x, y) <= 0 ? x : y; }
-static inline double zval(zc x) { return x.a + x.b * GB_SQRT2; }
+static inline double zval(zc x) { return (double)x.a + (double)x.b * GB_SQRT2; }
 
 /* A queued cell and the key it is queued with. */
 typedef struct hent {
@@ -120,14 +130,26 @@ struct gb_dstar {
                               in the heuristic) */
     int32_t start, last, goal;
     int32_t sx, sy;        /* the agent's map coordinates */
+    int64_t hunit;         /* heuristic units per uniform step: 1, or 4 qmin
+                              on a grid with terrain costs */
     zc km;                 /* key modifier: sum of h over the agent's moves */
     uint64_t expanded, pops, updates;   /* since the last plan */
 };
 
-/* The cost of direction k and its exact form. */
+/* The cost of direction k and its exact form (uniform grids). */
 static const zc dir_cost[8] = {
     { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 }, { 0, 1 }, { 0, 1 }, { 0, 1 }, { 0, 1 }
 };
+
+/* The exact cost of the (legal) move k from cell s: dir_cost[k], or with
+ * terrain costs its gb_grid_units() as straight or diagonal units. */
+static inline zc move_cost(const gb_dstar *d, int32_t s, int k)
+{
+    if (!d->grid->cost) return dir_cost[k];
+    int64_t u = gb_grid_units(d->grid, s, k);
+    zc r = { k < 4 ? u : 0, k < 4 ? 0 : u };
+    return r;
+}
 
 size_t gb_dstar_bytes(int32_t ncells)
 {
@@ -160,6 +182,7 @@ gb_dstar *gb_dstar_new(const gb_grid *g, gb_model m)
         return NULL;
     }
     d->epoch = 1;          /* stamps are 0: every cell untouched */
+    d->hunit = g->cost ? 4 * (int64_t)g->qmin : 1;
     gb_grid_moves(g, m, d->moves);
     for (int32_t id = 0; id < g->ncells; id++) {
         d->cx[id] = gb_grid_x(g, id);
@@ -203,11 +226,11 @@ static inline zc h_agent(const gb_dstar *d, int32_t s)
     if (dy < 0) dy = -dy;
     zc r;
     if (d->model == GB_MODEL_4) {
-        r.a = dx + dy;
+        r.a = (int64_t)(dx + dy) * d->hunit;
         r.b = 0;
     } else {
-        r.a = dx > dy ? dx - dy : dy - dx;
-        r.b = dx < dy ? dx : dy;
+        r.a = (int64_t)(dx > dy ? dx - dy : dy - dx) * d->hunit;
+        r.b = (int64_t)(dx < dy ? dx : dy) * d->hunit;
     }
     return r;
 }
@@ -317,7 +340,7 @@ static zc best_rhs(gb_dstar *d, int32_t s)
         mask &= mask - 1;
         int32_t t = s + off[k];
         touch(d, t);
-        best = zmin(best, zadd(dir_cost[k], d->g[t]));
+        best = zmin(best, zadd(move_cost(d, s, k), d->g[t]));
     }
     return best;
 }
@@ -415,7 +438,7 @@ static void compute_shortest_path(gb_dstar *d)
                 touch(d, s);
                 if (s != d->goal) {
                     /* c(s,u) = c(u,s): the move graph is undirected */
-                    d->rhs[s] = zmin(d->rhs[s], zadd(dir_cost[k], d->g[u]));
+                    d->rhs[s] = zmin(d->rhs[s], zadd(move_cost(d, u, k), d->g[u]));
                 }
                 update_vertex(d, s);
             }
@@ -427,7 +450,7 @@ static void compute_shortest_path(gb_dstar *d)
                 mask &= mask - 1;
                 int32_t s = u + off[k];
                 touch(d, s);
-                if (s != d->goal && zcmp(d->rhs[s], zadd(dir_cost[k], gold)) == 0)
+                if (s != d->goal && zcmp(d->rhs[s], zadd(move_cost(d, u, k), gold)) == 0)
                     d->rhs[s] = best_rhs(d, s);
                 update_vertex(d, s);
             }
@@ -465,20 +488,22 @@ int gb_dstar_plan_path(gb_dstar *d, gb_dstar_plan *p)
             mask &= mask - 1;
             int32_t t = s + off[k];
             if (d->stamp[t] != d->epoch || zisinf(d->g[t])) continue;
-            if (d->g[t].a + dir_cost[k].a == want.a && d->g[t].b + dir_cost[k].b == want.b) {
+            zc c = move_cost(d, s, k);
+            if (d->g[t].a + c.a == want.a && d->g[t].b + c.b == want.b) {
                 bk = k;
                 break;
             }
         }
         if (bk < 0) return -1;
-        total = zadd(total, dir_cost[bk]);
+        total = zadd(total, move_cost(d, s, bk));
         s += off[bk];
         d->path[n++] = s;
     }
     p->found = 1;
     p->straight = total.a;
     p->diag = total.b;
-    p->cost = zval(total);
+    /* the validator's expression (gb_check_cost_scaled): equal bits */
+    p->cost = d->grid->cost ? zval(total) / (double)d->grid->cscale : zval(total);
     p->path = d->path;
     p->path_len = n;
     return 0;

@@ -31,6 +31,12 @@
  * the validator's (straight, diagonal) count.  Paths are limited to
  * fewer than 2^31 steps of each kind.
  *
+ * Terrain costs (gb_terrain.h): on a grid with cost[] (under 8-nocut or
+ * 4) a move costs its mean-rule units and a, b count straight and
+ * diagonal units of 1/cscale, as the validator does; the heuristic is
+ * scaled by qmin.  Cells then change with gb_grid_set_cost(), with costs
+ * inside the grid's [qmin, qmax] as it was when d was made.
+ *
  * No I/O, no exit; allocation only in gb_dstar_new.
  */
 #ifndef GB_DSTAR_H
@@ -47,8 +53,8 @@ typedef struct gb_dstar_plan {
     int found;            /* 1: path[] leads from the agent to the goal;
                              0: the goal is unreachable on the map now */
     int64_t straight;     /* exact cost of the path: straight steps ... */
-    int64_t diag;         /* ... and diagonal steps */
-    double cost;          /* straight + diag * sqrt 2 */
+    int64_t diag;         /* ... and diagonal steps (terrain costs: units) */
+    double cost;          /* straight + diag * sqrt 2 (terrain: / cscale) */
     const int32_t *path;  /* cell ids agent..goal, owned by d, valid until
                              the next call on d; NULL when not found */
     int32_t path_len;     /* cells on path (1 when agent == goal) */
@@ -62,7 +68,7 @@ typedef struct gb_dstar_plan {
 
 /* A D* Lite state for grid g (not owned) under model m, sized for it,
  * with no episode yet (see "Call order" above).  NULL with errno =
- * ENOMEM.  Memory: about 69 bytes per padded cell. */
+ * ENOMEM.  Memory: about 101 bytes per padded cell. */
 gb_dstar *gb_dstar_new(const gb_grid *g, gb_model m);
 void gb_dstar_free(gb_dstar *d);
 

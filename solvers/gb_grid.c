@@ -14,14 +14,14 @@ const int8_t gb_dir_dx[8] = { 0, 1, 0, -1, 1, 1, -1, -1 };
 const int8_t gb_dir_dy[8] = { -1, 0, 1, 0, -1, 1, 1, -1 };
 const double gb_dir_cost[8] = { 1, 1, 1, 1, GB_SQRT2, GB_SQRT2, GB_SQRT2, GB_SQRT2 };
 
-static const char *const model_names[GB_MODEL_COUNT] = {
-    "8-nocut", "8-cut1", "8-cutall", "4"
-};
+static const char *const model_names[GB_MODEL_COUNT] = { "8-nocut", "8-cut1", "8-cutall", "4",
+                                                         "8-nocut-water" };
 static const char *const model_descs[GB_MODEL_COUNT] = {
     "8-connected, diagonal sqrt2, no corner cutting (Moving AI default)",
     "8-connected, diagonal sqrt2, may cut past one blocked corner",
     "8-connected, diagonal sqrt2, diagonal needs only the target free",
     "4-connected, unit cost",
+    "8-nocut, and water W passable from W only (HOG2's rule)",
 };
 
 static void set_offsets(gb_grid *g)
@@ -51,6 +51,7 @@ void gb_grid_free(gb_grid *g)
 {
     gb_free(g->pass);
     gb_free(g->cost);
+    gb_free(g->water);
     memset(g, 0, sizeof *g);
 }
 
@@ -67,6 +68,15 @@ int gb_grid_copy(gb_grid *dst, const gb_grid *src)
         dst->qmin = src->qmin;
         dst->qmax = src->qmax;
     }
+    if (src->water) {
+        dst->water = gb_malloc((size_t)src->ncells);
+        if (!dst->water) {
+            gb_grid_free(dst);
+            errno = ENOMEM;
+            return -1;
+        }
+        memcpy(dst->water, src->water, (size_t)src->ncells);
+    }
     return 0;
 }
 
@@ -77,11 +87,33 @@ void gb_grid_recount(gb_grid *g)
     g->npassable = n;
 }
 
+/* Legal-move mask of cell id under the water rule: 8-nocut within the
+ * cell's class (ground or water, gb_grid.h). */
+static unsigned water_mask(const gb_grid *g, int32_t id)
+{
+    const uint8_t *p = g->pass, *w = g->water;
+    const uint8_t c = w[id];
+    unsigned mask = 0;
+    for (int k = 0; k < 4; k++) {
+        int32_t n = id + g->off[k];
+        if (p[n] && w[n] == c) mask |= 1u << k;
+    }
+    for (int k = 4; k < 8; k++) {
+        int32_t n = id + g->off[k], hx = id + gb_dir_dx[k], vy = id + gb_dir_dy[k] * g->stride;
+        if (p[n] && w[n] == c && p[hx] && w[hx] == c && p[vy] && w[vy] == c) mask |= 1u << k;
+    }
+    return mask;
+}
+
 /* Legal-move mask of cell id under model m (0 for a blocked cell). */
 static unsigned cell_mask(const gb_grid *g, gb_model m, int32_t id)
 {
     const uint8_t *p = g->pass;
     if (!p[id]) return 0;
+    if (m == GB_MODEL_8_NOCUT_WATER) {
+        if (g->water) return water_mask(g, id);
+        m = GB_MODEL_8_NOCUT; /* no water recorded: no W passable */
+    }
     unsigned mask = 0;
     for (int k = 0; k < 4; k++)
         if (p[id + g->off[k]]) mask |= 1u << k;
@@ -131,6 +163,42 @@ int gb_grid_set(gb_grid *g, int32_t id, int passable)
     if (g->pass[id] == v) return 0;
     g->pass[id] = v;
     g->npassable += v ? 1 : -1;
+    return 1;
+}
+
+int gb_grid_water(gb_grid *g, const char *chars)
+{
+    uint8_t *w = gb_calloc((size_t)g->ncells, 1);
+    if (!w) {
+        errno = ENOMEM;
+        return -1;
+    }
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            if (chars[(size_t)y * (size_t)g->width + (size_t)x] == 'W') {
+                int32_t id = gb_grid_id(g, x, y);
+                w[id] = 1;
+                if (!g->pass[id]) {
+                    g->pass[id] = 1;
+                    g->npassable++;
+                }
+            }
+    gb_free(g->water);
+    g->water = w;
+    return 0;
+}
+
+int gb_grid_set_cost(gb_grid *g, int32_t id, uint16_t q)
+{
+    if (!g->cost || id < 0 || id >= g->ncells) return -1;
+    int32_t x = gb_grid_x(g, id), y = gb_grid_y(g, id);
+    if (x < 0 || y < 0 || x >= g->width || y >= g->height) return -1;
+    if (q && (q < g->qmin || q > g->qmax)) return -1;
+    uint8_t v = q ? 1 : 0;
+    if (g->pass[id] == v && g->cost[id] == q) return 0;
+    if (g->pass[id] != v) g->npassable += v ? 1 : -1;
+    g->pass[id] = v;
+    g->cost[id] = q;
     return 1;
 }
 

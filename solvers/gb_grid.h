@@ -25,7 +25,24 @@
  *   GB_MODEL_8_CUT1   diagonal needs the target and at least one of the
  *                     two orthogonal cells passable;
  *   GB_MODEL_8_CUTALL diagonal needs only the target passable;
- *   GB_MODEL_4        straight moves only (unit cost).
+ *   GB_MODEL_4        straight moves only (unit cost);
+ *   GB_MODEL_8_NOCUT_WATER  8-nocut, with HOG2's water rule: water W is
+ *                     passable, but a move must stay within one terrain
+ *                     class -- ground (. G S) or water (W) -- so W is
+ *                     entered only from W; a diagonal needs its two
+ *                     corners in the class too.  (HOG2, Moving AI's
+ *                     reference code: utils/Map.h gives the classes by
+ *                     the high bits of tTerrain -- kWater 0x10; kGround,
+ *                     kSwamp 0x2x; kTrees 0x30 -- and Map::CanStep in
+ *                     utils/Map.cpp allows an octile step between two
+ *                     cells of one class; MapEnvironment::GetSuccessors in
+ *                     environments/Map2DEnvironment.cpp takes a diagonal
+ *                     only when both its straight steps are legal.  T
+ *                     stays blocked, as the Moving AI format says, where
+ *                     HOG2 would let trees connect to trees.)  The W
+ *                     cells are made passable and recorded in water[] by
+ *                     gb_grid_water(); without water[] the model is
+ *                     8-nocut.
  * gb_grid_moves() turns a grid and a model into one byte per cell whose bit
  * k says "move k is legal from here": successor generation is then a loop
  * over set bits with constant offsets and costs.
@@ -56,6 +73,7 @@ typedef enum gb_model {
     GB_MODEL_8_CUT1,
     GB_MODEL_8_CUTALL,
     GB_MODEL_4,
+    GB_MODEL_8_NOCUT_WATER,
     GB_MODEL_COUNT
 } gb_model;
 
@@ -80,6 +98,8 @@ typedef struct gb_grid {
                          0 exactly where pass is 0 */
     int32_t cscale;   /* cost: cost units per unit of path cost (4 den), else 0 */
     int32_t qmin, qmax; /* cost: least and largest cost[] of a passable cell */
+    uint8_t *water;     /* NULL, or per cell 1 for a W cell made passable by
+                         gb_grid_water() (the water rule's class), else 0 */
 } gb_grid;
 
 /* Allocate an all-blocked grid of width x height.  Returns 0, or -1 when
@@ -137,17 +157,35 @@ void gb_grid_moves(const gb_grid *g, gb_model m, uint8_t *moves);
  * gb_grid_set: make map cell id passable (passable != 0) or blocked and
  * keep npassable right.  Returns 1 when the cell changed, 0 when it
  * already was so, -1 (nothing done) when id is not a map cell or the grid
- * has terrain costs (weighted grids are not dynamic: cost[] would go
- * stale).
+ * has terrain costs (a freed cell would need a cost: gb_grid_set_cost).
  * Time complexity: O(1). */
 int gb_grid_set(gb_grid *g, int32_t id, int passable);
+
+/* gb_grid_set_cost: the same on a grid with terrain costs: make map cell
+ * id passable with cost q (units of 1/den, as cost[]) or blocked (q = 0),
+ * keeping npassable and "cost 0 exactly where pass is 0" right.  q must
+ * lie in [qmin, qmax], which the searches' heuristics and exact-key bounds
+ * were sized for (widen them before any search is prepared when changes
+ * may bring other costs).  Returns 1 when the cell changed (passability
+ * or cost), 0 when it already was so, -1 (nothing done) when id is not a
+ * map cell, the grid has no cost[] or q is outside [qmin, qmax].
+ * Time complexity: O(1). */
+int gb_grid_set_cost(gb_grid *g, int32_t id, uint16_t q);
 
 /* Recompute the legal-move masks of the 3x3 block centred on map cell id
  * (id must be a map cell: its neighbours are then valid ids) from the
  * current pass[], as gb_grid_moves() would.  Time complexity: O(1). */
 void gb_grid_moves_around(const gb_grid *g, gb_model m, uint8_t *moves, int32_t id);
 
-/* Model names for the CLI and CSV ("8-nocut", "8-cut1", "8-cutall", "4").
+/* The water rule (GB_MODEL_8_NOCUT_WATER): make the W cells of the map,
+ * whose W x H letters are chars (row-major, the loader's terrain[]),
+ * passable and mark them in water[], keeping npassable right.  0, or -1
+ * with errno = ENOMEM (g then unchanged).  Call it only for that model:
+ * under the others W stays blocked, as Moving AI's maps define it. */
+int gb_grid_water(gb_grid *g, const char *chars);
+
+/* Model names for the CLI and CSV ("8-nocut", "8-cut1", "8-cutall", "4",
+ * "8-nocut-water").
  * gb_model_from_name returns -1 for an unknown name. */
 const char *gb_model_name(gb_model m);
 int gb_model_from_name(const char *name);

@@ -502,7 +502,7 @@ GB_TEST(cli, env_errors, .init = redirect_all)
     cr_expect_neq(stat(out, &st), 0, "output written despite the error");
     fflush(stderr);
     cr_assert_stderr_eq_str(
-        "gridbench env: --model: expected 8-nocut, 8-cut1, 8-cutall or 4, found 'hex'\n"
+        "gridbench env: --model: expected 8-nocut, 8-cut1, 8-cutall, 4 or 8-nocut-water, found 'hex'\n"
         "gridbench env: expected an option of `gridbench env --help`, found '--bogus'\n"
         "gridbench env: --out: expected an argument FILE, found none\n"
         "gridbench env: /nonexistent/x.map: expected a readable file, found "

@@ -447,6 +447,51 @@ GB_TEST(summary, lb_ratio_mean_over_the_rows_that_have_one)
     rm_rf(dir);
 }
 
+/* model: each group carries the model column of its rows (movement model
+ * and terrain costs), "mixed" when they disagree, empty without the
+ * column; the column is appended after the older ones. */
+GB_TEST(summary, model_column_per_group)
+{
+    char dir[64], in[128], out[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(in, sizeof in, "%s/q.csv", dir);
+    snprintf(out, sizeof out, "%s/s.csv", dir);
+    write_file(in,
+               "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
+               "time_ns,time_cold_ns,model\n"
+               "m,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100,8-nocut+terrain:.=1;G=1;S=3;T=inf;W=5\n"
+               "m,s,3,0,dijkstra,bheap,optimal,ok,4,1,10,100,100,8-nocut+terrain:.=1;G=1;S=3;T=inf;W=5\n"
+               "m,s,2,0,astar-octile,bheap,optimal,ok,2,1,10,100,100,4\n"
+               "m,s,3,0,astar-octile,bheap,optimal,ok,4,1,10,100,100,8-nocut\n");
+    gb_summary *s;
+    gb_diag d;
+    cr_assert_eq(gb_summary_load(in, &s, &d), 0, "%s:%ld: %s", d.path, d.line, d.msg);
+    cr_assert_eq(gb_summary_write_csv(s, out, &d), 0, "%s", d.msg);
+    gb_summary_free(s);
+    table t;
+    table_load(out, &t);
+    cr_assert_eq(t.nrow, 2);
+    cr_expect_str_eq(tget(&t, 0, "model"), "8-nocut+terrain:.=1;G=1;S=3;T=inf;W=5");
+    cr_expect_str_eq(tget(&t, 1, "model"), "mixed");
+    table_free(&t);
+    const char *h = gb_summary_csv_header();
+    size_t hl = strlen(h);
+    cr_expect(hl > 20 && strcmp(h + hl - 20, ",lb_ratio_mean,model") == 0, "model is appended last: %s",
+              h);
+    /* an older CSV without the column: the field is empty */
+    write_file(in, "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
+                   "time_ns,time_cold_ns\n"
+                   "m,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100\n");
+    cr_assert_eq(gb_summary_load(in, &s, &d), 0, "%s:%ld: %s", d.path, d.line, d.msg);
+    cr_assert_eq(gb_summary_write_csv(s, out, &d), 0, "%s", d.msg);
+    gb_summary_free(s);
+    table_load(out, &t);
+    cr_assert_eq(t.nrow, 1);
+    cr_expect_str_eq(tget(&t, 0, "model"), "");
+    table_free(&t);
+    rm_rf(dir);
+}
+
 GB_TEST(summary, hand_written_csv)
 {
     char dir[64], in[128], out[128], pd[128], p[256];

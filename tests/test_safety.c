@@ -473,7 +473,7 @@ GB_TEST(diagnostics, cli_version_suggestions_option_errors_and_write_errors)
         { "-s astar-octil", "did you mean 'octile'?" },
         { "-q bukcet", "--queue: expected one of bheap, bheap-dk, 4heap, pairing, bucket, radix or all, "
                        "found 'bukcet'; did you mean 'bucket'?" },
-        { "-m 8-nocutt", "--model: expected 8-nocut, 8-cut1, 8-cutall or 4, found '8-nocutt'; "
+        { "-m 8-nocutt", "--model: expected 8-nocut, 8-cut1, 8-cutall, 4 or 8-nocut-water, found '8-nocutt'; "
                          "did you mean '8-nocut'?" },
     };
     for (size_t i = 0; i < sizeof typos / sizeof typos[0]; i++) {

@@ -9,7 +9,12 @@
  *     8-nocut both orthogonal cells (x+dx,y) and (x,y+dy) must be
  *     passable, on 8-cut1 at least one, on 8-cutall neither;
  *   - with terrain costs, only models 8-nocut and 4 are defined (a
- *     diagonal's cost needs its two corners' costs).
+ *     diagonal's cost needs its two corners' costs);
+ *   - under 8-nocut-water (HOG2's water rule, gb_grid.h) a step is also
+ *     8-nocut, and every cell it touches (target, and a diagonal's two
+ *     corners) has the class -- water W or ground -- of the cell it
+ *     leaves, read from the grid's water[] (the letters), not from the
+ *     move masks.
  */
 #include "gb_validate.h"
 
@@ -87,11 +92,28 @@ int gb_validate_path(const gb_grid *g, gb_model m, gb_xy start, gb_xy goal,
             return fail(out, (int64_t)i,
                         "step %zu: expected a passable cell, found (%d,%d) blocked or outside the map",
                         i, x + dx, y + dy);
+        if (m == GB_MODEL_8_NOCUT_WATER && g->water) {
+            /* the water rule: every cell the step touches is of the class
+             * of the cell it leaves (ground . G S, or water W) */
+            const uint8_t *w = g->water;
+            const int c = w[gb_grid_id(g, x, y)];
+            int32_t bad = -1;
+            if (w[gb_grid_id(g, x + dx, y + dy)] != c) bad = gb_grid_id(g, x + dx, y + dy);
+            else if (dx && dy && w[gb_grid_id(g, x + dx, y)] != c) bad = gb_grid_id(g, x + dx, y);
+            else if (dx && dy && w[gb_grid_id(g, x, y + dy)] != c) bad = gb_grid_id(g, x, y + dy);
+            if (bad >= 0)
+                return fail(out, (int64_t)i,
+                            "step %zu: expected a move within one terrain class under "
+                            "model %s, found a step from %s (%d,%d) -> (%d,%d) touching %s at (%d,%d)",
+                            i, gb_model_name(m), c ? "water" : "ground", x, y, x + dx, y + dy,
+                            c ? "ground" : "water", gb_grid_x(g, bad), gb_grid_y(g, bad));
+        }
         if (dx != 0 && dy != 0) {
             int a = free_xy(g, x + dx, y), b = free_xy(g, x, y + dy);
             const char *why = NULL;
             if (m == GB_MODEL_4) why = "a diagonal step on a 4-connected model";
-            else if (m == GB_MODEL_8_NOCUT && !(a && b)) why = "a diagonal step cutting a blocked corner";
+            else if ((m == GB_MODEL_8_NOCUT || m == GB_MODEL_8_NOCUT_WATER) && !(a && b))
+                why = "a diagonal step cutting a blocked corner";
             else if (m == GB_MODEL_8_CUT1 && !(a || b)) why = "a diagonal step squeezing between two blocked cells";
             if (why)
                 return fail(out, (int64_t)i, "step %zu: expected a legal move under model %s, found %s (%d,%d) -> (%d,%d)",

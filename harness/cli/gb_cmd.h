@@ -17,8 +17,24 @@
 
 /* Parse the value of --model for command cmd ("gridbench run"): 0 with
  * *out set, or EX_USAGE after printing "CMD: --model: expected 8-nocut,
- * 8-cut1, 8-cutall or 4, found 'ARG'" on stderr. */
+ * 8-cut1, 8-cutall, 4 or 8-nocut-water, found 'ARG'" on stderr. */
 int gb_cli_model(const char *cmd, const char *arg, gb_model *out);
+
+/* For a command that does not load maps under the water rule: 0, or
+ * EX_USAGE after saying so when m is 8-nocut-water. */
+int gb_cli_no_water(const char *cmd, gb_model m);
+
+/* The --terrain-costs entry of the option tables of the commands that
+ * search under a terrain cost model (run, dynamic): one text for all,
+ * with option id ID and no short letter.  The value goes to
+ * gb_tfile_arg() (an inline list or a costs file, docs/terrain.md). */
+#define GB_OPT_TERRAIN_COSTS(ID)                                                                 \
+    {                                                                                            \
+        (ID), 0, "terrain-costs", "COSTS",                                                       \
+            "terrain cost model: 'S=3,W=5,T=inf' (letters . G S T W, costs in (0, 255] or inf) " \
+            "or a costs file; default uniform (docs/terrain.md); the model column then reads "   \
+            "MODEL+terrain:..."                                                                  \
+    }
 
 int gb_cmd_run(int argc, char **argv);
 int gb_cmd_merge(int argc, char **argv);

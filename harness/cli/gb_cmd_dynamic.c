@@ -26,6 +26,8 @@
 #include "gb_map.h"
 #include "gb_opt.h"
 #include "gb_search.h"
+#include "gb_terrain.h"
+#include "gb_tfile.h"
 
 #define CMD "gridbench dynamic"
 
@@ -39,13 +41,18 @@
 
 static const gb_opt dynamic_opts[] = {
     { 'o', 'o', "out", "FILE", "CSV output (temporary file, then renamed)" },
-    { 'm', 'm', "model", "M", "movement model: 8-nocut (default), 8-cut1, 8-cutall, 4" },
-    { 'a', 'a', "astar", "S", "the from-scratch baseline: any optimal solver of `gridbench list` "
+    { 'm', 'm', "model", "M",
+      "movement model: 8-nocut (default), 8-cut1, 8-cutall, 4, "
+      "8-nocut-water (docs/terrain.md)" },
+    GB_OPT_TERRAIN_COSTS('c' + 256),
+    { 'a', 'a', "astar", "S",
+      "the from-scratch baseline: any optimal solver of `gridbench list` "
       "(default astar-octile); a family with per-map tables (jps+, sg) rebuilds them inside its "
       "timed replans, since the map changed" },
     { 'Q', 'Q', "queue", "Q", "its queue (default bheap)" },
     { 'n', 'n', "max-queries", "N", "replay at most the first N queries of each file" },
-    { 't', 't', "trace", "FILE", "also write every event applied, every D* Lite plan and every move "
+    { 't', 't', "trace", "FILE",
+      "also write every event applied, every D* Lite plan and every move "
       "of the agent, one line each, keyed by query like the CSV rows (docs/dynamic.md, \"Trace\"), "
       "so that a run can be re-checked without gridbench" },
     { 'q', 'q', "quiet", NULL, "no progress on stderr" },
@@ -54,14 +61,21 @@ static const gb_opt dynamic_opts[] = {
 };
 
 const gb_cmd_doc gb_doc_dynamic = {
-    "dynamic", "[OPTIONS] --out FILE.csv DSCEN...",
+    "dynamic",
+    "[OPTIONS] --out FILE.csv DSCEN...",
     "replay dynamic scenarios: D* Lite against A* from scratch, every plan checked",
     "Replay dynamic scenarios (docs/dynamic.md): an agent plans, moves one cell per step, sees "
     "cells become blocked or free, and replans -- with D* Lite (dstar-lite: the search is kept and "
     "repaired) and, at the same moments on the same map, with A* from scratch.  Every plan is "
     "validated on the map as it is then and its cost checked against Dijkstra.  One CSV row per "
-    "query.",
-    dynamic_opts, NULL,
+    "query.\n\n"
+    "Under --terrain-costs (models 8-nocut and 4) D* Lite, the baseline and Dijkstra search the "
+    "weighted map with exact costs; an event that blocks a cell makes it impassable, one that "
+    "frees it gives it back its letter's cost, or the cost of ground '.' for a cell the map "
+    "blocks (such a cell stays blocked when '.' is impassable).  --trace is not available then: "
+    "its lines carry no costs.",
+    dynamic_opts,
+    NULL,
     "gridbench gen --dynamic --map M.map --queries 20 --seed 1 --out M.dscen\n"
     "gridbench dynamic --out dyn.csv M.dscen",
     "0 every plan checked; 1 a plan was wrong (status 'wrong'); 64 bad usage; 65 bad input; 66 "
@@ -89,9 +103,9 @@ typedef struct dyn_total {
 
 /* Replay every query of one file, rows to out, the trace to tr (NULL:
  * none).  0, or a sysexits code after printing why. */
-static int run_file(const char *path, gb_model model, const gb_solver_spec *astar,
-                    gb_queue_kind queue, long maxq, int quiet, FILE *out, gb_dyntrace *tr,
-                    dyn_total *tot)
+static int run_file(const char *path, gb_model model, const gb_terrain *terrain,
+                    const gb_solver_spec *astar, gb_queue_kind queue, long maxq, int quiet, FILE *out,
+                    gb_dyntrace *tr, dyn_total *tot)
 {
     gb_diag d;
     gb_dynscen s;
@@ -109,7 +123,20 @@ static int run_file(const char *path, gb_model model, const gb_solver_spec *asta
         return rc;
     }
     const gb_grid *g = &map.grid;
-    gb_dynrep *rep = gb_dynrep_new(&map.grid, model, astar, queue);
+    if (gb_terrain_apply(terrain, map.terrain, &map.grid) != 0) {
+        fprintf(stderr, CMD ": %s: expected memory for the terrain costs, found none\n", mp);
+        gb_map_free(&map);
+        gb_dynscen_free(&s);
+        return EX_OSERR;
+    }
+    if (model == GB_MODEL_8_NOCUT_WATER && gb_grid_water(&map.grid, map.terrain) != 0) {
+        fprintf(stderr, CMD ": %s: expected memory for the water cells, found none\n", mp);
+        gb_map_free(&map);
+        gb_dynscen_free(&s);
+        return EX_OSERR;
+    }
+    /* a cell the map blocks takes the cost of ground '.' when freed */
+    gb_dynrep *rep = gb_dynrep_new(&map.grid, model, astar, queue, terrain->on ? terrain->q[0] : 0);
     if (!rep) {
         fprintf(stderr, CMD ": %s: expected memory for the searches, found none\n", mp);
         gb_map_free(&map);
@@ -120,8 +147,8 @@ static int run_file(const char *path, gb_model model, const gb_solver_spec *asta
     size_t n = s.n;
     if (maxq > 0 && (size_t)maxq < n) n = (size_t)maxq;
     if (!quiet)
-        fprintf(stderr, CMD ": %s: %zu queries on %s (%dx%d, %s)\n", path, n, mp,
-                (int)g->width, (int)g->height, gb_model_name(model));
+        fprintf(stderr, CMD ": %s: %zu queries on %s (%dx%d, %s%s%s)\n", path, n, mp, (int)g->width,
+                (int)g->height, gb_model_name(model), terrain->on ? "+" : "", terrain->name);
     for (size_t i = 0; i < n && rc == 0; i++) {
         rc = gb_dynscen_check_query(&s, i, &map, &d);
         if (rc) { fputs(CMD ": ", stderr); gb_diag_print(&d, stderr); break; }
@@ -139,11 +166,12 @@ static int run_file(const char *path, gb_model model, const gb_solver_spec *asta
         csv_text(out, path);
         fprintf(out, ",%zu,%ld,", i + 1, q->line);
         csv_text(out, s.map_field);
-        fprintf(out, ",%s,%s,%d,%d,%d,%d,%zu,%s,%lld,%.8f,%.8f,%lld,%lld,%lld,%lld,"
+        fprintf(out,
+                ",%s%s%s,%s,%d,%d,%d,%d,%zu,%s,%lld,%.8f,%.8f,%lld,%lld,%lld,%lld,"
                 "%lld,%lld,%llu,%llu,%lld,%lld,%llu,%llu,",
-                gb_model_name(model), astar->name, (int)q->sx, (int)q->sy, (int)q->gx,
-                (int)q->gy, q->nev, row.status, (long long)row.steps, row.travelled,
-                row.first_cost, (long long)row.cells_changed, (long long)row.dropped,
+                gb_model_name(model), terrain->on ? "+" : "", terrain->name, astar->name, (int)q->sx,
+                (int)q->sy, (int)q->gx, (int)q->gy, q->nev, row.status, (long long)row.steps,
+                row.travelled, row.first_cost, (long long)row.cells_changed, (long long)row.dropped,
                 (long long)row.plans, (long long)replans, (long long)row.ds.first_ns,
                 (long long)row.ds.replan_ns, (unsigned long long)row.ds.first_exp,
                 (unsigned long long)row.ds.replan_exp, (long long)row.as.first_ns,
@@ -193,6 +221,8 @@ int gb_cmd_dynamic(int argc, char **argv)
 {
     const char *out = NULL, *trace = NULL, *astar_name = "astar-octile", *queue_name = "bheap";
     gb_model model = GB_MODEL_8_NOCUT;
+    gb_terrain terrain;
+    memset(&terrain, 0, sizeof terrain);
     long maxq = 0;
     int quiet = 0, c;
     const char *arg;
@@ -204,6 +234,18 @@ int gb_cmd_dynamic(int argc, char **argv)
         case 'm': {
             int e = gb_cli_model(CMD, arg, &model);
             if (e) { gb_opt_end(&op); return e; }
+            break;
+        }
+        case 'c' + 256: {
+            gb_diag td;
+            gb_diag_clear(&td);
+            int e = gb_tfile_arg(arg, &terrain, &td);
+            if (e) {
+                fputs(CMD ": ", stderr);
+                gb_diag_print(&td, stderr);
+                gb_opt_end(&op);
+                return e;
+            }
             break;
         }
         case 'a': astar_name = arg; break;
@@ -240,11 +282,25 @@ int gb_cmd_dynamic(int argc, char **argv)
         fprintf(stderr, CMD ": --astar: %s\n", err);
         return EX_USAGE;
     }
+    if (terrain.on && model != GB_MODEL_8_NOCUT && model != GB_MODEL_4) {
+        fprintf(stderr, CMD ": --terrain-costs: expected model 8-nocut or 4, found %s\n",
+                gb_model_name(model));
+        return EX_USAGE;
+    }
+    if (terrain.on && trace) {
+        fprintf(stderr,
+                CMD ": --trace: expected no --terrain-costs (the trace carries no costs), "
+                    "found %s\n",
+                terrain.name);
+        return EX_USAGE;
+    }
     double bound;
     if (gb_solver_guarantee(&sp, model, &bound) != GB_GUAR_OPTIMAL
-        || gb_solver_unsupported(&sp, model, err, sizeof err)) {
-        fprintf(stderr, CMD ": --astar: expected an optimal solver that runs under model %s, "
-                "found '%s'\n", gb_model_name(model), astar_name);
+        || gb_solver_unsupported_w(&sp, model, terrain.on, err, sizeof err)) {
+        fprintf(stderr,
+                CMD ": --astar: expected an optimal solver that runs under model %s%s%s, "
+                    "found '%s'\n",
+                gb_model_name(model), terrain.on ? "+" : "", terrain.name, astar_name);
         return EX_USAGE;
     }
     int qk = gb_queue_from_name(queue_name);
@@ -278,7 +334,7 @@ int gb_cmd_dynamic(int argc, char **argv)
     memset(&tot, 0, sizeof tot);
     int rc = 0;
     for (int i = optind; i < argc && rc == 0; i++)
-        rc = run_file(argv[i], model, &sp, (gb_queue_kind)qk, maxq, quiet, f, tf ? &tr : NULL,
+        rc = run_file(argv[i], model, &terrain, &sp, (gb_queue_kind)qk, maxq, quiet, f, tf ? &tr : NULL,
                       &tot);
     if (rc) {
         gb_tmp_abort(f, tmp);

@@ -108,6 +108,7 @@ int gb_cmd_env(int argc, char **argv)
         case 'c': calibrate = 1; break;
         case 'm': {
             int e = gb_cli_model(CMD, arg, &model);
+            if (!e) e = gb_cli_no_water(CMD, model);
             if (e) { gb_opt_end(&op); return e; }
             break;
         }

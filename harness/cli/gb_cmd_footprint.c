@@ -258,7 +258,10 @@ int gb_cmd_footprint(int argc, char **argv)
             queue = (gb_queue_kind)q;
             break;
         }
-        case 'm': rc = gb_cli_model(CMD, arg, &model); break;
+        case 'm':
+            rc = gb_cli_model(CMD, arg, &model);
+            if (!rc) rc = gb_cli_no_water(CMD, model);
+            break;
         case OPT_MAP: map_override = arg; break;
         case 'o': out = arg; break;
         case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_footprint, stdout); return 0;

@@ -328,7 +328,10 @@ int gb_cmd_gen(int argc, char **argv)
         case 'S': rc = parse_u64("--seed", arg, UINT64_MAX, &o.seed); break;
         case 'n': rc = parse_int("--per-bucket", arg, 1000000, &o.per_bucket); break;
         case 'Q': rc = parse_int("--max-queries", arg, 100000000, &o.max_queries); break;
-        case 'm': rc = gb_cli_model(CMD, arg, &o.model); break;
+        case 'm':
+            rc = gb_cli_model(CMD, arg, &o.model);
+            if (!rc) rc = gb_cli_no_water(CMD, o.model);
+            break;
         case OPT_TERRAIN: {
             gb_diag td;
             gb_diag_clear(&td);

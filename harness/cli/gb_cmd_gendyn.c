@@ -165,7 +165,12 @@ int gb_cmd_gen_dynamic(int argc, char **argv)
                   o.reopen_pct = (int)v; break;
         case 'S': if (parse_num("--seed", optarg, UINT64_MAX, &v)) return EX_USAGE;
                   o.seed = v; break;
-        case 'm': { int e = gb_cli_model(CMD, optarg, &o.model); if (e) return e; break; }
+        case 'm': {
+            int e = gb_cli_model(CMD, optarg, &o.model);
+            if (!e) e = gb_cli_no_water(CMD, o.model);
+            if (e) return e;
+            break;
+        }
         case 'o': out = optarg; break;
         case 'h': gendyn_usage(stdout); return 0;
         case ':':

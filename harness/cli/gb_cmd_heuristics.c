@@ -295,7 +295,10 @@ int gb_cmd_heuristics(int argc, char **argv)
     while (!rc && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
         case 'H': rc = add_spec_list(specs, &nspecs, arg); break;
-        case 'm': rc = gb_cli_model(CMD, arg, &model); break;
+        case 'm':
+            rc = gb_cli_model(CMD, arg, &model);
+            if (!rc) rc = gb_cli_no_water(CMD, model);
+            break;
         case OPT_TERRAIN: {
             gb_diag td;
             gb_diag_clear(&td);

@@ -38,10 +38,9 @@ static const gb_opt run_opts[] = {
     { 's', 's', "solver", "NAME", "solver to run (repeatable, or comma-separated; 'all'; default "
       "dijkstra); see `gridbench list`" },
     { 'q', 'q', "queue", "NAME", "priority queue (repeatable, comma-separated, 'all'; default bheap)" },
-    { 'm', 'm', "model", "NAME", "movement model (default 8-nocut)" },
-    { 't' + 256, 0, "terrain-costs", "COSTS", "terrain cost model: 'S=3,W=5,T=inf' (letters . G S T "
-      "W, costs in (0, 255] or inf) or a costs file; default uniform (docs/terrain.md); the model "
-      "column then reads MODEL+terrain:...; no oracle cache" },
+    { 'm', 'm', "model", "NAME", "movement model: 8-nocut (default), 8-cut1, 8-cutall, 4, or "
+      "8-nocut-water (HOG2's water rule: W passable, but only from W; docs/terrain.md)" },
+    GB_OPT_TERRAIN_COSTS('t' + 256),
     { 'o', 'o', "out", "FILE", "CSV file, written at the end (temp file + rename); while the run "
       "works, the queries done so far are kept in the journal FILE.partial (default: standard "
       "output)" },
@@ -651,6 +650,14 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
             if (o.pairs[i].user || o.pairs[i].ext_cmd) {
                 fprintf(stderr, "gridbench run: --terrain-costs: expected built-in solvers only, found "
                         "%s (plugin and external solvers are not told the terrain costs)\n",
+                        o.pairs[i].spec.name);
+                return EX_USAGE;
+            }
+    if (o.model == GB_MODEL_8_NOCUT_WATER)
+        for (int i = 0; i < o.npairs; i++)
+            if (o.pairs[i].user || o.pairs[i].ext_cmd) {
+                fprintf(stderr, "gridbench run: --model 8-nocut-water: expected built-in solvers only, "
+                        "found %s (plugin and external solvers are not told the water rule)\n",
                         o.pairs[i].spec.name);
                 return EX_USAGE;
             }

@@ -16,7 +16,9 @@
  *   absent, "mixed" when its rows disagree); a speedup is computed only
  *   between pairs of the same source, so a process round trip or a plugin
  *   call is never divided into an in-process time unannounced.
- *   Each group keeps the list of its rows (input order) in grow[].
+ *   Each group keeps the list of its rows (input order) in grow[], and
+ *   the model its rows ran under (the per-query CSV's model column:
+ *   movement model and terrain costs), or "mixed" when they disagree.
  *
  * Time complexity: O(rows log rows) for the sorts behind the percentiles;
  * memory O(rows + pairs x queries).
@@ -53,6 +55,9 @@ typedef struct srow {
 
 typedef struct gstat {
     int32_t map, pair;          /* interned indices */
+    int32_t model;              /* index into models: the rows' model column,
+                                   -1 when the column is absent, -2 when the
+                                   group's rows disagree ("mixed") */
     char guarantee[16];         /* of the first row */
     size_t n;                   /* rows */
     size_t *rows;               /* indices into rows[], input order */
@@ -72,6 +77,7 @@ typedef struct gstat {
 
 struct gb_summary {
     gb_strtab maps, solvers, queues, pairs, queries, groups;
+    gb_strtab models;                    /* the model column's values */
     int32_t *pair_solver, *pair_queue;   /* per pair */
     char (*pair_src)[8];                 /* per pair: time_source, "", or "mixed" */
     char **map_scen;                     /* per map: first scen file */
@@ -116,9 +122,9 @@ static const char summary_header[] =
 #define GB_X(E, N, F, D) "," N
     GB_ROW_STATUS_LIST(GB_X)
 #undef GB_X
-    ",mem_bytes_max,time_median_lo_ns,time_median_hi_ns,speedup_lo,speedup_hi,prep_ns_max,"
-    "speedup_astar,"
-    "time_source,prep_amortised_ns,lb_ratio_mean";
+        ",mem_bytes_max,time_median_lo_ns,time_median_hi_ns,speedup_lo,speedup_hi,prep_ns_max,"
+        "speedup_astar,"
+        "time_source,prep_amortised_ns,lb_ratio_mean,model";
 
 const char *gb_summary_csv_header(void) { return summary_header; }
 
@@ -143,6 +149,7 @@ void gb_summary_free(gb_summary *s)
     gb_strtab_free(&s->pairs);
     gb_strtab_free(&s->queries);
     gb_strtab_free(&s->groups);
+    gb_strtab_free(&s->models);
     gb_free(s->pair_solver);
     gb_free(s->pair_queue);
     gb_free(s->pair_src);
@@ -229,6 +236,7 @@ int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out
     const int prep_col = gb_csv_col(&c, "prep_ns");    /* likewise */
     const int src_col = gb_csv_col(&c, "time_source"); /* likewise */
     const int lbr_col = gb_csv_col(&c, "lb_ratio");    /* likewise */
+    const int model_col = gb_csv_col(&c, "model");     /* likewise */
     gb_summary *s = gb_calloc(1, sizeof *s);
     if (!s) { gb_csv_close(&c); return gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none"); }
     s->boot = *boot;
@@ -332,8 +340,15 @@ int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out
             memset(&s->g[gi], 0, sizeof s->g[gi]);
             s->g[gi].map = mi;
             s->g[gi].pair = pi;
+            s->g[gi].model = -1;
             snprintf(s->g[gi].guarantee, sizeof s->g[gi].guarantee, "%s",
                      gb_csv_field(&c, idx[C_GUAR]));
+        }
+        if (model_col >= 0) { /* the group's model, "mixed" when its rows disagree */
+            int32_t mo = gb_strtab_intern(&s->models, gb_csv_field(&c, model_col), NULL);
+            if (mo < 0) goto nomem;
+            if (added) s->g[gi].model = mo;
+            else if (s->g[gi].model != mo) s->g[gi].model = -2;
         }
         r.group = gi;
         r.query = qy;
@@ -631,6 +646,8 @@ static void write_summary(FILE *f, const gb_summary *s)
         csv_num(f, 3, isnan(g->prep_max) || g->n == 0 ? NAN : g->t_mean + g->prep_max / (double)g->n);
         fputc(',', f);
         csv_num(f, 4, g->lbr_mean);
+        fputc(',', f);
+        gb_csv_write_str(f, g->model >= 0 ? s->models.str[g->model] : g->model == -2 ? "mixed" : "");
         fputc('\n', f);
     }
 }

@@ -41,6 +41,10 @@ struct gb_dynrep {
     int32_t *cur;            /* the agent's current plan */
     int32_t *changed;        /* cells flipped during the replay (to restore) */
     size_t nchanged, capchanged;
+    uint16_t *qfree;         /* terrain costs: per cell, the cost it has when
+                                passable (its own, or the fill cost for a cell
+                                the map blocks; 0: it stays blocked); NULL on
+                                a uniform grid */
     uint8_t *fired;          /* per event of the query */
     size_t capfired;
     const gb_dynrep_obs *obs;   /* of the running replay (never NULL then) */
@@ -56,10 +60,28 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-gb_dynrep *gb_dynrep_new(gb_grid *g, gb_model m, const gb_solver_spec *astar, gb_queue_kind q)
+gb_dynrep *gb_dynrep_new(gb_grid *g, gb_model m, const gb_solver_spec *astar, gb_queue_kind q,
+                         uint16_t fill)
 {
     gb_dynrep *r = gb_calloc(1, sizeof *r);
     if (!r) return NULL;
+    if (g->cost) {
+        /* the searches below scale their heuristics by qmin: size them for
+         * every cost an event can bring */
+        if (fill && fill < g->qmin) g->qmin = fill;
+        if (fill > g->qmax) g->qmax = fill;
+        r->qfree = gb_malloc((size_t)g->ncells * sizeof *r->qfree);
+        if (!r->qfree) {
+            gb_free(r);
+            errno = ENOMEM;
+            return NULL;
+        }
+        for (int32_t id = 0; id < g->ncells; id++) {
+            int32_t x = gb_grid_x(g, id), y = gb_grid_y(g, id);
+            int map = x >= 0 && y >= 0 && x < g->width && y < g->height;
+            r->qfree[id] = !map ? 0 : g->cost[id] ? g->cost[id] : fill;
+        }
+    }
     char err[128];
     r->grid = g;
     r->model = m;
@@ -87,6 +109,7 @@ void gb_dynrep_free(gb_dynrep *r)
     gb_free(r->cur);
     gb_free(r->changed);
     gb_free(r->fired);
+    gb_free(r->qfree);
     gb_free(r);
 }
 
@@ -241,7 +264,10 @@ static int fire_events(gb_dynrep *r, const gb_dynscen *s, const gb_dyn_query *q,
         for (size_t i = 0; i < ev->nc; i++) {
             int32_t id = gb_grid_id(g, cl[i].x, cl[i].y);
             if (ev->block && id == agent) { r->row->dropped++; continue; }
-            if (gb_grid_set(g, id, !ev->block) != 1) continue;
+            if ((g->cost ? gb_grid_set_cost(g, id, ev->block ? 0 : r->qfree[id])
+                         : gb_grid_set(g, id, !ev->block))
+                != 1)
+                continue;
             r->changed[r->nchanged++] = id;
             r->row->cells_changed++;
         }
@@ -256,7 +282,8 @@ static void restore(gb_dynrep *r)
     gb_grid *g = r->grid;
     for (size_t i = r->nchanged; i-- > 0;) {
         int32_t id = r->changed[i];
-        gb_grid_set(g, id, !g->pass[id]);
+        if (g->cost) gb_grid_set_cost(g, id, g->pass[id] ? 0 : r->qfree[id]);
+        else gb_grid_set(g, id, !g->pass[id]);
         gb_ws_cell_changed(r->ws, id);
         gb_dstar_cell_changed(r->ds, id);
     }
@@ -290,7 +317,12 @@ static int run(gb_dynrep *r, const gb_dynscen *s, const gb_dyn_query *q)
         int k = 0;
         while (k < 8 && agent + g->off[k] != next) k++;
         if (k == 8) { note(r, "plan steps from cell %d to a non-neighbour %d", agent, next); break; }
-        row->travelled += gb_dir_cost[k];
+        if (g->cost) { /* the step's cost under the terrain model, as the validator has it */
+            double u = (double)gb_grid_units(g, agent, k);
+            row->travelled += (k < 4 ? u : u * GB_SQRT2) / (double)g->cscale;
+        } else {
+            row->travelled += gb_dir_cost[k];
+        }
         agent = next;
         row->steps++;
         gb_dstar_move(r->ds, agent);

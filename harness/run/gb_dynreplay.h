@@ -14,12 +14,14 @@
  *     fire every event not yet fired whose trigger holds (`at T` with
  *     T == t, `near R` with a cell within Chebyshev distance R of the
  *     agent); a fired event sets its cells' passability (a block of the
- *     cell the agent stands on is dropped and counted);
+ *     cell the agent stands on is dropped and counted; under terrain
+ *     costs a freed cell gets its cost back, see gb_dynrep_new);
  *     if a cell changed: replan with all three and check.
  *   Then the map is restored, cell by cell, and every solver told.
  * Checks on every plan: D* Lite and the baseline find a path iff
  * Dijkstra does; both paths pass the independent validator on the map
- * now; both cost exactly (same straight and diagonal step counts) what
+ * now; both cost exactly (same straight and diagonal step counts, or
+ * under terrain costs the same straight and diagonal units) what
  * Dijkstra's path costs.  The first failure is the row's message and
  * makes its status "wrong".
  *
@@ -89,8 +91,15 @@ typedef struct gb_dynrep gb_dynrep;
 /* A replayer for grid g (not owned; changed during a replay and restored
  * after it, so it must outlive the replayer and not change otherwise)
  * under model m, with the from-scratch baseline astar (an optimal solver
- * under m: the caller checks) on queue q.  NULL with errno = ENOMEM. */
-gb_dynrep *gb_dynrep_new(gb_grid *g, gb_model m, const gb_solver_spec *astar, gb_queue_kind q);
+ * under m, and under terrain costs when g has them: the caller checks) on
+ * queue q.  On a grid with terrain costs (gb_terrain.h) an event that
+ * blocks a cell sets its cost to 0 and one that frees it gives it back
+ * its own cost or, for a cell the map blocks, fill (units of 1/den; 0:
+ * such a cell stays blocked); g's qmin and qmax are widened to include
+ * fill before any search is prepared.  fill is ignored on a uniform grid.
+ * NULL with errno = ENOMEM. */
+gb_dynrep *gb_dynrep_new(gb_grid *g, gb_model m, const gb_solver_spec *astar, gb_queue_kind q,
+                         uint16_t fill);
 void gb_dynrep_free(gb_dynrep *r);
 
 /* Replay query qi of s, which passed gb_dynscen_check_query() against

@@ -241,7 +241,8 @@ static uint64_t map_extra(const gb_run_opts *o, int32_t width, int32_t height)
     }
     return (uint64_t)gb_ws_bytes_all(width, height, sp, qk, n)
            + (uint64_t)ncells * (sizeof(gb_xy) + sizeof(int32_t))
-           + (o->terrain.on ? (uint64_t)ncells * sizeof(uint16_t) : 0);   /* grid.cost */
+           + (o->terrain.on ? (uint64_t)ncells * sizeof(uint16_t) : 0)    /* grid.cost */
+           + (o->model == GB_MODEL_8_NOCUT_WATER ? (uint64_t)ncells : 0); /* grid.water */
 }
 
 /* The any-angle oracle's cache kind: bump the number whenever
@@ -305,6 +306,12 @@ static int exec_map(gb_exec *ex, int si, gb_diag *d)
         gb_map_free(&ex->map);
         return gb_diag_set(d, EX_OSERR, ps->map, 0, 0, "expected memory for the terrain costs "
                            "of this map, found none");
+    }
+    if (o->model == GB_MODEL_8_NOCUT_WATER && gb_grid_water(&ex->map.grid, ex->map.terrain) != 0) {
+        gb_map_free(&ex->map);
+        return gb_diag_set(d, EX_OSERR, ps->map, 0, 0,
+                           "expected memory for the water cells of "
+                           "this map, found none");
     }
     const char *ar = getenv("GRIDBENCH_ALLOC_REPORT");   /* for tests of the pre-check */
     if (ar && *ar && strcmp(ar, "0") != 0)
