@@ -831,8 +831,8 @@ static void sum_row_g(FILE *f, const char *map, const char *solver, const char *
     for (int k = 0; k < GB_ROW_NSTATUS; k++) fprintf(f, ",%d", k == GB_ROW_OK ? 50 : 0);
     /* prep_ns_max, speedup_astar: none; time_source inproc; prep_amortised_ns: none */
     fprintf(f, ",1024,%.3f,%.3f,%.4f,%.4f,,,inproc,,", t_lo, t_hi, sp_lo, sp_hi);
-    if (isnan(lbr)) fputc('\n', f);
-    else fprintf(f, "%.4f\n", lbr);
+    if (!isnan(lbr)) fprintf(f, "%.4f", lbr);
+    fputs(",8-nocut\n", f);   /* model */
 }
 
 static void sum_row(FILE *f, const char *map, const char *solver, const char *queue, double t_med, double t_lo,
@@ -978,7 +978,7 @@ static void sum_row_src(FILE *f, const char *map, const char *solver, const char
     if (isnan(sp)) fputs(",,", f);
     else fprintf(f, "%.4f,%.4f,", 0.985 * sp, 1.015 * sp);
     if (!isnan(prep)) fprintf(f, "%.0f", prep);
-    fprintf(f, ",,%s,,\n", src);
+    fprintf(f, ",,%s,,,8-nocut\n", src);   /* ..., lb_ratio_mean, model */
 }
 
 /* The friction of a first report: per-map rows in the order of their
