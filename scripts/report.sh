@@ -65,6 +65,9 @@ Matrix
   --model M             movement model (default 8-nocut)
   --terrain-costs C     terrain cost model (gridbench run --terrain-costs, docs/terrain.md);
                         no footprints under it
+  --anyangle-model M    centre (default) or gppc (gridbench run --anyangle-model,
+                        docs/anyangle.md): with gppc, any-angle solvers are judged
+                        against the exact any-angle optimum, and anya can run
   --external CMD        also run an external solver (docs/protocol.md); repeatable
   --external-name NAME  name the --external just before
   --plugin LIB.so       load user solvers (harness/run/gb_user.h); name them in --solvers
@@ -122,6 +125,7 @@ MODEL=8-nocut
 TERRAIN=
 REPS=3
 REGIME=interleaved
+AAMODEL=centre
 HF_RUNS=3
 HF_WARMUP=1
 HF_SOLVERS=dijkstra,astar-octile,jps,bidijkstra
@@ -157,6 +161,8 @@ while [ "$#" -gt 0 ]; do
     --plugin) need_arg "$@"; EXTRA_RUN+=(--plugin "$2"); shift 2 ;;
     --model) need_arg "$@"; MODEL=$2; shift 2 ;;
     --terrain-costs) need_arg "$@"; TERRAIN=$2; EXTRA_RUN+=(--terrain-costs "$2"); shift 2 ;;
+    --anyangle-model) need_arg "$@"; case $2 in centre|gppc) AAMODEL=$2 ;; *) die 2 "--anyangle-model: expected centre or gppc, found '$2'" ;; esac
+        EXTRA_RUN+=(--anyangle-model "$2"); shift 2 ;;
     --reps) need_arg "$@"; is_count "$2" && [ "$2" -ge 1 ] || die 2 "--reps: expected a positive integer, found '$2'"; REPS=$2; shift 2 ;;
     --regime) need_arg "$@"; case $2 in interleaved|gppc) REGIME=$2 ;; *) die 2 "--regime: expected interleaved or gppc, found '$2'" ;; esac; shift 2 ;;
     --hyperfine-runs) need_arg "$@"; is_count "$2" && [ "$2" -ge 2 ] || die 2 "--hyperfine-runs: expected an integer >= 2 (hyperfine's minimum), found '$2'"; HF_RUNS=$2; shift 2 ;;
@@ -423,7 +429,7 @@ if [ "$HYPERFINE" = 1 ] && [ -n "$HF_SOLVERS" ]; then
     # pay the Dijkstra oracle: what they measure is start-up, loading, the
     # solver and the checks (not a ranking: the tables rank the solvers)
     for s in "${hf_list[@]}"; do
-        hf_args+=(-n "$s" "$(printf '%q ' "$BIN_ABS" run --quiet --model "$MODEL" ${TERRAIN:+--terrain-costs "$TERRAIN"} --solver "$s" \
+        hf_args+=(-n "$s" "$(printf '%q ' "$BIN_ABS" run --quiet --model "$MODEL" ${TERRAIN:+--terrain-costs "$TERRAIN"} --anyangle-model "$AAMODEL" --solver "$s" \
             --oracle-cache "$(abspath "$TMP")/hf-oracle" \
             "${hf_count[@]+"${hf_count[@]}"}" "$(abspath "$HF_SCEN")")")
     done
@@ -450,6 +456,7 @@ step 5 "env.json"
     "model": $(json_str "$MODEL_NAME"),
     "reps": $REPS,
     "regime": $(json_str "$REGIME"),
+    "anyangle_model": $(json_str "$AAMODEL"),
     "jobs": $JOBS,
     "queries_from": $(json_str "${CSV_IN:-gridbench run}"),
     "count": $COUNT,

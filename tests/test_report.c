@@ -447,6 +447,47 @@ GB_TEST(summary, lb_ratio_mean_over_the_rows_that_have_one)
     rm_rf(dir);
 }
 
+/* optimal_share: GPPC's "solved optimally", the share of a group's rows
+ * whose subopt is 1 (within 1e-9) -- for solvers without the guarantee,
+ * and not for any-angle rows of the centre model (judged against the grid
+ * optimum only); empty for optimal solvers. */
+GB_TEST(summary, optimal_share_of_the_solvers_without_the_guarantee)
+{
+    char dir[64], in[128], out[128];
+    make_tmpdir(dir, sizeof dir);
+    snprintf(in, sizeof in, "%s/q.csv", dir);
+    snprintf(out, sizeof out, "%s/s.csv", dir);
+    write_file(in, "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
+                   "time_ns,time_cold_ns,cost_model\n"
+                   "m,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100,grid\n"
+                   "m,s,2,0,theta,bheap,none,ok,2,1.0000000001,10,100,100,anyangle-gppc\n"
+                   "m,s,2,0,anya,own-heap,none,ok,2,1,10,100,100,anyangle-gppc\n"
+                   "m,s,2,0,gbfs-octile,bheap,none,ok,2,1.2,10,100,100,grid\n"
+                   "m,s,2,0,theta+c,bheap,none,ok,2,0.95,10,100,100,anyangle\n"
+                   "m,s,3,0,dijkstra,bheap,optimal,ok,4,1,10,100,100,grid\n"
+                   "m,s,3,0,theta,bheap,none,ok,4,1.01,10,100,100,anyangle-gppc\n"
+                   "m,s,3,0,anya,own-heap,none,ok,4,1,10,100,100,anyangle-gppc\n"
+                   "m,s,3,0,gbfs-octile,bheap,none,ok,4,1,10,100,100,grid\n"
+                   "m,s,3,0,theta+c,bheap,none,ok,4,1,10,100,100,anyangle\n"
+                   "m,s,4,0,theta,bheap,none,ok,4,,10,100,100,anyangle-gppc\n");
+    gb_summary *s;
+    gb_diag d;
+    cr_assert_eq(gb_summary_load(in, &s, &d), 0, "%s:%ld: %s", d.path, d.line, d.msg);
+    cr_assert_eq(gb_summary_write_csv(s, out, &d), 0, "%s", d.msg);
+    gb_summary_free(s);
+    table t;
+    table_load(out, &t);
+    cr_assert_eq(t.nrow, 5);
+    for (int i = 0; i < 5; i++) {
+        const char *sv = tget(&t, i, "solver"), *sh = tget(&t, i, "optimal_share");
+        if (!strcmp(sv, "dijkstra") || !strcmp(sv, "theta+c")) cr_expect_str_eq(sh, "", "%s", sv);
+        else if (!strcmp(sv, "anya")) cr_expect_str_eq(sh, "1.0000");
+        else cr_expect_str_eq(sh, "0.5000", "%s: one of two rows with a subopt", sv);
+    }
+    table_free(&t);
+    rm_rf(dir);
+}
+
 /* model: each group carries the model column of its rows (movement model
  * and terrain costs), "mixed" when they disagree, empty without the
  * column; the column is appended after the older ones. */
@@ -476,8 +517,8 @@ GB_TEST(summary, model_column_per_group)
     table_free(&t);
     const char *h = gb_summary_csv_header();
     size_t hl = strlen(h);
-    cr_expect(hl > 20 && strcmp(h + hl - 20, ",lb_ratio_mean,model") == 0, "model is appended last: %s",
-              h);
+    cr_expect(hl > 34 && strcmp(h + hl - 34, ",lb_ratio_mean,model,optimal_share") == 0,
+              "model is appended after lb_ratio_mean: %s", h);
     /* an older CSV without the column: the field is empty */
     write_file(in, "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
                    "time_ns,time_cold_ns\n"
@@ -822,7 +863,7 @@ GB_TEST(footprint, any_angle_segments_are_drawn_in_full)
  * sum_row_g also sets the guarantee and subopt mean / max (NaN: empty). */
 static void sum_row_g(FILE *f, const char *map, const char *solver, const char *queue, const char *guar,
                       double sub_mean, double sub_max, double t_med, double t_lo, double t_hi, double sp,
-                      double sp_lo, double sp_hi, double lbr)
+                      double sp_lo, double sp_hi, double lbr, double share)
 {
     fprintf(f, "%s,%s,%s,%s,50,%.3f,%.3f,%.3f,%.3f,%.3f,1.000,%.3f,10.000,10.000,%.4f,50,", map, solver,
             queue, guar, t_med, t_med, t_med, t_med, t_med, t_med, sp);
@@ -832,13 +873,15 @@ static void sum_row_g(FILE *f, const char *map, const char *solver, const char *
     /* prep_ns_max, speedup_astar: none; time_source inproc; prep_amortised_ns: none */
     fprintf(f, ",1024,%.3f,%.3f,%.4f,%.4f,,,inproc,,", t_lo, t_hi, sp_lo, sp_hi);
     if (!isnan(lbr)) fprintf(f, "%.4f", lbr);
-    fputs(",8-nocut\n", f);   /* model */
+    fputs(",8-nocut,", f);   /* model, optimal_share */
+    if (!isnan(share)) fprintf(f, "%.4f", share);
+    fputc('\n', f);
 }
 
 static void sum_row(FILE *f, const char *map, const char *solver, const char *queue, double t_med, double t_lo,
                     double t_hi, double sp, double sp_lo, double sp_hi)
 {
-    sum_row_g(f, map, solver, queue, "optimal", NAN, NAN, t_med, t_lo, t_hi, sp, sp_lo, sp_hi, NAN);
+    sum_row_g(f, map, solver, queue, "optimal", NAN, NAN, t_med, t_lo, t_hi, sp, sp_lo, sp_hi, NAN, NAN);
 }
 
 /* Solvers without the optimality guarantee get a table of path length
@@ -860,9 +903,9 @@ GB_TEST(report, tradeoff_table_of_the_solvers_that_are_not_optimal)
         sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
         sum_row(f, "A", "jps", "bheap", 100, 90, 110, 10, 9, 11);
         if (pass == 1) {
-            sum_row_g(f, "A", "theta", "bheap", "none", 0.9550, 1.0, 2000, 1900, 2100, 0.5, 0.45, 0.55, 1.0312);
-            sum_row_g(f, "A", "hpa:c=16", "bheap", "none", 1.0420, 1.2040, 50, 40, 60, 20, 18, 22, NAN);
-            sum_row_g(f, "A", "hpa:c=16", "bucket", "none", 1.0420, 1.2040, 50, 40, 60, 20, 18, 22, NAN);
+            sum_row_g(f, "A", "theta", "bheap", "none", 0.9550, 1.0, 2000, 1900, 2100, 0.5, 0.45, 0.55, 1.0312, 0.25);
+            sum_row_g(f, "A", "hpa:c=16", "bheap", "none", 1.0420, 1.2040, 50, 40, 60, 20, 18, 22, NAN, NAN);
+            sum_row_g(f, "A", "hpa:c=16", "bucket", "none", 1.0420, 1.2040, 50, 40, 60, 20, 18, 22, NAN, NAN);
         }
         cr_assert_eq(fclose(f), 0);
         int rc = sh(log, "'%s' report '%s'", bin, dir);
@@ -873,9 +916,9 @@ GB_TEST(report, tradeoff_table_of_the_solvers_that_are_not_optimal)
             cr_expect(strstr(md, "not grid-optimal") == NULL, "%s", md);
         } else {
             cr_expect(strstr(md, "### Paths that are not grid-optimal: length against speed") != NULL, "%s", md);
-            cr_expect(strstr(md, "| `A` | `theta` | none | 50 | 0.9550 | 1.0000 | 1.0312 | 0.50× [0.45, 0.55] |") != NULL,
+            cr_expect(strstr(md, "| `A` | `theta` | none | 50 | 0.9550 | 1.0000 | 25.0 % | 1.0312 | 0.50× [0.45, 0.55] |") != NULL,
                       "%s", md);
-            cr_expect(strstr(md, "| `A` | `hpa:c=16` | none | 50 | 1.0420 | 1.2040 | - | 20.0× [18.0, 22.0] |") != NULL,
+            cr_expect(strstr(md, "| `A` | `hpa:c=16` | none | 50 | 1.0420 | 1.2040 | - | - | 20.0× [18.0, 22.0] |") != NULL,
                       "%s", md);
             /* one row per solver, on the reference queue only */
             const char *a = strstr(md, "| `A` | `hpa:c=16` |");
@@ -978,7 +1021,7 @@ static void sum_row_src(FILE *f, const char *map, const char *solver, const char
     if (isnan(sp)) fputs(",,", f);
     else fprintf(f, "%.4f,%.4f,", 0.985 * sp, 1.015 * sp);
     if (!isnan(prep)) fprintf(f, "%.0f", prep);
-    fprintf(f, ",,%s,,,8-nocut\n", src);   /* ..., lb_ratio_mean, model */
+    fprintf(f, ",,%s,,,8-nocut,\n", src);   /* ..., lb_ratio_mean, model, optimal_share */
 }
 
 /* The friction of a first report: per-map rows in the order of their
@@ -1680,6 +1723,12 @@ GB_TEST(report_cli, script_names_missing_tools_and_bad_options)
     cr_expect_eq(rc, 2);
     char *l = slurp(log, NULL);
     cr_expect(strstr(l, "report.sh: error: --reps: expected a positive integer, found '0'") != NULL, "%s", l);
+    free(l);
+    rc = sh(log, "/bin/bash scripts/report.sh --bin '%s' --anyangle-model corner", bin);
+    cr_expect_eq(rc, 2);
+    l = slurp(log, NULL);
+    cr_expect(strstr(l, "report.sh: error: --anyangle-model: expected centre or gppc, found 'corner'") != NULL,
+              "%s", l);
     free(l);
     /* no gnuplot on PATH: the message names the Debian package */
     rc = sh(log, "PATH=/nonexistent /bin/bash scripts/report.sh --bin '%s'", bin);

@@ -51,6 +51,7 @@ typedef struct srow {
     double mem;         /* mem_bytes, NaN when empty or the column is absent */
     double prep;        /* prep_ns, NaN when empty or the column is absent */
     double lbr;         /* lb_ratio (cost / straight line), NaN when empty or absent */
+    uint8_t aa_centre;  /* cost_model "anyangle": subopt is against the grid optimum only */
 } srow;
 
 typedef struct gstat {
@@ -72,6 +73,8 @@ typedef struct gstat {
     double mem_max;             /* largest mem_bytes, NaN when none */
     double prep_max;            /* largest prep_ns (per map preparation), NaN when none */
     double lbr_mean;            /* mean lb_ratio over the rows that have one, NaN when none */
+    double opt_share;           /* share of the rows with a subopt that are at the optimum
+                                   (subopt <= 1 + 1e-9), NaN when none or any-angle centre */
     uint64_t status[GB_ROW_NSTATUS];
 } gstat;
 
@@ -124,7 +127,7 @@ static const char summary_header[] =
 #undef GB_X
         ",mem_bytes_max,time_median_lo_ns,time_median_hi_ns,speedup_lo,speedup_hi,prep_ns_max,"
         "speedup_astar,"
-        "time_source,prep_amortised_ns,lb_ratio_mean,model";
+        "time_source,prep_amortised_ns,lb_ratio_mean,model,optimal_share";
 
 const char *gb_summary_csv_header(void) { return summary_header; }
 
@@ -237,6 +240,7 @@ int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out
     const int src_col = gb_csv_col(&c, "time_source"); /* likewise */
     const int lbr_col = gb_csv_col(&c, "lb_ratio");    /* likewise */
     const int model_col = gb_csv_col(&c, "model");     /* likewise */
+    const int cm_col = gb_csv_col(&c, "cost_model");   /* likewise */
     gb_summary *s = gb_calloc(1, sizeof *s);
     if (!s) { gb_csv_close(&c); return gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none"); }
     s->boot = *boot;
@@ -271,6 +275,7 @@ int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out
         if ((rc = opt_field(&c, mem_col, "mem_bytes", 0, &r.mem, d)) != 0) break;
         if ((rc = opt_field(&c, lbr_col, "lb_ratio", 1, &r.lbr, d)) != 0) break;
         if ((rc = opt_field(&c, prep_col, "prep_ns", 0, &r.prep, d)) != 0) break;
+        r.aa_centre = cm_col >= 0 && strcmp(gb_csv_field(&c, cm_col), "anyangle") == 0;
         if (b < 0 || b > INT32_MAX || b != floor(b)) {
             rc = gb_diag_set(d, EX_DATAERR, path, c.line, 0,
                              "column bucket: expected a non-negative integer, found %g", b);
@@ -574,18 +579,24 @@ static int compute(gb_summary *s)
             if (m) g->lbr_mean = lsum / (double)m;
         }
         /* suboptimality, for solvers that may return longer paths */
-        g->sub_mean = g->sub_max = NAN;
+        g->sub_mean = g->sub_max = g->opt_share = NAN;
         if (strcmp(g->guarantee, "optimal") != 0) {
             double ssum = 0, smax = -INFINITY;
-            size_t m = 0;
+            size_t m = 0, at = 0, centre = 0;
             for (size_t k = 0; k < n; k++) {
-                double v = s->rows[g->rows[k]].subopt;
+                const srow *r = &s->rows[g->rows[k]];
+                double v = r->subopt;
                 if (isnan(v)) continue;
                 ssum += v;
                 if (v > smax) smax = v;
                 m++;
+                at += v <= 1.0 + 1e-9;
+                centre |= r->aa_centre;
             }
             if (m) { g->sub_mean = ssum / (double)m; g->sub_max = smax; }
+            /* GPPC's "solved optimally"; a centre-model any-angle cost is
+             * judged against the grid optimum only, so it has no share */
+            if (m && !centre) g->opt_share = (double)at / (double)m;
         }
     }
     gb_free(a);
@@ -648,6 +659,8 @@ static void write_summary(FILE *f, const gb_summary *s)
         csv_num(f, 4, g->lbr_mean);
         fputc(',', f);
         gb_csv_write_str(f, g->model >= 0 ? s->models.str[g->model] : g->model == -2 ? "mixed" : "");
+        fputc(',', f);
+        csv_num(f, 4, g->opt_share);
         fputc('\n', f);
     }
 }
