@@ -18,24 +18,38 @@
  *              rows lie in runs[] in the Z-order of their cells
  *              (cpd_layout), so a walk reads rows that lie close together.
  * Invariant: for every passable s != t of one component, the move m the
- *   row of s gives for t is the first step of an optimal s-t path
- *   (m is in F(s, t), below).  Entries of t = s and of t outside s's
+ *   row of s gives for t is the first step of a canonical optimal s-t
+ *   path (m is in CF(s, t), below).  Entries of t = s and of t outside s's
  *   component are wildcards, never read: a query checks s == t and
  *   comp[s] != comp[t] first (unreachable: O(1), no look-up).
+ *
+ * Canonical paths.  succ(x, j) = gb_jps_dirs(x, j), the successors jump
+ * point search keeps at x entered by move j: j itself, a diagonal j's two
+ * components, and the forced moves of a straight j (none for a diagonal
+ * under no corner cutting).  A path is canonical when each move after the
+ * first is in succ of the cell it leaves and the move that entered it.
+ * CF(s, t) = the first moves of the canonical optimal s-t paths; CF is a
+ * subset of F(s, t), all optimal first moves.  CF(s, t) is not empty for
+ * reachable t != s (the pruning lemma of jump point search: some optimal
+ * path is canonical); the build checks this for every pair and refuses
+ * the map (EPROTO) otherwise, so the invariant never rests on the lemma.
  *
  * Build.  Per source s, Dijkstra on exact keys (gb_exact.h; two FIFO
  * lanes, one per step cost: every key pushed is the last popped key + S
  * or + T, so each lane is sorted, as in gb_pq_lanes.h) computes, with
- * the distances, the set F(s, t) (8 bits) of ALL optimal first moves:
- * F(s, n) = {k} for n = s + off[k] reached by its direct move at optimal
- * cost, and F(s, n) = union of F(s, p) over the optimal predecessors p of
- * n otherwise.  Exact keys make "optimal predecessor" (g(p) + c(p,n) =
- * g(n)) an integer equality, never a rounding accident.  F(s, p) is final
- * when p is popped (its optimal predecessors have smaller keys: costs are
- * positive), so one pass suffices.  The row is then made greedily in rank
- * order: a run extends while the intersection of its targets' sets stays
- * non-empty, and takes a move from that intersection; wildcards (t = s,
- * other components: ranks outside s's component range) join any run.  The
+ * the distances, G(s, n, j) (one byte per j, 8 per cell): the first moves
+ * of canonical optimal s-n paths whose last move is j.  G(s, s + off[k],
+ * k) = {k} for a direct move; otherwise G(s, n, k) = the union of G(s, p,
+ * j) over the j with k in succ(p, j), p = n - off[k], when p is an
+ * optimal predecessor of n (g(p) + c(k) = g(n)), and empty when it is
+ * not.  CF(s, n) = the union over j of G(s, n, j).  Exact keys make
+ * "optimal predecessor" an integer equality, never a rounding accident.
+ * G(s, p, .) is final when p is popped (its optimal predecessors have
+ * smaller keys: costs are positive), so one pass suffices.  The row is
+ * then made greedily in rank order: a run extends while the intersection
+ * of its targets' sets CF stays non-empty, and takes a move from that
+ * intersection; wildcards (t = s, other components: ranks outside s's
+ * component range) join any run.  The
  * greedy cut gives the fewest runs any choice of one move per target can
  * give (the classic interval argument: the first run is as long as
  * possible, and so on by induction).  Sources are shared among threads
@@ -45,34 +59,58 @@
  * the number of threads, only the order of rows inside runs[].
  *
  * Why following first moves is optimal.  Let d be the true distance and
- * m in F(s, t), s' = s + off[m]: by definition some optimal s-t path
+ * m in CF(s, t) (so in F(s, t)), s' = s + off[m]: by definition some optimal s-t path
  * starts with the step s -> s', so d(s', t) = d(s, t) - c(m).  The walk
  * s = c0, c1, ... takes at each ci != t a move of F(ci, t) from ci's own
  * row, so d(c_{i+1}, t) = d(ci, t) - c(m_i) and c(m_i) >= 1: the distance
  * falls by at least 1 per step, so the walk reaches t after at most d(s,
  * t) steps, and its cost is the telescoping sum d(s, t) - d(t, t) =
- * d(s, t).  (A per-target table -- the first move of every source toward
+ * d(s, t).  (Below, some steps are not read from a row; each is still
+ * the next step of an optimal path from the cell it leaves, which is all
+ * this argument uses.)  (A per-target table -- the first move of every source toward
  * t -- is the same argument with the roles of s and t kept: each step is
  * read from the current cell's entry for the fixed target t.)  The walk
  * is cut at npassable steps, which an optimal walk never reaches, so a
  * bug shows as an empty path, which the validator rejects.
  *
+ * Steps without a look-up.  Let the row of c give m for t, and P a
+ * canonical optimal c-t path that starts with m.  Call y = c + i off[m]
+ * (i >= 1) a stop cell for m when: m is straight and entering y by m
+ * gives y a forced neighbour; or m is diagonal and the ray from y along a
+ * component h of m (the cells y + i off[h], i >= 1, each a legal step
+ * from the one before) holds a cell with a forced neighbour for h; or y =
+ * t; or m is diagonal and y shares t's row or column.  Lemma: if P's
+ * first i moves are m and y = c + i off[m] is not a stop cell, P's next
+ * move is m.  Proof: P's next move is in succ(y, m).  For a straight m
+ * that is {m} (no forced neighbour).  For a diagonal m it is {m, h, v};
+ * suppose P turns to the component h at y.  From then on P can only take
+ * h (each cell of the ray entered by h has no forced neighbour, so succ
+ * is {h}) until it ends at t; so t lies on the ray from y along h, in
+ * y's row or column: y would be a stop cell.  So by induction P goes on
+ * with m up to the first stop cell, and every cell of that stretch is on
+ * P: each step is the next step of an optimal path, as above.  The walk
+ * takes these steps without a look-up: go(c, m) (in clr, made by
+ * cpd_clearance) is the distance to the first cell that is a stop cell
+ * by the forced-neighbour conditions, or the last legal step; the
+ * conditions on t are two subtractions.  Stopping early is always safe.
+ *
  * Query.  s == t: the one-cell path.  comp differs: unreachable.  Else,
- * at each cell c: when a freespace path from c to t is legal (all
- * diagonal steps then all straight ones, or the other way; two look-ups
- * in the clearance table clr), it is the rest of the path: it costs the
- * octile distance, which no path beats, and the prefix s..c is optimal by
- * the argument above.  Else one search of c's row for rank[t] gives the
- * next move: the runs of neighbouring cells are much alike, so it starts
- * at the previous step's run index (scaled to this row's length),
- * gallops, then bisects.  The path is written cell by cell
+ * at each stop cell c of the walk (the start first): when a freespace
+ * path from c to t is legal (all diagonal steps then all straight ones,
+ * or the other way; two look-ups in the clearance table clr), it is the
+ * rest of the path: it costs the octile distance, which no path beats,
+ * and the prefix s..c is optimal by the argument above.  Else one search
+ * of c's row for rank[t] gives the next move m, and the walk takes m up
+ * to the next stop cell: the runs of neighbouring cells are much alike,
+ * so the search starts at the previous look-up's run index (scaled to
+ * this row's length), gallops, then bisects.  The path is written cell by cell
  * (the validator checks every step) and its cost decoded from the exact
  * key of its step counts, bit for bit the cost `dijkstra` reports.
  * Counters: expanded = row look-ups, scanned = run entries they read;
  * nothing is pushed.  --max-expanded and --max-ms are ignored: a query
  * does at most npassable look-ups.
  *
- * Memory: 28 bytes per cell (rank, comp, row, clr) + 4 per run + 4 per row,
+ * Memory: 44 bytes per cell (rank, comp, row, clr with go) + 4 per run + 4 per row,
  * exact once built (state_bytes); bytes() is the lower bound without the
  * rows, from the dimensions.  Build time: npassable Dijkstras, each
  * O(component), plus one O(component) pass per row: O(n^2) on one
@@ -85,8 +123,8 @@
  * with EFBIG and the estimate in ws->prep_msg.  Nothing is cached on
  * disk: every workspace builds its own table.
  *
- * Time complexity: query O(L log R) for a path of L cells and rows of at
- * most R runs.
+ * Time complexity: query O(L + J log R) for a path of L cells with J stop
+ * cells, and rows of at most R runs.
  */
 #include "gb_family.h"
 
@@ -99,6 +137,7 @@
 #include <unistd.h>
 
 #include "gb_exact.h"
+#include "gb_jps.h"
 
 #define CPD_MAX_THREADS 64
 #define CPD_BUDGET_NS (3600.0 * 1e9)   /* default build budget (spec.max_prep_ns = 0) */
@@ -111,12 +150,16 @@ typedef struct gb_cpd {
     uint32_t *comp;     /* [ncells] component of a passable cell */
     uint32_t *row;      /* [ncells] offset of a passable cell's row in runs */
     uint32_t *runs;     /* rows: count, then (first rank << 3 | move) each */
-    uint16_t *clr;      /* [8 * ncells] legal steps in a row from a cell, per
-                           direction (capped at UINT16_MAX) */
+    uint16_t *clr;      /* [16 * ncells] per cell: clr[16 id + k] legal steps in
+                           a row from id in direction k; clr[16 id + 8 + k]
+                           go(id, k), the steps a walk may take in direction k
+                           without a look-up (below); both capped at
+                           UINT16_MAX */
     size_t nruns;       /* entries of runs[] in use (counts included) */
     size_t bytes;       /* exact bytes held */
     int32_t npass;      /* passable cells */
     int nthreads;       /* threads the build used */
+    int bad;            /* a target with no canonical first move was met */
     double build_ns;    /* wall time of the build */
 } gb_cpd;
 
@@ -180,20 +223,47 @@ typedef struct cpd_worker {
     const uint8_t *moves;
     const uint32_t *comp, *cfirst;
     const int32_t *order;
+    const uint8_t *allow;   /* [8 * ncells] allow[8 x + k]: the incoming directions
+                               j with k in gb_jps_dirs(x, j) */
     int32_t *next;          /* the next source index (atomic) */
     int32_t nsrc;           /* sources: order[0..nsrc) */
     /* own scratch, allocated by the main thread */
     uint64_t *w;            /* [ncells] CPD_FREE, key, or 0 (closed) */
-    uint8_t *fm;            /* [ncells] first-move set */
+    uint64_t *fm;           /* [ncells] byte j: G(s, x, j), the canonical first
+                               moves of optimal paths entering x by move j */
     cpd_ent *lane[2];       /* straight, diagonal: 4 npass + 1 each */
     uint32_t *out;          /* rows: source id, count, runs */
     size_t cap, used;
     size_t reserve;         /* the most one row can take (npass + 3) */
     int full;               /* stopped: out has less than reserve left */
+    int bad;                /* a reachable target had no canonical first move */
 } cpd_worker;
 
-/* Dijkstra from s over its component: w->fm[t] = F(s, t) for every t != s
- * of it.  The component's cells are reset to CPD_FREE first. */
+/* byte j of cpd_bytes8[m] is 0xff when bit j of m is set */
+static uint64_t cpd_bytes8[256];
+static pthread_once_t cpd_bytes8_once = PTHREAD_ONCE_INIT;
+
+static void cpd_bytes8_init(void)
+{
+    for (unsigned m = 0; m < 256; m++) {
+        uint64_t v = 0;
+        for (unsigned j = 0; j < 8; j++)
+            if (m >> j & 1u) v |= (uint64_t)0xff << (8 * j);
+        cpd_bytes8[m] = v;
+    }
+}
+
+/* The union of the eight bytes of v. */
+static inline unsigned cpd_fold(uint64_t v)
+{
+    v |= v >> 32;
+    v |= v >> 16;
+    v |= v >> 8;
+    return (unsigned)(v & 0xffu);
+}
+
+/* Dijkstra from s over its component: cpd_fold(w->fm[t]) = CF(s, t) for
+ * every t != s of it.  The component's cells are reset to CPD_FREE first. */
 static void cpd_dijkstra(cpd_worker *w, int32_t s)
 {
     static const uint64_t kc[8] = { GB_EXACT_S, GB_EXACT_S, GB_EXACT_S, GB_EXACT_S,
@@ -201,7 +271,8 @@ static void cpd_dijkstra(cpd_worker *w, int32_t s)
     const int32_t *off = w->g->off;
     const uint8_t *moves = w->moves;
     uint64_t *W = w->w;
-    uint8_t *fm = w->fm;
+    uint64_t *fm = w->fm;
+    const uint8_t *allow = w->allow;
     cpd_ent *L[2] = { w->lane[0], w->lane[1] };
     size_t head[2] = { 0, 0 }, tail[2] = { 0, 0 };
     {
@@ -213,7 +284,7 @@ static void cpd_dijkstra(cpd_worker *w, int32_t s)
         const int k = __builtin_ctz(mv);
         const int32_t nb = s + off[k];
         W[nb] = kc[k];
-        fm[nb] = (uint8_t)(1u << k);
+        fm[nb] = (uint64_t)(1u << k) << (8 * k);
         L[k >> 2][tail[k >> 2]++] = (cpd_ent){ kc[k], nb };
     }
     for (;;) {
@@ -227,15 +298,17 @@ static void cpd_dijkstra(cpd_worker *w, int32_t s)
         const cpd_ent e = L[l][head[l]++];
         if (W[e.id] != e.key) continue;   /* stale, or closed */
         W[e.id] = 0;
-        const unsigned f = fm[e.id];
+        const uint64_t f = fm[e.id];
+        const uint8_t *al = allow + (size_t)e.id * 8;
         for (unsigned mv = moves[e.id]; mv; mv &= mv - 1) {
             const int k = __builtin_ctz(mv);
             const int32_t nb = e.id + off[k];
             const uint64_t v = W[nb], ng = e.key + kc[k];
             if (ng > v) continue;   /* closed (0), or no better */
-            if (ng == v) { fm[nb] = (uint8_t)(fm[nb] | f); continue; }
+            const uint64_t set = (uint64_t)cpd_fold(f & cpd_bytes8[al[k]]) << (8 * k);
+            if (ng == v) { fm[nb] |= set; continue; }
             W[nb] = ng;
-            fm[nb] = (uint8_t)f;
+            fm[nb] = set;
             L[k >> 2][tail[k >> 2]++] = (cpd_ent){ ng, nb };
         }
     }
@@ -261,7 +334,14 @@ static void cpd_row(cpd_worker *w, int32_t s)
     uint32_t start = 0;   /* the first run covers every rank before the component */
     for (uint32_t i = a; i < b; i++) {
         const int32_t t = w->order[i];
-        const unsigned set = t == s ? CPD_WILD : w->fm[t];
+        unsigned set = CPD_WILD;
+        if (t != s) {
+            set = cpd_fold(w->fm[t]);
+            if (!set) {   /* never, if the canonical-path lemma holds: refuse */
+                w->bad = 1;
+                set = CPD_WILD;
+            }
+        }
         if (cur & set) {
             cur &= set;
         } else {
@@ -378,7 +458,7 @@ static int cpd_estimate(const gb_cpd *C, cpd_worker *w, const uint32_t *cfirst, 
     w->used = 0;
     const double ns = (double)(gb_mono_ns() - t0) * work / (swork > 0 ? swork : 1) / nt;
     const double nruns = (double)runs * (double)np / (k ? k : 1);
-    const double bytes = (double)sizeof *C + 28.0 * (double)w->g->ncells + 4.0 * (nruns + (double)np);
+    const double bytes = (double)sizeof *C + 44.0 * (double)w->g->ncells + 4.0 * (nruns + (double)np);
     const double tb = s->max_prep_ns ? (double)s->max_prep_ns : CPD_BUDGET_NS;
     if (ns <= tb && (!s->max_prep_bytes || bytes <= (double)s->max_prep_bytes)) return 0;
     char mem[64] = "";
@@ -453,11 +533,19 @@ static int cpd_build(gb_cpd *C, const gb_grid *g, const uint8_t *moves, const gb
     int32_t *stack = gb_malloc((np ? np : 1) * sizeof *stack);
     uint8_t *sk = gb_malloc(np ? np : 1);
     uint32_t *cfirst = gb_malloc((np + 2) * sizeof *cfirst);
+    uint8_t *allow = gb_calloc(nc ? nc : 1, 8);
     cpd_worker w[CPD_MAX_THREADS];
     memset(w, 0, sizeof w);
     int nt = cpd_threads(g->npassable), rc = -1;
     size_t cap = 0;
-    if (!order || !stack || !sk || !cfirst) goto out;
+    if (!order || !stack || !sk || !cfirst || !allow) goto out;
+    pthread_once(&cpd_bytes8_once, cpd_bytes8_init);
+    for (int32_t x = 0; x < g->ncells; x++) {   /* the canonical successor rule */
+        if (!g->pass[x]) continue;
+        for (int j = 0; j < 8; j++)
+            for (unsigned d = gb_jps_dirs(g, x, j); d; d &= d - 1)
+                allow[(size_t)x * 8 + (size_t)__builtin_ctz(d)] |= (uint8_t)(1u << j);
+    }
     const uint32_t ncomp = cpd_order(g, moves, C->rank, C->comp, order, cfirst, stack, sk);
     gb_free(stack);
     stack = NULL;
@@ -471,12 +559,13 @@ static int cpd_build(gb_cpd *C, const gb_grid *g, const uint8_t *moves, const gb
         x->comp = C->comp;
         x->cfirst = cfirst;
         x->order = order;
+        x->allow = allow;
         x->next = &next;
         x->nsrc = (int32_t)np;
         x->reserve = np + 3;
         x->cap = 4 * x->reserve > ((size_t)1 << 20) ? 4 * x->reserve : (size_t)1 << 20;
         x->w = gb_malloc(nc * sizeof *x->w);
-        x->fm = gb_malloc(nc);
+        x->fm = gb_malloc(nc * sizeof *x->fm);
         x->out = gb_malloc(x->cap * sizeof *x->out);
         x->lane[0] = gb_malloc((4 * np + 1) * sizeof *x->lane[0]);
         x->lane[1] = gb_malloc((4 * np + 1) * sizeof *x->lane[1]);
@@ -498,6 +587,7 @@ static int cpd_build(gb_cpd *C, const gb_grid *g, const uint8_t *moves, const gb
         int more = 0;
         for (int t = 0; t < nt; t++) {
             more |= w[t].full;   /* a thread not started wrote nothing */
+            C->bad |= w[t].bad;
             if (cpd_flush(C, &w[t], &cap) != 0) goto out;
         }
         if (!more && next >= (int32_t)np) break;
@@ -515,28 +605,63 @@ out:
     gb_free(stack);
     gb_free(sk);
     gb_free(cfirst);
+    gb_free(allow);
     if (rc != 0 && errno != EFBIG) errno = ENOMEM;
     return rc;
 }
 
-/* clr[8 id + k] = how many legal steps in a row lead from id in direction
- * k: 0 when move k is illegal, else 1 + that of id + off[k], which a sweep
- * against off[k]'s sign has already set (capped at UINT16_MAX). */
-static void cpd_clearance(uint16_t *clr, const gb_grid *g, const uint8_t *moves)
+/* The straight components of each diagonal direction (as bits). */
+static const uint8_t cpd_comps[8] = { 0, 0, 0, 0, 0x03, 0x06, 0x0c, 0x09 };
+
+/* Fill clr (16 entries per cell; 0 for blocked cells):
+ *   clr[16 id + k] = how many legal steps in a row lead from id in
+ *     direction k: 0 when move k is illegal, else 1 + that of id + off[k],
+ *     which a sweep against off[k]'s sign has already set;
+ *   clr[16 id + 8 + k] = go(id, k): 0 when move k is illegal; else, with
+ *     y = id + off[k], 1 when y is a stop cell for k or move k is illegal
+ *     from y, and 1 + go(y, k) otherwise.  y is a stop cell for a straight
+ *     k when entering it by k gives it a forced neighbour (gb_jps_forced);
+ *     for a diagonal k when the ray from y along either component of k
+ *     holds a cell with a forced neighbour for that component (ray(y, h):
+ *     the cells y + i off[h], i >= 1, each reached by a legal step).
+ * Both capped at UINT16_MAX (a cap stops a walk early: a look-up more,
+ * never a wrong step).  0, or -1 when memory is short. */
+static int cpd_clearance(uint16_t *clr, const gb_grid *g, const uint8_t *moves)
 {
     const int32_t nc = g->ncells;
+    uint8_t *fj = gb_calloc(nc ? (size_t)nc : 1, 1);   /* bit k: forced(id, k); bit 4 + k: ray(id, k) */
+    if (!fj) return -1;
+    for (int32_t id = 0; id < nc; id++)
+        if (g->pass[id])
+            for (int k = 0; k < 4; k++)
+                if (gb_jps_forced(g, id, k)) fj[id] |= (uint8_t)(1u << k);
+    for (int k = 0; k < 4; k++) {
+        const int32_t o = g->off[k];
+        for (int32_t i = 0; i < nc; i++) {
+            const int32_t id = o < 0 ? i : nc - 1 - i;
+            if ((moves[id] >> k & 1u) && ((fj[id + o] >> k & 1u) || (fj[id + o] >> (4 + k) & 1u)))
+                fj[id] |= (uint8_t)(1u << (4 + k));
+        }
+    }
     for (int k = 0; k < 8; k++) {
         const int32_t o = g->off[k];
         for (int32_t i = 0; i < nc; i++) {
             const int32_t id = o < 0 ? i : nc - 1 - i;
-            uint32_t v = 0;
+            uint32_t v = 0, go = 0;
             if (moves[id] >> k & 1u) {
-                v = 1u + clr[(size_t)(id + o) * 8 + (size_t)k];
+                const int32_t y = id + o;
+                v = 1u + clr[(size_t)y * 16 + (size_t)k];
                 if (v > UINT16_MAX) v = UINT16_MAX;
+                const int stop = k < 4 ? (fj[y] >> k & 1u) : (fj[y] >> 4 & cpd_comps[k]) != 0;
+                go = stop || !(moves[y] >> k & 1u) ? 1u : 1u + clr[(size_t)y * 16 + 8 + (size_t)k];
+                if (go > UINT16_MAX) go = UINT16_MAX;
             }
-            clr[(size_t)id * 8 + (size_t)k] = (uint16_t)v;
+            clr[(size_t)id * 16 + (size_t)k] = (uint16_t)v;
+            clr[(size_t)id * 16 + 8 + (size_t)k] = (uint16_t)go;
         }
     }
+    gb_free(fj);
+    return 0;
 }
 
 /* ---- query ----------------------------------------------------------------- */
@@ -559,11 +684,11 @@ static inline int32_t cpd_direct(const gb_cpd *C, const int32_t *off, int32_t c,
     const uint16_t *clr = C->clr;
     int first, second;
     int32_t k1, k2;
-    if ((kd == 0 || clr[(size_t)c * 8 + (size_t)dd] >= kd)
-        && (ks == 0 || clr[(size_t)(c + kd * off[dd]) * 8 + (size_t)sd] >= ks)) {
+    if ((kd == 0 || clr[(size_t)c * 16 + (size_t)dd] >= kd)
+        && (ks == 0 || clr[(size_t)(c + kd * off[dd]) * 16 + (size_t)sd] >= ks)) {
         first = dd; k1 = kd; second = sd; k2 = ks;
-    } else if ((ks == 0 || clr[(size_t)c * 8 + (size_t)sd] >= ks)
-               && (kd == 0 || clr[(size_t)(c + ks * off[sd]) * 8 + (size_t)dd] >= kd)) {
+    } else if ((ks == 0 || clr[(size_t)c * 16 + (size_t)sd] >= ks)
+               && (kd == 0 || clr[(size_t)(c + ks * off[sd]) * 16 + (size_t)dd] >= kd)) {
         first = sd; k1 = ks; second = dd; k2 = kd;
     } else {
         return 0;
@@ -647,14 +772,28 @@ static void cpd_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_
         }
         pos = lo;
         plen = len;
-        const uint32_t *b = r + lo;
-        const unsigned k = *b & 7u;
+        const unsigned k = r[lo] & 7u;
         lookups++;
-        diag += k >> 2;
-        c += off[k];
-        cx += gb_dir_dx[k];
-        cy += gb_dir_dy[k];
-        p[n++] = c;
+        /* the canonical path of the table's move goes on in direction k
+         * until a stop cell (go), the goal's row or column (a diagonal
+         * k), or the goal (a straight k) */
+        int32_t steps = C->clr[(size_t)c * 16 + 8 + k];
+        const int32_t ix = (tx - cx) * gb_dir_dx[k], iy = (ty - cy) * gb_dir_dy[k];
+        if (k >= 4) {
+            if (ix > 0 && ix < steps) steps = ix;
+            if (iy > 0 && iy < steps) steps = iy;
+        } else if ((gb_dir_dx[k] ? ty == cy : tx == cx) && ix + iy > 0 && ix + iy < steps) {
+            steps = ix + iy;
+        }
+        if (n + steps > lim) {   /* never on a correct table */
+            gb_result_nopath(ws, out);
+            out->cost = INFINITY;
+            return;
+        }
+        diag += (int64_t)(k >> 2) * steps;
+        for (int32_t i = 0; i < steps; i++) p[n++] = c += off[k];
+        cx += gb_dir_dx[k] * steps;
+        cy += gb_dir_dy[k] * steps;
         if (c != goal) {   /* is the rest a freespace path? */
             const int32_t m = cpd_direct(C, off, c, cx, cy, tx, ty, p, n, &diag);
             if (m) { n = m; break; }
@@ -676,7 +815,7 @@ static size_t cpd_bytes(int32_t width, int32_t height, const gb_solver_spec *s)
 {
     (void)s;
     const size_t nc = ((size_t)width + 2) * ((size_t)height + 2);
-    return sizeof(gb_cpd) + nc * (3 * sizeof(uint32_t) + 8 * sizeof(uint16_t));
+    return sizeof(gb_cpd) + nc * (3 * sizeof(uint32_t) + 16 * sizeof(uint16_t));
 }
 
 static size_t cpd_state_bytes(const void *state)
@@ -715,15 +854,22 @@ static int cpd_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
         errno = e;
         return -1;
     }
-    C->clr = gb_malloc(8 * nc * sizeof *C->clr);
-    if (!C->clr) {
+    if (C->bad) {
+        snprintf(ws->prep_msg, sizeof ws->prep_msg, "expected a canonical optimal first move "
+                 "from every cell to every cell of its component, found a pair with none (a "
+                 "bug of the pruning rule or of cpd)");
+        cpd_free(C);
+        errno = EPROTO;
+        return -1;
+    }
+    C->clr = gb_malloc(16 * nc * sizeof *C->clr);
+    if (!C->clr || cpd_clearance(C->clr, g, ws->moves) != 0) {
         cpd_free(C);
         errno = ENOMEM;
         return -1;
     }
-    cpd_clearance(C->clr, g, ws->moves);
     C->build_ns = (double)(gb_mono_ns() - t0);
-    C->bytes = sizeof *C + nc * (3 * sizeof(uint32_t) + 8 * sizeof(uint16_t))
+    C->bytes = sizeof *C + nc * (3 * sizeof(uint32_t) + 16 * sizeof(uint16_t))
              + (C->nruns ? C->nruns : 1) * sizeof(uint32_t);
     *state = C;
     return 0;
