@@ -120,8 +120,20 @@
  * extrapolated (work per source = its component's size; time divided by
  * the threads); a map whose build would pass spec.max_prep_ns (default
  * CPD_BUDGET_NS) or whose table would pass spec.max_prep_bytes is refused
- * with EFBIG and the estimate in ws->prep_msg.  Nothing is cached on
- * disk: every workspace builds its own table.
+ * with EFBIG and the estimate in ws->prep_msg.
+ *
+ * Stored tables.  With a store (gb_ws_set_store; the harness's table
+ * cache, gb_tcache.h) prepare first reads the table back: a 64-byte head
+ * (magic, CPD_FILE_VERSION, byte order, the grid's size, passable count
+ * and a hash of its passability, nruns), row[ncells], runs[nruns], and a
+ * checksum (word-wise FNV-1a: any one changed word changes it) of all
+ * three.  It is used only when the head matches this grid, the size is
+ * exact, the checksum agrees and every row is well formed (inside runs,
+ * first rank 0, ranks increasing and below npass, legal moves only); else
+ * the store is told why, and the table is built and written anew.  rank,
+ * comp and clr are not stored: they are recomputed from the grid
+ * (O(cells)), so a read costs O(table).  A table is written after it was
+ * built, whole or not at all (the store's commit).
  *
  * Time complexity: query O(L + J log R) for a path of L cells with J stop
  * cells, and rows of at most R runs.
@@ -826,6 +838,192 @@ static size_t cpd_state_bytes(const void *state)
 
 static void cpd_release(void *state) { cpd_free(state); }
 
+/* ---- the stored table (gb_store) ------------------------------------------ */
+
+#define CPD_FILE_VERSION 1
+#define CPD_STORE_NAME "cpd.8-nocut.v1"   /* the version is in the name too */
+
+typedef struct cpd_head {
+    char magic[8];          /* "gbcpd\n\0\0" */
+    uint32_t version;       /* CPD_FILE_VERSION */
+    uint32_t endian;        /* 0x01020304 in the writer's byte order */
+    int32_t width, height;  /* the grid's */
+    int32_t npass;          /* its passable cells */
+    int32_t model;          /* GB_MODEL_8_NOCUT */
+    uint64_t grid;          /* cpd_hash of the grid's passability */
+    uint64_t nruns;         /* entries of runs[] */
+    uint64_t zero[2];
+} cpd_head;
+_Static_assert(sizeof(cpd_head) == 64, "the head is 64 bytes");
+
+/* FNV-1a over 32-bit words (each step a bijection of h: one changed word
+ * always changes the result). */
+static uint64_t cpd_hash(uint64_t h, const void *p, size_t nwords)
+{
+    const uint32_t *w = p;
+    for (size_t i = 0; i < nwords; i++) h = (h ^ w[i]) * 0x100000001b3ull;
+    return h;
+}
+
+#define CPD_HASH0 0xcbf29ce484222325ull
+
+static uint64_t cpd_grid_hash(const gb_grid *g)
+{
+    uint64_t h = CPD_HASH0;
+    uint32_t word = 0;
+    for (int32_t id = 0; id < g->ncells; id++) {
+        word = word << 1 | (g->pass[id] != 0);
+        if ((id & 31) == 31 || id == g->ncells - 1) { h = cpd_hash(h, &word, 1); word = 0; }
+    }
+    return h;
+}
+
+static void cpd_head_of(cpd_head *hd, const gb_cpd *C, const gb_grid *g)
+{
+    memset(hd, 0, sizeof *hd);
+    memcpy(hd->magic, "gbcpd\n\0\0", 8);
+    hd->version = CPD_FILE_VERSION;
+    hd->endian = 0x01020304u;
+    hd->width = g->width;
+    hd->height = g->height;
+    hd->npass = g->npassable;
+    hd->model = GB_MODEL_8_NOCUT;
+    hd->grid = cpd_grid_hash(g);
+    hd->nruns = C->nruns;
+}
+
+/* Write the built table to the store: the head, row[ncells], runs[nruns],
+ * then the checksum of all three.  rank, comp and clr are not stored:
+ * they follow from the grid in O(cells).  A failed write keeps nothing. */
+static void cpd_save(const gb_cpd *C, const gb_grid *g, const gb_store *st)
+{
+    void *h = st->open_write(st->ctx, CPD_STORE_NAME);
+    if (!h) return;
+    cpd_head hd;
+    cpd_head_of(&hd, C, g);
+    uint64_t sum = cpd_hash(CPD_HASH0, &hd, sizeof hd / 4);
+    sum = cpd_hash(sum, C->row, (size_t)g->ncells);
+    sum = cpd_hash(sum, C->runs, C->nruns);
+    const int ok = st->write(h, &hd, sizeof hd) == 0
+                && st->write(h, C->row, (size_t)g->ncells * sizeof *C->row) == 0
+                && st->write(h, C->runs, C->nruns * sizeof *C->runs) == 0
+                && st->write(h, &sum, sizeof sum) == 0;
+    st->close_write(h, ok);
+}
+
+/* Every row of a passable cell with moves lies inside runs[], starts at
+ * rank 0, has strictly increasing first ranks below npass, and takes only
+ * legal moves (so a walk always moves, and only through passable cells);
+ * NULL, or what is wrong in why. */
+static const char *cpd_check_rows(const gb_cpd *C, const gb_grid *g, const uint8_t *moves,
+                                  char *why, size_t n)
+{
+    for (int32_t id = 0; id < g->ncells; id++) {
+        if (!g->pass[id] || !moves[id]) continue;
+        const uint64_t o = C->row[id];
+        const uint64_t len = o < C->nruns ? C->runs[o] : 0;
+        const char *bad = NULL;
+        if (len == 0 || o + 1 + len > C->nruns) {
+            bad = "a row outside the table";
+        } else {
+            const uint32_t *r = C->runs + o + 1;
+            for (uint64_t i = 0; i < len && !bad; i++) {
+                if (!(moves[id] >> (r[i] & 7u) & 1u)) bad = "an illegal move";
+                else if (i == 0 ? r[0] >> 3 != 0 : r[i] >> 3 <= r[i - 1] >> 3) bad = "unsorted runs";
+                else if (r[i] >> 3 >= (uint32_t)C->npass) bad = "a rank past the last cell";
+            }
+        }
+        if (bad) {
+            snprintf(why, n, "expected a valid row for cell (%d,%d), found %s", gb_grid_x(g, id),
+                     gb_grid_y(g, id), bad);
+            return why;
+        }
+    }
+    return NULL;
+}
+
+/* Read the table from the store into C (row, runs, nruns): 0; 1 when
+ * there is none or it was refused (the store is told why and drops it;
+ * C is as before); -1 when memory is short. */
+static int cpd_load(gb_cpd *C, const gb_grid *g, const uint8_t *moves, const gb_store *st)
+{
+    uint64_t size = 0;
+    void *h = st->open_read(st->ctx, CPD_STORE_NAME, &size);
+    if (!h) return 1;
+    char why[200];
+    const char *bad = NULL;
+    cpd_head hd, want;
+    cpd_head_of(&want, C, g);
+    const uint64_t nc = (uint64_t)g->ncells;
+    uint64_t sum = 0, got = 0;
+    if (size < sizeof hd + 8 || st->read(h, &hd, sizeof hd) != 0) {
+        snprintf(why, sizeof why, "expected a cpd table of at least %zu bytes, found %llu",
+                 sizeof hd + 8, (unsigned long long)size);
+        bad = why;
+    } else if (memcmp(hd.magic, want.magic, 8) != 0 || hd.endian != want.endian
+               || hd.version != want.version) {
+        snprintf(why, sizeof why, "expected a cpd table of version %u in this byte order, found "
+                 "another file", (unsigned)CPD_FILE_VERSION);
+        bad = why;
+    } else if (hd.width != want.width || hd.height != want.height || hd.npass != want.npass
+               || hd.model != want.model || hd.grid != want.grid) {
+        snprintf(why, sizeof why, "expected the cpd table of this map (%dx%d, %d passable cells), "
+                 "found one of another (%dx%d, %d)", want.width, want.height, want.npass,
+                 hd.width, hd.height, hd.npass);
+        bad = why;
+    } else if (hd.nruns > UINT32_MAX || hd.nruns < (uint64_t)C->npass
+               || size != sizeof hd + 4 * nc + 4 * hd.nruns + 8) {
+        snprintf(why, sizeof why, "expected %llu bytes for %llu runs, found %llu",
+                 (unsigned long long)(sizeof hd + 4 * nc + 4 * hd.nruns + 8),
+                 (unsigned long long)hd.nruns, (unsigned long long)size);
+        bad = why;
+    } else {
+        uint32_t *runs = gb_malloc((hd.nruns ? hd.nruns : 1) * sizeof *runs);
+        if (!runs) { st->close_read(h, NULL); return -1; }
+        if (st->read(h, C->row, nc * sizeof *C->row) != 0
+            || st->read(h, runs, hd.nruns * sizeof *runs) != 0 || st->read(h, &got, 8) != 0) {
+            bad = "expected the whole cpd table, found a short read";
+        } else {
+            sum = cpd_hash(cpd_hash(cpd_hash(CPD_HASH0, &hd, sizeof hd / 4), C->row, nc), runs,
+                           hd.nruns);
+            if (sum != got) {
+                snprintf(why, sizeof why, "expected checksum %016llx, found %016llx (a damaged "
+                         "file)", (unsigned long long)sum, (unsigned long long)got);
+                bad = why;
+            }
+        }
+        C->runs = runs;
+        C->nruns = hd.nruns;
+        if (!bad) bad = cpd_check_rows(C, g, moves, why, sizeof why);
+        if (bad) {
+            gb_free(C->runs);
+            C->runs = NULL;
+            C->nruns = 0;
+        }
+    }
+    st->close_read(h, bad);
+    if (!bad) return 0;
+    memset(C->row, 0, nc * sizeof *C->row);
+    return 1;
+}
+
+/* rank and comp of a loaded table (the build makes them itself). */
+static int cpd_ranks(gb_cpd *C, const gb_grid *g, const uint8_t *moves)
+{
+    const size_t np = (size_t)g->npassable;
+    int32_t *order = gb_malloc((np ? np : 1) * sizeof *order);
+    int32_t *stack = gb_malloc((np ? np : 1) * sizeof *stack);
+    uint8_t *sk = gb_malloc(np ? np : 1);
+    uint32_t *cfirst = gb_malloc((np + 2) * sizeof *cfirst);
+    const int ok = order && stack && sk && cfirst;
+    if (ok) cpd_order(g, moves, C->rank, C->comp, order, cfirst, stack, sk);
+    gb_free(order);
+    gb_free(stack);
+    gb_free(sk);
+    gb_free(cfirst);
+    return ok ? 0 : -1;
+}
+
 static int cpd_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
 {
     const gb_grid *g = ws->grid;
@@ -848,7 +1046,22 @@ static int cpd_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
         return -1;
     }
     int64_t t0 = gb_mono_ns();
-    if (cpd_build(C, g, ws->moves, s, ws->prep_msg, sizeof ws->prep_msg) != 0) {
+    const int got = ws->store ? cpd_load(C, g, ws->moves, ws->store) : 1;
+    if (got < 0 || (got == 0 && cpd_ranks(C, g, ws->moves) != 0)) {
+        cpd_free(C);
+        errno = ENOMEM;
+        return -1;
+    }
+    if (got == 0 && s->max_prep_bytes
+        && sizeof *C + nc * 44 + C->nruns * sizeof(uint32_t) > s->max_prep_bytes) {
+        snprintf(ws->prep_msg, sizeof ws->prep_msg, "expected a cpd table within %.1f MiB, "
+                 "found a stored one of %.1f MiB", (double)s->max_prep_bytes / 1048576.0,
+                 (double)(sizeof *C + nc * 44 + C->nruns * sizeof(uint32_t)) / 1048576.0);
+        cpd_free(C);
+        errno = EFBIG;
+        return -1;
+    }
+    if (got > 0 && cpd_build(C, g, ws->moves, s, ws->prep_msg, sizeof ws->prep_msg) != 0) {
         int e = errno;
         cpd_free(C);
         errno = e;
@@ -868,6 +1081,7 @@ static int cpd_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
         errno = ENOMEM;
         return -1;
     }
+    if (got > 0 && ws->store) cpd_save(C, g, ws->store);
     C->build_ns = (double)(gb_mono_ns() - t0);
     C->bytes = sizeof *C + nc * (3 * sizeof(uint32_t) + 16 * sizeof(uint16_t))
              + (C->nruns ? C->nruns : 1) * sizeof(uint32_t);
