@@ -59,16 +59,16 @@
  * the number of threads, only the order of rows inside runs[].
  *
  * Why following first moves is optimal.  Let d be the true distance and
- * m in CF(s, t) (so in F(s, t)), s' = s + off[m]: by definition some optimal s-t path
- * starts with the step s -> s', so d(s', t) = d(s, t) - c(m).  The walk
- * s = c0, c1, ... takes at each ci != t a move of F(ci, t) from ci's own
- * row, so d(c_{i+1}, t) = d(ci, t) - c(m_i) and c(m_i) >= 1: the distance
- * falls by at least 1 per step, so the walk reaches t after at most d(s,
- * t) steps, and its cost is the telescoping sum d(s, t) - d(t, t) =
- * d(s, t).  (Below, some steps are not read from a row; each is still
- * the next step of an optimal path from the cell it leaves, which is all
- * this argument uses.)  (A per-target table -- the first move of every source toward
- * t -- is the same argument with the roles of s and t kept: each step is
+ * m in CF(s, t) (so in F(s, t)), s' = s + off[m]: by definition some
+ * optimal s-t path starts with the step s -> s', so d(s', t) = d(s, t) -
+ * c(m).  The walk s = c0, c1, ... takes at each ci != t a move of F(ci,
+ * t) from ci's own row, so d(c_{i+1}, t) = d(ci, t) - c(m_i) and c(m_i)
+ * >= 1: the distance falls by at least 1 per step, so the walk reaches t
+ * after at most d(s, t) steps, and its cost is the telescoping sum d(s,
+ * t) - d(t, t) = d(s, t).  (Below, some steps are not read from a row;
+ * each is still the next step of an optimal path from the cell it leaves,
+ * which is all this argument uses.)  (A per-target table -- the first
+ * move of every source toward t -- is the same argument with the roles of s and t kept: each step is
  * read from the current cell's entry for the fixed target t.)  The walk
  * is cut at npassable steps, which an optimal walk never reaches, so a
  * bug shows as an empty path, which the validator rejects.
@@ -103,15 +103,15 @@
  * of c's row for rank[t] gives the next move m, and the walk takes m up
  * to the next stop cell: the runs of neighbouring cells are much alike,
  * so the search starts at the previous look-up's run index (scaled to
- * this row's length), gallops, then bisects.  The path is written cell by cell
- * (the validator checks every step) and its cost decoded from the exact
+ * this row's length), gallops, then bisects.  The path is written cell
+ * by cell (the validator checks every step) and its cost decoded from the exact
  * key of its step counts, bit for bit the cost `dijkstra` reports.
  * Counters: expanded = row look-ups, scanned = run entries they read;
  * nothing is pushed.  --max-expanded and --max-ms are ignored: a query
  * does at most npassable look-ups.
  *
- * Memory: 44 bytes per cell (rank, comp, row, clr with go) + 4 per run + 4 per row,
- * exact once built (state_bytes); bytes() is the lower bound without the
+ * Memory: 44 bytes per cell (rank, comp, row, clr with go) + 4 per run
+ * + 4 per row, exact once built (state_bytes); bytes() is the lower bound without the
  * rows, from the dimensions.  Build time: npassable Dijkstras, each
  * O(component), plus one O(component) pass per row: O(n^2) on one
  * component of n cells.  Refusal (cpd_estimate): before a build on more
@@ -470,7 +470,8 @@ static int cpd_estimate(const gb_cpd *C, cpd_worker *w, const uint32_t *cfirst, 
     w->used = 0;
     const double ns = (double)(gb_mono_ns() - t0) * work / (swork > 0 ? swork : 1) / nt;
     const double nruns = (double)runs * (double)np / (k ? k : 1);
-    const double bytes = (double)sizeof *C + 44.0 * (double)w->g->ncells + 4.0 * (nruns + (double)np);
+    const double bytes = (double)sizeof *C + 44.0 * (double)w->g->ncells
+                       + 4.0 * (nruns + (double)np);
     const double tb = s->max_prep_ns ? (double)s->max_prep_ns : CPD_BUDGET_NS;
     if (ns <= tb && (!s->max_prep_bytes || bytes <= (double)s->max_prep_bytes)) return 0;
     char mem[64] = "";
@@ -641,7 +642,8 @@ static const uint8_t cpd_comps[8] = { 0, 0, 0, 0, 0x03, 0x06, 0x0c, 0x09 };
 static int cpd_clearance(uint16_t *clr, const gb_grid *g, const uint8_t *moves)
 {
     const int32_t nc = g->ncells;
-    uint8_t *fj = gb_calloc(nc ? (size_t)nc : 1, 1);   /* bit k: forced(id, k); bit 4 + k: ray(id, k) */
+    /* bit k: forced(id, k); bit 4 + k: ray(id, k) holds a forced cell */
+    uint8_t *fj = gb_calloc(nc ? (size_t)nc : 1, 1);
     if (!fj) return -1;
     for (int32_t id = 0; id < nc; id++)
         if (g->pass[id])
