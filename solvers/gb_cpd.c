@@ -102,9 +102,10 @@
  * and the prefix s..c is optimal by the argument above.  Else one search
  * of c's row for rank[t] gives the next move m, and the walk takes m up
  * to the next stop cell: the runs of neighbouring cells are much alike,
- * so the search starts at the previous look-up's run index (scaled to
- * this row's length), gallops, then bisects.  The path is written cell
- * by cell (the validator checks every step) and its cost decoded from the exact
+ * so the search starts at the previous look-up's run index (not scaled
+ * to this row's length: a division per look-up cost more than the probes
+ * it saved), gallops, then bisects.  The path is written cell by cell
+ * (the validator checks every step) and its cost decoded from the exact
  * key of its step counts, bit for bit the cost `dijkstra` reports.
  * Counters: expanded = row look-ups, scanned = run entries they read;
  * nothing is pushed.  --max-expanded and --max-ms are ignored: a query
@@ -172,6 +173,7 @@ typedef struct gb_cpd {
     int32_t npass;      /* passable cells */
     int nthreads;       /* threads the build used */
     int bad;            /* a target with no canonical first move was met */
+    uint64_t rstride;   /* 2^40 / stride + 1: rows by a multiplication (cpd_xy) */
     double build_ns;    /* wall time of the build */
 } gb_cpd;
 
@@ -713,6 +715,18 @@ static inline int32_t cpd_direct(const gb_cpd *C, const int32_t *off, int32_t c,
     return n;
 }
 
+/* The padded column and row of cell id: a multiplication by the
+ * reciprocal of the stride, corrected to the exact quotient (an integer
+ * division costs more than the rest of a short query's set-up). */
+static inline void cpd_xy(const gb_cpd *C, int32_t stride, int32_t id, int32_t *x, int32_t *y)
+{
+    int32_t q = (int32_t)(((uint64_t)(uint32_t)id * C->rstride) >> 40);
+    if (q * stride > id) q--;
+    else if ((q + 1) * stride <= id) q++;
+    *y = q;
+    *x = id - q * stride;
+}
+
 static void cpd_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_t goal,
                        gb_result *out)
 {
@@ -735,10 +749,13 @@ static void cpd_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_
         out->path_len = 0;
         return;
     }
+    const int32_t stride = g->stride;
+    int32_t cx, cy, tx, ty;
+    cpd_xy(C, stride, start, &cx, &cy);
+    cpd_xy(C, stride, goal, &tx, &ty);
     {   /* a freespace path from the start: no look-up at all */
         int64_t d0 = 0;
-        const int32_t m = cpd_direct(C, g->off, start, start % g->stride, start / g->stride,
-                                     goal % g->stride, goal / g->stride, p, 1, &d0);
+        const int32_t m = cpd_direct(C, g->off, start, cx, cy, tx, ty, p, 1, &d0);
         if (m) {
             out->path_len = m;
             out->cost = gb_exact_cost(gb_exact_key(m - 1 - d0, d0));
@@ -749,11 +766,10 @@ static void cpd_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_
     const uint32_t *runs = C->runs, *row = C->row;
     int32_t off[8];
     memcpy(off, g->off, sizeof off);
-    const int32_t stride = g->stride, tx = goal % stride, ty = goal / stride;
-    int32_t n = 1, c = start, cx = start % stride, cy = start / stride, lim = C->npass;
+    int32_t n = 1, c = start, lim = C->npass;
     int64_t diag = 0;
     uint64_t probes = 0, lookups = 0;
-    uint32_t pos = 0, plen = 1;   /* run index and row length of the last look-up */
+    uint32_t pos = 0;   /* run index of the last look-up */
     while (c != goal) {
         if (n > lim) {   /* never on a correct table: the validator sees an empty path */
             gb_result_nopath(ws, out);
@@ -762,11 +778,10 @@ static void cpd_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_
         }
         const uint32_t *r = runs + row[c];
         const uint32_t len = *r++;
-        /* the last run whose first rank <= rank[goal]: neighbouring cells
-         * have similar rows, so start from the previous step's position
-         * (scaled to this row's length) and gallop, then bisect */
-        uint32_t lo, hi, h = (uint32_t)((uint64_t)pos * len / plen);
-        if (h >= len) h = len - 1;
+        /* the last run whose first rank <= rank[goal]: nearby cells have
+         * similar rows, so start from the previous look-up's position and
+         * gallop, then bisect */
+        uint32_t lo, hi, h = pos < len ? pos : len - 1;
         probes++;
         if (r[h] <= key) {   /* r[lo] <= key < r[hi] (r[len] = infinity) */
             uint32_t step = 1;
@@ -785,7 +800,6 @@ static void cpd_search(gb_ws *ws, const gb_solver_spec *s, int32_t start, int32_
             probes++;
         }
         pos = lo;
-        plen = len;
         const unsigned k = r[lo] & 7u;
         lookups++;
         /* the canonical path of the table's move goes on in direction k
@@ -1039,6 +1053,7 @@ static int cpd_prepare(gb_ws *ws, const gb_solver_spec *s, void **state)
     gb_cpd *C = gb_calloc(1, sizeof *C);
     if (!C) { errno = ENOMEM; return -1; }
     C->npass = g->npassable;
+    C->rstride = ((uint64_t)1 << 40) / (uint64_t)g->stride + 1;
     C->rank = gb_malloc(nc * sizeof *C->rank);
     C->comp = gb_malloc(nc * sizeof *C->comp);
     C->row = gb_calloc(nc, sizeof *C->row);
