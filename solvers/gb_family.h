@@ -182,6 +182,7 @@ struct gb_ws {
     uint8_t fam_ready[GB_ALGO_COUNT]; /* 1 once the family's prepare ran */
     double fam_prep_ns[GB_ALGO_COUNT]; /* how long that prepare took */
     char prep_msg[256];            /* why a prepare refused the map (EFBIG), or "" */
+    const gb_store *store;         /* where prepared tables are kept, or NULL */
 #define GB_X(E, T, N, L, D) gb_##T q_##T[2]; uint8_t ready_##T[2];
     GB_QUEUE_LIST(GB_X)
 #undef GB_X

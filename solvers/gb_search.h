@@ -260,6 +260,34 @@ double gb_ws_prep_ns(const gb_ws *ws, const gb_solver_spec *s);
  * and max_prep_ns ("" when none did). */
 const char *gb_ws_prep_msg(const gb_ws *ws);
 
+/* A store of prepared tables, which the caller provides (the harness's
+ * disk cache, harness/io/gb_tcache.h): a family that keeps one (cpd)
+ * reads its table there before building it and writes it there after.
+ * The family defines the bytes, and checks every byte it reads (a
+ * version, the grid, a checksum, the structure); the store only keeps
+ * them, under a name the family gives (a word of [a-z0-9.-]).  No
+ * function here prints; each returns as said. */
+typedef struct gb_store {
+    void *ctx;
+    /* The stored bytes of name: a handle and *size, or NULL (none). */
+    void *(*open_read)(void *ctx, const char *name, uint64_t *size);
+    /* Exactly n more bytes into buf: 0, or -1. */
+    int (*read)(void *h, void *buf, size_t n);
+    /* Done reading; why = NULL when the bytes were used, else why they
+     * were refused ("expected ..., found ..."): the store drops them. */
+    void (*close_read)(void *h, const char *why);
+    /* A new entry for name: a handle, or NULL (nothing is kept). */
+    void *(*open_write)(void *ctx, const char *name);
+    /* n bytes appended: 0, or -1. */
+    int (*write)(void *h, const void *buf, size_t n);
+    /* ok: publish the entry whole (replacing an old one), else drop it. */
+    void (*close_write)(void *h, int ok);
+} gb_store;
+
+/* Let the families of ws keep their tables in st (NULL: none; the
+ * default).  st must outlive the prepares that use it. */
+void gb_ws_set_store(gb_ws *ws, const gb_store *st);
+
 /* gb_ws_bytes of solver s on queue q for this workspace once prepared for
  * s: the same figure, except that a family whose state depends on the
  * map's content (subgoal graphs: gb_ws_bytes is then a lower bound) counts

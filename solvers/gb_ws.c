@@ -229,6 +229,8 @@ size_t gb_ws_bytes_prepared(const gb_ws *ws, const gb_solver_spec *s, gb_queue_k
 
 const char *gb_ws_prep_msg(const gb_ws *ws) { return ws->prep_msg; }
 
+void gb_ws_set_store(gb_ws *ws, const gb_store *st) { ws->store = st; }
+
 double gb_ws_prep_ns(const gb_ws *ws, const gb_solver_spec *s)
 {
     if ((unsigned)s->algo >= GB_ALGO_COUNT) return 0.0;

@@ -58,6 +58,7 @@ typedef struct checker {
     gb_xy *xy;         /* ncells */
     long queries, found;
     uint64_t lookups;  /* table look-ups of the found paths */
+    uint64_t steps;    /* steps of the found paths */
 } checker;
 
 static void checker_init(checker *c, const gb_grid *g)
@@ -111,6 +112,7 @@ static void check_one(checker *c, int32_t s, int32_t t, const char *where)
               where, a.x, a.y, b.x, b.y, chk.cost, (long long)chk.straight, (long long)chk.diag, d);
     cr_assert_leq(r.st.expanded, (uint64_t)(r.path_len - 1), "%s: more look-ups than steps", where);
     c->lookups += r.st.expanded;
+    c->steps += (uint64_t)(r.path_len - 1);
 }
 
 /* Queries from nsrc random sources (and, with every, to every cell; else
@@ -329,7 +331,10 @@ static const char *shared_dir(void)
 }
 
 /* Every step-th query of a scenario file (its sampled queries), plus the
- * same start to 16 other cells of the map. */
+ * same start to 16 other cells of the map.  A walk follows its canonical
+ * path without a look-up between stop cells: fewer than one look-up per
+ * four steps on every shared map (one per 1.5 steps when each step was a
+ * look-up, before the freespace test ends it). */
 static void check_scen(const char *rel, int step)
 {
     char path[1024], mpath[1024];
@@ -364,6 +369,8 @@ static void check_scen(const char *rel, int step)
         n++;
     }
     cr_expect_geq(n, 5, "%s: only %ld queries", rel, n);
+    cr_expect_leq(4 * c.lookups, c.steps, "%s: %llu look-ups for %llu steps", rel,
+                  (unsigned long long)c.lookups, (unsigned long long)c.steps);
     checker_free(&c);
     gb_map_free(&mp);
     gb_scen_free(&sc);
@@ -517,4 +524,192 @@ GB_TEST(cpd, run_gives_limit_rows_and_the_estimate_on_a_refused_map)
                           "within 3600 s and 3.6 MiB, found an estimate of ") != NULL, "%s", out);
     cr_assert(strstr(out, "3 cpd,limit") != NULL, "%s", out);
     cr_assert(strstr(out, "3 dijkstra,ok") != NULL, "%s", out);
+}
+
+/* ---- the stored table (gb_store) ---------------------------------------------- */
+
+/* A store in memory: one entry; what a read was refused for. */
+typedef struct memstore {
+    unsigned char *buf;
+    size_t n, cap, at;
+    int reads, writes, refused;
+    char why[256];
+    int writing;
+} memstore;
+
+static void *ms_open_read(void *ctx, const char *name, uint64_t *size)
+{
+    memstore *m = ctx;
+    cr_assert_str_eq(name, "cpd.8-nocut.v1");
+    if (!m->buf || m->n == 0) return NULL;
+    m->at = 0;
+    *size = m->n;
+    return m;
+}
+
+static int ms_read(void *h, void *buf, size_t n)
+{
+    memstore *m = h;
+    if (n > m->n - m->at) return -1;
+    memcpy(buf, m->buf + m->at, n);
+    m->at += n;
+    return 0;
+}
+
+static void ms_close_read(void *h, const char *why)
+{
+    memstore *m = h;
+    m->reads++;
+    if (why) {
+        m->refused++;
+        snprintf(m->why, sizeof m->why, "%s", why);
+        m->n = 0;   /* the store drops it */
+    }
+}
+
+static void *ms_open_write(void *ctx, const char *name)
+{
+    memstore *m = ctx;
+    cr_assert_str_eq(name, "cpd.8-nocut.v1");
+    m->n = 0;
+    m->writing = 1;
+    return m;
+}
+
+static int ms_write(void *h, const void *buf, size_t n)
+{
+    memstore *m = h;
+    if (m->n + n > m->cap) {
+        m->cap = 2 * (m->n + n);
+        m->buf = realloc(m->buf, m->cap);
+        cr_assert_not_null(m->buf);
+    }
+    memcpy(m->buf + m->n, buf, n);
+    m->n += n;
+    return 0;
+}
+
+static void ms_close_write(void *h, int ok)
+{
+    memstore *m = h;
+    cr_assert(ok);
+    m->writes++;
+    m->writing = 0;
+}
+
+/* Prepare cpd on g with store st; check it against Dijkstra from a few
+ * sources to every cell. */
+static void check_with_store(const gb_grid *g, const gb_store *st, const char *where)
+{
+    checker c;
+    memset(&c, 0, sizeof c);
+    c.g = g;
+    c.sp = cpd_spec();
+    c.ws = gb_ws_new(g, GB_MODEL_8_NOCUT);
+    c.dist = malloc((size_t)g->ncells * sizeof *c.dist);
+    c.xy = malloc((size_t)g->ncells * sizeof *c.xy);
+    cr_assert(c.ws && c.dist && c.xy);
+    gb_ws_set_store(c.ws, st);
+    cr_assert_eq(gb_ws_prepare(c.ws, &c.sp, GB_Q_BHEAP), 0, "%s: prepare failed (errno %d)", where,
+                 errno);
+    uint64_t seed = 99;
+    check_grid(&c, &seed, 3, 1, where);
+    checker_free(&c);
+}
+
+/* Built once, written; read back and used; any damaged byte (head, rows,
+ * runs, checksum), a short file, or another map's table is refused with
+ * its reason, rebuilt, written anew, and every answer stays exact. */
+GB_TEST(cpd, a_stored_table_is_read_back_and_a_damaged_one_refused)
+{
+    uint64_t seed = 11;
+    gb_grid g, h;
+    cr_assert_eq(gb_grid_init(&g, 40, 30), 0);
+    cr_assert_eq(gb_grid_init(&h, 40, 30), 0);
+    for (int y = 0; y < 30; y++)
+        for (int x = 0; x < 40; x++) {
+            g.pass[gb_grid_id(&g, x, y)] = gb_rng_next(&seed) % 100 >= 25;
+            h.pass[gb_grid_id(&h, x, y)] = g.pass[gb_grid_id(&g, x, y)];
+        }
+    h.pass[gb_grid_id(&h, 5, 5)] = !h.pass[gb_grid_id(&h, 5, 5)];   /* one cell differs */
+    gb_grid_recount(&g);
+    gb_grid_recount(&h);
+    memstore m;
+    memset(&m, 0, sizeof m);
+    const gb_store st = { &m, ms_open_read, ms_read, ms_close_read, ms_open_write, ms_write,
+                          ms_close_write };
+    check_with_store(&g, &st, "built");
+    cr_assert_eq(m.writes, 1);
+    cr_assert_gt(m.n, 64 + 4 * (size_t)g.ncells);
+    const size_t n = m.n;
+    unsigned char *good = malloc(n);
+    memcpy(good, m.buf, n);
+    check_with_store(&g, &st, "read back");
+    cr_assert_eq(m.reads, 1);
+    cr_assert_eq(m.refused, 0, "%s", m.why);
+    cr_assert_eq(m.writes, 1, "a table read back is not written again");
+    /* damage: every 61st byte and the last 8 (the checksum), one at a time */
+    int tried = 0;
+    for (size_t i = 0; i < n; i += i + 8 >= n ? 1 : 61) {
+        memcpy(m.buf, good, n);
+        m.n = n;
+        m.buf[i] ^= (unsigned char)(1u << (i % 8));
+        const int r0 = m.refused, w0 = m.writes;
+        char where[64];
+        snprintf(where, sizeof where, "byte %zu of %zu flipped", i, n);
+        check_with_store(&g, &st, where);
+        cr_assert_eq(m.refused, r0 + 1, "%s: the damaged table was not refused", where);
+        cr_assert(strstr(m.why, "expected ") == m.why && strstr(m.why, ", found "), "%s", m.why);
+        cr_assert_eq(m.writes, w0 + 1, "%s: not rebuilt and written", where);
+        cr_assert(m.n == n && memcmp(m.buf, good, n) == 0, "%s: the rebuilt table differs", where);
+        tried++;
+    }
+    cr_assert_gt(tried, 20);
+    /* a short file */
+    memcpy(m.buf, good, n);
+    m.n = n - 4;
+    check_with_store(&g, &st, "short");
+    cr_assert(strstr(m.why, "bytes for") != NULL, "%s", m.why);
+    /* another map's table */
+    memcpy(m.buf, good, n);
+    m.n = n;
+    check_with_store(&h, &st, "another map");
+    cr_assert(strstr(m.why, "expected the cpd table of this map (40x30, ") == m.why, "%s", m.why);
+    free(good);
+    free(m.buf);
+    gb_grid_free(&g);
+    gb_grid_free(&h);
+}
+
+/* gridbench run keeps the table in --table-cache: the first run builds
+ * and writes it, the second reads it (prep_ns far below the build's), a
+ * third after a flipped byte refuses the file with its reason, rebuilds
+ * and writes it; every row of the three is 'ok'. */
+GB_TEST(cpd, run_keeps_the_table_in_the_table_cache)
+{
+    const char *bin = gb_test_bin();
+    char out[16384];
+    int st = gb_test_sh(out, sizeof out,
+        "d=$(mktemp -d) && m=datasets/default/maze128-2-1.map.scen && "
+        "r() { %s run -s cpd --count 20 --no-oracle-cache --table-cache $d/t -o $d/$1.csv $m 2>&1 "
+        "| grep -i 'table cache\\|warning'; }; "
+        "r a && r b && f=$(ls $d/t/*.gbt) && "
+        "python3 -c 'import sys; p=sys.argv[1]; b=bytearray(open(p,\"rb\").read()); "
+        "b[len(b)//3]^=4; open(p,\"wb\").write(b)' $f && r c && "
+        "for x in a b c; do echo $x $(cut -d, -f14 $d/$x.csv | sort | uniq -c | tr '\\n' ' ') "
+        "$(cut -d, -f33 $d/$x.csv | sed -n 2p); done; rm -rf $d", bin);
+    cr_assert_eq(st, 0, "%s", out);
+    const char *w1 = strstr(out, "table cache: wrote "), *r2 = strstr(out, "table cache: read ");
+    const char *bad = strstr(out, ".cpd.8-nocut.v1.gbt: warning: expected checksum ");
+    cr_assert(w1 && r2 && bad && w1 < r2 && r2 < bad, "%s", out);
+    cr_assert(strstr(bad, "(a damaged file); deleted, the table is built anew") != NULL, "%s", out);
+    cr_assert(strstr(bad, "table cache: wrote ") != NULL, "%s", out);
+    long long pa = -1, pb = -1, pc = -1;
+    const char *a = strstr(out, "\na 20 ok "), *b = strstr(out, "\nb 20 ok "), *c = strstr(out, "\nc 20 ok ");
+    cr_assert(a && b && c, "%s", out);
+    cr_assert(sscanf(a, "\na 20 ok 1 status %lld", &pa) == 1, "%s", out);
+    cr_assert(sscanf(b, "\nb 20 ok 1 status %lld", &pb) == 1, "%s", out);
+    cr_assert(sscanf(c, "\nc 20 ok 1 status %lld", &pc) == 1, "%s", out);
+    cr_expect_lt(pb * 5, pa, "a hit took %lld ns, the build %lld", pb, pa);
+    cr_expect_lt(pb * 5, pc, "a hit took %lld ns, the rebuild %lld", pb, pc);
 }

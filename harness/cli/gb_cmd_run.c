@@ -25,6 +25,7 @@
 #include "gb_ocache.h"
 #include "gb_plan.h"
 #include "gb_run.h"
+#include "gb_tcache.h"
 #include "gb_tfile.h"
 #include "gb_user.h"
 
@@ -96,6 +97,10 @@ static const gb_opt run_opts[] = {
       "it (default $XDG_CACHE_HOME/gridbench/oracle or ~/.cache/gridbench/oracle); a hit is still "
       "checked against the scenario's printed length" },
     { 'o' + 256, 0, "no-oracle-cache", NULL, "run Dijkstra for every query, cache nothing" },
+    { 'K' + 256, 0, "table-cache", "DIR", "keep the tables a solver builds per map (cpd) in DIR and "
+      "read them back (default $XDG_CACHE_HOME/gridbench/tables or ~/.cache/gridbench/tables); "
+      "prep_ns is then the time to read and check the table, not to build it" },
+    { 'k' + 256, 0, "no-table-cache", NULL, "build every per-map table, keep none" },
     { 'E' + 256, 0, "external", "CMD", "also run an external solver: `/bin/sh -c CMD` speaking "
       "docs/protocol.md on stdin/stdout (repeatable, at most 16); its rows have solver "
       "external:NAME and queue 'none', time_ns = wall time from request to answer" },
@@ -327,8 +332,8 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
     long v;
     int c;
     const char *arg;   /* the same as optarg, which the cases read */
-    int no_cache = 0;
-    const char *cache_dir = NULL;
+    int no_cache = 0, no_tcache = 0;
+    const char *cache_dir = NULL, *tcache_dir = NULL;
     while ((c = gb_opt_next(op, argc, argv, &arg)) != -1) {
         switch (c) {
         case 's': if (nl[0] < 16) lists[0][nl[0]++] = optarg; break;
@@ -445,6 +450,8 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
             break;
         case 'O' + 256: cache_dir = optarg; break;
         case 'o' + 256: no_cache = 1; break;
+        case 'K' + 256: tcache_dir = optarg; break;
+        case 'k' + 256: no_tcache = 1; break;
         case 'p' + 256: o.paths_out = optarg; break;
         case 'a' + 256:
             if (strcmp(optarg, "centre") == 0) o.aa_gppc = 0;
@@ -640,6 +647,10 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
         fprintf(stderr, "gridbench run: expected --oracle-cache DIR or --no-oracle-cache, found both\n");
         return EX_USAGE;
     }
+    if (no_tcache && tcache_dir) {
+        fprintf(stderr, "gridbench run: expected --table-cache DIR or --no-table-cache, found both\n");
+        return EX_USAGE;
+    }
     if (o.terrain.on && o.model != GB_MODEL_8_NOCUT && o.model != GB_MODEL_4) {
         fprintf(stderr, "gridbench run: --terrain-costs: expected model 8-nocut or 4, found %s\n",
                 gb_model_name(o.model));
@@ -682,6 +693,10 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
     static char default_cache[1024];
     if (o.terrain.on) no_cache = 1, cache_dir = NULL;   /* the cache keys uniform optima */
     if (cache_dir) o.oracle_cache = cache_dir;
+    static char default_tcache[1024];
+    if (tcache_dir) o.table_cache = tcache_dir;
+    else if (!no_tcache && gb_tcache_default_dir(default_tcache, sizeof default_tcache) == 0)
+        o.table_cache = default_tcache;
     else if (!no_cache && gb_ocache_default_dir(default_cache, sizeof default_cache) == 0)
         o.oracle_cache = default_cache;
     o.pin = 1;

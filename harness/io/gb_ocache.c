@@ -126,7 +126,7 @@ static int write_all(int fd, const void *buf, size_t n)
  * it.  The cache folder itself gets no such exception: there others could
  * plant the file names the cache opens.  NULL when *sb passes, else what
  * is wrong ("found ..."). */
-static const char *trust_of(const struct stat *sb, int sticky_ok, char *why, size_t n)
+const char *gb_cache_trust_of(const struct stat *sb, int sticky_ok, char *why, size_t n)
 {
     uid_t me = geteuid();
     if (sb->st_uid != me && sb->st_uid != 0) {
@@ -141,27 +141,30 @@ static const char *trust_of(const struct stat *sb, int sticky_ok, char *why, siz
     return NULL;
 }
 
-#define UNTRUSTED(d, path, what, why)                                                              \
-    gb_diag_set(d, EX_NOPERM, path, 0, 0, "expected an oracle cache %s owned by uid %ld or root "  \
-                "that no other user can write, found %s; it is ignored", what, (long)geteuid(), why)
+#define UNTRUSTED(d, path, what, why) UNTRUSTED_K(d, "oracle", path, what, why)
+#define UNTRUSTED_K(d, kind, path, what, why)                                                      \
+    gb_diag_set(d, EX_NOPERM, path, 0, 0, "expected %s %s cache %s owned by uid %ld or root "     \
+                "that no other user can write, found %s; it is ignored",                          \
+                (kind)[0] == 'o' ? "an" : "a", kind, what, (long)geteuid(), why)
 
 /* Check the cache folder and every folder above it (after resolving
  * links) by trust_of.  0, or EX_NOPERM / EX_CANTCREAT with *d filled. */
-static int trust_dirs(const char *dir, gb_diag *d)
+int gb_cache_trust_dirs(const char *dir, const char *kind, gb_diag *d)
 {
     char real[PATH_MAX], why[64];
     if (!realpath(dir, real))
-        return gb_diag_set(d, EX_CANTCREAT, dir, 0, 0, "expected an oracle cache directory, found '%s'",
-                           strerror(errno));
+        return gb_diag_set(d, EX_CANTCREAT, dir, 0, 0, "expected %s %s cache directory, found '%s'",
+                           kind[0] == 'o' ? "an" : "a", kind, strerror(errno));
     size_t n = strlen(real);
     for (size_t i = 1; i <= n; i++) {
         if (i < n && real[i] != '/') continue;
         char c = real[i];
         real[i] = '\0';
         struct stat sb;
-        const char *bad = stat(real, &sb) != 0 ? strerror(errno) : trust_of(&sb, i < n, why, sizeof why);
+        const char *bad = stat(real, &sb) != 0 ? strerror(errno)
+                                               : gb_cache_trust_of(&sb, i < n, why, sizeof why);
         if (bad) {
-            int rc = UNTRUSTED(d, real, i < n ? "directory (and the ones above it)" : "directory", bad);
+            int rc = UNTRUSTED_K(d, kind, real, i < n ? "directory (and the ones above it)" : "directory", bad);
             real[i] = c;
             return rc;
         }
@@ -221,7 +224,7 @@ static int open_trusted(gb_ocache *c, gb_diag *d)
         return -2;
     }
     struct stat sb;
-    const char *bad = fstat(fd, &sb) != 0 ? strerror(errno) : trust_of(&sb, 0, why, sizeof why);
+    const char *bad = fstat(fd, &sb) != 0 ? strerror(errno) : gb_cache_trust_of(&sb, 0, why, sizeof why);
     if (bad) {
         UNTRUSTED(d, c->path, "file", bad);
         close(fd);
@@ -288,7 +291,7 @@ gb_ocache *gb_ocache_open_kind(const char *dir, const char *map_sha, const char 
     header_of(hdr, map_sha, kind);
     snprintf(lockp, sizeof lockp, "%s.lock", c->path);
     int lk = -1, fd;
-    if (trust_dirs(dir, d) != 0) goto fail;
+    if (gb_cache_trust_dirs(dir, "oracle", d) != 0) goto fail;
     if (grow(c) != 0) goto oom;
 
     /* Reading takes no lock (records are only appended, a rebuild is a
@@ -330,7 +333,7 @@ gb_ocache *gb_ocache_open_kind(const char *dir, const char *map_sha, const char 
         gb_diag_set(d, EX_CANTCREAT, lockp, 0, 0, "expected a regular lock file, found another kind");
         goto fail;
     }
-    if ((bad = trust_of(&sb, 0, why, sizeof why))) {   /* a lock others hold would block us */
+    if ((bad = gb_cache_trust_of(&sb, 0, why, sizeof why))) {   /* a lock others hold would block us */
         UNTRUSTED(d, lockp, "lock file", bad);
         goto fail;
     }

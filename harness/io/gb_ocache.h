@@ -114,4 +114,14 @@ const char *gb_ocache_path(const gb_ocache *c);
 /* Close the file and free c.  Safe on NULL. */
 void gb_ocache_close(gb_ocache *c);
 
+/* The trust rule above, shared with the table cache (gb_tcache.h).
+ * gb_cache_trust_of: NULL when the file or folder *sb passes (sticky_ok: a
+ * folder above the cache's may be writable by others if sticky), else
+ * what is wrong, in why.  gb_cache_trust_dirs: dir and every folder
+ * above it pass; 0, or EX_NOPERM / EX_CANTCREAT with *d filled ("expected
+ * a KIND cache directory ..."). */
+struct stat;
+const char *gb_cache_trust_of(const struct stat *sb, int sticky_ok, char *why, size_t n);
+int gb_cache_trust_dirs(const char *dir, const char *kind, gb_diag *d);
+
 #endif

@@ -26,6 +26,7 @@
 #include "gb_aagppc.h"
 #include "gb_aaoracle.h"
 #include "gb_alloc.h"
+#include "gb_tcache.h"
 #include "gb_anyangle.h"
 #include "gb_paths.h"
 #include "gb_rows.h"
@@ -147,6 +148,9 @@ static void exec_unload(gb_exec *ex)
     ex->oc = NULL;
     gb_ocache_close(ex->aaoc);
     ex->aaoc = NULL;
+    if (ex->ws) gb_ws_set_store(ex->ws, NULL);
+    gb_tcache_close(ex->tc);
+    ex->tc = NULL;
     if (ex->aao) gb_aaoracle_free(ex->aao);
     gb_free(ex->aao);
     ex->aao = NULL;
@@ -339,10 +343,32 @@ static int exec_map(gb_exec *ex, int si, gb_diag *d)
                                "oracle, found none");
         }
     }
+    if (o->table_cache) {   /* tables a family keeps (cpd): built once per map */
+        gb_diag td;
+        gb_diag_clear(&td);
+        ex->tc = gb_tcache_open(o->table_cache, ps->map_sha, &td);
+        if (ex->tc) {
+            gb_ws_set_store(ex->ws, gb_tcache_store(ex->tc));
+        } else if (!ex->tc_warned) {
+            char b[1024];
+            gb_diag_format(&td, b, sizeof b);
+            gb_exec_note(ex, GB_NOTE_WARNING, "%s (tables are built without the cache)", b);
+            ex->tc_warned = 1;
+        }
+    }
     for (int pi = 0; pi < o->npairs; pi++) {
         int64_t t0 = gb_now_ns();
         rc = ex->be[pi]->prepare(ex, pi, d);
         int64_t t = gb_now_ns() - t0;
+        if (ex->tc) {   /* what the table cache did for this pair: a note per event */
+            const char *m = gb_tcache_note(ex->tc, NULL);
+            while (*m) {   /* one note per line */
+                const size_t k = strcspn(m, "\n");
+                gb_exec_note(ex, strncmp(m, "table cache: ", 13) ? GB_NOTE_WARNING : GB_NOTE_INFO,
+                             "%.*s", (int)k, m);
+                m += k + (m[k] == '\n');
+            }
+        }
         if (rc > 0) return rc;
         if (rc != GB_PREP_SET) ex->prep[pi] = rc == GB_PREP_NONE ? 0 : t > 0 ? (uint64_t)t : 1;
     }

@@ -148,6 +148,8 @@ struct gb_exec {
     int32_t *upath;          /* path buffer for plugin solvers (cell ids) */
     int loaded;
     gb_ocache *oc;           /* this map's oracle cache, or NULL */
+    struct gb_tcache *tc;    /* this map's table cache (gb_tcache.h), or NULL */
+    int tc_warned;           /* the table cache could not be opened: said once */
     struct gb_aaoracle *aao; /* --anyangle-model gppc with an any-angle pair: this map's
                                 GPPC any-angle oracle, else NULL */
     gb_ocache *aaoc;         /* with aao and an oracle cache: aao's answers ("anyangle-gppc-1") */

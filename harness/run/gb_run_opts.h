@@ -91,6 +91,7 @@ typedef struct gb_run_opts {
     int pin;                   /* 1: pin worker i to the i-th allowed CPU (jobs <= CPUs) */
     long shard_i, shard_n;     /* --shard I/N (shard_n 0 = the whole plan) */
     const char *oracle_cache;  /* directory of the oracle cache (gb_ocache.h), or NULL */
+    const char *table_cache;   /* directory of the table cache (gb_tcache.h), or NULL */
     int regime;                /* GB_REGIME_*: how timed runs are ordered (docs/timing.md) */
     const char *paths_out;     /* --paths: every row's path into this file (gb_paths.h), or NULL */
     int aa_gppc;               /* --anyangle-model gppc: any-angle pairs in the GPPC model
