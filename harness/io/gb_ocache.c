@@ -106,12 +106,13 @@ static void header_of(char *h, const char *sha, const char *kind)
     h[HDR_BYTES - 1] = '\n';
 }
 
-static int write_all(int fd, const void *buf, size_t n)
+int gb_cache_write_all(int fd, const void *buf, size_t n)
 {
     const char *p = buf;
     while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) { if (errno == EINTR) continue; return -1; }
+        ssize_t w = write(fd, p, n > ((size_t)1 << 30) ? (size_t)1 << 30 : n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) { if (w == 0) errno = EIO; return -1; }
         p += w;
         n -= (size_t)w;
     }
@@ -240,9 +241,9 @@ static int rebuild(gb_ocache *c, const char *hdr, gb_diag *d)
     char tmp[1300];
     int fd = gb_tmp_create(c->path, 0644, tmp, sizeof tmp, d);
     if (fd < 0) return -1;
-    int bad = write_all(fd, hdr, HDR_BYTES);
+    int bad = gb_cache_write_all(fd, hdr, HDR_BYTES);
     for (size_t i = 0; !bad && i < c->cap; i++)
-        if (c->slot[i].magic) bad = write_all(fd, &c->slot[i], REC_BYTES);
+        if (c->slot[i].magic) bad = gb_cache_write_all(fd, &c->slot[i], REC_BYTES);
     int e = errno;
     if (close(fd) != 0 && !bad) { bad = 1; e = errno; }
     if (bad) {
@@ -385,7 +386,7 @@ int gb_ocache_put(gb_ocache *c, int32_t sx, int32_t sy, int32_t gx, int32_t gy,
     r.check = rec_check(&r, c->sha);
     if (insert(c, &r) != 0) return -2;
     if (c->fd < 0) { errno = c->ro_errno ? c->ro_errno : EBADF; return -1; }
-    if (write_all(c->fd, &r, REC_BYTES) != 0) {   /* one write of 32 bytes: atomic append */
+    if (gb_cache_write_all(c->fd, &r, REC_BYTES) != 0) {   /* one write of 32 bytes: atomic append */
         c->ro_errno = errno;
         close(c->fd);
         c->fd = -1;

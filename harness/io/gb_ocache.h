@@ -122,6 +122,10 @@ void gb_ocache_close(gb_ocache *c);
  * a KIND cache directory ..."). */
 struct stat;
 const char *gb_cache_trust_of(const struct stat *sb, int sticky_ok, char *why, size_t n);
+
+/* Write all n bytes of buf to fd, again after EINTR and short writes.
+ * 0, or -1 with errno set. */
+int gb_cache_write_all(int fd, const void *buf, size_t n);
 int gb_cache_trust_dirs(const char *dir, const char *kind, gb_diag *d);
 
 #endif

@@ -99,19 +99,6 @@ static int read_all(int fd, void *buf, size_t n)
     return 0;
 }
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n) {
-        ssize_t w = write(fd, p, n > ((size_t)1 << 30) ? (size_t)1 << 30 : n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static int t_read(void *h, void *buf, size_t n)
 {
     tfile *f = h;
@@ -141,11 +128,11 @@ static void *t_open_write(void *ctx, const char *name)
     if (!f) return NULL;
     f->c = c;
     snprintf(f->final, sizeof f->final, "%s/%s.%s.gbt", c->dir, c->sha, name);
-    snprintf(f->path, sizeof f->path, "%s/.%s.%s.gbt.XXXXXX", c->dir, c->sha, name);
-    f->fd = mkstemp(f->path);
+    gb_diag d;
+    f->fd = gb_tmp_create(f->final, 0644, f->path, sizeof f->path, &d);   /* removed by a signal too */
     if (f->fd < 0) {
         note(c, "%s: warning: expected to write a table cache file, found '%s'; nothing is kept",
-             c->dir, strerror(errno));
+             c->dir, d.msg);
         c->warn = 1;
         gb_free(f);
         return NULL;
@@ -156,20 +143,25 @@ static void *t_open_write(void *ctx, const char *name)
 static int t_write(void *h, const void *buf, size_t n)
 {
     tfile *f = h;
-    return write_all(f->fd, buf, n);
+    return gb_cache_write_all(f->fd, buf, n);
 }
 
 static void t_close_write(void *h, int ok)
 {
     tfile *f = h;
+    gb_diag d;
     if (close(f->fd) != 0) ok = 0;
-    if (ok && rename(f->path, f->final) == 0) {
+    if (!ok) {
+        gb_tmp_abort(NULL, f->path);
+        note(f->c, "%s: warning: expected to write a table cache file, found a write error; "
+             "nothing is kept", f->final);
+        f->c->warn = 1;
+    } else if (gb_tmp_rename(f->path, f->final, &d) == 0) {
         note(f->c, "table cache: wrote %s", f->final);
     } else {
         note(f->c, "%s: warning: expected to write a table cache file, found '%s'; nothing is "
-             "kept", f->final, strerror(errno));
+             "kept", f->final, d.msg);
         f->c->warn = 1;
-        unlink(f->path);
     }
     gb_free(f);
 }
