@@ -527,7 +527,7 @@ static int fz_decode(const uint8_t *data, size_t size, fz_grid *G, int qs[][2])
     int nq = 0;
     while (nq < GB_FUZZ_MAXQ && p + 4 <= size) {
         for (int e = 0; e < 2; e++) {
-            int c = (data[p + 2 * e + 1] % G->h) * G->w + data[p + 2 * e] % G->w;
+            int c = (data[p + (size_t)(2 * e) + 1] % G->h) * G->w + data[p + (size_t)(2 * e)] % G->w;
             while (!G->free_[c]) c = (c + 1) % n;     /* next passable cell */
             qs[nq][e] = c;
         }

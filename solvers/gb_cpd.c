@@ -668,7 +668,7 @@ static int cpd_clearance(uint16_t *clr, const gb_grid *g, const uint8_t *moves)
                 const int32_t y = id + o;
                 v = 1u + clr[(size_t)y * 16 + (size_t)k];
                 if (v > UINT16_MAX) v = UINT16_MAX;
-                const int stop = k < 4 ? (fj[y] >> k & 1u) : (fj[y] >> 4 & cpd_comps[k]) != 0;
+                const int stop = k < 4 ? (int)(fj[y] >> k & 1u) : (fj[y] >> 4 & cpd_comps[k]) != 0;
                 go = stop || !(moves[y] >> k & 1u) ? 1u : 1u + clr[(size_t)y * 16 + 8 + (size_t)k];
                 if (go > UINT16_MAX) go = UINT16_MAX;
             }

@@ -1398,11 +1398,11 @@ static int table_build(gb_sg *sg)
             sg->adj_k[e] = oct_key(sg->xy[u], sg->xy[sg->adj_to[e]]);
     }
     for (int32_t r = 0; r < nt; r++) {
-        for (int32_t a = 0; a < nt; a++) sg->dt[(size_t)a * nt + (size_t)r] = DT_NONE;
+        for (int32_t a = 0; a < nt; a++) sg->dt[(size_t)a * (size_t)nt + (size_t)r] = DT_NONE;
         memset(done, 0, (size_t)nt);
-        uint16_t *nh = sg->dnh + (size_t)r * nt;
+        uint16_t *nh = sg->dnh + (size_t)r * (size_t)nt;
         size_t hn = 0;
-        sg->dt[(size_t)r * nt + (size_t)r] = 0;
+        sg->dt[(size_t)r * (size_t)nt + (size_t)r] = 0;
         nh[r] = 0;
         hk[hn] = 0;
         hv[hn++] = r;
@@ -1432,7 +1432,7 @@ static int table_build(gb_sg *sg)
             for (int32_t e = sg->adj_off[u]; e < sg->adj_gend[u]; e++) {
                 int32_t v = sg->adj_to[e], b = sg->tidx[v];
                 uint64_t nk = key + sg->adj_k[e];
-                uint64_t *db = &sg->dt[(size_t)b * nt + (size_t)r];
+                uint64_t *db = &sg->dt[(size_t)b * (size_t)nt + (size_t)r];
                 if (done[b] || nk >= *db) continue;
                 *db = nk;
                 /* towards r, b goes first to u: the entry b -> u */
@@ -2084,7 +2084,7 @@ static int32_t table_query(gb_sg *sg, int32_t ngoal, uint32_t gen, gb_sg_stats *
         int32_t a = sg->alist[i];
         uint64_t ka = sg->akey[a];
         if (ka + oct_key(xy[sg->tnode[a]], xy[G]) >= best) continue;
-        const uint64_t *row = sg->dt + (size_t)a * nt;
+        const uint64_t *row = sg->dt + (size_t)a * (size_t)nt;
         for (int32_t j = 0; j < nb; j++) {
             uint64_t k = ka + row[blist[j]] + bkl[j];
             if (k < best) {
@@ -2139,7 +2139,7 @@ static int32_t table_query(gb_sg *sg, int32_t ngoal, uint32_t gen, gb_sg_stats *
         gp[k++] = u;
         pe[u] = e;
         for (int32_t a = ba; a != bb;) {
-            int32_t f = adj_off[u] + sg->dnh[(size_t)bb * nt + (size_t)a];
+            int32_t f = adj_off[u] + sg->dnh[(size_t)bb * (size_t)nt + (size_t)a];
             u = adj_to[f];
             a = sg->tidx[u];
             gp[k++] = u;

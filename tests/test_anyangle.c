@@ -121,8 +121,8 @@ GB_TEST(anyangle, los_walk_and_validator_touch_the_same_cells)
     gb_grid_recount(&g);
     int blocked_some = 0, clear_some = 0;
     for (int it = 0; it < 400; it++) {
-        gb_xy a = XY((int)(gb_rng_next(&seed) % W), (int)(gb_rng_next(&seed) % H));
-        gb_xy b = XY((int)(gb_rng_next(&seed) % W), (int)(gb_rng_next(&seed) % H));
+        gb_xy a = XY((int)(gb_rng_next(&seed) % (uint64_t)W), (int)(gb_rng_next(&seed) % (uint64_t)H));
+        gb_xy b = XY((int)(gb_rng_next(&seed) % (uint64_t)W), (int)(gb_rng_next(&seed) % (uint64_t)H));
         const int x0 = a.x < b.x ? a.x : b.x, x1 = a.x < b.x ? b.x : a.x;
         const int y0 = a.y < b.y ? a.y : b.y, y1 = a.y < b.y ? b.y : a.y;
         for (int y = y0; y <= y1; y++)
@@ -358,8 +358,8 @@ GB_TEST(anyangle, theta_and_smooth_on_random_grids)
         gb_ws *ws = gb_ws_new(&g, m);
         cr_assert_not_null(ws);
         for (int k = 0; k < 6; k++) {
-            int32_t s = gb_grid_id(&g, (int)(gb_rng_next(&seed) % W), (int)(gb_rng_next(&seed) % H));
-            int32_t t = gb_grid_id(&g, (int)(gb_rng_next(&seed) % W), (int)(gb_rng_next(&seed) % H));
+            int32_t s = gb_grid_id(&g, (int)(gb_rng_next(&seed) % (uint64_t)W), (int)(gb_rng_next(&seed) % (uint64_t)H));
+            int32_t t = gb_grid_id(&g, (int)(gb_rng_next(&seed) % (uint64_t)W), (int)(gb_rng_next(&seed) % (uint64_t)H));
             g.pass[s] = g.pass[t] = 1;
             gb_ws_free(ws);   /* the moves mask follows the grid's passability */
             ws = gb_ws_new(&g, m);

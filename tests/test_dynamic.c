@@ -556,7 +556,7 @@ GB_TEST(dynamic, cli_gen_and_replay_rows_are_checked)
         cr_assert_eq(plans, replans + 1);
         long steps = atol(fld[12]);
         double walk = atof(fld[13]);
-        cr_assert(walk >= steps - 1e-6 && walk <= steps * 1.41421357,
+        cr_assert(walk >= (double)steps - 1e-6 && walk <= (double)steps * 1.41421357,
                   "a walk of %ld steps costs %s", steps, fld[13]);
         if (strcmp(status, "arrived") == 0) cr_assert_gt(steps, 0);
         cr_assert_gt(atol(fld[19]), 0, "first plan time");
@@ -824,7 +824,7 @@ static void check_trace_line(trace_chk *c, char *line)
         }
         cr_assert(c->plen >= 1 && c->plan[0][0] == c->ax && c->plan[0][1] == c->ay
                   && x == c->gx && y == c->gy, "query %ld step %ld: plan not agent..goal", q, t);
-        cr_assert(ns == st && nd == dg && fabs(cost - (st + dg * GB_SQRT2)) < 1e-7,
+        cr_assert(ns == st && nd == dg && fabs(cost - ((double)st + (double)dg * GB_SQRT2)) < 1e-7,
                   "query %ld step %ld: plan says %.8f = %ld + %ld sqrt2, its cells %ld + %ld", q,
                   t, cost, st, dg, ns, nd);
         cr_assert(rs == st && rd == dg, "query %ld step %ld: plan %ld + %ld sqrt2, the "

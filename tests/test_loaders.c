@@ -728,8 +728,8 @@ GB_TEST(loaders, diag_long_line_window)
     int k = sprintf(text, "type octile\nheight 1\nwidth %zu\nmap\n", w);
     memset(text + k, '.', w);
     text[k + 699] = 'x';
-    text[k + w] = '\n';
-    text[k + w + 1] = '\0';
+    text[(size_t)k + w] = '\n';
+    text[(size_t)k + w + 1] = '\0';
     gb_map m;
     gb_diag d;
     cr_assert_eq(parse_map_str(text, &m, &d), 65);

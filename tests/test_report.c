@@ -479,7 +479,7 @@ GB_TEST(summary, optimal_share_of_the_solvers_without_the_guarantee)
     table_load(out, &t);
     cr_assert_eq(t.nrow, 5);
     for (int i = 0; i < 5; i++) {
-        const char *sv = tget(&t, i, "solver"), *sh = tget(&t, i, "optimal_share");
+        const char *sv = tget(&t, (size_t)i, "solver"), *sh = tget(&t, (size_t)i, "optimal_share");
         if (!strcmp(sv, "dijkstra") || !strcmp(sv, "theta+c")) cr_expect_str_eq(sh, "", "%s", sv);
         else if (!strcmp(sv, "anya")) cr_expect_str_eq(sh, "1.0000");
         else cr_expect_str_eq(sh, "0.5000", "%s: one of two rows with a subopt", sv);
@@ -1630,8 +1630,8 @@ GB_TEST(report_browser, the_screenshot_covers_the_whole_page)
     size_t len = 0;
     unsigned char *png = (unsigned char *)slurp(shot, &len);
     cr_assert(png && len > 24 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0, "no PNG %s", shot);
-    unsigned long w = (unsigned long)png[16] << 24 | (unsigned long)png[17] << 16 | png[18] << 8 | png[19];
-    unsigned long h = (unsigned long)png[20] << 24 | (unsigned long)png[21] << 16 | png[22] << 8 | png[23];
+    unsigned long w = (unsigned long)png[16] << 24 | (unsigned long)png[17] << 16 | (unsigned long)png[18] << 8 | (unsigned long)png[19];
+    unsigned long h = (unsigned long)png[20] << 24 | (unsigned long)png[21] << 16 | (unsigned long)png[22] << 8 | (unsigned long)png[23];
     cr_expect_eq(w, 1280, "screenshot %lu px wide", w);
     cr_expect(h > 6000 && h < 6200, "screenshot %lu px tall, the page about 6050", h);
     cr_expect(strstr(tail_of(log), "1280 x ") != NULL, "%s", tail_of(log));

@@ -52,7 +52,7 @@ GB_TEST(safety, out_targets_that_are_not_regular_files_are_refused_first)
     mk(d, sizeof d);
     cr_assert_eq(gb_test_sh(out, sizeof out, "%s run --quiet -s jps --count 3 --out %s/q.csv " SC, gb_test_bin(), d), 0, "%s", out);
     const char *cmds[] = {
-        "%s run --quiet -s jps --count 3 --out $D/t " SC,
+        ("%s run --quiet -s jps --count 3 --out $D/t " SC),
         "%s summary $D/q.csv --out $D/t",
         "%s env --out $D/t",
         "%s heuristics --goals 1 --out $D/t datasets/default/maze128-2-1.map",
@@ -362,7 +362,7 @@ GB_TEST(safety, fifo_inputs_are_refused_at_once)
     cr_assert_eq(gb_test_sh(out, sizeof out, "mkfifo %s/f", d), 0);
     const char *cmds[] = {
         "%s run --quiet --out %s/q.csv %s/f",
-        "%s run --quiet --out %s/q.csv --map %s/f " SC,
+        ("%s run --quiet --out %s/q.csv --map %s/f " SC),
         "%s summary --out %s/q.csv %s/f",
         "%s heuristics --goals 1 --out %s/q.csv %s/f",
     };

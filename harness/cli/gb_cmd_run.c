@@ -402,7 +402,7 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
             cpu_set_t set;
             CPU_ZERO(&set);
             if (v >= CPU_SETSIZE) { fprintf(stderr, "gridbench run: --pin: expected a CPU number, found %ld\n", v); return EX_USAGE; }
-            CPU_SET((int)v, &set);
+            CPU_SET((size_t)v, &set);
             if (sched_setaffinity(0, sizeof set, &set) != 0) {
                 fprintf(stderr, "gridbench run: --pin: expected CPU %ld to be usable, found: %s\n", v, strerror(errno));
                 return EX_USAGE;

@@ -591,7 +591,7 @@ static int run_pair(gb_exec *ex, int pi, const gb_query *q, pairrun *pr, gb_diag
         pr->a.first20_ns = pr->a.max_call_ns = pr->med;
     }
     if (o->regime == GB_REGIME_GPPC) batch_times(ex, ex->k, pi, pr);
-    w->ext_status = pr->a.fail;
+    w->ext_status = (int)pr->a.fail;
     w->rs = pr->a.rs;
     w->gu = gb_pair_guarantee(p, o->model, &w->bound);
     w->pc = &pr->pc;
@@ -710,7 +710,7 @@ static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row 
     memcpy(res->name[pi], ex->pname[pi], sizeof res->name[pi]);
 
     gb_row w = *qrow;
-    row_pair(&w, ex, pi, st);
+    row_pair(&w, ex, pi, (int)st);
     if (pr->a.counters && !failed) {
         const gb_stats *c = &pr->a.st;
         w.expanded = c->expanded;

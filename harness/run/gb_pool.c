@@ -198,7 +198,7 @@ static int worker_start(pool *pp, int i)
         if (w->cpu >= 0) {
             cpu_set_t set;
             CPU_ZERO(&set);
-            CPU_SET(w->cpu, &set);
+            CPU_SET((size_t)w->cpu, &set);
             sched_setaffinity(0, sizeof set, &set);
         }
         worker_main(pp->o, pp->pl, pp->todo, pp->ntodo, c[0], r[1], &pp->inflight[i]);
@@ -273,7 +273,7 @@ static int allowed_cpus(int *cpus, int n)
     if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
     int k = 0;
     for (int c = 0; c < CPU_SETSIZE && k < n; c++)
-        if (CPU_ISSET(c, &set)) cpus[k++] = c;
+        if (CPU_ISSET((size_t)c, &set)) cpus[k++] = c;
     return k;
 }
 

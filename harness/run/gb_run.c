@@ -158,9 +158,10 @@ static int retry_read(const gb_run_opts *o, const gb_plan *pl, size_t *todo, siz
         (*at)[i] = (size_t)(p - *buf);
         size_t k = todo[i];
         if ((rc = check_rows(o, pl, k, (long)i, &p, end, NULL, seen, o->out, &line, fix, d)) != 0) break;
-        int redo = 0, mismatch = 0;
+        unsigned redo = 0;
+        int mismatch = 0;
         for (int pi = 0; pi < o->npairs; pi++) {
-            redo |= (o->retry >> seen[pi].st) & 1u;
+            redo |= (o->retry >> (unsigned)seen[pi].st) & 1u;
             mismatch |= seen[pi].st == GB_ROW_SCEN_MISMATCH;
         }
         if (redo) {
@@ -168,7 +169,7 @@ static int retry_read(const gb_run_opts *o, const gb_plan *pl, size_t *todo, siz
             continue;
         }
         tot->queries++;
-        tot->scen_mismatch += mismatch;
+        tot->scen_mismatch += (uint64_t)mismatch;
         for (int pi = 0; pi < o->npairs; pi++)
             gb_sink_count(tot, pi, seen[pi].st, seen[pi].expanded, seen[pi].time_ns, NULL);
     }
