@@ -358,8 +358,10 @@ GB_TEST(anyangle, theta_and_smooth_on_random_grids)
         gb_ws *ws = gb_ws_new(&g, m);
         cr_assert_not_null(ws);
         for (int k = 0; k < 6; k++) {
-            int32_t s = gb_grid_id(&g, (int)(gb_rng_next(&seed) % (uint64_t)W), (int)(gb_rng_next(&seed) % (uint64_t)H));
-            int32_t t = gb_grid_id(&g, (int)(gb_rng_next(&seed) % (uint64_t)W), (int)(gb_rng_next(&seed) % (uint64_t)H));
+            int32_t s = gb_grid_id(&g, (int)(gb_rng_next(&seed) % (uint64_t)W),
+                                   (int)(gb_rng_next(&seed) % (uint64_t)H));
+            int32_t t = gb_grid_id(&g, (int)(gb_rng_next(&seed) % (uint64_t)W),
+                                   (int)(gb_rng_next(&seed) % (uint64_t)H));
             g.pass[s] = g.pass[t] = 1;
             gb_ws_free(ws);   /* the moves mask follows the grid's passability */
             ws = gb_ws_new(&g, m);

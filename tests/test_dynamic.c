@@ -825,8 +825,8 @@ static void check_trace_line(trace_chk *c, char *line)
         cr_assert(c->plen >= 1 && c->plan[0][0] == c->ax && c->plan[0][1] == c->ay
                   && x == c->gx && y == c->gy, "query %ld step %ld: plan not agent..goal", q, t);
         cr_assert(ns == st && nd == dg && fabs(cost - ((double)st + (double)dg * GB_SQRT2)) < 1e-7,
-                  "query %ld step %ld: plan says %.8f = %ld + %ld sqrt2, its cells %ld + %ld", q,
-                  t, cost, st, dg, ns, nd);
+                  "query %ld step %ld: plan says %.8f = %ld + %ld sqrt2, its cells %ld + %ld", q, t,
+                  cost, st, dg, ns, nd);
         cr_assert(rs == st && rd == dg, "query %ld step %ld: plan %ld + %ld sqrt2, the "
                   "reference %lld + %lld sqrt2", q, t, st, dg, (long long)rs, (long long)rd);
     } else {

@@ -1630,8 +1630,10 @@ GB_TEST(report_browser, the_screenshot_covers_the_whole_page)
     size_t len = 0;
     unsigned char *png = (unsigned char *)slurp(shot, &len);
     cr_assert(png && len > 24 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0, "no PNG %s", shot);
-    unsigned long w = (unsigned long)png[16] << 24 | (unsigned long)png[17] << 16 | (unsigned long)png[18] << 8 | (unsigned long)png[19];
-    unsigned long h = (unsigned long)png[20] << 24 | (unsigned long)png[21] << 16 | (unsigned long)png[22] << 8 | (unsigned long)png[23];
+    unsigned long w = (unsigned long)png[16] << 24 | (unsigned long)png[17] << 16
+                      | (unsigned long)png[18] << 8 | (unsigned long)png[19];
+    unsigned long h = (unsigned long)png[20] << 24 | (unsigned long)png[21] << 16
+                      | (unsigned long)png[22] << 8 | (unsigned long)png[23];
     cr_expect_eq(w, 1280, "screenshot %lu px wide", w);
     cr_expect(h > 6000 && h < 6200, "screenshot %lu px tall, the page about 6050", h);
     cr_expect(strstr(tail_of(log), "1280 x ") != NULL, "%s", tail_of(log));

@@ -369,10 +369,12 @@ int gb_cmd_dynamic(int argc, char **argv)
                 tot.queries, tot.wrong, tot.replans);
         if (trace) fprintf(stderr, CMD ": wrote the trace %s\n", trace);
         if (tot.replans > 0 && tot.ds_ns > 0) {
-            fprintf(stderr, CMD ": replanning: D* Lite %.3f ms, %llu expansions; %s from "
-                    "scratch %.3f ms, %llu expansions; speed-up %.2fx time", (double)tot.ds_ns / 1e6,
-                    (unsigned long long)tot.ds_exp, sp.name, (double)tot.as_ns / 1e6,
-                    (unsigned long long)tot.as_exp, (double)tot.as_ns / (double)tot.ds_ns);
+            fprintf(stderr,
+                    CMD ": replanning: D* Lite %.3f ms, %llu expansions; %s from "
+                        "scratch %.3f ms, %llu expansions; speed-up %.2fx time",
+                    (double)tot.ds_ns / 1e6, (unsigned long long)tot.ds_exp, sp.name,
+                    (double)tot.as_ns / 1e6, (unsigned long long)tot.as_exp,
+                    (double)tot.as_ns / (double)tot.ds_ns);
             if (tot.ds_exp > 0)
                 fprintf(stderr, ", %.2fx expansions", (double)tot.as_exp / (double)tot.ds_exp);
             fputc('\n', stderr);
