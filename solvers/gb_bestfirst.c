@@ -10,6 +10,10 @@
  * H is any heuristic of GB_HEUR_LIST or diff[:k=K] (landmarks, built per
  * map by gb_ws_prepare).
  *
+ * The searches for grids with terrain costs (gb_core_w) are in
+ * gb_bestfirst_w.c, a translation unit of their own: the 72 instantiated
+ * loops take most of the build, and two files compile on two cores.
+ *
  * Guarantee (gb_search_core.pmt has the argument): optimal when h is
  * consistent under the model and W = 1 (or h = 0); cost <= W x optimum
  * for a consistent h (no reopening); none for greedy search or an
@@ -30,18 +34,6 @@ GB_FOR_QH()
 
 #define GB_QH_X(T, E, N) bf_##T##_##N,
 static const gb_search_fn bf_fn[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
-#undef GB_QH_X
-
-/* The same on grids with terrain costs. */
-#define GB_QH_X(T, E, N)                                                          \
-    static void bfw_##T##_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
-                              gb_result *o)                                       \
-    { gb_core_w(ws, s, a, b, o, GB_QT_##T, GB_H_##E); }
-GB_FOR_QH()
-#undef GB_QH_X
-
-#define GB_QH_X(T, E, N) bfw_##T##_##N,
-static const gb_search_fn bf_fn_w[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
 #undef GB_QH_X
 
 static gb_guarantee bf_guarantee(const gb_solver_spec *s, gb_model m, double *bound)
@@ -72,10 +64,15 @@ static const char *const bf_all[] = {
 };
 
 const gb_family gb_family_bestfirst = {
-    .forms = bf_forms, .nforms = GB_COUNTOF(bf_forms),
-    .all = bf_all, .nall = GB_COUNTOF(bf_all),
+    .forms = bf_forms,
+    .nforms = GB_COUNTOF(bf_forms),
+    .all = bf_all,
+    .nall = GB_COUNTOF(bf_all),
     .models = (1u << GB_MODEL_COUNT) - 1,
     .guarantee = bf_guarantee,
     .dirs = 1,
-    .fn = bf_fn, .fn_w = bf_fn_w, .fn_queues = GB_Q_COUNT, .fn_heurs = GB_H_COUNT,
+    .fn = bf_fn,
+    .fn_w = gb_bestfirst_fn_w,
+    .fn_queues = GB_Q_COUNT,
+    .fn_heurs = GB_H_COUNT,
 };

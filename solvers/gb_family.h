@@ -160,6 +160,12 @@ GB_SOLVER_LIST(GB_X)
 /* The descriptor of family a (a < GB_ALGO_COUNT). */
 const gb_family *gb_family_get(gb_algo a);
 
+/* Search tables defined in a translation unit of their own (the heaviest
+ * instantiations, split so that the build uses two cores): the weighted
+ * halves of the best-first and bidirectional families. */
+extern const gb_search_fn gb_bestfirst_fn_w[GB_Q_COUNT * GB_H_COUNT];
+extern const gb_search_fn gb_bidir_fn_w[GB_Q_COUNT * GB_H_COUNT];
+
 /* ---- the workspace -------------------------------------------------- */
 
 struct gb_ws {
