@@ -315,10 +315,13 @@ static void check_parses(const char *name, const gb_cmd_doc *d, int library)
                         work_dir, bin, name, sub);
     cr_expect_eq(rc, 64, "%s %s --gb-no-such-option: exit %d", name, sub, rc);
     cr_expect(refused(out), "%s %s: an unknown option is not refused by gb_opt:\n%s", name, sub, out);
-    for (const gb_opt *o = d->opts; o->name; o++) {
+    /* a sanitizer build (make check) tries the long forms only, of every
+     * third option: the short ones reach the same case, each try starts a
+     * process (half a second under ASan), and `make test` tries them all */
+    int k = 0;
+    for (const gb_opt *o = d->opts; o->name; o++, k++) {
+        if (gb_test_san() && k % 3 != 0) continue;
         subcommand_of(d, o->name, sub, sizeof sub);
-        /* a sanitizer build (make check) tries the long forms only: the
-         * short ones reach the same case, and each try starts a process */
         for (int form = 0; form < (gb_test_san() ? 1 : 2); form++) {
             char flag[80];
             if (form == 0) snprintf(flag, sizeof flag, "--%s", o->name);
@@ -349,7 +352,8 @@ GB_TEST(opt, every_option_parses_in_its_long_and_short_form, .timeout = 300)
 {
     cr_assert_not_null(mkdtemp(work_dir));
     each_command(check_parses);
-    cr_expect_geq(lines_checked, 20, "only %d command lines checked", lines_checked);
+    cr_expect_geq(lines_checked, gb_test_san() ? 10 : 20, "only %d command lines checked",
+                  lines_checked);
     gb_test_sh(NULL, 0, "rm -rf '%s'", work_dir);
 }
 
