@@ -24,11 +24,13 @@
 //   GetPath           answers in two calls when the path has more than two
 //                     waypoints: the first half, then the rest
 //
-// GB_AA_VARIANT (a -D from `gppc build --cxxflags`) breaks it:
+// $GB_AA_TEST_VARIANT, read by PrepareForSearch, breaks it (one build
+// serves every variant, so a test compiles the entry once):
 //   1  blocked: the straight segment start-goal, whatever lies between
 //   2  off-lattice: a waypoint added in the middle of the first segment,
 //      moved by (0.25, 0.25): far from every corner
-//   3  longer: a path of unit steps along grid lines (legal, longer)
+//   3  longer: a path of unit steps along grid lines, around double
+//      corners (legal, longer)
 //   4  jitter: every waypoint moved by 4e-7 (within gridbench's 1e-6)
 #include "Entry.h"
 
@@ -41,10 +43,6 @@
 #include <queue>
 #include <utility>
 
-#ifndef GB_AA_VARIANT
-#define GB_AA_VARIANT 0
-#endif
-
 namespace {
 
 struct pt {
@@ -55,6 +53,7 @@ struct search_data {
     int w = 0, h = 0;
     std::vector<bool> free;     // free[y*w+x]: cell (x, y) passable
     std::vector<pt> corners;    // the convex corners (from the index)
+    int variant = 0;            // $GB_AA_TEST_VARIANT (0: none)
     std::vector<xyLoc> answer;  // the current query's waypoints
     size_t handed = 0;          // how many of them GetPath has appended
 };
@@ -178,7 +177,6 @@ std::vector<pt> shortest(const search_data &d, pt s, pt t)
     return path;
 }
 
-#if GB_AA_VARIANT == 3
 // Breadth-first search over lattice points, unit steps along grid lines.
 std::vector<pt> unit_steps(const search_data &d, pt s, pt t)
 {
@@ -196,7 +194,9 @@ std::vector<pt> unit_steps(const search_data &d, pt s, pt t)
         for (const auto &st : step) {
             pt b = { a.x + st[0], a.y + st[1] };
             if (b.x < 0 || b.y < 0 || b.x >= W || b.y >= H || from[(size_t)b.y * W + b.x] >= 0) continue;
-            if (!edge(d, a, b, s, t)) continue;
+            // a double corner is no place to pass through (V1): the goal only
+            if (!edge(d, a, b, s, t) || (double_corner(d, b.x, b.y) && !(b.x == t.x && b.y == t.y)))
+                continue;
             from[(size_t)b.y * W + b.x] = u;
             q.push(b.y * W + b.x);
         }
@@ -210,7 +210,6 @@ std::vector<pt> unit_steps(const search_data &d, pt s, pt t)
     std::reverse(path.begin(), path.end());
     return path;
 }
-#endif
 
 std::string header(int w, int h, size_t n)
 {
@@ -244,6 +243,8 @@ void *PrepareForSearch(const std::vector<bool> &bits, int width, int height, con
     d->w = width;
     d->h = height;
     d->free = bits;
+    const char *v = std::getenv("GB_AA_TEST_VARIANT");
+    d->variant = v ? std::atoi(v) : 0;
     FILE *f = std::fopen(filename.c_str(), "r");
     if (!f) std::abort();   // the index must exist: PreprocessMap ran
     int w = 0, h = 0;
@@ -267,26 +268,20 @@ bool GetPath(void *data, xyLoc s, xyLoc g, std::vector<xyLoc> &path)
         d->handed = 0;
         pt sp = { (int)s.x, (int)s.y }, tp = { (int)g.x, (int)g.y };
         if (sp.x == tp.x && sp.y == tp.y) return true;   // GPPC: the empty path
-#if GB_AA_VARIANT == 1
-        std::vector<pt> p = { sp, tp };
-#elif GB_AA_VARIANT == 3
-        std::vector<pt> p = unit_steps(*d, sp, tp);
+        std::vector<pt> p;
+        if (d->variant == 1) p = { sp, tp };
+        else if (d->variant == 3) p = unit_steps(*d, sp, tp);
         if (p.empty()) p = shortest(*d, sp, tp);
-#else
-        std::vector<pt> p = shortest(*d, sp, tp);
-#endif
         for (const pt &q : p) d->answer.push_back(xyLoc{ (double)q.x, (double)q.y });
-#if GB_AA_VARIANT == 2
-        if (d->answer.size() >= 2) {
+        if (d->variant == 2 && d->answer.size() >= 2) {
             xyLoc m = { (d->answer[0].x + d->answer[1].x) / 2 + 0.25, (d->answer[0].y + d->answer[1].y) / 2 + 0.25 };
             d->answer.insert(d->answer.begin() + 1, m);
         }
-#elif GB_AA_VARIANT == 4
-        for (size_t i = 0; i < d->answer.size(); i++) {
-            d->answer[i].x += i % 2 ? 4e-7 : -4e-7;
-            d->answer[i].y += i % 3 ? -4e-7 : 4e-7;
-        }
-#endif
+        if (d->variant == 4)
+            for (size_t i = 0; i < d->answer.size(); i++) {
+                d->answer[i].x += i % 2 ? 4e-7 : -4e-7;
+                d->answer[i].y += i % 3 ? -4e-7 : 4e-7;
+            }
         if (d->answer.empty()) return true;   // no path
         size_t first = d->answer.size() > 2 ? (d->answer.size() + 1) / 2 : d->answer.size();
         path.insert(path.end(), d->answer.begin(), d->answer.begin() + (long)first);
