@@ -98,6 +98,11 @@ GB_TEST(gppc, anyangle_run_rows_are_exact_and_broken_variants_fail_loudly)
                     gb_test_bin(), d);
     cr_assert_eq(rc, 0, "%s", out);
 
+    /* --anyangle cannot make a dynamic-track entry one */
+    rc = gb_test_sh(out, sizeof out, "%s gppc build tests/gppc/dynbfs --anyangle 2>&1", gb_test_bin());
+    cr_assert(rc == 64 && strstr(out, "/tests/gppc/dynbfs: error: --anyangle: expected an entry of the "
+              "classic API (GetPath), found a dynamic-track one (gppc_map_change)\n"), "exit %d: %s", rc, out);
+
     /* without the GPPC model: refused before any query */
     rc = gb_test_sh(out, sizeof out, "%s run --quiet --plugin %s -s aa-visgraph %s/random32-12-7.map.scen "
                     "2>&1 >/dev/null", gb_test_bin(), so, d);
