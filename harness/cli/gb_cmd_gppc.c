@@ -24,7 +24,7 @@
 /* One page for both subcommands: `list` has no options, so a page of its
  * own would say nothing, and `gridbench man` lists what `gridbench NAME`
  * runs (a gppc-build page would name no command). */
-enum { OPT_NAME = 256, OPT_CXXFLAGS, OPT_NO_MAKE, OPT_SUBOPTIMAL, OPT_FORCE };
+enum { OPT_NAME = 256, OPT_CXXFLAGS, OPT_NO_MAKE, OPT_SUBOPTIMAL, OPT_FORCE, OPT_ANYANGLE };
 
 static const gb_opt gppc_opts[] = {
     { OPT_NAME, 0, "name", "NAME", "the solver's name (default: the entry's GetName())" },
@@ -33,6 +33,8 @@ static const gb_opt gppc_opts[] = {
     { OPT_SUBOPTIMAL, 0, "suboptimal", NULL, "the entry is not optimal: its rows are not judged on "
       "cost" },
     { OPT_FORCE, 0, "force", NULL, "compile even when the cache holds the same build" },
+    { OPT_ANYANGLE, 0, "anyangle", NULL, "an entry of the any-angle track (found by itself when its "
+      "GPPC.h or Entry.h declares xyLoc with double fields): its rows need `run --anyangle-model gppc`" },
     { 'q', 'q', "quiet", NULL, "no summary line on stderr" },
     { 'h', 'h', "help", NULL, "this text" },
     { 0, 0, NULL, NULL, NULL }
@@ -40,7 +42,7 @@ static const gb_opt gppc_opts[] = {
 
 const gb_cmd_doc gb_doc_gppc = {
     "gppc", "build DIR [--name NAME] [--cxxflags FLAGS] [--no-make] [--suboptimal] [--force] "
-    "[--quiet]\nlist",
+    "[--anyangle] [--quiet]\nlist",
     "build an entry of the GPPC competition (C++) into a plugin for `run --plugin`",
     "Run entries of the Grid-Based Path Planning Competition (GPPC, classic track) unmodified: "
     "`build` compiles the entry in DIR (Entry.h and its C++ sources, main.cpp left out) with "
@@ -50,6 +52,10 @@ const gb_cmd_doc gb_doc_gppc = {
     "An entry of the dynamic track (startkit-dynamic: its Entry.h declares gppc_map_change) is "
     "built with the dynamic driver instead, from C or C++ sources (without a Makefile, those of "
     "its CMakeLists.txt's GPPCentry library), for `gridbench gppc-dynamic --plugin`.\n"
+    "\n"
+    "An entry of the any-angle track (startkit-anyangle: its xyLoc holds doubles, or --anyangle) is "
+    "built with the same driver; its waypoints are read as cell corners (within 1e-6) and its rows "
+    "are validated in the GPPC any-angle model, for `gridbench run --anyangle-model gppc`.\n"
     "\n"
     "Built plugins and each map's preprocessed index live in "
     "${XDG_CACHE_HOME:-~/.cache}/gridbench/gppc/, keyed by the entry's contents: a second build of "
@@ -85,6 +91,7 @@ static int cmd_build(int argc, char **argv)
         case OPT_NO_MAKE: o.use_make = 0; break;
         case OPT_SUBOPTIMAL: o.suboptimal = 1; break;
         case OPT_FORCE: o.force = 1; break;
+        case OPT_ANYANGLE: o.anyangle = 1; break;
         case 'q': quiet = 1; break;
         case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_gppc, stdout); return 0;
         default: gb_opt_end(&op); return EX_USAGE;   /* gb_opt_next said why */
@@ -109,12 +116,12 @@ static int cmd_build(int argc, char **argv)
         double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         if (b.reused)
             fprintf(stderr, CMD ": entry %s: reused the cached build (%d sources%s)\n", b.hash, b.nsources,
-                    b.dynamic ? ", dynamic track" : "");
+                    b.dynamic ? ", dynamic track" : b.anyangle ? ", any-angle track" : "");
         else
             fprintf(stderr, CMD ": entry %s: compiled %d sources (%s%s) in %.1f s; log %s\n", b.hash,
                     b.nsources, b.from_make ? "sources and flags from its Makefile"
                     : b.from_cmake ? "sources from its CMakeLists.txt" : "sources of its folder",
-                    b.dynamic ? ", dynamic track" : "", s, b.log);
+                    b.dynamic ? ", dynamic track" : b.anyangle ? ", any-angle track" : "", s, b.log);
     }
     return 0;
 }

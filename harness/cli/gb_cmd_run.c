@@ -252,6 +252,12 @@ static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq
         gb_solver_spec sp;
         const gb_user_solver *u = gb_user_find(solvers[i]);
         if (u) {   /* a user solver (--plugin or gb_user_register): no queue */
+            if ((u->optimal & GB_USER_AA_GPPC) && !o->aa_gppc) {
+                fprintf(stderr, "gridbench run: solver '%s' is a GPPC any-angle entry (its paths are "
+                        "real-coordinate corners): expected --anyangle-model gppc, found the cell-centre "
+                        "model\n", u->name);
+                return EX_USAGE;
+            }
             gb_pair *p = new_pair(o);
             if (!p) return EX_USAGE;
             snprintf(p->spec.name, sizeof p->spec.name, "%s", u->name);

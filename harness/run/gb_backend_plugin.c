@@ -10,7 +10,9 @@
  * A pair skipped at map load is prepared when it next runs.
  *
  * The cost of a user path is the sum of its steps (1 or sqrt 2 by
- * shape); an illegal step is the validator's to report.
+ * shape), or for a GPPC any-angle solver (GB_USER_AA_GPPC) the sum of
+ * its segments' Euclidean lengths; an illegal step is the validator's to
+ * report.  The cost is always the harness's, never the solver's.
  *
  * A plugin that reports its own measures (gb_plugin_metrics, gb_user.h;
  * GPPC entries built by `gridbench gppc build` do) is read right after
@@ -27,6 +29,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "gb_anyangle.h"
 #include "gb_user.h"
 
 static uint64_t plugin_bytes(const gb_exec *ex, int pi, const gb_grid *g)
@@ -151,10 +154,13 @@ static int plugin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, int reps, gb_answ
     a->nrep = reps;
     a->counters = 1;
     double c = 0.0;
+    const int aa = (p->user->optimal & GB_USER_AA_GPPC) != 0;   /* corners, straight segments */
     for (int32_t i = 0; i < a->n; i++) {
         ex->xy[i].x = gb_grid_x(g, ex->upath[i]);
         ex->xy[i].y = gb_grid_y(g, ex->upath[i]);
-        if (i > 0) c += ex->xy[i].x != ex->xy[i - 1].x && ex->xy[i].y != ex->xy[i - 1].y ? GB_SQRT2 : 1.0;
+        if (i > 0)
+            c += aa ? gb_anyangle_dist(ex->xy[i - 1], ex->xy[i])
+                    : ex->xy[i].x != ex->xy[i - 1].x && ex->xy[i].y != ex->xy[i - 1].y ? GB_SQRT2 : 1.0;
     }
     a->cost = c;
     return 0;

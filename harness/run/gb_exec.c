@@ -597,8 +597,10 @@ static int run_pair(gb_exec *ex, int pi, const gb_query *q, pairrun *pr, gb_diag
     w->pc = &pr->pc;
     w->anyangle = gb_pair_cost_model(p) == GB_COST_ANYANGLE;
     if (w->anyangle) {
-        w->grid_bound = gb_solver_grid_bound(&p->spec, o->model);
-        w->aa_optimal = !p->user && !p->ext_cmd && gb_solver_aa_optimal(&p->spec);
+        /* a GPPC any-angle entry: judged against the exact optimum only */
+        w->grid_bound = p->user ? 0.0 : gb_solver_grid_bound(&p->spec, o->model);
+        w->aa_optimal = p->user ? (p->user->optimal & GB_USER_OPTIMAL) != 0
+                                : !p->ext_cmd && gb_solver_aa_optimal(&p->spec);
         w->euclid = gb_anyangle_dist(sxy, txy);
     }
     if (pr->a.fail == GB_EXT_PATH && pr->a.rs == GB_FOUND) {

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -295,6 +296,39 @@ int32_t gb_gppc_expand(const gb_grid *g, const gb_gppc_xy *wp, size_t n, int32_t
         for (int32_t k = 0; k < steps; k++, len++) path[len] = path[len - 1] + off;
     }
     return len;
+}
+
+int32_t gb_gppc_snap(const gb_grid *g, const gb_gppc_pt *wp, size_t n, int32_t *path, int32_t cap,
+                     int64_t *bad, char *why, size_t whyn)
+{
+    *bad = -1;
+    if (why && whyn) why[0] = '\0';
+    if (n > (size_t)(cap > 0 ? cap : 0)) {
+        *bad = 0;
+        snprintf(why, whyn, "expected at most %d waypoints (every cell of the padded map), found %zu",
+                 (int)cap, n);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const double x = wp[i].x, y = wp[i].y;
+        const double rx = nearbyint(x), ry = nearbyint(y);
+        const char *what = NULL;
+        char where[48];
+        if (!isfinite(x) || !isfinite(y)) what = "finite coordinates";
+        else if (rx < 0 || ry < 0 || rx > g->width || ry > g->height) {
+            snprintf(where, sizeof where, "a point of the map's [0,%d]x[0,%d]", (int)g->width,
+                     (int)g->height);
+            what = where;
+        } else if (fabs(x - rx) > GB_GPPC_SNAP_TOL || fabs(y - ry) > GB_GPPC_SNAP_TOL)
+            what = "a cell corner (each coordinate within 1e-6 of an integer)";
+        if (what) {
+            *bad = i ? (int64_t)i - 1 : 0;
+            snprintf(why, whyn, "expected waypoint %zu at %s, found (%.9g,%.9g)", i, what, x, y);
+            return -1;
+        }
+        path[i] = gb_grid_id(g, (int32_t)rx, (int32_t)ry);
+    }
+    return (int32_t)n;
 }
 
 /* ---- gb_argv: a command line being built --------------------------------- */
@@ -636,6 +670,35 @@ static int is_dynamic(const char *path)
     return strstr(text, "gppc_map_change") != NULL || strstr(text, "gppc_search_init") != NULL;
 }
 
+/* Does root/Entry.h or root/GPPC.h declare an xyLoc of real coordinates
+ * (a `struct xyLoc { ... }` whose body says double or float), as the
+ * any-angle track's startkit does?  1 or 0. */
+static int is_anyangle(const char *root)
+{
+    static char text[1 << 20];
+    static const char *const names[] = { "GPPC.h", "Entry.h" };
+    for (int k = 0; k < 2; k++) {
+        char p[4200];
+        snprintf(p, sizeof p, "%s/%s", root, names[k]);
+        FILE *f = fopen(p, "r");
+        if (!f) continue;
+        size_t r = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[r] = '\0';
+        for (char *at = text; (at = strstr(at, "xyLoc")) != NULL; at += 5) {
+            char *b = at + 5;
+            while (*b == ' ' || *b == '\t' || *b == '\n' || *b == '\r') b++;
+            if (*b != '{') continue;   /* a use, not the definition */
+            char *e = strchr(b, '}');
+            if (e) *e = '\0';
+            int real = strstr(b, "double") != NULL || strstr(b, "float") != NULL;
+            if (e) *e = '}';
+            if (real) return 1;
+        }
+    }
+    return 0;
+}
+
 /* Sources of the GPPCentry library in root/CMakeLists.txt, the way the
  * startkit-dynamic builds an entry: the words of add_library(GPPCentry
  * ...) with a source extension, '#' comments dropped.  0 (src may stay
@@ -795,6 +858,10 @@ int gb_gppc_build(const gb_gppc_build_opts *o, gb_gppc_built *b, gb_diag *d)
     if (access(drv, R_OK) != 0)
         return gb_diag_set(d, EX_NOINPUT, root, 0, 0, "expected a GPPC entry (Entry.h), found none");
     b->dynamic = is_dynamic(drv);
+    b->anyangle = o->anyangle || (!b->dynamic && is_anyangle(root));
+    if (b->dynamic && b->anyangle)
+        return gb_diag_set(d, EX_USAGE, root, 0, 0, "--anyangle: expected an entry of the classic API "
+                           "(GetPath), found a dynamic-track one (gppc_map_change)");
     const char *const *ext = b->dynamic ? dyn_ext : src_ext;
     int rc = entry_hash(root, b->hash, d);
     if (rc) return rc;
@@ -860,6 +927,7 @@ int gb_gppc_build(const gb_gppc_build_opts *o, gb_gppc_built *b, gb_diag *d)
     argv_addf(&cc, "-DGB_GPPC_ENTRY_HASH=\"%s\"", b->hash);
     if (o->name) argv_addf(&cc, "-DGB_GPPC_NAME=\"%s\"", o->name);
     if (o->suboptimal) argv_add(&cc, "-DGB_GPPC_SUBOPTIMAL=1");
+    if (b->anyangle) argv_add(&cc, "-DGB_GPPC_ANYANGLE=1");
     {   /* C sources (dynamic entries may be C) as C, the rest as C++ */
         static const char *const c_ext[] = { "c", NULL };
         int nc = 0;

@@ -112,6 +112,30 @@ typedef struct gb_gppc_xy {
 int32_t gb_gppc_expand(const gb_grid *g, const gb_gppc_xy *wp, size_t n, int32_t *path, int32_t cap,
                        int64_t *bad, char *why, size_t whyn);
 
+/* A waypoint of a GPPC any-angle entry: real coordinates on the plane
+ * where cell (x, y) is the square [x, x+1] x [y, y+1]. */
+typedef struct gb_gppc_pt {
+    double x, y;
+} gb_gppc_pt;
+
+/* How far a coordinate of an any-angle waypoint may lie from an integer
+ * and still be read as that integer (docs/anyangle.md). */
+#define GB_GPPC_SNAP_TOL 1e-6
+
+/* Read the any-angle waypoints wp[0..n) as lattice points of g: each
+ * coordinate within GB_GPPC_SNAP_TOL of an integer is that integer, and
+ * the point (x, y), 0 <= x <= width, 0 <= y <= height, is written to
+ * path as gb_grid_id(g, x, y) (the padding holds x = width and
+ * y = height).  Nothing else is judged here: the exact validator
+ * (gb_aagppc.h) checks the snapped path and the harness costs it.
+ * Returns n (n <= cap), 0 when n == 0, or -1 with *bad = the 0-based
+ * index of the segment that ends at the first bad waypoint (0 for
+ * waypoint 0) and why = "expected ..., found ..." naming it: a
+ * coordinate that is not finite, a point outside the map, a point not
+ * near a lattice point, or more than cap waypoints.  Time O(n). */
+int32_t gb_gppc_snap(const gb_grid *g, const gb_gppc_pt *wp, size_t n, int32_t *path, int32_t cap,
+                     int64_t *bad, char *why, size_t whyn);
+
 /* ---- building an entry -------------------------------------------------- */
 
 typedef struct gb_gppc_build_opts {
@@ -120,6 +144,8 @@ typedef struct gb_gppc_build_opts {
     const char *cxxflags;    /* extra compiler flags, blank-separated, or NULL */
     int use_make;            /* 1: take sources and flags from `make -n -B` when there is a Makefile */
     int suboptimal;          /* 1: the solver's rows are not judged for optimality */
+    int anyangle;            /* 1: an any-angle entry whatever its headers say (--anyangle);
+                                0: told by its headers (gb_gppc_build) */
     int force;               /* 1: rebuild even when the cached .so matches */
 } gb_gppc_build_opts;
 
@@ -133,6 +159,8 @@ typedef struct gb_gppc_built {
     int from_cmake;          /* 1: sources came from CMakeLists.txt's add_library(GPPCentry ...) */
     int dynamic;             /* 1: a dynamic-track entry (gppc_map_change), built with
                                 gb_gppc_dyn_driver.cpp */
+    int anyangle;            /* 1: an any-angle-track entry (real-coordinate xyLoc), built
+                                with gb_gppc_driver.cpp under -DGB_GPPC_ANYANGLE=1 */
 } gb_gppc_built;
 
 /* Build (or find in the cache) the plugin of the entry in o->dir, with $CXX
@@ -145,7 +173,11 @@ typedef struct gb_gppc_built {
  * gb_gppc_dyn_driver.cpp instead, and its sources may also be C (*.c,
  * compiled with -x c); without Makefile sources they come from
  * CMakeLists.txt's add_library(GPPCentry ...) (the startkit's build), else
- * from the top folder.  Then -std=c++17 and -O3 -DNDEBUG
+ * from the top folder.  An any-angle-track entry (o->anyangle, or its
+ * Entry.h or GPPC.h declares struct xyLoc with double fields, as
+ * startkit-anyangle's GPPC.h does; b->anyangle) is built with the
+ * classic driver and -DGB_GPPC_ANYANGLE=1; a dynamic entry cannot be one
+ * (EX_USAGE).  Then -std=c++17 and -O3 -DNDEBUG
  * unless the Makefile chose, then o->cxxflags.  Compiled in a temp folder
  * and renamed, so concurrent builds never see half a file.  Returns 0
  * with *b filled, or fills *d: EX_NOINPUT (no folder, no Entry.h, no

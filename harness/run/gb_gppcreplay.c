@@ -231,8 +231,8 @@ static int run_query(replay *r, const gb_gppcdyn_cmd *c, const char *map,
         if (p[pi].user) {   /* a plugin: what it declared (gb_judge.c's rule for user pairs) */
             row.solver = p[pi].user->name;
             row.queue = "none";
-            o.gu = p[pi].user->optimal ? GB_GUAR_OPTIMAL : GB_GUAR_NONE;
-            o.bound = p[pi].user->optimal ? 1.0 : 0.0;
+            o.gu = p[pi].user->optimal & GB_USER_OPTIMAL ? GB_GUAR_OPTIMAL : GB_GUAR_NONE;
+            o.bound = p[pi].user->optimal & GB_USER_OPTIMAL ? 1.0 : 0.0;
             row.cost_model = gb_cost_model_name(GB_COST_GRID);
             row.time_source = "plugin";
         } else {
@@ -339,6 +339,10 @@ int gb_gppcrep_run(const gb_gppcdyn *s, const char *map, const gb_gppcrep_pair *
         char err[256];
         if (!p[pi].user && gb_solver_unsupported(&p[pi].spec, GB_MODEL_8_NOCUT, err, sizeof err))
             return gb_diag_set(d, EX_USAGE, s->path, 0, 0, "%s", err);
+        if (p[pi].user && (p[pi].user->optimal & GB_USER_AA_GPPC))
+            return gb_diag_set(d, EX_USAGE, s->path, 0, 0, "solver '%s' is a GPPC any-angle entry: "
+                               "expected a grid-path solver (the dynamic replay has no any-angle "
+                               "model), found an any-angle one", p[pi].user->name);
     }
     replay r;
     memset(&r, 0, sizeof r);

@@ -56,11 +56,15 @@ gb_guarantee gb_pair_guarantee(const gb_pair *p, gb_model m, double *bound)
 {
     if (p->ext_cmd) { *bound = 1.0; return GB_GUAR_OPTIMAL; }   /* externals claim optimality */
     if (!p->user) return gb_solver_guarantee(&p->spec, m, bound);
-    *bound = p->user->optimal ? 1.0 : 0.0;
-    return p->user->optimal ? GB_GUAR_OPTIMAL : GB_GUAR_NONE;
+    /* a GPPC any-angle entry's optimality is against the any-angle optimum
+     * (gb_outcome.aa_optimal), never against Dijkstra's grid cost */
+    const int opt = (p->user->optimal & GB_USER_OPTIMAL) && !(p->user->optimal & GB_USER_AA_GPPC);
+    *bound = opt ? 1.0 : 0.0;
+    return opt ? GB_GUAR_OPTIMAL : GB_GUAR_NONE;
 }
 
 gb_cost_model gb_pair_cost_model(const gb_pair *p)
 {
-    return p->user || p->ext_cmd ? GB_COST_GRID : gb_solver_cost_model(&p->spec);
+    if (p->user) return p->user->optimal & GB_USER_AA_GPPC ? GB_COST_ANYANGLE : GB_COST_GRID;
+    return p->ext_cmd ? GB_COST_GRID : gb_solver_cost_model(&p->spec);
 }

@@ -84,8 +84,24 @@ typedef struct gb_user_solver {
     const char *name;          /* --solver name; letters, digits, - _ . : */
     gb_user_solve_fn solve;
     void *ctx;                 /* passed back to solve */
-    int optimal;               /* 1: rows are checked as an optimal solver's */
+    int optimal;               /* flags: GB_USER_OPTIMAL (1): rows are checked as an
+                                  optimal solver's; GB_USER_AA_GPPC (2): the path is
+                                  any-angle in the GPPC model (below) */
 } gb_user_solver;
+
+/* gb_user_solver.optimal is a set of flags (older plugins write 0 or 1):
+ *   GB_USER_OPTIMAL  the solver promises optimal paths;
+ *   GB_USER_AA_GPPC  its paths are any-angle in the GPPC model
+ *                    (docs/anyangle.md): the ids it writes are corners,
+ *                    id = gb_grid_id(g, x, y) for the lattice point (x, y),
+ *                    0 <= x <= width, 0 <= y <= height (the padding holds
+ *                    the last column and row), each a waypoint joined to
+ *                    the next by a straight segment.  Such a solver runs
+ *                    only under --anyangle-model gppc; its rows are
+ *                    judged against the exact any-angle optimum, on cost
+ *                    only when GB_USER_OPTIMAL is set too. */
+#define GB_USER_OPTIMAL 1
+#define GB_USER_AA_GPPC 2
 
 /* What a plugin exports (the symbol name is GB_PLUGIN_SYMBOL). */
 typedef const gb_user_solver *(*gb_plugin_fn)(int *n);

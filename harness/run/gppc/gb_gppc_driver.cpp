@@ -1,5 +1,6 @@
 /*
- * gb_gppc_driver.cpp -- one GPPC classic entry as a gridbench plugin.
+ * gb_gppc_driver.cpp -- one GPPC classic or any-angle entry as a
+ * gridbench plugin.
  *
  * Compiled only by `gridbench gppc build` (harness/run/gb_gppc.c), together
  * with the entry's own sources, into a shared object that exports the
@@ -11,6 +12,9 @@
  *   GB_GPPC_NAME         the solver's name (--name); else GetName(), with
  *                        characters outside [A-Za-z0-9._:-] made '_'
  *   GB_GPPC_SUBOPTIMAL   the rows are not judged for optimality
+ *   GB_GPPC_ANYANGLE     an entry of the any-angle track: the same API,
+ *                        but xyLoc holds doubles and a path is corners
+ *                        joined by straight segments (below)
  *
  * Per map (prepare): the padded grid becomes the GPPC bits (bits[y*w+x]
  * true = passable: '.', 'G', 'S', the same set as gridbench's loader), the
@@ -22,9 +26,14 @@
  *
  * Per query (solve): GetPath is called until it returns true (at most
  * MAX_CALLS times), each call timed with CLOCK_MONOTONIC; then the
- * waypoints are expanded into cells (gb_gppc_expand).  A refused path is
- * returned as a length past the buffer (the runner's invalid_path), with
- * the segment and the reason in the metrics.
+ * waypoints are expanded into cells (gb_gppc_expand).  An any-angle
+ * entry's waypoints are read as lattice points instead (gb_gppc_snap:
+ * each coordinate within 1e-6 of an integer), which the runner validates
+ * exactly in the GPPC any-angle model; the plugin is flagged
+ * GB_USER_AA_GPPC so it runs only under --anyangle-model gppc, and the
+ * map's model is not its business (the GPPC bits are the same).  A
+ * refused path is returned as a length past the buffer (the runner's
+ * invalid_path), with the segment and the reason in the metrics.
  *
  * State: one static `state` (a plugin holds one solver); the data
  * PrepareForSearch returns is never freed (the GPPC API has no call for
@@ -63,7 +72,11 @@ struct state {
     int prepared = 0;             /* 1 between a successful prepare and release */
     int diverted = 0;             /* 1: this plugin holds a gb_gppc_stdout_divert */
     std::vector<xyLoc> path;      /* GetPath's output, reused by every query */
+#ifdef GB_GPPC_ANYANGLE
+    std::vector<gb_gppc_pt> wp;   /* the same as real points */
+#else
     std::vector<gb_gppc_xy> wp;   /* the same in gridbench's coordinates */
+#endif
     gb_user_metrics m;            /* what the last prepare and solve measured */
 };
 
@@ -105,12 +118,16 @@ int prepare(void *ctx, const gb_grid *g, gb_model m)
     (void)ctx;
     std::memset(&S.m, 0, sizeof S.m);
     if (S.prepared) return fail("expected release before the next prepare, found %s", "none"), -1;
+#ifdef GB_GPPC_ANYANGLE
+    (void)m;   /* corners on the plane: no movement model, no int16 limit */
+#else
     if (m != GB_MODEL_8_NOCUT)
         return fail("expected the model 8-nocut (GPPC's only one), found %s",
                     m == GB_MODEL_8_CUT1 ? "8-cut1" : m == GB_MODEL_8_CUTALL ? "8-cutall" : "4"), -1;
     if (g->width > 32767 || g->height > 32767)
         return fail("expected a map of at most 32767 columns and rows (GPPC's int16 xyLoc), found %s",
                     "a larger one"), -1;
+#endif
     S.w = g->width;
     S.h = g->height;
     S.bits.assign((size_t)S.w * (size_t)S.h, false);
@@ -207,7 +224,11 @@ int32_t solve(void *ctx, const gb_grid *g, gb_model m, int32_t s, int32_t t, int
         S.wp[i].y = S.path[i].y;
     }
     int64_t bad = -1;
+#ifdef GB_GPPC_ANYANGLE
+    int32_t len = gb_gppc_snap(g, S.wp.data(), n, out, cap, &bad, S.m.reason, sizeof S.m.reason);
+#else
     int32_t len = gb_gppc_expand(g, S.wp.data(), n, out, cap, &bad, S.m.reason, sizeof S.m.reason);
+#endif
     if (len < 0) {
         S.m.bad_segment = bad;
         S.m.have |= GB_UM_SEGMENT;

@@ -1,10 +1,11 @@
 /*
  * gb_gppc_plugin.h -- what both GPPC drivers export the same way: the
- * solver's name, its optimality flag and the three tables of the plugin
- * ABI (gb_user.h): one solver, its prepare/release hooks, its metrics.
- * The classic driver (gb_gppc_driver.cpp) and the dynamic-track driver
- * (gb_gppc_dyn_driver.cpp, which adds a change hook of its own) include
- * it; nothing else does.
+ * solver's name, its kind (optimal or not, grid or any-angle path) and
+ * the three tables of the plugin ABI (gb_user.h): one solver, its
+ * prepare/release hooks, its metrics.  The classic driver
+ * (gb_gppc_driver.cpp, which also builds any-angle entries under
+ * GB_GPPC_ANYANGLE) and the dynamic-track driver (gb_gppc_dyn_driver.cpp,
+ * which adds a change hook of its own) include it; nothing else does.
  *
  * Contract with the including driver: it includes this header once, and
  * defines, in its unnamed namespace, `gb_gppc_plugin::exports
@@ -29,7 +30,15 @@ namespace gb_gppc_plugin {
 #ifdef GB_GPPC_SUBOPTIMAL
 const int OPTIMAL = 0;   /* rows are not judged for optimality */
 #else
-const int OPTIMAL = 1;
+const int OPTIMAL = GB_USER_OPTIMAL;
+#endif
+
+/* An entry of the any-angle track (GB_GPPC_ANYANGLE, set by the build):
+ * its paths are corners in the GPPC any-angle model. */
+#ifdef GB_GPPC_ANYANGLE
+const int ANYANGLE = GB_USER_AA_GPPC;
+#else
+const int ANYANGLE = 0;
 #endif
 
 /* The solver's name: GB_GPPC_NAME (--name) when given, else the entry's
@@ -66,7 +75,7 @@ inline int fill(exports &e, const char *raw, gb_user_solve_fn solve, gb_user_pre
 {
     if (!e.name.empty()) return 0;
     e.name = solver_name(raw);
-    e.solvers[0] = gb_user_solver{ e.name.c_str(), solve, nullptr, OPTIMAL };
+    e.solvers[0] = gb_user_solver{ e.name.c_str(), solve, nullptr, OPTIMAL | ANYANGLE };
     e.hooks[0] = gb_user_hooks{ e.name.c_str(), prepare, release };
     e.mhooks[0] = gb_user_metrics_hook{ e.name.c_str(), metrics };
     return 1;
