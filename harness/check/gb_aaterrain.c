@@ -246,6 +246,11 @@ gb_aaterrain *gb_aaterrain_new(const gb_grid *g)
     return d;
 }
 
+uint64_t gb_aaterrain_bytes(int64_t ncells)
+{
+    return sizeof(gb_aaterrain) + (uint64_t)ncells * (2 * sizeof(int64_t) + sizeof(uint32_t));
+}
+
 void gb_aaterrain_free(gb_aaterrain *d)
 {
     if (!d) return;

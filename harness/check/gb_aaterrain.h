@@ -70,6 +70,9 @@ typedef struct gb_aaterrain gb_aaterrain;
 /* A Dijkstra for grid g (with cost[]; g must outlive it), or NULL (ENOMEM). */
 gb_aaterrain *gb_aaterrain_new(const gb_grid *g);
 void gb_aaterrain_free(gb_aaterrain *d);
+/* The bytes gb_aaterrain_new allocates for a grid of ncells (padded)
+ * cells; its heap grows beyond them during a search. */
+uint64_t gb_aaterrain_bytes(int64_t ncells);
 
 /* d_L(s, t) of the file head: 1 with the cost in *out (cost, tol = the
  * rounding of the decoding, ok = 1; straight and diag the exact A and B in

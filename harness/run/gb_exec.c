@@ -230,18 +230,20 @@ int gb_exec_init(gb_exec *ex, const gb_run_opts *o, const gb_plan *pl, gb_diag *
 
 /* Bytes the run holds for a width x height map besides the map itself:
  * the workspace prepared for the oracle and every built-in pair, and the
- * coordinate and path buffers. */
+ * coordinate and path buffers, and with terrain costs and an any-angle
+ * pair the fixed arrays of the line-integral grid Dijkstra. */
 static uint64_t map_extra(const gb_run_opts *o, int32_t width, int32_t height)
 {
     const int64_t ncells = ((int64_t)width + 2) * ((int64_t)height + 2);
     gb_solver_spec sp[GB_RUN_MAX_PAIRS + 1];
     gb_queue_kind qk[GB_RUN_MAX_PAIRS + 1];
     char err[128];
-    int n = 0;
+    int n = 0, aa = 0;
     gb_solver_parse("dijkstra", &sp[n], err, sizeof err);   /* the oracle */
     qk[n++] = GB_ORACLE_QUEUE;
     for (int i = 0; i < o->npairs; i++) {
         const gb_pair *p = &o->pairs[i];
+        aa |= gb_pair_cost_model(p) == GB_COST_ANYANGLE;
         if (p->user || p->ext_cmd) continue;
         sp[n] = p->spec;
         qk[n++] = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
@@ -249,6 +251,7 @@ static uint64_t map_extra(const gb_run_opts *o, int32_t width, int32_t height)
     return (uint64_t)gb_ws_bytes_all(width, height, sp, qk, n)
            + (uint64_t)ncells * (sizeof(gb_xy) + sizeof(int32_t))
            + (o->terrain.on ? (uint64_t)ncells * sizeof(uint16_t) : 0)    /* grid.cost */
+           + (o->terrain.on && aa ? gb_aaterrain_bytes(ncells) : 0)       /* d_L's arrays */
            + (o->model == GB_MODEL_8_NOCUT_WATER ? (uint64_t)ncells : 0); /* grid.water */
 }
 
