@@ -71,6 +71,76 @@ static inline int gb_los(const gb_grid *g, int32_t a, int32_t b, uint64_t *scann
     return ok;
 }
 
+/* Terrain costs (gb_terrain.h: cost[] per cell, in units of 1/den, den =
+ * cscale / 4).  The line-integral rule of Field D* (Ferguson & Stentz
+ * 2006) and of Choi & Yu (ICRA 2011): a segment between two centres costs
+ * the sum, over the cells it crosses, of the length inside the cell times
+ * the cell's cost.  A centre-to-centre segment never runs along a grid
+ * line, and where it passes through a lattice corner it touches the side
+ * cells at one point (measure zero), so every point but finitely many
+ * lies inside exactly one cell and the sum is well defined.  Legality is
+ * gb_los's rule unchanged (corner cells must be passable); only the cost
+ * is new.  A straight step costs (c(a) + c(b)) / 2 and a diagonal one
+ * sqrt2 (c(a) + c(b)) / 2: half of it in each end cell.
+ *
+ * gb_los_cost walks the cells as gb_los does and adds, per cell, the
+ * parameter span it holds, t from the previous crossing to the next one
+ * ((2i+1) / (2 n_x) for the i-th vertical line, (2j+1) / (2 n_y) for the
+ * j-th horizontal one), times its cost[]; the sum times the length times
+ * 1/den is the cost.  The harness re-costs segments by another method
+ * (harness/check/gb_aaterrain.c: every crossing parameter collected,
+ * sorted, each piece costed by the cell at its midpoint). */
+
+/* gb_los on a grid with cost[] (not NULL): 1 with the line-integral cost
+ * of the segment a -> b in *cost when it has line of sight, else 0 and
+ * *cost untouched.  Adds the cells stepped into to *scanned when it is
+ * not NULL. */
+static inline int gb_los_cost(const gb_grid *g, int32_t a, int32_t b, uint64_t *scanned,
+                              double *cost)
+{
+    const uint8_t *pass = g->pass;
+    const uint16_t *q = g->cost;
+    const int32_t stride = g->stride;
+    const int32_t dx = b % stride - a % stride, dy = b / stride - a / stride;
+    const int64_t nx = dx < 0 ? -dx : dx, ny = dy < 0 ? -dy : dy;
+    const int32_t sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -stride : stride;
+    const double hx = nx ? 0.5 / (double)nx : 0.0, hy = ny ? 0.5 / (double)ny : 0.0;
+    int32_t c = a;
+    int64_t ix = 0, iy = 0;
+    double t0 = 0.0, acc = 0.0;
+    int ok = pass[c] != 0;
+    while (ok && (ix < nx || iy < ny)) {
+        const int64_t tx = (2 * ix + 1) * ny, ty = (2 * iy + 1) * nx;
+        double t1;
+        if (ix < nx && (iy == ny || tx < ty)) {
+            t1 = (double)(2 * ix + 1) * hx;
+            acc += (t1 - t0) * q[c];
+            c += sx;
+            ix++;
+        } else if (iy < ny && (ix == nx || ty < tx)) {
+            t1 = (double)(2 * iy + 1) * hy;
+            acc += (t1 - t0) * q[c];
+            c += sy;
+            iy++;
+        } else {   /* a lattice corner: the two side cells, then the diagonal */
+            if (!pass[c + sx] || !pass[c + sy]) { ok = 0; break; }
+            t1 = (double)(2 * ix + 1) * hx;
+            acc += (t1 - t0) * q[c];
+            c += sx + sy;
+            ix++;
+            iy++;
+        }
+        t0 = t1;
+        ok = pass[c] != 0;
+    }
+    if (scanned) *scanned += (uint64_t)(ix + iy);
+    if (!ok) return 0;
+    acc += (1.0 - t0) * q[c];
+    const double fx = (double)dx, fy = (double)dy;
+    *cost = acc * sqrt(fx * fx + fy * fy) * (4.0 / (double)g->cscale);
+    return 1;
+}
+
 /* The GPPC rule (model "gppc", harness/check/gb_aagppc.h restates it):
  * ids name CORNERS -- the id of cell (x, y) is the point (x, y), its
  * top-left corner -- and a segment between two corners may run along a

@@ -212,7 +212,8 @@ int gb_solver_unsupported(const gb_solver_spec *s, gb_model m, char *err, size_t
 /* The same check for a grid with terrain costs when weighted != 0
  * (gb_terrain.h): the family must search weighted grids (JPS, JPS+ and
  * the subgoal graphs are defined for uniform costs and refuse), without
- * +smooth, under model 8-nocut or 4.  0, or nonzero and a message. */
+ * +smooth, under model 8-nocut or 4, and an any-angle family (theta) in
+ * the cell-centre model (not s->aa_gppc).  0, or nonzero and a message. */
 int gb_solver_unsupported_w(const gb_solver_spec *s, gb_model m, int weighted, char *err,
                             size_t errsz);
 

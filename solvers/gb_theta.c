@@ -37,6 +37,30 @@
  * later than vi means g[s] + h(s) <= f(vi): g[s] <= d(s).  (Up to the
  * rounding of the sums, which the runner's tolerance covers.)
  *
+ * Terrain costs (fn_w; gb_terrain.h, cell-centre model only, the GPPC
+ * model is refused by gb_solver_unsupported_w).  A segment costs its line
+ * integral over the cells it crosses (gb_los_cost: Field D*, Ferguson &
+ * Stentz 2006; Choi & Yu, "Any-angle path planning on non-uniform
+ * costmaps", ICRA 2011).  Legality is the same line of sight; a grid step
+ * costs what its segment does: straight (c(s) + c(s'))/2, diagonal
+ * sqrt2 (c(s) + c(s'))/2 -- the line-integral rule, not the mean-of-four
+ * rule of the grid searches (a diagonal between centres meets its corner
+ * cells at one point).  Under it the triangle inequality fails (a
+ * straight segment across a swamp can cost more than a detour around
+ * it), so path 2 is not taken unconditionally: s' gets the cheaper of
+ *   path 1: g[s] + c(s, s'), parent s;
+ *   path 2: g[p] + c(p s'), parent p, when p sees s'  (ties: path 2),
+ * as Choi & Yu do.  h = cmin |s' goal| (cmin = qmin / den, the cheapest
+ * passable cost), consistent over grid steps since every step costs at
+ * least cmin times its length.  Both invariants hold as above, and so
+ * does the bound, against the optimum d_L of the 8-nocut grid whose steps
+ * are costed by the line-integral rule: the proof used the triangle
+ * inequality only to say that path 2, when taken, is no worse than path
+ * 1, which is now what the comparison enforces.  The harness checks the
+ * cost against d_L with a Dijkstra of its own (harness/check/
+ * gb_aaterrain.c).  Costs are doubles (sums of length x rational
+ * pieces); the uniform loop is the W = 0 instance, unchanged.
+ *
  * The GPPC model (spec aa_gppc, gb_los.h): ids are read as corners, and
  * the search runs on the corner graph, as Nash et al. define Theta*: from
  * corner (x, y), 0 <= x <= width, 0 <= y <= height, the unit steps that
@@ -69,7 +93,7 @@ static inline double theta_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
 
 static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *s, int32_t start,
                                                int32_t goal, gb_result *out, const int Q,
-                                               const int GPPC)
+                                               const int GPPC, const int W)
 {
     const gb_grid *grid = ws->grid;
     const int32_t stride = grid->stride;
@@ -81,6 +105,10 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
     const uint64_t max_exp = s->max_expanded ? s->max_expanded : UINT64_MAX;
     const int64_t deadline = gb_deadline_of(s);
     const int32_t gx = goal % stride, gy = goal / stride;
+    /* W: terrain costs; cost[] in units of 1/den, den = cscale / 4 */
+    const uint16_t *cq = W ? grid->cost : NULL;
+    const double unit = W ? 4.0 / (double)grid->cscale : 1.0;
+    const double hs = W ? (double)grid->qmin * unit : 1.0;   /* cmin */
     uint64_t n_expanded = 0, n_generated = 0, n_stale = 0, n_scanned = 0;
     gb_stats st;
     memset(&st, 0, sizeof st);
@@ -90,7 +118,7 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
     stamp[start] = open;
     g[start] = 0.0;
     parent[start] = -1;
-    gb_q_push(Q, q, start, theta_h(start % stride, start / stride, gx, gy), 0.0);
+    gb_q_push(Q, q, start, (W ? hs : 1.0) * theta_h(start % stride, start / stride, gx, gy), 0.0);
 
     gb_result_status status = GB_UNREACHABLE;
     while (!gb_q_empty(Q, q)) {
@@ -119,8 +147,16 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
             if (sn == closed) continue;
             double ng;
             int32_t par;
-            if (pid >= 0 && (GPPC ? gb_los_gppc(grid, pid, v, &n_scanned)
-                                  : gb_los(grid, pid, v, &n_scanned))) {
+            if (W) {   /* the cheaper of path 1 and path 2 (Choi & Yu): no triangle inequality */
+                double c2;
+                ng = gid + (double)(cq[id] + cq[v]) * (k < 4 ? 0.5 : M_SQRT1_2) * unit;
+                par = id;
+                if (pid >= 0 && gb_los_cost(grid, pid, v, &n_scanned, &c2) && gp + c2 <= ng) {
+                    ng = gp + c2;
+                    par = pid;
+                }
+            } else if (pid >= 0 && (GPPC ? gb_los_gppc(grid, pid, v, &n_scanned)
+                                         : gb_los(grid, pid, v, &n_scanned))) {
                 ng = gp + gb_los_dist(grid, pid, v);
                 par = pid;
             } else {
@@ -130,7 +166,7 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
             if (sn == open && ng >= g[v]) continue;
             g[v] = ng;
             parent[v] = par;
-            const double f = ng + theta_h(v % stride, v / stride, gx, gy);
+            const double f = ng + (W ? hs : 1.0) * theta_h(v % stride, v / stride, gx, gy);
             if (sn == open) {
                 gb_q_decrease(Q, q, v, f, ng);
             } else {
@@ -163,8 +199,13 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
     static void theta_##T(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
                           gb_result *o)                                          \
     {                                                                            \
-        if (s->aa_gppc) theta_core(ws, s, a, b, o, GB_QT_##T, 1);                \
-        else theta_core(ws, s, a, b, o, GB_QT_##T, 0);                           \
+        if (s->aa_gppc) theta_core(ws, s, a, b, o, GB_QT_##T, 1, 0);             \
+        else theta_core(ws, s, a, b, o, GB_QT_##T, 0, 0);                        \
+    }                                                                            \
+    static void theta_w_##T(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
+                            gb_result *o)                                        \
+    {                                                                            \
+        theta_core(ws, s, a, b, o, GB_QT_##T, 0, 1);                             \
     }
 GB_FOR_Q()
 #undef GB_Q_X
@@ -172,11 +213,15 @@ GB_FOR_Q()
 #define GB_Q_X(T) theta_##T,
 static const gb_search_fn theta_fn[GB_Q_COUNT] = { GB_FOR_Q() };
 #undef GB_Q_X
+#define GB_Q_X(T) theta_w_##T,
+static const gb_search_fn theta_fn_w[GB_Q_COUNT] = { GB_FOR_Q() };
+#undef GB_Q_X
 
 static const gb_form theta_forms[] = {
     { .pattern = "theta", .wg = 1.0, .heur = GB_H_EUCLIDEAN,
       .desc = "Theta* (Nash et al. 2007): any-angle A* with parent line of sight (euclidean), "
-              "model 8-nocut only; guarantee none, cost <= the grid optimum" },
+              "model 8-nocut only; guarantee none, cost <= the grid optimum (terrain costs: "
+              "line-integral segments, cost <= that rule's grid optimum)" },
 };
 static const char *const theta_all[] = { "theta" };
 
@@ -185,6 +230,6 @@ const gb_family gb_family_theta = {
     .all = theta_all, .nall = GB_COUNTOF(theta_all),
     .models = 1u << GB_MODEL_8_NOCUT,
     .dirs = 1,
-    .fn = theta_fn, .fn_queues = GB_Q_COUNT, .fn_heurs = 1,
+    .fn = theta_fn, .fn_w = theta_fn_w, .fn_queues = GB_Q_COUNT, .fn_heurs = 1,
     .anyangle = 1,
 };

@@ -184,7 +184,7 @@ GB_TEST(terrain, uniform_cost_families_refuse_a_weighted_grid)
 {
     char err[256];
     gb_solver_spec sp;
-    const char *refused[] = { "jps", "jps+", "sg", "sg-tl", "sg-tl-dt", "bfs", "theta" };
+    const char *refused[] = { "jps", "jps+", "sg", "sg-tl", "sg-tl-dt", "bfs" };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         cr_assert_eq(gb_solver_parse(refused[i], &sp, err, sizeof err), 0, "%s", err);
         cr_expect_eq(gb_solver_unsupported_w(&sp, GB_MODEL_8_NOCUT, 0, err, sizeof err), 0, "%s", err);
@@ -317,6 +317,7 @@ GB_TEST(terrain, every_weighted_solver_and_queue_matches_dijkstra_on_random_grid
                 gb_solver_spec sp;
                 cr_assert_eq(gb_solver_parse(name, &sp, err, sizeof err), 0, "%s", err);
                 if (gb_solver_unsupported_w(&sp, m, 1, err, sizeof err)) continue;
+                if (gb_solver_cost_model(&sp) == GB_COST_ANYANGLE) continue;   /* test_aaterrain.c */
                 double bound = 0;
                 gb_guarantee gu = gb_solver_guarantee(&sp, m, &bound);
                 int nq = gb_solver_uses_queue(&sp) ? GB_Q_COUNT : 1;
@@ -549,7 +550,7 @@ GB_TEST(terrain, run_refuses_uniform_cost_solvers_and_all_leaves_them_out)
     cr_expect_eq(gb_test_sh(out, sizeof out, "%s run -s all --count 2 --quiet --terrain-costs "
                             "%s/terrain24-20-1.map.scen.terrain --out %s/all.csv "
                             "%s/terrain24-20-1.map.scen", bin, d, d, d), 0, "%s", out);
-    const char *left[] = { "jps", "jps+", "sg", "sg-tl", "sg-tl-dt", "bfs", "theta" };
+    const char *left[] = { "jps", "jps+", "sg", "sg-tl", "sg-tl-dt", "bfs" };
     for (size_t i = 0; i < sizeof left / sizeof left[0]; i++) {
         char want[96];
         snprintf(want, sizeof want, "--solver all leaves out %s under model 8-nocut+terrain:", left[i]);

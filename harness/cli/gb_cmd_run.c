@@ -568,6 +568,7 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
         for (int i = 0; (name = gb_solver_all(i)) != NULL; i++) {
             gb_solver_spec sp;
             gb_solver_parse(name, &sp, err, sizeof err);
+            if (o.terrain.on) sp.aa_gppc = o.aa_gppc;   /* theta: centre model only */
             if (gb_solver_unsupported_w(&sp, o.model, o.terrain.on, err, sizeof err)) {   /* jps off 8-nocut */
                 fprintf(stderr, "gridbench run: note: --solver all leaves out %s under model %s%s%s (%s)\n",
                         name, gb_model_name(o.model), o.terrain.on ? "+" : "", o.terrain.name, err);

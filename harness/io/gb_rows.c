@@ -125,7 +125,9 @@ void gb_row_write(FILE *out, const gb_row *w)
     fputc(',', out);
     if (w->has_opt) fprintf(out, "%.8f", w->opt);
     fprintf(out, ",%.*f,%d,", w->scen_decimals, w->scen_cost, w->scen_decimals);
-    if (w->has_path_cost && w->has_aa)
+    if (w->has_path_cost && w->has_li)
+        fprintf(out, "%.6f", w->li_opt > 0 ? w->path_cost / w->li_opt : 1.0);
+    else if (w->has_path_cost && w->has_aa)
         fprintf(out, "%.6f", w->aa_opt > 0 ? w->path_cost / w->aa_opt : 1.0);
     else if (w->has_path_cost && w->has_opt)
         fprintf(out, "%.6f", w->opt > 0 ? w->path_cost / w->opt : 1.0);

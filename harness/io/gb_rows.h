@@ -55,6 +55,9 @@ typedef struct gb_row {
     double opt;                 /* Dijkstra's optimum */
     int has_aa;                 /* any-angle row in the GPPC model: aa_opt is known */
     double aa_opt;              /* the GPPC any-angle optimum: subopt = path_cost / aa_opt */
+    int has_li;                 /* any-angle row under terrain costs: li_opt is known */
+    double li_opt;              /* the line-integral grid optimum (gb_aaterrain.h):
+                                   subopt = path_cost / li_opt */
     int has_path_cost;          /* the validated cost is known (subopt, lb_ratio) */
     double path_cost;
     uint64_t expanded, generated, scanned, pushes, pops, decreases, stale, peak_open;

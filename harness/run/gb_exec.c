@@ -28,6 +28,7 @@
 #include "gb_alloc.h"
 #include "gb_tcache.h"
 #include "gb_anyangle.h"
+#include "gb_aaterrain.h"
 #include "gb_paths.h"
 #include "gb_rows.h"
 #include "gb_scen.h"
@@ -151,6 +152,8 @@ static void exec_unload(gb_exec *ex)
     if (ex->ws) gb_ws_set_store(ex->ws, NULL);
     gb_tcache_close(ex->tc);
     ex->tc = NULL;
+    gb_aaterrain_free(ex->aat);
+    ex->aat = NULL;
     if (ex->aao) gb_aaoracle_free(ex->aao);
     gb_free(ex->aao);
     ex->aao = NULL;
@@ -227,18 +230,20 @@ int gb_exec_init(gb_exec *ex, const gb_run_opts *o, const gb_plan *pl, gb_diag *
 
 /* Bytes the run holds for a width x height map besides the map itself:
  * the workspace prepared for the oracle and every built-in pair, and the
- * coordinate and path buffers. */
+ * coordinate and path buffers, and with terrain costs and an any-angle
+ * pair the fixed arrays of the line-integral grid Dijkstra. */
 static uint64_t map_extra(const gb_run_opts *o, int32_t width, int32_t height)
 {
     const int64_t ncells = ((int64_t)width + 2) * ((int64_t)height + 2);
     gb_solver_spec sp[GB_RUN_MAX_PAIRS + 1];
     gb_queue_kind qk[GB_RUN_MAX_PAIRS + 1];
     char err[128];
-    int n = 0;
+    int n = 0, aa = 0;
     gb_solver_parse("dijkstra", &sp[n], err, sizeof err);   /* the oracle */
     qk[n++] = GB_ORACLE_QUEUE;
     for (int i = 0; i < o->npairs; i++) {
         const gb_pair *p = &o->pairs[i];
+        aa |= gb_pair_cost_model(p) == GB_COST_ANYANGLE;
         if (p->user || p->ext_cmd) continue;
         sp[n] = p->spec;
         qk[n++] = p->queue < 0 ? GB_Q_BHEAP : (gb_queue_kind)p->queue;
@@ -246,6 +251,7 @@ static uint64_t map_extra(const gb_run_opts *o, int32_t width, int32_t height)
     return (uint64_t)gb_ws_bytes_all(width, height, sp, qk, n)
            + (uint64_t)ncells * (sizeof(gb_xy) + sizeof(int32_t))
            + (o->terrain.on ? (uint64_t)ncells * sizeof(uint16_t) : 0)    /* grid.cost */
+           + (o->terrain.on && aa ? gb_aaterrain_bytes(ncells) : 0)       /* d_L's arrays */
            + (o->model == GB_MODEL_8_NOCUT_WATER ? (uint64_t)ncells : 0); /* grid.water */
 }
 
@@ -343,6 +349,9 @@ static int exec_map(gb_exec *ex, int si, gb_diag *d)
                                "oracle, found none");
         }
     }
+    if (o->terrain.on && aa && !(ex->aat = gb_aaterrain_new(&ex->map.grid)))
+        return gb_diag_set(d, EX_OSERR, ps->map, 0, 0, "expected memory for the line-integral "
+                           "grid optimum, found none");
     if (o->table_cache) {   /* tables a family keeps (cpd): built once per map */
         gb_diag td;
         gb_diag_clear(&td);
@@ -602,9 +611,15 @@ static int run_pair(gb_exec *ex, int pi, const gb_query *q, pairrun *pr, gb_diag
         w->aa_optimal = p->user ? (p->user->optimal & GB_USER_OPTIMAL) != 0
                                 : !p->ext_cmd && gb_solver_aa_optimal(&p->spec);
         w->euclid = gb_anyangle_dist(sxy, txy);
+        if (grid->cost) {   /* terrain: the line-integral rule (gb_aaterrain.h) */
+            w->euclid *= gb_aaterrain_cmin(grid);
+            w->li = &ex->li;
+        }
     }
     if (pr->a.fail == GB_EXT_PATH && pr->a.rs == GB_FOUND) {
-        w->valid = w->anyangle && o->aa_gppc
+        w->valid = w->anyangle && grid->cost
+            ? gb_validate_aaterrain(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
+            : w->anyangle && o->aa_gppc
             ? gb_validate_aagppc(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
             : w->anyangle
             ? gb_validate_anyangle(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
@@ -692,7 +707,7 @@ static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row 
     const int failed = pr->a.fail != GB_EXT_PATH;
     if (st == GB_ROW_INVALID && pr->w.valid)   /* any-angle, shorter than the straight line */
         snprintf(pr->pc.msg, sizeof pr->pc.msg, "expected an any-angle cost >= the straight line "
-                 "%.10g, found %.10g", pr->w.euclid, pr->pc.cost);
+                 "%s%.10g, found %.10g", pr->w.li ? "x cmin " : "", pr->w.euclid, pr->pc.cost);
     if (gb_row_status_failed(st))
         gb_exec_note(ex, GB_NOTE_FAILURE, "%s:%ld: %s on %s/%s: %s%s%s%s%s", qrow->scen, qrow->line,
                      gb_row_status_name(st), ex->pname[pi], gb_pair_queue_name(p),
@@ -701,6 +716,9 @@ static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row 
                                                                           "optimum)" : "",
                      st == GB_ROW_SUBOPTIMAL ? (pr->w.aa_optimal && pr->w.aa_has
                                                 ? "any-angle cost above the exact any-angle optimum"
+                                                : pr->w.anyangle && pr->w.li
+                                                ? "any-angle cost above its bound x the "
+                                                  "line-integral grid optimum"
                                                 : pr->w.anyangle ? "any-angle cost above its bound x "
                                                 "the grid optimum (Dijkstra's)"
                                                 : "cost differs from Dijkstra's") : "",
@@ -730,6 +748,8 @@ static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row 
     w.has_opt = opt->found;
     w.opt = opt->oc.cost;
     w.has_aa = pr->w.anyangle && pr->w.aa_has;
+    w.has_li = pr->w.li && pr->w.li->ok;
+    w.li_opt = w.has_li ? pr->w.li->cost : 0.0;
     w.aa_opt = pr->w.aa_opt;
     w.has_path_cost = pr->pc.ok;
     w.path_cost = pr->pc.cost;
@@ -799,6 +819,22 @@ int gb_exec_query(gb_exec *ex, size_t k, gb_qres *res, gb_diag *d)
             gb_diag_set(d, rc, scen, q->line, 0, "%s", m);   /* the query that needed it */
             goto out;
         }
+    if (ex->aat) {   /* terrain, any-angle pairs: the line-integral grid optimum d_L */
+        const int r = opt.found ? gb_aaterrain_grid_opt(ex->aat, (gb_xy){ q->sx, q->sy },
+                                                        (gb_xy){ q->gx, q->gy }, &ex->li)
+                                : 0;
+        if (r < 0) {
+            rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory for the "
+                             "line-integral grid optimum, found none");
+            goto out;
+        }
+        if (r == 0 && opt.found) {
+            rc = gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0, "expected a line-integral grid "
+                             "optimum (Dijkstra found a path), found none");
+            goto out;
+        }
+        if (r == 0) memset(&ex->li, 0, sizeof ex->li);
+    }
     int aa_cached = 0;
     if (ex->aao && opt.found && (rc = aa_optimum(ex, q, scen, &opt, 1, &aa_cached, d)) != 0) goto out;
     if (judge_all(ex, &opt) && opt.from_cache) {   /* the cache's claim is not enough */

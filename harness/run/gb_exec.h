@@ -152,6 +152,9 @@ struct gb_exec {
     int tc_warned;           /* the table cache could not be opened: said once */
     struct gb_aaoracle *aao; /* --anyangle-model gppc with an any-angle pair: this map's
                                 GPPC any-angle oracle, else NULL */
+    struct gb_aaterrain *aat; /* terrain costs with an any-angle pair: this map's
+                                line-integral grid Dijkstra (gb_aaterrain.h), else NULL */
+    gb_check li;             /* with aat: the query's line-integral grid optimum */
     gb_ocache *aaoc;         /* with aao and an oracle cache: aao's answers ("anyangle-gppc-1") */
     int oc_warned;
     uint64_t *prep;          /* [npairs] preparation on this map, ns */
@@ -241,6 +244,9 @@ typedef struct gb_outcome {
     int aa_has;            /* any-angle in the GPPC model: aa_opt is known */
     double aa_opt;         /* the GPPC any-angle optimum (gb_aaoracle.h), the lower bound */
     int aa_optimal;        /* the solver promises aa_opt itself (anya) */
+    const gb_check *li;    /* any-angle under terrain costs: the line-integral grid
+                              optimum d_L (gb_aaterrain.h), the reference of grid_bound
+                              and subopt instead of oc; euclid is then cmin x the line */
 } gb_outcome;
 
 /* The row status of an outcome (gb_run.h lists the order), or -1 when a

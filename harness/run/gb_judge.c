@@ -30,8 +30,10 @@ int gb_judge(const gb_outcome *w)
         if (w->anyangle && w->aa_has && w->aa_optimal
             && w->pc->cost > w->aa_opt * (1.0 + 1e-9) + w->pc->tol)
             return GB_ROW_SUBOPTIMAL;
+        /* under terrain costs the grid optimum is the line-integral one (d_L) */
+        const gb_check *gc = w->li ? w->li : w->oc;
         if (w->anyangle && w->grid_bound > 0
-            && w->pc->cost > w->grid_bound * w->oc->cost + w->pc->tol + w->oc->tol * w->grid_bound)
+            && w->pc->cost > w->grid_bound * gc->cost + w->pc->tol + gc->tol * w->grid_bound)
             return GB_ROW_SUBOPTIMAL;
         if (w->gu == GB_GUAR_OPTIMAL && gb_check_cmp(w->pc, w->oc) != 0) return GB_ROW_SUBOPTIMAL;
         if (w->gu == GB_GUAR_BOUNDED
