@@ -65,8 +65,16 @@ typedef struct gb_aaoracle {
     double *hg;           /* heap: g at push (ties: larger g first) */
     int32_t *hn;          /* heap: nodes */
     int64_t hcap, hlen;   /* heap capacity and size */
+    int memo;             /* 1 (set by init): a corner's edges come from its kept-edge
+                             list; 0: every node's edges from the ellipse scan */
+    int64_t *adj_at;      /* per corner: its list's offset in adj, -1 until built */
+    int32_t *adj_n;       /* per corner: its list's length */
+    int32_t *adj;         /* the lists, each sorted by corner index */
+    int64_t adj_len, adj_cap;   /* entries in adj, and room */
     uint64_t expanded;    /* last query: nodes expanded */
     uint64_t checked;     /* last query: segments checked (gb_aagppc_segment calls) */
+    uint64_t built;       /* since init: corners whose kept-edge list was built */
+    uint64_t built_checked;   /* since init: segments checked to build them */
 } gb_aaoracle;
 
 /* Build the oracle of map g: find and bucket its convex corners and size
