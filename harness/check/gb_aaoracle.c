@@ -5,7 +5,9 @@
  * Invariants.  A node is open (stamp 2 gen) with gv its best g so far, or
  * closed (2 gen + 1) with gv final; the heap may hold stale entries of
  * closed nodes, skipped when popped.  Corners sit in v[] bucket by bucket
- * (counting sort by bucket), so a bucket's corners are one slice.
+ * (counting sort by bucket), so a bucket's corners are one slice.  A
+ * corner's kept-edge list, once built (adj_at >= 0), is adj[adj_at ..
+ * adj_at + adj_n), ascending, and never changes for this map.
  */
 #include "gb_aaoracle.h"
 

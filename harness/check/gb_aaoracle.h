@@ -31,14 +31,30 @@
  * another.  The tests compare with 1e-9 relative; the runner judges a
  * path below the optimum by 1e-12 relative plus the path's tolerance.
  *
+ * Kept edges.  Which corners a corner sees, tautly at both ends, does not
+ * depend on the query.  So each convex corner's list of them (every
+ * other corner w with gb_aagppc_segment legal and the taut test passed
+ * at both ends) is built the first time the corner is expanded, by a scan
+ * of all corners, and kept for the map's lifetime; a query applies only
+ * its own tests to the list (closed, ellipse, better g).  The relation is
+ * symmetric, so a pair whose other end's list is built is looked up
+ * there, not walked again.  The start's edges, which depend on it (V2),
+ * come from the ellipse scan: the corners of the buckets that meet the
+ * ellipse, each tested on the spot.  With memo = 0 every node uses the
+ * ellipse scan (the previous method, kept as the tests' reference).
+ *
  * Layout.  Per map: the convex corners (points, blocked-quadrant bit),
  * sorted into square buckets of GB_AAORACLE_BUCKET cells for the ellipse
- * scan; per query: g, parent, stamp arrays over the nodes (stamp by
+ * scan, and the kept-edge lists (one int32 array, an offset and length per
+ * corner); per query: g, parent, stamp arrays over the nodes (stamp by
  * generation, never cleared), and a binary heap of (f, node).
  *
- * Time complexity: per expansion, one exact distance test per corner in
- * the buckets that meet the ellipse and one O(length) segment check per
- * candidate that survives the cheaper tests; the build is O(cells).
+ * Time complexity: the build is O(cells); a corner's list costs one taut
+ * test per corner and one O(length) segment check per pair that passes
+ * it, once per map; then an expansion costs O(its list) plus one segment
+ * check towards the goal.  The start's expansion: one distance test per
+ * corner in the buckets that meet the ellipse, a segment check per
+ * survivor.
  */
 #ifndef GB_AAORACLE_H
 #define GB_AAORACLE_H
