@@ -438,11 +438,14 @@ GB_TEST(aagppc, oracle_agrees_with_brute_force_on_random_grids, .timeout = 3000)
             double c2 = -1.0;
             cr_assert_eq(gb_aaoracle_solve(&o, s, t, bf, &c2, NULL, NULL), 1);
             cr_assert(fabs(c2 - bf) <= 1e-9 * (bf > 1 ? bf : 1));
-            /* and so does the ellipse scan without the kept-edge lists */
-            o.memo = 0;
-            cr_assert_eq(gb_aaoracle_solve(&o, s, t, INFINITY, &c2, NULL, NULL), 1);
-            cr_assert(fabs(c2 - bf) <= 1e-9 * (bf > 1 ? bf : 1));
-            o.memo = 1;
+            /* and so do the ellipse scan alone and the kept-edge lists from
+             * every corner's first expansion (the default mixes the two) */
+            for (int memo = 0; memo < 2; memo++) {
+                o.memo = memo;
+                cr_assert_eq(gb_aaoracle_solve(&o, s, t, INFINITY, &c2, NULL, NULL), 1);
+                cr_assert(fabs(c2 - bf) <= 1e-9 * (bf > 1 ? bf : 1), "memo %d", memo);
+            }
+            o.memo = GB_AAORACLE_MEMO;
         } else {
             unreachable++;
         }
@@ -487,8 +490,9 @@ GB_TEST(aagppc, oracle_agrees_with_brute_force_on_arena, .timeout = 3000)
     gb_map_free(&m);
 }
 
-/* The kept-edge lists (o.memo = 1, the default) against the ellipse scan
- * that tests every corner on the spot (o.memo = 0): the same reachability
+/* The kept-edge lists (o.memo = 1: from every corner's first expansion)
+ * against the ellipse scan that tests every corner on the spot (o.memo =
+ * 0), and the default mix of the two: the same reachability
  * and cost on real maps, and the lists' path passes the validator.  Every
  * 4th query of the DAO arena; on the 512 x 512 maze and random maps and
  * on Berlin_0_256, 6 queries from the first tenth of each file (40 over
@@ -519,7 +523,7 @@ GB_TEST(aagppc, memoised_oracle_agrees_with_the_ellipse_scan_on_shared_maps, .ti
         cr_assert_not_null(ws);
         gb_aaoracle o;
         cr_assert_eq(gb_aaoracle_init(&o, &m.grid), 0);
-        cr_assert_eq(o.memo, 1);
+        cr_assert_eq(o.memo, GB_AAORACLE_MEMO);
         gb_xy *p = malloc(((size_t)o.nv + 2) * sizeof *p);
         cr_assert_not_null(p);
         gb_solver_spec as;
@@ -538,18 +542,21 @@ GB_TEST(aagppc, memoised_oracle_agrees_with_the_ellipse_scan_on_shared_maps, .ti
             cr_assert_eq(gb_solve(ws, &as, GB_Q_BHEAP, gb_grid_id(&m.grid, s.x, s.y),
                                   gb_grid_id(&m.grid, t.x, t.y), &r), 0);
             const double upper = r.status == GB_FOUND ? r.cost : INFINITY;
-            double c1 = -1.0, c0 = -1.0;
+            double c1 = -1.0, c0 = -1.0, cm = -1.0;
             int32_t n = 0;
+            o.memo = GB_AAORACLE_MEMO;
+            const int rm = gb_aaoracle_solve(&o, s, t, upper, &cm, NULL, NULL);
             o.memo = 1;
             const int r1 = gb_aaoracle_solve(&o, s, t, upper, &c1, p, &n);
             o.memo = 0;
             const int r0 = gb_aaoracle_solve(&o, s, t, upper, &c0, NULL, NULL);
-            cr_assert(r1 >= 0 && r0 >= 0);
-            cr_assert_eq(r1, r0, "%s line %ld: kept edges %d, ellipse scan %d", pairs[pi][1],
-                         q->line, r1, r0);
+            cr_assert(r1 >= 0 && r0 >= 0 && rm >= 0);
+            cr_assert(r1 == r0 && rm == r0, "%s line %ld: kept edges %d, ellipse scan %d, "
+                      "mixed %d", pairs[pi][1], q->line, r1, r0, rm);
             if (r1 != 1) continue;
-            cr_assert(fabs(c1 - c0) <= 1e-12 * (c0 > 1 ? c0 : 1), "%s line %ld: kept edges "
-                      "%.15g, ellipse scan %.15g", pairs[pi][1], q->line, c1, c0);
+            cr_assert(fabs(c1 - c0) <= 1e-12 * (c0 > 1 ? c0 : 1)
+                      && fabs(cm - c0) <= 1e-12 * (c0 > 1 ? c0 : 1), "%s line %ld: kept edges "
+                      "%.15g, ellipse scan %.15g, mixed %.15g", pairs[pi][1], q->line, c1, c0, cm);
             gb_check ck;
             cr_assert(gb_validate_aagppc(&m.grid, s, t, p, (size_t)n, c1, &ck), "%s line %ld: %s",
                       pairs[pi][1], q->line, ck.msg);

@@ -57,10 +57,11 @@ int gb_aaoracle_init(gb_aaoracle *o, const gb_grid *g)
     o->stamp = calloc((size_t)nv + 2, sizeof *o->stamp);
     o->adj_at = malloc(((size_t)nv + 1) * sizeof *o->adj_at);
     o->adj_n = calloc((size_t)nv + 1, sizeof *o->adj_n);
-    o->memo = 1;
+    o->memo = GB_AAORACLE_MEMO;
+    o->seen = calloc((size_t)nv + 1, 1);
     int32_t *fill = malloc((size_t)nb * sizeof *fill);
     if (!o->v || !o->q || !o->gv || !o->parent || !o->stamp || !o->adj_at || !o->adj_n
-        || !fill) {
+        || !o->seen || !fill) {
         free(fill);
         goto nomem;
     }
@@ -96,6 +97,7 @@ void gb_aaoracle_free(gb_aaoracle *o)
     free(o->adj_at);
     free(o->adj_n);
     free(o->adj);
+    free(o->seen);
     memset(o, 0, sizeof *o);
 }
 
@@ -248,7 +250,7 @@ static int relax(gb_aaoracle *o, const query *qy, int32_t u, double gu, int32_t 
 
 /* Expand u by the ellipse scan: the corners of the buckets that meet the
  * ellipse, each tested on the spot (the start's edges, and every node's
- * when o->memo is 0).  0, or -1 with errno = ENOMEM. */
+ * before a corner's list is due, o->memo).  0, or -1 with errno = ENOMEM. */
 static int scan_edges(gb_aaoracle *o, const query *qy, int32_t u, gb_xy s)
 {
     const gb_xy pu = o->v[u], t = qy->t;
@@ -366,7 +368,12 @@ int gb_aaoracle_solve(gb_aaoracle *o, gb_xy s, gb_xy t, double upper, double *co
             }
         }
         /* then the corners */
-        if (u < o->nv && o->memo ? memo_edges(o, &qy, u) : scan_edges(o, &qy, u, s)) return -1;
+        int listed = 0;
+        if (u < o->nv && o->memo > 0) {   /* the list, from the memo-th expansion on */
+            if (o->seen[u] < o->memo) o->seen[u]++;
+            listed = o->adj_at[u] >= 0 || o->seen[u] >= o->memo;
+        }
+        if (listed ? memo_edges(o, &qy, u) : scan_edges(o, &qy, u, s)) return -1;
     }
     return 0;
 }

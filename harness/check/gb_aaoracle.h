@@ -40,8 +40,10 @@
  * symmetric, so a pair whose other end's list is built is looked up
  * there, not walked again.  The start's edges, which depend on it (V2),
  * come from the ellipse scan: the corners of the buckets that meet the
- * ellipse, each tested on the spot.  With memo = 0 every node uses the
- * ellipse scan (the previous method, kept as the tests' reference).
+ * ellipse, each tested on the spot, and so are a corner's first
+ * expansions: a list pays only for a corner expanded several times
+ * (memo, GB_AAORACLE_MEMO).  With memo = 0 every node uses the ellipse
+ * scan (the previous method, kept as the tests' reference).
  *
  * Layout.  Per map: the convex corners (points, blocked-quadrant bit),
  * sorted into square buckets of GB_AAORACLE_BUCKET cells for the ellipse
@@ -65,6 +67,10 @@
 #include "gb_validate.h"
 
 #define GB_AAORACLE_BUCKET 16
+/* A corner's list is built at its 4th expansion: a build scans every
+ * corner, about as much as 4-6 ellipse scans on a 512 x 512 random map
+ * (fewer on a maze), so a corner seen once or twice is cheaper scanned. */
+#define GB_AAORACLE_MEMO 4
 
 typedef struct gb_aaoracle {
     const gb_grid *g;     /* the map (not owned; must outlive the oracle) */
@@ -81,8 +87,11 @@ typedef struct gb_aaoracle {
     double *hg;           /* heap: g at push (ties: larger g first) */
     int32_t *hn;          /* heap: nodes */
     int64_t hcap, hlen;   /* heap capacity and size */
-    int memo;             /* 1 (set by init): a corner's edges come from its kept-edge
-                             list; 0: every node's edges from the ellipse scan */
+    int memo;             /* k > 0: a corner's edges come from its kept-edge list
+                             from its k-th expansion on (the earlier ones scan);
+                             0: every node's edges from the ellipse scan.  init
+                             sets GB_AAORACLE_MEMO */
+    uint8_t *seen;        /* per corner: expansions so far, saturating at memo */
     int64_t *adj_at;      /* per corner: its list's offset in adj, -1 until built */
     int32_t *adj_n;       /* per corner: its list's length */
     int32_t *adj;         /* the lists, each sorted by corner index */
