@@ -445,7 +445,7 @@ GB_TEST(aagppc, oracle_agrees_with_brute_force_on_random_grids, .timeout = 3000)
                 cr_assert_eq(gb_aaoracle_solve(&o, s, t, INFINITY, &c2, NULL, NULL), 1);
                 cr_assert(fabs(c2 - bf) <= 1e-9 * (bf > 1 ? bf : 1), "memo %d", memo);
             }
-            o.memo = GB_AAORACLE_MEMO;
+            o.memo = GB_AAORACLE_AUTO;
         } else {
             unreachable++;
         }
@@ -523,7 +523,7 @@ GB_TEST(aagppc, memoised_oracle_agrees_with_the_ellipse_scan_on_shared_maps, .ti
         cr_assert_not_null(ws);
         gb_aaoracle o;
         cr_assert_eq(gb_aaoracle_init(&o, &m.grid), 0);
-        cr_assert_eq(o.memo, GB_AAORACLE_MEMO);
+        cr_assert_eq(o.memo, GB_AAORACLE_AUTO);
         gb_xy *p = malloc(((size_t)o.nv + 2) * sizeof *p);
         cr_assert_not_null(p);
         gb_solver_spec as;
@@ -544,7 +544,7 @@ GB_TEST(aagppc, memoised_oracle_agrees_with_the_ellipse_scan_on_shared_maps, .ti
             const double upper = r.status == GB_FOUND ? r.cost : INFINITY;
             double c1 = -1.0, c0 = -1.0, cm = -1.0;
             int32_t n = 0;
-            o.memo = GB_AAORACLE_MEMO;
+            o.memo = GB_AAORACLE_AUTO;
             const int rm = gb_aaoracle_solve(&o, s, t, upper, &cm, NULL, NULL);
             o.memo = 1;
             const int r1 = gb_aaoracle_solve(&o, s, t, upper, &c1, p, &n);

@@ -57,7 +57,7 @@ int gb_aaoracle_init(gb_aaoracle *o, const gb_grid *g)
     o->stamp = calloc((size_t)nv + 2, sizeof *o->stamp);
     o->adj_at = malloc(((size_t)nv + 1) * sizeof *o->adj_at);
     o->adj_n = calloc((size_t)nv + 1, sizeof *o->adj_n);
-    o->memo = GB_AAORACLE_MEMO;
+    o->memo = GB_AAORACLE_AUTO;
     o->seen = calloc((size_t)nv + 1, 1);
     int32_t *fill = malloc((size_t)nb * sizeof *fill);
     if (!o->v || !o->q || !o->gv || !o->parent || !o->stamp || !o->adj_at || !o->adj_n
@@ -258,6 +258,7 @@ static int scan_edges(gb_aaoracle *o, const query *qy, int32_t u, gb_xy s)
     const double gu = o->gv[u];
     const unsigned mu = u < o->nv ? o->q[u] : 0u;
     const double rem = qy->lim - gu;   /* |uw| + |wt| must stay within it */
+    o->scans++;
     int32_t bx0 = 0, by0 = 0, bx1 = o->bw - 1, by1 = o->bh - 1;
     if (!isinf(rem)) {
         const double r = rem;
@@ -286,11 +287,25 @@ static int scan_edges(gb_aaoracle *o, const query *qy, int32_t u, gb_xy s)
                 if (mu && !taut(mu, dx, dy)) continue;
                 if (u == S && !end_ok(o->g, s, pw)) continue;
                 o->checked++;
+                o->scan_checked++;
                 if (!gb_aagppc_segment(o->g, pu, pw, NULL, NULL)) continue;
                 if (relax(o, qy, u, gu, w, pw, duw)) return -1;
             }
         }
     return 0;
+}
+
+/* The expansion from which a corner's list is used: o->memo, or under
+ * GB_AAORACLE_AUTO the measured segment checks of a build (before the
+ * first, half the corners) over those of a scan, rounded up. */
+static int memo_due(const gb_aaoracle *o)
+{
+    if (o->memo != GB_AAORACLE_AUTO) return o->memo;
+    const double b = o->built ? (double)o->built_checked / (double)o->built + o->nv / 16.0
+                              : o->nv / 2.0;
+    const double r = o->scans ? (double)o->scan_checked / (double)o->scans + 1.0 : b;
+    const double k = ceil(b / r);
+    return k < 1.0 ? 1 : k > 250.0 ? 250 : (int)k;
 }
 
 /* Expand corner u by its kept edges (built on first use). */
@@ -369,9 +384,9 @@ int gb_aaoracle_solve(gb_aaoracle *o, gb_xy s, gb_xy t, double upper, double *co
         }
         /* then the corners */
         int listed = 0;
-        if (u < o->nv && o->memo > 0) {   /* the list, from the memo-th expansion on */
-            if (o->seen[u] < o->memo) o->seen[u]++;
-            listed = o->adj_at[u] >= 0 || o->seen[u] >= o->memo;
+        if (u < o->nv && o->memo != 0) {   /* the list, from the due expansion on */
+            if (o->seen[u] < 250) o->seen[u]++;
+            listed = o->adj_at[u] >= 0 || o->seen[u] >= memo_due(o);
         }
         if (listed ? memo_edges(o, &qy, u) : scan_edges(o, &qy, u, s)) return -1;
     }

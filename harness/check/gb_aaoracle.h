@@ -42,7 +42,7 @@
  * come from the ellipse scan: the corners of the buckets that meet the
  * ellipse, each tested on the spot, and so are a corner's first
  * expansions: a list pays only for a corner expanded several times
- * (memo, GB_AAORACLE_MEMO).  With memo = 0 every node uses the ellipse
+ * (memo, GB_AAORACLE_AUTO).  With memo = 0 every node uses the ellipse
  * scan (the previous method, kept as the tests' reference).
  *
  * Layout.  Per map: the convex corners (points, blocked-quadrant bit),
@@ -67,10 +67,11 @@
 #include "gb_validate.h"
 
 #define GB_AAORACLE_BUCKET 16
-/* A corner's list is built at its 4th expansion: a build scans every
- * corner, about as much as 4-6 ellipse scans on a 512 x 512 random map
- * (fewer on a maze), so a corner seen once or twice is cheaper scanned. */
-#define GB_AAORACLE_MEMO 4
+/* memo's default: a corner's list is built once its expansions have cost
+ * about what the build costs (rent or buy).  A build checks a segment to
+ * every corner in view of the taut tests: on maze512-4-0 fewer than one
+ * ellipse scan does, on random512-10-0 about six. */
+#define GB_AAORACLE_AUTO (-1)
 
 typedef struct gb_aaoracle {
     const gb_grid *g;     /* the map (not owned; must outlive the oracle) */
@@ -87,11 +88,12 @@ typedef struct gb_aaoracle {
     double *hg;           /* heap: g at push (ties: larger g first) */
     int32_t *hn;          /* heap: nodes */
     int64_t hcap, hlen;   /* heap capacity and size */
-    int memo;             /* k > 0: a corner's edges come from its kept-edge list
-                             from its k-th expansion on (the earlier ones scan);
-                             0: every node's edges from the ellipse scan.  init
-                             sets GB_AAORACLE_MEMO */
-    uint8_t *seen;        /* per corner: expansions so far, saturating at memo */
+    int memo;             /* 1 .. 250: a corner's edges come from its kept-edge list
+                             from its memo-th expansion on (the earlier ones
+                             scan); 0: every node's edges from the ellipse scan;
+                             GB_AAORACLE_AUTO (set by init): from the expansion
+                             where the scans' measured cost reaches a build's */
+    uint8_t *seen;        /* per corner: expansions so far, saturating at 250 */
     int64_t *adj_at;      /* per corner: its list's offset in adj, -1 until built */
     int32_t *adj_n;       /* per corner: its list's length */
     int32_t *adj;         /* the lists, each sorted by corner index */
@@ -100,6 +102,7 @@ typedef struct gb_aaoracle {
     uint64_t checked;     /* last query: segments checked (gb_aagppc_segment calls) */
     uint64_t built;       /* since init: corners whose kept-edge list was built */
     uint64_t built_checked;   /* since init: segments checked to build them */
+    uint64_t scans, scan_checked;   /* since init: ellipse scans, their segment checks */
 } gb_aaoracle;
 
 /* Build the oracle of map g: find and bucket its convex corners and size
