@@ -308,7 +308,7 @@ static void heap_insert(actx *c, int32_t k)
  * node when it does not hold t. */
 static int culdesac(actx *c, rat a, rat b, int32_t y, int32_t ry)
 {
-    if (ry == y) return 0;   /* a flat node: not tested */
+    if (ry == y) return 0; /* a flat node: not tested */
     if (y == c->ty && rcmpi(a, c->tx) <= 0 && rcmpi(b, c->tx) >= 0) return 0;
     const int32_t j = y > ry ? y : y - 1;
     if (j < 0 || j >= c->H) return 1;

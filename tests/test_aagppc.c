@@ -540,7 +540,8 @@ GB_TEST(aagppc, memoised_oracle_agrees_with_the_ellipse_scan_on_shared_maps, .ti
                 continue;
             gb_result r;
             cr_assert_eq(gb_solve(ws, &as, GB_Q_BHEAP, gb_grid_id(&m.grid, s.x, s.y),
-                                  gb_grid_id(&m.grid, t.x, t.y), &r), 0);
+                                  gb_grid_id(&m.grid, t.x, t.y), &r),
+                         0);
             const double upper = r.status == GB_FOUND ? r.cost : INFINITY;
             double c1 = -1.0, c0 = -1.0, cm = -1.0;
             int32_t n = 0;
@@ -551,12 +552,16 @@ GB_TEST(aagppc, memoised_oracle_agrees_with_the_ellipse_scan_on_shared_maps, .ti
             o.memo = 0;
             const int r0 = gb_aaoracle_solve(&o, s, t, upper, &c0, NULL, NULL);
             cr_assert(r1 >= 0 && r0 >= 0 && rm >= 0);
-            cr_assert(r1 == r0 && rm == r0, "%s line %ld: kept edges %d, ellipse scan %d, "
-                      "mixed %d", pairs[pi][1], q->line, r1, r0, rm);
+            cr_assert(r1 == r0 && rm == r0,
+                      "%s line %ld: kept edges %d, ellipse scan %d, "
+                      "mixed %d",
+                      pairs[pi][1], q->line, r1, r0, rm);
             if (r1 != 1) continue;
             cr_assert(fabs(c1 - c0) <= 1e-12 * (c0 > 1 ? c0 : 1)
-                      && fabs(cm - c0) <= 1e-12 * (c0 > 1 ? c0 : 1), "%s line %ld: kept edges "
-                      "%.15g, ellipse scan %.15g, mixed %.15g", pairs[pi][1], q->line, c1, c0, cm);
+                          && fabs(cm - c0) <= 1e-12 * (c0 > 1 ? c0 : 1),
+                      "%s line %ld: kept edges "
+                      "%.15g, ellipse scan %.15g, mixed %.15g",
+                      pairs[pi][1], q->line, c1, c0, cm);
             gb_check ck;
             cr_assert(gb_validate_aagppc(&m.grid, s, t, p, (size_t)n, c1, &ck), "%s line %ld: %s",
                       pairs[pi][1], q->line, ck.msg);

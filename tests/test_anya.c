@@ -138,12 +138,12 @@ GB_TEST(anya, cul_de_sac_pruning_keeps_goals_against_a_wall, .timeout = 3000)
         gb_aaoracle o;
         cr_assert_eq(gb_aaoracle_init(&o, &g), 0);
         for (int k = 0; k < 40 && walled < 3 * (it + 1); k++) {
-            const gb_xy t = XY((int)(gb_rng_next(&seed) % (unsigned)w),
-                               (int)(gb_rng_next(&seed) % (unsigned)h));
-            const gb_xy s = XY((int)(gb_rng_next(&seed) % (unsigned)w),
-                               (int)(gb_rng_next(&seed) % (unsigned)h));
+            const gb_xy t =
+                XY((int)(gb_rng_next(&seed) % (unsigned)w), (int)(gb_rng_next(&seed) % (unsigned)h));
+            const gb_xy s =
+                XY((int)(gb_rng_next(&seed) % (unsigned)w), (int)(gb_rng_next(&seed) % (unsigned)h));
             if (!gb_grid_passable_xy(&g, t.x, t.y) || !gb_grid_passable_xy(&g, s.x, s.y)) continue;
-            if ((gb_aagppc_around(&g, t.x, t.y) & 3u) != 3u) continue;   /* NW, NE blocked */
+            if ((gb_aagppc_around(&g, t.x, t.y) & 3u) != 3u) continue; /* NW, NE blocked */
             char what[64];
             snprintf(what, sizeof what, "grid %d (%dx%d) walled goal", it, w, h);
             check_query(ws, &o, &g, s, t, INFINITY, what);

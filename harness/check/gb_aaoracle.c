@@ -60,8 +60,8 @@ int gb_aaoracle_init(gb_aaoracle *o, const gb_grid *g)
     o->memo = GB_AAORACLE_AUTO;
     o->seen = calloc((size_t)nv + 1, 1);
     int32_t *fill = malloc((size_t)nb * sizeof *fill);
-    if (!o->v || !o->q || !o->gv || !o->parent || !o->stamp || !o->adj_at || !o->adj_n
-        || !o->seen || !fill) {
+    if (!o->v || !o->q || !o->gv || !o->parent || !o->stamp || !o->adj_at || !o->adj_n || !o->seen
+        || !fill) {
         free(fill);
         goto nomem;
     }
@@ -199,12 +199,13 @@ static int build_edges(gb_aaoracle *o, int32_t u)
         const int64_t dx = (int64_t)pw.x - pu.x, dy = (int64_t)pw.y - pu.y;
         if (!taut(mu, dx, dy) || !taut(o->q[w], -dx, -dy)) continue;
         int keep;
-        if (o->adj_at[w] >= 0) {   /* w's list is built: look u up in it */
+        if (o->adj_at[w] >= 0) { /* w's list is built: look u up in it */
             const int32_t *a = o->adj + o->adj_at[w];
             int32_t lo = 0, hi = o->adj_n[w];
             while (lo < hi) {
                 const int32_t mid = lo + (hi - lo) / 2;
-                if (a[mid] < u) lo = mid + 1; else hi = mid;
+                if (a[mid] < u) lo = mid + 1;
+                else hi = mid;
             }
             keep = lo < o->adj_n[w] && a[lo] == u;
         } else {
@@ -215,7 +216,11 @@ static int build_edges(gb_aaoracle *o, int32_t u)
         if (o->adj_len == o->adj_cap) {
             const int64_t cap = o->adj_cap ? 2 * o->adj_cap : 4096;
             int32_t *a = realloc(o->adj, (size_t)cap * sizeof *a);
-            if (!a) { o->adj_len = at; errno = ENOMEM; return -1; }
+            if (!a) {
+                o->adj_len = at;
+                errno = ENOMEM;
+                return -1;
+            }
             o->adj = a;
             o->adj_cap = cap;
         }
@@ -229,15 +234,14 @@ static int build_edges(gb_aaoracle *o, int32_t u)
 
 /* The search state one query shares with its helpers. */
 typedef struct query {
-    gb_xy t;          /* the goal */
-    double lim;       /* the ellipse: g(w) + |wt| must stay within it */
-    uint32_t open, closed;   /* this generation's stamps */
+    gb_xy t;               /* the goal */
+    double lim;            /* the ellipse: g(w) + |wt| must stay within it */
+    uint32_t open, closed; /* this generation's stamps */
 } query;
 
 /* Reach w from u (at gu) if that is new or better and within the ellipse.
  * 0, or -1 with errno = ENOMEM. */
-static int relax(gb_aaoracle *o, const query *qy, int32_t u, double gu, int32_t w, gb_xy pw,
-                 double duw)
+static int relax(gb_aaoracle *o, const query *qy, int32_t u, double gu, int32_t w, gb_xy pw, double duw)
 {
     const double ng = gu + duw, f = ng + dist(pw, qy->t);
     if (f > qy->lim) return 0;
@@ -257,7 +261,7 @@ static int scan_edges(gb_aaoracle *o, const query *qy, int32_t u, gb_xy s)
     const int32_t S = o->nv;
     const double gu = o->gv[u];
     const unsigned mu = u < o->nv ? o->q[u] : 0u;
-    const double rem = qy->lim - gu;   /* |uw| + |wt| must stay within it */
+    const double rem = qy->lim - gu; /* |uw| + |wt| must stay within it */
     o->scans++;
     int32_t bx0 = 0, by0 = 0, bx1 = o->bw - 1, by1 = o->bh - 1;
     if (!isinf(rem)) {
@@ -301,8 +305,7 @@ static int scan_edges(gb_aaoracle *o, const query *qy, int32_t u, gb_xy s)
 static int memo_due(const gb_aaoracle *o)
 {
     if (o->memo != GB_AAORACLE_AUTO) return o->memo;
-    const double b = o->built ? (double)o->built_checked / (double)o->built + o->nv / 16.0
-                              : o->nv / 2.0;
+    const double b = o->built ? (double)o->built_checked / (double)o->built + o->nv / 16.0 : o->nv / 2.0;
     const double r = o->scans ? (double)o->scan_checked / (double)o->scans + 1.0 : b;
     const double k = ceil(b / r);
     return k < 1.0 ? 1 : k > 250.0 ? 250 : (int)k;
@@ -371,8 +374,8 @@ int gb_aaoracle_solve(gb_aaoracle *o, gb_xy s, gb_xy t, double upper, double *co
         if (o->stamp[T] != qy.closed && !(pu.x == t.x && pu.y == t.y)) {
             const double ng = gu + dist(pu, t);
             const int64_t dx = (int64_t)t.x - pu.x, dy = (int64_t)t.y - pu.y;
-            if (ng <= qy.lim && !(o->stamp[T] == qy.open && ng >= o->gv[T])
-                && (!mu || taut(mu, dx, dy)) && (u != S || end_ok(g, s, t)) && end_ok(g, t, pu)) {
+            if (ng <= qy.lim && !(o->stamp[T] == qy.open && ng >= o->gv[T]) && (!mu || taut(mu, dx, dy))
+                && (u != S || end_ok(g, s, t)) && end_ok(g, t, pu)) {
                 o->checked++;
                 if (gb_aagppc_segment(g, pu, t, NULL, NULL)) {
                     o->stamp[T] = qy.open;
@@ -384,7 +387,7 @@ int gb_aaoracle_solve(gb_aaoracle *o, gb_xy s, gb_xy t, double upper, double *co
         }
         /* then the corners */
         int listed = 0;
-        if (u < o->nv && o->memo != 0) {   /* the list, from the due expansion on */
+        if (u < o->nv && o->memo != 0) { /* the list, from the due expansion on */
             if (o->seen[u] < 250) o->seen[u]++;
             listed = o->adj_at[u] >= 0 || o->seen[u] >= memo_due(o);
         }

@@ -97,12 +97,12 @@ typedef struct gb_aaoracle {
     int64_t *adj_at;      /* per corner: its list's offset in adj, -1 until built */
     int32_t *adj_n;       /* per corner: its list's length */
     int32_t *adj;         /* the lists, each sorted by corner index */
-    int64_t adj_len, adj_cap;   /* entries in adj, and room */
+    int64_t adj_len, adj_cap; /* entries in adj, and room */
     uint64_t expanded;    /* last query: nodes expanded */
     uint64_t checked;     /* last query: segments checked (gb_aagppc_segment calls) */
     uint64_t built;       /* since init: corners whose kept-edge list was built */
-    uint64_t built_checked;   /* since init: segments checked to build them */
-    uint64_t scans, scan_checked;   /* since init: ellipse scans, their segment checks */
+    uint64_t built_checked;       /* since init: segments checked to build them */
+    uint64_t scans, scan_checked; /* since init: ellipse scans, their segment checks */
 } gb_aaoracle;
 
 /* Build the oracle of map g: find and bucket its convex corners and size
