@@ -75,7 +75,11 @@
  * lies in the nodes made for the kept arrival.  Intermediate pruning (a
  * lone observable successor that does not hold t is expanded at once,
  * not queued) only expands nodes early, and never takes one for the
- * goal, so the first goal popped is still optimal.
+ * goal, so the first goal popped is still optimal.  Cul-de-sac pruning
+ * (a cone node is not made when every cell of the row ahead that its
+ * expansion would scan is blocked, or that row is off the map, and it
+ * does not hold t on its line) drops only nodes that have no successor
+ * and cannot be the goal's node, so no path is lost.
  *
  * Per map (prepare): rl/rr, the run of each free cell; hl/hr, the
  * farthest x a horizontal segment from each corner reaches; the node pool
@@ -298,11 +302,31 @@ static void heap_insert(actx *c, int32_t k)
     h[i] = k;
 }
 
+/* Cul-de-sac: cone node [a, b] on line y with root row ry has no
+ * successor when every cell of the row ahead that expand_cone would scan
+ * is blocked (or that row is off the map), and it cannot be the goal's
+ * node when it does not hold t. */
+static int culdesac(actx *c, rat a, rat b, int32_t y, int32_t ry)
+{
+    if (ry == y) return 0; /* a flat node: not tested */
+    if (y == c->ty && rcmpi(a, c->tx) <= 0 && rcmpi(b, c->tx) >= 0) return 0;
+    const int32_t j = y > ry ? y : y - 1;
+    if (j < 0 || j >= c->H) return 1;
+    int64_t x = rceil(a) - 1, xe = rfloor(b);
+    if (x < 0) x = 0;
+    if (xe > c->W - 1) xe = c->W - 1;
+    for (const uint8_t *p = c->pass + cid(c, x, j); x <= xe; x++, p++)
+        if (*p) return 0;
+    return 1;
+}
+
 /* Make a node; into the heap, or, while c->defer, onto the pending list
- * (the caller inserts it, or expands it at once: intermediate pruning). */
+ * (the caller inserts it, or expands it at once: intermediate pruning).
+ * A cul-de-sac is not made at all. */
 static void push(actx *c, rat a, rat b, int32_t y, int32_t root, double g)
 {
     anya_state *A = c->A;
+    if (culdesac(c, a, b, y, root / c->S - 1)) return;
     if (c->nn == A->cap) {
         const int64_t cap = 2 * A->cap;
         anode *nd = gb_realloc(A->node, (size_t)cap * sizeof *nd);

@@ -438,6 +438,14 @@ GB_TEST(aagppc, oracle_agrees_with_brute_force_on_random_grids, .timeout = 3000)
             double c2 = -1.0;
             cr_assert_eq(gb_aaoracle_solve(&o, s, t, bf, &c2, NULL, NULL), 1);
             cr_assert(fabs(c2 - bf) <= 1e-9 * (bf > 1 ? bf : 1));
+            /* and so do the ellipse scan alone and the kept-edge lists from
+             * every corner's first expansion (the default mixes the two) */
+            for (int memo = 0; memo < 2; memo++) {
+                o.memo = memo;
+                cr_assert_eq(gb_aaoracle_solve(&o, s, t, INFINITY, &c2, NULL, NULL), 1);
+                cr_assert(fabs(c2 - bf) <= 1e-9 * (bf > 1 ? bf : 1), "memo %d", memo);
+            }
+            o.memo = GB_AAORACLE_AUTO;
         } else {
             unreachable++;
         }
@@ -480,6 +488,94 @@ GB_TEST(aagppc, oracle_agrees_with_brute_force_on_arena, .timeout = 3000)
     gb_aaoracle_free(&o);
     gb_scen_free(&sc);
     gb_map_free(&m);
+}
+
+/* The kept-edge lists (o.memo = 1: from every corner's first expansion)
+ * against the ellipse scan that tests every corner on the spot (o.memo =
+ * 0), and the default mix of the two: the same reachability
+ * and cost on real maps, and the lists' path passes the validator.  Every
+ * 4th query of the DAO arena; on the 512 x 512 maze and random maps and
+ * on Berlin_0_256, 6 queries from the first tenth of each file (40 over
+ * the whole file in make test-full).  Both modes get the grid optimum as
+ * their bound, as in the runner. */
+GB_TEST(aagppc, memoised_oracle_agrees_with_the_ellipse_scan_on_shared_maps, .timeout = 3000)
+{
+    static const char *const pairs[][2] = {
+        { "dao/arena.map", "dao/arena.map.scen" },
+        { "mazes/maze512-4-0.map", "mazes/maze512-4-0.map.scen" },
+        { "random/random512-10-0.map", "random/random512-10-0.map.scen" },
+        { "street/Berlin_0_256.map", "street/Berlin_0_256.map.scen" },
+    };
+    const char *sh = getenv("GB_SHARED");
+    int maps = 0, total = 0;
+    for (size_t pi = 0; pi < sizeof pairs / sizeof *pairs; pi++) {
+        char mp[1024], sp[1024];
+        snprintf(mp, sizeof mp, "%s/%s", sh && *sh ? sh : "../shared/movingai", pairs[pi][0]);
+        snprintf(sp, sizeof sp, "%s/%s", sh && *sh ? sh : "../shared/movingai", pairs[pi][1]);
+        gb_map m;
+        gb_scen sc;
+        gb_diag d;
+        memset(&d, 0, sizeof d);
+        if (gb_map_load(mp, &m, &d) != 0) continue;
+        cr_assert_eq(gb_scen_load(sp, &sc, &d), 0, "%s", d.msg);
+        maps++;
+        gb_ws *ws = gb_ws_new(&m.grid, GB_MODEL_8_NOCUT);
+        cr_assert_not_null(ws);
+        gb_aaoracle o;
+        cr_assert_eq(gb_aaoracle_init(&o, &m.grid), 0);
+        cr_assert_eq(o.memo, GB_AAORACLE_AUTO);
+        gb_xy *p = malloc(((size_t)o.nv + 2) * sizeof *p);
+        cr_assert_not_null(p);
+        gb_solver_spec as;
+        char err[256];
+        cr_assert_eq(gb_solver_parse("astar-octile", &as, err, sizeof err), 0, "%s", err);
+        const int arena = pi == 0, per = arena ? (int)(sc.n + 3) / 4 : GB_TEST_PICK(40, 6, 6);
+        const size_t span = arena || gb_test_full() ? sc.n : sc.n / 10;
+        for (int k = 0; k < per; k++) {
+            const size_t i = arena ? (size_t)k * 4 : (size_t)k * span / (size_t)per + (size_t)k % 3;
+            if (i >= sc.n) break;
+            const gb_query *q = &sc.q[i];
+            const gb_xy s = XY(q->sx, q->sy), t = XY(q->gx, q->gy);
+            if (!gb_grid_passable_xy(&m.grid, s.x, s.y) || !gb_grid_passable_xy(&m.grid, t.x, t.y))
+                continue;
+            gb_result r;
+            cr_assert_eq(gb_solve(ws, &as, GB_Q_BHEAP, gb_grid_id(&m.grid, s.x, s.y),
+                                  gb_grid_id(&m.grid, t.x, t.y), &r),
+                         0);
+            const double upper = r.status == GB_FOUND ? r.cost : INFINITY;
+            double c1 = -1.0, c0 = -1.0, cm = -1.0;
+            int32_t n = 0;
+            o.memo = GB_AAORACLE_AUTO;
+            const int rm = gb_aaoracle_solve(&o, s, t, upper, &cm, NULL, NULL);
+            o.memo = 1;
+            const int r1 = gb_aaoracle_solve(&o, s, t, upper, &c1, p, &n);
+            o.memo = 0;
+            const int r0 = gb_aaoracle_solve(&o, s, t, upper, &c0, NULL, NULL);
+            cr_assert(r1 >= 0 && r0 >= 0 && rm >= 0);
+            cr_assert(r1 == r0 && rm == r0,
+                      "%s line %ld: kept edges %d, ellipse scan %d, "
+                      "mixed %d",
+                      pairs[pi][1], q->line, r1, r0, rm);
+            if (r1 != 1) continue;
+            cr_assert(fabs(c1 - c0) <= 1e-12 * (c0 > 1 ? c0 : 1)
+                          && fabs(cm - c0) <= 1e-12 * (c0 > 1 ? c0 : 1),
+                      "%s line %ld: kept edges "
+                      "%.15g, ellipse scan %.15g, mixed %.15g",
+                      pairs[pi][1], q->line, c1, c0, cm);
+            gb_check ck;
+            cr_assert(gb_validate_aagppc(&m.grid, s, t, p, (size_t)n, c1, &ck), "%s line %ld: %s",
+                      pairs[pi][1], q->line, ck.msg);
+            total++;
+        }
+        cr_expect_gt(o.built, 0);
+        free(p);
+        gb_aaoracle_free(&o);
+        gb_ws_free(ws);
+        gb_scen_free(&sc);
+        gb_map_free(&m);
+    }
+    if (maps == 0) cr_skip_test("no shared Moving AI pair found: set GB_SHARED");
+    cr_expect_geq(total, maps * 5);
 }
 
 /* ---- the solvers' line of sight and the solvers in this model ----------- */

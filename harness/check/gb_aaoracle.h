@@ -31,14 +31,32 @@
  * another.  The tests compare with 1e-9 relative; the runner judges a
  * path below the optimum by 1e-12 relative plus the path's tolerance.
  *
+ * Kept edges.  Which corners a corner sees, tautly at both ends, does not
+ * depend on the query.  So each convex corner's list of them (every
+ * other corner w with gb_aagppc_segment legal and the taut test passed
+ * at both ends) is built the first time the corner is expanded, by a scan
+ * of all corners, and kept for the map's lifetime; a query applies only
+ * its own tests to the list (closed, ellipse, better g).  The relation is
+ * symmetric, so a pair whose other end's list is built is looked up
+ * there, not walked again.  The start's edges, which depend on it (V2),
+ * come from the ellipse scan: the corners of the buckets that meet the
+ * ellipse, each tested on the spot, and so are a corner's first
+ * expansions: a list pays only for a corner expanded several times
+ * (memo, GB_AAORACLE_AUTO).  With memo = 0 every node uses the ellipse
+ * scan (the previous method, kept as the tests' reference).
+ *
  * Layout.  Per map: the convex corners (points, blocked-quadrant bit),
  * sorted into square buckets of GB_AAORACLE_BUCKET cells for the ellipse
- * scan; per query: g, parent, stamp arrays over the nodes (stamp by
+ * scan, and the kept-edge lists (one int32 array, an offset and length per
+ * corner); per query: g, parent, stamp arrays over the nodes (stamp by
  * generation, never cleared), and a binary heap of (f, node).
  *
- * Time complexity: per expansion, one exact distance test per corner in
- * the buckets that meet the ellipse and one O(length) segment check per
- * candidate that survives the cheaper tests; the build is O(cells).
+ * Time complexity: the build is O(cells); a corner's list costs one taut
+ * test per corner and one O(length) segment check per pair that passes
+ * it, once per map; then an expansion costs O(its list) plus one segment
+ * check towards the goal.  The start's expansion: one distance test per
+ * corner in the buckets that meet the ellipse, a segment check per
+ * survivor.
  */
 #ifndef GB_AAORACLE_H
 #define GB_AAORACLE_H
@@ -49,6 +67,11 @@
 #include "gb_validate.h"
 
 #define GB_AAORACLE_BUCKET 16
+/* memo's default: a corner's list is built once its expansions have cost
+ * about what the build costs (rent or buy).  A build checks a segment to
+ * every corner in view of the taut tests: on maze512-4-0 fewer than one
+ * ellipse scan does, on random512-10-0 about six. */
+#define GB_AAORACLE_AUTO (-1)
 
 typedef struct gb_aaoracle {
     const gb_grid *g;     /* the map (not owned; must outlive the oracle) */
@@ -65,8 +88,21 @@ typedef struct gb_aaoracle {
     double *hg;           /* heap: g at push (ties: larger g first) */
     int32_t *hn;          /* heap: nodes */
     int64_t hcap, hlen;   /* heap capacity and size */
+    int memo;             /* 1 .. 250: a corner's edges come from its kept-edge list
+                             from its memo-th expansion on (the earlier ones
+                             scan); 0: every node's edges from the ellipse scan;
+                             GB_AAORACLE_AUTO (set by init): from the expansion
+                             where the scans' measured cost reaches a build's */
+    uint8_t *seen;        /* per corner: expansions so far, saturating at 250 */
+    int64_t *adj_at;      /* per corner: its list's offset in adj, -1 until built */
+    int32_t *adj_n;       /* per corner: its list's length */
+    int32_t *adj;         /* the lists, each sorted by corner index */
+    int64_t adj_len, adj_cap; /* entries in adj, and room */
     uint64_t expanded;    /* last query: nodes expanded */
     uint64_t checked;     /* last query: segments checked (gb_aagppc_segment calls) */
+    uint64_t built;       /* since init: corners whose kept-edge list was built */
+    uint64_t built_checked;       /* since init: segments checked to build them */
+    uint64_t scans, scan_checked; /* since init: ellipse scans, their segment checks */
 } gb_aaoracle;
 
 /* Build the oracle of map g: find and bucket its convex corners and size
