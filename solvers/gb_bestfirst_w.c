@@ -12,10 +12,11 @@
 
 #include "gb_search_core.pmt"
 
-#define GB_QH_X(T, E, N)                                                          \
-    static void bfw_##T##_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
-                              gb_result *o)                                       \
-    { gb_core_w(ws, s, a, b, o, GB_QT_##T, GB_H_##E); }
+#define GB_QH_X(T, E, N)                                                                              \
+    static void bfw_##T##_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o) \
+    {                                                                                                 \
+        gb_core_w(ws, s, a, b, o, GB_QT_##T, GB_H_##E);                                               \
+    }
 GB_FOR_QH()
 #undef GB_QH_X
 

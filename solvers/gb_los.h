@@ -95,8 +95,7 @@ static inline int gb_los(const gb_grid *g, int32_t a, int32_t b, uint64_t *scann
  * of the segment a -> b in *cost when it has line of sight, else 0 and
  * *cost untouched.  Adds the cells stepped into to *scanned when it is
  * not NULL. */
-static inline int gb_los_cost(const gb_grid *g, int32_t a, int32_t b, uint64_t *scanned,
-                              double *cost)
+static inline int gb_los_cost(const gb_grid *g, int32_t a, int32_t b, uint64_t *scanned, double *cost)
 {
     const uint8_t *pass = g->pass;
     const uint16_t *q = g->cost;
@@ -122,8 +121,11 @@ static inline int gb_los_cost(const gb_grid *g, int32_t a, int32_t b, uint64_t *
             acc += (t1 - t0) * q[c];
             c += sy;
             iy++;
-        } else {   /* a lattice corner: the two side cells, then the diagonal */
-            if (!pass[c + sx] || !pass[c + sy]) { ok = 0; break; }
+        } else { /* a lattice corner: the two side cells, then the diagonal */
+            if (!pass[c + sx] || !pass[c + sy]) {
+                ok = 0;
+                break;
+            }
             t1 = (double)(2 * ix + 1) * hx;
             acc += (t1 - t0) * q[c];
             c += sx + sy;

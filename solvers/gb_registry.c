@@ -459,13 +459,14 @@ int gb_solver_unsupported_w(const gb_solver_spec *s, gb_model m, int weighted, c
                  "cost model (docs/terrain.md)", s->name);
         return 1;
     }
-    if (s->smooth) {   /* its "never longer" is the triangle inequality, which weighted cells break */
+    if (s->smooth) { /* its "never longer" is the triangle inequality, which weighted cells break */
         snprintf(err, errsz, "solver '%s': +smooth is defined for uniform costs only, not under a "
                  "terrain cost model", s->name);
         return 1;
     }
     if (families[s->algo]->anyangle && s->aa_gppc) {
-        snprintf(err, errsz, "solver '%s': any-angle paths under a terrain cost model are defined "
+        snprintf(err, errsz,
+                 "solver '%s': any-angle paths under a terrain cost model are defined "
                  "in the cell-centre model only: expected --anyangle-model centre, found gppc",
                  s->name);
         return 1;

@@ -92,8 +92,8 @@ static inline double theta_h(int32_t x, int32_t y, int32_t gx, int32_t gy)
 }
 
 static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *s, int32_t start,
-                                               int32_t goal, gb_result *out, const int Q,
-                                               const int GPPC, const int W)
+                                               int32_t goal, gb_result *out, const int Q, const int GPPC,
+                                               const int W)
 {
     const gb_grid *grid = ws->grid;
     const int32_t stride = grid->stride;
@@ -108,7 +108,7 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
     /* W: terrain costs; cost[] in units of 1/den, den = cscale / 4 */
     const uint16_t *cq = W ? grid->cost : NULL;
     const double unit = W ? 4.0 / (double)grid->cscale : 1.0;
-    const double hs = W ? (double)grid->qmin * unit : 1.0;   /* cmin */
+    const double hs = W ? (double)grid->qmin * unit : 1.0; /* cmin */
     uint64_t n_expanded = 0, n_generated = 0, n_stale = 0, n_scanned = 0;
     gb_stats st;
     memset(&st, 0, sizeof st);
@@ -147,7 +147,7 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
             if (sn == closed) continue;
             double ng;
             int32_t par;
-            if (W) {   /* the cheaper of path 1 and path 2 (Choi & Yu): no triangle inequality */
+            if (W) { /* the cheaper of path 1 and path 2 (Choi & Yu): no triangle inequality */
                 double c2;
                 ng = gid + (double)(cq[id] + cq[v]) * (k < 4 ? 0.5 : M_SQRT1_2) * unit;
                 par = id;
@@ -155,8 +155,9 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
                     ng = gp + c2;
                     par = pid;
                 }
-            } else if (pid >= 0 && (GPPC ? gb_los_gppc(grid, pid, v, &n_scanned)
-                                         : gb_los(grid, pid, v, &n_scanned))) {
+            } else if (pid >= 0
+                       && (GPPC ? gb_los_gppc(grid, pid, v, &n_scanned)
+                                : gb_los(grid, pid, v, &n_scanned))) {
                 ng = gp + gb_los_dist(grid, pid, v);
                 par = pid;
             } else {
@@ -195,17 +196,15 @@ static inline GB_ALWAYS_INLINE void theta_core(gb_ws *ws, const gb_solver_spec *
     }
 }
 
-#define GB_Q_X(T)                                                                \
-    static void theta_##T(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
-                          gb_result *o)                                          \
-    {                                                                            \
-        if (s->aa_gppc) theta_core(ws, s, a, b, o, GB_QT_##T, 1, 0);             \
-        else theta_core(ws, s, a, b, o, GB_QT_##T, 0, 0);                        \
-    }                                                                            \
-    static void theta_w_##T(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
-                            gb_result *o)                                        \
-    {                                                                            \
-        theta_core(ws, s, a, b, o, GB_QT_##T, 0, 1);                             \
+#define GB_Q_X(T)                                                                                   \
+    static void theta_##T(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o)   \
+    {                                                                                               \
+        if (s->aa_gppc) theta_core(ws, s, a, b, o, GB_QT_##T, 1, 0);                                \
+        else theta_core(ws, s, a, b, o, GB_QT_##T, 0, 0);                                           \
+    }                                                                                               \
+    static void theta_w_##T(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o) \
+    {                                                                                               \
+        theta_core(ws, s, a, b, o, GB_QT_##T, 0, 1);                                                \
     }
 GB_FOR_Q()
 #undef GB_Q_X
@@ -218,7 +217,9 @@ static const gb_search_fn theta_fn_w[GB_Q_COUNT] = { GB_FOR_Q() };
 #undef GB_Q_X
 
 static const gb_form theta_forms[] = {
-    { .pattern = "theta", .wg = 1.0, .heur = GB_H_EUCLIDEAN,
+    { .pattern = "theta",
+      .wg = 1.0,
+      .heur = GB_H_EUCLIDEAN,
       .desc = "Theta* (Nash et al. 2007): any-angle A* with parent line of sight (euclidean), "
               "model 8-nocut only; guarantee none, cost <= the grid optimum (terrain costs: "
               "line-integral segments, cost <= that rule's grid optimum)" },
@@ -226,10 +227,15 @@ static const gb_form theta_forms[] = {
 static const char *const theta_all[] = { "theta" };
 
 const gb_family gb_family_theta = {
-    .forms = theta_forms, .nforms = GB_COUNTOF(theta_forms),
-    .all = theta_all, .nall = GB_COUNTOF(theta_all),
+    .forms = theta_forms,
+    .nforms = GB_COUNTOF(theta_forms),
+    .all = theta_all,
+    .nall = GB_COUNTOF(theta_all),
     .models = 1u << GB_MODEL_8_NOCUT,
     .dirs = 1,
-    .fn = theta_fn, .fn_w = theta_fn_w, .fn_queues = GB_Q_COUNT, .fn_heurs = 1,
+    .fn = theta_fn,
+    .fn_w = theta_fn_w,
+    .fn_queues = GB_Q_COUNT,
+    .fn_heurs = 1,
     .anyangle = 1,
 };

@@ -58,16 +58,16 @@ static void make_grid(gb_grid *g, const char *const *rows, int h, const char *sp
  * under random costs (blocked letters with probability ~ 1/4 each). */
 static void random_weighted(gb_grid *g, uint64_t *seed, int span, char *spec, size_t n)
 {
-    const int W = 3 + (int)(rng_next(seed) % (uint64_t)span), H = 3 + (int)(rng_next(seed) % (uint64_t)span);
+    const int W = 3 + (int)(rng_next(seed) % (uint64_t)span),
+              H = 3 + (int)(rng_next(seed) % (uint64_t)span);
     char *chars = malloc((size_t)(W * H));
     static const char lt[] = ".GSTW@";
     for (int i = 0; i < W * H; i++) chars[i] = lt[rng_next(seed) % 6];
     for (int i = 1; i < W * H; i++)
         if (rng_next(seed) & 1) chars[i] = chars[i - (i >= W && (rng_next(seed) & 1) ? W : 1)];
     static const char *const costs[] = { "1", "2", "3", "5", "9", "0.5", "0.25", "inf", "255" };
-    snprintf(spec, n, ".=%s,G=%s,S=%s,T=%s,W=%s", costs[rng_next(seed) % 7],
-             costs[rng_next(seed) % 9], costs[rng_next(seed) % 9], costs[rng_next(seed) % 9],
-             costs[rng_next(seed) % 9]);
+    snprintf(spec, n, ".=%s,G=%s,S=%s,T=%s,W=%s", costs[rng_next(seed) % 7], costs[rng_next(seed) % 9],
+             costs[rng_next(seed) % 9], costs[rng_next(seed) % 9], costs[rng_next(seed) % 9]);
     cr_assert_eq(gb_grid_init(g, W, H), 0);
     gb_terrain t;
     char err[256];
@@ -105,7 +105,10 @@ GB_TEST(aaterrain, segment_cost_is_the_line_integral_on_hand_made_grids)
     const double r2 = sqrt(2.0), r5 = sqrt(5.0);
     /* straight: half in each cell; diagonal: half in each end cell, the
      * corner cells met in one point */
-    const struct { gb_xy a, b; double want; } cs[] = {
+    const struct {
+        gb_xy a, b;
+        double want;
+    } cs[] = {
         { XY(0, 0), XY(1, 0), (1 + 0.5) / 2 },
         { XY(0, 0), XY(2, 0), 0.5 * 1 + 0.5 + 0.5 * 3 },
         { XY(0, 0), XY(1, 1), r2 * (1 + 5) / 2 },
@@ -141,16 +144,16 @@ GB_TEST(aaterrain, walk_and_cut_agree_on_random_segments)
             if (a.x == b.x && a.y == b.y) continue;
             const double w = walk_cost(&g, a, b);
             const int sees = gb_anyangle_sight(&g, a, b, NULL);
-            cr_assert_eq(w >= 0, sees, "grid %ld (%s): (%d,%d)-(%d,%d): walk sight %d, validator %d",
-                         gi, spec, a.x, a.y, b.x, b.y, w >= 0, sees);
+            cr_assert_eq(w >= 0, sees, "grid %ld (%s): (%d,%d)-(%d,%d): walk sight %d, validator %d", gi,
+                         spec, a.x, a.y, b.x, b.y, w >= 0, sees);
             if (!sees) continue;
             double c;
             int64_t p;
             cr_assert_eq(gb_aaterrain_segment(&g, a, b, &c, &p), 0);
-            const double tol = 8.0 * (double)(p + 2) * 2.220446049250313e-16
-                               * ((double)g.qmax / g.qmin) * (c > 1 ? c : 1);
-            cr_assert(fabs(w - c) <= tol, "grid %ld (%s): (%d,%d)-(%d,%d): walk %.17g, cut %.17g",
-                      gi, spec, a.x, a.y, b.x, b.y, w, c);
+            const double tol = 8.0 * (double)(p + 2) * 2.220446049250313e-16 * ((double)g.qmax / g.qmin)
+                               * (c > 1 ? c : 1);
+            cr_assert(fabs(w - c) <= tol, "grid %ld (%s): (%d,%d)-(%d,%d): walk %.17g, cut %.17g", gi,
+                      spec, a.x, a.y, b.x, b.y, w, c);
             cr_assert(fabs(walk_cost(&g, b, a) - c) <= tol, "grid %ld: not symmetric", gi);
             cr_assert_geq(c, gb_aaterrain_cmin(&g) * gb_anyangle_dist(a, b) * (1 - 1e-12));
             compared++;
@@ -178,8 +181,9 @@ static void bellman_ford_li(const gb_grid *g, int32_t s, int64_t *da, int64_t *d
                 for (int dy = -1; dy <= 1; dy++)
                     for (int dx = -1; dx <= 1; dx++) {
                         if ((!dx && !dy) || !gb_grid_passable_xy(g, x + dx, y + dy)) continue;
-                        if (dx && dy && (!gb_grid_passable_xy(g, x + dx, y)
-                                         || !gb_grid_passable_xy(g, x, y + dy)))
+                        if (dx && dy
+                            && (!gb_grid_passable_xy(g, x + dx, y)
+                                || !gb_grid_passable_xy(g, x, y + dy)))
                             continue;
                         const int32_t nb = gb_grid_id(g, x + dx, y + dy);
                         const int64_t w = (int64_t)g->cost[id] + g->cost[nb];
@@ -227,9 +231,11 @@ GB_TEST(aaterrain, theta_on_random_weighted_grids_every_queue)
             cr_assert_eq(r, da[t] >= 0, "grid %ld (%s): d_L found %d, Bellman-Ford %d", gi, spec, r,
                          da[t] >= 0);
             if (r == 1)
-                cr_assert(li.straight == da[t] && li.diag == db[t], "grid %ld (%s): d_L (%lld, %lld), "
-                          "Bellman-Ford (%lld, %lld)", gi, spec, (long long)li.straight,
-                          (long long)li.diag, (long long)da[t], (long long)db[t]);
+                cr_assert(li.straight == da[t] && li.diag == db[t],
+                          "grid %ld (%s): d_L (%lld, %lld), "
+                          "Bellman-Ford (%lld, %lld)",
+                          gi, spec, (long long)li.straight, (long long)li.diag, (long long)da[t],
+                          (long long)db[t]);
             const double lb = gb_aaterrain_cmin(&g) * gb_anyangle_dist(a, b);
             for (int q = 0; q < GB_Q_COUNT; q++) {
                 gb_result res;
@@ -244,10 +250,13 @@ GB_TEST(aaterrain, theta_on_random_weighted_grids_every_queue)
                 gb_check c;
                 cr_assert(gb_validate_aaterrain(&g, a, b, xy, (size_t)res.path_len, res.cost, &c),
                           "grid %ld (%s): theta/%s: %s", gi, spec, qn, c.msg);
-                cr_assert_geq(c.cost, lb - c.tol, "grid %ld (%s): theta/%s %.12g below cmin x line %.12g",
-                              gi, spec, qn, c.cost, lb);
-                cr_assert_leq(c.cost, li.cost + c.tol + li.tol, "grid %ld (%s): theta/%s %.12g above "
-                              "d_L %.12g", gi, spec, qn, c.cost, li.cost);
+                cr_assert_geq(c.cost, lb - c.tol,
+                              "grid %ld (%s): theta/%s %.12g below cmin x line %.12g", gi, spec, qn,
+                              c.cost, lb);
+                cr_assert_leq(c.cost, li.cost + c.tol + li.tol,
+                              "grid %ld (%s): theta/%s %.12g above "
+                              "d_L %.12g",
+                              gi, spec, qn, c.cost, li.cost);
                 if (c.cost < li.cost - c.tol - li.tol) below++;
                 if (li.cost > 0 && c.cost / li.cost > worst) worst = c.cost / li.cost;
             }
@@ -259,8 +268,8 @@ GB_TEST(aaterrain, theta_on_random_weighted_grids_every_queue)
         gb_ws_free(ws);
         gb_grid_free(&g);
     }
-    cr_log_info("aaterrain theta: %ld grids, %ld queries, %ld runs, %ld below d_L, worst %.6f",
-                ngrids, queries, runs, below, worst);
+    cr_log_info("aaterrain theta: %ld grids, %ld queries, %ld runs, %ld below d_L, worst %.6f", ngrids,
+                queries, runs, below, worst);
     cr_expect_gt(queries, ngrids);
     cr_expect_gt(below, 0, "Theta* never beat the grid: the any-angle part did nothing");
 }
@@ -285,15 +294,18 @@ GB_TEST(aaterrain, theta_keeps_path_1_when_the_straight_line_crosses_a_swamp)
     cr_expect(fabs(li.cost - (4 + 2 * sqrt(2.0))) < 1e-12, "d_L %.15g", li.cost);
     for (int q = 0; q < GB_Q_COUNT; q++) {
         gb_result r;
-        cr_assert_eq(gb_solve(ws, &sp, (gb_queue_kind)q, gb_grid_id(&g, 0, 1), gb_grid_id(&g, 6, 1), &r), 0);
+        cr_assert_eq(gb_solve(ws, &sp, (gb_queue_kind)q, gb_grid_id(&g, 0, 1), gb_grid_id(&g, 6, 1), &r),
+                     0);
         cr_assert_eq(r.status, GB_FOUND);
         gb_xy xy[16];
         cr_assert_leq(r.path_len, 16);
-        for (int32_t j = 0; j < r.path_len; j++) xy[j] = XY(gb_grid_x(&g, r.path[j]), gb_grid_y(&g, r.path[j]));
+        for (int32_t j = 0; j < r.path_len; j++)
+            xy[j] = XY(gb_grid_x(&g, r.path[j]), gb_grid_y(&g, r.path[j]));
         gb_check c;
-        cr_assert(gb_validate_aaterrain(&g, XY(0, 1), XY(6, 1), xy, (size_t)r.path_len, r.cost, &c), "%s", c.msg);
-        cr_expect_leq(c.cost, li.cost + 1e-9, "%s: %.12g above d_L %.12g", gb_queue_name((gb_queue_kind)q),
-                      c.cost, li.cost);
+        cr_assert(gb_validate_aaterrain(&g, XY(0, 1), XY(6, 1), xy, (size_t)r.path_len, r.cost, &c),
+                  "%s", c.msg);
+        cr_expect_leq(c.cost, li.cost + 1e-9, "%s: %.12g above d_L %.12g",
+                      gb_queue_name((gb_queue_kind)q), c.cost, li.cost);
     }
     gb_aaterrain_free(dl);
     gb_ws_free(ws);
@@ -307,14 +319,16 @@ GB_TEST(aaterrain, validator_rejects_a_wrong_cost_and_a_blocked_segment)
     make_grid(&g, rows, 3, "S=3");
     const gb_xy p[] = { XY(0, 0), XY(2, 0), XY(2, 2) };
     gb_check c;
-    const double good = 6.0;   /* 0.5 + 1 + 1.5, then 1.5 + 1 + 0.5 */
+    const double good = 6.0; /* 0.5 + 1 + 1.5, then 1.5 + 1 + 0.5 */
     cr_expect(gb_validate_aaterrain(&g, XY(0, 0), XY(2, 2), p, 3, good, &c), "%s", c.msg);
     cr_expect_not(gb_validate_aaterrain(&g, XY(0, 0), XY(2, 2), p, 3, good + 1e-6, &c));
     cr_expect(strstr(c.msg, "expected the reported cost to equal the path's line-integral cost 6")
-              != NULL, "%s", c.msg);
+                  != NULL,
+              "%s", c.msg);
     const gb_xy d[] = { XY(0, 0), XY(2, 2) };
     cr_expect_not(gb_validate_aaterrain(&g, XY(0, 0), XY(2, 2), d, 2, 1.0, &c));
-    cr_expect(strstr(c.msg, "segment 0: expected line of sight from (0,0) to (2,2)") != NULL, "%s", c.msg);
+    cr_expect(strstr(c.msg, "segment 0: expected line of sight from (0,0) to (2,2)") != NULL, "%s",
+              c.msg);
     gb_grid_free(&g);
 }
 
@@ -326,27 +340,40 @@ GB_TEST(aaterrain, run_theta_under_terrain_costs_records_the_model)
     char d[64], out[8192];
     snprintf(d, sizeof d, "/tmp/gb-aat-XXXXXX");
     cr_assert_not_null(mkdtemp(d));
-    cr_assert_eq(gb_test_sh(out, sizeof out, "%s gen --family terrain --size 48 --percent 10 --seed 2 "
-                            "--per-bucket 2 --out %s", bin, d), 0, "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out,
+                            "%s gen --family terrain --size 48 --percent 10 --seed 2 "
+                            "--per-bucket 2 --out %s",
+                            bin, d),
+                 0, "%s", out);
     int rc = gb_test_sh(out, sizeof out,
                         "%s run -s theta,astar-octile -q bheap,bucket --terrain-costs 'S=3,W=5,T=8' "
                         "--count 12 --quiet --out %s/t.csv %s/terrain48-10-2.map.scen && awk -F, "
                         "'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[\"solver\"], "
                         "$c[\"model\"], $c[\"cost_model\"], ($c[\"status\"] == \"ok\" || $c[\"status\"] "
                         "== \"scen_mismatch\"), ($c[\"subopt\"] <= 1.000001), ($c[\"subopt\"] > 0) }' "
-                        "%s/t.csv | sort | uniq -c", bin, d, d, d);
+                        "%s/t.csv | sort | uniq -c",
+                        bin, d, d, d);
     cr_assert_eq(rc, 0, "%s", out);
-    cr_expect(strstr(out, "24 theta 8-nocut+terrain:.=1;G=1;S=3;T=8;W=5 anyangle 1 1 1") != NULL, "%s", out);
+    cr_expect(strstr(out, "24 theta 8-nocut+terrain:.=1;G=1;S=3;T=8;W=5 anyangle 1 1 1") != NULL, "%s",
+              out);
     cr_expect(strstr(out, "24 astar-octile 8-nocut+terrain:.=1;G=1;S=3;T=8;W=5 grid 1 1 1") != NULL,
               "%s", out);
     /* refused: the GPPC any-angle model, and +smooth */
-    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run -s theta --anyangle-model gppc --terrain-costs "
-                            "'S=3' %s/terrain48-10-2.map.scen", bin, d), 64);
+    cr_expect_eq(gb_test_sh(out, sizeof out,
+                            "%s run -s theta --anyangle-model gppc --terrain-costs "
+                            "'S=3' %s/terrain48-10-2.map.scen",
+                            bin, d),
+                 64);
     cr_expect(strstr(out, "gridbench run: solver 'theta': any-angle paths under a terrain cost model "
-                     "are defined in the cell-centre model only: expected --anyangle-model centre, "
-                     "found gppc") != NULL, "%s", out);
-    cr_expect_eq(gb_test_sh(out, sizeof out, "%s run -s astar-octile+smooth --terrain-costs 'S=3' "
-                            "%s/terrain48-10-2.map.scen", bin, d), 64);
+                          "are defined in the cell-centre model only: expected --anyangle-model centre, "
+                          "found gppc")
+                  != NULL,
+              "%s", out);
+    cr_expect_eq(gb_test_sh(out, sizeof out,
+                            "%s run -s astar-octile+smooth --terrain-costs 'S=3' "
+                            "%s/terrain48-10-2.map.scen",
+                            bin, d),
+                 64);
     cr_expect(strstr(out, "+smooth is defined for uniform costs only") != NULL, "%s", out);
     gb_test_sh(NULL, 0, "rm -rf %s", d);
 }

@@ -317,7 +317,7 @@ GB_TEST(terrain, every_weighted_solver_and_queue_matches_dijkstra_on_random_grid
                 gb_solver_spec sp;
                 cr_assert_eq(gb_solver_parse(name, &sp, err, sizeof err), 0, "%s", err);
                 if (gb_solver_unsupported_w(&sp, m, 1, err, sizeof err)) continue;
-                if (gb_solver_cost_model(&sp) == GB_COST_ANYANGLE) continue;   /* test_aaterrain.c */
+                if (gb_solver_cost_model(&sp) == GB_COST_ANYANGLE) continue; /* test_aaterrain.c */
                 double bound = 0;
                 gb_guarantee gu = gb_solver_guarantee(&sp, m, &bound);
                 int nq = gb_solver_uses_queue(&sp) ? GB_Q_COUNT : 1;

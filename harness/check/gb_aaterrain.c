@@ -68,7 +68,10 @@ int gb_aaterrain_segment(const gb_grid *g, gb_xy a, gb_xy b, double *cost, int64
     const int64_t px = nx ? nx : 1, py = ny ? ny : 1, end = 2 * px * py;
     const size_t m = (size_t)(nx + ny + 2);
     int64_t *T = gb_malloc(m * sizeof *T);
-    if (!T) { errno = ENOMEM; return -1; }
+    if (!T) {
+        errno = ENOMEM;
+        return -1;
+    }
     size_t k = 0;
     T[k++] = 0;
     for (int64_t i = 0; i < nx; i++) T[k++] = (2 * i + 1) * py;
@@ -78,7 +81,7 @@ int gb_aaterrain_segment(const gb_grid *g, gb_xy a, gb_xy b, double *cost, int64
     size_t u = 1;
     for (size_t i = 1; i < k; i++)
         if (T[i] != T[u - 1]) T[u++] = T[i];
-    const int64_t D4 = 2 * end;   /* 4 nx' ny' */
+    const int64_t D4 = 2 * end; /* 4 nx' ny' */
     int64_t acc = 0;
     for (size_t i = 0; i + 1 < u; i++) {
         const int64_t mid2 = T[i] + T[i + 1];
@@ -93,15 +96,11 @@ int gb_aaterrain_segment(const gb_grid *g, gb_xy a, gb_xy b, double *cost, int64
     return 0;
 }
 
-double gb_aaterrain_cmin(const gb_grid *g)
-{
-    return (double)g->qmin / ((double)g->cscale / 4.0);
-}
+double gb_aaterrain_cmin(const gb_grid *g) { return (double)g->qmin / ((double)g->cscale / 4.0); }
 
 /* ---- paths ------------------------------------------------------------- */
 
-static int fail(gb_check *out, int64_t step, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static int fail(gb_check *out, int64_t step, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int fail(gb_check *out, int64_t step, const char *fmt, ...)
 {
@@ -120,29 +119,37 @@ int gb_validate_aaterrain(const gb_grid *g, gb_xy start, gb_xy goal, const gb_xy
     memset(out, 0, sizeof *out);
     out->bad_step = -1;
     if (n == 0)
-        return fail(out, -1, "expected an any-angle path from (%d,%d) to (%d,%d), found an empty "
-                    "path", start.x, start.y, goal.x, goal.y);
+        return fail(out, -1,
+                    "expected an any-angle path from (%d,%d) to (%d,%d), found an empty "
+                    "path",
+                    start.x, start.y, goal.x, goal.y);
     if (path[0].x != start.x || path[0].y != start.y)
-        return fail(out, 0, "expected the path to start at (%d,%d), found (%d,%d)", start.x,
-                    start.y, path[0].x, path[0].y);
+        return fail(out, 0, "expected the path to start at (%d,%d), found (%d,%d)", start.x, start.y,
+                    path[0].x, path[0].y);
     if (path[n - 1].x != goal.x || path[n - 1].y != goal.y)
-        return fail(out, (int64_t)n - 1, "expected the path to end at (%d,%d), found (%d,%d)",
-                    goal.x, goal.y, path[n - 1].x, path[n - 1].y);
+        return fail(out, (int64_t)n - 1, "expected the path to end at (%d,%d), found (%d,%d)", goal.x,
+                    goal.y, path[n - 1].x, path[n - 1].y);
     gb_xy bad;
     if (!gb_anyangle_sight(g, path[0], path[0], &bad))
-        return fail(out, 0, "expected a passable start cell, found (%d,%d) blocked or outside "
-                    "the map", path[0].x, path[0].y);
+        return fail(out, 0,
+                    "expected a passable start cell, found (%d,%d) blocked or outside "
+                    "the map",
+                    path[0].x, path[0].y);
     double cost = 0.0;
     int64_t pieces = 0;
     for (size_t i = 0; i + 1 < n; i++) {
         const gb_xy a = path[i], b = path[i + 1];
         if (a.x == b.x && a.y == b.y)
-            return fail(out, (int64_t)i, "segment %zu: expected two different waypoints, found "
-                        "(%d,%d) twice", i, a.x, a.y);
+            return fail(out, (int64_t)i,
+                        "segment %zu: expected two different waypoints, found "
+                        "(%d,%d) twice",
+                        i, a.x, a.y);
         if (!gb_anyangle_sight(g, a, b, &bad))
-            return fail(out, (int64_t)i, "segment %zu: expected line of sight from (%d,%d) to "
+            return fail(out, (int64_t)i,
+                        "segment %zu: expected line of sight from (%d,%d) to "
                         "(%d,%d), found it touches (%d,%d), blocked or outside the map "
-                        "(no corner cutting)", i, a.x, a.y, b.x, b.y, bad.x, bad.y);
+                        "(no corner cutting)",
+                        i, a.x, a.y, b.x, b.y, bad.x, bad.y);
         double c;
         int64_t p;
         if (gb_aaterrain_segment(g, a, b, &c, &p) != 0)
@@ -154,8 +161,10 @@ int gb_validate_aaterrain(const gb_grid *g, gb_xy start, gb_xy goal, const gb_xy
     out->tol = 8.0 * ((double)pieces + (double)n + 2.0) * DBL_EPSILON
                * ((double)g->qmax / (double)g->qmin) * (cost > 1.0 ? cost : 1.0);
     if (!(fabs(reported_cost - cost) <= out->tol))
-        return fail(out, -1, "expected the reported cost to equal the path's line-integral cost "
-                    "%.10g (tolerance %.3g), found %.10g", cost, out->tol, reported_cost);
+        return fail(out, -1,
+                    "expected the reported cost to equal the path's line-integral cost "
+                    "%.10g (tolerance %.3g), found %.10g",
+                    cost, out->tol, reported_cost);
     out->ok = 1;
     return 1;
 }
@@ -163,29 +172,29 @@ int gb_validate_aaterrain(const gb_grid *g, gb_xy start, gb_xy goal, const gb_xy
 /* ---- the line-integral grid's Dijkstra ---------------------------------- */
 
 typedef struct hent {
-    int64_t a, b;   /* the exact cost A + B sqrt2 */
+    int64_t a, b; /* the exact cost A + B sqrt2 */
     int32_t id;
 } hent;
 
 struct gb_aaterrain {
     const gb_grid *g;
-    int64_t *A, *B;      /* per cell id: tentative exact cost */
-    uint32_t *stamp;     /* gen: seen (A, B valid), gen + 1: done */
+    int64_t *A, *B;  /* per cell id: tentative exact cost */
+    uint32_t *stamp; /* gen: seen (A, B valid), gen + 1: done */
     uint32_t gen;
-    hent *heap;          /* binary heap, lazy deletion */
+    hent *heap; /* binary heap, lazy deletion */
     size_t n, cap;
 };
 
 /* -1, 0, 1 as a1 + b1 sqrt2 <, ==, > a2 + b2 sqrt2 (exact). */
 static int cmp_ab(int64_t a1, int64_t b1, int64_t a2, int64_t b2)
 {
-    const int64_t p = a1 - a2, q = b2 - b1;   /* compare p with q sqrt2 */
+    const int64_t p = a1 - a2, q = b2 - b1; /* compare p with q sqrt2 */
     if (p == 0 && q == 0) return 0;
     if (p >= 0 && q <= 0) return 1;
     if (p <= 0 && q >= 0) return -1;
     const uint64_t ap = (uint64_t)(p < 0 ? -p : p), aq = (uint64_t)(q < 0 ? -q : q);
     const unsigned __int128 pp = (unsigned __int128)ap * ap, qq = 2 * (unsigned __int128)aq * aq;
-    const int bigger = pp > qq;   /* |p| > |q| sqrt2; never equal, sqrt2 is irrational */
+    const int bigger = pp > qq; /* |p| > |q| sqrt2; never equal, sqrt2 is irrational */
     return p > 0 ? (bigger ? 1 : -1) : (bigger ? -1 : 1);
 }
 
@@ -270,7 +279,7 @@ int gb_aaterrain_grid_opt(gb_aaterrain *d, gb_xy s, gb_xy t, gb_check *out)
     memset(out, 0, sizeof *out);
     out->bad_step = -1;
     out->scale = 2 * (g->cscale / 4);
-    if (d->gen >= UINT32_MAX - 2) {   /* wrap: clear the stamps */
+    if (d->gen >= UINT32_MAX - 2) { /* wrap: clear the stamps */
         memset(d->stamp, 0, (size_t)g->ncells * sizeof *d->stamp);
         d->gen = 1;
     }
@@ -300,7 +309,7 @@ int gb_aaterrain_grid_opt(gb_aaterrain *d, gb_xy s, gb_xy t, gb_check *out)
         }
         for (int k = 0; k < 8; k++) {
             const int32_t v = u + ddy[k] * W + ddx[k];
-            if (!pass[v]) continue;   /* the padded border is blocked */
+            if (!pass[v]) continue; /* the padded border is blocked */
             if (k >= 4 && (!pass[u + ddx[k]] || !pass[u + ddy[k] * W])) continue;
             if (d->stamp[v] == done) continue;
             const int64_t w = (int64_t)q[u] + q[v];

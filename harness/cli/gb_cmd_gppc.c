@@ -30,18 +30,22 @@ static const gb_opt gppc_opts[] = {
     { OPT_NAME, 0, "name", "NAME", "the solver's name (default: the entry's GetName())" },
     { OPT_CXXFLAGS, 0, "cxxflags", "FLAGS", "more compiler flags, e.g. '-DVARIANT=2 -fopenmp'" },
     { OPT_NO_MAKE, 0, "no-make", NULL, "ignore the Makefile: DIR/*.cpp, -std=c++17 -O3 -DNDEBUG" },
-    { OPT_SUBOPTIMAL, 0, "suboptimal", NULL, "the entry is not optimal: its rows are not judged on "
+    { OPT_SUBOPTIMAL, 0, "suboptimal", NULL,
+      "the entry is not optimal: its rows are not judged on "
       "cost" },
     { OPT_FORCE, 0, "force", NULL, "compile even when the cache holds the same build" },
-    { OPT_ANYANGLE, 0, "anyangle", NULL, "an entry of the any-angle track (found by itself when its "
-      "GPPC.h or Entry.h declares xyLoc with double fields): its rows need `run --anyangle-model gppc`" },
+    { OPT_ANYANGLE, 0, "anyangle", NULL,
+      "an entry of the any-angle track (found by itself when its "
+      "GPPC.h or Entry.h declares xyLoc with double fields): its rows need `run --anyangle-model "
+      "gppc`" },
     { 'q', 'q', "quiet", NULL, "no summary line on stderr" },
     { 'h', 'h', "help", NULL, "this text" },
     { 0, 0, NULL, NULL, NULL }
 };
 
 const gb_cmd_doc gb_doc_gppc = {
-    "gppc", "build DIR [--name NAME] [--cxxflags FLAGS] [--no-make] [--suboptimal] [--force] "
+    "gppc",
+    "build DIR [--name NAME] [--cxxflags FLAGS] [--no-make] [--suboptimal] [--force] "
     "[--anyangle] [--quiet]\nlist",
     "build an entry of the GPPC competition (C++) into a plugin for `run --plugin`",
     "Run entries of the Grid-Based Path Planning Competition (GPPC, classic track) unmodified: "
@@ -62,7 +66,8 @@ const gb_cmd_doc gb_doc_gppc = {
     "the same sources is instant.  Sources and flags come from the entry's Makefile (a dry run, "
     "`make -n -B`) when it has one, else from DIR/*.cpp; $CXX is the compiler (default c++).  The "
     "options are build's (docs/gppc.md).",
-    gppc_opts, NULL,
+    gppc_opts,
+    NULL,
     "so=$(gridbench gppc build ~/gppc/my-entry --name mine)\n"
     "gridbench run --plugin \"$so\" -s mine,jps datasets/default/*.scen",
     "0 built (or reused); 64 bad usage; 65 the entry does not compile (the compiler's log is "
@@ -115,13 +120,21 @@ static int cmd_build(int argc, char **argv)
     if (!quiet) {
         double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         if (b.reused)
-            fprintf(stderr, CMD ": entry %s: reused the cached build (%d sources%s)\n", b.hash, b.nsources,
-                    b.dynamic ? ", dynamic track" : b.anyangle ? ", any-angle track" : "");
+            fprintf(stderr, CMD ": entry %s: reused the cached build (%d sources%s)\n", b.hash,
+                    b.nsources,
+                    b.dynamic    ? ", dynamic track"
+                    : b.anyangle ? ", any-angle track"
+                                 : "");
         else
             fprintf(stderr, CMD ": entry %s: compiled %d sources (%s%s) in %.1f s; log %s\n", b.hash,
-                    b.nsources, b.from_make ? "sources and flags from its Makefile"
-                    : b.from_cmake ? "sources from its CMakeLists.txt" : "sources of its folder",
-                    b.dynamic ? ", dynamic track" : b.anyangle ? ", any-angle track" : "", s, b.log);
+                    b.nsources,
+                    b.from_make    ? "sources and flags from its Makefile"
+                    : b.from_cmake ? "sources from its CMakeLists.txt"
+                                   : "sources of its folder",
+                    b.dynamic    ? ", dynamic track"
+                    : b.anyangle ? ", any-angle track"
+                                 : "",
+                    s, b.log);
     }
     return 0;
 }

@@ -253,9 +253,12 @@ static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq
         const gb_user_solver *u = gb_user_find(solvers[i]);
         if (u) {   /* a user solver (--plugin or gb_user_register): no queue */
             if ((u->optimal & GB_USER_AA_GPPC) && !o->aa_gppc) {
-                fprintf(stderr, "gridbench run: solver '%s' is a GPPC any-angle entry (its paths are "
-                        "real-coordinate corners): expected --anyangle-model gppc, found the cell-centre "
-                        "model\n", u->name);
+                fprintf(
+                    stderr,
+                    "gridbench run: solver '%s' is a GPPC any-angle entry (its paths are "
+                    "real-coordinate corners): expected --anyangle-model gppc, found the cell-centre "
+                    "model\n",
+                    u->name);
                 return EX_USAGE;
             }
             gb_pair *p = new_pair(o);
@@ -568,7 +571,7 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
         for (int i = 0; (name = gb_solver_all(i)) != NULL; i++) {
             gb_solver_spec sp;
             gb_solver_parse(name, &sp, err, sizeof err);
-            if (o.terrain.on) sp.aa_gppc = o.aa_gppc;   /* theta: centre model only */
+            if (o.terrain.on) sp.aa_gppc = o.aa_gppc; /* theta: centre model only */
             if (gb_solver_unsupported_w(&sp, o.model, o.terrain.on, err, sizeof err)) {   /* jps off 8-nocut */
                 fprintf(stderr, "gridbench run: note: --solver all leaves out %s under model %s%s%s (%s)\n",
                         name, gb_model_name(o.model), o.terrain.on ? "+" : "", o.terrain.name, err);

@@ -154,13 +154,14 @@ static int plugin_solve(gb_exec *ex, int pi, gb_xy s, gb_xy t, int reps, gb_answ
     a->nrep = reps;
     a->counters = 1;
     double c = 0.0;
-    const int aa = (p->user->optimal & GB_USER_AA_GPPC) != 0;   /* corners, straight segments */
+    const int aa = (p->user->optimal & GB_USER_AA_GPPC) != 0; /* corners, straight segments */
     for (int32_t i = 0; i < a->n; i++) {
         ex->xy[i].x = gb_grid_x(g, ex->upath[i]);
         ex->xy[i].y = gb_grid_y(g, ex->upath[i]);
         if (i > 0)
             c += aa ? gb_anyangle_dist(ex->xy[i - 1], ex->xy[i])
-                    : ex->xy[i].x != ex->xy[i - 1].x && ex->xy[i].y != ex->xy[i - 1].y ? GB_SQRT2 : 1.0;
+                 : ex->xy[i].x != ex->xy[i - 1].x && ex->xy[i].y != ex->xy[i - 1].y ? GB_SQRT2
+                                                                                    : 1.0;
     }
     a->cost = c;
     return 0;

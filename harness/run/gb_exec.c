@@ -25,14 +25,14 @@
 
 #include "gb_aagppc.h"
 #include "gb_aaoracle.h"
-#include "gb_alloc.h"
-#include "gb_tcache.h"
-#include "gb_anyangle.h"
 #include "gb_aaterrain.h"
+#include "gb_alloc.h"
+#include "gb_anyangle.h"
 #include "gb_paths.h"
 #include "gb_rows.h"
 #include "gb_scen.h"
 #include "gb_shard.h"
+#include "gb_tcache.h"
 #include "gb_user.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -350,7 +350,8 @@ static int exec_map(gb_exec *ex, int si, gb_diag *d)
         }
     }
     if (o->terrain.on && aa && !(ex->aat = gb_aaterrain_new(&ex->map.grid)))
-        return gb_diag_set(d, EX_OSERR, ps->map, 0, 0, "expected memory for the line-integral "
+        return gb_diag_set(d, EX_OSERR, ps->map, 0, 0,
+                           "expected memory for the line-integral "
                            "grid optimum, found none");
     if (o->table_cache) {   /* tables a family keeps (cpd): built once per map */
         gb_diag td;
@@ -611,19 +612,21 @@ static int run_pair(gb_exec *ex, int pi, const gb_query *q, pairrun *pr, gb_diag
         w->aa_optimal = p->user ? (p->user->optimal & GB_USER_OPTIMAL) != 0
                                 : !p->ext_cmd && gb_solver_aa_optimal(&p->spec);
         w->euclid = gb_anyangle_dist(sxy, txy);
-        if (grid->cost) {   /* terrain: the line-integral rule (gb_aaterrain.h) */
+        if (grid->cost) { /* terrain: the line-integral rule (gb_aaterrain.h) */
             w->euclid *= gb_aaterrain_cmin(grid);
             w->li = &ex->li;
         }
     }
     if (pr->a.fail == GB_EXT_PATH && pr->a.rs == GB_FOUND) {
-        w->valid = w->anyangle && grid->cost
-            ? gb_validate_aaterrain(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
+        w->valid =
+            w->anyangle && grid->cost
+                ? gb_validate_aaterrain(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
             : w->anyangle && o->aa_gppc
-            ? gb_validate_aagppc(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
+                ? gb_validate_aagppc(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
             : w->anyangle
-            ? gb_validate_anyangle(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
-            : gb_validate_path(grid, o->model, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc);
+                ? gb_validate_anyangle(grid, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost, &pr->pc)
+                : gb_validate_path(grid, o->model, sxy, txy, ex->xy, (size_t)pr->a.n, pr->a.cost,
+                                   &pr->pc);
         if (ex->paths_f)   /* now: the next pair, or the oracle, reuses xy[] */
             gb_paths_write(ex->paths_f, ex->pl->scen[ex->pl->item[ex->k].scen].path, q->line,
                            ex->pname[pi], gb_pair_queue_name(p),
@@ -706,22 +709,26 @@ static void write_pair(gb_exec *ex, int pi, const gb_optimum *opt, const gb_row 
     const gb_row_status st = (gb_row_status)pr->st;
     const int failed = pr->a.fail != GB_EXT_PATH;
     if (st == GB_ROW_INVALID && pr->w.valid)   /* any-angle, shorter than the straight line */
-        snprintf(pr->pc.msg, sizeof pr->pc.msg, "expected an any-angle cost >= the straight line "
-                 "%s%.10g, found %.10g", pr->w.li ? "x cmin " : "", pr->w.euclid, pr->pc.cost);
+        snprintf(pr->pc.msg, sizeof pr->pc.msg,
+                 "expected an any-angle cost >= the straight line "
+                 "%s%.10g, found %.10g",
+                 pr->w.li ? "x cmin " : "", pr->w.euclid, pr->pc.cost);
     if (gb_row_status_failed(st))
         gb_exec_note(ex, GB_NOTE_FAILURE, "%s:%ld: %s on %s/%s: %s%s%s%s%s", qrow->scen, qrow->line,
                      gb_row_status_name(st), ex->pname[pi], gb_pair_queue_name(p),
                      st == GB_ROW_INVALID ? (pr->a.msg[0] ? pr->a.msg : pr->pc.msg) : "",
                      st == GB_ROW_INVALID && pr->w.valid && pr->w.aa_has ? " (or below the any-angle "
-                                                                          "optimum)" : "",
-                     st == GB_ROW_SUBOPTIMAL ? (pr->w.aa_optimal && pr->w.aa_has
-                                                ? "any-angle cost above the exact any-angle optimum"
-                                                : pr->w.anyangle && pr->w.li
-                                                ? "any-angle cost above its bound x the "
-                                                  "line-integral grid optimum"
-                                                : pr->w.anyangle ? "any-angle cost above its bound x "
-                                                "the grid optimum (Dijkstra's)"
-                                                : "cost differs from Dijkstra's") : "",
+                                                                           "optimum)"
+                                                                         : "",
+                     st == GB_ROW_SUBOPTIMAL
+                         ? (pr->w.aa_optimal && pr->w.aa_has
+                                ? "any-angle cost above the exact any-angle optimum"
+                            : pr->w.anyangle && pr->w.li ? "any-angle cost above its bound x the "
+                                                           "line-integral grid optimum"
+                            : pr->w.anyangle             ? "any-angle cost above its bound x "
+                                                           "the grid optimum (Dijkstra's)"
+                                                         : "cost differs from Dijkstra's")
+                         : "",
                      st == GB_ROW_FALSE_UNREACHABLE ? "no path reported, Dijkstra found one" : "",
                      st >= GB_ROW_PROTOCOL ? pr->a.msg : "");
     res->st[pi] = (uint8_t)st;
@@ -819,17 +826,19 @@ int gb_exec_query(gb_exec *ex, size_t k, gb_qres *res, gb_diag *d)
             gb_diag_set(d, rc, scen, q->line, 0, "%s", m);   /* the query that needed it */
             goto out;
         }
-    if (ex->aat) {   /* terrain, any-angle pairs: the line-integral grid optimum d_L */
+    if (ex->aat) { /* terrain, any-angle pairs: the line-integral grid optimum d_L */
         const int r = opt.found ? gb_aaterrain_grid_opt(ex->aat, (gb_xy){ q->sx, q->sy },
                                                         (gb_xy){ q->gx, q->gy }, &ex->li)
                                 : 0;
         if (r < 0) {
-            rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory for the "
+            rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0,
+                             "expected memory for the "
                              "line-integral grid optimum, found none");
             goto out;
         }
         if (r == 0 && opt.found) {
-            rc = gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0, "expected a line-integral grid "
+            rc = gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0,
+                             "expected a line-integral grid "
                              "optimum (Dijkstra found a path), found none");
             goto out;
         }

@@ -154,7 +154,7 @@ struct gb_exec {
                                 GPPC any-angle oracle, else NULL */
     struct gb_aaterrain *aat; /* terrain costs with an any-angle pair: this map's
                                 line-integral grid Dijkstra (gb_aaterrain.h), else NULL */
-    gb_check li;             /* with aat: the query's line-integral grid optimum */
+    gb_check li;              /* with aat: the query's line-integral grid optimum */
     gb_ocache *aaoc;         /* with aao and an oracle cache: aao's answers ("anyangle-gppc-1") */
     int oc_warned;
     uint64_t *prep;          /* [npairs] preparation on this map, ns */

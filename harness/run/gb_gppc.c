@@ -688,7 +688,7 @@ static int is_anyangle(const char *root)
         for (char *at = text; (at = strstr(at, "xyLoc")) != NULL; at += 5) {
             char *b = at + 5;
             while (*b == ' ' || *b == '\t' || *b == '\n' || *b == '\r') b++;
-            if (*b != '{') continue;   /* a use, not the definition */
+            if (*b != '{') continue; /* a use, not the definition */
             char *e = strchr(b, '}');
             if (e) *e = '\0';
             int real = strstr(b, "double") != NULL || strstr(b, "float") != NULL;
@@ -860,7 +860,8 @@ int gb_gppc_build(const gb_gppc_build_opts *o, gb_gppc_built *b, gb_diag *d)
     b->dynamic = is_dynamic(drv);
     b->anyangle = o->anyangle || (!b->dynamic && is_anyangle(root));
     if (b->dynamic && b->anyangle)
-        return gb_diag_set(d, EX_USAGE, root, 0, 0, "--anyangle: expected an entry of the classic API "
+        return gb_diag_set(d, EX_USAGE, root, 0, 0,
+                           "--anyangle: expected an entry of the classic API "
                            "(GetPath), found a dynamic-track one (gppc_map_change)");
     const char *const *ext = b->dynamic ? dyn_ext : src_ext;
     int rc = entry_hash(root, b->hash, d);

@@ -340,9 +340,11 @@ int gb_gppcrep_run(const gb_gppcdyn *s, const char *map, const gb_gppcrep_pair *
         if (!p[pi].user && gb_solver_unsupported(&p[pi].spec, GB_MODEL_8_NOCUT, err, sizeof err))
             return gb_diag_set(d, EX_USAGE, s->path, 0, 0, "%s", err);
         if (p[pi].user && (p[pi].user->optimal & GB_USER_AA_GPPC))
-            return gb_diag_set(d, EX_USAGE, s->path, 0, 0, "solver '%s' is a GPPC any-angle entry: "
+            return gb_diag_set(d, EX_USAGE, s->path, 0, 0,
+                               "solver '%s' is a GPPC any-angle entry: "
                                "expected a grid-path solver (the dynamic replay has no any-angle "
-                               "model), found an any-angle one", p[pi].user->name);
+                               "model), found an any-angle one",
+                               p[pi].user->name);
     }
     replay r;
     memset(&r, 0, sizeof r);

@@ -11,7 +11,8 @@
 typedef GPPC::xyLoc xyLoc;
 
 void PreprocessMap(const std::vector<bool> &bits, int width, int height, const std::string &filename);
-void *PrepareForSearch(const std::vector<bool> &bits, int width, int height, const std::string &filename);
+void *PrepareForSearch(const std::vector<bool> &bits, int width, int height,
+                       const std::string &filename);
 // true when the path is complete (also when there is none); false asks
 // for another call, which appends more waypoints to path
 bool GetPath(void *data, xyLoc s, xyLoc g, std::vector<xyLoc> &path);

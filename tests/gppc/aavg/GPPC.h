@@ -5,11 +5,12 @@
 #ifndef GB_TEST_AA_GPPC_H
 #define GB_TEST_AA_GPPC_H
 
-namespace GPPC {
+namespace GPPC
+{
 struct xyLoc {
     double x;   // east, 0 at the map's left edge; cell x spans [x, x+1]
     double y;   // south, 0 at the map's top edge
 };
-}  // namespace GPPC
+}   // namespace GPPC
 
 #endif
