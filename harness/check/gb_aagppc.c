@@ -110,20 +110,6 @@ static int quadrant(unsigned mask, int64_t dx, int64_t dy)
     return 0;
 }
 
-static int fail(gb_check *out, int64_t step, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(gb_check *out, int64_t step, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out->msg, sizeof out->msg, fmt, ap);
-    va_end(ap);
-    out->ok = 0;
-    out->bad_step = step;
-    return 0;
-}
-
 static const char *rule_text(const char *r)
 {
     if (strcmp(r, "R1") == 0) return "shorter than 0.01";
@@ -138,27 +124,30 @@ int gb_validate_aagppc(const gb_grid *g, gb_xy start, gb_xy goal, const gb_xy *p
     memset(out, 0, sizeof *out);
     out->bad_step = -1;
     if (n == 0)
-        return fail(out, -1, "expected an any-angle path from (%d,%d) to (%d,%d), found an empty "
-                    "path", start.x, start.y, goal.x, goal.y);
+        return gb_check_fail(out, -1,
+                             "expected an any-angle path from (%d,%d) to (%d,%d), found an empty "
+                             "path",
+                             start.x, start.y, goal.x, goal.y);
     if (path[0].x != start.x || path[0].y != start.y)
-        return fail(out, 0, "expected the path to start at (%d,%d), found (%d,%d)", start.x,
-                    start.y, path[0].x, path[0].y);
+        return gb_check_fail(out, 0, "expected the path to start at (%d,%d), found (%d,%d)", start.x,
+                             start.y, path[0].x, path[0].y);
     if (path[n - 1].x != goal.x || path[n - 1].y != goal.y)
-        return fail(out, (int64_t)n - 1, "expected the path to end at (%d,%d), found (%d,%d)",
-                    goal.x, goal.y, path[n - 1].x, path[n - 1].y);
+        return gb_check_fail(out, (int64_t)n - 1, "expected the path to end at (%d,%d), found (%d,%d)",
+                             goal.x, goal.y, path[n - 1].x, path[n - 1].y);
     if (blocked(g, start.x, start.y) || blocked(g, goal.x, goal.y))
-        return fail(out, -1, "expected start and goal on corners of passable cells, found cell "
-                    "(%d,%d) blocked or outside the map",
-                    blocked(g, start.x, start.y) ? start.x : goal.x,
-                    blocked(g, start.x, start.y) ? start.y : goal.y);
+        return gb_check_fail(out, -1,
+                             "expected start and goal on corners of passable cells, found cell "
+                             "(%d,%d) blocked or outside the map",
+                             blocked(g, start.x, start.y) ? start.x : goal.x,
+                             blocked(g, start.x, start.y) ? start.y : goal.y);
     double cost = 0.0;
     gb_xy bad;
     const char *rule = "";
     for (size_t i = 0; i + 1 < n; i++) {
         const gb_xy a = path[i], b = path[i + 1];
         if (!gb_aagppc_segment(g, a, b, &bad, &rule))
-            return fail(out, (int64_t)i, "segment %zu from (%d,%d) to (%d,%d): %s: %s (%d,%d)", i,
-                        a.x, a.y, b.x, b.y, rule, rule_text(rule), bad.x, bad.y);
+            return gb_check_fail(out, (int64_t)i, "segment %zu from (%d,%d) to (%d,%d): %s: %s (%d,%d)",
+                                 i, a.x, a.y, b.x, b.y, rule, rule_text(rule), bad.x, bad.y);
         cost += gb_anyangle_dist(a, b);
     }
     for (size_t i = 0; i < n && n > 1; i++) {     /* V1, V2 */
@@ -172,22 +161,27 @@ int gb_validate_aagppc(const gb_grid *g, gb_xy start, gb_xy goal, const gb_xy *p
         if (i == 0 || i + 1 == n) {
             /* the start and goal cells are passable: mask is 2|4 and quadrant 1 is theirs */
             if ((i == 0 ? qnext : qprev) != 1)
-                return fail(out, (int64_t)i, "V2: the %s (%d,%d) is on a double corner: expected "
-                            "its segment in the south-east quadrant, found it towards (%d,%d)",
-                            i == 0 ? "start" : "goal", p.x, p.y, path[i == 0 ? 1 : i - 1].x,
-                            path[i == 0 ? 1 : i - 1].y);
+                return gb_check_fail(out, (int64_t)i,
+                                     "V2: the %s (%d,%d) is on a double corner: expected "
+                                     "its segment in the south-east quadrant, found it towards (%d,%d)",
+                                     i == 0 ? "start" : "goal", p.x, p.y, path[i == 0 ? 1 : i - 1].x,
+                                     path[i == 0 ? 1 : i - 1].y);
         } else if (qprev == 0 || qprev != qnext) {
-            return fail(out, (int64_t)i, "V1: waypoint %zu (%d,%d) is a double corner: expected "
-                        "both segments on one free side, found (%d,%d) and (%d,%d) on opposite "
-                        "sides", i, p.x, p.y, path[i - 1].x, path[i - 1].y, path[i + 1].x,
-                        path[i + 1].y);
+            return gb_check_fail(out, (int64_t)i,
+                                 "V1: waypoint %zu (%d,%d) is a double corner: expected "
+                                 "both segments on one free side, found (%d,%d) and (%d,%d) on opposite "
+                                 "sides",
+                                 i, p.x, p.y, path[i - 1].x, path[i - 1].y, path[i + 1].x,
+                                 path[i + 1].y);
         }
     }
     out->cost = cost;
     out->tol = (2.0 * (double)n + 2.0) * DBL_EPSILON * (cost > 1.0 ? cost : 1.0);
     if (!(fabs(reported_cost - cost) <= out->tol))
-        return fail(out, -1, "expected the reported cost to equal the path's Euclidean length "
-                    "%.10g, found %.10g", cost, reported_cost);
+        return gb_check_fail(out, -1,
+                             "expected the reported cost to equal the path's Euclidean length "
+                             "%.10g, found %.10g",
+                             cost, reported_cost);
     out->ok = 1;
     return 1;
 }

@@ -40,10 +40,7 @@ int gb_check_cmp(const gb_check *a, const gb_check *b)
     return a->cost < b->cost ? -1 : 1;
 }
 
-static int fail(gb_check *out, int64_t step, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(gb_check *out, int64_t step, const char *fmt, ...)
+int gb_check_fail(gb_check *out, int64_t step, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -65,33 +62,35 @@ int gb_validate_path(const gb_grid *g, gb_model m, gb_xy start, gb_xy goal,
     memset(out, 0, sizeof *out);
     out->bad_step = -1;
     if (n == 0)
-        return fail(out, -1, "expected a path from (%d,%d) to (%d,%d), found an empty path",
-                    start.x, start.y, goal.x, goal.y);
+        return gb_check_fail(out, -1, "expected a path from (%d,%d) to (%d,%d), found an empty path",
+                             start.x, start.y, goal.x, goal.y);
     if (path[0].x != start.x || path[0].y != start.y)
-        return fail(out, 0, "expected the path to start at (%d,%d), found (%d,%d)",
-                    start.x, start.y, path[0].x, path[0].y);
+        return gb_check_fail(out, 0, "expected the path to start at (%d,%d), found (%d,%d)", start.x,
+                             start.y, path[0].x, path[0].y);
     if (path[n - 1].x != goal.x || path[n - 1].y != goal.y)
-        return fail(out, (int64_t)n - 1, "expected the path to end at (%d,%d), found (%d,%d)",
-                    goal.x, goal.y, path[n - 1].x, path[n - 1].y);
+        return gb_check_fail(out, (int64_t)n - 1, "expected the path to end at (%d,%d), found (%d,%d)",
+                             goal.x, goal.y, path[n - 1].x, path[n - 1].y);
     if (!free_xy(g, path[0].x, path[0].y))
-        return fail(out, 0, "expected a passable start cell, found (%d,%d) blocked",
-                    path[0].x, path[0].y);
+        return gb_check_fail(out, 0, "expected a passable start cell, found (%d,%d) blocked", path[0].x,
+                             path[0].y);
     const uint16_t *q = g->cost;
     if (q && m != GB_MODEL_8_NOCUT && m != GB_MODEL_4)
-        return fail(out, -1, "expected model 8-nocut or 4 under terrain costs, found %s",
-                    gb_model_name(m));
+        return gb_check_fail(out, -1, "expected model 8-nocut or 4 under terrain costs, found %s",
+                             gb_model_name(m));
     int64_t straight = 0, diag = 0;
     for (size_t i = 0; i + 1 < n; i++) {
         int32_t x = path[i].x, y = path[i].y;
         int32_t dx = path[i + 1].x - x, dy = path[i + 1].y - y;
         if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0))
-            return fail(out, (int64_t)i,
-                        "step %zu: expected a move to an adjacent cell, found (%d,%d) -> (%d,%d)",
-                        i, x, y, path[i + 1].x, path[i + 1].y);
+            return gb_check_fail(
+                out, (int64_t)i,
+                "step %zu: expected a move to an adjacent cell, found (%d,%d) -> (%d,%d)", i, x, y,
+                path[i + 1].x, path[i + 1].y);
         if (!free_xy(g, x + dx, y + dy))
-            return fail(out, (int64_t)i,
-                        "step %zu: expected a passable cell, found (%d,%d) blocked or outside the map",
-                        i, x + dx, y + dy);
+            return gb_check_fail(
+                out, (int64_t)i,
+                "step %zu: expected a passable cell, found (%d,%d) blocked or outside the map", i,
+                x + dx, y + dy);
         if (m == GB_MODEL_8_NOCUT_WATER && g->water) {
             /* the water rule: every cell the step touches is of the class
              * of the cell it leaves (ground . G S, or water W) */
@@ -102,11 +101,12 @@ int gb_validate_path(const gb_grid *g, gb_model m, gb_xy start, gb_xy goal,
             else if (dx && dy && w[gb_grid_id(g, x + dx, y)] != c) bad = gb_grid_id(g, x + dx, y);
             else if (dx && dy && w[gb_grid_id(g, x, y + dy)] != c) bad = gb_grid_id(g, x, y + dy);
             if (bad >= 0)
-                return fail(out, (int64_t)i,
-                            "step %zu: expected a move within one terrain class under "
-                            "model %s, found a step from %s (%d,%d) -> (%d,%d) touching %s at (%d,%d)",
-                            i, gb_model_name(m), c ? "water" : "ground", x, y, x + dx, y + dy,
-                            c ? "ground" : "water", gb_grid_x(g, bad), gb_grid_y(g, bad));
+                return gb_check_fail(
+                    out, (int64_t)i,
+                    "step %zu: expected a move within one terrain class under "
+                    "model %s, found a step from %s (%d,%d) -> (%d,%d) touching %s at (%d,%d)",
+                    i, gb_model_name(m), c ? "water" : "ground", x, y, x + dx, y + dy,
+                    c ? "ground" : "water", gb_grid_x(g, bad), gb_grid_y(g, bad));
         }
         if (dx != 0 && dy != 0) {
             int a = free_xy(g, x + dx, y), b = free_xy(g, x, y + dy);
@@ -116,8 +116,10 @@ int gb_validate_path(const gb_grid *g, gb_model m, gb_xy start, gb_xy goal,
                 why = "a diagonal step cutting a blocked corner";
             else if (m == GB_MODEL_8_CUT1 && !(a || b)) why = "a diagonal step squeezing between two blocked cells";
             if (why)
-                return fail(out, (int64_t)i, "step %zu: expected a legal move under model %s, found %s (%d,%d) -> (%d,%d)",
-                            i, gb_model_name(m), why, x, y, x + dx, y + dy);
+                return gb_check_fail(
+                    out, (int64_t)i,
+                    "step %zu: expected a legal move under model %s, found %s (%d,%d) -> (%d,%d)", i,
+                    gb_model_name(m), why, x, y, x + dx, y + dy);
             diag += q ? (int64_t)q[gb_grid_id(g, x, y)] + q[gb_grid_id(g, x + dx, y + dy)]
                         + q[gb_grid_id(g, x + dx, y)] + q[gb_grid_id(g, x, y + dy)] : 1;
         } else {
@@ -132,8 +134,9 @@ int gb_validate_path(const gb_grid *g, gb_model m, gb_xy start, gb_xy goal,
      * error; JPS multiplies steps by sqrt 2, which adds one rounding. */
     out->tol = ((double)n + 2.0) * DBL_EPSILON * (out->cost > 1.0 ? out->cost : 1.0);
     if (!(fabs(reported_cost - out->cost) <= out->tol))
-        return fail(out, -1, "expected the reported cost to equal the path's cost %.10g, found %.10g",
-                    out->cost, reported_cost);
+        return gb_check_fail(out, -1,
+                             "expected the reported cost to equal the path's cost %.10g, found %.10g",
+                             out->cost, reported_cost);
     out->ok = 1;
     return 1;
 }

@@ -51,6 +51,13 @@ double gb_check_cost(int64_t straight, int64_t diag);
 /* The same in units of 1/scale (terrain costs): gb_check_cost / scale. */
 double gb_check_cost_scaled(int64_t straight, int64_t diag, int32_t scale);
 
+/* Mark *out failed at step (-1: the path as a whole) with the message
+ * fmt, ...: out->ok = 0, out->bad_step = step, out->msg the text (cut to
+ * its size).  Returns 0, so that a validator can `return gb_check_fail(...)`.
+ * Shared by every validator of harness/check/. */
+int gb_check_fail(gb_check *out, int64_t step, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Compare two recomputed path costs: -1, 0, 1 as a < b, a == b, a > b.
  * Equality is exact (same step counts); otherwise the doubles differ by far
  * more than rounding error. */
