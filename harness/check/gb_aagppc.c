@@ -121,19 +121,7 @@ static const char *rule_text(const char *r)
 int gb_validate_aagppc(const gb_grid *g, gb_xy start, gb_xy goal, const gb_xy *path, size_t n,
                        double reported_cost, gb_check *out)
 {
-    memset(out, 0, sizeof *out);
-    out->bad_step = -1;
-    if (n == 0)
-        return gb_check_fail(out, -1,
-                             "expected an any-angle path from (%d,%d) to (%d,%d), found an empty "
-                             "path",
-                             start.x, start.y, goal.x, goal.y);
-    if (path[0].x != start.x || path[0].y != start.y)
-        return gb_check_fail(out, 0, "expected the path to start at (%d,%d), found (%d,%d)", start.x,
-                             start.y, path[0].x, path[0].y);
-    if (path[n - 1].x != goal.x || path[n - 1].y != goal.y)
-        return gb_check_fail(out, (int64_t)n - 1, "expected the path to end at (%d,%d), found (%d,%d)",
-                             goal.x, goal.y, path[n - 1].x, path[n - 1].y);
+    if (!gb_anyangle_ends(start, goal, path, n, out)) return 0;
     if (blocked(g, start.x, start.y) || blocked(g, goal.x, goal.y))
         return gb_check_fail(out, -1,
                              "expected start and goal on corners of passable cells, found cell "

@@ -103,40 +103,11 @@ double gb_aaterrain_cmin(const gb_grid *g) { return (double)g->qmin / ((double)g
 int gb_validate_aaterrain(const gb_grid *g, gb_xy start, gb_xy goal, const gb_xy *path, size_t n,
                           double reported_cost, gb_check *out)
 {
-    memset(out, 0, sizeof *out);
-    out->bad_step = -1;
-    if (n == 0)
-        return gb_check_fail(out, -1,
-                             "expected an any-angle path from (%d,%d) to (%d,%d), found an empty "
-                             "path",
-                             start.x, start.y, goal.x, goal.y);
-    if (path[0].x != start.x || path[0].y != start.y)
-        return gb_check_fail(out, 0, "expected the path to start at (%d,%d), found (%d,%d)", start.x,
-                             start.y, path[0].x, path[0].y);
-    if (path[n - 1].x != goal.x || path[n - 1].y != goal.y)
-        return gb_check_fail(out, (int64_t)n - 1, "expected the path to end at (%d,%d), found (%d,%d)",
-                             goal.x, goal.y, path[n - 1].x, path[n - 1].y);
-    gb_xy bad;
-    if (!gb_anyangle_sight(g, path[0], path[0], &bad))
-        return gb_check_fail(out, 0,
-                             "expected a passable start cell, found (%d,%d) blocked or outside "
-                             "the map",
-                             path[0].x, path[0].y);
+    if (!gb_anyangle_legal(g, start, goal, path, n, out)) return 0;
     double cost = 0.0;
     int64_t pieces = 0;
     for (size_t i = 0; i + 1 < n; i++) {
         const gb_xy a = path[i], b = path[i + 1];
-        if (a.x == b.x && a.y == b.y)
-            return gb_check_fail(out, (int64_t)i,
-                                 "segment %zu: expected two different waypoints, found "
-                                 "(%d,%d) twice",
-                                 i, a.x, a.y);
-        if (!gb_anyangle_sight(g, a, b, &bad))
-            return gb_check_fail(out, (int64_t)i,
-                                 "segment %zu: expected line of sight from (%d,%d) to "
-                                 "(%d,%d), found it touches (%d,%d), blocked or outside the map "
-                                 "(no corner cutting)",
-                                 i, a.x, a.y, b.x, b.y, bad.x, bad.y);
         double c;
         int64_t p;
         if (gb_aaterrain_segment(g, a, b, &c, &p) != 0)

@@ -66,8 +66,7 @@ int gb_anyangle_sight(const gb_grid *g, gb_xy a, gb_xy b, gb_xy *bad)
     return 1;
 }
 
-int gb_validate_anyangle(const gb_grid *g, gb_xy start, gb_xy goal, const gb_xy *path, size_t n,
-                         double reported_cost, gb_check *out)
+int gb_anyangle_ends(gb_xy start, gb_xy goal, const gb_xy *path, size_t n, gb_check *out)
 {
     memset(out, 0, sizeof *out);
     out->bad_step = -1;
@@ -82,13 +81,19 @@ int gb_validate_anyangle(const gb_grid *g, gb_xy start, gb_xy goal, const gb_xy 
     if (path[n - 1].x != goal.x || path[n - 1].y != goal.y)
         return gb_check_fail(out, (int64_t)n - 1, "expected the path to end at (%d,%d), found (%d,%d)",
                              goal.x, goal.y, path[n - 1].x, path[n - 1].y);
+    return 1;
+}
+
+int gb_anyangle_legal(const gb_grid *g, gb_xy start, gb_xy goal, const gb_xy *path, size_t n,
+                      gb_check *out)
+{
+    if (!gb_anyangle_ends(start, goal, path, n, out)) return 0;
     gb_xy bad;
     if (!gb_anyangle_sight(g, path[0], path[0], &bad))
         return gb_check_fail(out, 0,
                              "expected a passable start cell, found (%d,%d) blocked or outside "
                              "the map",
                              path[0].x, path[0].y);
-    double cost = 0.0;
     for (size_t i = 0; i + 1 < n; i++) {
         const gb_xy a = path[i], b = path[i + 1];
         if (a.x == b.x && a.y == b.y)
@@ -102,8 +107,16 @@ int gb_validate_anyangle(const gb_grid *g, gb_xy start, gb_xy goal, const gb_xy 
                                  "(%d,%d), found it touches (%d,%d), blocked or outside the map "
                                  "(no corner cutting)",
                                  i, a.x, a.y, b.x, b.y, bad.x, bad.y);
-        cost += gb_anyangle_dist(a, b);
     }
+    return 1;
+}
+
+int gb_validate_anyangle(const gb_grid *g, gb_xy start, gb_xy goal, const gb_xy *path, size_t n,
+                         double reported_cost, gb_check *out)
+{
+    if (!gb_anyangle_legal(g, start, goal, path, n, out)) return 0;
+    double cost = 0.0;
+    for (size_t i = 0; i + 1 < n; i++) cost += gb_anyangle_dist(path[i], path[i + 1]);
     out->cost = cost;
     out->tol = (2.0 * (double)n + 2.0) * DBL_EPSILON * (cost > 1.0 ? cost : 1.0);
     if (!(fabs(reported_cost - cost) <= out->tol))

@@ -34,6 +34,19 @@ double gb_anyangle_dist(gb_xy a, gb_xy b);
  * NULL.  a == b touches the one cell. */
 int gb_anyangle_sight(const gb_grid *g, gb_xy a, gb_xy b, gb_xy *bad);
 
+/* The checks every any-angle validator starts with: n >= 1, the first and
+ * last waypoints equal to start and goal.  Clears *out (bad_step -1) and
+ * returns 1, or fails it (gb_check_fail) and returns 0. */
+int gb_anyangle_ends(gb_xy start, gb_xy goal, const gb_xy *path, size_t n, gb_check *out);
+
+/* The legality of gb_validate_anyangle without the cost: gb_anyangle_ends,
+ * a passable start cell, no two consecutive waypoints equal, every
+ * segment legal under the rule above.  1 (out->ok still 0, for the
+ * caller's cost check to set), or 0 with *out failed at the first bad
+ * segment.  gb_validate_aaterrain shares it. */
+int gb_anyangle_legal(const gb_grid *g, gb_xy start, gb_xy goal, const gb_xy *path, size_t n,
+                      gb_check *out);
+
 /* Check that path[0..n) is an any-angle path from start to goal: n >= 1,
  * first and last waypoints equal to start and goal, no two consecutive
  * waypoints equal, every segment legal under the rule above, and
