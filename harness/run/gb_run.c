@@ -18,6 +18,7 @@
 #include "gb_run.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -242,6 +243,8 @@ int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *t
     sk.o = o;
     sk.pl = &pl;
     sk.tot = tot;
+    const char *stop = getenv("GRIDBENCH_STOP_AFTER"); /* test hook (gb_sink.h) */
+    sk.stop_after = stop && *stop ? strtol(stop, NULL, 10) : 0;
     sk.out = stdout;
     sk.total = ntodo;
     sk.t0 = gb_now_ns();

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,6 +138,7 @@ int gb_sink_query(gb_sink *sk, size_t k, long qn, const gb_qres *r, gb_diag *d)
         int rc = gb_journal_commit(&sk->jr, qn, gb_plan_query(sk->pl, k)->line, r->scen_ok, r->st,
                                    r->exp, r->ns, r->rows, r->rows_len, d);
         if (rc) return rc;
+        if (sk->stop_after > 0 && tot->queries == (uint64_t)sk->stop_after) raise(SIGSTOP);
     }
     gb_sink_progress(sk, k);
     return 0;

@@ -31,6 +31,10 @@ typedef struct gb_sink {
     const size_t *keep_at;   /* [queries of the shard + 1]: where the rows of its i-th
                                 query start in keep */
     size_t keep_next;        /* the first query of keep not written yet */
+    long stop_after;         /* a test hook, GRIDBENCH_STOP_AFTER=n: the process stops
+                                itself (SIGSTOP) once the journal holds n complete
+                                queries, so a test can interrupt a run at a known
+                                point whatever the machine's load; 0: never */
 } gb_sink;
 
 /* Pass a query's notes ("<kind digit><text>\n" lines) to o->note. */
