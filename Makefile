@@ -158,7 +158,7 @@ test: $(TESTBIN) $(BIN) $(SOLIB) layers
 # One Criterion filter (suite/test glob) per entry.  cpd's full proof
 # (its table on Berlin_0_256 takes minutes to build) is left to
 # `make test-full FULL_FILTERS=cpd/*`.
-FULL_FILTERS ?= shared/* subgoal_shared/* jpsplus/* anya/* aaterrain/* alloc/* resume/report_script_* \
+FULL_FILTERS ?= shared/* subgoal_shared/* subgoal/random_* subgoal/allocation_* jpsplus/* anya/* aaterrain/* alloc/* resume/report_script_* \
   shard/report_script_* safety/report_script_exit_status_* report_browser/* report_e2e/*
 # All of them in one Criterion run (an extglob @(a|b|...)), so that its two
 # workers stay busy to the end instead of waiting at the tail of each.

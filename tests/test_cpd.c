@@ -648,11 +648,11 @@ GB_TEST(cpd, a_stored_table_is_read_back_and_a_damaged_one_refused)
     cr_assert_eq(m.reads, 1);
     cr_assert_eq(m.refused, 0, "%s", m.why);
     cr_assert_eq(m.writes, 1, "a table read back is not written again");
-    /* damage: every 61st byte (make test: every 241st; make check: every
-     * 601st) and the last 8 (the checksum), one at a time: each flip costs
+    /* damage: every 61st byte (make test: every 601st; make check: every
+     * 1201st) and the last 8 (the checksum), one at a time: each flip costs
      * a rebuild and a check of every answer */
     int tried = 0;
-    const size_t stride = (size_t)GB_TEST_PICK(61, 241, 601);
+    const size_t stride = (size_t)GB_TEST_PICK(61, 601, 1201);
     for (size_t i = 0; i < n; i += i + 8 >= n ? 1 : stride) {
         memcpy(m.buf, good, n);
         m.n = n;
@@ -684,7 +684,8 @@ GB_TEST(cpd, a_stored_table_is_read_back_and_a_damaged_one_refused)
     gb_grid_free(&h);
 }
 
-/* gridbench run keeps the table in --table-cache: the first run builds
+/* gridbench run keeps the table in --table-cache (on a 64x64 maze: its
+ * table builds in a fifth of a second): the first run builds
  * and writes it, the second reads it (prep_ns far below the build's), a
  * third after a flipped byte refuses the file with its reason, rebuilds
  * and writes it; every row of the three is 'ok'. */
@@ -692,15 +693,19 @@ GB_TEST(cpd, run_keeps_the_table_in_the_table_cache)
 {
     const char *bin = gb_test_bin();
     char out[16384];
-    int st = gb_test_sh(out, sizeof out,
-        "d=$(mktemp -d) && m=datasets/default/maze128-2-1.map.scen && "
+    int st = gb_test_sh(
+        out, sizeof out,
+        "d=$(mktemp -d) && %s gen --family maze --size 64 --corridor 2 --seed 1 -Q 30 --out $d/m "
+        "2>/dev/null && "
+        "m=$d/m/maze64-2-1.map.scen && "
         "r() { %s run -s cpd --count 20 --no-oracle-cache --table-cache $d/t -o $d/$1.csv $m 2>&1 "
         "| grep -i 'table cache\\|warning'; }; "
         "r a && r b && f=$(ls $d/t/*.gbt) && "
         "python3 -c 'import sys; p=sys.argv[1]; b=bytearray(open(p,\"rb\").read()); "
         "b[len(b)//3]^=4; open(p,\"wb\").write(b)' $f && r c && "
         "for x in a b c; do echo $x $(cut -d, -f14 $d/$x.csv | sort | uniq -c | tr '\\n' ' ') "
-        "$(cut -d, -f33 $d/$x.csv | sed -n 2p); done; rm -rf $d", bin);
+        "$(cut -d, -f33 $d/$x.csv | sed -n 2p); done; rm -rf $d",
+        bin, bin);
     cr_assert_eq(st, 0, "%s", out);
     const char *w1 = strstr(out, "table cache: wrote "), *r2 = strstr(out, "table cache: read ");
     const char *bad = strstr(out, ".cpd.8-nocut.v1.gbt: warning: expected checksum ");

@@ -627,8 +627,10 @@ GB_TEST(external, cli_rows_statuses_and_exit)
     snprintf(csv, sizeof csv, "%s/out.csv", dir);
 
     /* the reference client: every row right, exit 0 */
-    snprintf(cmd, sizeof cmd, "%s run --quiet --count 15 --external 'exec python3 examples/solver.py' "
-             "--out %s %s", bin, csv, scen);
+    snprintf(cmd, sizeof cmd,
+             "%s run --quiet --count 5 --external 'exec python3 examples/solver.py' "
+             "--out %s %s",
+             bin, csv, scen);
     cr_assert_eq(shell_status(cmd), 0, "%s", cmd);
 
     /* the wrong client: query k gets protocol id k, so rows 1..10 are kinds 1..9, 0 */

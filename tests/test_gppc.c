@@ -2,8 +2,8 @@
  * test_gppc.c -- GPPC entries as plugins (harness/run/gb_gppc.h, the driver
  * harness/run/gppc/gb_gppc_driver.cpp, `gridbench gppc`), on the test entry
  * tests/gppc/bfs/ (optimal A*, answers in 2-3 GetPath calls, an index file
- * read back) and its broken variants (-DGB_BFS_VARIANT=1 bad segment, 2
- * crash, 3 longer paths).
+ * read back) and its broken variants ($GB_BFS_VARIANT=1 bad segment, 2
+ * crash, 3 longer paths; one build serves them all).
  *
  *   build_*     the CLI: the plugin's path on stdout, the cache reused
  *               (same path, nothing compiled), a compile error named with
@@ -15,7 +15,7 @@
  *               suboptimal
  *
  * Builds share the cache `make test` gives ($XDG_CACHE_HOME, emptied at
- * its start), so a variant compiles once per suite; the reuse test has a
+ * its start), so the entry compiles once per suite; the reuse test has a
  * cache of its own.  Each build takes a few seconds of c++.
  */
 #include "gb_test.h"
@@ -293,12 +293,14 @@ GB_TEST(gppc, plugin_refuses_a_bent_segment_and_names_it)
 {
     need_cxx();
     char so[1200];
-    build("gppc-bad-segment", "--cxxflags -DGB_BFS_VARIANT=1", so, sizeof so);
-    const gb_user_solver *u = load(so, "gppc-bad-segment");
+    build("gppc-ok", "", so, sizeof so);
+    const gb_user_solver *u = load(so, "gppc-ok");
     fixture f;
     fixture_init(&f);
     const gb_grid *g = &f.map.grid;
+    setenv("GB_BFS_VARIANT", "1", 1); /* read by PrepareForSearch */
     cr_assert_eq(prepare_untracked(u, g, GB_MODEL_8_NOCUT), 0);
+    unsetenv("GB_BFS_VARIANT");
     int refused = 0;
     for (size_t i = 0; i < f.sc.n; i++) {
         const gb_query *q = &f.sc.q[i];
@@ -445,25 +447,31 @@ static long rows(const char *cond, const char *csv)
 GB_TEST(gppc, run_rows_are_ok_invalid_path_crash_and_suboptimal_by_variant)
 {
     need_cxx();
-    char ok[1200], bent[1200], crash[1200], longer[1200];
+    char ok[1200];
     build("gppc-ok", "", ok, sizeof ok);
-    build("gppc-bad-segment", "--cxxflags -DGB_BFS_VARIANT=1", bent, sizeof bent);
-    build("gppc-crash", "--cxxflags -DGB_BFS_VARIANT=2", crash, sizeof crash);
-    build("gppc-longer", "--cxxflags -DGB_BFS_VARIANT=3", longer, sizeof longer);
     char *d = tmpdir();
-    int rc = gb_test_sh(out, sizeof out, "%s run --quiet --no-oracle-cache --plugin %s --plugin %s --plugin %s "
-                        "--plugin %s -s gppc-ok,gppc-bad-segment,gppc-crash,gppc-longer --count 24 -o %s/a.csv "
-                        "datasets/default/room128-16-1.map.scen", gb_test_bin(), ok, bent, crash, longer, d);
-    cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
-    char csv[128];
-    snprintf(csv, sizeof csv, "%s/a.csv", d);
-    cr_assert_eq(rows("$10==\"gppc-ok\" && $14==\"ok\"", csv), 24, "%s", out);
-    long inval = rows("$10==\"gppc-bad-segment\" && $14==\"invalid_path\"", csv);
-    cr_assert(inval > 0 && inval + rows("$10==\"gppc-bad-segment\" && $14==\"ok\"", csv) == 24, "%s", out);
-    long cr = rows("$10==\"gppc-crash\" && $14==\"crash\"", csv);
-    cr_assert(cr > 0 && cr + rows("$10==\"gppc-crash\" && $14==\"ok\"", csv) == 24, "%s", out);
-    long sub = rows("$10==\"gppc-longer\" && $14==\"suboptimal\"", csv);
-    cr_assert(sub > 0 && sub + rows("$10==\"gppc-longer\" && $14==\"ok\"", csv) == 24, "%s", out);
+    /* one run per variant ($GB_BFS_VARIANT reaches the plugin's workers):
+     * 0 is right, 1 bends a segment, 2 crashes, 3 takes longer paths */
+    static const char *const bad[4] = { NULL, "invalid_path", "crash", "suboptimal" };
+    for (int v = 0; v < 4; v++) {
+        int rc = gb_test_sh(out, sizeof out,
+                            "GB_BFS_VARIANT=%d %s run --quiet --no-oracle-cache --plugin %s "
+                            "-s gppc-ok --count 24 -o %s/v%d.csv datasets/default/room128-16-1.map.scen",
+                            v, gb_test_bin(), ok, d, v);
+        cr_assert_eq(rc, v ? 1 : 0, "variant %d: exit %d: %s", v, rc, out);
+        char csv[128], cond[128];
+        snprintf(csv, sizeof csv, "%s/v%d.csv", d, v);
+        cr_assert_eq(rows("$10==\"gppc-ok\"", csv), 24, "variant %d: %s", v, out);
+        long good = rows("$10==\"gppc-ok\" && $14==\"ok\"", csv);
+        if (!v) {
+            cr_assert_eq(good, 24, "%s", out);
+            continue;
+        }
+        snprintf(cond, sizeof cond, "$10==\"gppc-ok\" && $14==\"%s\"", bad[v]);
+        long nbad = rows(cond, csv);
+        cr_assert(nbad > 0 && nbad + good == 24, "variant %d: %ld %s, %ld ok: %s", v, nbad, bad[v], good,
+                  out);
+    }
     gb_test_sh(NULL, 0, "rm -rf %s", d);
 }
 

@@ -819,8 +819,9 @@ GB_TEST(gppcdyn, dynamic_entry_that_crashes_or_loops_costs_rows_not_the_run, .ti
     write_random_scen(dir, 0x5eed0001u);
     build_variant("dynbfs-crash", "-DDYNBFS_CRASH", crash, sizeof crash);
     build_variant("dynbfs-loop", "-DDYNBFS_LOOP", loop, sizeof loop);
-    int rc = gb_test_sh(out, sizeof out, "%s gppc-dynamic --quiet --plugin %s --plugin %s -s "
-                        "dynbfs-crash,dynbfs-loop --plugin-timeout 3000 -n 12 --out %s/o.csv %s/r.scen",
+    int rc = gb_test_sh(out, sizeof out,
+                        "%s gppc-dynamic --quiet --plugin %s --plugin %s -s "
+                        "dynbfs-crash,dynbfs-loop --plugin-timeout 1500 -n 12 --out %s/o.csv %s/r.scen",
                         gb_test_bin(), crash, loop, dir, dir);
     cr_expect_eq(rc, 1, "exit %d: %s", rc, out);
     char p[256];

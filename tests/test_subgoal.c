@@ -15,9 +15,9 @@
  * figure against the allocator's count, and allocation failure at every
  * allocation of a build (reported as ENOMEM, nothing leaked).
  *
- * More random grids: GB_SG_GRIDS=N (default 1500 of each kind, 300 in a
- * sanitizer build) and
- * GB_SG_SEED=S.
+ * More random grids: GB_SG_GRIDS=N (default 1500 noise grids and a third
+ * as many rectangle grids in make test-full, 400 in make test, 150 in a
+ * sanitizer build) and GB_SG_SEED=S.
  */
 #include "gb_test.h"
 #include <criterion/parameterized.h>
@@ -128,7 +128,7 @@ static void check_grid(checker *c, const gb_grid *g, uint64_t *seed, int nsrc, c
 
 GB_TEST(subgoal, random_noise_grids_match_dijkstra)
 {
-    long ngrids = env_long("GB_SG_GRIDS", GB_TEST_PICK(1500, 1500, 300));
+    long ngrids = env_long("GB_SG_GRIDS", GB_TEST_PICK(1500, 400, 150));
     uint64_t seed = (uint64_t)env_long("GB_SG_SEED", 20260411);
     long found = 0, queries = 0;
     char where[128];
@@ -158,7 +158,7 @@ GB_TEST(subgoal, random_noise_grids_match_dijkstra)
 
 GB_TEST(subgoal, random_rectangle_and_wall_grids_match_dijkstra)
 {
-    long ngrids = env_long("GB_SG_GRIDS", GB_TEST_PICK(1500, 1500, 300)) / 3;
+    long ngrids = env_long("GB_SG_GRIDS", GB_TEST_PICK(1500, 400, 150)) / 3;
     uint64_t seed = (uint64_t)env_long("GB_SG_SEED", 20260411) ^ 0x5eed;
     long found = 0, queries = 0;
     char where[128];
@@ -473,7 +473,9 @@ GB_TEST(subgoal, allocation_failure_is_reported_and_unwound)
     fail_every_allocation(&mp.grid, 1, "sg-tl room128");
     fail_every_allocation(&mp.grid, 2, "sg-tl-dt room128");
     gb_map_free(&mp);
-    if (load_map("street/Berlin_0_256.map", &mp) == 0) {   /* many added edges: pool growth */
+    /* many added edges: pool growth (every allocation of it is a build of
+     * Berlin: make test-full) */
+    if (gb_test_full() && load_map("street/Berlin_0_256.map", &mp) == 0) {
         fail_every_allocation(&mp.grid, 1, "sg-tl Berlin");
         gb_map_free(&mp);
     }

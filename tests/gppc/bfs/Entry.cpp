@@ -13,7 +13,8 @@
 //
 // $GB_GPPC_TEST_LOG names a file that PreprocessMap and PrepareForSearch
 // append a line to ("preprocess WxH", "prepare WxH"), so a test can count
-// them.  GB_BFS_VARIANT (a -D from `gppc build --cxxflags`) breaks it:
+// them.  $GB_BFS_VARIANT, read by PrepareForSearch, breaks it (one build
+// serves every variant; a compile of its own would cost seconds each):
 //   1  bad segment: a corner waypoint dropped where the merged segment is
 //      neither straight nor diagonal
 //   2  crash: abort() on queries whose start has (x + y) % 3 == 0
@@ -26,16 +27,13 @@
 
 #include "astar.h"
 
-#ifndef GB_BFS_VARIANT
-#define GB_BFS_VARIANT 0
-#endif
-
 namespace {
 
 struct search_data {
     astar_map map;
     std::vector<xyLoc> answer;   // the current query's waypoints
     size_t handed = 0;           // how many of them GetPath has appended
+    int variant = 0;             // $GB_BFS_VARIANT (0: none)
 };
 
 void log_line(const char *what, int w, int h)
@@ -68,7 +66,6 @@ std::vector<xyLoc> waypoints(const std::vector<int32_t> &cells, int w)
     return out;
 }
 
-#if GB_BFS_VARIANT == 1
 void drop_a_corner(std::vector<xyLoc> &wp)
 {
     for (size_t i = 1; i + 1 < wp.size(); i++) {
@@ -79,7 +76,6 @@ void drop_a_corner(std::vector<xyLoc> &wp)
         }
     }
 }
-#endif
 
 }  // namespace
 
@@ -105,6 +101,8 @@ void *PrepareForSearch(const std::vector<bool> &bits, int width, int height, con
     d->map.w = width;
     d->map.h = height;
     d->map.pass = bits;
+    const char *v = std::getenv("GB_BFS_VARIANT");
+    d->variant = v ? std::atoi(v) : 0;
     FILE *f = std::fopen(filename.c_str(), "rb");
     int w = 0, h = 0;
     if (!f || std::fscanf(f, "gppc-test-index 1 %d %d", &w, &h) != 2 || w != width || h != height
@@ -121,20 +119,16 @@ bool GetPath(void *data, xyLoc s, xyLoc g, std::vector<xyLoc> &path)
 {
     search_data *d = static_cast<search_data *>(data);
     if (path.empty()) {   // a new query
-#if GB_BFS_VARIANT == 2
-        if ((s.x + s.y) % 3 == 0) std::abort();
-#endif
+        if (d->variant == 2 && (s.x + s.y) % 3 == 0) std::abort();
         d->answer.clear();
         d->handed = 0;
         int w = d->map.w;
         if (s.x == g.x && s.y == g.y) return true;   // GPPC: empty path
-        double diag = GB_BFS_VARIANT == 3 ? 2.0 : 1.4142135623730951;
+        double diag = d->variant == 3 ? 2.0 : 1.4142135623730951;
         std::vector<int32_t> cells = astar_path(d->map, s.y * w + s.x, g.y * w + g.x, diag);
         if (cells.empty()) return true;              // no path: empty
         d->answer = waypoints(cells, w);
-#if GB_BFS_VARIANT == 1
-        drop_a_corner(d->answer);
-#endif
+        if (d->variant == 1) drop_a_corner(d->answer);
     }
     size_t piece = (d->answer.size() + 2) / 3;
     for (size_t k = 0; k < piece && d->handed < d->answer.size(); k++) path.push_back(d->answer[d->handed++]);
