@@ -14,11 +14,12 @@
  *
  * $GB_GPPC_TEST_LOG names a file it appends a line to: "preprocess WxH",
  * "init WxH", "change N agree|differ" (N patches), "free".
- * Variants (-D through `gppc build --cxxflags`):
- *   DYNBFS_IGNORE_CHANGE  gppc_map_change does nothing: stale answers
- *   DYNBFS_CRASH          abort() on queries whose start has (x + y) % 3 == 0
- *   DYNBFS_LOOP           never returns on queries whose start has (x + y) % 4 == 1
- *                         (it sleeps: a hang costs the timeout, not a core)
+ * Variants, $GB_DYNBFS_VARIANT read by gppc_search_init (one build serves
+ * them all):
+ *   ignore  gppc_map_change does nothing: stale answers
+ *   crash   abort() on queries whose start has (x + y) % 3 == 0
+ *   loop    never returns on queries whose start has (x + y) % 4 == 1
+ *           (it sleeps: a hang costs the timeout, not a core)
  */
 #define _POSIX_C_SOURCE 200809L /* pause */
 #include "Entry.h"
@@ -39,6 +40,7 @@ typedef struct search {
     struct gppc_point *path;     /* the current query's cells */
     uint32_t n, handed;          /* cells found, cells handed out */
     int active_query;            /* 1: parts of a path remain to hand out */
+    char variant[8];             /* $GB_DYNBFS_VARIANT, "" for none */
 } search;
 
 static void log_line(const char *line)
@@ -76,6 +78,8 @@ void *gppc_search_init(struct gppc_patch active_map, const char *preprocess_file
     s->w = w;
     s->h = h;
     s->active = active_map.bitarray;
+    const char *v = getenv("GB_DYNBFS_VARIANT");
+    snprintf(s->variant, sizeof s->variant, "%s", v ? v : "");
     s->map = malloc((size_t)n);
     s->dist = malloc((size_t)n * sizeof *s->dist);
     s->parent = malloc((size_t)n * sizeof *s->parent);
@@ -93,7 +97,11 @@ void gppc_map_change(void *data, const struct gppc_patch *changes, uint32_t chan
 {
     search *s = data;
     char b[64];
-#ifndef DYNBFS_IGNORE_CHANGE
+    if (!strcmp(s->variant, "ignore")) {
+        snprintf(b, sizeof b, "change %u ignored", (unsigned)changes_length);
+        log_line(b);
+        return;
+    }
     for (uint32_t k = 0; k < changes_length; k++) {
         const struct gppc_patch *p = &changes[k];
         for (int y = 0; y < p->height; y++)
@@ -104,10 +112,6 @@ void gppc_map_change(void *data, const struct gppc_patch *changes, uint32_t chan
     int agree = 1;
     for (long i = 0; i < (long)s->w * s->h; i++) agree &= s->map[i] == bit(s->active, i);
     snprintf(b, sizeof b, "change %u %s", (unsigned)changes_length, agree ? "agree" : "differ");
-#else
-    (void)s;
-    snprintf(b, sizeof b, "change %u ignored", (unsigned)changes_length);
-#endif
     log_line(b);
 }
 
@@ -158,12 +162,8 @@ struct gppc_path gppc_get_path(void *data, struct gppc_point start, struct gppc_
 {
     search *s = data;
     struct gppc_path r = { NULL, 0, 0 };
-#ifdef DYNBFS_CRASH
-    if ((start.x + start.y) % 3 == 0) abort();
-#endif
-#ifdef DYNBFS_LOOP
-    while ((start.x + start.y) % 4 == 1) pause();
-#endif
+    if (!strcmp(s->variant, "crash") && (start.x + start.y) % 3 == 0) abort();
+    while (!strcmp(s->variant, "loop") && (start.x + start.y) % 4 == 1) pause();
     if (!s->active_query) {   /* the first call: search, then hand out the first part */
         s->n = dijkstra(s, start.x, start.y, goal.x, goal.y);
         s->handed = 0;
