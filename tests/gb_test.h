@@ -116,6 +116,15 @@ static inline int gb_test_san(void)
 }
 #define GB_TEST_PICK(full, plain, san) (gb_test_full() ? (full) : gb_test_san() ? (san) : (plain))
 
+/* A test of a shell script's own logic (datasets/fetch.sh, the scripts/ folder)
+ * is skipped in a sanitizer build: the sanitizers see compiled code only,
+ * and each such test starts dozens of processes (curl, zip, sh) under
+ * make check for nothing.  The first statement of such a test. */
+#define GB_TEST_SCRIPT_ONLY()                                                                   \
+    do {                                                                                        \
+        if (gb_test_san()) cr_skip_test("a script's logic: make test runs it, not make check"); \
+    } while (0)
+
 /* The end-to-end runs of a whole script (scripts/report.sh with gnuplot,
  * a browser) take a minute each on 2 cores: `make test` leaves them to
  * `make test-full` (its FULL_FILTERS name them), keeping one of them

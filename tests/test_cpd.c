@@ -143,7 +143,7 @@ static void check_grid(checker *c, uint64_t *seed, int nsrc, int every, const ch
 
 static long ngrids(long dflt)
 {
-    return env_long("GB_CPD_GRIDS", gb_test_full() ? 10 * dflt : dflt);
+    return env_long("GB_CPD_GRIDS", GB_TEST_PICK(10 * dflt, dflt, dflt / 3));
 }
 
 GB_TEST(cpd, random_noise_grids_match_dijkstra)

@@ -56,6 +56,7 @@ static void sha_of(const char *dir, const char *rel, char hex[65])
  * and return it (static storage). */
 static const char *fixture(void)
 {
+    GB_TEST_SCRIPT_ONLY();
     if (gb_test_sh(NULL, 0, "command -v zip && command -v unzip && command -v curl") != 0)
         cr_skip_test("zip, unzip or curl missing (scripts/deps.sh installs them)");
     static char d[64];
@@ -178,6 +179,7 @@ GB_TEST(datasets, wrong_counts_are_refused_and_nothing_is_installed_or_locked)
 
 GB_TEST(datasets, unknown_set_is_refused_listing_the_sets_of_the_table)
 {
+    GB_TEST_SCRIPT_ONLY();
     /* the repository's table: every line parses, the names are listed */
     int rc = gb_test_sh(out, sizeof out, "datasets/fetch.sh --dest /nonexistent/x --lock /nonexistent/l nosuch");
     cr_expect_eq(rc, 64, "%s", out);
