@@ -225,19 +225,20 @@ command -v sha256sum >/dev/null 2>&1 || die 3 "sha256sum not found: install the 
 command -v perl >/dev/null 2>&1 || die 3 "perl not found: install the Debian package perl-base"
 perl -MText::CSV -e 1 2>/dev/null ||
     die 3 "Text::CSV not found: install the Debian package libtext-csv-perl (sudo apt-get install libtext-csv-perl)"
+SCRIPTS=$(dirname -- "$0")   # this script's folder, with its helpers
 # --csv: the --scen files are recorded in env.json as the files behind the
 # CSV, so they must be the ones it ran on (each row's query on its line)
 if [ -n "$CSV_IN" ]; then
-    perl "$(dirname "$0")/csv-scen-check.pl" "$CSV_IN" "${SCENS[@]}" ||
+    perl "$SCRIPTS/csv-scen-check.pl" "$CSV_IN" "${SCENS[@]}" ||
         die 2 "--csv: expected the --scen files '$CSV_IN' ran on (see above)"
 fi
 
 abspath() { readlink -f -- "$1"; }
 BIN_ABS=$(abspath "$BIN")
-PLOTDIR=$(abspath "$(dirname "$0")/../plots")
+PLOTDIR=$(abspath "$SCRIPTS/../plots")
 [ -f "$PLOTDIR/style.gp" ] || die 3 "gnuplot scripts not found in $PLOTDIR"
 # chromium is optional: it checks the finished page and takes report.png
-CHECK_HTML=$(abspath "$(dirname "$0")/check-html.sh")
+CHECK_HTML=$(abspath "$SCRIPTS/check-html.sh")
 HAVE_CHROMIUM=0
 if [ -n "${GB_CHROMIUM:-}" ]; then if [ -x "$GB_CHROMIUM" ]; then HAVE_CHROMIUM=1; fi
 elif command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then HAVE_CHROMIUM=1; fi
@@ -260,11 +261,12 @@ if [ -n "$TERRAIN" ]; then   # the solvers defined for uniform costs refuse it
 fi
 
 # ---- run folder --------------------------------------------------------
-T0=$(date +%s)
+# the clock: bash's own (bash 5), else date's
+T0=${EPOCHSECONDS:-$(date +%s)}
 step_t=$T0
 NSTEPS=$((7 + HAVE_CHROMIUM))
 step() {   # step N "what"
-    local now; now=$(date +%s)
+    local now=${EPOCHSECONDS:-$(date +%s)}
     say "[$1/$NSTEPS] $2   (+$((now - T0)) s)"
     step_t=$now
 }
@@ -325,9 +327,19 @@ say "run $RUN_ID -> $FINAL (${#SCENS[@]} scenario files, solvers $SOLVERS, queue
 # JSON helpers: a string literal, and a list of strings.  Every control
 # character (a form feed in a file name too) becomes \u00XX: JSON allows
 # none raw, and a file name may hold any byte but '/' and NUL.
+# Without a control character, bash escapes '"' and '\' itself (this runs
+# for every string of env.json, and a process start costs more than all
+# the rest); a string with one goes through perl.
 json_str() {
-    perl -e 'my $s = shift; $s =~ s/(["\\])/\\$1/g;
-             $s =~ s/([\x00-\x1f\x7f])/sprintf("\\u%04x", ord($1))/ge; print "\"$s\""' -- "$1"
+    if [[ $1 == *[[:cntrl:]]* ]]; then
+        perl -e 'my $s = shift; $s =~ s/(["\\])/\\$1/g;
+                 $s =~ s/([\x00-\x1f\x7f])/sprintf("\\u%04x", ord($1))/ge; print "\"$s\""' -- "$1"
+    else
+        local b='\' q='"' s
+        s=${1//"$b"/"$b$b"}
+        s=${s//"$q"/"$b$q"}
+        printf '"%s"' "$s"
+    fi
 }
 json_list() {   # json_list a b c -> ["a", "b", "c"]
     local out="" x
@@ -380,7 +392,7 @@ if [ -n "$CSV_IN" ]; then
     # (`gridbench list` names them, from the one status table)
     fails=$("$BIN" list | awk -F'\t' '$1 == "status" && $3 ~ /^\[failure\]/ { print $2 }' | paste -sd'|')
     run_rc=0
-    statuses=$(perl "$(dirname "$0")/csv-cut.pl" "$TMP/queries.csv" status) ||
+    statuses=$(perl "$SCRIPTS/csv-cut.pl" "$TMP/queries.csv" status) ||
         die 4 "$CSV_IN: expected a gridbench CSV with a status column (csv-cut.pl says why above)"
     awk -F'\t' -v f="^($fails)\$" 'NR > 1 && $1 ~ f { bad = 1 } END { exit bad }' <<<"$statuses" || run_rc=1
     say "queries.csv taken from $CSV_IN (not run here; exit status $run_rc)"
@@ -409,7 +421,7 @@ step 3 "gridbench summary -> summary.csv, data/"
 "$BIN" export --gppc-table --out "$TMP/gppc.csv" "$TMP/queries.csv" ||
     die 4 "gridbench export --gppc-table failed"
 # the faceted plots' data: panels by solver family, guarantees, per-map queues
-perl "$(dirname "$0")/plot-data.pl" "$TMP" || die 4 "scripts/plot-data.pl failed"
+perl "$SCRIPTS/plot-data.pl" "$TMP" || die 4 "scripts/plot-data.pl failed"
 meta() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$TMP/data/meta.tsv"; }
 REF_QUEUE=$(meta ref_queue)
 mapfile -t RUN_SOLVERS < <(meta solver)
@@ -444,7 +456,7 @@ fi
 # ---- 5. env.json -----------------------------------------------------------
 MODEL_NAME=$MODEL   # under terrain costs, the rows' model column (canonical costs)
 if [ -n "$TERRAIN" ]; then
-    MODEL_NAME=$(perl "$(dirname "$0")/csv-cut.pl" "$TMP/queries.csv" model | sed -n 2p)
+    MODEL_NAME=$(perl "$SCRIPTS/csv-cut.pl" "$TMP/queries.csv" model | sed -n 2p)
 fi
 step 5 "env.json"
 {
@@ -488,23 +500,29 @@ printf '#!/bin/bash\n# Remake the plots of this run: cd into this folder, then b
 gq() { printf '%s' "${1//\'/\'\'}"; }   # text for a gnuplot '...' string
 # A complete plot: a PNG ends with its IEND chunk, an SVG with </svg>
 # (gnuplot exits 0 even when a full disk cut its output short).
+# plot_ok FILE...: prints the first that is empty or cut short and fails
+# (one process for the PNG and the SVG of a plot: a report makes dozens).
 plot_ok() {
-    [ -s "$1" ] || return 1
-    case $1 in
-    *.png) tail -c 8 -- "$1" | od -An -c | tr -d ' \n' | grep -q 'IEND' ;;
-    *.svg) tail -c 64 -- "$1" | grep -q '</svg>' ;;
-    *) return 0 ;;
-    esac
+    perl -e 'for my $p (@ARGV) {
+        my ($f, $t, $n);
+        open($f, "<", $p) && ($n = -s $f) && seek($f, $n > 64 ? $n - 64 : 0, 0) && defined(read $f, $t, 64)
+            && ($p =~ /\.png$/ ? substr($t, -8) =~ /IEND/ : $p =~ /\.svg$/ ? $t =~ m{</svg>} : 1)
+            or do { print $p; exit 1 };
+    }' -- "$@"
 }
 gp() {   # gp SCRIPT 'assignments' OUT-BASENAME SECTION CAPTION
-    local script=$1 vars=$2 base=$3 section=$4 caption=$5 fmt cmd
-    for fmt in png svg; do
-        cmd=(gnuplot -e "plotdir='$(gq "$PLOTDIR")'; $vars; out='plots/$base.$fmt'" "$PLOTDIR/$script")
-        (cd "$TMP" && "${cmd[@]}") || die 4 "gnuplot $script failed for plots/$base.$fmt"
-        plot_ok "$TMP/plots/$base.$fmt" || die 4 "gnuplot $script wrote a truncated or empty plots/$base.$fmt (disk full?)"
-        printf '%q ' "${cmd[@]}" >>"$TMP/replot.sh"
-        echo >>"$TMP/replot.sh"
-    done
+    local script=$1 vars="plotdir='$(gq "$PLOTDIR")'; $2" base=$3 section=$4 caption=$5 cmd bad
+    # One gnuplot for both formats (its start costs about as much as a
+    # plot): the script runs for the PNG, then, after a `reset` that drops
+    # every setting the first run made, for the SVG -- each comes out byte
+    # for byte as a gnuplot of its own writes it.
+    cmd=(gnuplot -e "$vars; out='plots/$base.png'" "$PLOTDIR/$script"
+         -e "reset; $vars; out='plots/$base.svg'" "$PLOTDIR/$script")
+    (cd "$TMP" && "${cmd[@]}") || die 4 "gnuplot $script failed for plots/$base.png or plots/$base.svg"
+    printf '%q ' "${cmd[@]}" >>"$TMP/replot.sh"
+    echo >>"$TMP/replot.sh"
+    bad=$(cd "$TMP" && plot_ok "plots/$base.png" "plots/$base.svg") ||
+        die 4 "gnuplot $script wrote a truncated or empty $bad (disk full?)"
     printf '%s\tplots/%s.png\tplots/%s.svg\t%s\n' "$section" "$base" "$base" "$caption" >>"$TMP/plots.tsv"
 }
 : >"$TMP/plots.tsv"
@@ -527,8 +545,8 @@ else
 fi
 # solvers without the optimality guarantee: per query, cost / optimum
 # against the speed-up over dijkstra on bheap on the same query
-perl "$(dirname "$0")/csv-cut.pl" "$TMP/queries.csv" status scen line solver queue guarantee subopt time_ns map |
-    awk -F'\t' -v ref="$REF_QUEUE" -f "$(dirname "$0")/tradeoff-data.awk" >"$TMP/data/tradeoff.tsv"
+perl "$SCRIPTS/csv-cut.pl" "$TMP/queries.csv" status scen line solver queue guarantee subopt time_ns map |
+    awk -F'\t' -v ref="$REF_QUEUE" -f "$SCRIPTS/tradeoff-data.awk" >"$TMP/data/tradeoff.tsv"
 if [ -s "$TMP/data/tradeoff.tsv" ]; then
     gp hpa_tradeoff.gp "data='data/tradeoff.tsv'; vs='dijkstra on bheap'; title='Solvers that are not optimal: path length against speed-up, per map and solver'" tradeoff tradeoff \
         "Solvers without the optimality guarantee on \`$REF_QUEUE\` (bounded, greedy, HPA*, any-angle): left, per query, path cost / Dijkstra's optimum (below 1: an any-angle path shorter than the best grid path); right, per query, speed-up over \`dijkstra\` on \`bheap\` (log scale).  Boxes: 25th-75th percentile, whiskers 1.5 IQR."
@@ -611,6 +629,6 @@ mv -T -- "$TMP" "$FINAL"
 done_ok=1
 ln -sfn -- "$RUN_ID" "$OUT_DIR/latest.tmp.$$"
 mv -T -- "$OUT_DIR/latest.tmp.$$" "$OUT_DIR/latest"
-say "done in $(( $(date +%s) - T0 )) s: $FINAL/report.html ($OUT_DIR/latest -> $RUN_ID)"
+say "done in $((${EPOCHSECONDS:-$(date +%s)} - T0)) s: $FINAL/report.html ($OUT_DIR/latest -> $RUN_ID)"
 printf '%s\n' "$FINAL"
 exit "$run_rc"

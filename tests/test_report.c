@@ -1918,6 +1918,12 @@ GB_TEST(report_e2e, a_map_name_with_csv_and_json_specials, .timeout = 180)
     rm_rf(dir);
 }
 
+/* The whole of scripts/report.sh on two tiny generated maps: every step
+ * and every artefact, checked for form and for the figures behind it.
+ * The smoke test that `make test` keeps (about 3.5 s of CPU): there it
+ * runs without the browser (GB_CHROMIUM names none; two Chromium starts
+ * would more than double its cost) and checks that the report says so;
+ * under `make test-full` the browser runs, and report.png must be there. */
 GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
 {
     const char *bin = gb_bin();
@@ -1939,11 +1945,13 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
     size_t nq = scen_queries(s1) + scen_queries(s2);
     cr_assert(nq >= 4, "expected a few queries, found %zu", nq);
 
-    rc = sh(log, "/bin/bash scripts/report.sh --bin '%s' --scen '%s' --scen '%s' "
+    int browser = gb_test_full() && system("command -v chromium >/dev/null 2>&1") == 0;
+    rc = sh(log,
+            "%s/bin/bash scripts/report.sh --bin '%s' --scen '%s' --scen '%s' "
             "--solvers dijkstra,astar-octile,jps --queues bheap,bucket --reps 1 "
             "--hyperfine-runs 2 --hyperfine-warmup 0 --hyperfine-solvers dijkstra,jps "
             "--footprint-solvers dijkstra,jps --out-dir '%s/results' --run-id test-run",
-            bin, s1, s2, dir);
+            browser ? "" : "GB_CHROMIUM=/nonexistent ", bin, s1, s2, dir);
     cr_assert_eq(rc, 0, "report.sh exit %d: %s", rc, tail_of(log));
     snprintf(run, sizeof run, "%s/results/test-run", dir);
     snprintf(p, sizeof p, "%s/results/test-run.tmp", dir);
@@ -2024,13 +2032,21 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
                               "dijkstra\t1\t", 68) == 0, "%s", qt);
         free(qt);
     }
-    /* with chromium: the page was rendered and its screenshot kept */
-    if (system("command -v chromium >/dev/null 2>&1") == 0) {
-        snprintf(p, sizeof p, "%s/report.png", run);
+    /* with chromium: the page was rendered and its screenshot kept;
+     * without: no screenshot, and the report says why */
+    snprintf(p, sizeof p, "%s/report.png", run);
+    if (browser) {
         size_t len = 0;
         char *shot = file_exists(p) ? slurp(p, &len) : NULL;
         cr_expect(shot && len > 8 && memcmp(shot, "\x89PNG\r\n\x1a\n", 8) == 0, "report.png missing");
         free(shot);
+    } else {
+        cr_expect(!file_exists(p), "report.png without a browser");
+        snprintf(p, sizeof p, "%s/report.md", run);
+        char *md = slurp(p, NULL);
+        cr_expect(strstr(md, "No screenshot `report.png` and no browser check of the page") != NULL,
+                  "report.md does not say that the page was not rendered");
+        free(md);
     }
 
     /* queries.csv: the runner's header, queries x pairs rows */

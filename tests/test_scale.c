@@ -947,8 +947,11 @@ GB_TEST(shard, report_script_takes_a_merged_csv_and_judges_its_statuses)
                         gb_test_bin(), i, d, i, sc), 0, "%s", out);
     cr_assert_eq(gb_test_sh(out, sizeof out, "%s merge --quiet --out %s/all.csv %s/s0.csv %s/s1.csv", gb_test_bin(), d, d, d),
                  0, "%s", out);
-#define rep "GB_BIN=%s scripts/report.sh --bin %s --csv %s/%s --scen %s --solvers dijkstra,jps " \
-            "--jobs 2 --out-dir %s --run-id %s --no-hyperfine --no-footprints"
+    /* no browser (GB_CHROMIUM names none): the test reads the report's
+     * text and exit status, not its rendering */
+#define rep                                                                                \
+    "GB_CHROMIUM=/nonexistent GB_BIN=%s scripts/report.sh --bin %s --csv %s/%s --scen %s " \
+    "--solvers dijkstra,jps --jobs 2 --out-dir %s --run-id %s --no-hyperfine --no-footprints"
     cr_assert_eq(gb_test_sh(out, sizeof out, rep, gb_test_bin(), gb_test_bin(), d, "all.csv", sc, d, "r1"), 0, "%s", out);
     cr_assert_eq(gb_test_sh(out, sizeof out, "grep -c '' %s/r1/queries.csv; grep '\"jobs\": 2' %s/r1/env.json; "
                     "grep -c 'all.csv' %s/r1/env.json", d, d, d), 0, "%s", out);
@@ -1019,9 +1022,16 @@ GB_TEST(shard, report_script_sample_runs_an_even_slice_and_says_so)
     GB_TEST_E2E();
     char d[64];
     tmpdir(d, sizeof d);
-    cr_assert_eq(gb_test_sh(out, sizeof out, "GB_BIN=%s scripts/report.sh --bin %s --sample 5 --solvers jps --queues bheap "
-                    "--hyperfine-runs 2 --hyperfine-warmup 1 --no-footprints --out-dir %s --run-id s", gb_test_bin(), gb_test_bin(), d),
-                 0, "%s", out);
+    /* no browser (GB_CHROMIUM names none): the test reads the report's
+     * text, not its rendering */
+    cr_assert_eq(
+        gb_test_sh(
+            out, sizeof out,
+            "GB_CHROMIUM=/nonexistent GB_BIN=%s scripts/report.sh --bin %s --sample 5 --solvers jps "
+            "--queues bheap "
+            "--reps 1 --hyperfine-runs 2 --hyperfine-warmup 1 --no-footprints --out-dir %s --run-id s",
+            gb_test_bin(), gb_test_bin(), d),
+        0, "%s", out);
     /* hyperfine times the run's solvers only, with the oracle cached by its warm-up */
     cr_assert_eq(gb_test_sh(out, sizeof out, "grep -o '\"solvers\": \\[\"jps\"\\]}' %s/s/env.json; "
                     "grep -c \"the oracle's answers come from a cache the warm-up filled\" %s/s/report.md", d, d),
