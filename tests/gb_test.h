@@ -116,6 +116,12 @@ static inline int gb_test_san(void)
 }
 #define GB_TEST_PICK(full, plain, san) (gb_test_full() ? (full) : gb_test_san() ? (san) : (plain))
 
+/* Prefix of a `gridbench gppc build` into the suite's cache: tests that
+ * build the same entry run side by side (two Criterion workers), and
+ * without the lock both would compile it (seconds of c++ each); with it
+ * the second finds the first's build in the cache. */
+#define GB_TEST_GPPC_LOCK "flock \"${XDG_CACHE_HOME:-/tmp}/gb-test-gppc.lock\" "
+
 /* A test of a shell script's own logic (datasets/fetch.sh, the scripts/ folder)
  * is skipped in a sanitizer build: the sanitizers see compiled code only,
  * and each such test starts dozens of processes (curl, zip, sh) under

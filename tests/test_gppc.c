@@ -57,7 +57,8 @@ static char *tmpdir(void)
  * (with -q a build that works prints nothing else). */
 static void build(const char *name, const char *extra, char *so, size_t n)
 {
-    int rc = gb_test_sh(out, sizeof out, "%s gppc build -q " ENTRY " --name %s %s", gb_test_bin(), name, extra);
+    int rc = gb_test_sh(out, sizeof out, GB_TEST_GPPC_LOCK "%s gppc build -q " ENTRY " --name %s %s",
+                        gb_test_bin(), name, extra);
     cr_assert_eq(rc, 0, "building %s: exit %d: %s", name, rc, out);
     snprintf(so, n, "%.*s", (int)strcspn(out, "\n"), out);
     cr_assert(strstr(so, "/gppc/") && strstr(so, ".so"), "%s", out);
@@ -488,7 +489,8 @@ GB_TEST(gppc, run_gppc_rows_carry_gppcs_measures)
      * build, copied in (a compile takes seconds; `run --gppc` finds it by
      * its key, as it would its own) */
     cr_assert_eq(gb_test_sh(out, sizeof out,
-                            "so=$(%s gppc build -q " ENTRY ") && h=$(dirname \"$so\") && "
+                            "so=$(" GB_TEST_GPPC_LOCK "%s gppc build -q " ENTRY
+                            ") && h=$(dirname \"$so\") && "
                             "c=%s/cache/gridbench/gppc/$(basename \"$h\") && mkdir -p \"$c\" && "
                             "cp \"$so\" \"$so.key\" \"$h/entry.txt\" \"$c/\"",
                             gb_test_bin(), d),

@@ -783,9 +783,10 @@ GB_TEST(gppcdyn, dynamic_entry_follows_patches_and_matches_dijkstra, .timeout = 
  * cache ($XDG_CACHE_HOME of make test) compiles it once. */
 static void build_bad(char *so, size_t n)
 {
-    cr_assert_eq(
-        gb_test_sh(out, sizeof out, "%s gppc build -q " DYNBFS " --name dynbfs-bad", gb_test_bin()), 0,
-        "%s", out);
+    cr_assert_eq(gb_test_sh(out, sizeof out,
+                            GB_TEST_GPPC_LOCK "%s gppc build -q " DYNBFS " --name dynbfs-bad",
+                            gb_test_bin()),
+                 0, "%s", out);
     out[strcspn(out, "\n")] = '\0';
     snprintf(so, n, "%.1200s", out);
 }

@@ -1617,7 +1617,7 @@ GB_TEST(report_browser, every_image_loads_and_a_screenshot_is_kept)
  * or the page's height is measured at another width. */
 GB_TEST(report_browser, the_screenshot_covers_the_whole_page)
 {
-    GB_TEST_E2E();   /* two Chromium starts, 4 s of CPU: make test-full */
+    GB_TEST_E2E(); /* two Chromium starts, 4 s of CPU: make test-full */
     need_chromium();
     char dir[64], p[256], shot[256], log[128];
     make_tmpdir(dir, sizeof dir);
