@@ -321,20 +321,18 @@ FUZZ_TARGETS := map scen solve journal dyn merge
 FUZZ_FLAGS   := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -gline-tables-only -O1
 # Every solver (fuzz_solve runs them all), and the harness code some target
 # calls.  Not gb_terrain.c: no target builds a grid with terrain costs, so
-# the terrain searches are left out too (FUZZ_NO_TERRAIN); a target that
-# starts to use terrain fails to link, and then needs both back.
-FUZZ_LIB_SRC := $(filter-out solvers/gb_terrain.c,$(SOLVER_SRC)) \
+# the instantiated loops for such grids (gb_bestfirst_w.c, gb_bidir_w.c:
+# 104 of the 316 s of CPU this build took) are left out too, their tables
+# replaced by stubs that abort (fuzz/noterrain.c).  A target that
+# starts to use terrain fails to link, and then needs all three back.
+FUZZ_NO_TERRAIN := solvers/gb_terrain.c solvers/gb_bestfirst_w.c solvers/gb_bidir_w.c
+FUZZ_LIB_SRC := $(filter-out $(FUZZ_NO_TERRAIN),$(SOLVER_SRC)) fuzz/noterrain.c \
                 harness/core/gb_diag.c harness/io/gb_map.c harness/io/gb_scen.c \
                 harness/check/gb_validate.c harness/check/gb_anyangle.c harness/io/gb_journal.c \
                 harness/core/gb_status.c harness/io/gb_dynscen.c harness/run/gb_dynreplay.c \
                 harness/io/gb_shard.c harness/io/gb_rows.c harness/core/gb_csv.c \
                 harness/core/gb_sha256.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
-# The instantiated loops for grids with terrain costs (gb_bestfirst_w.c,
-# gb_bidir_w.c: 104 of the 316 s of CPU this build took) are built as
-# stubs that abort (GB_NO_TERRAIN_SEARCH), since nothing here reaches them.
-FUZZ_NO_TERRAIN := $(FUZZ_BUILD)/solvers/gb_bestfirst_w.o $(FUZZ_BUILD)/solvers/gb_bidir_w.o
-$(FUZZ_NO_TERRAIN): FUZZ_DEFS = -DGB_NO_TERRAIN_SEARCH
 # The targets link the library as an archive, so each holds only the
 # objects it calls: fuzz_map then has 1,058 coverage counters instead of
 # 132,000, which libFuzzer scans after every input (3x the executions in
@@ -352,7 +350,7 @@ FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 .SECONDARY: $(FUZZ_LIB_OBJ) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz/fuzz_%.o)
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CSTD) $(WARN) $(FUZZ_FLAGS) $(FUZZ_DEFS) $(INCS) -MMD -MP -c $< -o $@
+	$(FUZZ_CC) $(CSTD) $(WARN) $(FUZZ_FLAGS) $(INCS) -MMD -MP -c $< -o $@
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	@rm -f $@
