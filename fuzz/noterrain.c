@@ -17,7 +17,8 @@
 static void absent(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o)
 {
     (void)ws, (void)s, (void)a, (void)b, (void)o;
-    fputs("fuzz: a terrain search was reached, but the fuzz build has none (fuzz/noterrain.c)\n", stderr);
+    fputs("fuzz: a terrain search was reached, but the fuzz build has none (fuzz/noterrain.c)\n",
+          stderr);
     abort();
 }
 

@@ -8,16 +8,17 @@
 #                                         would write otherwise; exit 1 if any
 #   scripts/format-check.sh --fix [BASE]  rewrite those lines in the work tree
 #
-# BASE: the commit to compare with (default: the merge base with main, else
-# HEAD~1).  The lines are those of `git diff BASE` in *.c and *.h, the work
-# tree included (committed or not).  Uses git-clang-format (Debian package
+# BASE: the commit to compare with (default: the one in .ci/format-base,
+# the commit CI compares with; else the merge base with main, else HEAD~1).
+# The lines are those of `git diff BASE` in *.c and *.h, the work tree
+# included (committed or not).  Uses git-clang-format (Debian package
 # clang-format).  Exit status: 0 formatted; 1 lines to reformat (shown as a
 # diff); 2 bad usage; 3 clang-format not installed.
 set -euo pipefail
 PROG=format-check.sh
 fix=0
 case ${1:-} in
--h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 --fix) fix=1; shift ;;
 -*) echo "$PROG: expected --fix, --help or a commit, found '$1'" >&2; exit 2 ;;
 esac
@@ -27,7 +28,10 @@ if ! command -v git-clang-format >/dev/null 2>&1 || ! command -v clang-format >/
     echo "$PROG: clang-format not found: install the Debian package clang-format" >&2
     exit 3
 fi
-base=${1:-$(git merge-base HEAD main 2>/dev/null || git rev-parse HEAD~1)}
+if [ "$#" -eq 1 ]; then base=$1
+elif [ -s .ci/format-base ]; then base=$(cat .ci/format-base)
+else base=$(git merge-base HEAD main 2>/dev/null || git rev-parse HEAD~1)
+fi
 git rev-parse --verify -q "$base^{commit}" >/dev/null || { echo "$PROG: expected a commit, found '$base'" >&2; exit 2; }
 if [ "$fix" = 1 ]; then
     git clang-format --quiet --force --extensions c,h "$base" -- || true
