@@ -315,10 +315,12 @@ static int memo_due(const gb_aaoracle *o)
 static int memo_edges(gb_aaoracle *o, const query *qy, int32_t u)
 {
     if (o->adj_at[u] < 0 && build_edges(o, u)) return -1;
+    const int32_t n = o->adj_n[u];
+    if (n == 0) return 0; /* o->adj may still be NULL: no offset from it */
     const gb_xy pu = o->v[u];
     const double gu = o->gv[u];
     const int32_t *a = o->adj + o->adj_at[u];
-    for (int32_t k = 0, n = o->adj_n[u]; k < n; k++) {
+    for (int32_t k = 0; k < n; k++) {
         const int32_t w = a[k];
         if (o->stamp[w] == qy->closed) continue;
         const gb_xy pw = o->v[w];
