@@ -13,6 +13,7 @@
 #                   Moving AI sets into datasets/<set>/ (datasets/fetch.sh)
 #   make man        build/man/gridbench.1 and gridbench-CMD.1 (roff, from the
 #                   option tables); `make install` installs them
+#   make docs-man   docs/man/gridbench-CMD.md, every command's --help
 #   make test-slurm a real single-node Slurm (root): 4-task array == one run
 #   make test-parallel  GNU parallel shards (scripts/parallel.sh) == one run
 #   make clean
@@ -81,7 +82,7 @@ TEST_JOBS ?= 2
 GB_TEST_FULL ?= 0
 
 .PHONY: install-files
-.PHONY: all test test-full bench-scale check check-leak check-cli report bench bench-jps bench-bounds datasets clean install examples man \
+.PHONY: all test test-full bench-scale check check-leak check-cli report bench bench-jps bench-bounds datasets clean install examples man docs-man \
         test-slurm test-parallel FORCE
 all: gridbench
 
@@ -248,6 +249,13 @@ man: $(BIN)
 	  $(BIN) man $$c > $(MANDIR)/gridbench-$$c.1.tmp && mv $(MANDIR)/gridbench-$$c.1.tmp $(MANDIR)/gridbench-$$c.1 \
 	  || exit 1; \
 	done && echo "man: $(MANDIR)/gridbench.1 and $$(echo $$cmds | wc -w) command pages"
+
+# docs/man/: every command's --help as a markdown page, so a reader sees
+# every option and default without building (scripts/docs-man.sh; the opt
+# suite fails when a table changed and the pages were not rewritten).
+.PHONY: docs-man
+docs-man: $(BIN)
+	./scripts/docs-man.sh $(BIN)
 
 # ---- library install (pkg-config) and the examples built against it ------
 # The public headers: what plugins (gb_user.h), library users (gb_search.h,

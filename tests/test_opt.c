@@ -435,6 +435,27 @@ GB_TEST(opt, overview_page_refers_to_every_page_and_back)
     cr_expect(strstr(page, ".TP\n\\fBman\\fR\n") != NULL, "man missing from the overview");
 }
 
+/* docs/man/ holds every command's --help as a page a reader sees without
+ * building (scripts/docs-man.sh).  Breaks if an option table changes and
+ * the pages are not rewritten, or if the check stops seeing a changed or
+ * an extra page. */
+GB_TEST(opt, docs_man_pages_are_the_help_of_every_command)
+{
+    GB_TEST_SCRIPT_ONLY();
+    const char *bin = gb_test_bin();
+    int rc = gb_test_sh(out, sizeof out, "./scripts/docs-man.sh --check %s 2>&1", bin);
+    cr_expect_eq(rc, 0, "docs/man is stale (make docs-man): %s", out);
+    rc = gb_test_sh(out, sizeof out,
+                    "d=$(mktemp -d) && cp docs/man/*.md \"$d\"/ && echo x >>\"$d\"/gridbench-run.md && "
+                    ": >\"$d\"/gridbench-nosuch.md && ./scripts/docs-man.sh --check %s \"$d\" 2>&1; "
+                    "r=$?; rm -rf \"$d\"; exit $r",
+                    bin);
+    cr_expect_eq(rc, 1, "%s", out);
+    cr_expect(strstr(out, "/gridbench-run.md: expected the text the option table writes") != NULL, "%s",
+              out);
+    cr_expect(strstr(out, "/gridbench-nosuch.md: expected no page") != NULL, "%s", out);
+}
+
 /* Reproducible pages.  Breaks if the date ignores SOURCE_DATE_EPOCH. */
 GB_TEST(opt, man_date_is_source_date_epoch)
 {

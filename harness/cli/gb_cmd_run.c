@@ -34,7 +34,8 @@ _Static_assert(GB_ROW_NSTATUS <= 32, "--retry keeps its statuses in an unsigned 
 /* The options of run.  An option without a short letter has the id
  * LETTER + 256 (gb_opt.h: ids below 256 are short letters); the `switch`
  * in run_main keeps one case per id.  To add an option: one line here,
- * one case there. */
+ * one case there.  The table keeps its hand layout, one option a line. */
+/* clang-format off */
 static const gb_opt run_opts[] = {
     { 's', 's', "solver", "NAME", "solver to run (repeatable, or comma-separated; 'all'; default "
       "dijkstra); see `gridbench list`" },
@@ -82,8 +83,8 @@ static const gb_opt run_opts[] = {
       "more is stopped (status 'limit'); suffix K, M or G (x1024)" },
     { 'F' + 256, 0, "first", "N", "skip the first N queries of each scenario" },
     { 'C' + 256, 0, "count", "N", "run at most N queries of each scenario" },
-    { 'P' + 256, 0, "sample", "N", "of those, about N evenly spaced ones (every k-th query, so all "
-      "buckets are represented)" },
+    { 'P' + 256, 0, "sample", "N", "of those n queries of each scenario, every k-th one, k = n / N "
+      "rounded down: N to 2N-1 evenly spaced queries, so all buckets are represented" },
     { 'S' + 256, 0, "strict", NULL, "exit 2 when a scenario's printed length disagrees" },
     { 'Q' + 256, 0, "quiet", NULL, "no progress on stderr" },
     { 'U' + 256, 0, "pin", "CPU", "pin the process to one CPU (sched_setaffinity) for steadier "
@@ -119,6 +120,7 @@ static const gb_opt run_opts[] = {
     { 'h', 'h', "help", NULL, "this text" },
     { 0, 0, NULL, NULL, NULL }
 };
+/* clang-format on */
 
 /* "  name: [failure] description", a verbatim line per status of the one
  * table (gb_status.h). */
