@@ -108,10 +108,14 @@ layers:
 # rewritten only when they change, so a build dir switched to another
 # compiler (make check SAN_CC=gcc after a clang build) is rebuilt whole,
 # never a mix of the two.
+# Its text is fixed when the Makefile is read (:=), not in the recipe,
+# where a test object's own CFLAGS (-Og) would leak in through make's
+# inheritance of target-specific variables and flip the stamp.
 CC_STAMP := $(BUILD)/cc.stamp
+CC_STAMP_TEXT := $(CC) $(CSTD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) | tests: $(TEST_CFLAGS)
 $(CC_STAMP): FORCE
 	@mkdir -p $(BUILD)
-	@printf '%s\n' '$(CC) $(CSTD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) $(TEST_CFLAGS)' > $@.new.$$$$ && \
+	@printf '%s\n' '$(CC_STAMP_TEXT)' > $@.new.$$$$ && \
 	if cmp -s $@.new.$$$$ $@; then rm -f $@.new.$$$$; else mv -f $@.new.$$$$ $@; fi
 
 $(BUILD)/%.o: %.c $(CC_STAMP)
@@ -190,9 +194,11 @@ test-full: $(TESTBIN) $(BIN)
 # fuzz-smoke links the same solver objects.
 SAN_CC    ?= clang
 SAN_BUILD ?= build-san
+# (a recipe line that runs it starts with +: make sees no $(MAKE) in it
+# and would not share its jobserver, building one file at a time)
 SAN_MAKE   = $(MAKE) BUILD=$(SAN_BUILD) CC=$(SAN_CC) OPT=-O1 EXTRA_CFLAGS="$(SAN)"
 check: san-cc
-	$(SAN_MAKE) test check-leak check-cli ASAN_OPTIONS=detect_leaks=1:malloc_fill_byte=16
+	+$(SAN_MAKE) test check-leak check-cli ASAN_OPTIONS=detect_leaks=1:malloc_fill_byte=16
 
 .PHONY: san-cc
 san-cc:
@@ -408,7 +414,7 @@ fuzz: $(FUZZ_BINS)
 # fuzz build.
 fuzz-smoke:
 ifeq ($(SAN_CC),$(FUZZ_CC))
-	$(SAN_MAKE) $(SOLVER_SRC:%.c=$(SAN_BUILD)/%.o)
+	+$(SAN_MAKE) $(SOLVER_SRC:%.c=$(SAN_BUILD)/%.o)
 	$(MAKE) fuzz FUZZ_SECONDS=10 FUZZ_BUILD=build/fuzz-smoke FUZZ_SOLVERS_FROM=$(SAN_BUILD)
 else
 	$(MAKE) fuzz FUZZ_SECONDS=10

@@ -199,7 +199,9 @@ static int build_edges(gb_aaoracle *o, int32_t u)
         const int64_t dx = (int64_t)pw.x - pu.x, dy = (int64_t)pw.y - pu.y;
         if (!taut(mu, dx, dy) || !taut(o->q[w], -dx, -dy)) continue;
         int keep;
-        if (o->adj_at[w] >= 0) { /* w's list is built: look u up in it */
+        if (o->adj_at[w] >= 0 && o->adj_n[w] == 0) { /* built and empty (o->adj may be NULL) */
+            keep = 0;
+        } else if (o->adj_at[w] >= 0) { /* w's list is built: look u up in it */
             const int32_t *a = o->adj + o->adj_at[w];
             int32_t lo = 0, hi = o->adj_n[w];
             while (lo < hi) {
