@@ -620,22 +620,47 @@ static void take_word(const char *root, const char *w, const char *v, const char
     }
 }
 
+/* The first cap - 1 bytes of the file at path, NUL-terminated, in a
+ * gb_malloc'd buffer the caller frees.  NULL when the file cannot be
+ * opened, or with *oom = 1 when the buffer cannot be had.  (Heap, not
+ * static buffers: every sanitized process scans its .bss at exit.) */
+static char *read_head(const char *path, size_t cap, int *oom)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return NULL;
+    char *t = gb_malloc(cap);
+    if (!t) {
+        fclose(f);
+        *oom = 1;
+        return NULL;
+    }
+    size_t r = fread(t, 1, cap - 1, f);
+    fclose(f);
+    t[r] = '\0';
+    return t;
+}
+
 /* Sources and flags from the dry run of the entry's Makefile (`make -n -B`
  * in root): every line that names a source (extension in ext) is a
  * compile line.  0 (src may stay empty: then the caller globs), or -1
  * (make missing or failed). */
 static int from_make(const char *root, const char *const *ext, gb_argv *src, gb_argv *cf, gb_argv *lf)
 {
-    static char out[1 << 20];
+    enum { OUT_CAP = 1 << 20 };
+    char *out = gb_malloc(OUT_CAP);
+    if (!out) return -1;
     gb_argv mk = { 0 };
     argv_add(&mk, "make");
     argv_add(&mk, "-n");
     argv_add(&mk, "-B");
     argv_add(&mk, "--no-print-directory");
     int ws = 0;
-    int rc = mk.oom ? -1 : run_capture(&mk, root, out, sizeof out, &ws);
+    int rc = mk.oom ? -1 : run_capture(&mk, root, out, OUT_CAP, &ws);
     argv_free(&mk);
-    if (rc != 0 || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0) return -1;
+    if (rc != 0 || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+        gb_free(out);
+        return -1;
+    }
     /* join continuation lines */
     for (char *p = out; (p = strstr(p, "\\\n")) != NULL;) { p[0] = ' '; p[1] = ' '; }
     char *save = NULL;
@@ -652,22 +677,25 @@ static int from_make(const char *root, const char *const *ext, gb_argv *src, gb_
         }
         int oom = w.oom;
         argv_free(&w);
-        if (oom) return -1;
+        if (oom) {
+            gb_free(out);
+            return -1;
+        }
     }
+    gb_free(out);
     return 0;
 }
 
 /* Does the Entry.h at path declare GPPC's dynamic-track API
- * (gppc_map_change or gppc_search_init)?  1 or 0. */
+ * (gppc_map_change or gppc_search_init)?  1 or 0; -1 out of memory. */
 static int is_dynamic(const char *path)
 {
-    static char text[1 << 20];
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    size_t r = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[r] = '\0';
-    return strstr(text, "gppc_map_change") != NULL || strstr(text, "gppc_search_init") != NULL;
+    int oom = 0;
+    char *text = read_head(path, 1 << 20, &oom);
+    if (!text) return oom ? -1 : 0;
+    int yes = strstr(text, "gppc_map_change") != NULL || strstr(text, "gppc_search_init") != NULL;
+    gb_free(text);
+    return yes;
 }
 
 /* Does root/Entry.h or root/GPPC.h declare an xyLoc of real coordinates
@@ -675,26 +703,25 @@ static int is_dynamic(const char *path)
  * any-angle track's startkit does?  1 or 0. */
 static int is_anyangle(const char *root)
 {
-    static char text[1 << 20];
     static const char *const names[] = { "GPPC.h", "Entry.h" };
     for (int k = 0; k < 2; k++) {
         char p[4200];
         snprintf(p, sizeof p, "%s/%s", root, names[k]);
-        FILE *f = fopen(p, "r");
-        if (!f) continue;
-        size_t r = fread(text, 1, sizeof text - 1, f);
-        fclose(f);
-        text[r] = '\0';
-        for (char *at = text; (at = strstr(at, "xyLoc")) != NULL; at += 5) {
+        int oom = 0, real = 0;
+        char *text = read_head(p, 1 << 20, &oom);
+        if (oom) return -1;
+        if (!text) continue;
+        for (char *at = text; !real && (at = strstr(at, "xyLoc")) != NULL; at += 5) {
             char *b = at + 5;
             while (*b == ' ' || *b == '\t' || *b == '\n' || *b == '\r') b++;
             if (*b != '{') continue; /* a use, not the definition */
             char *e = strchr(b, '}');
             if (e) *e = '\0';
-            int real = strstr(b, "double") != NULL || strstr(b, "float") != NULL;
+            real = strstr(b, "double") != NULL || strstr(b, "float") != NULL;
             if (e) *e = '}';
-            if (real) return 1;
         }
+        gb_free(text);
+        if (real) return 1;
     }
     return 0;
 }
@@ -705,26 +732,25 @@ static int is_anyangle(const char *root)
  * empty), or -1 when there is no such file. */
 static int from_cmake(const char *root, gb_argv *src)
 {
-    static char text[1 << 18];
     char p[4200];
     snprintf(p, sizeof p, "%s/CMakeLists.txt", root);
-    FILE *f = fopen(p, "r");
-    if (!f) return -1;
-    size_t r = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[r] = '\0';
+    int oom = 0;
+    char *text = read_head(p, 1 << 18, &oom);
+    if (!text) return -1;
     for (char *c = text; (c = strchr(c, '#')) != NULL;)   /* comments to the end of the line */
         while (*c && *c != '\n') *c++ = ' ';
     char *at = strstr(text, "add_library(GPPCentry");
-    if (!at) return 0;
-    at += strlen("add_library(GPPCentry");
-    char *end = strchr(at, ')');
-    if (end) *end = '\0';
-    gb_argv w = { 0 };
-    argv_split(&w, at);
-    for (int i = 0; i < w.n; i++)
-        if (has_ext(w.v[i], dyn_ext)) add_source(root, w.v[i], src);
-    argv_free(&w);
+    if (at) {
+        at += strlen("add_library(GPPCentry");
+        char *end = strchr(at, ')');
+        if (end) *end = '\0';
+        gb_argv w = { 0 };
+        argv_split(&w, at);
+        for (int i = 0; i < w.n; i++)
+            if (has_ext(w.v[i], dyn_ext)) add_source(root, w.v[i], src);
+        argv_free(&w);
+    }
+    gb_free(text);
     return 0;
 }
 
@@ -857,8 +883,13 @@ int gb_gppc_build(const gb_gppc_build_opts *o, gb_gppc_built *b, gb_diag *d)
     snprintf(drv, sizeof drv, "%s/Entry.h", root);
     if (access(drv, R_OK) != 0)
         return gb_diag_set(d, EX_NOINPUT, root, 0, 0, "expected a GPPC entry (Entry.h), found none");
-    b->dynamic = is_dynamic(drv);
-    b->anyangle = o->anyangle || (!b->dynamic && is_anyangle(root));
+    const int dyn = is_dynamic(drv);
+    const int aa = !o->anyangle && dyn == 0 ? is_anyangle(root) : 0;
+    if (dyn < 0 || aa < 0)
+        return gb_diag_set(d, EX_OSERR, root, 0, 0,
+                           "expected memory to read the entry's headers, found none");
+    b->dynamic = dyn;
+    b->anyangle = o->anyangle || aa;
     if (b->dynamic && b->anyangle)
         return gb_diag_set(d, EX_USAGE, root, 0, 0,
                            "--anyangle: expected an entry of the classic API "
