@@ -196,6 +196,10 @@ SAN_CC    ?= clang
 SAN_BUILD ?= build-san
 # (a recipe line that runs it starts with +: make sees no $(MAKE) in it
 # and would not share its jobserver, building one file at a time)
+# The tests' own code keeps -Og (clang: -O1).  At -O0 it would build in
+# 15 s of CPU instead of 54, but the leak self-test then fails: the leaked
+# pointer stays in a live frame of the test's caller, so the in-test leak
+# check sees the block as reachable and a leaking test passes.
 SAN_MAKE   = $(MAKE) BUILD=$(SAN_BUILD) CC=$(SAN_CC) OPT=-O1 EXTRA_CFLAGS="$(SAN)"
 check: san-cc
 	+$(SAN_MAKE) test check-leak check-cli ASAN_OPTIONS=detect_leaks=1:malloc_fill_byte=16
