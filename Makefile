@@ -220,9 +220,10 @@ check-leak: $(LEAKTEST)
 	  echo "check-leak: a leaking test fails (as it must)"; \
 	else cat $(BUILD)/leak-selftest.log; echo "check-leak: expected the leaking test to fail (exit $$rc)"; exit 1; fi
 
-# Every scenario file under $(GB_SHARED), 6 queries each, every solver on
+# Every scenario file under $(GB_SHARED), 4 to 7 queries each (--sample 4:
+# every k-th, from every bucket), every solver on
 # every queue (skipped when the shared data is absent).
-CHECK_CLI_ARGS ?= --solver all --queue all --sample 6 --quiet --no-oracle-cache --jobs 2
+CHECK_CLI_ARGS ?= --solver all --queue all --sample 4 --quiet --no-oracle-cache --jobs 2
 check-cli: $(BIN)
 	@scens=$$(ls $(GB_SHARED)/*/*.scen 2>/dev/null); \
 	if [ -z "$$scens" ]; then echo "check-cli: no scenarios in $(GB_SHARED), skipped"; exit 0; fi; \

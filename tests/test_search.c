@@ -554,7 +554,7 @@ ParameterizedTest(shared_case *c, shared, every_solver_and_queue_matches_dijkstr
 {
     /* Under the sanitizers, check-cli runs this matrix's solvers (`run
      * --solver all --queue all`, the same loops the extra variants here
-     * instantiate with other heuristics) over every shared file, 6 queries
+     * instantiate with other heuristics) over every shared file, 4 to 7 queries
      * each: this test would repeat it at 30 s of CPU. */
     if (gb_test_san())
         cr_skip_test(
