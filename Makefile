@@ -91,10 +91,10 @@ gridbench: $(BIN)
 
 # the formatting of the lines changed since FORMAT_BASE (.clang-format; the
 # rest of the tree keeps its layout): scripts/format-check.sh, --fix to
-# rewrite them.  CI runs it from the commit in .ci/format-base, the main
-# that last landed (moved forward when a new one lands), so every line
-# changed since is checked.
-FORMAT_BASE ?= $(shell cat .ci/format-base 2>/dev/null)
+# rewrite them.  Unset, the script takes the commit in .ci/format-base, the
+# main that last landed (moved forward when a new one lands), as CI does,
+# so every line changed since is checked.
+FORMAT_BASE ?=
 .PHONY: format-check
 format-check:
 	@./scripts/format-check.sh $(FORMAT_BASE)
@@ -192,14 +192,14 @@ test-full: $(TESTBIN) $(BIN)
 # records as globals, which made .data 15 MB that LeakSanitizer scans at
 # every exit (the test suite: 429 s of CPU with gcc, 364 s with clang).
 # fuzz-smoke links the same solver objects.
-SAN_CC    ?= clang
-SAN_BUILD ?= build-san
-# (a recipe line that runs it starts with +: make sees no $(MAKE) in it
-# and would not share its jobserver, building one file at a time)
 # The tests' own code keeps -Og (clang: -O1).  At -O0 it would build in
 # 15 s of CPU instead of 54, but the leak self-test then fails: the leaked
 # pointer stays in a live frame of the test's caller, so the in-test leak
 # check sees the block as reachable and a leaking test passes.
+# A recipe line that runs $(SAN_MAKE) starts with +: make sees no $(MAKE)
+# in it and would not share its jobserver, building one file at a time.
+SAN_CC    ?= clang
+SAN_BUILD ?= build-san
 SAN_MAKE   = $(MAKE) BUILD=$(SAN_BUILD) CC=$(SAN_CC) OPT=-O1 EXTRA_CFLAGS="$(SAN)"
 check: san-cc
 	+$(SAN_MAKE) test check-leak check-cli ASAN_OPTIONS=detect_leaks=1:malloc_fill_byte=16

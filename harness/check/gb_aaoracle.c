@@ -182,6 +182,14 @@ static double box_dist(gb_xy p, double x0, double y0, double x1, double y1)
     return sqrt(dx * dx + dy * dy);
 }
 
+/* The built list of corner u: adj_n[u] entries from here.  An empty list
+ * is NULL: while every list is empty, o->adj is NULL too, and NULL plus
+ * an offset, even 0, is undefined. */
+static const int32_t *edges_of(const gb_aaoracle *o, int32_t u)
+{
+    return o->adj_n[u] ? o->adj + o->adj_at[u] : NULL;
+}
+
 /* The kept edges of corner u: every other corner w with a legal segment
  * u-w that is taut at both ends (taut(q[u], uw) and taut(q[w], wu)).  The
  * relation is symmetric, so when w's list is already built, u-w is kept
@@ -199,10 +207,8 @@ static int build_edges(gb_aaoracle *o, int32_t u)
         const int64_t dx = (int64_t)pw.x - pu.x, dy = (int64_t)pw.y - pu.y;
         if (!taut(mu, dx, dy) || !taut(o->q[w], -dx, -dy)) continue;
         int keep;
-        if (o->adj_at[w] >= 0 && o->adj_n[w] == 0) { /* built and empty (o->adj may be NULL) */
-            keep = 0;
-        } else if (o->adj_at[w] >= 0) { /* w's list is built: look u up in it */
-            const int32_t *a = o->adj + o->adj_at[w];
+        if (o->adj_at[w] >= 0) { /* w's list is built: look u up in it */
+            const int32_t *a = edges_of(o, w);
             int32_t lo = 0, hi = o->adj_n[w];
             while (lo < hi) {
                 const int32_t mid = lo + (hi - lo) / 2;
@@ -317,12 +323,10 @@ static int memo_due(const gb_aaoracle *o)
 static int memo_edges(gb_aaoracle *o, const query *qy, int32_t u)
 {
     if (o->adj_at[u] < 0 && build_edges(o, u)) return -1;
-    const int32_t n = o->adj_n[u];
-    if (n == 0) return 0; /* o->adj may still be NULL: no offset from it */
     const gb_xy pu = o->v[u];
     const double gu = o->gv[u];
-    const int32_t *a = o->adj + o->adj_at[u];
-    for (int32_t k = 0; k < n; k++) {
+    const int32_t *a = edges_of(o, u);
+    for (int32_t k = 0, n = o->adj_n[u]; k < n; k++) {
         const int32_t w = a[k];
         if (o->stamp[w] == qy->closed) continue;
         const gb_xy pw = o->v[w];

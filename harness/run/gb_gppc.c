@@ -620,24 +620,18 @@ static void take_word(const char *root, const char *w, const char *v, const char
     }
 }
 
-/* The first cap - 1 bytes of the file at path, NUL-terminated, in a
- * gb_malloc'd buffer the caller frees.  NULL when the file cannot be
- * opened, or with *oom = 1 when the buffer cannot be had.  (Heap, not
- * static buffers: every sanitized process scans its .bss at exit.) */
-static char *read_head(const char *path, size_t cap, int *oom)
+/* The file at path, NUL-terminated, in a gb_malloc'd buffer the caller
+ * frees (gb_read_file).  NULL when it cannot be read, or with *oom = 1
+ * when the memory cannot be had.  (Heap, not static buffers: every
+ * sanitized process scans its .bss at exit.) */
+static char *read_text(const char *path, int *oom)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return NULL;
-    char *t = gb_malloc(cap);
-    if (!t) {
-        fclose(f);
-        *oom = 1;
-        return NULL;
-    }
-    size_t r = fread(t, 1, cap - 1, f);
-    fclose(f);
-    t[r] = '\0';
-    return t;
+    char *t;
+    size_t n;
+    gb_diag d;
+    int rc = gb_read_file(path, &t, &n, &d);
+    if (rc == EX_OSERR) *oom = 1;
+    return rc ? NULL : t;
 }
 
 /* Sources and flags from the dry run of the entry's Makefile (`make -n -B`
@@ -691,7 +685,7 @@ static int from_make(const char *root, const char *const *ext, gb_argv *src, gb_
 static int is_dynamic(const char *path)
 {
     int oom = 0;
-    char *text = read_head(path, 1 << 20, &oom);
+    char *text = read_text(path, &oom);
     if (!text) return oom ? -1 : 0;
     int yes = strstr(text, "gppc_map_change") != NULL || strstr(text, "gppc_search_init") != NULL;
     gb_free(text);
@@ -708,7 +702,7 @@ static int is_anyangle(const char *root)
         char p[4200];
         snprintf(p, sizeof p, "%s/%s", root, names[k]);
         int oom = 0, real = 0;
-        char *text = read_head(p, 1 << 20, &oom);
+        char *text = read_text(p, &oom);
         if (oom) return -1;
         if (!text) continue;
         for (char *at = text; !real && (at = strstr(at, "xyLoc")) != NULL; at += 5) {
@@ -735,7 +729,7 @@ static int from_cmake(const char *root, gb_argv *src)
     char p[4200];
     snprintf(p, sizeof p, "%s/CMakeLists.txt", root);
     int oom = 0;
-    char *text = read_head(p, 1 << 18, &oom);
+    char *text = read_text(p, &oom);
     if (!text) return -1;
     for (char *c = text; (c = strchr(c, '#')) != NULL;)   /* comments to the end of the line */
         while (*c && *c != '\n') *c++ = ' ';
