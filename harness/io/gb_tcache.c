@@ -32,6 +32,7 @@ typedef struct tfile {
     char final[1300];     /* writing: the name it gets */
 } tfile;
 
+static void note(gb_tcache *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(gb_tcache *c, const char *fmt, ...)
 {
     size_t k = strlen(c->note);
