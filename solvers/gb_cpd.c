@@ -655,7 +655,8 @@ static int cpd_clearance(uint16_t *clr, const gb_grid *g, const uint8_t *moves)
         const int32_t o = g->off[k];
         for (int32_t i = 0; i < nc; i++) {
             const int32_t id = o < 0 ? i : nc - 1 - i;
-            if ((moves[id] >> k & 1u) && ((fj[id + o] >> k & 1u) || (fj[id + o] >> (4 + k) & 1u)))
+            if ((moves[id] >> k & 1u)
+                && (((unsigned)fj[id + o] >> k & 1u) || ((unsigned)fj[id + o] >> (4 + k) & 1u)))
                 fj[id] |= (uint8_t)(1u << (4 + k));
         }
     }
@@ -668,7 +669,8 @@ static int cpd_clearance(uint16_t *clr, const gb_grid *g, const uint8_t *moves)
                 const int32_t y = id + o;
                 v = 1u + clr[(size_t)y * 16 + (size_t)k];
                 if (v > UINT16_MAX) v = UINT16_MAX;
-                const int stop = k < 4 ? (int)(fj[y] >> k & 1u) : (fj[y] >> 4 & cpd_comps[k]) != 0;
+                const int stop =
+                    k < 4 ? (int)((unsigned)fj[y] >> k & 1u) : (fj[y] >> 4 & cpd_comps[k]) != 0;
                 go = stop || !(moves[y] >> k & 1u) ? 1u : 1u + clr[(size_t)y * 16 + 8 + (size_t)k];
                 if (go > UINT16_MAX) go = UINT16_MAX;
             }

@@ -382,7 +382,7 @@ GB_TEST(terrain, dstar_lite_matches_dijkstra_on_random_weighted_grids_that_chang
         gb_model m = gi % 3 == 2 ? GB_MODEL_4 : GB_MODEL_8_NOCUT;
         /* the cost a blocked map cell gets when freed; 0: it stays blocked */
         uint16_t fill =
-            rng_next(&seed) % 3 == 0 ? 0 : (uint16_t)(1 + rng_next(&seed) % (2 * (uint64_t)g.qmax));
+            (uint16_t)(rng_next(&seed) % 3 == 0 ? 0 : 1 + rng_next(&seed) % (2 * (uint64_t)g.qmax));
         if (fill && fill < g.qmin) g.qmin = fill;
         if (fill > g.qmax) g.qmax = fill;
         uint16_t *qfree = malloc((size_t)g.ncells * sizeof *qfree);
