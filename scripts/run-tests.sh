@@ -4,7 +4,8 @@
 #   scripts/run-tests.sh BIN JOBS [CRITERION ARGS...]
 #
 # While it runs: a progress line every 25 tests (tests done of the total
-# that `BIN --list` announces, failures so far, seconds).  Failures are shown as
+# that `BIN --list` announces, or that a --filter selects of it, failures
+# so far, seconds).  Failures are shown as
 # Criterion prints them (the [FAIL] line and its assertion messages).  At
 # the end: Criterion's own summary line, one line per suite (passed,
 # failed, skipped, the sum of its tests' times), every skipped test with
@@ -14,7 +15,29 @@ set -uo pipefail
 bin=$1
 jobs=$2
 shift 2
-total=$("$bin" --list "$@" 2>/dev/null | awk '/^[^ ├└│].*: [0-9]+ tests?$/ { n += $(NF - 1) } END { print n + 0 }')
+# Criterion's --list ignores --filter: with one, the tests it selects
+# are counted here, each suite/test name matched against the pattern as
+# Criterion matches it (a glob with extglob's @(a|b)).  A test's line
+# starts with tree drawing, "├── " or, under LC_ALL=C, "|-- " and "`-- ".
+filter=
+prev=
+for a in "$@"; do
+    case $a in --filter=*) filter=${a#--filter=} ;; esac
+    [ "$prev" = --filter ] && filter=$a
+    prev=$a
+done
+if [ -n "$filter" ]; then
+    shopt -s extglob
+    total=0
+    while IFS= read -r name; do
+        # shellcheck disable=SC2053  # the pattern is meant to match as a glob
+        [[ $name == $filter ]] && total=$((total + 1))
+    done < <("$bin" --list 2>/dev/null | awk '
+        /^[^ ├└│].*: [0-9]+ tests?$/ { suite = $1; sub(/:$/, "", suite); next }
+        { t = $0; sub(/^[^A-Za-z0-9_]+/, "", t); if (t != "" && suite != "") print suite "/" t }')
+else
+    total=$("$bin" --list 2>/dev/null | awk '/^[^ ├└│].*: [0-9]+ tests?$/ { n += $(NF - 1) } END { print n + 0 }')
+fi
 echo "test: $bin: $total tests, $jobs at a time"
 "$bin" --jobs="$jobs" --verbose "$@" 2>&1 | awk -v total="$total" -v t0="$(date +%s)" '
 function suite_of(s,   i) { i = index(s, "::"); return i ? substr(s, 1, i - 1) : s }
