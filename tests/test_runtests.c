@@ -27,7 +27,8 @@ static void run_counts(const char *args, int *announced, int *passed)
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     cr_assert(n > 0, "readlink /proc/self/exe");
     self[n] = '\0';
-    int rc = gb_test_sh(out, sizeof out, "env -u BXFI_MAP LC_ALL=C ./scripts/run-tests.sh '%s' 1 %s", self, args);
+    int rc = gb_test_sh(out, sizeof out, "env -u BXFI_MAP LC_ALL=C ./scripts/run-tests.sh '%s' 1 %s",
+                        self, args);
     cr_assert_eq(rc, 0, "%s", out);
     const char *a = strstr(out, "gridbench-tests: "), *p = strstr(out, "\ntests: ");
     *announced = *passed = -1;
