@@ -11,14 +11,16 @@
 # BASE: the commit to compare with (default: the one in .ci/format-base,
 # the commit CI compares with; else the merge base with main, else HEAD~1).
 # The lines are those of `git diff BASE` in *.c and *.h, the work tree
-# included (committed or not).  Uses git-clang-format (Debian package
-# clang-format).  Exit status: 0 formatted; 1 lines to reformat (shown as a
-# diff); 2 bad usage; 3 clang-format not installed.
+# included (committed or not), and every line of a new *.c or *.h file
+# git does not track yet (it would be checked whole once committed).
+# Uses git-clang-format (Debian package clang-format).  Exit status: 0
+# formatted; 1 lines to reformat (shown as a diff); 2 bad usage; 3
+# clang-format not installed.
 set -euo pipefail
 PROG=format-check.sh
 fix=0
 case ${1:-} in
--h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 --fix) fix=1; shift ;;
 -*) echo "$PROG: expected --fix, --help or a commit, found '$1'" >&2; exit 2 ;;
 esac
@@ -33,14 +35,23 @@ elif [ -s .ci/format-base ]; then base=$(cat .ci/format-base)
 else base=$(git merge-base HEAD main 2>/dev/null || git rev-parse HEAD~1)
 fi
 git rev-parse --verify -q "$base^{commit}" >/dev/null || { echo "$PROG: expected a commit, found '$base'" >&2; exit 2; }
+mapfile -t new < <(git ls-files --others --exclude-standard -- '*.c' '*.h')
 if [ "$fix" = 1 ]; then
     git clang-format --quiet --force --extensions c,h "$base" -- || true
+    [ "${#new[@]}" -eq 0 ] || clang-format -i -- "${new[@]}"
     exit 0
 fi
 out=$(git clang-format --diff --extensions c,h "$base" --) || true
 case $out in
-""|"no modified files to format"|"clang-format did not modify any files") echo "$PROG: the lines changed since $(git rev-parse --short "$base") are formatted"; exit 0 ;;
+""|"no modified files to format"|"clang-format did not modify any files") out= ;;
 esac
+for f in "${new[@]+"${new[@]}"}"; do
+    d=$(clang-format -- "$f" | diff -u --label "a/$f" --label "b/$f" "$f" -) || out+=${out:+$'\n'}$d
+done
+if [ -z "$out" ]; then
+    echo "$PROG: the lines changed since $(git rev-parse --short "$base") are formatted"
+    exit 0
+fi
 printf '%s\n' "$out"
 echo "$PROG: the lines above differ from .clang-format; scripts/format-check.sh --fix rewrites them" >&2
 exit 1
