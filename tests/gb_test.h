@@ -47,26 +47,31 @@
 
 /* Overwrite the stack below the caller and the scratch registers, so that
  * a dead pointer the body left there does not hide its leak (LeakSanitizer
- * scans stacks and registers conservatively).  GB_TEST calls it right
- * after the body, so that its frame starts where the body's did, and the
- * pad has no AddressSanitizer redzones, which it would never write: at
- * -O0 a dead local of the body survived in either gap and hid the leak
- * of the self-test (tests/selftest/leak_fails.c). */
+ * scans stacks and registers conservatively).  gb_test_leak_check, a
+ * macro, calls it from the caller's own frame, so that GB_TEST's scrub
+ * starts where the body's frame did, and the pad has no AddressSanitizer
+ * redzones, which it would never write: at -O0 a dead local of the body
+ * survived in either gap and hid the leak of the self-test
+ * (tests/selftest/leak_fails.c). */
 static GB_TEST_NOINLINE __attribute__((unused, no_sanitize("address"))) void gb_test_scrub(void)
 {
     volatile unsigned char pad[1 << 16];
     for (size_t i = 0; i < sizeof pad; i++) pad[i] = 0;
 }
 
-/* Fail the running test when LeakSanitizer finds leaked memory now. */
-static inline void gb_test_leak_check(void)
-{
+/* Fail the running test when LeakSanitizer finds leaked memory now.  A
+ * macro, not a function, so that the scrub runs one frame below the
+ * caller's, never deeper. */
 #ifdef GB_TEST_LSAN
-    gb_test_scrub();
-    if (__lsan_do_recoverable_leak_check() != 0)
-        cr_assert_fail("LeakSanitizer: the test leaked memory (report above)");
+#define gb_test_leak_check()                                                        \
+    do {                                                                            \
+        gb_test_scrub();                                                            \
+        if (__lsan_do_recoverable_leak_check() != 0)                                \
+            cr_assert_fail("LeakSanitizer: the test leaked memory (report above)"); \
+    } while (0)
+#else
+#define gb_test_leak_check() ((void)0)
 #endif
-}
 
 /* `.disabled = 0` (the default) gives Test() at least one option. */
 #define GB_TEST(...) GB_TEST_(__VA_ARGS__, .disabled = 0)
@@ -75,7 +80,6 @@ static inline void gb_test_leak_check(void)
     Test(suite, name, __VA_ARGS__)                                    \
     {                                                                 \
         gb_test_body_##suite##_##name();                              \
-        gb_test_scrub();                                              \
         gb_test_leak_check();                                         \
     }                                                                 \
     static void gb_test_body_##suite##_##name(void)
