@@ -15,29 +15,26 @@ set -uo pipefail
 bin=$1
 jobs=$2
 shift 2
-# Criterion's --list ignores --filter: with one, the tests it selects
-# are counted here, each suite/test name matched against the pattern as
-# Criterion matches it (a glob with extglob's @(a|b)).  A test's line
-# starts with tree drawing, "├── " or, under LC_ALL=C, "|-- " and "`-- ".
-filter=
+# The total: every suite/test name of `BIN --list` that the --filter
+# pattern selects (all without one), matched here as Criterion matches it
+# (a glob with extglob's @(a|b)): --list itself ignores --filter.  A
+# suite's line is "NAME: N tests"; a test's line starts with tree drawing,
+# "├── " or, under LC_ALL=C, "|-- " and "`-- ".
+filter='*'
 prev=
 for a in "$@"; do
     case $a in --filter=*) filter=${a#--filter=} ;; esac
     [ "$prev" = --filter ] && filter=$a
     prev=$a
 done
-if [ -n "$filter" ]; then
-    shopt -s extglob
-    total=0
-    while IFS= read -r name; do
-        # shellcheck disable=SC2053  # the pattern is meant to match as a glob
-        [[ $name == $filter ]] && total=$((total + 1))
-    done < <("$bin" --list 2>/dev/null | awk '
-        /^[^ ├└│].*: [0-9]+ tests?$/ { suite = $1; sub(/:$/, "", suite); next }
-        { t = $0; sub(/^[^A-Za-z0-9_]+/, "", t); if (t != "" && suite != "") print suite "/" t }')
-else
-    total=$("$bin" --list 2>/dev/null | awk '/^[^ ├└│].*: [0-9]+ tests?$/ { n += $(NF - 1) } END { print n + 0 }')
-fi
+shopt -s extglob
+total=0
+while IFS= read -r name; do
+    # shellcheck disable=SC2053  # the pattern is meant to match as a glob
+    [[ $name == $filter ]] && total=$((total + 1))
+done < <("$bin" --list 2>/dev/null | awk '
+    /^[A-Za-z0-9_]+: [0-9]+ tests?$/ { suite = $1; sub(/:$/, "", suite); next }
+    { t = $0; sub(/^[^A-Za-z0-9_]+/, "", t); if (t != "" && suite != "") print suite "/" t }')
 echo "test: $bin: $total tests, $jobs at a time"
 "$bin" --jobs="$jobs" --verbose "$@" 2>&1 | awk -v total="$total" -v t0="$(date +%s)" '
 function suite_of(s,   i) { i = index(s, "::"); return i ? substr(s, 1, i - 1) : s }
