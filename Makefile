@@ -166,9 +166,9 @@ $(TESTBIN): $(TEST_OBJ) $(LIB)
 
 # The tests' python3 (the reference clients of the external-solver
 # protocol, a few one-liners) is Debian's, which scripts/deps.sh installs,
-# ahead of a version manager's shim on PATH: pyenv's shim takes 0.3 s of
-# CPU a start on the project's VM, /usr/bin/python3 0.03 s, and make test
-# starts it about 30 times.  Without /usr/bin/python3, PATH decides.
+# ahead of a version manager's shim on PATH: pyenv's shim takes 0.28 s of
+# CPU a start on the project's VM, /usr/bin/python3 0.02 s, and make test
+# starts it 26 times.  Without /usr/bin/python3, PATH decides.
 TEST_PYDIR := $(BUILD)/test-bin
 .PHONY: test-python
 test-python:
