@@ -106,3 +106,47 @@ GB_TEST(export, gppc_table_sums_per_map_figures_and_marks_the_pareto_front)
     cr_assert_str_eq(out, "solver,undominated\nexternal:x,-\nrough,1\nfast,1\nslow,0\n");
     gb_test_sh(NULL, 0, "rm -rf '%s'", d);
 }
+
+/* One row per entry: a solver that ran on three queues is one row, on its
+ * fastest queue, and its prep_s is its index's (the same on every queue),
+ * so the undominated mark is decided by time, memory and quality alone.
+ * An entry with a failure on any queue shows the failing queue. */
+GB_TEST(export, gppc_table_has_one_row_per_entry_on_its_fastest_queue)
+{
+    char d[] = "/tmp/gbexport.XXXXXX";
+    cr_assert_not_null(mkdtemp(d));
+    char p[128];
+    snprintf(p, sizeof p, "%s/run.csv", d);
+    FILE *f = fopen(p, "w");
+    cr_assert_not_null(f);
+    fputs("map,scen,line,solver,queue,status,cost,subopt,time_ns,prep_ns,mem_bytes,time_source,regime\n", f);
+    static const struct { const char *solver, *queue, *status; int ns; } rows[] = {
+        { "jps+", "bheap", "ok", 3000 },   { "jps+", "4heap", "ok", 2000 },
+        { "jps+", "pairing", "ok", 4000 }, { "astar", "bheap", "ok", 2500 },
+        { "astar", "bucket", "invalid_path", 1000 }, { "astar", "4heap", "ok", 2600 },
+    };
+    for (int q = 0; q < 4; q++)
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+            fprintf(f, "a.map,set1/a.map.scen,%d,%s,%s,%s,10,1.000000,%d,%s,1048576,inproc,interleaved\n", q + 2,
+                    rows[i].solver, rows[i].queue, rows[i].status, rows[i].ns,
+                    rows[i].solver[0] == 'j' ? "7000000" : "");
+    fclose(f);
+    gb_boot b;
+    gb_boot_default(&b);
+    gb_gtab t;
+    gb_diag dg;
+    cr_assert_eq(gb_gtab_build(p, &b, &t, &dg), 0, "%s", dg.msg);
+    cr_assert_eq(t.n, 2, "one row per solver, not per solver x queue: %zu", t.n);
+    const gb_gtab_row *jp = !strcmp(t.row[0].solver, "jps+") ? &t.row[0] : &t.row[1];
+    const gb_gtab_row *as = jp == &t.row[0] ? &t.row[1] : &t.row[0];
+    cr_assert_str_eq(jp->solver, "jps+");
+    cr_assert_str_eq(jp->queue, "4heap", "the fastest queue stands for the entry");
+    cr_assert_float_eq(jp->total_s, 8e-6, 1e-15);
+    cr_assert_float_eq(jp->prep_s, 0.007, 1e-12, "the index's prep, charged once per map");
+    cr_assert_str_eq(as->queue, "bucket", "a failure on any queue is what the entry shows");
+    cr_assert_eq(as->failed, 4);
+    cr_assert_eq(as->undominated, -1, "a failed entry is not compared");
+    cr_assert_eq(jp->undominated, 1);
+    gb_gtab_free(&t);
+    gb_test_sh(NULL, 0, "rm -rf '%s'", d);
+}

@@ -8,7 +8,10 @@
  * largest prep_ns and storage_bytes (a pair's per-map figures repeat on
  * every row of the map, so the largest is the map's).  Maps are told
  * apart by (set, map) keys interned in a second table, with a bit per
- * group in a small list of (group, map) pairs seen.
+ * group in a small list of (group, map) pairs seen.  Then the groups of
+ * one entry (set, solver, time source, regime) fold into one row, on the
+ * entry's fastest queue (one_row_per_entry), and the Pareto marks are
+ * computed on those rows.
  */
 #include "gb_gppc_table.h"
 
@@ -81,6 +84,36 @@ static int dominates(const gb_gtab_row *p, const gb_gtab_row *q)
         better |= a[k] < b[k];
     }
     return better;
+}
+
+/* Does row a stand for its entry better than b?  An entry with a failure
+ * on any queue shows that failure (the row with the most), else its
+ * fastest queue (least total time). */
+static int better_entry_row(const gb_gtab_row *a, const gb_gtab_row *b)
+{
+    if (a->failed != b->failed) return a->failed > b->failed;
+    if (a->solved != b->solved) return a->solved > b->solved;
+    return a->total_s < b->total_s;
+}
+
+/* One row per entry, as GPPC has it: an entry is (set, solver, time
+ * source, regime), and it stands on the queue better_entry_row picks.
+ * The queues of one solver share its index, so they share its prep_s;
+ * what tells them apart is time, and the fastest is what the entry is. */
+static void one_row_per_entry(gb_gtab *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const gb_gtab_row *r = &t->row[i];
+        size_t k = 0;
+        while (k < n && !(strcmp(t->row[k].set, r->set) == 0 && strcmp(t->row[k].solver, r->solver) == 0
+                          && strcmp(t->row[k].time_source, r->time_source) == 0
+                          && strcmp(t->row[k].regime, r->regime) == 0))
+            k++;
+        if (k == n) t->row[n++] = *r;
+        else if (better_entry_row(r, &t->row[k])) t->row[k] = *r;
+    }
+    t->n = n;
 }
 
 static int comparable(const gb_gtab_row *r)
@@ -234,6 +267,7 @@ int gb_gtab_build(const char *path, const gb_boot *b, gb_gtab *t, gb_diag *d)
         if (isnan(r->subopt_max) && r->solved) r->subopt_max = 1.0;
         t->row[t->n++] = *r;
     }
+    one_row_per_entry(t);
     qsort(t->row, t->n, sizeof *t->row, cmp_row);
     pareto(t);
     goto done;

@@ -1,8 +1,14 @@
 /*
- * gb_gppc_table.h -- the figures GPPC publishes per entry, for every
- * (map set, solver, queue) of a run: total query time, time to the first
+ * gb_gppc_table.h -- the figures GPPC publishes per entry, one row per
+ * entry (map set, solver) of a run as GPPC has it: total query time, time to the first
  * 20 steps, the longest single call, preprocessing time and storage,
  * peak memory, suboptimality, and which rows are undominated.
+ *
+ * An entry is a solver, not a solver x queue: its row is the solver on
+ * its fastest failure-free queue (named in `queue`), or, when a queue
+ * failed, on the queue with the most failures, so that a failure always
+ * shows.  Preprocessing belongs to the solver's index, which every queue
+ * shares (prep_ns is the same on each), so it cannot tell queues apart.
  *
  * Definitions (docs/gppc.md shows them beside GPPC's own):
  *   set          the folder of the scenario file (dao, street, ...)
@@ -17,7 +23,7 @@
  *                the comparison of two rows)
  *   suboptimal   queries whose path cost exceeds the optimum (subopt > 1
  *                by more than 1e-9), subopt_max the worst ratio
- *   undominated  1 when no other row of the same set, regime and kind of
+ *   undominated  1 when no other entry of the same set, regime and kind of
  *                clock (in-process: inproc, plugin, gppc) is at least as
  *                good in all four of total time, peak memory,
  *                preprocessing time and worst suboptimality and better in
