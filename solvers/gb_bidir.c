@@ -10,13 +10,25 @@
 #define GB_QH_X(T, E, N)                                                                             \
     static void bd_##T##_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o) \
     {                                                                                                \
-        bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E, 0);                                             \
+        bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E, 0, 0);                                           \
     }
 GB_FOR_QH()
 #undef GB_QH_X
 
 #define GB_QH_X(T, E, N) bd_##T##_##N,
 static const gb_search_fn bd_fn[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
+#undef GB_QH_X
+
+/* the traced searches (`gridbench trace`): binary heap, every heuristic */
+#define GB_QH_X(T, E, N)                                                                             \
+    static void bd_tr_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o) \
+    {                                                                                                \
+        bd_core(ws, s, a, b, o, GB_QT_bheap, GB_H_##E, 0, 1);                                       \
+    }
+GB_FOR_H()
+#undef GB_QH_X
+#define GB_QH_X(T, E, N) bd_tr_##N,
+static const gb_search_fn bd_fn_tr[GB_H_COUNT] = { GB_FOR_H() };
 #undef GB_QH_X
 
 static gb_guarantee bd_guarantee(const gb_solver_spec *s, gb_model m, double *bound)
@@ -46,4 +58,5 @@ const gb_family gb_family_bidir = {
     .fn_w = gb_bidir_fn_w,
     .fn_queues = GB_Q_COUNT,
     .fn_heurs = GB_H_COUNT,
+    .fn_trace = bd_fn_tr,
 };

@@ -83,6 +83,7 @@
 #include "gb_landmarks.h"
 #include "gb_queues.h"   /* the queue implementations, for the search core */
 #include "gb_search.h"
+#include "gb_trace.h"
 
 #define GB_CAT_(a, b) a##b
 #define GB_CAT(a, b) GB_CAT_(a, b)
@@ -151,6 +152,10 @@ typedef struct gb_family {
                                   (Anya): refused without spec.aa_gppc, and its cost
                                   must equal the exact any-angle optimum
                                   (gb_solver_aa_optimal) */
+    const gb_search_fn *fn_trace; /* [fn_heurs]: the searches on the binary heap
+                                  that record every event into ws->trace
+                                  (gb_core_tr); NULL: the family cannot be
+                                  traced (`gridbench trace` refuses it) */
 } gb_family;
 
 #define GB_X(E, F) extern const gb_family gb_family_##F;
@@ -189,6 +194,7 @@ struct gb_ws {
     double fam_prep_ns[GB_ALGO_COUNT]; /* how long that prepare took */
     char prep_msg[256];            /* why a prepare refused the map (EFBIG), or "" */
     const gb_store *store;         /* where prepared tables are kept, or NULL */
+    gb_trace *trace;               /* non-NULL: gb_solve() runs fn_trace (gb_ws_set_trace) */
 #define GB_X(E, T, N, L, D) gb_##T q_##T[2]; uint8_t ready_##T[2];
     GB_QUEUE_LIST(GB_X)
 #undef GB_X
@@ -316,6 +322,9 @@ static inline GB_ALWAYS_INLINE const gb_pq_counters *gb_q_cnt(const int Q, const
 #define GB_FOR_QH_ONE_(T, E, N, A, C, D) GB_QH_X(T, E, N)
 #define GB_FOR_QH_Q_(E, T, N, L, D) GB_HEUR_LIST_A(GB_FOR_QH_ONE_, T) GB_QH_X(T, DIFF, diff)
 #define GB_FOR_QH() GB_QUEUE_LIST(GB_FOR_QH_Q_)
+/* GB_FOR_H() expands GB_QH_X(bheap, E, N) once per heuristic, in the
+ * order of a [GB_H_COUNT] table: a family's traced searches (fn_trace). */
+#define GB_FOR_H() GB_FOR_QH_Q_(BHEAP, bheap, "bheap", 1, "")
 #define GB_FOR_Q_ONE_(E, T, N, L, D) GB_Q_X(T)
 #define GB_FOR_Q() GB_QUEUE_LIST(GB_FOR_Q_ONE_)
 

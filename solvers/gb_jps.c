@@ -316,6 +316,13 @@ GB_FOR_Q()
 static const gb_search_fn jps_fn[GB_Q_COUNT] = { GB_FOR_Q() };
 #undef GB_Q_X
 
+/* the traced search (`gridbench trace`, gb_core_tr) */
+static void jps_tr(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o)
+{
+    gb_core_tr(ws, s, a, b, o, GB_H_OCTILE);
+}
+static const gb_search_fn jps_fn_tr[1] = { jps_tr };
+
 /* ---- per-map state ------------------------------------------------------ */
 
 static size_t jps_bytes(int32_t width, int32_t height, const gb_solver_spec *s)
@@ -376,4 +383,5 @@ const gb_family gb_family_jps = {
     .dirs = 1,
     .bytes = jps_bytes, .prepare = jps_prepare, .release = jps_release,
     .fn = jps_fn, .fn_queues = GB_Q_COUNT, .fn_heurs = 1,
+    .fn_trace = jps_fn_tr,
 };

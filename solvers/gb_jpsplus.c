@@ -356,6 +356,13 @@ GB_FOR_Q()
 static const gb_search_fn jpsplus_fn[GB_Q_COUNT] = { GB_FOR_Q() };
 #undef GB_Q_X
 
+/* the traced search (`gridbench trace`, gb_core_tr) */
+static void jpsplus_tr(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o)
+{
+    gb_core_tr(ws, s, a, b, o, GB_H_OCTILE);
+}
+static const gb_search_fn jpsplus_fn_tr[1] = { jpsplus_tr };
+
 /* ---- per-map state ------------------------------------------------------ */
 
 static size_t jpsplus_bytes(int32_t width, int32_t height, const gb_solver_spec *s)
@@ -414,4 +421,5 @@ const gb_family gb_family_jpsplus = {
     .dirs = 1,
     .bytes = jpsplus_bytes, .prepare = jpsplus_prepare, .release = jpsplus_release,
     .fn = jpsplus_fn, .fn_queues = GB_Q_COUNT, .fn_heurs = 1,
+    .fn_trace = jpsplus_fn_tr,
 };

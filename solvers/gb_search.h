@@ -289,6 +289,19 @@ typedef struct gb_store {
  * default).  st must outlive the prepares that use it. */
 void gb_ws_set_store(gb_ws *ws, const gb_store *st);
 
+/* ---- search traces (`gridbench trace`, solvers/gb_trace.h) ----------- */
+typedef struct gb_trace gb_trace;
+/* Nonzero when solver s records its events on grid g: its family has
+ * traced searches (the best-first family, bidirectional search, JPS and
+ * JPS+) and g has uniform costs. */
+int gb_solver_traceable(const gb_solver_spec *s, const gb_grid *g);
+/* Attach t (NULL: detach): from now on gb_solve() runs a traceable
+ * solver's recording search, on the binary heap whatever queue it is
+ * given, and appends its events to t (which the caller resets between
+ * searches; see gb_trace.h for the events and the overflow flag).  Other
+ * solvers run as usual and record nothing.  Returns 0. */
+int gb_ws_set_trace(gb_ws *ws, gb_trace *t);
+
 /* gb_ws_bytes of solver s on queue q for this workspace once prepared for
  * s: the same figure, except that a family whose state depends on the
  * map's content (subgoal graphs: gb_ws_bytes is then a lower bound) counts

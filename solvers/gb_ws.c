@@ -231,6 +231,18 @@ const char *gb_ws_prep_msg(const gb_ws *ws) { return ws->prep_msg; }
 
 void gb_ws_set_store(gb_ws *ws, const gb_store *st) { ws->store = st; }
 
+int gb_solver_traceable(const gb_solver_spec *s, const gb_grid *g)
+{
+    if ((unsigned)s->algo >= GB_ALGO_COUNT) return 0;
+    return gb_family_get(s->algo)->fn_trace != NULL && !g->cost;
+}
+
+int gb_ws_set_trace(gb_ws *ws, gb_trace *t)
+{
+    ws->trace = t;
+    return 0;
+}
+
 double gb_ws_prep_ns(const gb_ws *ws, const gb_solver_spec *s)
 {
     if ((unsigned)s->algo >= GB_ALGO_COUNT) return 0.0;
@@ -281,12 +293,16 @@ int gb_solve(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q,
         errno = EINVAL;
         return -1;
     }
-    if (gb_ws_prepare(ws, s, q) != 0) return -1;
+    /* a traced search runs on the binary heap (gb_core_tr) */
+    if (gb_ws_prepare(ws, s, ws->trace ? GB_Q_BHEAP : q) != 0) return -1;
     const gb_family *f = gb_family_get(s->algo);
     next_gen(ws);
     ws->last_dirs = f->dirs;
     const int qi = f->fn_queues > 1 ? (int)q : 0, hi = f->fn_heurs > 1 ? (int)s->heur : 0;
-    (ws->grid->cost ? f->fn_w : f->fn)[qi * f->fn_heurs + hi](ws, s, start, goal, out);
+    if (ws->trace && f->fn_trace && !ws->grid->cost)   /* gb_ws_set_trace: the recording search */
+        f->fn_trace[hi](ws, s, start, goal, out);
+    else
+        (ws->grid->cost ? f->fn_w : f->fn)[qi * f->fn_heurs + hi](ws, s, start, goal, out);
     /* the +smooth modifier: inside the timed call, on every family's path */
     if (s->smooth && out->status == GB_FOUND && out->path_len > 0)
         out->path_len = gb_los_smooth(ws->grid, out->path, out->path_len, s->aa_gppc,
