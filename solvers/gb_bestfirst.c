@@ -37,10 +37,11 @@ static const gb_search_fn bf_fn[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
 #undef GB_QH_X
 
 /* the traced searches (`gridbench trace`): binary heap, every heuristic */
-#define GB_QH_X(T, E, N)                                                          \
-    static void bf_tr_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, \
-                          gb_result *o)                                           \
-    { gb_core_tr(ws, s, a, b, o, GB_H_##E); }
+#define GB_QH_X(T, E, N)                                                                          \
+    static void bf_tr_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o) \
+    {                                                                                             \
+        gb_core_tr(ws, s, a, b, o, GB_H_##E);                                                     \
+    }
 GB_FOR_H()
 #undef GB_QH_X
 #define GB_QH_X(T, E, N) bf_tr_##N,

@@ -10,7 +10,7 @@
 #define GB_QH_X(T, E, N)                                                                             \
     static void bd_##T##_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o) \
     {                                                                                                \
-        bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E, 0, 0);                                           \
+        bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E, 0, 0);                                          \
     }
 GB_FOR_QH()
 #undef GB_QH_X
@@ -20,10 +20,10 @@ static const gb_search_fn bd_fn[GB_Q_COUNT * GB_H_COUNT] = { GB_FOR_QH() };
 #undef GB_QH_X
 
 /* the traced searches (`gridbench trace`): binary heap, every heuristic */
-#define GB_QH_X(T, E, N)                                                                             \
+#define GB_QH_X(T, E, N)                                                                          \
     static void bd_tr_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o) \
-    {                                                                                                \
-        bd_core(ws, s, a, b, o, GB_QT_bheap, GB_H_##E, 0, 1);                                       \
+    {                                                                                             \
+        bd_core(ws, s, a, b, o, GB_QT_bheap, GB_H_##E, 0, 1);                                     \
     }
 GB_FOR_H()
 #undef GB_QH_X

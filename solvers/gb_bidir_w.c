@@ -10,7 +10,7 @@
 #define GB_QH_X(T, E, N)                                                                              \
     static void bdw_##T##_##N(gb_ws *ws, const gb_solver_spec *s, int32_t a, int32_t b, gb_result *o) \
     {                                                                                                 \
-        bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E, 1, 0);                                            \
+        bd_core(ws, s, a, b, o, GB_QT_##T, GB_H_##E, 1, 0);                                           \
     }
 GB_FOR_QH()
 #undef GB_QH_X

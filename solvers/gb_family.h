@@ -324,7 +324,7 @@ static inline GB_ALWAYS_INLINE const gb_pq_counters *gb_q_cnt(const int Q, const
 #define GB_FOR_QH() GB_QUEUE_LIST(GB_FOR_QH_Q_)
 /* GB_FOR_H() expands GB_QH_X(bheap, E, N) once per heuristic, in the
  * order of a [GB_H_COUNT] table: a family's traced searches (fn_trace). */
-#define GB_FOR_H() GB_FOR_QH_Q_(BHEAP, bheap, "bheap", 1, "")
+#define GB_FOR_H()                   GB_FOR_QH_Q_(BHEAP, bheap, "bheap", 1, "")
 #define GB_FOR_Q_ONE_(E, T, N, L, D) GB_Q_X(T)
 #define GB_FOR_Q() GB_QUEUE_LIST(GB_FOR_Q_ONE_)
 

@@ -377,11 +377,17 @@ static const gb_form jps_forms[] = {
 static const char *const jps_all[] = { "jps" };
 
 const gb_family gb_family_jps = {
-    .forms = jps_forms, .nforms = GB_COUNTOF(jps_forms),
-    .all = jps_all, .nall = GB_COUNTOF(jps_all),
+    .forms = jps_forms,
+    .nforms = GB_COUNTOF(jps_forms),
+    .all = jps_all,
+    .nall = GB_COUNTOF(jps_all),
     .models = 1u << GB_MODEL_8_NOCUT,
     .dirs = 1,
-    .bytes = jps_bytes, .prepare = jps_prepare, .release = jps_release,
-    .fn = jps_fn, .fn_queues = GB_Q_COUNT, .fn_heurs = 1,
+    .bytes = jps_bytes,
+    .prepare = jps_prepare,
+    .release = jps_release,
+    .fn = jps_fn,
+    .fn_queues = GB_Q_COUNT,
+    .fn_heurs = 1,
     .fn_trace = jps_fn_tr,
 };

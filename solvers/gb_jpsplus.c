@@ -415,11 +415,17 @@ static const gb_form jpsplus_forms[] = {
 static const char *const jpsplus_all[] = { "jps+" };
 
 const gb_family gb_family_jpsplus = {
-    .forms = jpsplus_forms, .nforms = GB_COUNTOF(jpsplus_forms),
-    .all = jpsplus_all, .nall = GB_COUNTOF(jpsplus_all),
+    .forms = jpsplus_forms,
+    .nforms = GB_COUNTOF(jpsplus_forms),
+    .all = jpsplus_all,
+    .nall = GB_COUNTOF(jpsplus_all),
     .models = 1u << GB_MODEL_8_NOCUT,
     .dirs = 1,
-    .bytes = jpsplus_bytes, .prepare = jpsplus_prepare, .release = jpsplus_release,
-    .fn = jpsplus_fn, .fn_queues = GB_Q_COUNT, .fn_heurs = 1,
+    .bytes = jpsplus_bytes,
+    .prepare = jpsplus_prepare,
+    .release = jpsplus_release,
+    .fn = jpsplus_fn,
+    .fn_queues = GB_Q_COUNT,
+    .fn_heurs = 1,
     .fn_trace = jpsplus_fn_tr,
 };

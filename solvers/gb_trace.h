@@ -42,15 +42,18 @@ typedef struct gb_trace_ev {
 } gb_trace_ev;
 
 typedef struct gb_trace {
-    gb_trace_ev *ev;   /* cap events, owned by the caller */
+    gb_trace_ev *ev; /* cap events, owned by the caller */
     size_t n, cap;
-    int overflow;      /* 1: an event did not fit (the trace is incomplete) */
+    int overflow; /* 1: an event did not fit (the trace is incomplete) */
 } gb_trace;
 
 static inline void gb_trace_put(gb_trace *t, int kind, int side, int32_t id, int32_t by, double g,
                                 double h)
 {
-    if (t->n == t->cap) { t->overflow = 1; return; }
+    if (t->n == t->cap) {
+        t->overflow = 1;
+        return;
+    }
     gb_trace_ev *e = &t->ev[t->n++];
     e->g = g;
     e->h = h;

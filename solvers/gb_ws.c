@@ -299,10 +299,9 @@ int gb_solve(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q,
     next_gen(ws);
     ws->last_dirs = f->dirs;
     const int qi = f->fn_queues > 1 ? (int)q : 0, hi = f->fn_heurs > 1 ? (int)s->heur : 0;
-    if (ws->trace && f->fn_trace && !ws->grid->cost)   /* gb_ws_set_trace: the recording search */
+    if (ws->trace && f->fn_trace && !ws->grid->cost) /* gb_ws_set_trace: the recording search */
         f->fn_trace[hi](ws, s, start, goal, out);
-    else
-        (ws->grid->cost ? f->fn_w : f->fn)[qi * f->fn_heurs + hi](ws, s, start, goal, out);
+    else (ws->grid->cost ? f->fn_w : f->fn)[qi * f->fn_heurs + hi](ws, s, start, goal, out);
     /* the +smooth modifier: inside the timed call, on every family's path */
     if (s->smooth && out->status == GB_FOUND && out->path_len > 0)
         out->path_len = gb_los_smooth(ws->grid, out->path, out->path_len, s->aa_gppc,

@@ -119,16 +119,24 @@ GB_TEST(export, gppc_table_has_one_row_per_entry_on_its_fastest_queue)
     snprintf(p, sizeof p, "%s/run.csv", d);
     FILE *f = fopen(p, "w");
     cr_assert_not_null(f);
-    fputs("map,scen,line,solver,queue,status,cost,subopt,time_ns,prep_ns,mem_bytes,time_source,regime\n", f);
-    static const struct { const char *solver, *queue, *status; int ns; } rows[] = {
-        { "jps+", "bheap", "ok", 3000 },   { "jps+", "4heap", "ok", 2000 },
-        { "jps+", "pairing", "ok", 4000 }, { "astar", "bheap", "ok", 2500 },
-        { "astar", "bucket", "invalid_path", 1000 }, { "astar", "4heap", "ok", 2600 },
+    fputs("map,scen,line,solver,queue,status,cost,subopt,time_ns,prep_ns,mem_bytes,time_source,regime\n",
+          f);
+    static const struct {
+        const char *solver, *queue, *status;
+        int ns;
+    } rows[] = {
+        { "jps+", "bheap", "ok", 3000 },
+        { "jps+", "4heap", "ok", 2000 },
+        { "jps+", "pairing", "ok", 4000 },
+        { "astar", "bheap", "ok", 2500 },
+        { "astar", "bucket", "invalid_path", 1000 },
+        { "astar", "4heap", "ok", 2600 },
     };
     for (int q = 0; q < 4; q++)
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-            fprintf(f, "a.map,set1/a.map.scen,%d,%s,%s,%s,10,1.000000,%d,%s,1048576,inproc,interleaved\n", q + 2,
-                    rows[i].solver, rows[i].queue, rows[i].status, rows[i].ns,
+            fprintf(f,
+                    "a.map,set1/a.map.scen,%d,%s,%s,%s,10,1.000000,%d,%s,1048576,inproc,interleaved\n",
+                    q + 2, rows[i].solver, rows[i].queue, rows[i].status, rows[i].ns,
                     rows[i].solver[0] == 'j' ? "7000000" : "");
     fclose(f);
     gb_boot b;

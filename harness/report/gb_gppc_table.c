@@ -106,9 +106,10 @@ static void one_row_per_entry(gb_gtab *t)
     for (size_t i = 0; i < t->n; i++) {
         const gb_gtab_row *r = &t->row[i];
         size_t k = 0;
-        while (k < n && !(strcmp(t->row[k].set, r->set) == 0 && strcmp(t->row[k].solver, r->solver) == 0
-                          && strcmp(t->row[k].time_source, r->time_source) == 0
-                          && strcmp(t->row[k].regime, r->regime) == 0))
+        while (k < n
+               && !(strcmp(t->row[k].set, r->set) == 0 && strcmp(t->row[k].solver, r->solver) == 0
+                    && strcmp(t->row[k].time_source, r->time_source) == 0
+                    && strcmp(t->row[k].regime, r->regime) == 0))
             k++;
         if (k == n) t->row[n++] = *r;
         else if (better_entry_row(r, &t->row[k])) t->row[k] = *r;
