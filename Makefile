@@ -69,7 +69,12 @@ SOLVER_SRC  := $(wildcard solvers/*.c)
 HARNESS_SRC := $(filter-out harness/cli/main.c,$(foreach d,$(HARNESS_DIRS),$(wildcard harness/$(d)/*.c)))
 TEST_SRC    := $(wildcard tests/*.c)
 
-LIB_OBJ  := $(SOLVER_SRC:%.c=$(BUILD)/%.o) $(HARNESS_SRC:%.c=$(BUILD)/%.o)
+# The trace viewer (harness/report/gb_viewer.h): an HTML page compiled in as
+# a C string, generated with sed (backslash, quote and '?' escaped, the
+# last so that no trigraph of -std=c11 can form).
+VIEWER_HTML := harness/report/gb_trace_viewer.html
+VIEWER_C    := $(BUILD)/gen/gb_viewer_html.c
+LIB_OBJ  := $(SOLVER_SRC:%.c=$(BUILD)/%.o) $(HARNESS_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/gb_viewer_html.o
 MAIN_OBJ := $(BUILD)/harness/cli/main.o
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libgridbench.a
@@ -144,6 +149,13 @@ $(BUILD)/harness/run/gb_env.o: EXTRA_DEFS = -include $(BUILDINFO)
 $(BUILD)/harness/cli/main.o: EXTRA_DEFS = -DGB_VERSION='"$(VERSION)"'
 $(BUILD)/harness/cli/main.o: Makefile
 FORCE:
+
+$(VIEWER_C): $(VIEWER_HTML)
+	@mkdir -p $(dir $@)
+	@{ printf '/* generated from %s by the Makefile: do not edit */\n#include "gb_viewer.h"\nconst char gb_viewer_html[] =\n' '$<'; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv -f $@.tmp $@
+$(BUILD)/gen/gb_viewer_html.o: $(VIEWER_C) $(CC_STAMP)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -253,8 +265,15 @@ check-cli: $(BIN)
 	LC_ALL=C $(BIN) run $(CHECK_CLI_ARGS) --out $(BUILD)/check-cli.csv $$scens && \
 	echo "check-cli: $$(($$(wc -l <$(BUILD)/check-cli.csv) - 1)) rows, no failures"
 
-# make report JOBS=N: N worker processes for gridbench run
-report: gridbench
+# make report JOBS=N: N worker processes for gridbench run.
+# The build runs first with one compiler per core and its lines in
+# $(BUILD)/build.log: one summary line, or the whole log when it fails.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+report:
+	@mkdir -p $(BUILD); \
+	if $(MAKE) --no-print-directory -j$(NPROC) gridbench >$(BUILD)/build.log 2>&1; then \
+	  echo "make report: gridbench built ($(NPROC) jobs, $$(grep -c 'warning:' $(BUILD)/build.log) warnings; compiler lines in $(BUILD)/build.log)"; \
+	else cat $(BUILD)/build.log; echo "make report: the build failed (its log is above and in $(BUILD)/build.log)"; exit 2; fi
 	./scripts/report.sh $(if $(JOBS),--jobs $(JOBS)) $(REPORT_ARGS)
 
 bench: gridbench

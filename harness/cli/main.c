@@ -28,21 +28,22 @@ static const struct {
     const char *summary;     /* NULL: the doc's */
     const gb_cmd_doc *doc;   /* its option table (gb_opt.h) */
 } cmds[] = {
-    { "run",  gb_cmd_run,  NULL, &gb_doc_run },
+    { "run", gb_cmd_run, NULL, &gb_doc_run },
     { "merge", gb_cmd_merge, NULL, &gb_doc_merge },
     { "list", gb_cmd_list, NULL, &gb_doc_list },
     { "gen", gb_cmd_gen, NULL, &gb_doc_gen },
     { "heuristics", gb_cmd_heuristics, NULL, &gb_doc_heuristics },
-    { "env",  gb_cmd_env,  NULL, &gb_doc_env },
+    { "env", gb_cmd_env, NULL, &gb_doc_env },
     { "summary", gb_cmd_summary, NULL, &gb_doc_summary },
     { "footprint", gb_cmd_footprint, NULL, &gb_doc_footprint },
+    { "trace", gb_cmd_trace, NULL, &gb_doc_trace },
     { "report", gb_cmd_report, NULL, &gb_doc_report },
     { "compare", gb_cmd_compare, NULL, &gb_doc_compare },
     { "dynamic", gb_cmd_dynamic, NULL, &gb_doc_dynamic },
     { "export", gb_cmd_export, NULL, &gb_doc_export },
     { "gppc-dynamic", gb_cmd_gppc_dynamic,
-              "replay GPPC's dynamic scenarios (patches between query batches), every answer checked",
-              &gb_doc_gppc_dynamic },
+      "replay GPPC's dynamic scenarios (patches between query batches), every answer checked",
+      &gb_doc_gppc_dynamic },
     { "gppc", gb_cmd_gppc, NULL, &gb_doc_gppc },
 };
 
