@@ -1793,7 +1793,8 @@ static long unbase64(const char *s, size_t n, unsigned char *out)
 
 /* A page that needs no other file: no script, every src= a PNG data: URI
  * that decodes to a whole PNG (signature first, IEND chunk last), every
- * href= an anchor in the page.  Returns the number of images. */
+ * href= an anchor in the page or a search viewer of traces/ beside it
+ * (which must exist).  Returns the number of images. */
 static int check_self_contained(const char *path)
 {
     char *html = slurp(path, NULL);
@@ -1816,8 +1817,22 @@ static int check_self_contained(const char *path)
         free(png);
         n++;
     }
-    for (const char *s = strstr(html, "href=\""); s; s = strstr(s + 1, "href=\""))
-        cr_expect(s[6] == '#', "%s links a file: %.60s", path, s);
+    /* anchors, and the search viewers beside the page (traces/MAP.html), which exist */
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    else snprintf(dir, sizeof dir, ".");
+    for (const char *s = strstr(html, "href=\""); s; s = strstr(s + 1, "href=\"")) {
+        if (s[6] == '#') continue;
+        const char *e = strchr(s + 6, '"');
+        cr_assert(e != NULL);
+        int viewer = strncmp(s + 6, "traces/", 7) == 0 && e - s > 18 && strncmp(e - 5, ".html", 5) == 0;
+        cr_expect(viewer, "%s links a file other than a search viewer: %.60s", path, s);
+        char f[8400];
+        snprintf(f, sizeof f, "%s/%.*s", dir, (int)(e - s - 6), s + 6);
+        cr_expect(!viewer || access(f, R_OK) == 0, "%s links a viewer that is not there: %s", path, f);
+    }
     free(html);
     return n;
 }
@@ -2005,9 +2020,10 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
         }
     }
     closedir(dp);
-    /* 2 maps x (time, expansions, queues, footprint) + speedup, cactus */
-    cr_expect_eq(npng, 10);
-    cr_expect_eq(nsvg, 10);
+    /* 2 maps x (time, expansions, queues, footprint) + speedup, cactus, and
+     * the heuristics' informedness (gridbench heuristics runs by default) */
+    cr_expect_eq(npng, 11);
+    cr_expect_eq(nsvg, 11);
 
     /* facets: dijkstra is the reference of every panel, jps has its own
      * (jump points) panel, no panel has more than 5 solvers */
@@ -2150,9 +2166,21 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
      * image an embedded PNG; the sections are there */
     static const char *const md_marks[] = { "](" };
     snprintf(p, sizeof p, "%s/report.html", run);
-    cr_expect_eq(check_self_contained(p), 10, "expected the 10 images embedded in report.html");
+    cr_expect_eq(check_self_contained(p), 11, "expected the 11 images embedded in report.html");
     int nl = check_links(run, "report.md", md_marks, 1, ')');
-    cr_expect(nl >= 10, "expected the 10 images in report.md, found %d links", nl);
+    cr_expect(nl >= 11 + 2, "expected the 11 images and 2 viewers in report.md, found %d links", nl);
+    { /* the first screen: correctness, winners, queues, heuristics, viewers */
+        snprintf(p, sizeof p, "%s/report.md", run);
+        char *md = slurp(p, NULL);
+        const char *g = strstr(md, "## At a glance"), *h = strstr(md, "## Headline findings");
+        cr_expect(g && h && g < h, "no first screen before the findings");
+        cr_expect(g && strstr(g, "**Correct.** All ") != NULL, "no correctness line");
+        cr_expect(g && strstr(g, "| fastest optimal (solver · queue) |") != NULL, "no winner table");
+        cr_expect(g && strstr(g, "**Queues:** of the ") != NULL, "no queue sentence");
+        cr_expect(g && strstr(g, "| `octile` | yes | yes | ") != NULL, "no heuristic verdicts: octile");
+        cr_expect(g && strstr(g, "](traces/random32-20-3.map.html)") != NULL, "no viewer link");
+        free(md);
+    }
     {   /* the tables show each row's workspace */
         snprintf(p, sizeof p, "%s/report.md", run);
         char *md = slurp(p, NULL);
@@ -2169,9 +2197,12 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
     char *html = slurp(p, NULL);
     cr_expect(strstr(html, "<script") == NULL, "report.html must not use JavaScript");
     const char *env_at = strstr(html, "id=\"environment\""), *find_at = strstr(html, "id=\"findings\""),
-               *tab_at = strstr(html, "id=\"tables\""), *plot_at = strstr(html, "id=\"plots\"");
-    cr_expect(env_at && find_at && tab_at && plot_at && env_at < find_at && find_at < tab_at && tab_at < plot_at,
-              "report.html sections out of order");
+               *tab_at = strstr(html, "id=\"tables\""), *plot_at = strstr(html, "id=\"plots\""),
+               *glance_at = strstr(html, "id=\"glance\"");
+    cr_expect(
+        glance_at && env_at && find_at && tab_at && plot_at && glance_at < find_at && find_at < tab_at
+            && tab_at < plot_at && plot_at < env_at,
+        "report.html sections out of order: the first screen first, the environment after the plots");
     cr_expect(strstr(html, "No solver failures") != NULL);
     cr_expect(strstr(html, "hyperfine") != NULL);
     free(html);

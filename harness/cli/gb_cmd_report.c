@@ -50,6 +50,7 @@
 #include "gb_alloc.h"
 #include "gb_cmd.h"
 #include "gb_csv.h"
+#include "gb_glance.h"
 #include "gb_jvalue.h"
 #include "gb_opt.h"
 #include "gb_stats.h"
@@ -650,7 +651,270 @@ static const char html_head[] =
     ".env td:first-child{font-weight:600;white-space:nowrap}\n"
     ".bad{color:#b00020;font-weight:600}details{margin:1em 0}summary{cursor:pointer}\n"
     "nav a{margin-right:1em}\n"
+    ".glance{background:#f7faf7;border:1px solid #d8e6d8;border-radius:6px;padding:.2em 1em .1em}\n"
+    ".glance td strong code{background:#d9f0d9;font-weight:700}\n"
     "</style>\n</head>\n<body>\n";
+
+/* ---- at a glance: the first screen -----------------------------------
+ *
+ * What harness/report/gb_glance.c computes, laid out so that a 1400x900
+ * window shows it whole before anything else: (a) correctness, (b) the
+ * fastest optimal solver x queue per class of maps (and per map when a
+ * class has several), (c) the queue finding as a sentence, (d) the
+ * heuristics, and links to the search viewers.  "‡" marks a mean above
+ * the 95th percentile (a few queries dominate it), wherever a mean shows.
+ */
+
+static void glance_correct(doc *d, const gb_glance *g)
+{
+    if (!g->failed) {
+        d_para(d,
+               "✔ **Correct.** All %zu rows (%zu queries × solvers × queues) were checked: legal moves, "
+               "the "
+               "cost recomputed, equal to Dijkstra's optimum for every optimal solver and within the "
+               "bound for "
+               "the bounded ones. 0 failures.",
+               g->rows, g->queries);
+    } else {
+        d_para(d,
+               "✘ **%zu of %zu rows FAILED** the checks (see the table; every failing row is in "
+               "`queries.csv` with its status and message):",
+               g->failed, g->rows);
+        static const char *const hdr[] = { "solver", "failed rows", "statuses" };
+        d_table_begin(d, 3, hdr, "lrl");
+        for (size_t i = 0; i < g->nfail; i++) {
+            char n[32], st[512];
+            size_t k = 0;
+            st[0] = '\0';
+            for (int s = 0; s < GB_ROW_NSTATUS && k < sizeof st - 64; s++)
+                if (g->fail[i].by_status[s])
+                    k += (size_t)snprintf(st + k, sizeof st - k, "%s%zu `%s`", k ? ", " : "",
+                                          g->fail[i].by_status[s], gb_row_status_name((gb_row_status)s));
+            char sv[80];
+            snprintf(sv, sizeof sv, "`%s`", g->fail[i].solver);
+            snprintf(n, sizeof n, "%zu", g->fail[i].failed);
+            char *cells[3] = { sv, n, st };
+            d_table_row(d, 3, cells, "lrl");
+        }
+        d_table_end(d);
+    }
+    if (g->scen_mismatch)
+        d_para(d,
+               "**Scenario files: %zu of %zu queries print an optimal length that disagrees with "
+               "Dijkstra's** "
+               "(rows `scen_mismatch`: the solvers agree with Dijkstra, the file does not).",
+               g->scen_mismatch, g->queries);
+    else
+        d_para(d, "Scenario files: the printed optimum of all %zu queries agrees with Dijkstra's.",
+               g->queries);
+}
+
+/* "`solver` · `queue`" */
+static const char *fmt_pair(char *b, size_t n, const gb_glance_pair *p)
+{
+    snprintf(b, n, "`%s` · `%s`", p->solver, p->queue);
+    return b;
+}
+
+static void glance_row(doc *d, const gb_glance_row *r, int per_class, const char *map1)
+{
+    char name[256], q[32], win[200], med[96], run[200], ratio[96], am[240], u1[32], u2[32], u3[32];
+    if (per_class && r->maps == 1) snprintf(name, sizeof name, "**%s**: `%s`", r->name, map1);
+    else if (per_class) snprintf(name, sizeof name, "**%s** (%d maps)", r->name, r->maps);
+    else snprintf(name, sizeof name, "`%s` (%s)", r->name, r->cls);
+    snprintf(q, sizeof q, "%zu", r->queries);
+    if (!r->have_win) {
+        char *cells[7] = { name,        q,           (char *)"no optimal solver ran on every query",
+                           (char *)"-", (char *)"-", (char *)"-",
+                           (char *)"-" };
+        d_table_row(d, 7, cells, "lrlrlll");
+        return;
+    }
+    char pw[160];
+    snprintf(win, sizeof win, "**%s**", fmt_pair(pw, sizeof pw, &r->win));
+    if (isnan(r->win.med_lo)) snprintf(med, sizeof med, "%s", fmt_us(u1, sizeof u1, r->win.med));
+    else
+        snprintf(med, sizeof med, "%s %s", fmt_us(u1, sizeof u1, r->win.med),
+                 fmt_us_ci(u2, sizeof u2, r->win.med_lo, r->win.med_hi));
+    if (r->have_run) {
+        fmt_pair(run, sizeof run, &r->run);
+        snprintf(run + strlen(run), sizeof run - strlen(run), " %s", fmt_us(u3, sizeof u3, r->run.med));
+        fmt_x_ci(ratio, sizeof ratio, r->ratio, r->ratio_lo, r->ratio_hi);
+        if (!isnan(r->ratio_lo) && r->ratio_lo <= 1.0)
+            snprintf(ratio + strlen(ratio), sizeof ratio - strlen(ratio), " (a tie)");
+    } else {
+        snprintf(run, sizeof run, "-");
+        snprintf(ratio, sizeof ratio, "-");
+    }
+    if (!r->have_amort) snprintf(am, sizeof am, "-");
+    else {
+        char pr[160];
+        fmt_pair(pr, sizeof pr, &r->amort);
+        snprintf(am, sizeof am, "%s%s %s%s",
+                 !strcmp(r->amort.solver, r->win.solver) && !strcmp(r->amort.queue, r->win.queue)
+                     ? "the same: "
+                     : "",
+                 pr, fmt_us(u1, sizeof u1, r->amort.amort), r->amort.outlier ? " ‡" : "");
+    }
+    char *cells[7] = { name, q, win, med, run, ratio, am };
+    d_table_row(d, 7, cells, "lrlrlll");
+}
+
+static void glance_winners(doc *d, const gb_glance *g)
+{
+    static const char *const hdr[] = { "class: maps",
+                                       "queries",
+                                       "fastest optimal (solver · queue)",
+                                       "median µs [95% CI]",
+                                       "runner-up (another solver), µs",
+                                       "runner-up / fastest [95% CI]",
+                                       "fastest with prep amortised (mean + prep/n), µs" };
+    int multi = 0;
+    for (size_t i = 0; i < g->ncls; i++) multi |= g->cls[i].maps > 1;
+    d_table_begin(d, 7, hdr, "lrlrlll");
+    for (size_t i = 0; i < g->ncls; i++) { /* a one-map class names its map */
+        const char *m1 = "";
+        for (size_t m = 0; m < g->nmap; m++)
+            if (!strcmp(g->map[m].cls, g->cls[i].name)) {
+                m1 = g->map[m].name;
+                break;
+            }
+        glance_row(d, &g->cls[i], 1, m1);
+    }
+    if (!multi) d_table_end(d);
+    for (size_t i = 0; multi && i < g->nmap; i++) glance_row(d, &g->map[i], 0, NULL);
+    if (multi) d_table_end(d);
+    int ties = 0, outl = 0;
+    for (size_t i = 0; i < g->ncls; i++) {
+        ties |= g->cls[i].have_run && !isnan(g->cls[i].ratio_lo) && g->cls[i].ratio_lo <= 1.0;
+        outl |= g->cls[i].have_amort && g->cls[i].amort.outlier;
+    }
+    d_para(d,
+           "Optimal solvers only (guarantee `optimal`, timed in process, no failure, every query of the "
+           "map), "
+           "ranked by median time per query; a class row is the geometric mean over its maps. The "
+           "ratio's interval "
+           "is a paired bootstrap over the same queries%s.%s",
+           ties ? "; an interval reaching 1 is a tie" : "",
+           outl ? "  ‡ mean above the 95th percentile: a few slow queries dominate the mean." : "");
+}
+
+static void glance_queues(doc *d, const gb_glance *g)
+{
+    if (!g->qgroups || !g->nq) {
+        d_para(d, "**Queues:** no solver ran on two or more queues in this run.");
+        return;
+    }
+    const gb_glance_queue *best = &g->q[0], *worst = NULL;
+    for (size_t i = 0; i < g->nq; i++)
+        if (g->q[i].slowest && (!worst || g->q[i].slowest > worst->slowest)) worst = &g->q[i];
+    char buf[2048], x[32];
+    size_t k = (size_t)snprintf(buf, sizeof buf,
+                                "**Queues:** of the %zu (map, solver) pairs that ran on two or more "
+                                "queues, `%s` was the fastest in %zu",
+                                g->qgroups, best->queue, best->fastest);
+    if (g->qsolvers_fast[0])
+        k += (size_t)snprintf(buf + k, sizeof buf - k, " (on every map for %s)", g->qsolvers_fast);
+    if (worst)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, " and `%s` the slowest in %zu", worst->queue,
+                              worst->slowest);
+    k += (size_t)snprintf(buf + k, sizeof buf - k,
+                          "; %zu were too close to call (the paired 95 %% interval of the "
+                          "runner-up queue's time over the fastest's reaches 1). Median time relative "
+                          "to `%s`, geometric mean over those pairs:",
+                          g->qties_fast, g->ref_queue);
+    for (size_t i = 0; i < g->nq && k < sizeof buf - 64; i++)
+        if (!isnan(g->q[i].gm_ratio))
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "%s `%s` %s", i ? "," : "", g->q[i].queue,
+                                  fmt_x(x, sizeof x, g->q[i].gm_ratio));
+    snprintf(buf + k, sizeof buf - k, ". %s",
+             g->same_expansions
+                 ? "The queue never changed what a search did: every solver expanded the same nodes on "
+                   "every queue."
+                 : "**The expansions differ between queues for some solver**: see the per-map tables.");
+    d_para(d, "%s", buf);
+}
+
+static void glance_heuristics(doc *d, const gb_glance *g)
+{
+    if (!g->nheur) {
+        d_para(
+            d,
+            "**Heuristics:** not checked in this run (`scripts/report.sh` runs `gridbench heuristics` "
+            "unless `--no-heuristics`).");
+        return;
+    }
+    d_para(d, "**Heuristics** (`gridbench heuristics` against exact distances on %d map%s of this run):",
+           g->heur[0].maps, g->heur[0].maps == 1 ? "" : "s");
+    static const char *const hdr[] = { "heuristic", "admissible", "consistent",
+                                       "informedness (mean h/h*)", "as the registry claims" };
+    d_table_begin(d, 5, hdr, "lllrl");
+    for (size_t i = 0; i < g->nheur; i++) {
+        const gb_glance_heur *h = &g->heur[i];
+        char nm[80], a[32], c[32], inf[32], reg[32];
+        snprintf(nm, sizeof nm, "`%s`", h->name);
+        snprintf(a, sizeof a, h->admissible == h->maps ? "yes" : "**no**: on %d of %d maps",
+                 h->maps - h->admissible, h->maps);
+        snprintf(c, sizeof c, h->consistent == h->maps ? "yes" : "**no**: on %d of %d maps",
+                 h->maps - h->consistent, h->maps);
+        snprintf(inf, sizeof inf, "%.3f", h->info_mean);
+        snprintf(reg, sizeof reg, h->registry_agrees == h->maps ? "yes" : "**no**");
+        char *cells[5] = { nm, a, c, inf, reg };
+        d_table_row(d, 5, cells, "lllrl");
+    }
+    d_table_end(d);
+}
+
+/* Links to the search viewers of `traces/` (traces.tsv: map, page). */
+static void glance_traces(doc *d, const char *dir)
+{
+    char path[4200], line[1024];
+    snprintf(path, sizeof path, "%s/traces.tsv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    int n = 0;
+    fputs("**Watch a search step by step** (open and closed lists, g, h, f under the pointer):", d->md);
+    fputs("<p><strong>Watch a search step by step</strong> (open and closed lists, g, h, f under the "
+          "pointer):",
+          d->html);
+    while (fgets(line, sizeof line, f)) {
+        char *tab = strchr(line, '\t');
+        if (!tab || line[0] == '#') continue;
+        *tab++ = '\0';
+        tab[strcspn(tab, "\r\n")] = '\0';
+        if (strchr(tab, '"') || strchr(tab, '<') || strchr(tab, ')')) continue;
+        fprintf(d->md, "%s [", n ? "," : "");
+        md_inline(d->md, line, 0);
+        fprintf(d->md, "](%s)", tab);
+        fprintf(d->html, "%s <a href=\"%s\">", n ? "," : "", tab);
+        html_esc(d->html, line, (size_t)-1);
+        fputs("</a>", d->html);
+        n++;
+    }
+    fclose(f);
+    fputs(".\n\n", d->md);
+    fputs(".</p>\n", d->html);
+}
+
+static int section_glance(doc *d, const char *dir, gb_diag *dg)
+{
+    gb_glance g;
+    int rc = gb_glance_build(dir, &g, dg);
+    if (rc) {
+        gb_glance_free(&g);
+        return rc;
+    }
+    d_heading(d, 2, "glance", "At a glance");
+    fputs("<div class=\"glance\">\n", d->html);
+    glance_correct(d, &g);
+    glance_winners(d, &g);
+    glance_queues(d, &g);
+    glance_heuristics(d, &g);
+    glance_traces(d, dir);
+    fputs("</div>\n", d->html);
+    gb_glance_free(&g);
+    return 0;
+}
 
 /* ---- across maps: geometric-mean speedups -------------------------------
  *
@@ -1473,6 +1737,10 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
         fmt_num(cell[16], sizeof cell[16], isnan(r->prep) ? NAN : r->prep / 1e6, 2);
         fmt_us(cell[17], sizeof cell[17],
                isnan(r->prep) || !(r->n > 0) ? NAN : r->t_mean + r->prep / r->n);
+        if (r->t_mean > r->t_p95) { /* an outlier: a few queries make the mean */
+            strcat(cell[6], " ‡");
+            if (strcmp(cell[17], "-") != 0) strcat(cell[17], " ‡");
+        }
         if (failures(r) > 0) {   /* bold: status_text leaves room for the markers */
             memcpy(cell[18], "**", 2);
             status_text(r, cell[18] + 2, sizeof cell[18] - 4);
@@ -1538,19 +1806,25 @@ static void section_tradeoff(doc *d, const table *t)
 static int section_tables(doc *d, const table *t, const gb_jv *hf, const xmap *x, const char *dir, gb_diag *dg)
 {
     d_heading(d, 2, "tables", "Tables");
-    d_para(d, "Times are per query in microseconds: each query's warm time (the median of its "
-           "timed repetitions after the first; the one run with `--reps 1`), then summarised over "
-           "the queries (median, mean, 95th percentile, interquartile range); \"cold\" is the first "
-           "repetition.  Speedup = median time of `dijkstra` on "
-           "`bheap` / median time of the row, on the same queries.  Brackets hold 95 %% confidence "
-           "intervals (bootstrap over the queries, see the notes); two figures whose intervals overlap "
-           "are a tie.  Prep = the per-map preparation of the row's solver (landmark tables, jump "
-           "tables, subgoal graphs, an external solver's start), shown apart and amortised over the "
-           "map's queries (mean + prep / n); times of `time_source` process (external solvers) are "
-           "round trips, not comparable with in-process times.  Memory = the largest "
-           "workspace of the row's queries (search arrays, queue, landmarks: `mem_bytes`).  Expansions "
-           "of `jps` and `jps+` count jump points, and those of `sg` and `sg-tl` subgoals, not cells: compare "
-           "them with each other, not with the cell counts of the other solvers.");
+    d_para(
+        d,
+        "Times are per query in microseconds: each query's warm time (the median of its "
+        "timed repetitions after the first; the one run with `--reps 1`), then summarised over "
+        "the queries (median, mean, 95th percentile, interquartile range); \"cold\" is the first "
+        "repetition.  Speedup = median time of `dijkstra` on "
+        "`bheap` / median time of the row, on the same queries.  Brackets hold 95 %% confidence "
+        "intervals (bootstrap over the queries, see the notes); two figures whose intervals overlap "
+        "are a tie.  Prep = the per-map preparation of the row's solver (landmark tables, jump "
+        "tables, subgoal graphs, an external solver's start), shown apart and amortised over the "
+        "map's queries (mean + prep / n); a solver's index is built once per map and charged alike "
+        "to every queue it runs on.  ‡ marks a mean above the 95th percentile: a few slow queries make "
+        "most of it (and of mean + prep / n), so compare medians.  Times of `time_source` process "
+        "(external solvers) are "
+        "round trips, not comparable with in-process times.  Memory = the largest "
+        "workspace of the row's queries (search arrays, queue, landmarks: `mem_bytes`).  Expansions "
+        "of `jps` and `jps+` count jump points, and those of `sg` and `sg-tl` subgoals, not cells: "
+        "compare "
+        "them with each other, not with the cell counts of the other solvers.");
     section_across(d, t, x);
     section_tradeoff(d, t);
     int grc = section_gppc(d, dir, dg);
@@ -1787,14 +2061,20 @@ int gb_cmd_report(int argc, char **argv)
     fputs(html_head, dc.html);
     fputs("<h1>", dc.html);
     html_esc(dc.html, title, (size_t)-1);
-    fputs("</h1>\n<nav><a href=\"#environment\">Environment</a><a href=\"#findings\">Findings</a>"
-          "<a href=\"#tables\">Tables</a><a href=\"#plots\">Plots</a><a href=\"#notes\">Notes</a></nav>\n",
+    fputs("</h1>\n<nav><a href=\"#glance\">At a glance</a><a href=\"#findings\">Findings</a>"
+          "<a href=\"#tables\">Tables</a><a href=\"#plots\">Plots</a><a "
+          "href=\"#environment\">Environment</a>"
+          "<a href=\"#notes\">Notes</a></nav>\n",
           dc.html);
-    section_env(&dc, env, &xm);
-    section_headlines(&dc, &t, hf, env);
-    rc = section_tables(&dc, &t, hf, &xm, dir, &d);
+    snprintf(path, sizeof path, "%s/queries.csv", dir);
+    probe = fopen(path, "r"); /* the first screen needs the per-query rows */
+    if (probe) fclose(probe);
+    rc = probe ? section_glance(&dc, dir, &d) : 0;
+    if (!rc) section_headlines(&dc, &t, hf, env);
+    if (!rc) rc = section_tables(&dc, &t, hf, &xm, dir, &d);
     if (!rc) rc = section_plots(&dc, dir, &d);
-    section_notes(&dc, dir, &t);
+    if (!rc) section_env(&dc, env, &xm);
+    if (!rc) section_notes(&dc, dir, &t);
     fputs("</body>\n</html>\n", dc.html);
     if (rc) {
         gb_tmp_abort(dc.md, mdt);

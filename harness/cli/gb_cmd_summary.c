@@ -32,7 +32,8 @@ static const gb_opt summary_opts[] = {
 };
 
 const gb_cmd_doc gb_doc_summary = {
-    "summary", "QUERIES.csv [--out SUMMARY.csv] [--plot-data DIR] [--resamples N] [--seed N]",
+    "summary",
+    "QUERIES.csv [--out SUMMARY.csv] [--plot-data DIR] [--resamples N] [--seed N]",
     "per map x solver x queue statistics of a run's per-query CSV (percentiles, speedups)",
     "Summarise the per-query CSV of `gridbench run`: one row per map x solver x queue with n, the "
     "median, mean, 25th/75th/95th percentile and IQR of time_ns, the median cold time, mean and "
@@ -44,20 +45,32 @@ const gb_cmd_doc gb_doc_summary = {
     "\n"
     "Last come time_source (inproc, process, plugin; 'mixed' when a solver's rows disagree), "
     "prep_ns_max (per-map preparation) and prep_amortised_ns (mean time + prep_ns_max / n: "
-    "preparation spread over the queries), then lb_ratio_mean (mean cost / straight-line "
+    "preparation spread over the queries; the mean time when there is none), then lb_ratio_mean (mean "
+    "cost / straight-line "
     "distance: how close the paths come to the Euclidean lower bound; any-angle solvers come "
     "closest).\n"
     "\n"
     "Intervals (time_median_lo_ns, time_median_hi_ns, speedup_lo, speedup_hi): 95% confidence "
     "intervals of the median time (bootstrap over the group's queries) and of the speedup (paired "
-    "bootstrap over the queries shared with dijkstra on bheap); percentile method, "
-    GB_STR(GB_BOOT_RESAMPLES) " resamples, splitmix64 seed " GB_STR(GB_BOOT_SEED) " by default "
-    "(--resamples, --seed).  Two figures whose intervals overlap are a tie.\n"
-    "\n"
-    "Percentiles interpolate linearly between closest ranks (Hyndman & Fan type 7, R's default): "
-    "h = (n-1)p, Q = x[floor h] + frac(h) (x[floor h+1] - x[floor h]) over the sorted values; the "
-    "median is Q(0.5).",
-    summary_opts, NULL,
+    "bootstrap over the queries shared with dijkstra on bheap); percentile method, " GB_STR(
+        GB_BOOT_RESAMPLES) " resamples, splitmix64 seed " GB_STR(GB_BOOT_SEED) " by default "
+                                                                               "(--resamples, --seed).  "
+                                                                               "Two figures whose "
+                                                                               "intervals overlap are a "
+                                                                               "tie.\n"
+                                                                               "\n"
+                                                                               "Percentiles interpolate "
+                                                                               "linearly between "
+                                                                               "closest ranks (Hyndman "
+                                                                               "& Fan type 7, R's "
+                                                                               "default): "
+                                                                               "h = (n-1)p, Q = x[floor "
+                                                                               "h] + frac(h) (x[floor "
+                                                                               "h+1] - x[floor h]) over "
+                                                                               "the sorted values; the "
+                                                                               "median is Q(0.5).",
+    summary_opts,
+    NULL,
     "gridbench summary results/latest/queries.csv --out /tmp/summary.csv",
     "0 written; 64 bad usage; 65 bad CSV (the message names the line); 66 unreadable input; 71 out "
     "of memory; 73/74 cannot write."

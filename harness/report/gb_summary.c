@@ -654,7 +654,9 @@ static void write_summary(FILE *f, const gb_summary *s)
         fputc(',', f);
         /* the mean time per query with the map's preparation spread over
          * the group's queries (mean + prep / n, as the report shows it) */
-        csv_num(f, 3, isnan(g->prep_max) || g->n == 0 ? NAN : g->t_mean + g->prep_max / (double)g->n);
+        /* no preparation is none to spread: the mean itself, so every row compares */
+        csv_num(f, 3,
+                g->n == 0 ? NAN : g->t_mean + (isnan(g->prep_max) ? 0.0 : g->prep_max / (double)g->n));
         fputc(',', f);
         csv_num(f, 4, g->lbr_mean);
         fputc(',', f);
