@@ -271,8 +271,8 @@ check-cli: $(BIN)
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 report:
 	@mkdir -p $(BUILD); \
-	if $(MAKE) --no-print-directory -j$(NPROC) gridbench >$(BUILD)/build.log 2>&1; then \
-	  echo "make report: gridbench built ($(NPROC) jobs, $$(grep -c 'warning:' $(BUILD)/build.log) warnings; compiler lines in $(BUILD)/build.log)"; \
+	if $(MAKE) --no-print-directory $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC)) gridbench >$(BUILD)/build.log 2>&1; then \
+	  echo "make report: gridbench built ($(NPROC) cores, $$(grep -cE '^[^ ]+:[0-9]+:[0-9]+: warning:' $(BUILD)/build.log) compiler warnings; compiler lines in $(BUILD)/build.log)"; \
 	else cat $(BUILD)/build.log; echo "make report: the build failed (its log is above and in $(BUILD)/build.log)"; exit 2; fi
 	./scripts/report.sh $(if $(JOBS),--jobs $(JOBS)) $(REPORT_ARGS)
 

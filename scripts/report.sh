@@ -9,6 +9,9 @@
 #   gridbench summary    statistics (summary.csv) and plot data (data/)
 #   gridbench env        environment and calibration (env.json)
 #   gridbench footprint  search footprint images (footprints/)
+#   gridbench heuristics admissibility, consistency, informedness per map
+#                        (heuristics-verdicts.csv, heuristics.csv)
+#   gridbench trace      one search viewer per map (traces/)
 #   gridbench report     report.md / report.html
 #   hyperfine            whole-process timings (hyperfine.json)
 #   gnuplot              plots/*.gp -> plots/*.png + *.svg
@@ -85,6 +88,11 @@ hyperfine (whole `gridbench run` processes, one per solver)
 Footprints (the longest query of each map, one panel per solver)
   --footprint-solvers L solvers to draw (default dijkstra,astar-octile,jps,bidijkstra)
   --no-footprints       skip this step
+Search viewers (the longest query of each map, step by step in a browser)
+  --trace-solvers L     solvers to trace (default: the footprint solvers)
+  --no-traces           skip this step
+Heuristics (gridbench heuristics on every map, 4 sampled goals each)
+  --no-heuristics       skip this step (also when --heuristics-verdicts is given)
 Output
   --out-dir DIR         parent of the run folder (default results)
   --run-id ID           run folder name (default <UTC yyyymmddThhmmZ>-<commit>)
@@ -134,6 +142,9 @@ HF_SCEN=
 HYPERFINE=1
 FP_SOLVERS=dijkstra,astar-octile,jps,bidijkstra
 FOOTPRINTS=1
+TR_SOLVERS=
+TRACES=1
+HEURISTICS=1
 OUT_DIR=results
 RUN_ID=
 HEUR=
@@ -172,6 +183,9 @@ while [ "$#" -gt 0 ]; do
     --no-hyperfine) HYPERFINE=0; shift ;;
     --footprint-solvers) need_arg "$@"; FP_SOLVERS=$2; shift 2 ;;
     --no-footprints) FOOTPRINTS=0; shift ;;
+    --trace-solvers) need_arg "$@"; TR_SOLVERS=$2; shift 2 ;;
+    --no-traces) TRACES=0; shift ;;
+    --no-heuristics) HEURISTICS=0; shift ;;
     --out-dir) need_arg "$@"; OUT_DIR=$2; shift 2 ;;
     --run-id) need_arg "$@"; RUN_ID=$2; shift 2 ;;
     --heuristics) need_arg "$@"; HEUR=$2; shift 2 ;;
@@ -255,9 +269,11 @@ if [ "$HF_SOLVERS_GIVEN" != 1 ] && [ "$SOLVERS" != all ]; then
 fi
 HF_SOLVERS=$(drop_jps "$HF_SOLVERS")
 FP_SOLVERS=$(drop_jps "$FP_SOLVERS")
+TR_SOLVERS=$(drop_jps "${TR_SOLVERS:-$FP_SOLVERS}")
 if [ -n "$TERRAIN" ]; then   # the solvers defined for uniform costs refuse it
     HF_SOLVERS=$(printf '%s' "$HF_SOLVERS" | tr ',' '\n' | { grep -vxE 'jps|jps\+|sg|sg-tl|sg-tl-dt|bfs|theta' || true; } | paste -sd, -)
     FOOTPRINTS=0
+    TRACES=0   # the traced searches are those of uniform costs
 fi
 
 # ---- run folder --------------------------------------------------------
@@ -492,7 +508,7 @@ mv -- "$TMP/env.json.part" "$TMP/env.json"
 rm -f -- "$TMP/env-base.json"
 
 # ---- 6. plots and footprints -------------------------------------------------
-step 6 "plots (gnuplot) and search footprints"
+step 6 "plots (gnuplot), search footprints, heuristics and search viewers"
 # Every gnuplot call runs inside the run folder with relative paths and is
 # recorded in replot.sh, so a plot can be remade from the folder alone.
 printf '#!/bin/bash\n# Remake the plots of this run: cd into this folder, then bash replot.sh\nset -e\n' \
@@ -570,6 +586,21 @@ if [ -n "$HEUR" ]; then
 fi
 if [ -n "$HEUR_V" ]; then
     cp -- "$HEUR_V" "$TMP/heuristics-verdicts.csv"
+elif [ "$HEURISTICS" = 1 ] && [ "${#MAPS[@]}" -gt 0 ]; then
+    # every heuristic on every map of the run, against exact distances to 4
+    # sampled goals; the verdicts of all maps in one CSV (one header), and
+    # the informedness by distance of the first map, unless --heuristics gave one
+    hv=()
+    for i in "${!MAPS[@]}"; do
+        hist=()
+        [ "$i" = 0 ] && [ -z "$HEUR" ] && hist=(--hist "$TMP/heuristics.csv")
+        "$BIN" heuristics "${MAPS[$i]}" --model "$MODEL" ${TERRAIN:+--terrain-costs "$TERRAIN"} --goals 4 -q \
+            --verdicts "$TMP/data/heur-verdicts-$i.csv" "${hist[@]+"${hist[@]}"}" >/dev/null ||
+            die 4 "gridbench heuristics failed on ${MAPS[$i]}"
+        hv+=("$TMP/data/heur-verdicts-$i.csv")
+    done
+    { head -n 1 -- "${hv[0]}"; for f in "${hv[@]}"; do tail -n +2 -- "$f"; done; } >"$TMP/heuristics-verdicts.csv"
+    echo "Heuristics: \`gridbench heuristics --goals 4\` on each of the ${#MAPS[@]} maps (exact distances to 4 sampled goals over every reachable cell)." >>"$TMP/notes.txt"
 elif [ -n "$HEUR" ]; then
     echo "No table of heuristic verdicts: pass the --verdicts CSV of \`gridbench heuristics\` with --heuristics-verdicts." >>"$TMP/notes.txt"
 fi
@@ -597,6 +628,23 @@ if [ "$FOOTPRINTS" = 1 ] && [ -n "$FP_SOLVERS" ]; then
     done <"$TMP/data/maps.tsv"
 else
     echo "Search footprints skipped (--no-footprints, or no solver left to draw for model $MODEL)." >>"$TMP/notes.txt"
+fi
+# one search viewer per map: its longest query, every step of each solver
+if [ "$TRACES" = 1 ] && [ -n "$TR_SOLVERS" ]; then
+    mkdir -p "$TMP/traces"
+    : >"$TMP/traces.tsv"
+    while IFS=$'\t' read -r idx map slug scen nq; do
+        case $idx in '#'*) continue ;; esac
+        scen_abs=$(abspath "$scen")
+        tr_log=$(cd "$TMP" && "$BIN_ABS" trace --scen "$scen_abs" --longest --model "$MODEL" \
+            --solver "$TR_SOLVERS" --out "traces/$slug" 2>&1) || {
+            printf '%s\n' "$tr_log" >&2
+            die 4 "gridbench trace failed on $scen"
+        }
+        printf '%s\ttraces/%s.html\n' "$map" "$slug" >>"$TMP/traces.tsv"
+    done <"$TMP/data/maps.tsv"
+else
+    echo "Search viewers skipped (--no-traces, terrain costs, or no solver left to trace for model $MODEL)." >>"$TMP/notes.txt"
 fi
 
 # ---- 7. report -------------------------------------------------------------------
