@@ -1924,11 +1924,14 @@ GB_TEST(report_e2e, a_map_name_with_csv_and_json_specials, .timeout = 180)
     snprintf(p, sizeof p, "%s/results/odd/gppc.csv", dir);
     char *gt = slurp(p, NULL);
     cr_assert_not_null(gt, "no gppc.csv");
-    cr_expect(strstr(gt, ",dijkstra,bheap,inproc,interleaved,5,5,0,") != NULL, "%s", gt);
+    /* one row per entry: dijkstra once, on whichever of its queues was fastest */
+    const char *dj = strstr(gt, ",dijkstra,");
+    cr_expect(dj != NULL && strstr(dj + 1, ",dijkstra,") == NULL, "dijkstra is not one row: %s", gt);
+    cr_expect(dj && strstr(dj, ",inproc,interleaved,5,5,0,") != NULL, "%s", gt);
     free(gt);
     snprintf(p, sizeof p, "%s/results/odd/report.md", dir);
     char *md = slurp(p, NULL);
-    cr_expect(strstr(md, "### GPPC's table") != NULL && strstr(md, "| `dijkstra` | bheap | interleaved |"),
+    cr_expect(strstr(md, "### GPPC's table") != NULL && strstr(md, "| `dijkstra` | "),
               "no GPPC table in report.md");
     free(md);
     rm_rf(dir);

@@ -1616,8 +1616,71 @@ static int section_heur_verdicts(doc *d, const char *dir, gb_diag *dg)
 }
 
 /* GPPC's per-entry table (gppc.csv, `gridbench export --gppc-table`):
- * built-in solvers and GPPC entries in one table per map set, with the
- * intervals and the undominated mark.  Absent file: no section. */
+ * built-in solvers and GPPC entries in one table per map set, one row per
+ * entry (a solver on its fastest queue), with the intervals and the
+ * undominated mark.  A column with nothing to say on any row is dropped,
+ * with a note why: "first 20 steps" when it equals the total on every row
+ * (no entry returned its path in parts), "storage" when no entry kept
+ * preprocessed data on disk.  Absent file: no section. */
+static const char *const gppc_need[] = { "set",         "solver",     "queue",      "time_source",
+                                         "regime",      "queries",    "solved",     "failed",
+                                         "total_s",     "total_s_lo", "total_s_hi", "first20_s",
+                                         "max_call_ms", "prep_s",     "storage_mb", "peak_mem_mb",
+                                         "suboptimal",  "subopt_max", "undominated" };
+enum { GPPC_NG = sizeof gppc_need / sizeof gppc_need[0], GPPC_NC = 13 };
+
+/* Pass 1: does any row have a first-20 time apart from its total, or storage? */
+static int gppc_scan(const char *path, int *f20, int *sto, gb_diag *dg)
+{
+    gb_csv c;
+    int idx[GPPC_NG], rc = gb_csv_open(&c, path, dg);
+    if (rc) return rc;
+    if ((rc = gb_csv_require(&c, gppc_need, GPPC_NG, idx, dg)) != 0) {
+        gb_csv_close(&c);
+        return rc;
+    }
+    *f20 = *sto = 0;
+    while ((rc = gb_csv_next(&c, dg)) == 0) {
+        const double t = numf(gb_csv_field(&c, idx[8])), f = numf(gb_csv_field(&c, idx[11]));
+        *f20 |= !isnan(f) && fabs(f - t) > 1e-6 * (t > 1e-3 ? t : 1e-3);
+        *sto |= numf(gb_csv_field(&c, idx[14])) > 0;
+    }
+    gb_csv_close(&c);
+    return rc == GB_CSV_EOF ? 0 : rc;
+}
+
+static void gppc_cells(const gb_csv *c, const int *idx, char cell[GPPC_NC][256])
+{
+    const char *und = gb_csv_field(c, idx[18]);
+    snprintf(cell[0], sizeof cell[0], "`%s`", gb_csv_field(c, idx[0]));
+    snprintf(cell[1], sizeof cell[1], "`%s`", gb_csv_field(c, idx[1]));
+    snprintf(cell[2], sizeof cell[2], "%s", gb_csv_field(c, idx[2]));
+    snprintf(cell[3], sizeof cell[3], "%s", gb_csv_field(c, idx[4]));
+    snprintf(cell[4], sizeof cell[4], "%s (%s solved%s%s)", gb_csv_field(c, idx[5]),
+             gb_csv_field(c, idx[6]), strcmp(gb_csv_field(c, idx[7]), "0") ? ", failed " : "",
+             strcmp(gb_csv_field(c, idx[7]), "0") ? gb_csv_field(c, idx[7]) : "");
+    char a[64], b[64], e[64];
+    fmt_num(a, sizeof a, 1e3 * numf(gb_csv_field(c, idx[8])), 3);
+    fmt_num(b, sizeof b, 1e3 * numf(gb_csv_field(c, idx[9])), 3);
+    fmt_num(e, sizeof e, 1e3 * numf(gb_csv_field(c, idx[10])), 3);
+    snprintf(cell[5], sizeof cell[5], "%s [%s, %s]", a, b, e);
+    fmt_num(cell[6], sizeof cell[6], 1e3 * numf(gb_csv_field(c, idx[11])), 3);
+    fmt_num(cell[7], sizeof cell[7], numf(gb_csv_field(c, idx[12])), 3);
+    fmt_num(cell[8], sizeof cell[8], 1e3 * numf(gb_csv_field(c, idx[13])), 3);
+    const double mb = numf(gb_csv_field(c, idx[14]));
+    if (mb > 0) fmt_bytes(cell[9], sizeof cell[9], mb * 1048576.0);
+    else snprintf(cell[9], sizeof cell[9], "-");
+    const double pm = numf(gb_csv_field(c, idx[15]));
+    if (pm > 0) fmt_bytes(cell[10], sizeof cell[10], pm * 1048576.0);
+    else snprintf(cell[10], sizeof cell[10], "-");
+    fmt_num(a, sizeof a, numf(gb_csv_field(c, idx[17])), 4);
+    snprintf(cell[11], sizeof cell[11], "%s (%s)", gb_csv_field(c, idx[16]), a);
+    snprintf(cell[12], sizeof cell[12],
+             strcmp(und, "1") == 0   ? "**yes**"
+             : strcmp(und, "0") == 0 ? "no"
+                                     : "-");
+}
+
 static int section_gppc(doc *d, const char *dir, gb_diag *dg)
 {
     char path[4200];
@@ -1625,58 +1688,66 @@ static int section_gppc(doc *d, const char *dir, gb_diag *dg)
     FILE *probe = fopen(path, "r");
     if (!probe) return 0;
     fclose(probe);
-    gb_csv c;
-    int rc = gb_csv_open(&c, path, dg);
+    int f20, sto, rc = gppc_scan(path, &f20, &sto, dg);
     if (rc) return rc;
-    static const char *const need[] = { "set", "solver", "queue", "time_source", "regime", "queries",
-                                        "solved", "failed", "total_s", "total_s_lo", "total_s_hi",
-                                        "first20_s", "max_call_ms", "prep_s", "storage_mb",
-                                        "peak_mem_mb", "suboptimal", "subopt_max", "undominated" };
-    enum { NG = sizeof need / sizeof need[0], NC = 12 };
-    int idx[NG];
-    if ((rc = gb_csv_require(&c, need, NG, idx, dg)) != 0) { gb_csv_close(&c); return rc; }
+    gb_csv c;
+    int idx[GPPC_NG];
+    if ((rc = gb_csv_open(&c, path, dg)) != 0) return rc;
+    if ((rc = gb_csv_require(&c, gppc_need, GPPC_NG, idx, dg)) != 0) {
+        gb_csv_close(&c);
+        return rc;
+    }
     d_heading(d, 3, "gppc-table", "GPPC's table: time, memory, preprocessing, suboptimality");
-    d_para(d, "The figures the Grid-Based Path Planning Competition publishes per entry, for every "
-           "solver of this run, per map set (`gppc.csv`, `gridbench export --gppc-table`): total query "
-           "time with its 95 %% interval, time to the first 20 steps of path, the longest single call, "
-           "preprocessing time and storage summed over the set's maps, peak search memory (empty when "
-           "not known, as for plugins), queries with a longer path than the optimum and the worst "
-           "ratio.  **Undominated** (GPPC's Pareto front): no other row of the set, timed in the same "
-           "regime and by the same kind of clock, is at least as good in time, memory, preprocessing "
-           "and suboptimality and better in one; `-` = not compared (a process timed over a pipe, or "
-           "a row with failures).  Rows run fastest first.");
-    static const char *const hdr[NC] = { "set", "solver", "queue", "regime", "queries", "total ms [95 % CI]",
-                                         "first 20 steps ms", "max call ms", "prep ms", "storage",
-                                         "suboptimal (max)", "undominated" };
-    static const char align[] = "lllllrrrrrrl";
-    d_table_begin(d, NC, hdr, align);
+    d_para(
+        d,
+        "The figures the Grid-Based Path Planning Competition publishes per entry, per map set "
+        "(`gppc.csv`, `gridbench export --gppc-table`).  An entry is a solver, as in GPPC: its row is "
+        "the solver on its fastest queue (named; the queues are compared in the queue plots and the "
+        "first screen).  Its preprocessing is its per-map index, built once and the same on every "
+        "queue.  Columns: total query time with its 95 %% interval, the longest single call, "
+        "preprocessing summed over the set's maps, peak search memory (`-` when not known, as for "
+        "plugins), queries with a longer path than the optimum and "
+        "the worst ratio.  **Undominated** (GPPC's Pareto front): no other entry of the set, timed in "
+        "the same regime and by the same kind of clock, is at least as good in time, memory, "
+        "preprocessing and suboptimality and better in one; `-` = not compared (a process timed over "
+        "a pipe, or an entry with failures).  Fastest first.%s%s",
+        f20 ? ""
+            : "  *First 20 steps* is left out: it equals the total on every row, as no entry "
+              "returned its path in parts (GPPC's incremental `GetPath`).",
+        sto ? ""
+            : "  *Storage* is left out: no entry kept preprocessed data on disk (gridbench's own "
+              "solvers keep their index in memory, counted in peak memory).");
+    static const char *const hdr_all[GPPC_NC] = { "set",
+                                                  "solver",
+                                                  "queue",
+                                                  "regime",
+                                                  "queries",
+                                                  "total ms [95 % CI]",
+                                                  "first 20 steps ms",
+                                                  "max call ms",
+                                                  "prep ms",
+                                                  "storage",
+                                                  "peak memory",
+                                                  "suboptimal (max)",
+                                                  "undominated" };
+    static const char align_all[] = "lllllrrrrrrrl";
+    const char *hdr[GPPC_NC];
+    char align[GPPC_NC + 1];
+    int keep[GPPC_NC], nk = 0;
+    for (int k = 0; k < GPPC_NC; k++) {
+        if ((k == 6 && !f20) || (k == 9 && !sto)) continue;
+        keep[nk] = k;
+        hdr[nk] = hdr_all[k];
+        align[nk++] = align_all[k];
+    }
+    align[nk] = '\0';
+    d_table_begin(d, nk, hdr, align);
     while ((rc = gb_csv_next(&c, dg)) == 0) {
-        char cell[NC][256];
-        char *cells[NC];
-        for (int k = 0; k < NC; k++) cells[k] = cell[k];
-        const char *und = gb_csv_field(&c, idx[18]);
-        snprintf(cell[0], sizeof cell[0], "`%s`", gb_csv_field(&c, idx[0]));
-        snprintf(cell[1], sizeof cell[1], "`%s`", gb_csv_field(&c, idx[1]));
-        snprintf(cell[2], sizeof cell[2], "%s", gb_csv_field(&c, idx[2]));
-        snprintf(cell[3], sizeof cell[3], "%s", gb_csv_field(&c, idx[4]));
-        snprintf(cell[4], sizeof cell[4], "%s (%s solved%s%s)", gb_csv_field(&c, idx[5]),
-                 gb_csv_field(&c, idx[6]), strcmp(gb_csv_field(&c, idx[7]), "0") ? ", failed " : "",
-                 strcmp(gb_csv_field(&c, idx[7]), "0") ? gb_csv_field(&c, idx[7]) : "");
-        char a[64], b[64], e[64];
-        fmt_num(a, sizeof a, 1e3 * numf(gb_csv_field(&c, idx[8])), 3);
-        fmt_num(b, sizeof b, 1e3 * numf(gb_csv_field(&c, idx[9])), 3);
-        fmt_num(e, sizeof e, 1e3 * numf(gb_csv_field(&c, idx[10])), 3);
-        snprintf(cell[5], sizeof cell[5], "%s [%s, %s]", a, b, e);
-        fmt_num(cell[6], sizeof cell[6], 1e3 * numf(gb_csv_field(&c, idx[11])), 3);
-        fmt_num(cell[7], sizeof cell[7], numf(gb_csv_field(&c, idx[12])), 3);
-        fmt_num(cell[8], sizeof cell[8], 1e3 * numf(gb_csv_field(&c, idx[13])), 3);
-        const double mb = numf(gb_csv_field(&c, idx[14]));
-        if (mb > 0) fmt_bytes(cell[9], sizeof cell[9], mb * 1048576.0);
-        else snprintf(cell[9], sizeof cell[9], "-");
-        fmt_num(a, sizeof a, numf(gb_csv_field(&c, idx[17])), 4);
-        snprintf(cell[10], sizeof cell[10], "%s (%s)", gb_csv_field(&c, idx[16]), a);
-        snprintf(cell[11], sizeof cell[11], strcmp(und, "1") == 0 ? "**yes**" : strcmp(und, "0") == 0 ? "no" : "-");
-        d_table_row(d, NC, cells, align);
+        char cell[GPPC_NC][256];
+        char *cells[GPPC_NC];
+        gppc_cells(&c, idx, cell);
+        for (int k = 0; k < nk; k++) cells[k] = cell[keep[k]];
+        d_table_row(d, nk, cells, align);
     }
     gb_csv_close(&c);
     d_table_end(d);
