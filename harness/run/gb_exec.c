@@ -24,7 +24,6 @@
 #include <sys/wait.h>
 
 #include "gb_aagppc.h"
-#include "gb_aaoracle.h"
 #include "gb_aaterrain.h"
 #include "gb_alloc.h"
 #include "gb_anyangle.h"
@@ -53,22 +52,6 @@ static const char *base_name(const char *p)
 {
     const char *s = strrchr(p, '/');
     return s ? s + 1 : p;
-}
-
-const char *gb_pair_queue_name(const gb_pair *p)
-{
-    if (p->user || p->ext_cmd) return "none";
-    return p->queue < 0 ? gb_solver_queue_label(&p->spec) : gb_queue_name((gb_queue_kind)p->queue);
-}
-
-const char *gb_pair_solver_name(const gb_pair *p)
-{
-    return p->ext_cmd && !p->ext_named ? GB_SHARD_ANY_EXTERNAL : p->spec.name;
-}
-
-const char *gb_regime_name(int regime)
-{
-    return regime == GB_REGIME_GPPC ? "gppc" : "interleaved";
 }
 
 const gb_backend_ops *gb_backend_of(const gb_pair *p)
@@ -145,18 +128,11 @@ static void exec_unload(gb_exec *ex)
 {
     for (int pi = 0; ex->be && ex->loaded && pi < ex->o->npairs; pi++)
         if (ex->be[pi]) ex->be[pi]->release(ex, pi);
-    gb_ocache_close(ex->oc);
-    ex->oc = NULL;
-    gb_ocache_close(ex->aaoc);
-    ex->aaoc = NULL;
+    gb_oracle_close(ex->orc);
+    ex->orc = NULL;
     if (ex->ws) gb_ws_set_store(ex->ws, NULL);
     gb_tcache_close(ex->tc);
     ex->tc = NULL;
-    gb_aaterrain_free(ex->aat);
-    ex->aat = NULL;
-    if (ex->aao) gb_aaoracle_free(ex->aao);
-    gb_free(ex->aao);
-    ex->aao = NULL;
     gb_ws_free(ex->ws);
     gb_free(ex->xy);
     gb_free(ex->upath);
@@ -221,8 +197,6 @@ int gb_exec_init(gb_exec *ex, const gb_run_opts *o, const gb_plan *pl, gb_diag *
         ex->be[pi] = gb_backend_of(&o->pairs[pi]);
         snprintf(ex->pname[pi], sizeof ex->pname[pi], "%s", o->pairs[pi].spec.name);
     }
-    char err[256];
-    gb_solver_parse("dijkstra", &ex->oracle, err, sizeof err);
     snprintf(ex->model_col, sizeof ex->model_col, "%s%s%s", gb_model_name(o->model),
              o->terrain.on ? "+" : "", o->terrain.name);
     return 0;
@@ -255,51 +229,35 @@ static uint64_t map_extra(const gb_run_opts *o, int32_t width, int32_t height)
            + (o->model == GB_MODEL_8_NOCUT_WATER ? (uint64_t)ncells : 0); /* grid.water */
 }
 
-/* The any-angle oracle's cache kind: bump the number whenever
- * gb_aaoracle could answer differently. */
-#define AA_CACHE_KIND "anyangle-gppc-1"
-
-/* Open one cache of the map into *oc: Dijkstra's under the movement model
- * (kind NULL) or another oracle's (a failure to open is a warning, once). */
-static int open_cache_kind(gb_exec *ex, const gb_plan_scen *ps, const char *kind, gb_ocache **oc,
-                           gb_diag *d)
+/* The oracle's notes go into the query's notes. */
+static void oracle_note(void *ctx, gb_run_note_kind k, const char *msg)
 {
-    gb_diag cd;
-    gb_diag_clear(&cd);
-    gb_ocache_stats cs;
-    *oc = kind ? gb_ocache_open_kind(ex->o->oracle_cache, ps->map_sha, kind, &cs, &cd)
-               : gb_ocache_open(ex->o->oracle_cache, ps->map_sha, ex->o->model, &cs, &cd);
-    if (!*oc && cd.code == EX_OSERR) {
-        *d = cd;
-        return cd.code;
-    }
-    if (!*oc) {
-        if (!ex->oc_warned) {
-            char b[1024];
-            gb_diag_format(&cd, b, sizeof b);
-            gb_exec_note(ex, GB_NOTE_WARNING, "%s (the oracle runs without its cache)", b);
-        }
-        ex->oc_warned = 1;
-    } else if (cs.rebuilt || cs.dropped) {
-        gb_exec_note(ex, GB_NOTE_WARNING, "%s: warning: expected an intact oracle cache file, found %s; "
-                     "rebuilt with the %llu good entries", gb_ocache_path(*oc),
-                     cs.dropped ? "torn or corrupt entries" : "another version",
-                     (unsigned long long)cs.loaded);
-    }
-    return 0;
+    gb_exec_note(ctx, k, "%s", msg);
 }
 
-/* Open the map's oracle caches: Dijkstra's, and the any-angle oracle's
- * when this map has one. */
-static int open_cache(gb_exec *ex, const gb_plan_scen *ps, gb_diag *d)
+/* The oracle of the map just loaded: its caches, and the any-angle and
+ * line-integral oracles when the run has any-angle pairs. */
+static int open_oracle(gb_exec *ex, const gb_plan_scen *ps, gb_diag *d)
 {
-    int rc = open_cache_kind(ex, ps, NULL, &ex->oc, d);
-    if (rc == 0 && ex->aao) rc = open_cache_kind(ex, ps, AA_CACHE_KIND, &ex->aaoc, d);
-    return rc;
+    const gb_run_opts *o = ex->o;
+    gb_oracle_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.model = o->model;
+    for (int pi = 0; pi < o->npairs; pi++)
+        cfg.anyangle |= gb_pair_cost_model(&o->pairs[pi]) == GB_COST_ANYANGLE;
+    cfg.aa_gppc = o->aa_gppc;
+    cfg.cache_dir = o->oracle_cache;
+    cfg.map_sha = ps->map_sha;
+    cfg.cache_warned = &ex->oc_warned;
+    cfg.note = oracle_note;
+    cfg.note_ctx = ex;
+    ex->orc = gb_oracle_open(&ex->map.grid, ex->ws, &cfg, d);
+    if (!ex->orc && d->code == EX_OSERR && !d->path[0]) snprintf(d->path, sizeof d->path, "%s", ps->map);
+    return ex->orc ? 0 : d->code;
 }
 
-/* Load the map of plan scenario si (unless it is the one in use), prepare
- * every pair's backend, timing each, and open the oracle cache. */
+/* Load the map of plan scenario si (unless it is the one in use), open
+ * its oracle, and prepare every pair's backend, timing each. */
 static int exec_map(gb_exec *ex, int si, gb_diag *d)
 {
     const gb_run_opts *o = ex->o;
@@ -336,23 +294,7 @@ static int exec_map(gb_exec *ex, int si, gb_diag *d)
                            "state of this map, found none");
     }
     ex->loaded = 1;
-    if (gb_ws_prepare(ex->ws, &ex->oracle, GB_ORACLE_QUEUE) != 0)
-        return gb_diag_set(d, EX_OSERR, ps->map, 0, 0, "expected memory for the oracle, found none");
-    int aa = 0;
-    for (int pi = 0; pi < o->npairs; pi++) aa |= gb_pair_cost_model(&o->pairs[pi]) == GB_COST_ANYANGLE;
-    if (o->aa_gppc && aa) {   /* the GPPC any-angle oracle of this map */
-        ex->aao = gb_malloc(sizeof *ex->aao);
-        if (!ex->aao || gb_aaoracle_init(ex->aao, &ex->map.grid) != 0) {
-            gb_free(ex->aao);
-            ex->aao = NULL;
-            return gb_diag_set(d, EX_OSERR, ps->map, 0, 0, "expected memory for the any-angle "
-                               "oracle, found none");
-        }
-    }
-    if (o->terrain.on && aa && !(ex->aat = gb_aaterrain_new(&ex->map.grid)))
-        return gb_diag_set(d, EX_OSERR, ps->map, 0, 0,
-                           "expected memory for the line-integral "
-                           "grid optimum, found none");
+    if ((rc = open_oracle(ex, ps, d)) != 0) return rc;
     if (o->table_cache) {   /* tables a family keeps (cpd): built once per map */
         gb_diag td;
         gb_diag_clear(&td);
@@ -382,7 +324,7 @@ static int exec_map(gb_exec *ex, int si, gb_diag *d)
         if (rc > 0) return rc;
         if (rc != GB_PREP_SET) ex->prep[pi] = rc == GB_PREP_NONE ? 0 : t > 0 ? (uint64_t)t : 1;
     }
-    return o->oracle_cache ? open_cache(ex, ps, d) : 0;
+    return 0;
 }
 
 /* ---- rows --------------------------------------------------------------- */
@@ -612,10 +554,7 @@ static int run_pair(gb_exec *ex, int pi, const gb_query *q, pairrun *pr, gb_diag
         w->aa_optimal = p->user ? (p->user->optimal & GB_USER_OPTIMAL) != 0
                                 : !p->ext_cmd && gb_solver_aa_optimal(&p->spec);
         w->euclid = gb_anyangle_dist(sxy, txy);
-        if (grid->cost) { /* terrain: the line-integral rule (gb_aaterrain.h) */
-            w->euclid *= gb_aaterrain_cmin(grid);
-            w->li = &ex->li;
-        }
+        if (grid->cost) w->euclid *= gb_aaterrain_cmin(grid); /* terrain: the line-integral rule */
     }
     if (pr->a.fail == GB_EXT_PATH && pr->a.rs == GB_FOUND) {
         w->valid =
@@ -635,70 +574,30 @@ static int run_pair(gb_exec *ex, int pi, const gb_query *q, pairrun *pr, gb_diag
     return 0;
 }
 
-/* Pass 2: judge every pair against *opt; nonzero when a verdict needs
- * the optimum proven. */
-static int judge_all(gb_exec *ex, const gb_optimum *opt)
+/* Pass 2: judge every pair against *opt; the optima (GB_ORACLE_*) that
+ * came from a cache and on which a verdict would rest: they are to be
+ * proven before any row is written. */
+static unsigned judge_all(gb_exec *ex, const gb_optimum *opt)
 {
     pairrun *runs = ex->runs;
-    int need = 0;
+    unsigned need = 0;
     for (int pi = 0; pi < ex->o->npairs; pi++) {
         gb_outcome *w = &runs[pi].w;
         w->oracle_found = opt->found;
         w->scen_ok = opt->scen_ok;
         w->oc = &opt->oc;
+        if (w->anyangle) {
+            w->aa_has = opt->aa_has;
+            w->aa_opt = opt->aa_opt;
+            w->li = ex->map.grid.cost ? &opt->li : NULL;
+        }
         runs[pi].st = gb_judge(w);
-        need |= gb_judge_needs_proof(w, runs[pi].st);
+        if (opt->from_cache && gb_judge_needs_proof(w, runs[pi].st)) need |= GB_ORACLE_GRID;
+        if (opt->aa_cached && w->anyangle && runs[pi].st >= 0
+            && gb_row_status_failed((gb_row_status)runs[pi].st))
+            need |= GB_ORACLE_AA;
     }
     return need;
-}
-
-/* The GPPC any-angle optimum of query q into every any-angle pair's
- * outcome (aa_has, aa_opt): from the map's any-angle cache when use_cache
- * and it holds the query (*cached = 1), else from the oracle, searched
- * first under the grid optimum (a grid path read on corners is a legal
- * GPPC path, so the any-angle optimum is never above it), and recorded.
- * A cached answer the grid optimum contradicts (above it, or
- * "unreachable" where Dijkstra found a path) is not used. */
-static int aa_optimum(gb_exec *ex, const gb_query *q, const char *scen, const gb_optimum *opt,
-                      int use_cache, int *cached, gb_diag *d)
-{
-    const gb_run_opts *o = ex->o;
-    pairrun *runs = ex->runs;
-    double c = 0.0;
-    const gb_xy s = { q->sx, q->sy }, t = { q->gx, q->gy };
-    const int grid_ok = o->model == GB_MODEL_8_NOCUT || o->model == GB_MODEL_4;
-    const double bound = grid_ok ? opt->oc.cost : INFINITY;
-    int r = -2, reach = 0;
-    *cached = 0;
-    if (use_cache && ex->aaoc && gb_ocache_get_real(ex->aaoc, q->sx, q->sy, q->gx, q->gy, &reach, &c)
-        && (reach ? c <= bound * (1.0 + 1e-12) : !grid_ok)) {
-        r = reach;
-        *cached = 1;
-    }
-    if (r == -2) {
-        r = gb_aaoracle_solve(ex->aao, s, t, bound, &c, NULL, NULL);
-        if (r == 0 && grid_ok) r = gb_aaoracle_solve(ex->aao, s, t, INFINITY, &c, NULL, NULL);
-        if (r < 0)
-            return gb_diag_set(d, EX_OSERR, scen, q->line, 0, "expected memory for the any-angle "
-                               "oracle, found none");
-        if (r == 0 && grid_ok)
-            return gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0, "expected an any-angle optimum "
-                               "(Dijkstra found a path), found none");
-        if (ex->aaoc) (void)gb_ocache_put_real(ex->aaoc, q->sx, q->sy, q->gx, q->gy, r == 1, c);
-    }
-    for (int pi = 0; pi < o->npairs; pi++)
-        if (runs[pi].w.anyangle) { runs[pi].w.aa_has = r == 1; runs[pi].w.aa_opt = c; }
-    return 0;
-}
-
-/* Whether an any-angle pair's verdict is a failure (after judge_all). */
-static int aa_failed(const gb_exec *ex)
-{
-    const pairrun *runs = ex->runs;
-    for (int pi = 0; pi < ex->o->npairs; pi++)
-        if (runs[pi].w.anyangle && runs[pi].st >= 0 && gb_row_status_failed((gb_row_status)runs[pi].st))
-            return 1;
-    return 0;
 }
 
 /* Pass 3 for pair pi: its failure note and its row. */
@@ -816,8 +715,9 @@ int gb_exec_query(gb_exec *ex, size_t k, gb_qres *res, gb_diag *d)
         goto out;
     }
 
+    /* oracle -> run the pairs -> judge -> prove what a verdict rests on -> rows */
     gb_optimum opt;
-    if ((rc = gb_oracle_get(ex, q, scen, &opt, d)) != 0) goto out;
+    if ((rc = gb_oracle_get(ex->orc, q, scen, &opt, d)) != 0) goto out;
     pairrun *runs = ex->runs;
     for (int pi = 0; pi < o->npairs; pi++)
         if ((rc = run_pair(ex, pi, q, &runs[pi], d)) != 0) {
@@ -826,44 +726,13 @@ int gb_exec_query(gb_exec *ex, size_t k, gb_qres *res, gb_diag *d)
             gb_diag_set(d, rc, scen, q->line, 0, "%s", m);   /* the query that needed it */
             goto out;
         }
-    if (ex->aat) { /* terrain, any-angle pairs: the line-integral grid optimum d_L */
-        const int r = opt.found ? gb_aaterrain_grid_opt(ex->aat, (gb_xy){ q->sx, q->sy },
-                                                        (gb_xy){ q->gx, q->gy }, &ex->li)
-                                : 0;
-        if (r < 0) {
-            rc = gb_diag_set(d, EX_OSERR, scen, q->line, 0,
-                             "expected memory for the "
-                             "line-integral grid optimum, found none");
-            goto out;
-        }
-        if (r == 0 && opt.found) {
-            rc = gb_diag_set(d, EX_SOFTWARE, scen, q->line, 0,
-                             "expected a line-integral grid "
-                             "optimum (Dijkstra found a path), found none");
-            goto out;
-        }
-        if (r == 0) memset(&ex->li, 0, sizeof ex->li);
-    }
-    int aa_cached = 0;
-    if (ex->aao && opt.found && (rc = aa_optimum(ex, q, scen, &opt, 1, &aa_cached, d)) != 0) goto out;
-    if (judge_all(ex, &opt) && opt.from_cache) {   /* the cache's claim is not enough */
-        if ((rc = gb_oracle_rederive(ex, q, scen, &opt, d)) != 0) goto out;
-        judge_all(ex, &opt);
-    }
-    if (aa_cached && aa_failed(ex)) {   /* nor is its any-angle claim: the oracle decides */
-        int pa = 0;
-        while (!runs[pa].w.anyangle) pa++;   /* aa_failed found one */
-        const int had = runs[pa].w.aa_has;
-        const double was = runs[pa].w.aa_opt;
-        if ((rc = aa_optimum(ex, q, scen, &opt, 0, &aa_cached, d)) != 0) goto out;
-        if (had != runs[pa].w.aa_has || was != runs[pa].w.aa_opt)
-            gb_exec_note(ex, GB_NOTE_WARNING, "%s:%ld: warning: the any-angle oracle cache said %.10g, "
-                         "the oracle says %.10g; the cache entry is replaced", scen, q->line,
-                         had ? was : INFINITY, runs[pa].w.aa_has ? runs[pa].w.aa_opt : INFINITY);
-        judge_all(ex, &opt);
-    }
+    /* a cache's claim is not enough for a verdict that rests on it: the
+     * oracle proves it and every pair is judged again (what was proven
+     * asks for no proof, so this ends) */
+    for (unsigned need; (need = judge_all(ex, &opt)) != 0;)
+        if ((rc = gb_oracle_rederive(ex->orc, q, scen, need, &opt, d)) != 0) goto out;
     res->scen_ok = opt.scen_ok;
-    res->oracle_hit = (opt.from_cache ? GB_QRES_HIT_GRID : 0) | (aa_cached ? GB_QRES_HIT_AA : 0);
+    res->oracle_hit = (opt.from_cache ? GB_QRES_HIT_GRID : 0) | (opt.aa_cached ? GB_QRES_HIT_AA : 0);
     gb_row qrow;
     row_query(&qrow, base_name(ps->map), scen, q, ex->model_col);
     for (int pi = 0; pi < o->npairs; pi++) {

@@ -3,12 +3,14 @@
  *
  * One query is executed as
  *
- *     oracle  ->  for each pair: backend.solve -> judge -> row
+ *     oracle  ->  for each pair: backend.solve  ->  judge
+ *             ->  re-derive what a verdict would rest on  ->  rows
  *
  * gb_exec_query() (gb_exec.c) is that line.  Each stage has its file:
- *   gb_oracle.c   the optimum: Dijkstra, or the oracle cache's claim
- *                 (gb_ocache.h), re-derived by Dijkstra whenever a verdict
- *                 would rest on it alone (see gb_oracle.c's head);
+ *   gb_oracle.c   the optimum, one object per map (gb_oracle.h): Dijkstra,
+ *                 or the oracle cache's claim (gb_ocache.h), re-derived
+ *                 whenever a verdict would rest on it alone; and the
+ *                 any-angle and line-integral optima of any-angle pairs;
  *   gb_backend_*.c  one backend per kind of solver, all behind
  *                 gb_backend_ops: built-in (the registry, in process),
  *                 plugin (a user's shared library, in a worker process),
@@ -40,6 +42,7 @@
 #include "gb_external.h"
 #include "gb_map.h"
 #include "gb_ocache.h"
+#include "gb_oracle.h"
 #include "gb_plan.h"
 #include "gb_run.h"
 #include "gb_validate.h"
@@ -147,16 +150,10 @@ struct gb_exec {
     gb_xy *xy;               /* the path being judged, map coordinates */
     int32_t *upath;          /* path buffer for plugin solvers (cell ids) */
     int loaded;
-    gb_ocache *oc;           /* this map's oracle cache, or NULL */
+    gb_oracle *orc;          /* this map's oracle (gb_oracle.h) */
     struct gb_tcache *tc;    /* this map's table cache (gb_tcache.h), or NULL */
     int tc_warned;           /* the table cache could not be opened: said once */
-    struct gb_aaoracle *aao; /* --anyangle-model gppc with an any-angle pair: this map's
-                                GPPC any-angle oracle, else NULL */
-    struct gb_aaterrain *aat; /* terrain costs with an any-angle pair: this map's
-                                line-integral grid Dijkstra (gb_aaterrain.h), else NULL */
-    gb_check li;              /* with aat: the query's line-integral grid optimum */
-    gb_ocache *aaoc;         /* with aao and an oracle cache: aao's answers ("anyangle-gppc-1") */
-    int oc_warned;
+    int oc_warned;           /* an oracle cache could not be opened: said once per run */
     uint64_t *prep;          /* [npairs] preparation on this map, ns */
     uint64_t *mem;           /* [npairs] search-state bytes on this map once prepared, 0: not known */
     uint8_t *uprep;          /* [npairs] plugin pairs: GB_UPREP_* on this map; built-in
@@ -177,7 +174,6 @@ struct gb_exec {
     long ext_id;
     /* scratch */
     int64_t *times, *self;   /* [reps] */
-    gb_solver_spec oracle;
     FILE *rows_f, *notes_f;  /* memory streams of the query being run */
     FILE *paths_f;           /* --paths: the query's path lines, or NULL */
     void *runs;              /* [npairs] each pair's answer on the query (gb_exec.c) */
@@ -186,9 +182,6 @@ struct gb_exec {
     struct gb_batch *batch;  /* the gppc regime: timings of the current batch (gb_exec.c) */
     size_t k;                /* the plan index of the query being run */
 };
-
-/* The queue of the oracle: the fastest exact one. */
-#define GB_ORACLE_QUEUE GB_Q_BUCKET
 
 int gb_exec_init(gb_exec *ex, const gb_run_opts *o, const gb_plan *pl, gb_diag *d);
 void gb_exec_free(gb_exec *ex);
@@ -204,26 +197,6 @@ int gb_exec_crash_rows(gb_exec *ex, size_t k, int wstatus, gb_qres *r);
 
 /* A note of kind k into the query's notes (newlines become spaces). */
 void gb_exec_note(gb_exec *ex, gb_run_note_kind k, const char *fmt, ...) GB_PRINTF_LIKE(3, 4);
-
-/* ---- the oracle (gb_oracle.c) ------------------------------------------ */
-
-typedef struct gb_optimum {
-    int found;               /* a path exists */
-    int scen_ok;             /* the scenario's printed length agrees */
-    int from_cache;          /* the optimum is the cache's claim, not yet re-derived */
-    gb_check oc;             /* its check (step counts, cost) when found */
-} gb_optimum;
-
-/* The optimum of query q (start s, goal t): the cache's record when it
- * holds one that agrees with the scenario, else Dijkstra's (then
- * recorded).  0, or a sysexits code with *d filled. */
-int gb_oracle_get(gb_exec *ex, const gb_query *q, const char *scen, gb_optimum *opt, gb_diag *d);
-
-/* Re-derive a cached optimum with Dijkstra (gb_oracle.c's head says when)
- * and replace the record if it was wrong.  A no-op for an optimum that
- * Dijkstra gave.  0, or a sysexits code with *d filled. */
-int gb_oracle_rederive(gb_exec *ex, const gb_query *q, const char *scen, gb_optimum *opt,
-                       gb_diag *d);
 
 /* ---- the judge (gb_judge.c) -------------------------------------------- */
 
@@ -258,9 +231,5 @@ int gb_judge(const gb_outcome *w);
  * optimum, or when the solver found no path: the verdicts gb_oracle.c
  * re-derives before giving them. */
 int gb_judge_needs_proof(const gb_outcome *w, int status);
-
-/* What a pair promises, and how its paths are costed. */
-gb_guarantee gb_pair_guarantee(const gb_pair *p, gb_model m, double *bound);
-gb_cost_model gb_pair_cost_model(const gb_pair *p);
 
 #endif

@@ -9,8 +9,6 @@
  */
 #include "gb_exec.h"
 
-#include "gb_user.h"
-
 int gb_judge(const gb_outcome *w)
 {
     if (w->ext_status == GB_EXT_LIMIT || w->over_mem) return GB_ROW_LIMIT;
@@ -52,21 +50,4 @@ int gb_judge_needs_proof(const gb_outcome *w, int status)
     if (status < 0 || gb_row_status_failed((gb_row_status)status)) return 1;
     if (w->rs != GB_FOUND) return 1;                 /* "no path": only Dijkstra may agree */
     return w->valid && !w->anyangle && w->oracle_found && gb_check_cmp(w->pc, w->oc) < 0;
-}
-
-gb_guarantee gb_pair_guarantee(const gb_pair *p, gb_model m, double *bound)
-{
-    if (p->ext_cmd) { *bound = 1.0; return GB_GUAR_OPTIMAL; }   /* externals claim optimality */
-    if (!p->user) return gb_solver_guarantee(&p->spec, m, bound);
-    /* a GPPC any-angle entry's optimality is against the any-angle optimum
-     * (gb_outcome.aa_optimal), never against Dijkstra's grid cost */
-    const int opt = (p->user->optimal & GB_USER_OPTIMAL) && !(p->user->optimal & GB_USER_AA_GPPC);
-    *bound = opt ? 1.0 : 0.0;
-    return opt ? GB_GUAR_OPTIMAL : GB_GUAR_NONE;
-}
-
-gb_cost_model gb_pair_cost_model(const gb_pair *p)
-{
-    if (p->user) return p->user->optimal & GB_USER_AA_GPPC ? GB_COST_ANYANGLE : GB_COST_GRID;
-    return p->ext_cmd ? GB_COST_GRID : gb_solver_cost_model(&p->spec);
 }

@@ -48,6 +48,11 @@ const char *gb_pair_queue_name(const gb_pair *p);
  * external solver that names itself (`ready NAME`) at run time. */
 const char *gb_pair_solver_name(const gb_pair *p);
 
+/* What pair p promises under model m (its bound in *bound), and how its
+ * paths are costed (gb_pair.c, like the two names above). */
+gb_guarantee gb_pair_guarantee(const gb_pair *p, gb_model m, double *bound);
+gb_cost_model gb_pair_cost_model(const gb_pair *p);
+
 /* What the runner tells its caller while it works (the CLI prints it;
  * the library never does). */
 typedef enum gb_run_note_kind {
