@@ -323,196 +323,257 @@ static int parse_count(const char *opt, const char *s, long *out)
     return 0;
 }
 
-static int run_main(gb_opt_parser *op, int argc, char **argv)
-{
-    static gb_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.model = GB_MODEL_8_NOCUT;
-    o.reps = 1;
-    o.progress_on = 1;
-    char *solvers[64];
-    int ns = 0, queues[GB_Q_COUNT * 4], nq = 0, all_solv = 0;
-    char *lists[2][16];
+/* ---- the command, in stages -------------------------------------------
+ *
+ * run_main: run_parse (argv -> run_cli, through the one option table)
+ * -> run_solvers (plugins and GPPC entries loaded, the --solver and
+ * --queue lists -> pairs, the externals named) -> run_check (every rule
+ * between options, in one place) -> run_caches -> gb_run -> the summary.
+ */
+
+/* What the command line says, before it is turned into gb_run_opts. */
+typedef struct run_cli {
+    gb_run_opts *o;
+    char *lists[2][16]; /* --solver, --queue values (comma lists) */
+    int nl[2];
     char *plugins[8];
+    int nplug;
     const char *gppc_dirs[8];
-    int ngppc = 0;
-    int nplug = 0, ext_ms_given = 0;
-    char *ext_cmd[16], *ext_name[16] = { 0 };
-    int next = 0;
-    int nl[2] = { 0, 0 };
-    long v;
-    int c;
-    const char *arg;   /* the same as optarg, which the cases read */
-    int no_cache = 0, no_tcache = 0;
-    const char *cache_dir = NULL, *tcache_dir = NULL;
-    while ((c = gb_opt_next(op, argc, argv, &arg)) != -1) {
-        switch (c) {
-        case 's': if (nl[0] < 16) lists[0][nl[0]++] = optarg; break;
-        case 'q': if (nl[1] < 16) lists[1][nl[1]++] = optarg; break;
-        case 'm': {
-            int e = gb_cli_model("gridbench run", optarg, &o.model);
-            if (e) return e;
-            break;
-        }
-        case 'o': o.out = optarg; break;
-        case 'M' + 256: o.map_override = optarg; break;
-        case 't' + 256: {
-            gb_diag td;
-            gb_diag_clear(&td);
-            int e = gb_tfile_arg(optarg, &o.terrain, &td);
-            if (e) {
-                fprintf(stderr, "gridbench run: ");
-                gb_diag_print(&td, stderr);
-                return e;
-            }
-            break;
-        }
-        case 'r':
-            if (parse_count("--reps", optarg, &v)) return EX_USAGE;
-            if (v < 1 || v > 1000) {
-                fprintf(stderr, "gridbench run: --reps: expected 1..1000, found %ld\n", v);
-                return EX_USAGE;
-            }
-            o.reps = (int)v;
-            break;
-        case 'X' + 256: if (parse_count("--max-expanded", optarg, &v)) return EX_USAGE; o.max_expanded = (uint64_t)v; break;
-        case 'T' + 256:
-            if (parse_count("--max-ms", optarg, &v)) return EX_USAGE;
-            if (v > 86400000L) {
-                fprintf(stderr, "gridbench run: --max-ms: expected at most 86400000 (a day), found %ld\n", v);
-                return EX_USAGE;
-            }
-            o.max_ms = (uint64_t)v;
-            break;
-        case 'F' + 256: if (parse_count("--first", optarg, &v)) return EX_USAGE; o.first = v; break;
-        case 'C' + 256: if (parse_count("--count", optarg, &v)) return EX_USAGE; o.count = v; break;
-        case 'P' + 256: if (parse_count("--sample", optarg, &v)) return EX_USAGE; o.sample = v; break;
-        case 'S' + 256: o.strict = 1; break;
-        case 'G' + 256:
-            if (ngppc >= 8) { fprintf(stderr, "gridbench run: expected at most 8 --gppc, found more\n"); return EX_USAGE; }
-            gppc_dirs[ngppc++] = optarg;
-            break;
-        case 'L' + 256:
-            if (nplug >= 8) { fprintf(stderr, "gridbench run: expected at most 8 --plugin, found more\n"); return EX_USAGE; }
-            plugins[nplug++] = optarg;
-            break;
-        case 'E' + 256:
-            if (next >= 16) { fprintf(stderr, "gridbench run: expected at most 16 --external, found more\n"); return EX_USAGE; }
-            ext_cmd[next++] = optarg;
-            break;
-        case 'N' + 256:
-            if (next == 0 || ext_name[next - 1]) {
-                fprintf(stderr, "gridbench run: --external-name: expected it after an --external "
-                        "without a name, found '%s'\n", optarg);
-                return EX_USAGE;
-            }
-            ext_name[next - 1] = optarg;
-            break;
-        case 'U' + 256: {
-            if (parse_count("--pin", optarg, &v)) return EX_USAGE;
-            cpu_set_t set;
-            CPU_ZERO(&set);
-            if (v >= CPU_SETSIZE) { fprintf(stderr, "gridbench run: --pin: expected a CPU number, found %ld\n", v); return EX_USAGE; }
-            CPU_SET((size_t)v, &set);
-            if (sched_setaffinity(0, sizeof set, &set) != 0) {
-                fprintf(stderr, "gridbench run: --pin: expected CPU %ld to be usable, found: %s\n", v, strerror(errno));
-                return EX_USAGE;
-            }
-            break;
-        }
-        case 'W' + 256:
-            if (parse_count("--external-timeout", optarg, &v)) return EX_USAGE;
-            if (v < 1 || v > 86400000L) {
-                fprintf(stderr, "gridbench run: --external-timeout: expected 1..86400000 ms, found %ld\n", v);
-                return EX_USAGE;
-            }
-            o.ext_ms = (int)v;
-            ext_ms_given = 1;
-            break;
-        case 'w' + 256:
-            if (parse_count("--external-start-timeout", optarg, &v)) return EX_USAGE;
-            if (v < 1 || v > 86400000L) {
-                fprintf(stderr, "gridbench run: --external-start-timeout: expected 1..86400000 ms, found %ld\n", v);
-                return EX_USAGE;
-            }
-            o.ext_start_ms = (int)v;
-            break;
-        case 'Q' + 256: o.progress_on = 0; break;
-        case 'Z' + 256: o.resume = 1; break;
-        case 'j': {
-            if (parse_count("--jobs", optarg, &v)) return EX_USAGE;
-            if (v > 1024) {
-                fprintf(stderr, "gridbench run: --jobs: expected 0..1024, found %ld\n", v);
-                return EX_USAGE;
-            }
-            if (v == 0) {
-                cpu_set_t set;
-                v = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
-            }
-            o.jobs = (int)v;
-            break;
-        }
-        case 'H' + 256:
-            if (gb_plan_parse_shard(optarg, &o.shard_i, &o.shard_n) != 0) {
-                fprintf(stderr, "gridbench run: --shard: expected I/N with 0 <= I < N (e.g. 0/4), "
-                        "found '%s'\n", optarg);
-                return EX_USAGE;
-            }
-            break;
-        case 'O' + 256: cache_dir = optarg; break;
-        case 'o' + 256: no_cache = 1; break;
-        case 'K' + 256: tcache_dir = optarg; break;
-        case 'k' + 256: no_tcache = 1; break;
-        case 'p' + 256: o.paths_out = optarg; break;
-        case 'a' + 256:
-            if (strcmp(optarg, "centre") == 0) o.aa_gppc = 0;
-            else if (strcmp(optarg, "gppc") == 0) o.aa_gppc = 1;
-            else {
-                fprintf(stderr, "gridbench run: --anyangle-model: expected centre or gppc, found "
-                        "'%s'\n", optarg);
-                return EX_USAGE;
-            }
-            break;
-        case 'g' + 256:
-            if (strcmp(optarg, "interleaved") == 0) o.regime = GB_REGIME_INTERLEAVED;
-            else if (strcmp(optarg, "gppc") == 0) o.regime = GB_REGIME_GPPC;
-            else {
-                fprintf(stderr, "gridbench run: --regime: expected interleaved or gppc, found '%s'\n", optarg);
-                return EX_USAGE;
-            }
-            break;
-        case 'f' + 256: o.fresh = 1; break;
-        case 'r' + 256:
-            for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ",")) {
-                int st = gb_row_status_from_name(tok, strlen(tok));
-                if (st < 0) {
-                    fprintf(stderr, "gridbench run: --retry: expected row statuses (%s), found '%s'\n",
-                            gb_row_status_expected(), tok);
-                    return EX_USAGE;
-                }
-                o.retry |= 1u << st;
-            }
-            if (!o.retry) {
-                fprintf(stderr, "gridbench run: --retry: expected row statuses (%s), found none\n",
-                        gb_row_status_expected());
-                return EX_USAGE;
-            }
-            break;
-        case 'B' + 256: if (parse_size("--max-mem", optarg, &o.max_mem)) return EX_USAGE; break;
-        case 'h': gb_opt_help(&gb_doc_run, stdout); return 0;
-        case ':':
-            fprintf(stderr, "gridbench run: %s: expected a value, found none\n", argv[optind - 1]);
-            return EX_USAGE;
-        default:
-            fprintf(stderr, "gridbench run: expected an option listed by --help, found '%s'\n",
-                    argv[optind - 1]);
-            return EX_USAGE;
-        }
+    int ngppc;
+    char *ext_cmd[16], *ext_name[16];
+    int next, ext_ms_given;
+    int no_cache, no_tcache;
+    const char *cache_dir, *tcache_dir;
+    int help;
+} run_cli;
+
+/* A count of option opt in [lo, hi] (the message says `what`). */
+static int parse_range(const char *opt, const char *s, long lo, long hi, const char *what, long *out)
+{
+    if (parse_count(opt, s, out)) return EX_USAGE;
+    if (*out < lo || *out > hi) {
+        fprintf(stderr, "gridbench run: %s: expected %s, found %ld\n", opt, what, *out);
+        return EX_USAGE;
     }
-    for (int i = 0; i < nplug; i++) {
+    return 0;
+}
+
+/* --pin N: this process on CPU N. */
+static int parse_pin(const char *s)
+{
+    long v;
+    if (parse_count("--pin", s, &v)) return EX_USAGE;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (v >= CPU_SETSIZE) {
+        fprintf(stderr, "gridbench run: --pin: expected a CPU number, found %ld\n", v);
+        return EX_USAGE;
+    }
+    CPU_SET((size_t)v, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) {
+        fprintf(stderr, "gridbench run: --pin: expected CPU %ld to be usable, found: %s\n", v,
+                strerror(errno));
+        return EX_USAGE;
+    }
+    return 0;
+}
+
+/* --retry S,S...: the row statuses to run again. */
+static int parse_retry(char *s, unsigned *retry)
+{
+    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+        int st = gb_row_status_from_name(tok, strlen(tok));
+        if (st < 0) {
+            fprintf(stderr, "gridbench run: --retry: expected row statuses (%s), found '%s'\n",
+                    gb_row_status_expected(), tok);
+            return EX_USAGE;
+        }
+        *retry |= 1u << st;
+    }
+    if (!*retry) {
+        fprintf(stderr, "gridbench run: --retry: expected row statuses (%s), found none\n",
+                gb_row_status_expected());
+        return EX_USAGE;
+    }
+    return 0;
+}
+
+/* One of two names (--anyangle-model, --regime): 0 or 1 into *out. */
+static int parse_choice(const char *opt, const char *s, const char *a, const char *b, int *out)
+{
+    if (strcmp(s, a) == 0) *out = 0;
+    else if (strcmp(s, b) == 0) *out = 1;
+    else {
+        fprintf(stderr, "gridbench run: %s: expected %s or %s, found '%s'\n", opt, a, b, s);
+        return EX_USAGE;
+    }
+    return 0;
+}
+
+/* --jobs N (0: one per CPU this process may use). */
+static int parse_jobs(const char *s, int *jobs)
+{
+    long v;
+    if (parse_range("--jobs", s, 0, 1024, "0..1024", &v)) return EX_USAGE;
+    if (v == 0) {
+        cpu_set_t set;
+        v = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+    }
+    *jobs = (int)v;
+    return 0;
+}
+
+/* A value to keep in a list of at most max (*n counts them). */
+static int push_arg(const char *opt, const char **list, int *n, int max, const char *v)
+{
+    if (*n >= max) {
+        fprintf(stderr, "gridbench run: expected at most %d %s, found more\n", max, opt);
+        return EX_USAGE;
+    }
+    list[(*n)++] = v;
+    return 0;
+}
+
+/* --terrain-costs C */
+static int parse_terrain(const char *s, gb_terrain *t)
+{
+    gb_diag td;
+    gb_diag_clear(&td);
+    int e = gb_tfile_arg(s, t, &td);
+    if (e) {
+        fprintf(stderr, "gridbench run: ");
+        gb_diag_print(&td, stderr);
+    }
+    return e;
+}
+
+/* One option (id c, value arg) into *cl. */
+static int run_option(run_cli *cl, int c, char *arg, char **argv)
+{
+    gb_run_opts *o = cl->o;
+    long v;
+    int choice;
+    switch (c) {
+    case 's':
+        if (cl->nl[0] < 16) cl->lists[0][cl->nl[0]++] = arg;
+        return 0;
+    case 'q':
+        if (cl->nl[1] < 16) cl->lists[1][cl->nl[1]++] = arg;
+        return 0;
+    case 'm': return gb_cli_model("gridbench run", arg, &o->model);
+    case 'o': o->out = arg; return 0;
+    case 'M' + 256: o->map_override = arg; return 0;
+    case 't' + 256: return parse_terrain(arg, &o->terrain);
+    case 'r':
+        if (parse_range("--reps", arg, 1, 1000, "1..1000", &v)) return EX_USAGE;
+        o->reps = (int)v;
+        return 0;
+    case 'X' + 256:
+        if (parse_count("--max-expanded", arg, &v)) return EX_USAGE;
+        o->max_expanded = (uint64_t)v;
+        return 0;
+    case 'T' + 256:
+        if (parse_range("--max-ms", arg, 0, 86400000L, "at most 86400000 (a day)", &v)) return EX_USAGE;
+        o->max_ms = (uint64_t)v;
+        return 0;
+    case 'F' + 256:
+        if (parse_count("--first", arg, &v)) return EX_USAGE;
+        o->first = v;
+        return 0;
+    case 'C' + 256:
+        if (parse_count("--count", arg, &v)) return EX_USAGE;
+        o->count = v;
+        return 0;
+    case 'P' + 256:
+        if (parse_count("--sample", arg, &v)) return EX_USAGE;
+        o->sample = v;
+        return 0;
+    case 'S' + 256: o->strict = 1; return 0;
+    case 'G' + 256: return push_arg("--gppc", cl->gppc_dirs, &cl->ngppc, 8, arg);
+    case 'L' + 256: return push_arg("--plugin", (const char **)cl->plugins, &cl->nplug, 8, arg);
+    case 'E' + 256: return push_arg("--external", (const char **)cl->ext_cmd, &cl->next, 16, arg);
+    case 'N' + 256:
+        if (cl->next == 0 || cl->ext_name[cl->next - 1]) {
+            fprintf(stderr,
+                    "gridbench run: --external-name: expected it after an --external without a name, "
+                    "found '%s'\n",
+                    arg);
+            return EX_USAGE;
+        }
+        cl->ext_name[cl->next - 1] = arg;
+        return 0;
+    case 'U' + 256: return parse_pin(arg);
+    case 'W' + 256:
+        if (parse_range("--external-timeout", arg, 1, 86400000L, "1..86400000 ms", &v)) return EX_USAGE;
+        o->ext_ms = (int)v;
+        cl->ext_ms_given = 1;
+        return 0;
+    case 'w' + 256:
+        if (parse_range("--external-start-timeout", arg, 1, 86400000L, "1..86400000 ms", &v))
+            return EX_USAGE;
+        o->ext_start_ms = (int)v;
+        return 0;
+    case 'Q' + 256: o->progress_on = 0; return 0;
+    case 'Z' + 256: o->resume = 1; return 0;
+    case 'j': return parse_jobs(arg, &o->jobs);
+    case 'H' + 256:
+        if (gb_plan_parse_shard(arg, &o->shard_i, &o->shard_n) != 0) {
+            fprintf(stderr,
+                    "gridbench run: --shard: expected I/N with 0 <= I < N (e.g. 0/4), found '%s'\n",
+                    arg);
+            return EX_USAGE;
+        }
+        return 0;
+    case 'O' + 256: cl->cache_dir = arg; return 0;
+    case 'o' + 256: cl->no_cache = 1; return 0;
+    case 'K' + 256: cl->tcache_dir = arg; return 0;
+    case 'k' + 256: cl->no_tcache = 1; return 0;
+    case 'p' + 256: o->paths_out = arg; return 0;
+    case 'a' + 256:
+        if (parse_choice("--anyangle-model", arg, "centre", "gppc", &choice)) return EX_USAGE;
+        o->aa_gppc = choice;
+        return 0;
+    case 'g' + 256:
+        if (parse_choice("--regime", arg, "interleaved", "gppc", &choice)) return EX_USAGE;
+        o->regime = choice ? GB_REGIME_GPPC : GB_REGIME_INTERLEAVED;
+        return 0;
+    case 'f' + 256: o->fresh = 1; return 0;
+    case 'r' + 256: return parse_retry(arg, &o->retry);
+    case 'B' + 256: return parse_size("--max-mem", arg, &o->max_mem);
+    case 'h': cl->help = 1; return 0;
+    case ':':
+        fprintf(stderr, "gridbench run: %s: expected a value, found none\n", argv[optind - 1]);
+        return EX_USAGE;
+    default:
+        fprintf(stderr, "gridbench run: expected an option listed by --help, found '%s'\n",
+                argv[optind - 1]);
+        return EX_USAGE;
+    }
+}
+
+/* argv -> *cl and its options, through the option table. */
+static int run_parse(gb_opt_parser *op, int argc, char **argv, run_cli *cl)
+{
+    gb_run_opts *o = cl->o;
+    memset(o, 0, sizeof *o);
+    o->model = GB_MODEL_8_NOCUT;
+    o->reps = 1;
+    o->progress_on = 1;
+    int c, rc;
+    const char *arg; /* the same as optarg */
+    while ((c = gb_opt_next(op, argc, argv, &arg)) != -1)
+        if ((rc = run_option(cl, c, optarg, argv)) != 0 || cl->help) return rc;
+    return 0;
+}
+
+/* --plugin libraries and --gppc entries loaded; the solvers the entries
+ * register appended to solvers[] (*ns of them). */
+static int run_load_user(run_cli *cl, char **solvers, int *ns)
+{
+    for (int i = 0; i < cl->nplug; i++) {
         gb_diag pd;
         gb_diag_clear(&pd);
-        int prc = gb_user_load_plugin(plugins[i], &pd);
+        int prc = gb_user_load_plugin(cl->plugins[i], &pd);
         if (prc) {
             fprintf(stderr, "gridbench run: --plugin: ");
             gb_diag_print(&pd, stderr);
@@ -521,10 +582,8 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
     }
     /* --gppc DIR: build (or find in the cache) the entry's plugin, load it,
      * and run every solver it registers */
-    char *gppc_solvers[8 * GB_USER_MAX];
-    int ngs = 0;
-    for (int i = 0; i < ngppc; i++) {
-        gb_gppc_build_opts bo = { .dir = gppc_dirs[i], .use_make = 1 };
+    for (int i = 0; i < cl->ngppc; i++) {
+        gb_gppc_build_opts bo = { .dir = cl->gppc_dirs[i], .use_make = 1 };
         gb_gppc_built bb;
         gb_diag pd;
         gb_diag_clear(&pd);
@@ -536,159 +595,203 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
             gb_diag_print(&pd, stderr);
             return prc;
         }
-        for (int k = before; k < gb_user_count() && ngs < 8 * GB_USER_MAX; k++)
-            gppc_solvers[ngs++] = (char *)gb_user_at(k)->name;
+        for (int k = before; k < gb_user_count() && *ns < 8 * GB_USER_MAX; k++)
+            solvers[(*ns)++] = (char *)gb_user_at(k)->name;
     }
-    /* split comma lists */
-    for (int k = 0; k < 2; k++) {
-        for (int i = 0; i < nl[k]; i++) {
-            for (char *tok = strtok(lists[k][i], ","); tok; tok = strtok(NULL, ",")) {
-                if (k == 0) {
-                    if (strcmp(tok, "all") == 0) { all_solv = 1; continue; }
-                    if (ns >= 64) { fprintf(stderr, "gridbench run: too many --solver names\n"); return EX_USAGE; }
-                    solvers[ns++] = tok;
-                } else if (strcmp(tok, "all") == 0) {
-                    for (int q = 0; q < GB_Q_COUNT && nq < GB_Q_COUNT * 4; q++) queues[nq++] = q;
-                } else {
-                    int q = gb_queue_from_name(tok);
-                    if (q < 0) {
-                        char names[256];
-                        gb_queue_names(names, sizeof names);
-                        const char *qn[GB_Q_COUNT];
-                        for (int qi = 0; qi < GB_Q_COUNT; qi++) qn[qi] = gb_queue_name((gb_queue_kind)qi);
-                        const char *cq = gb_closest(tok, qn, GB_Q_COUNT);
-                        fprintf(stderr, "gridbench run: --queue: expected one of %s or all, found '%s'%s%s%s\n",
-                                names, tok, cq ? "; did you mean '" : "", cq ? cq : "", cq ? "'?" : "");
-                        return EX_USAGE;
-                    }
-                    if (nq < GB_Q_COUNT * 4) queues[nq++] = q;
-                }
-            }
+    return 0;
+}
+
+/* One --queue name (or all) into queues[] (*nq of them). */
+static int add_queue(const char *tok, int *queues, int *nq)
+{
+    if (strcmp(tok, "all") == 0) {
+        for (int q = 0; q < GB_Q_COUNT && *nq < GB_Q_COUNT * 4; q++) queues[(*nq)++] = q;
+        return 0;
+    }
+    int q = gb_queue_from_name(tok);
+    if (q < 0) {
+        char names[256];
+        gb_queue_names(names, sizeof names);
+        const char *qn[GB_Q_COUNT];
+        for (int qi = 0; qi < GB_Q_COUNT; qi++) qn[qi] = gb_queue_name((gb_queue_kind)qi);
+        const char *cq = gb_closest(tok, qn, GB_Q_COUNT);
+        fprintf(stderr, "gridbench run: --queue: expected one of %s or all, found '%s'%s%s%s\n", names,
+                tok, cq ? "; did you mean '" : "", cq ? cq : "", cq ? "'?" : "");
+        return EX_USAGE;
+    }
+    if (*nq < GB_Q_COUNT * 4) queues[(*nq)++] = q;
+    return 0;
+}
+
+/* --solver all: every solver of the registry the model (and terrain) allows. */
+static void add_all_solvers(const gb_run_opts *o, char **solvers, int *ns)
+{
+    char err[256];
+    const char *name;
+    for (int i = 0; (name = gb_solver_all(i)) != NULL; i++) {
+        gb_solver_spec sp;
+        gb_solver_parse(name, &sp, err, sizeof err);
+        if (o->terrain.on) sp.aa_gppc = o->aa_gppc; /* theta: centre model only */
+        if (gb_solver_unsupported_w(&sp, o->model, o->terrain.on, err,
+                                    sizeof err)) { /* jps off 8-nocut */
+            fprintf(stderr, "gridbench run: note: --solver all leaves out %s under model %s%s%s (%s)\n",
+                    name, gb_model_name(o->model), o->terrain.on ? "+" : "", o->terrain.name, err);
+            continue;
         }
+        if (*ns < 64) solvers[(*ns)++] = (char *)name;
     }
-    if (nq == 0) queues[nq++] = GB_Q_BHEAP;
-    if (all_solv) {
-        char err[256];
-        const char *name;
-        for (int i = 0; (name = gb_solver_all(i)) != NULL; i++) {
-            gb_solver_spec sp;
-            gb_solver_parse(name, &sp, err, sizeof err);
-            if (o.terrain.on) sp.aa_gppc = o.aa_gppc; /* theta: centre model only */
-            if (gb_solver_unsupported_w(&sp, o.model, o.terrain.on, err, sizeof err)) {   /* jps off 8-nocut */
-                fprintf(stderr, "gridbench run: note: --solver all leaves out %s under model %s%s%s (%s)\n",
-                        name, gb_model_name(o.model), o.terrain.on ? "+" : "", o.terrain.name, err);
-                continue;
-            }
-            if (ns < 64) solvers[ns++] = (char *)name;
-        }
-    }
-    if (ns == 0 && next == 0) solvers[ns++] = (char *)"dijkstra";
-    for (int i = 0; i < ngs && ns < 64; i++) solvers[ns++] = gppc_solvers[i];
-    int rc = add_pairs(&o, solvers, ns, queues, nq);
-    if (rc) return rc;
-    for (int i = 0; i < next; i++) {
-        gb_pair *p = new_pair(&o);
+}
+
+/* An --external's pairs, named by --external-name or after its command:
+ * the basename of the first word that is not `exec` or VAR=value. */
+static int add_externals(run_cli *cl)
+{
+    for (int i = 0; i < cl->next; i++) {
+        gb_pair *p = new_pair(cl->o);
         if (!p) return EX_USAGE;
         p->queue = -1;
-        p->ext_cmd = ext_cmd[i];
-        p->ext_named = ext_name[i] != NULL;
+        p->ext_cmd = cl->ext_cmd[i];
+        p->ext_named = cl->ext_name[i] != NULL;
         if (p->ext_named) {
-            snprintf(p->spec.name, sizeof p->spec.name, "external:%s", ext_name[i]);
-        } else {   /* basename of the first word that is not `exec` or VAR=value */
-            const char *w = ext_cmd[i];
-            size_t n = 0;
-            for (;;) {
-                w += strspn(w, " \t");
-                n = strcspn(w, " \t;&|<>()");
-                if ((n == 4 && strncmp(w, "exec", 4) == 0) || memchr(w, '=', n)) { w += n; continue; }
-                break;
-            }
-            const char *b = w;
-            for (const char *c2 = w; c2 < w + n; c2++) if (*c2 == '/') b = c2 + 1;
-            snprintf(p->spec.name, sizeof p->spec.name, "external:%.*s", (int)(w + n - b), b);
+            snprintf(p->spec.name, sizeof p->spec.name, "external:%s", cl->ext_name[i]);
+            continue;
         }
+        const char *w = cl->ext_cmd[i];
+        size_t n = 0;
+        for (;;) {
+            w += strspn(w, " \t");
+            n = strcspn(w, " \t;&|<>()");
+            if ((n == 4 && strncmp(w, "exec", 4) == 0) || memchr(w, '=', n)) {
+                w += n;
+                continue;
+            }
+            break;
+        }
+        const char *b = w;
+        for (const char *c2 = w; c2 < w + n; c2++)
+            if (*c2 == '/') b = c2 + 1;
+        snprintf(p->spec.name, sizeof p->spec.name, "external:%.*s", (int)(w + n - b), b);
     }
-    if (o.max_ms > 0 && !ext_ms_given) o.ext_ms = (int)o.max_ms;
-    if (!o.ext_start_ms) o.ext_start_ms = 60000;   /* generous: interpreters start slowly under load */
-    for (int i = 0; i < o.npairs; i++) {
-        o.pairs[i].spec.max_expanded = o.max_expanded;
-        o.pairs[i].spec.max_ns = o.max_ms * 1000000u;
-        o.pairs[i].spec.aa_gppc = o.aa_gppc;
-        o.pairs[i].spec.max_prep_bytes = o.max_mem;   /* a build estimated first (cpd) */
+    return 0;
+}
+
+/* The pairs: the user solvers loaded, the --solver x --queue lists, the
+ * externals, each with the run's limits. */
+static int run_solvers(run_cli *cl)
+{
+    gb_run_opts *o = cl->o;
+    char *solvers[64], *user[8 * GB_USER_MAX];
+    int ns = 0, nu = 0, queues[GB_Q_COUNT * 4], nq = 0, all = 0, rc;
+    if ((rc = run_load_user(cl, user, &nu)) != 0) return rc;
+    for (int i = 0; i < cl->nl[0]; i++) /* split the comma lists */
+        for (char *tok = strtok(cl->lists[0][i], ","); tok; tok = strtok(NULL, ",")) {
+            if (strcmp(tok, "all") == 0) {
+                all = 1;
+                continue;
+            }
+            if (ns >= 64) {
+                fprintf(stderr, "gridbench run: too many --solver names\n");
+                return EX_USAGE;
+            }
+            solvers[ns++] = tok;
+        }
+    for (int i = 0; i < cl->nl[1]; i++)
+        for (char *tok = strtok(cl->lists[1][i], ","); tok; tok = strtok(NULL, ","))
+            if ((rc = add_queue(tok, queues, &nq)) != 0) return rc;
+    if (nq == 0) queues[nq++] = GB_Q_BHEAP;
+    if (all) add_all_solvers(o, solvers, &ns);
+    if (ns == 0 && cl->next == 0) solvers[ns++] = (char *)"dijkstra";
+    for (int i = 0; i < nu && ns < 64; i++) solvers[ns++] = user[i];
+    if ((rc = add_pairs(o, solvers, ns, queues, nq)) != 0 || (rc = add_externals(cl)) != 0) return rc;
+    if (o->max_ms > 0 && !cl->ext_ms_given) o->ext_ms = (int)o->max_ms;
+    if (!o->ext_start_ms) o->ext_start_ms = 60000; /* generous: interpreters start slowly under load */
+    for (int i = 0; i < o->npairs; i++) {
+        o->pairs[i].spec.max_expanded = o->max_expanded;
+        o->pairs[i].spec.max_ns = o->max_ms * 1000000u;
+        o->pairs[i].spec.aa_gppc = o->aa_gppc;
+        o->pairs[i].spec.max_prep_bytes = o->max_mem; /* a build estimated first (cpd) */
     }
-    if (o.resume && o.fresh) {
-        fprintf(stderr, "gridbench run: expected --resume or --fresh, found both\n");
-        return EX_USAGE;
-    }
-    if (o.retry && (o.resume || o.fresh || !o.out)) {
-        fprintf(stderr, "gridbench run: --retry: expected --out FILE (the finished run to retry) and "
-                "neither --resume nor --fresh, found %s\n", !o.out ? "no --out" : o.resume ? "--resume"
-                : "--fresh");
-        return EX_USAGE;
-    }
-    if (o.regime == GB_REGIME_GPPC && o.jobs > 1) {
-        fprintf(stderr, "gridbench run: --regime gppc: expected one process (GPPC times one entry "
-                "at a time, alone), found --jobs %d\n", o.jobs);
-        return EX_USAGE;
-    }
-    if (o.paths_out && o.resume) {
-        fprintf(stderr, "gridbench run: --paths: expected a run from the start, found --resume (the "
-                "paths of the queries in the journal are not kept); run again with --fresh\n");
-        return EX_USAGE;
-    }
-    if (o.paths_out && o.retry) {
-        fprintf(stderr, "gridbench run: --retry: expected no --paths, found one (the paths of the "
-                "rows it keeps are not known); run the whole run again for them\n");
-        return EX_USAGE;
-    }
-    if (o.resume && !o.out) {
-        fprintf(stderr, "gridbench run: --resume: expected --out FILE (the run to continue), found none\n");
-        return EX_USAGE;
-    }
-    if (optind >= argc) {
+    return 0;
+}
+
+/* The first pair that is a plugin or an external solver, or NULL. */
+static const gb_pair *not_builtin(const gb_run_opts *o)
+{
+    for (int i = 0; i < o->npairs; i++)
+        if (o->pairs[i].user || o->pairs[i].ext_cmd) return &o->pairs[i];
+    return NULL;
+}
+
+/* Every rule between options: 0, or EX_USAGE after saying which. */
+static int run_check(const run_cli *cl, int nscen)
+{
+    const gb_run_opts *o = cl->o;
+    const char *why = NULL;
+    char b[512];
+    const gb_pair *ub = not_builtin(o);
+    if (o->resume && o->fresh) why = "expected --resume or --fresh, found both";
+    else if (o->retry && (o->resume || o->fresh || !o->out)) {
+        snprintf(b, sizeof b,
+                 "--retry: expected --out FILE (the finished run to retry) and neither --resume "
+                 "nor --fresh, found %s",
+                 !o->out     ? "no --out"
+                 : o->resume ? "--resume"
+                             : "--fresh");
+        why = b;
+    } else if (o->regime == GB_REGIME_GPPC && o->jobs > 1) {
+        snprintf(b, sizeof b,
+                 "--regime gppc: expected one process (GPPC times one entry at a time, alone), "
+                 "found --jobs %d",
+                 o->jobs);
+        why = b;
+    } else if (o->paths_out && o->resume)
+        why = "--paths: expected a run from the start, found --resume (the paths of the queries in the "
+              "journal are not kept); run again with --fresh";
+    else if (o->paths_out && o->retry)
+        why = "--retry: expected no --paths, found one (the paths of the rows it keeps are not known); "
+              "run "
+              "the whole run again for them";
+    else if (o->resume && !o->out)
+        why = "--resume: expected --out FILE (the run to continue), found none";
+    else if (nscen == 0) {
         fprintf(stderr, "gridbench run: expected at least one scenario file, found none\n");
         gb_opt_help(&gb_doc_run, stderr);
         return EX_USAGE;
+    } else if (o->shard_n > 1 && !o->out)
+        why = "--shard: expected --out FILE (a shard is merged from its file), found none";
+    else if (cl->no_cache && cl->cache_dir)
+        why = "expected --oracle-cache DIR or --no-oracle-cache, found both";
+    else if (cl->no_tcache && cl->tcache_dir)
+        why = "expected --table-cache DIR or --no-table-cache, found both";
+    else if (o->terrain.on && o->model != GB_MODEL_8_NOCUT && o->model != GB_MODEL_4) {
+        snprintf(b, sizeof b, "--terrain-costs: expected model 8-nocut or 4, found %s",
+                 gb_model_name(o->model));
+        why = b;
+    } else if (o->terrain.on && ub) {
+        snprintf(b, sizeof b,
+                 "--terrain-costs: expected built-in solvers only, found %s (plugin and external "
+                 "solvers are not told the terrain costs)",
+                 ub->spec.name);
+        why = b;
+    } else if (o->model == GB_MODEL_8_NOCUT_WATER && ub) {
+        snprintf(b, sizeof b,
+                 "--model 8-nocut-water: expected built-in solvers only, found %s (plugin and "
+                 "external solvers are not told the water rule)",
+                 ub->spec.name);
+        why = b;
     }
-    if (o.shard_n > 1 && !o.out) {
-        fprintf(stderr, "gridbench run: --shard: expected --out FILE (a shard is merged from its "
-                "file), found none\n");
-        return EX_USAGE;
-    }
-    if (no_cache && cache_dir) {
-        fprintf(stderr, "gridbench run: expected --oracle-cache DIR or --no-oracle-cache, found both\n");
-        return EX_USAGE;
-    }
-    if (no_tcache && tcache_dir) {
-        fprintf(stderr, "gridbench run: expected --table-cache DIR or --no-table-cache, found both\n");
-        return EX_USAGE;
-    }
-    if (o.terrain.on && o.model != GB_MODEL_8_NOCUT && o.model != GB_MODEL_4) {
-        fprintf(stderr, "gridbench run: --terrain-costs: expected model 8-nocut or 4, found %s\n",
-                gb_model_name(o.model));
-        return EX_USAGE;
-    }
-    if (o.terrain.on)
-        for (int i = 0; i < o.npairs; i++)
-            if (o.pairs[i].user || o.pairs[i].ext_cmd) {
-                fprintf(stderr, "gridbench run: --terrain-costs: expected built-in solvers only, found "
-                        "%s (plugin and external solvers are not told the terrain costs)\n",
-                        o.pairs[i].spec.name);
-                return EX_USAGE;
-            }
-    if (o.model == GB_MODEL_8_NOCUT_WATER)
-        for (int i = 0; i < o.npairs; i++)
-            if (o.pairs[i].user || o.pairs[i].ext_cmd) {
-                fprintf(stderr, "gridbench run: --model 8-nocut-water: expected built-in solvers only, "
-                        "found %s (plugin and external solvers are not told the water rule)\n",
-                        o.pairs[i].spec.name);
-                return EX_USAGE;
-            }
-    /* a scenario made under a terrain model records it in SCEN.terrain
-     * (docs/terrain.md): say so when this run uses another one */
-    for (int i = optind; i < argc; i++) {
+    if (!why) return 0;
+    fprintf(stderr, "gridbench run: %s\n", why);
+    return EX_USAGE;
+}
+
+/* A scenario made under a terrain model records it in SCEN.terrain
+ * (docs/terrain.md): say so when this run uses another one. */
+static void warn_terrain_files(const gb_run_opts *o, char **scens, int n)
+{
+    for (int i = 0; i < n; i++) {
         char tp[4200];
-        snprintf(tp, sizeof tp, "%s.terrain", argv[i]);
+        snprintf(tp, sizeof tp, "%s.terrain", scens[i]);
         if (access(tp, F_OK) != 0) continue;
         gb_terrain st;
         gb_diag td;
@@ -696,21 +799,44 @@ static int run_main(gb_opt_parser *op, int argc, char **argv)
         if (gb_tfile_load(tp, &st, &td) != 0) {
             fprintf(stderr, "gridbench run: warning: ");
             gb_diag_print(&td, stderr);
-        } else if (strcmp(st.name, o.terrain.name) != 0) {
-            fprintf(stderr, "gridbench run: warning: %s was made under %s (%s), this run uses %s: its "
-                    "printed lengths are not this run's optima (--terrain-costs %s runs it under its "
-                    "own)\n", argv[i], st.name, tp, o.terrain.on ? o.terrain.name : "uniform costs", tp);
+        } else if (strcmp(st.name, o->terrain.name) != 0) {
+            fprintf(stderr,
+                    "gridbench run: warning: %s was made under %s (%s), this run uses %s: its printed "
+                    "lengths are not this run's optima (--terrain-costs %s runs it under its own)\n",
+                    scens[i], st.name, tp, o->terrain.on ? o->terrain.name : "uniform costs", tp);
         }
     }
-    static char default_cache[1024];
-    if (o.terrain.on) no_cache = 1, cache_dir = NULL;   /* the cache keys uniform optima */
-    if (cache_dir) o.oracle_cache = cache_dir;
-    static char default_tcache[1024];
-    if (tcache_dir) o.table_cache = tcache_dir;
-    else if (!no_tcache && gb_tcache_default_dir(default_tcache, sizeof default_tcache) == 0)
-        o.table_cache = default_tcache;
-    else if (!no_cache && gb_ocache_default_dir(default_cache, sizeof default_cache) == 0)
-        o.oracle_cache = default_cache;
+}
+
+/* The oracle and table caches: the folders given, else the defaults. */
+static void run_caches(run_cli *cl)
+{
+    gb_run_opts *o = cl->o;
+    static char default_cache[1024], default_tcache[1024];
+    if (o->terrain.on) cl->no_cache = 1, cl->cache_dir = NULL; /* the cache keys uniform optima */
+    if (cl->cache_dir) o->oracle_cache = cl->cache_dir;
+    if (cl->tcache_dir) o->table_cache = cl->tcache_dir;
+    else if (!cl->no_tcache && gb_tcache_default_dir(default_tcache, sizeof default_tcache) == 0)
+        o->table_cache = default_tcache;
+    else if (!cl->no_cache && gb_ocache_default_dir(default_cache, sizeof default_cache) == 0)
+        o->oracle_cache = default_cache;
+}
+
+static int run_main(gb_opt_parser *op, int argc, char **argv)
+{
+    static gb_run_opts o;
+    run_cli cl;
+    memset(&cl, 0, sizeof cl);
+    cl.o = &o;
+    int rc = run_parse(op, argc, argv, &cl);
+    if (rc) return rc;
+    if (cl.help) {
+        gb_opt_help(&gb_doc_run, stdout);
+        return 0;
+    }
+    if ((rc = run_solvers(&cl)) != 0 || (rc = run_check(&cl, argc - optind)) != 0) return rc;
+    warn_terrain_files(&o, argv + optind, argc - optind);
+    run_caches(&cl);
     o.pin = 1;
     progress_state ps = { o.progress_on, isatty(2), now_s(), 0.0, 0 };
     ps.last = ps.t0;
