@@ -277,32 +277,66 @@ static const char *verdict_name(int adm, int cons)
 
 /* ---- the command ------------------------------------------------------ */
 
-int gb_cmd_heuristics(int argc, char **argv)
-{
-    static gb_hv_spec specs[MAX_SPECS];
-    int nspecs = 0;
-    gb_model model = GB_MODEL_8_NOCUT;
-    gb_terrain terrain;
-    memset(&terrain, 0, sizeof terrain);
-    char mcol[160];
-    long long ngoals_opt = -1;
-    unsigned long long seed = 1, v;
-    const char *scen_path = NULL, *out_path = NULL, *hist_path = NULL, *verd_path = NULL, *arg;
-    int req_adm = 0, req_cons = 0, quiet = 0, csv_stdout = 0, c, rc = 0;
+/* ---- the command, in stages -----------------------------------------
+ *
+ * heur_parse (argv -> heur_cli through the option table) -> heur_check
+ * (the rules between options) -> heur_inputs (scenario, map, terrain,
+ * goals) -> heur_open (the output files, as temporaries) -> heur_eval
+ * (every goal x heuristic, progress on stderr) -> heur_commit (the
+ * histogram, the CSV) -> heur_verdicts (the table, its CSV) -> heur_explain
+ * (the counterexamples, the registry's errors, --require-*).  One
+ * heur_job holds what they share and heur_free releases it, whichever
+ * stage stopped. */
 
+typedef struct heur_cli {
+    gb_hv_spec specs[MAX_SPECS];
+    int nspecs;
+    gb_model model;
+    gb_terrain terrain;
+    long long ngoals; /* --goals, -1: not given */
+    unsigned long long seed;
+    const char *scen_path, *out_path, *hist_path, *verd_path, *map_path;
+    int req_adm, req_cons, quiet, csv_stdout, help;
+} heur_cli;
+
+typedef struct heur_job {
+    heur_cli *o;
+    gb_diag d;
+    gb_map map;
+    gb_scen scen;
+    gb_hv *hv;
+    int32_t *goals, ngoals, skipped;
+    agg *aggs;
+    FILE *out, *hist; /* out: the CSV (stdout with --out -), or NULL for none */
+    char out_tmp[1100], hist_tmp[1100], map_buf[4096], mcol[256];
+    double cmin; /* terrain: the map's cheapest cost (1 without) */
+    const char *mname;
+    int32_t rmin, rmax; /* reachable cells per goal */
+    double tolmax;
+    int fail_adm, fail_cons, wrong, unrefuted;
+} heur_job;
+
+static int heur_parse(int argc, char **argv, heur_cli *o)
+{
+    o->model = GB_MODEL_8_NOCUT;
+    o->ngoals = -1;
+    o->seed = 1;
+    unsigned long long v;
+    const char *arg;
+    int c, rc = 0;
     gb_opt_parser op;
     if (gb_opt_begin(&op, &gb_doc_heuristics) != 0) return EX_OSERR;
-    while (!rc && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
+    while (!rc && !o->help && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
-        case 'H': rc = add_spec_list(specs, &nspecs, arg); break;
+        case 'H': rc = add_spec_list(o->specs, &o->nspecs, arg); break;
         case 'm':
-            rc = gb_cli_model(CMD, arg, &model);
-            if (!rc) rc = gb_cli_no_water(CMD, model);
+            rc = gb_cli_model(CMD, arg, &o->model);
+            if (!rc) rc = gb_cli_no_water(CMD, o->model);
             break;
         case OPT_TERRAIN: {
             gb_diag td;
             gb_diag_clear(&td);
-            if ((rc = gb_tfile_arg(arg, &terrain, &td)) != 0) {
+            if ((rc = gb_tfile_arg(arg, &o->terrain, &td)) != 0) {
                 fprintf(stderr, CMD ": ");
                 gb_diag_print(&td, stderr);
             }
@@ -315,330 +349,406 @@ int gb_cmd_heuristics(int argc, char **argv)
                 rc = EX_USAGE;
                 break;
             }
-            ngoals_opt = (long long)v;
+            o->ngoals = (long long)v;
             break;
-        case 'S': scen_path = arg; break;
-        case 's': rc = parse_u64("--seed", arg, &seed); break;
-        case 'o': out_path = arg; break;
-        case OPT_HIST: hist_path = arg; break;
-        case OPT_VERDICTS: verd_path = arg; break;
-        case OPT_REQ_ADM: req_adm = 1; break;
-        case OPT_REQ_CONS: req_cons = 1; break;
-        case 'q': quiet = 1; break;
-        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_heuristics, stdout); return 0;
+        case 'S': o->scen_path = arg; break;
+        case 's': rc = parse_u64("--seed", arg, &o->seed); break;
+        case 'o': o->out_path = arg; break;
+        case OPT_HIST: o->hist_path = arg; break;
+        case OPT_VERDICTS: o->verd_path = arg; break;
+        case OPT_REQ_ADM: o->req_adm = 1; break;
+        case OPT_REQ_CONS: o->req_cons = 1; break;
+        case 'q': o->quiet = 1; break;
+        case 'h': o->help = 1; break;
         default: rc = EX_USAGE; break;   /* gb_opt_next said why */
         }
     }
     gb_opt_end(&op);
-    if (rc) return rc;
+    return rc;
+}
+
+/* The operands and the rules between options. */
+static int heur_check(heur_cli *o, int argc, char **argv)
+{
     if (argc - optind > 1) {
-        fprintf(stderr, CMD ": expected one MAP, found %d arguments ('%s', '%s'%s)\n",
-                argc - optind, argv[optind], argv[optind + 1], argc - optind > 2 ? ", ..." : "");
+        fprintf(stderr, CMD ": expected one MAP, found %d arguments ('%s', '%s'%s)\n", argc - optind,
+                argv[optind], argv[optind + 1], argc - optind > 2 ? ", ..." : "");
         return EX_USAGE;
     }
-    if (argc - optind == 0 && !scen_path) {
+    if (argc - optind == 0 && !o->scen_path) {
         fprintf(stderr, CMD ": expected a MAP (or --scen FILE), found none\n");
         gb_opt_help(&gb_doc_heuristics, stderr);
         return EX_USAGE;
     }
-    if (out_path && strcmp(out_path, "-") == 0) {
-        csv_stdout = 1;   /* the CSV to stdout, the verdicts to stderr */
-        out_path = NULL;
+    o->map_path = argc - optind == 1 ? argv[optind] : NULL;
+    if (o->out_path && strcmp(o->out_path, "-") == 0) {
+        o->csv_stdout = 1; /* the CSV to stdout, the verdicts to stderr */
+        o->out_path = NULL;
     }
-    if (out_path && hist_path && strcmp(out_path, hist_path) == 0) {
+    if (o->out_path && o->hist_path && strcmp(o->out_path, o->hist_path) == 0) {
         fprintf(stderr, CMD ": expected --out and --hist to name different files, found '%s' twice\n",
-                out_path);
+                o->out_path);
         return EX_USAGE;
     }
-    if (verd_path && ((out_path && strcmp(out_path, verd_path) == 0) ||
-                      (hist_path && strcmp(hist_path, verd_path) == 0))) {
-        fprintf(stderr, CMD ": expected --verdicts to name a file of its own, found '%s' twice\n", verd_path);
+    if (o->verd_path
+        && ((o->out_path && strcmp(o->out_path, o->verd_path) == 0)
+            || (o->hist_path && strcmp(o->hist_path, o->verd_path) == 0))) {
+        fprintf(stderr, CMD ": expected --verdicts to name a file of its own, found '%s' twice\n",
+                o->verd_path);
         return EX_USAGE;
     }
-    if (nspecs == 0 && (rc = add_spec_list(specs, &nspecs, "all")) != 0) return rc;
+    return o->nspecs == 0 ? add_spec_list(o->specs, &o->nspecs, "all") : 0;
+}
 
-    /* ---- inputs ---- */
-    gb_diag d;
-    gb_map map;
-    gb_scen scen;
-    memset(&map, 0, sizeof map);
-    memset(&scen, 0, sizeof scen);
-    gb_hv *hv = NULL;
-    int32_t *goals = NULL, ngoals = 0, skipped = 0;
-    agg *aggs = NULL;
-    FILE *out = csv_stdout ? stdout : NULL, *hist = NULL;   /* out: the CSV, or NULL for none */
-    char out_tmp[1100] = "", hist_tmp[1100] = "", map_buf[4096];
-    const char *map_path = argc - optind == 1 ? argv[optind] : NULL;
-    rc = 0;
+static int nomem(heur_job *j)
+{
+    return gb_diag_set(&j->d, EX_OSERR, "", 0, 0, "expected memory, found none");
+}
 
-    if (scen_path) {
-        if ((rc = gb_scen_load(scen_path, &scen, &d)) != 0) goto diag_fail;
-        if (!map_path) {
-            if ((rc = gb_scen_resolve_map(&scen, map_buf, sizeof map_buf, &d)) != 0) goto diag_fail;
-            map_path = map_buf;
-        }
-    }
-    if ((rc = gb_map_load(map_path, &map, &d)) != 0) goto diag_fail;
-    if (gb_terrain_apply(&terrain, map.terrain, &map.grid) != 0) goto nomem;
-    const gb_grid *g = &map.grid;
-    snprintf(mcol, sizeof mcol, "%s%s%s", gb_model_name(model), terrain.on ? "+" : "", terrain.name);
-    /* terrain: the cheapest cost of the map; each built-in also scaled by it */
-    const double cmin = g->cost ? 4.0 * (double)g->qmin / (double)g->cscale : 1.0;
-    if (terrain.on && model != GB_MODEL_8_NOCUT && model != GB_MODEL_4) {
-        rc = gb_diag_set(&d, EX_USAGE, "", 0, 0, "--terrain-costs: expected model 8-nocut or 4, "
-                         "found %s", gb_model_name(model));
-        goto diag_fail;
-    }
-    for (int i = 0, n0 = nspecs; g->cost && cmin != 1.0 && i < n0; i++)
-        if (specs[i].kind == GB_HV_BUILTIN) {
-            gb_hv_spec sc = specs[i];
-            sc.weight *= cmin;
-            if ((rc = add_spec(specs, &nspecs, &sc)) != 0) goto done;
-        }
-    if (g->npassable == 0) {
-        rc = gb_diag_set(&d, EX_DATAERR, map_path, 0, 0, "expected at least one passable cell, found none");
-        goto diag_fail;
-    }
-    if (scen_path) {
-        for (size_t i = 0; i < scen.n; i++) {
-            const gb_query *q = &scen.q[i];
-            if (q->map_w != g->width || q->map_h != g->height) {
-                rc = gb_diag_set(&d, EX_DATAERR, scen_path, q->line, q->col[GB_SCEN_MAP_W],
-                                 "expected the map size of %s (%dx%d), found %dx%d",
-                                 base_name(map_path), (int)g->width, (int)g->height,
-                                 (int)q->map_w, (int)q->map_h);
-                goto diag_fail;
-            }
-        }
-        size_t cap = ngoals_opt > 0 && (size_t)ngoals_opt < scen.n ? (size_t)ngoals_opt : scen.n;
-        goals = gb_malloc(cap * sizeof *goals);
-        if (!goals) goto nomem;
-        ngoals = gb_hv_scen_goals(&scen, g, (int32_t)cap, goals, &skipped);
-        if (ngoals < 0) goto nomem;
-        if (ngoals == 0) {
-            rc = gb_diag_set(&d, EX_DATAERR, scen_path, 0, 0,
-                             "expected a goal on a passable cell, found none (%ld skipped)", (long)skipped);
-            goto diag_fail;
-        }
-    } else {
-        int32_t n = ngoals_opt > 0 ? (int32_t)ngoals_opt : 8;
+/* The goals: the scenario's (distinct, passable, at most --goals), or a
+ * seeded sample of the passable cells. */
+static int heur_goals(heur_job *j)
+{
+    const heur_cli *o = j->o;
+    const gb_grid *g = &j->map.grid;
+    if (!o->scen_path) {
+        int32_t n = o->ngoals > 0 ? (int32_t)o->ngoals : 8;
         if (n > g->npassable) n = g->npassable;
-        goals = gb_malloc((size_t)n * sizeof *goals);
-        if (!goals) goto nomem;
-        ngoals = gb_hv_sample_goals(g, n, (uint64_t)seed, goals);
-        if (ngoals < 0) goto nomem;
+        if (!(j->goals = gb_malloc((size_t)n * sizeof *j->goals))) return nomem(j);
+        j->ngoals = gb_hv_sample_goals(g, n, (uint64_t)o->seed, j->goals);
+        return j->ngoals < 0 ? nomem(j) : 0;
     }
+    for (size_t i = 0; i < j->scen.n; i++) {
+        const gb_query *q = &j->scen.q[i];
+        if (q->map_w != g->width || q->map_h != g->height)
+            return gb_diag_set(&j->d, EX_DATAERR, o->scen_path, q->line, q->col[GB_SCEN_MAP_W],
+                               "expected the map size of %s (%dx%d), found %dx%d",
+                               base_name(o->map_path), (int)g->width, (int)g->height, (int)q->map_w,
+                               (int)q->map_h);
+    }
+    size_t cap = o->ngoals > 0 && (size_t)o->ngoals < j->scen.n ? (size_t)o->ngoals : j->scen.n;
+    if (!(j->goals = gb_malloc(cap * sizeof *j->goals))) return nomem(j);
+    j->ngoals = gb_hv_scen_goals(&j->scen, g, (int32_t)cap, j->goals, &j->skipped);
+    if (j->ngoals < 0) return nomem(j);
+    if (j->ngoals == 0)
+        return gb_diag_set(&j->d, EX_DATAERR, o->scen_path, 0, 0,
+                           "expected a goal on a passable cell, found none (%ld skipped)",
+                           (long)j->skipped);
+    return 0;
+}
 
-    /* ---- outputs ---- */
-    if (out_path) {
-        out = gb_tmp_open(out_path, out_tmp, sizeof out_tmp, &d);
-        if (!out) { rc = d.code ? d.code : EX_CANTCREAT; goto diag_fail; }
-    }
-    if (hist_path) {
-        hist = gb_tmp_open(hist_path, hist_tmp, sizeof hist_tmp, &d);
-        if (!hist) { rc = d.code ? d.code : EX_CANTCREAT; goto diag_fail; }
-    }
-    hv = gb_hv_new(g, model);
-    aggs = gb_calloc((size_t)nspecs, sizeof *aggs);
-    if (!hv || !aggs) goto nomem;
-
-    /* Landmarks first, so that their preprocessing is timed alone. */
-    for (int i = 0; i < nspecs; i++)
-        if (specs[i].kind == GB_HV_DIFF) {
-            if (!quiet) fprintf(stderr, CMD ": building %d landmarks...\n", specs[i].k);
-            if (!gb_hv_landmarks(hv, specs[i].k)) goto nomem;
+/* The scenario, the map with its terrain costs, the heuristics scaled by
+ * the cheapest terrain, and the goals. */
+static int heur_inputs(heur_job *j)
+{
+    heur_cli *o = j->o;
+    int rc;
+    if (o->scen_path) {
+        if ((rc = gb_scen_load(o->scen_path, &j->scen, &j->d)) != 0) return rc;
+        if (!o->map_path) {
+            if ((rc = gb_scen_resolve_map(&j->scen, j->map_buf, sizeof j->map_buf, &j->d)) != 0)
+                return rc;
+            o->map_path = j->map_buf;
         }
-
-    if (out) {
-        fputs(csv_header, out);
-        for (int b = 0; b < GB_HV_NBINS; b++) fprintf(out, ",ratio_bin_%02d", b);
-        fputs(",ratio_bin_over\n", out);
     }
+    if ((rc = gb_map_load(o->map_path, &j->map, &j->d)) != 0) return rc;
+    if (gb_terrain_apply(&o->terrain, j->map.terrain, &j->map.grid) != 0) return nomem(j);
+    const gb_grid *g = &j->map.grid;
+    snprintf(j->mcol, sizeof j->mcol, "%s%s%s", gb_model_name(o->model), o->terrain.on ? "+" : "",
+             o->terrain.name);
+    /* terrain: the cheapest cost of the map; each built-in also scaled by it */
+    j->cmin = g->cost ? 4.0 * (double)g->qmin / (double)g->cscale : 1.0;
+    if (o->terrain.on && o->model != GB_MODEL_8_NOCUT && o->model != GB_MODEL_4)
+        return gb_diag_set(&j->d, EX_USAGE, "", 0, 0,
+                           "--terrain-costs: expected model 8-nocut or 4, found %s",
+                           gb_model_name(o->model));
+    for (int i = 0, n0 = o->nspecs; g->cost && j->cmin != 1.0 && i < n0; i++)
+        if (o->specs[i].kind == GB_HV_BUILTIN) {
+            gb_hv_spec sc = o->specs[i];
+            sc.weight *= j->cmin;
+            if ((rc = add_spec(o->specs, &o->nspecs, &sc)) != 0) return -rc; /* said why */
+        }
+    if (g->npassable == 0)
+        return gb_diag_set(&j->d, EX_DATAERR, o->map_path, 0, 0,
+                           "expected at least one passable cell, found none");
+    j->mname = base_name(o->map_path);
+    return heur_goals(j);
+}
 
-    /* ---- goals x heuristics ---- */
-    const char *mname = base_name(map_path);
+/* The output files as temporaries, the checker, the landmarks. */
+static int heur_open(heur_job *j)
+{
+    const heur_cli *o = j->o;
+    j->out = o->csv_stdout ? stdout : NULL;
+    if (o->out_path && !(j->out = gb_tmp_open(o->out_path, j->out_tmp, sizeof j->out_tmp, &j->d)))
+        return j->d.code ? j->d.code : EX_CANTCREAT;
+    if (o->hist_path && !(j->hist = gb_tmp_open(o->hist_path, j->hist_tmp, sizeof j->hist_tmp, &j->d)))
+        return j->d.code ? j->d.code : EX_CANTCREAT;
+    j->hv = gb_hv_new(&j->map.grid, o->model);
+    j->aggs = gb_calloc((size_t)o->nspecs, sizeof *j->aggs);
+    if (!j->hv || !j->aggs) return nomem(j);
+    /* Landmarks first, so that their preprocessing is timed alone. */
+    for (int i = 0; i < o->nspecs; i++)
+        if (o->specs[i].kind == GB_HV_DIFF) {
+            if (!o->quiet) fprintf(stderr, CMD ": building %d landmarks...\n", o->specs[i].k);
+            if (!gb_hv_landmarks(j->hv, o->specs[i].k)) return nomem(j);
+        }
+    if (j->out) {
+        fputs(csv_header, j->out);
+        for (int b = 0; b < GB_HV_NBINS; b++) fprintf(j->out, ",ratio_bin_%02d", b);
+        fputs(",ratio_bin_over\n", j->out);
+    }
+    return 0;
+}
+
+/* Every goal x heuristic: the CSV rows and the aggregates. */
+static int heur_eval(heur_job *j)
+{
+    const heur_cli *o = j->o;
     const int tty = isatty(2);
     const double t0 = now_s();
     double last = t0;
-    int32_t rmin = INT32_MAX, rmax = 0;
-    double tolmax = 0.0;
-    for (int32_t gi = 0; gi < ngoals; gi++) {
-        if ((rc = gb_hv_set_goal(hv, goals[gi], &d)) != 0) goto diag_fail;
-        for (int i = 0; i < nspecs; i++) {
+    int rc;
+    j->rmin = INT32_MAX;
+    for (int32_t gi = 0; gi < j->ngoals; gi++) {
+        if ((rc = gb_hv_set_goal(j->hv, j->goals[gi], &j->d)) != 0) return rc;
+        for (int i = 0; i < o->nspecs; i++) {
             gb_hv_result r;
-            if ((rc = gb_hv_eval(hv, &specs[i], &r, &d)) != 0) goto diag_fail;
-            if (out) write_row(out, mname, mcol, &specs[i], &r);
-            if (r.reachable < rmin) rmin = r.reachable;
-            if (r.reachable > rmax) rmax = r.reachable;
-            if (r.tol > tolmax) tolmax = r.tol;
-            int e = agg_add(&aggs[i], &r);
+            if ((rc = gb_hv_eval(j->hv, &o->specs[i], &r, &j->d)) != 0) return rc;
+            if (j->out) write_row(j->out, j->mname, j->mcol, &o->specs[i], &r);
+            if (r.reachable < j->rmin) j->rmin = r.reachable;
+            if (r.reachable > j->rmax) j->rmax = r.reachable;
+            if (r.tol > j->tolmax) j->tolmax = r.tol;
+            int e = agg_add(&j->aggs[i], &r);
             gb_hv_result_free(&r);
-            if (e) goto nomem;
+            if (e) return nomem(j);
         }
-        if (!quiet) {
-            double t = now_s();
-            if (tty)
-                fprintf(stderr, "\r" CMD ": goal %ld/%ld  %.1f s   ", (long)gi + 1, (long)ngoals, t - t0);
-            else if (t - last >= 5.0 || gi + 1 == ngoals) {
-                fprintf(stderr, CMD ": goal %ld/%ld  %.1f s\n", (long)gi + 1, (long)ngoals, t - t0);
-                last = t;
-            }
+        if (o->quiet) continue;
+        double t = now_s();
+        if (tty) {
+            fprintf(stderr, "\r" CMD ": goal %ld/%ld  %.1f s   ", (long)gi + 1, (long)j->ngoals, t - t0);
+        } else if (t - last >= 5.0 || gi + 1 == j->ngoals) {
+            fprintf(stderr, CMD ": goal %ld/%ld  %.1f s\n", (long)gi + 1, (long)j->ngoals, t - t0);
+            last = t;
         }
     }
-    if (!quiet && tty) fputc('\n', stderr);
+    if (!o->quiet && tty) fputc('\n', stderr);
+    return 0;
+}
 
-    if (hist) {
-        fputs("heuristic,weight,bucket,lo,hi,mean_ratio,cells\n", hist);
-        for (int i = 0; i < nspecs; i++)
-            for (int32_t b = 0; b < aggs[i].nbuckets; b++) {
-                if (!aggs[i].bcells[b]) continue;
-                fprintf(hist, "%s,%g,%ld,%g,%g,%.10g,%lld\n", specs[i].name, specs[i].weight,
+/* The histogram and the CSV, complete, renamed into place. */
+static int heur_commit(heur_job *j)
+{
+    const heur_cli *o = j->o;
+    if (j->hist) {
+        fputs("heuristic,weight,bucket,lo,hi,mean_ratio,cells\n", j->hist);
+        for (int i = 0; i < o->nspecs; i++)
+            for (int32_t b = 0; b < j->aggs[i].nbuckets; b++) {
+                if (!j->aggs[i].bcells[b]) continue;
+                fprintf(j->hist, "%s,%g,%ld,%g,%g,%.10g,%lld\n", o->specs[i].name, o->specs[i].weight,
                         (long)b, b * GB_HV_BUCKET_WIDTH, (b + 1) * GB_HV_BUCKET_WIDTH,
-                        aggs[i].bsum[b] / (double)aggs[i].bcells[b], (long long)aggs[i].bcells[b]);
+                        j->aggs[i].bsum[b] / (double)j->aggs[i].bcells[b],
+                        (long long)j->aggs[i].bcells[b]);
             }
-        int e = gb_tmp_commit(hist, hist_tmp, hist_path, &d);
-        hist = NULL;
-        hist_tmp[0] = '\0';
-        if (e) { rc = e; goto diag_fail; }
+        int e = gb_tmp_commit(j->hist, j->hist_tmp, o->hist_path, &j->d);
+        j->hist = NULL;
+        if (e) return e;
     }
-    if (out_path) {
-        int e = gb_tmp_commit(out, out_tmp, out_path, &d);
-        out = NULL;
-        out_tmp[0] = '\0';
-        if (e) { rc = e; goto diag_fail; }
-    } else if (csv_stdout && fflush(stdout) != 0) {
-        rc = gb_diag_set(&d, EX_IOERR, "<stdout>", 0, 0, "expected to write the CSV, found %s", strerror(errno));
-        goto diag_fail;
+    if (o->out_path) {
+        int e = gb_tmp_commit(j->out, j->out_tmp, o->out_path, &j->d);
+        j->out = NULL;
+        if (e) return e;
+    } else if (o->csv_stdout && fflush(stdout) != 0) {
+        return gb_diag_set(&j->d, EX_IOERR, "<stdout>", 0, 0, "expected to write the CSV, found %s",
+                           strerror(errno));
     }
+    return 0;
+}
 
-    /* ---- verdicts ---- */
-    FILE *vf = csv_stdout ? stderr : stdout;
+/* The registry column of heuristic i: what the registry claims, against
+ * what was found (flags j->wrong and j->unrefuted). */
+static void registry_text(heur_job *j, int i, int adm, int cons, char *reg, size_t n)
+{
+    const gb_hv_spec *sp = &j->o->specs[i];
+    int cadm, ccons;
+    if (!claim(sp, j->o->model, j->cmin, &cadm, &ccons)) {
+        snprintf(reg, n, "no claim%s",
+                 sp->weight > j->cmin ? (j->map.grid.cost ? " (w > cmin)" : " (w > 1)") : "");
+    } else if ((cadm && !adm) || (ccons && !cons)) {
+        snprintf(reg, n, "WRONG: claims %s", verdict_name(cadm && !adm, ccons && !cons));
+        j->wrong = 1;
+    } else if ((!cadm && adm) || (!ccons && cons)) {
+        snprintf(reg, n, "agrees*");
+        j->unrefuted = 1;
+    } else {
+        snprintf(reg, n, "agrees");
+    }
+}
+
+/* One heuristic's row of the verdict table, and of --verdicts' CSV. */
+static void verdict_row(heur_job *j, int i, FILE *vf, FILE *vcsv)
+{
+    const gb_hv_spec *sp = &j->o->specs[i];
+    const agg *a = &j->aggs[i];
+    const int adm = a->inadmissible == 0, cons = a->inconsistent == 0;
+    j->fail_adm |= !adm;
+    j->fail_cons |= !cons;
+    char reg[64], lmk[96] = "";
+    registry_text(j, i, adm, cons, reg, sizeof reg);
+    if (sp->kind == GB_HV_DIFF) {
+        const gb_landmarks *L = gb_hv_landmarks(j->hv, sp->k);
+        if (L)
+            snprintf(lmk, sizeof lmk, "%d lm, %.1f MiB, %.1f ms", L->k,
+                     (double)L->bytes / (1024.0 * 1024.0), L->prep_ns * 1e-6);
+    }
+    const double mean = a->ratio_cells ? a->ratio_sum / (double)a->ratio_cells : 0.0;
+    fprintf(vf, "%-16s %6g  %-8s %-21s %11lld %10.4g %12lld %10.4g %9.4f  %-22s %s\n", sp->name,
+            sp->weight, gb_model_name(j->o->model), verdict_name(adm, cons), (long long)a->inadmissible,
+            a->max_over, (long long)a->inconsistent, a->max_violation, mean, reg, lmk);
+    if (!vcsv) return;
+    gb_csv_write_str(vcsv, j->mname);
+    fprintf(vcsv, ",%s,", j->mcol);
+    gb_csv_write_str(vcsv, sp->name);
+    fprintf(vcsv, ",%g,%ld,%s,%lld,%.10g,%lld,%.10g,%.10g,", sp->weight, (long)j->ngoals,
+            verdict_name(adm, cons), (long long)a->inadmissible, a->max_over, (long long)a->inconsistent,
+            a->max_violation, mean);
+    gb_csv_write_str(vcsv, reg);
+    fputc('\n', vcsv);
+}
+
+/* The verdict table (stdout, or stderr with --out -) and --verdicts. */
+static int heur_verdicts(heur_job *j, FILE *vf)
+{
+    const heur_cli *o = j->o;
     fprintf(vf, "%s, model %s, %ld goals (%s), reachable cells per goal %ld..%ld, tol <= %.2g\n",
-            mname, mcol, (long)ngoals,
-            scen_path ? "from the scenario" : "sampled", (long)rmin, (long)rmax, tolmax);
-    if (scen_path && skipped)
-        fprintf(vf, "(%ld scenario queries skipped: goal on a blocked cell)\n", (long)skipped);
-    if (!scen_path) fprintf(vf, "(seed %llu)\n", seed);
+            j->mname, j->mcol, (long)j->ngoals, o->scen_path ? "from the scenario" : "sampled",
+            (long)j->rmin, (long)j->rmax, j->tolmax);
+    if (o->scen_path && j->skipped)
+        fprintf(vf, "(%ld scenario queries skipped: goal on a blocked cell)\n", (long)j->skipped);
+    if (!o->scen_path) fprintf(vf, "(seed %llu)\n", o->seed);
     fprintf(vf, "%-16s %6s  %-8s %-21s %11s %10s %12s %10s %9s  %-22s %s\n", "heuristic", "weight",
             "model", "verdict", "inadm.cells", "max.over", "incons.edges", "max.viol", "mean.h/h*",
             "registry", "landmarks");
-    int fail_adm = 0, fail_cons = 0, wrong = 0, unrefuted = 0;
     char verd_tmp[1100] = "";
     FILE *vcsv = NULL;
-    if (verd_path) {
-        if (!(vcsv = gb_tmp_open(verd_path, verd_tmp, sizeof verd_tmp, &d))) { rc = d.code; goto diag_fail; }
+    if (o->verd_path) {
+        if (!(vcsv = gb_tmp_open(o->verd_path, verd_tmp, sizeof verd_tmp, &j->d))) return j->d.code;
         fputs("map,model,heuristic,weight,goals,verdict,inadmissible_cells,max_over,inconsistent_edges,"
-              "max_violation,mean_ratio,registry\n", vcsv);
+              "max_violation,mean_ratio,registry\n",
+              vcsv);
     }
-    for (int i = 0; i < nspecs; i++) {
-        const agg *a = &aggs[i];
-        const int adm = a->inadmissible == 0, cons = a->inconsistent == 0;
-        fail_adm |= !adm;
-        fail_cons |= !cons;
-        int cadm, ccons;
-        char reg[64], lmk[96] = "";
-        if (!claim(&specs[i], model, cmin, &cadm, &ccons)) {
-            snprintf(reg, sizeof reg, "no claim%s", specs[i].weight > cmin ? (g->cost ? " (w > cmin)" : " (w > 1)") : "");
-        } else if ((cadm && !adm) || (ccons && !cons)) {
-            snprintf(reg, sizeof reg, "WRONG: claims %s", verdict_name(cadm && !adm, ccons && !cons));
-            wrong = 1;
-        } else if ((!cadm && adm) || (!ccons && cons)) {
-            snprintf(reg, sizeof reg, "agrees*");
-            unrefuted = 1;
-        } else {
-            snprintf(reg, sizeof reg, "agrees");
-        }
-        if (specs[i].kind == GB_HV_DIFF) {
-            const gb_landmarks *L = gb_hv_landmarks(hv, specs[i].k);
-            if (L) snprintf(lmk, sizeof lmk, "%d lm, %.1f MiB, %.1f ms", L->k,
-                            (double)L->bytes / (1024.0 * 1024.0), L->prep_ns * 1e-6);
-        }
-        fprintf(vf, "%-16s %6g  %-8s %-21s %11lld %10.4g %12lld %10.4g %9.4f  %-22s %s\n",
-                specs[i].name, specs[i].weight, gb_model_name(model), verdict_name(adm, cons),
-                (long long)a->inadmissible,
-                a->max_over, (long long)a->inconsistent, a->max_violation,
-                a->ratio_cells ? a->ratio_sum / (double)a->ratio_cells : 0.0, reg, lmk);
-        if (vcsv) {
-            gb_csv_write_str(vcsv, mname);
-            fprintf(vcsv, ",%s,", mcol);
-            gb_csv_write_str(vcsv, specs[i].name);
-            fprintf(vcsv, ",%g,%ld,%s,%lld,%.10g,%lld,%.10g,%.10g,", specs[i].weight, (long)ngoals,
-                    verdict_name(adm, cons), (long long)a->inadmissible, a->max_over,
-                    (long long)a->inconsistent, a->max_violation,
-                    a->ratio_cells ? a->ratio_sum / (double)a->ratio_cells : 0.0);
-            gb_csv_write_str(vcsv, reg);
-            fputc('\n', vcsv);
-        }
-    }
-    if (vcsv) {
-        int e = gb_tmp_commit(vcsv, verd_tmp, verd_path, &d);
-        vcsv = NULL;
-        if (e) { rc = e; goto diag_fail; }
-    }
-    for (int i = 0; i < nspecs; i++) {
-        const agg *a = &aggs[i];
+    for (int i = 0; i < o->nspecs; i++) verdict_row(j, i, vf, vcsv);
+    return vcsv ? gb_tmp_commit(vcsv, verd_tmp, o->verd_path, &j->d) : 0;
+}
+
+/* The counterexamples, the registry's errors and --require-*: the exit
+ * status (1 when a --require-* check failed). */
+static int heur_explain(heur_job *j, FILE *vf)
+{
+    const heur_cli *o = j->o;
+    for (int i = 0; i < o->nspecs; i++) {
+        const agg *a = &j->aggs[i];
+        const gb_hv_spec *sp = &o->specs[i];
         if (a->inadmissible)
-            fprintf(vf, "  %s w=%g: overestimates at %lld cells over %ld goals; largest %.6g at (%d, %d) for goal (%d, %d)\n",
-                    specs[i].name, specs[i].weight, (long long)a->inadmissible, (long)a->goals_inadm,
-                    a->max_over, (int)a->over_x, (int)a->over_y, (int)a->over_gx, (int)a->over_gy);
+            fprintf(vf,
+                    "  %s w=%g: overestimates at %lld cells over %ld goals; largest %.6g at (%d, %d) "
+                    "for goal "
+                    "(%d, %d)\n",
+                    sp->name, sp->weight, (long long)a->inadmissible, (long)a->goals_inadm, a->max_over,
+                    (int)a->over_x, (int)a->over_y, (int)a->over_gx, (int)a->over_gy);
         if (a->inconsistent)
-            fprintf(vf, "  %s w=%g: inconsistent on %lld moves over %ld goals; largest %.6g on (%d, %d) -> (%d, %d) for goal (%d, %d)\n",
-                    specs[i].name, specs[i].weight, (long long)a->inconsistent, (long)a->goals_incons,
+            fprintf(vf,
+                    "  %s w=%g: inconsistent on %lld moves over %ld goals; largest %.6g on (%d, %d) -> "
+                    "(%d, %d) "
+                    "for goal (%d, %d)\n",
+                    sp->name, sp->weight, (long long)a->inconsistent, (long)a->goals_incons,
                     a->max_violation, (int)a->v_x1, (int)a->v_y1, (int)a->v_x2, (int)a->v_y2,
                     (int)a->v_gx, (int)a->v_gy);
     }
-    if (unrefuted)
+    if (j->unrefuted)
         fprintf(vf, "* the registry denies a property that held on every goal checked (a sample\n"
                     "  cannot prove it; not an error)\n");
-    if (wrong) {
-        for (int i = 0; i < nspecs; i++) {
-            int cadm, ccons;
-            if (!claim(&specs[i], model, cmin, &cadm, &ccons)) continue;
-            if (cadm && aggs[i].inadmissible)
-                fprintf(stderr, CMD ": WARNING: the registry claims %s is admissible under %s, "
-                        "but it overestimates at %lld cells: the registry (GB_HEUR_LIST) is wrong\n",
-                        specs[i].name, mcol, (long long)aggs[i].inadmissible);
-            if (ccons && aggs[i].inconsistent)
-                fprintf(stderr, CMD ": WARNING: the registry claims %s is consistent under %s, "
-                        "but %lld moves violate it: the registry (GB_HEUR_LIST) is wrong\n",
-                        specs[i].name, mcol, (long long)aggs[i].inconsistent);
-        }
+    for (int i = 0; j->wrong && i < o->nspecs; i++) {
+        int cadm, ccons;
+        if (!claim(&o->specs[i], o->model, j->cmin, &cadm, &ccons)) continue;
+        if (cadm && j->aggs[i].inadmissible)
+            fprintf(stderr,
+                    CMD
+                    ": WARNING: the registry claims %s is admissible under %s, but it overestimates at "
+                    "%lld cells: the registry (GB_HEUR_LIST) is wrong\n",
+                    o->specs[i].name, j->mcol, (long long)j->aggs[i].inadmissible);
+        if (ccons && j->aggs[i].inconsistent)
+            fprintf(stderr,
+                    CMD
+                    ": WARNING: the registry claims %s is consistent under %s, but %lld moves violate "
+                    "it: the registry (GB_HEUR_LIST) is wrong\n",
+                    o->specs[i].name, j->mcol, (long long)j->aggs[i].inconsistent);
     }
-    if (!out_path && !csv_stdout)
+    if (!o->out_path && !o->csv_stdout)
         fprintf(vf, "(one CSV row per heuristic x goal: --out FILE, or --out - for standard output)\n");
     fflush(vf);
     /* --require-*: name every heuristic that failed the check */
-    for (int i = 0; i < nspecs; i++) {
-        const agg *a = &aggs[i];
-        if (req_adm && a->inadmissible)
-            fprintf(stderr, CMD ": --require-admissible failed: %s (w=%g) overestimates under %s at %lld "
-                    "cells over %ld goals (largest %.6g at (%d, %d) for goal (%d, %d))\n", specs[i].name,
-                    specs[i].weight, mcol, (long long)a->inadmissible, (long)a->goals_inadm,
+    for (int i = 0; i < o->nspecs; i++) {
+        const agg *a = &j->aggs[i];
+        const gb_hv_spec *sp = &o->specs[i];
+        if (o->req_adm && a->inadmissible)
+            fprintf(stderr,
+                    CMD
+                    ": --require-admissible failed: %s (w=%g) overestimates under %s at %lld cells over "
+                    "%ld goals (largest %.6g at (%d, %d) for goal (%d, %d))\n",
+                    sp->name, sp->weight, j->mcol, (long long)a->inadmissible, (long)a->goals_inadm,
                     a->max_over, (int)a->over_x, (int)a->over_y, (int)a->over_gx, (int)a->over_gy);
-        if (req_cons && a->inconsistent)
-            fprintf(stderr, CMD ": --require-consistent failed: %s (w=%g) is inconsistent under %s on %lld "
-                    "moves over %ld goals (largest %.6g on (%d, %d) -> (%d, %d) for goal (%d, %d))\n",
-                    specs[i].name, specs[i].weight, mcol, (long long)a->inconsistent,
-                    (long)a->goals_incons, a->max_violation, (int)a->v_x1, (int)a->v_y1, (int)a->v_x2,
-                    (int)a->v_y2, (int)a->v_gx, (int)a->v_gy);
+        if (o->req_cons && a->inconsistent)
+            fprintf(stderr,
+                    CMD
+                    ": --require-consistent failed: %s (w=%g) is inconsistent under %s on %lld moves "
+                    "over %ld goals (largest %.6g on (%d, %d) -> (%d, %d) for goal (%d, %d))\n",
+                    sp->name, sp->weight, j->mcol, (long long)a->inconsistent, (long)a->goals_incons,
+                    a->max_violation, (int)a->v_x1, (int)a->v_y1, (int)a->v_x2, (int)a->v_y2,
+                    (int)a->v_gx, (int)a->v_gy);
     }
-    rc = (req_adm && fail_adm) || (req_cons && fail_cons) ? 1 : 0;
-    goto done;
+    return (o->req_adm && j->fail_adm) || (o->req_cons && j->fail_cons) ? 1 : 0;
+}
 
-nomem:
-    rc = gb_diag_set(&d, EX_OSERR, "", 0, 0, "expected memory, found none");
-diag_fail:
-    fprintf(stderr, CMD ": ");
-    gb_diag_print(&d, stderr);
-done:
-    if (hist) gb_tmp_abort(hist, hist_tmp);
-    if (out && out != stdout) gb_tmp_abort(out, out_tmp);
-    if (aggs)
-        for (int i = 0; i < nspecs; i++) { gb_free(aggs[i].bsum); gb_free(aggs[i].bcells); }
-    gb_free(aggs);
-    gb_free(goals);
-    gb_hv_free(hv);
-    gb_map_free(&map);
-    gb_scen_free(&scen);
+static void heur_free(heur_job *j)
+{
+    if (j->hist) gb_tmp_abort(j->hist, j->hist_tmp);
+    if (j->out && j->out != stdout) gb_tmp_abort(j->out, j->out_tmp);
+    if (j->aggs)
+        for (int i = 0; i < j->o->nspecs; i++) {
+            gb_free(j->aggs[i].bsum);
+            gb_free(j->aggs[i].bcells);
+        }
+    gb_free(j->aggs);
+    gb_free(j->goals);
+    gb_hv_free(j->hv);
+    gb_map_free(&j->map);
+    gb_scen_free(&j->scen);
+}
+
+int gb_cmd_heuristics(int argc, char **argv)
+{
+    static heur_cli o;
+    memset(&o, 0, sizeof o);
+    int rc = heur_parse(argc, argv, &o);
+    if (rc) return rc;
+    if (o.help) {
+        gb_opt_help(&gb_doc_heuristics, stdout);
+        return 0;
+    }
+    if ((rc = heur_check(&o, argc, argv)) != 0) return rc;
+    static heur_job j;
+    memset(&j, 0, sizeof j);
+    j.o = &o;
+    FILE *vf = o.csv_stdout ? stderr : stdout;
+    if ((rc = heur_inputs(&j)) == 0 && (rc = heur_open(&j)) == 0 && (rc = heur_eval(&j)) == 0
+        && (rc = heur_commit(&j)) == 0 && (rc = heur_verdicts(&j, vf)) == 0)
+        rc = heur_explain(&j, vf);
+    else if (rc < 0) rc = -rc; /* said why already */
+    else {
+        fprintf(stderr, CMD ": ");
+        gb_diag_print(&j.d, stderr);
+    }
+    heur_free(&j);
     return rc;
 }
