@@ -6,6 +6,8 @@
 #include <sysexits.h>
 
 #include "gb_cmd.h"
+#include "gb_map.h"
+#include "gb_scen.h"
 #include "gb_search.h"
 
 int gb_cli_model(const char *cmd, const char *arg, gb_model *out)
@@ -23,6 +25,36 @@ int gb_cli_model(const char *cmd, const char *arg, gb_model *out)
     }
     *out = (gb_model)m;
     return 0;
+}
+
+int gb_cli_query(const char *scen, long line, int longest, const char *map_override, gb_map *map,
+                 gb_query *q, char *mpath, size_t n, gb_diag *d)
+{
+    gb_scen sc;
+    int rc = gb_scen_load(scen, &sc, d);
+    if (rc) return rc;
+    size_t qi = 0;
+    if (longest) {
+        for (size_t i = 1; i < sc.n; i++)
+            if (sc.q[i].length > sc.q[qi].length) qi = i;
+    } else {
+        while (qi < sc.n && sc.q[qi].line != line) qi++;
+        if (qi == sc.n) {
+            rc = gb_diag_set(d, EX_DATAERR, scen, 0, 0,
+                             "expected a query on line %ld, found none (queries are "
+                             "on lines %ld..%ld)",
+                             line, sc.q[0].line, sc.q[sc.n - 1].line);
+            gb_scen_free(&sc);
+            return rc;
+        }
+    }
+    if (map_override) snprintf(mpath, n, "%s", map_override);
+    else rc = gb_scen_resolve_map(&sc, mpath, n, d);
+    if (!rc) rc = gb_map_load(mpath, map, d);
+    if (!rc) rc = gb_scen_check_query(&sc, qi, map, d);
+    if (!rc) *q = sc.q[qi];
+    gb_scen_free(&sc);
+    return rc;
 }
 
 int gb_cli_no_water(const char *cmd, gb_model m)

@@ -24,6 +24,19 @@ int gb_cli_model(const char *cmd, const char *arg, gb_model *out);
  * EX_USAGE after saying so when m is 8-nocut-water. */
 int gb_cli_no_water(const char *cmd, gb_model m);
 
+/* One query of a scenario file and its map, for the commands that look at
+ * a single query (footprint, trace): the query on line `line` of scen, or
+ * with longest the one of largest printed length (the first of equals);
+ * its map map_override, else the one the scenario names (as gridbench run
+ * finds it), loaded into *map and checked against the query.  *q is the
+ * query, mpath (n bytes) the map's path.  0, or a sysexits code with *d
+ * filled (no such line: scen's range of lines). */
+struct gb_map;
+struct gb_query;
+struct gb_diag;
+int gb_cli_query(const char *scen, long line, int longest, const char *map_override, struct gb_map *map,
+                 struct gb_query *q, char *mpath, size_t n, struct gb_diag *d);
+
 /* The --terrain-costs entry of the option tables of the commands that
  * search under a terrain cost model (run, dynamic): one text for all,
  * with option id ID and no short letter.  The value goes to

@@ -213,262 +213,316 @@ typedef struct fp_row {
     int header_bytes;    /* PPM header length (gnuplot's skip=) */
 } fp_row;
 
-int gb_cmd_footprint(int argc, char **argv)
-{
-    const char *scen = NULL, *out = NULL, *map_override = NULL, *arg;
-    long line = 0;
-    int longest = 0, nsl = 0;
+/* ---- the command, in stages -----------------------------------------
+ *
+ * fp_parse (argv -> fp_cli through the option table) -> fp_check (the
+ * rules between options) -> fp_solvers -> the query and its map
+ * (gb_cli_query) -> per solver an image (fp_images) -> the table
+ * (fp_write_tsv) and the gnuplot parameters (fp_write_gp) -> every file
+ * renamed into place, or none (fp_finish).  One fp_job holds what they
+ * share. */
+
+typedef struct fp_cli {
+    const char *scen, *out, *map;
+    long line;
+    int longest, nsl, help;
     char *slists[MAX_SOLVERS];
-    gb_queue_kind queue = GB_Q_BHEAP;
-    gb_model model = GB_MODEL_8_NOCUT;
+    gb_queue_kind queue;
+    gb_model model;
+} fp_cli;
+
+typedef struct fp_job {
+    const fp_cli *o;
+    gb_diag d;
+    gb_map map;
+    gb_query q;
+    char mpath[1024];
+    gb_solver_spec specs[MAX_SOLVERS];
+    fp_row rows[MAX_SOLVERS];
+    int ns;
+    gb_ws *ws;
+    uint8_t *rgb;
+    /* All outputs appear together or not at all: each file is written to
+     * its temporary file and closed; only when every one is complete are
+     * they renamed into place (ns images, then the .tsv and the .gp). */
+    char tmps[MAX_SOLVERS + 2][4300], dest[MAX_SOLVERS + 2][4200];
+    int ntmp;
+} fp_job;
+
+static const char *const status_name[] = { "found", "unreachable", "limit" };
+
+static int fp_queue(const char *arg, gb_queue_kind *out)
+{
+    int q = gb_queue_from_name(arg);
+    if (q >= 0) {
+        *out = (gb_queue_kind)q;
+        return 0;
+    }
+    char names[256];
+    gb_queue_names(names, sizeof names);
+    const char *qn[GB_Q_COUNT];
+    for (int i = 0; i < GB_Q_COUNT; i++) qn[i] = gb_queue_name((gb_queue_kind)i);
+    const char *cq = gb_closest(arg, qn, GB_Q_COUNT);
+    fprintf(stderr, CMD ": --queue: expected one of %s, found '%s'%s%s%s\n", names, arg,
+            cq ? "; did you mean '" : "", cq ? cq : "", cq ? "'?" : "");
+    return EX_USAGE;
+}
+
+static int fp_parse(int argc, char **argv, fp_cli *o)
+{
+    o->queue = GB_Q_BHEAP;
+    o->model = GB_MODEL_8_NOCUT;
+    const char *arg;
     int c, rc = 0;
     gb_opt_parser op;
     if (gb_opt_begin(&op, &gb_doc_footprint) != 0) return EX_OSERR;
-    while (!rc && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
+    while (!rc && !o->help && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
-        case 'S': scen = arg; break;
+        case 'S': o->scen = arg; break;
         case 'l':
-            if (parse_line(arg, &line) != 0) {
+            if (parse_line(arg, &o->line) != 0) {
                 fprintf(stderr, CMD ": --line: expected a positive line number, found '%s'\n", arg);
                 rc = EX_USAGE;
             }
             break;
-        case 'L': longest = 1; break;
+        case 'L': o->longest = 1; break;
         case 's':
-            if (nsl >= MAX_SOLVERS) {
+            if (o->nsl >= MAX_SOLVERS) {
                 fprintf(stderr, CMD ": expected at most %d --solver options, found more\n", MAX_SOLVERS);
                 rc = EX_USAGE;
                 break;
             }
-            slists[nsl++] = (char *)arg;   /* an argv string: strtok may cut it */
+            o->slists[o->nsl++] = (char *)arg; /* an argv string: strtok may cut it */
             break;
-        case 'q': {
-            int q = gb_queue_from_name(arg);
-            if (q < 0) {
-                char names[256];
-                gb_queue_names(names, sizeof names);
-                const char *qn[GB_Q_COUNT];
-                for (int i = 0; i < GB_Q_COUNT; i++) qn[i] = gb_queue_name((gb_queue_kind)i);
-                const char *cq = gb_closest(arg, qn, GB_Q_COUNT);
-                fprintf(stderr, CMD ": --queue: expected one of %s, found '%s'%s%s%s\n", names, arg,
-                        cq ? "; did you mean '" : "", cq ? cq : "", cq ? "'?" : "");
-                rc = EX_USAGE;
-                break;
-            }
-            queue = (gb_queue_kind)q;
-            break;
-        }
+        case 'q': rc = fp_queue(arg, &o->queue); break;
         case 'm':
-            rc = gb_cli_model(CMD, arg, &model);
-            if (!rc) rc = gb_cli_no_water(CMD, model);
+            rc = gb_cli_model(CMD, arg, &o->model);
+            if (!rc) rc = gb_cli_no_water(CMD, o->model);
             break;
-        case OPT_MAP: map_override = arg; break;
-        case 'o': out = arg; break;
-        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_footprint, stdout); return 0;
+        case OPT_MAP: o->map = arg; break;
+        case 'o': o->out = arg; break;
+        case 'h': o->help = 1; break;
         default: rc = EX_USAGE; break;   /* gb_opt_next said why */
         }
     }
     gb_opt_end(&op);
-    if (rc) return rc;
+    return rc;
+}
+
+static int fp_check(const fp_cli *o, int argc, char **argv)
+{
     if (optind < argc) {
         fprintf(stderr, CMD ": expected only options, found '%s'\n", argv[optind]);
         return EX_USAGE;
     }
-    if (!scen || !out || !out[0]) {
+    if (!o->scen || !o->out || !o->out[0]) {
         fprintf(stderr, CMD ": expected --scen FILE and --out PREFIX, found %s missing\n",
-                !scen ? "--scen" : "--out");
+                !o->scen ? "--scen" : "--out");
         return EX_USAGE;
     }
-    if ((line > 0) == longest) {
+    if ((o->line > 0) == o->longest) {
         fprintf(stderr, CMD ": expected exactly one of --line N and --longest, found %s\n",
-                longest ? "both" : "neither");
+                o->longest ? "both" : "neither");
         return EX_USAGE;
     }
+    return 0;
+}
 
-    /* solvers */
-    static fp_row rows[MAX_SOLVERS];
-    gb_solver_spec specs[MAX_SOLVERS];
-    int ns = 0;
+/* The solvers of --solver, each one the model allows. */
+static int fp_solvers(fp_job *j, char *const *slists, int nsl)
+{
     char err[512];
-    for (int i = 0; i < nsl; i++) {
+    for (int i = 0; i < nsl; i++)
         for (char *tok = strtok(slists[i], ","); tok; tok = strtok(NULL, ",")) {
-            if (ns >= MAX_SOLVERS) {
+            if (j->ns >= MAX_SOLVERS) {
                 fprintf(stderr, CMD ": expected at most %d solvers, found more\n", MAX_SOLVERS);
                 return EX_USAGE;
             }
-            if (gb_solver_parse(tok, &specs[ns], err, sizeof err) != 0
-                || gb_solver_unsupported(&specs[ns], model, err, sizeof err)) {
+            if (gb_solver_parse(tok, &j->specs[j->ns], err, sizeof err) != 0
+                || gb_solver_unsupported(&j->specs[j->ns], j->o->model, err, sizeof err)) {
                 fprintf(stderr, CMD ": %s\n", err);
                 return EX_USAGE;
             }
-            ns++;
+            j->ns++;
         }
-    }
-    if (ns == 0) {
+    if (j->ns == 0) {
         fprintf(stderr, CMD ": expected at least one --solver, found none\n");
         return EX_USAGE;
     }
+    return 0;
+}
 
-    /* the query */
-    gb_diag d;
-    gb_diag_clear(&d);
-    gb_scen sc;
-    gb_map map;
-    memset(&map, 0, sizeof map);
-    rc = gb_scen_load(scen, &sc, &d);
-    if (rc) return report(&d);
-    size_t qi = 0;
-    if (longest) {
-        for (size_t i = 1; i < sc.n; i++)
-            if (sc.q[i].length > sc.q[qi].length) qi = i;
-    } else {
-        for (qi = 0; qi < sc.n && sc.q[qi].line != line; qi++) {}
-        if (qi == sc.n) {
-            gb_diag_set(&d, EX_DATAERR, scen, 0, 0, "expected a query on line %ld, found none "
-                        "(queries are on lines %ld..%ld)", line, sc.q[0].line, sc.q[sc.n - 1].line);
-            gb_scen_free(&sc);
-            return report(&d);
-        }
-    }
-    char mpath[1024];
-    if (map_override) snprintf(mpath, sizeof mpath, "%s", map_override);
-    else if ((rc = gb_scen_resolve_map(&sc, mpath, sizeof mpath, &d)) != 0) { gb_scen_free(&sc); return report(&d); }
-    if ((rc = gb_map_load(mpath, &map, &d)) != 0 || (rc = gb_scen_check_query(&sc, qi, &map, &d)) != 0) {
-        gb_scen_free(&sc);
-        gb_map_free(&map);
-        return report(&d);
-    }
-    const gb_query q = sc.q[qi];
-    gb_scen_free(&sc);
-    const gb_grid *g = &map.grid;
-    gb_ws *ws = gb_ws_new(g, model);
-    uint8_t *rgb = gb_malloc((size_t)g->width * (size_t)g->height * 3);
-    if (!ws || !rgb) {
-        gb_ws_free(ws);
-        gb_free(rgb);
-        gb_map_free(&map);
-        fprintf(stderr, CMD ": expected memory for a %dx%d map, found none\n", g->width, g->height);
-        return EX_OSERR;
-    }
-    int32_t s = gb_grid_id(g, q.sx, q.sy), t = gb_grid_id(g, q.gx, q.gy);
-    /* All outputs appear together or not at all: each file is written to
-     * its temporary file and closed; only when every one is complete are
-     * they renamed into place (ns images, then the .tsv and the .gp). */
-    static char tmps[MAX_SOLVERS + 2][4300];
-    static char dest[MAX_SOLVERS + 2][4200];
-    int ntmp = 0;
-    char path[4200];
-
-    for (int i = 0; i < ns && !rc; i++) {
-        fp_row *r = &rows[i];
+/* Solve with every solver and write its image (a temporary file). */
+static int fp_images(fp_job *j)
+{
+    const gb_grid *g = &j->map.grid;
+    const int32_t s = gb_grid_id(g, j->q.sx, j->q.sy), t = gb_grid_id(g, j->q.gx, j->q.gy);
+    for (int i = 0; i < j->ns; i++) {
+        fp_row *r = &j->rows[i];
         gb_result res;
-        if (gb_solve(ws, &specs[i], queue, s, t, &res) != 0) {
-            fprintf(stderr, CMD ": expected memory for solver %s, found none\n", specs[i].name);
-            rc = EX_OSERR;
-            break;
+        if (gb_solve(j->ws, &j->specs[i], j->o->queue, s, t, &res) != 0) {
+            fprintf(stderr, CMD ": expected memory for solver %s, found none\n", j->specs[i].name);
+            return EX_OSERR;
         }
-        copy_str(r->name, sizeof r->name, specs[i].name);
+        copy_str(r->name, sizeof r->name, j->specs[i].name);
         r->status = res.status;
         r->cost = res.status == GB_FOUND ? res.cost : 0.0;
         r->path_len = res.status == GB_FOUND ? res.path_len : 0;
         r->st = res.st;
-        paint(ws, g, &res, s, t, rgb, &r->nopen, &r->nclosed);
+        paint(j->ws, g, &res, s, t, j->rgb, &r->nopen, &r->nclosed);
         char sl[128];
-        slug(specs[i].name, sl, sizeof sl);
-        if ((size_t)snprintf(r->file, sizeof r->file, "%s-%s.ppm", out, sl) >= sizeof r->file) {
-            fprintf(stderr, CMD ": --out: expected a shorter prefix, found %zu bytes\n", strlen(out));
-            rc = EX_USAGE;
-            break;
+        slug(j->specs[i].name, sl, sizeof sl);
+        if ((size_t)snprintf(r->file, sizeof r->file, "%s-%s.ppm", j->o->out, sl) >= sizeof r->file) {
+            fprintf(stderr, CMD ": --out: expected a shorter prefix, found %zu bytes\n",
+                    strlen(j->o->out));
+            return EX_USAGE;
         }
-        FILE *f = gb_tmp_open(r->file, tmps[ntmp], sizeof tmps[ntmp], &d);
-        if (!f) { rc = report(&d); break; }
+        FILE *f = gb_tmp_open(r->file, j->tmps[j->ntmp], sizeof j->tmps[j->ntmp], &j->d);
+        if (!f) return report(&j->d);
         r->header_bytes = fprintf(f, "P6\n%d %d\n255\n", g->width, g->height);
-        fwrite(rgb, 3, (size_t)g->width * (size_t)g->height, f);
-        if (gb_tmp_close(f, tmps[ntmp], &d) != 0) { rc = report(&d); break; }
-        copy_str(dest[ntmp++], sizeof dest[0], r->file);
+        fwrite(j->rgb, 3, (size_t)g->width * (size_t)g->height, f);
+        if (gb_tmp_close(f, j->tmps[j->ntmp], &j->d) != 0) return report(&j->d);
+        copy_str(j->dest[j->ntmp++], sizeof j->dest[0], r->file);
     }
-    static const char *const status_name[] = { "found", "unreachable", "limit" };
-    double opt = -1;
-    for (int i = 0; i < ns; i++)
-        if (rows[i].status == GB_FOUND && gb_solver_guarantee(&specs[i], model, &(double){ 0 }) == GB_GUAR_OPTIMAL)
-            opt = rows[i].cost;
+    return 0;
+}
 
-    if (!rc) {   /* the table */
-        snprintf(path, sizeof path, "%s.tsv", out);
-        char *tmp = tmps[ntmp];
-        FILE *f = gb_tmp_open(path, tmp, sizeof tmps[0], &d);
-        if (!f) rc = report(&d);
-        else {
-            fprintf(f, "# %s line %ld: (%d,%d) -> (%d,%d), map %s %dx%d, model %s, queue %s\n",
-                    scen, q.line, q.sx, q.sy, q.gx, q.gy, base_name(mpath), g->width, g->height,
-                    gb_model_name(model), gb_queue_name(queue));
-            fputs("solver\tfile\tstatus\tcost\tpath_len\texpanded\tgenerated\tscanned\topen\tclosed\n", f);
-            for (int i = 0; i < ns; i++) {
-                const fp_row *r = &rows[i];
-                fprintf(f, "%s\t%s\t%s\t%.8f\t%d\t%llu\t%llu\t%llu\t%ld\t%ld\n", r->name,
-                        base_name(r->file), status_name[r->status], r->cost, r->path_len,
-                        (unsigned long long)r->st.expanded, (unsigned long long)r->st.generated,
-                        (unsigned long long)r->st.scanned, r->nopen, r->nclosed);
-            }
-            if (gb_tmp_close(f, tmp, &d) != 0) rc = report(&d);
-            else copy_str(dest[ntmp++], sizeof dest[0], path);
-        }
+/* A temporary file for PREFIX.ext: opened, and named as the next output. */
+static FILE *fp_open(fp_job *j, const char *ext)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s.%s", j->o->out, ext);
+    FILE *f = gb_tmp_open(path, j->tmps[j->ntmp], sizeof j->tmps[0], &j->d);
+    if (f) copy_str(j->dest[j->ntmp], sizeof j->dest[0], path);
+    return f;
+}
+
+/* Close the output fp_open gave, and count it. */
+static int fp_close(fp_job *j, FILE *f)
+{
+    if (gb_tmp_close(f, j->tmps[j->ntmp], &j->d) != 0) return report(&j->d);
+    j->ntmp++;
+    return 0;
+}
+
+static int fp_write_tsv(fp_job *j)
+{
+    FILE *f = fp_open(j, "tsv");
+    if (!f) return report(&j->d);
+    const gb_grid *g = &j->map.grid;
+    fprintf(f, "# %s line %ld: (%d,%d) -> (%d,%d), map %s %dx%d, model %s, queue %s\n", j->o->scen,
+            j->q.line, j->q.sx, j->q.sy, j->q.gx, j->q.gy, base_name(j->mpath), g->width, g->height,
+            gb_model_name(j->o->model), gb_queue_name(j->o->queue));
+    fputs("solver\tfile\tstatus\tcost\tpath_len\texpanded\tgenerated\tscanned\topen\tclosed\n", f);
+    for (int i = 0; i < j->ns; i++) {
+        const fp_row *r = &j->rows[i];
+        fprintf(f, "%s\t%s\t%s\t%.8f\t%d\t%llu\t%llu\t%llu\t%ld\t%ld\n", r->name, base_name(r->file),
+                status_name[r->status], r->cost, r->path_len, (unsigned long long)r->st.expanded,
+                (unsigned long long)r->st.generated, (unsigned long long)r->st.scanned, r->nopen,
+                r->nclosed);
     }
-    if (!rc) {   /* the gnuplot parameters */
-        snprintf(path, sizeof path, "%s.gp", out);
-        char *tmp = tmps[ntmp];
-        FILE *f = gb_tmp_open(path, tmp, sizeof tmps[0], &d);
-        if (!f) rc = report(&d);
-        else {
-            char title[2048];
-            fprintf(f, "# gnuplot parameters for plots/footprint.gp, written by gridbench footprint\n");
-            fprintf(f, "fp_n = %d\nfp_w = %d\nfp_h = %d\n", ns, g->width, g->height);
-            fprintf(f, "fp_sx = %d\nfp_sy = %d\nfp_gx = %d\nfp_gy = %d\n", q.sx, q.sy, q.gx, q.gy);
-            if (opt >= 0)
-                snprintf(title, sizeof title, "%s, %s line %ld: (%d,%d) to (%d,%d), optimal cost %.2f",
-                         base_name(mpath), base_name(scen), q.line, q.sx, q.sy, q.gx, q.gy, opt);
-            else
-                snprintf(title, sizeof title, "%s, %s line %ld: (%d,%d) to (%d,%d)",
-                         base_name(mpath), base_name(scen), q.line, q.sx, q.sy, q.gx, q.gy);
-            fputs("fp_title = ", f);
-            gp_str(f, title);
-            fputc('\n', f);
-            for (int i = 0; i < ns; i++) {
-                const fp_row *r = &rows[i];
-                char l1[256], l2[256];
-                copy_str(l1, sizeof l1, r->name);
-                if (r->st.scanned)
-                    snprintf(l2, sizeof l2, "%llu expanded, %llu generated, %llu scanned",
-                             (unsigned long long)r->st.expanded, (unsigned long long)r->st.generated,
-                             (unsigned long long)r->st.scanned);
-                else
-                    snprintf(l2, sizeof l2, "%llu expanded, %llu generated",
-                             (unsigned long long)r->st.expanded, (unsigned long long)r->st.generated);
-                fprintf(f, "fp_file%d = ", i + 1);
-                gp_str(f, r->file);
-                fprintf(f, "\nfp_skip%d = %d\nfp_name%d = ", i + 1, r->header_bytes, i + 1);
-                gp_str(f, l1);
-                fprintf(f, "\nfp_stats%d = ", i + 1);
-                gp_str(f, l2);
-                fprintf(f, "\nfp_cost%d = ", i + 1);
-                if (r->status == GB_FOUND) snprintf(l1, sizeof l1, "path cost %.2f", r->cost);
-                else snprintf(l1, sizeof l1, "no path (%s)", status_name[r->status]);
-                gp_str(f, l1);
-                fputc('\n', f);
-            }
-            if (gb_tmp_close(f, tmp, &d) != 0) rc = report(&d);
-            else copy_str(dest[ntmp++], sizeof dest[0], path);
-        }
-    }
-    for (int i = 0; i < ntmp; i++) {
-        if (rc) gb_tmp_abort(NULL, tmps[i]);
-        else if (gb_tmp_rename(tmps[i], dest[i], &d) != 0) rc = report(&d);
+    return fp_close(j, f);
+}
+
+/* One solver's fp_* variables of the .gp file. */
+static void fp_gp_solver(FILE *f, int i, const fp_row *r)
+{
+    char l1[256], l2[256];
+    copy_str(l1, sizeof l1, r->name);
+    if (r->st.scanned)
+        snprintf(l2, sizeof l2, "%llu expanded, %llu generated, %llu scanned",
+                 (unsigned long long)r->st.expanded, (unsigned long long)r->st.generated,
+                 (unsigned long long)r->st.scanned);
+    else
+        snprintf(l2, sizeof l2, "%llu expanded, %llu generated", (unsigned long long)r->st.expanded,
+                 (unsigned long long)r->st.generated);
+    fprintf(f, "fp_file%d = ", i + 1);
+    gp_str(f, r->file);
+    fprintf(f, "\nfp_skip%d = %d\nfp_name%d = ", i + 1, r->header_bytes, i + 1);
+    gp_str(f, l1);
+    fprintf(f, "\nfp_stats%d = ", i + 1);
+    gp_str(f, l2);
+    fprintf(f, "\nfp_cost%d = ", i + 1);
+    if (r->status == GB_FOUND) snprintf(l1, sizeof l1, "path cost %.2f", r->cost);
+    else snprintf(l1, sizeof l1, "no path (%s)", status_name[r->status]);
+    gp_str(f, l1);
+    fputc('\n', f);
+}
+
+static int fp_write_gp(fp_job *j)
+{
+    double opt = -1;
+    for (int i = 0; i < j->ns; i++)
+        if (j->rows[i].status == GB_FOUND
+            && gb_solver_guarantee(&j->specs[i], j->o->model, &(double){ 0 }) == GB_GUAR_OPTIMAL)
+            opt = j->rows[i].cost;
+    FILE *f = fp_open(j, "gp");
+    if (!f) return report(&j->d);
+    const gb_query *q = &j->q;
+    char title[2048];
+    fprintf(f, "# gnuplot parameters for plots/footprint.gp, written by gridbench footprint\n");
+    fprintf(f, "fp_n = %d\nfp_w = %d\nfp_h = %d\n", j->ns, j->map.grid.width, j->map.grid.height);
+    fprintf(f, "fp_sx = %d\nfp_sy = %d\nfp_gx = %d\nfp_gy = %d\n", q->sx, q->sy, q->gx, q->gy);
+    if (opt >= 0)
+        snprintf(title, sizeof title, "%s, %s line %ld: (%d,%d) to (%d,%d), optimal cost %.2f",
+                 base_name(j->mpath), base_name(j->o->scen), q->line, q->sx, q->sy, q->gx, q->gy, opt);
+    else
+        snprintf(title, sizeof title, "%s, %s line %ld: (%d,%d) to (%d,%d)", base_name(j->mpath),
+                 base_name(j->o->scen), q->line, q->sx, q->sy, q->gx, q->gy);
+    fputs("fp_title = ", f);
+    gp_str(f, title);
+    fputc('\n', f);
+    for (int i = 0; i < j->ns; i++) fp_gp_solver(f, i, &j->rows[i]);
+    return fp_close(j, f);
+}
+
+/* Every output renamed into place when rc is 0, else every one removed. */
+static int fp_finish(fp_job *j, int rc)
+{
+    for (int i = 0; i < j->ntmp; i++) {
+        if (rc) gb_tmp_abort(NULL, j->tmps[i]);
+        else if (gb_tmp_rename(j->tmps[i], j->dest[i], &j->d) != 0) rc = report(&j->d);
     }
     if (!rc)
-        fprintf(stderr, CMD ": %s line %ld, %d solvers -> %s.{tsv,gp} and %d images\n", base_name(scen),
-                q.line, ns, out, ns);
-    gb_ws_free(ws);
-    gb_free(rgb);
-    gb_map_free(&map);
+        fprintf(stderr, CMD ": %s line %ld, %d solvers -> %s.{tsv,gp} and %d images\n",
+                base_name(j->o->scen), j->q.line, j->ns, j->o->out, j->ns);
+    return rc;
+}
+
+int gb_cmd_footprint(int argc, char **argv)
+{
+    fp_cli o;
+    memset(&o, 0, sizeof o);
+    int rc = fp_parse(argc, argv, &o);
+    if (rc) return rc;
+    if (o.help) {
+        gb_opt_help(&gb_doc_footprint, stdout);
+        return 0;
+    }
+    if ((rc = fp_check(&o, argc, argv)) != 0) return rc;
+    static fp_job j;
+    memset(&j, 0, sizeof j);
+    j.o = &o;
+    if ((rc = fp_solvers(&j, o.slists, o.nsl)) != 0) return rc;
+    gb_diag_clear(&j.d);
+    rc = gb_cli_query(o.scen, o.line, o.longest, o.map, &j.map, &j.q, j.mpath, sizeof j.mpath, &j.d);
+    if (rc) {
+        gb_map_free(&j.map);
+        return report(&j.d);
+    }
+    const gb_grid *g = &j.map.grid;
+    j.ws = gb_ws_new(g, o.model);
+    j.rgb = gb_malloc((size_t)g->width * (size_t)g->height * 3);
+    if (!j.ws || !j.rgb) {
+        fprintf(stderr, CMD ": expected memory for a %dx%d map, found none\n", g->width, g->height);
+        rc = EX_OSERR;
+    }
+    if (!rc) rc = fp_images(&j);
+    if (!rc) rc = fp_write_tsv(&j);
+    if (!rc) rc = fp_write_gp(&j);
+    rc = fp_finish(&j, rc);
+    gb_ws_free(j.ws);
+    gb_free(j.rgb);
+    gb_map_free(&j.map);
     return rc;
 }

@@ -239,40 +239,6 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-/* The query of --line / --longest and its map, loaded and checked. */
-static int load_query(const trace_opts *o, gb_map *map, gb_query *q, char *mname, size_t mn, gb_diag *d)
-{
-    gb_scen sc;
-    int rc = gb_scen_load(o->scen, &sc, d);
-    if (rc) return rc;
-    size_t qi = 0;
-    if (o->longest) {
-        for (size_t i = 1; i < sc.n; i++)
-            if (sc.q[i].length > sc.q[qi].length) qi = i;
-    } else {
-        while (qi < sc.n && sc.q[qi].line != o->line) qi++;
-        if (qi == sc.n) {
-            rc = gb_diag_set(d, EX_DATAERR, o->scen, 0, 0,
-                             "expected a query on line %ld, found none "
-                             "(queries are on lines %ld..%ld)",
-                             o->line, sc.q[0].line, sc.q[sc.n - 1].line);
-            gb_scen_free(&sc);
-            return rc;
-        }
-    }
-    char mpath[1024];
-    if (o->map) snprintf(mpath, sizeof mpath, "%s", o->map);
-    else rc = gb_scen_resolve_map(&sc, mpath, sizeof mpath, d);
-    if (!rc) rc = gb_map_load(mpath, map, d);
-    if (!rc) rc = gb_scen_check_query(&sc, qi, map, d);
-    if (!rc) {
-        *q = sc.q[qi];
-        snprintf(mname, mn, "%s", base_name(mpath));
-    }
-    gb_scen_free(&sc);
-    return rc;
-}
-
 /* Search spec on (s, t) with the events recorded, and append its section
  * to f.  The plain search before it gives the exact number of events. */
 static int record(gb_ws *ws, const gb_grid *g, const gb_solver_spec *spec, const trace_opts *o,
@@ -395,11 +361,13 @@ static int trace_search(trace_opts *o)
     memset(&map, 0, sizeof map);
     gb_query q;
     char mname[1024];
-    int rc = load_query(o, &map, &q, mname, sizeof mname, &d);
+    char mpath[1024];
+    int rc = gb_cli_query(o->scen, o->line, o->longest, o->map, &map, &q, mpath, sizeof mpath, &d);
     if (rc) {
         gb_map_free(&map);
         return report(&d);
     }
+    snprintf(mname, sizeof mname, "%s", base_name(mpath));
     const gb_grid *g = &map.grid;
     gb_solver_spec specs[MAX_SOLVERS];
     int ns = 0;
