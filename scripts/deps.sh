@@ -13,9 +13,10 @@
 #   curl, unzip       download and unpack the Moving AI archives (make datasets)
 #   zip               build the zip fixtures of the dataset tests (make test)
 #   python3           the reference external solver client (make test)
-#   libtext-csv-perl  Text::CSV for scripts/plot-data.pl (make report): map
-#                     names may hold ',', '"' or newlines, which a hand-made
-#                     CSV regex got wrong (issue #26)
+#   libtext-csv-perl  Text::CSV for scripts/csv-cut.pl and csv-scen-check.pl
+#                     (make report reads two columns and checks --csv with
+#                     them): map names may hold ',', '"' or newlines, which
+#                     a hand-made CSV regex got wrong (issue #26)
 #   pkg-config        the installed-library test (make test)
 #
 # Installs only what dpkg does not already have; uses sudo when not root.

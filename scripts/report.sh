@@ -6,7 +6,8 @@
 #
 # This script only orchestrates; the work is done by
 #   gridbench run        per-query CSV (queries.csv)
-#   gridbench summary    statistics (summary.csv) and plot data (data/)
+#   gridbench summary    statistics (summary.csv) and plot data (data/: also
+#                        the faceted plots' panels, queue ratios, trade-off)
 #   gridbench env        environment and calibration (env.json)
 #   gridbench footprint  search footprint images (footprints/)
 #   gridbench heuristics admissibility, consistency, informedness per map
@@ -436,8 +437,6 @@ step 3 "gridbench summary -> summary.csv, data/"
 # preprocessing, storage, memory, suboptimality, undominated) per map set
 "$BIN" export --gppc-table --out "$TMP/gppc.csv" "$TMP/queries.csv" ||
     die 4 "gridbench export --gppc-table failed"
-# the faceted plots' data: panels by solver family, guarantees, per-map queues
-perl "$SCRIPTS/plot-data.pl" "$TMP" || die 4 "scripts/plot-data.pl failed"
 meta() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$TMP/data/meta.tsv"; }
 REF_QUEUE=$(meta ref_queue)
 mapfile -t RUN_SOLVERS < <(meta solver)
@@ -559,10 +558,9 @@ if [ -s "$TMP/data/speedup.tsv" ]; then
 else
     echo "Speedup plot skipped: the run has no dijkstra on bheap, or no other solver, to compare." >>"$TMP/notes.txt"
 fi
-# solvers without the optimality guarantee: per query, cost / optimum
-# against the speed-up over dijkstra on bheap on the same query
-perl "$SCRIPTS/csv-cut.pl" "$TMP/queries.csv" status scen line solver queue guarantee subopt time_ns map |
-    awk -F'\t' -v ref="$REF_QUEUE" -f "$SCRIPTS/tradeoff-data.awk" >"$TMP/data/tradeoff.tsv"
+# solvers without the optimality guarantee: data/tradeoff.tsv (gridbench
+# summary --plot-data wrote it: per query, cost / optimum against the
+# speed-up over dijkstra on bheap on the same query)
 if [ -s "$TMP/data/tradeoff.tsv" ]; then
     gp hpa_tradeoff.gp "data='data/tradeoff.tsv'; vs='dijkstra on bheap'; title='Solvers that are not optimal: path length against speed-up, per map and solver'" tradeoff tradeoff \
         "Solvers without the optimality guarantee on \`$REF_QUEUE\` (bounded, greedy, HPA*, any-angle): left, per query, path cost / Dijkstra's optimum (below 1: an any-angle path shorter than the best grid path); right, per query, speed-up over \`dijkstra\` on \`bheap\` (log scale).  Boxes: 25th-75th percentile, whiskers 1.5 IQR."

@@ -930,28 +930,33 @@ GB_TEST(report, tradeoff_table_of_the_solvers_that_are_not_optimal)
     rm_rf(dir);
 }
 
-/* The data of the report's tradeoff plot: one line per query of every
- * solver that is not optimal, on the reference queue or its only one,
- * with its speed-up over dijkstra/bheap on the same query. */
+/* The data of the report's tradeoff plot (`gridbench summary --plot-data`,
+ * harness/report/gb_facets.c): one line per query of every solver that is
+ * not optimal, on the reference queue or its only one, with its speed-up
+ * over dijkstra/bheap on the same query. */
 GB_TEST(report, tradeoff_plot_data)
 {
+    const char *bin = gb_bin();
     char dir[64], p[256], log[128];
     make_tmpdir(dir, sizeof dir);
     snprintf(log, sizeof log, "%s/out", dir);
     snprintf(p, sizeof p, "%s/q.csv", dir);
-    write_file(p, "scen,line,map,solver,queue,guarantee,status,subopt,time_ns\n"
-                  "s,2,M,dijkstra,bheap,optimal,ok,1,1000\n"
-                  "s,2,M,astar-octile,bheap,optimal,ok,1,100\n"
-                  "s,2,M,wastar-octile:w=2,bheap,bounded,ok,1.25,50\n"
-                  "s,2,M,wastar-octile:w=2,bucket,bounded,ok,1.25,40\n"
-                  "s,2,M,hpa:c=8,own-heap,none,ok,1.5,20\n"
-                  "s,2,M,theta,bheap,none,ok,0.95,4000\n"
-                  "s,3,M,dijkstra,bheap,optimal,ok,1,1000\n"
-                  "s,3,M,hpa:c=8,own-heap,none,suboptimal,0.5,20\n"
-                  "s,4,M,hpa:c=8,own-heap,none,ok,1.1,10\n");
-    int rc = sh(log, "awk -F, -v ref=bheap -f scripts/tradeoff-data.awk '%s' > '%s'", p, log);
-    cr_assert_eq(rc, 0, "awk exit %d", rc);
-    char *out = slurp(log, NULL);
+    write_file(p, "scen,line,bucket,map,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
+                  "time_ns,time_cold_ns\n"
+                  "s,2,0,M,dijkstra,bheap,optimal,ok,5,1,9,1000,1000\n"
+                  "s,2,0,M,astar-octile,bheap,optimal,ok,5,1,9,100,100\n"
+                  "s,2,0,M,wastar-octile:w=2,bheap,bounded,ok,5,1.25,9,50,50\n"
+                  "s,2,0,M,wastar-octile:w=2,bucket,bounded,ok,5,1.25,9,40,40\n"
+                  "s,2,0,M,hpa:c=8,own-heap,none,ok,5,1.5,9,20,20\n"
+                  "s,2,0,M,theta,bheap,none,ok,5,0.95,9,4000,4000\n"
+                  "s,3,0,M,dijkstra,bheap,optimal,ok,5,1,9,1000,1000\n"
+                  "s,3,0,M,hpa:c=8,own-heap,none,suboptimal,5,0.5,9,20,20\n"
+                  "s,4,0,M,hpa:c=8,own-heap,none,ok,5,1.1,9,10,10\n");
+    int rc = sh(log, "'%s' summary '%s' --out '%s/s.csv' --plot-data '%s/data'", bin, p, dir, dir);
+    cr_assert_eq(rc, 0, "summary exit %d: %s", rc, tail_of(log));
+    snprintf(p, sizeof p, "%s/data/tradeoff.tsv", dir);
+    char *out = slurp(p, NULL);
+    cr_assert_not_null(out, "no tradeoff.tsv");
     cr_expect_str_eq(out, "M\twastar-octile:w=2\t1.25\t20\n"
                           "M\thpa:c=8\t1.5\t50\n"
                           "M\ttheta\t0.95\t0.25\n");

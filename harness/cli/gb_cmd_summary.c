@@ -4,15 +4,17 @@
  * --plot-data, the data files of the plots).  The statistics and their
  * definitions are in gb_summary.h.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "gb_cmd.h"
+#include "gb_facets.h"
 #include "gb_summary.h"
 
 #define CMD "gridbench summary"
@@ -21,12 +23,14 @@ enum { OPT_RESAMPLES = 256, OPT_SEED };
 
 static const gb_opt summary_opts[] = {
     { 'o', 'o', "out", "FILE", "summary CSV (temporary file, then renamed; default standard output)" },
-    { 'p', 'p', "plot-data", "DIR", "also write the gnuplot data files into DIR (created if missing): "
-      "meta.tsv maps.tsv bucket-MAP.tsv speedup.tsv queues.tsv cactus.tsv" },
-    { OPT_RESAMPLES, 0, "resamples", "N", "bootstrap resamples, 1 to 1000000 (default "
-      GB_STR(GB_BOOT_RESAMPLES) ")" },
-    { OPT_SEED, 0, "seed", "N", "bootstrap seed, an unsigned 64-bit integer (default " GB_STR(GB_BOOT_SEED)
-      ")" },
+    { 'p', 'p', "plot-data", "DIR",
+      "also write the gnuplot data files into DIR (created if missing): "
+      "meta.tsv maps.tsv bucket-MAP.tsv speedup.tsv queues.tsv cactus.tsv, and what the faceted plots "
+      "read: panels-MAP.gp panels-cactus.gp speedup-g.tsv speedup-maps.gp queues-MAP.tsv tradeoff.tsv" },
+    { OPT_RESAMPLES, 0, "resamples", "N",
+      "bootstrap resamples, 1 to 1000000 (default " GB_STR(GB_BOOT_RESAMPLES) ")" },
+    { OPT_SEED, 0, "seed", "N",
+      "bootstrap seed, an unsigned 64-bit integer (default " GB_STR(GB_BOOT_SEED) ")" },
     { 'h', 'h', "help", NULL, "this text" },
     { 0, 0, NULL, NULL, NULL }
 };
@@ -81,6 +85,24 @@ static int report(const gb_diag *d)
     fprintf(stderr, CMD ": ");
     gb_diag_print(d, stderr);
     return d->code;
+}
+
+/* Remove the folder this process made for --plot-data and the files it
+ * wrote there (a failure after some of them were written). */
+static void remove_made_dir(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    if (dp) {
+        char p[4300];
+        for (struct dirent *e; (e = readdir(dp)) != NULL;) {
+            if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+                continue;
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            unlink(p);
+        }
+        closedir(dp);
+    }
+    rmdir(dir);
 }
 
 int gb_cmd_summary(int argc, char **argv)
@@ -143,8 +165,9 @@ int gb_cmd_summary(int argc, char **argv)
             }
             made = 1;
         }
-        if ((rc = gb_summary_write_plot_data(s, plot, &d)) != 0) {
-            if (made) rmdir(plot);   /* only if nothing got written into it */
+        if ((rc = gb_summary_write_plot_data(s, plot, &d)) != 0
+            || (rc = gb_facets_write(s, argv[optind], plot, &d)) != 0) {
+            if (made) remove_made_dir(plot); /* ours: nothing of a failed run stays */
             gb_summary_free(s);
             return report(&d);
         }

@@ -134,6 +134,18 @@ const char *gb_summary_csv_header(void) { return summary_header; }
 size_t gb_summary_ngroups(const gb_summary *s) { return s->groups.n; }
 size_t gb_summary_nrows(const gb_summary *s) { return s->nrows; }
 
+void gb_summary_group_at(const gb_summary *s, size_t i, gb_summary_group *out)
+{
+    const gstat *g = &s->g[s->order[i]];
+    out->map = s->maps.str[g->map];
+    out->solver = s->solvers.str[s->pair_solver[g->pair]];
+    out->queue = s->queues.str[s->pair_queue[g->pair]];
+    out->guarantee = g->guarantee;
+    out->med = g->t_med;
+    out->med_lo = g->t_lo;
+    out->med_hi = g->t_hi;
+}
+
 void gb_summary_free(gb_summary *s)
 {
     if (!s) return;

@@ -91,6 +91,15 @@ int gb_summary_load_with(const char *path, const gb_boot *boot, gb_summary **out
 size_t gb_summary_ngroups(const gb_summary *s);
 size_t gb_summary_nrows(const gb_summary *s);
 
+/* Group i (< gb_summary_ngroups) in the summary CSV's order: its names
+ * (valid while s lives) and its median time with the interval, in ns (NaN
+ * when not defined). */
+typedef struct gb_summary_group {
+    const char *map, *solver, *queue, *guarantee;
+    double med, med_lo, med_hi;
+} gb_summary_group;
+void gb_summary_group_at(const gb_summary *s, size_t i, gb_summary_group *out);
+
 /* Write the summary CSV to path (temp file + rename), or to stdout when
  * path is NULL.  0, or EX_CANTCREAT / EX_IOERR with *d filled. */
 int gb_summary_write_csv(const gb_summary *s, const char *path, gb_diag *d);
@@ -119,6 +128,8 @@ int gb_summary_write_csv(const gb_summary *s, const char *path, gb_diag *d);
  *                     sorted, over the rows that solved their query (ok,
  *                     unreachable, scen_mismatch); at most ~2000 points
  *                     per block (evenly spaced ranks, the last kept)
+ * (`gridbench summary --plot-data` then adds the faceted plots' files of
+ * gb_facets.h, derived from these.)
  * Returns 0, or EX_CANTCREAT / EX_IOERR with *d filled. */
 int gb_summary_write_plot_data(const gb_summary *s, const char *dir, gb_diag *d);
 
