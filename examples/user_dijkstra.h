@@ -5,6 +5,11 @@
  * signature).  Not fast; short and correct, to show the contract:
  * write the path start..goal as cell ids into path[0..cap), return its
  * length, 0 for no path, -1 on error.
+ *
+ * Built with -DGB_USER_TRACE it also tells `gridbench trace` every step
+ * (gb_user_trace_*, gb_user.h; docs/trace.md), so that the viewer replays
+ * its search; those calls are gridbench's, so such a plugin loads only
+ * into gridbench.  Without it, it calls nothing of gridbench at all.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +22,12 @@
  * plugin needs no symbol from the program that loads it. */
 static const int ud_dx[8] = { 0, 1, 0, -1, 1, 1, -1, -1 };
 static const int ud_dy[8] = { -1, 0, 1, 0, -1, 1, 1, -1 };
+
+#ifdef GB_USER_TRACE
+#define UD_TRACE(call) call
+#else
+#define UD_TRACE(call) ((void)0)
+#endif
 
 static int legal(const gb_grid *g, gb_model m, int32_t id, int k)
 {
@@ -38,6 +49,7 @@ static int32_t user_dijkstra(void *ctx, const gb_grid *g, gb_model m, int32_t st
     if (!d || !par || !heap || !hk) { len = -1; goto out; }
     for (int32_t i = 0; i < n; i++) d[i] = INFINITY;
     d[start] = 0; par[start] = -1; heap[hn] = start; hk[hn++] = 0;
+    UD_TRACE(gb_user_trace_generate(0, start, 0.0, 0.0, -1));
     while (hn > 0) {
         int32_t u = heap[0];
         double du = hk[0];
@@ -51,14 +63,19 @@ static int32_t user_dijkstra(void *ctx, const gb_grid *g, gb_model m, int32_t st
         }
         heap[i] = lv; hk[i] = lk;
         if (du > d[u]) continue;             /* stale */
-        if (u == goal) break;
+        if (u == goal) {
+            UD_TRACE(gb_user_trace_stop(0, u));
+            break;
+        }
         st->expanded++;
+        UD_TRACE(gb_user_trace_expand(0, u));
         for (int k = 0; k < 8; k++) {
             if (!legal(g, m, u, k)) continue;
             int32_t v = u + g->off[k];
             double nd = du + (k < 4 ? 1.0 : GB_SQRT2);
             if (nd >= d[v]) continue;
             d[v] = nd; par[v] = u; st->generated++;
+            UD_TRACE(gb_user_trace_generate(0, v, nd, 0.0, u));
             int32_t j = hn++;                /* push: sift up */
             for (; j > 0 && hk[(j - 1) / 2] > nd; j = (j - 1) / 2) {
                 heap[j] = heap[(j - 1) / 2]; hk[j] = hk[(j - 1) / 2];

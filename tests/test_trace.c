@@ -423,3 +423,48 @@ GB_TEST(trace_browser, the_viewer_replays_the_csv_expansions_in_chromium)
     cr_expect_eq(found, 3, "the CSV rows of the longest query: %d", found);
     gb_test_sh(NULL, 0, "rm -rf '%s'", d);
 }
+
+/* A plugin's solver traced through gb_user_trace_*: its expand calls are
+ * its CSV `expanded`; a solver whose counter disagrees is refused, and
+ * nothing is written. */
+GB_TEST(trace, a_plugin_solver_is_traced_through_its_calls)
+{
+    const char *bin = gb_test_bin();
+    if (gb_test_sh(NULL, 0, "command -v cc") != 0) cr_skip_test("cc not found");
+    char d[] = "/tmp/gbtrace.XXXXXX", out[4096], p[256];
+    cr_assert_not_null(mkdtemp(d));
+    int rc = gb_test_sh(out, sizeof out,
+                        "cc -shared -fPIC -Isolvers -Iharness/core -Iharness/run "
+                        "tests/plugins/trace_plugin.c -o %s/trace.so",
+                        d);
+    cr_assert_eq(rc, 0, "%s", out);
+    const char *scen = "datasets/default/maze128-2-1.map.scen";
+    rc = gb_test_sh(out, sizeof out,
+                    "%s trace --plugin %s/trace.so --scen %s --line 120 -s traced-dijkstra,dijkstra "
+                    "--out %s/t",
+                    bin, d, scen, d);
+    cr_assert_eq(rc, 0, "%s", out);
+    snprintf(p, sizeof p, "%s/t.trace", d);
+    long xs[4];
+    cr_assert_eq(x_counts(p, xs, 4), 2);
+    cr_expect_gt(xs[0], 0);
+    rc = gb_test_sh(out, sizeof out,
+                    "%s run --plugin %s/trace.so -s traced-dijkstra --reps 1 --quiet --oracle-cache '' "
+                    "-o %s/r.csv %s >/dev/null 2>&1 && perl scripts/csv-cut.pl %s/r.csv line expanded | "
+                    "awk -F'\t' '$1 == 120 { print $2 }'",
+                    bin, d, d, scen, d);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_expect_eq(atol(out), xs[0], "the CSV's expanded %ld, the trace's %ld", atol(out), xs[0]);
+    rc = gb_test_sh(out, sizeof out,
+                    "%s trace --plugin %s/trace.so --scen %s --line 120 -s miscounted --out %s/m; "
+                    "echo rc=$?; ls %s",
+                    bin, d, scen, d, d);
+    cr_expect(
+        strstr(out, "miscounted: expected as many gb_user_trace_expand calls as its expanded counter")
+            != NULL,
+        "%s", out);
+    cr_expect(strstr(out, "rc=70") != NULL && strstr(out, "m.trace") == NULL
+                  && strstr(out, "m.html") == NULL,
+              "%s", out);
+    gb_test_sh(NULL, 0, "rm -rf '%s'", d);
+}

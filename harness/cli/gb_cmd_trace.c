@@ -34,13 +34,15 @@
 #include "gb_search.h"
 #include "gb_trace.h"
 #include "gb_tracefile.h"
+#include "gb_user.h"
+#include "gb_validate.h"
 #include "gb_viewer.h"
 
 #define CMD         "gridbench trace"
 #define MAX_SOLVERS 8
 #define MAX_FROM    8
 
-enum { OPT_MAP = 256, OPT_FROM, OPT_MAXMEM };
+enum { OPT_MAP = 256, OPT_FROM, OPT_MAXMEM, OPT_PLUGIN };
 
 static const gb_opt trace_opts_table[] = {
     { 'S', 'S', "scen", "FILE", "scenario file (its map is found as by `gridbench run`)" },
@@ -51,6 +53,9 @@ static const gb_opt trace_opts_table[] = {
           MAX_SOLVERS) "): the best-first family, bidirectional search, jps, jps+" },
     { 'm', 'm', "model", "NAME", "movement model (default 8-nocut)" },
     { OPT_MAP, 0, "map", "FILE", "use FILE as the map" },
+    { OPT_PLUGIN, 0, "plugin", "LIB.so",
+      "load user solvers (harness/run/gb_user.h) and trace them by name: "
+      "those that call gb_user_trace_* as they search (repeatable, at most 8)" },
     { OPT_FROM, 0, "from", "FILE",
       "do not search: check FILE, a trace another program wrote "
       "(docs/trace.md), and put it in the page (repeatable, at most " GB_STR(MAX_FROM) ")" },
@@ -98,6 +103,8 @@ typedef struct trace_opts {
     int nsl;
     const char *from[MAX_FROM];
     int nfrom;
+    const char *plugins[8];
+    int nplug;
     gb_model model;
     uint64_t max_mem;
 } trace_opts;
@@ -176,6 +183,10 @@ static int trace_parse(int argc, char **argv, trace_opts *o, int *help)
             else o->from[o->nfrom++] = arg;
             break;
         case OPT_MAXMEM: rc = parse_size(arg, &o->max_mem); break;
+        case OPT_PLUGIN:
+            if (o->nplug == 8) rc = usage_err("expected at most 8 --plugin libraries, found %s", "more");
+            else o->plugins[o->nplug++] = arg;
+            break;
         case 'o': o->out = arg; break;
         case 'h': *help = 1; break;
         default: rc = EX_USAGE; break; /* gb_opt_next said why */
@@ -208,8 +219,14 @@ static int trace_check_opts(const trace_opts *o)
     return 0;
 }
 
+/* A solver to trace: a built-in one, or a user solver of a --plugin. */
+typedef struct tsolver {
+    gb_solver_spec spec;
+    const gb_user_solver *user; /* NULL: built-in */
+} tsolver;
+
 /* The solvers of --solver, each one that can be traced. */
-static int parse_solvers(trace_opts *o, const gb_grid *g, gb_solver_spec *specs, int *ns)
+static int parse_solvers(trace_opts *o, const gb_grid *g, tsolver *sv, int *ns)
 {
     char err[512];
     *ns = 0;
@@ -217,20 +234,45 @@ static int parse_solvers(trace_opts *o, const gb_grid *g, gb_solver_spec *specs,
         for (char *tok = strtok(o->slists[i], ","); tok; tok = strtok(NULL, ",")) {
             if (*ns == MAX_SOLVERS)
                 return usage_err("expected at most %s solvers, found more", GB_STR(MAX_SOLVERS));
-            gb_solver_spec *sp = &specs[*ns];
-            if (gb_solver_parse(tok, sp, err, sizeof err) != 0
-                || gb_solver_unsupported(sp, o->model, err, sizeof err))
+            tsolver *t = &sv[*ns];
+            memset(t, 0, sizeof *t);
+            if ((t->user = gb_user_find(tok)) != NULL) {
+                if (t->user->optimal & GB_USER_AA_GPPC)
+                    return usage_err("--solver: expected a grid solver, found '%s', an any-angle one "
+                                     "(its traces are not drawn yet)",
+                                     tok);
+                snprintf(t->spec.name, sizeof t->spec.name, "%s", tok);
+                (*ns)++;
+                continue;
+            }
+            if (gb_solver_parse(tok, &t->spec, err, sizeof err) != 0
+                || gb_solver_unsupported(&t->spec, o->model, err, sizeof err))
                 return usage_err("%s", err);
-            if (!gb_solver_traceable(sp, g))
+            if (!gb_solver_traceable(&t->spec, g))
                 return usage_err(
                     "--solver: expected a solver whose search can be traced (the "
                     "best-first family: dijkstra, astar-H, wastar-H:w=W, gbfs-H; bidijkstra, "
-                    "biastar-H; jps, jps+), found '%s' (write its trace yourself and "
-                    "use --from: docs/trace.md)",
+                    "biastar-H; jps, jps+; a --plugin solver), found '%s' (write its trace "
+                    "yourself and use --from: docs/trace.md)",
                     tok);
             (*ns)++;
         }
     return *ns ? 0 : usage_err("expected at least one --solver, found %s", "none");
+}
+
+/* The --plugin libraries loaded (their solvers registered). */
+static int load_plugins(const trace_opts *o)
+{
+    for (int i = 0; i < o->nplug; i++) {
+        gb_diag d;
+        gb_diag_clear(&d);
+        if (gb_user_load_plugin(o->plugins[i], &d) != 0) {
+            fprintf(stderr, CMD ": --plugin: ");
+            gb_diag_print(&d, stderr);
+            return d.code;
+        }
+    }
+    return 0;
 }
 
 static const char *base_name(const char *p)
@@ -282,9 +324,94 @@ static int record(gb_ws *ws, const gb_grid *g, const gb_solver_spec *spec, const
                 tr.overflow ? " and an overflow" : "");
         rc = EX_SOFTWARE;
     } else {
-        gb_tracefile_search(f, g, spec, o->model, &tr, &r);
+        char kv[256];
+        snprintf(kv, sizeof kv, "queue=bheap model=%s heuristic=%s wg=%g wh=%g", gb_model_name(o->model),
+                 gb_heur_name(spec->heur), spec->wg, spec->wh);
+        gb_tracefile_search(f, g, spec->name, kv, &tr, &r);
     }
     gb_free(tr.ev);
+    return rc;
+}
+
+/* The user solver u on (s, t), in this process, with its gb_user_trace_*
+ * calls recorded (growing up to --max-mem): its path is validated, its
+ * expansions checked against its own counter when it keeps one. */
+static int record_user(const gb_user_solver *u, const gb_grid *g, const trace_opts *o, int32_t s,
+                       int32_t t, FILE *f)
+{
+    int32_t *path = gb_malloc((size_t)g->ncells * sizeof *path);
+    gb_xy *xy = gb_malloc((size_t)g->ncells * sizeof *xy);
+    gb_trace tr = { NULL, 0, 0, 0 };
+    int rc = 0;
+    if (!path || !xy) {
+        fprintf(stderr, CMD ": expected memory for a path of %s, found none\n", u->name);
+        rc = EX_OSERR;
+    } else if (gb_user_prepare(u, g, o->model) != 0) {
+        fprintf(stderr, CMD ": %s: expected its prepare hook to succeed, found a failure\n", u->name);
+        rc = EX_SOFTWARE;
+    }
+    gb_result r;
+    memset(&r, 0, sizeof r);
+    int32_t n = -1;
+    if (!rc) {
+        gb_user_trace_attach(&tr, (size_t)(o->max_mem / sizeof(gb_trace_ev)));
+        n = u->solve(u->ctx, g, o->model, s, t, path, g->ncells, &r.st);
+        gb_user_trace_attach(NULL, 0);
+        gb_user_release(u);
+    }
+    uint64_t nx = 0;
+    for (size_t i = 0; i < tr.n; i++) nx += tr.ev[i].kind == GB_TR_EXP;
+    if (!rc && (n < 0 || n > g->ncells)) {
+        fprintf(stderr, CMD ": %s: expected a path or none, found %s\n", u->name,
+                n < 0 ? "an internal error of the solver" : "more cells than the grid has");
+        rc = EX_SOFTWARE;
+    } else if (!rc && tr.overflow) {
+        fprintf(stderr,
+                CMD
+                ": %s: expected a trace that fits --max-mem (%llu bytes), found more events; nothing "
+                "written\n",
+                u->name, (unsigned long long)o->max_mem);
+        rc = EX_USAGE;
+    } else if (!rc && r.st.expanded && nx != r.st.expanded) {
+        fprintf(stderr,
+                CMD ": %s: expected as many gb_user_trace_expand calls as its expanded counter (%llu), "
+                    "found %llu; nothing written\n",
+                u->name, (unsigned long long)r.st.expanded, (unsigned long long)nx);
+        rc = EX_SOFTWARE;
+    }
+    if (!rc && n > 0) { /* the path's cost, and its legality */
+        double c = 0;
+        for (int32_t i = 0; i < n; i++) {
+            xy[i] = (gb_xy){ gb_grid_x(g, path[i]), gb_grid_y(g, path[i]) };
+            if (i) c += xy[i].x != xy[i - 1].x && xy[i].y != xy[i - 1].y ? GB_SQRT2 : 1.0;
+        }
+        gb_check chk;
+        const gb_xy sxy = { gb_grid_x(g, s), gb_grid_y(g, s) },
+                    txy = { gb_grid_x(g, t), gb_grid_y(g, t) };
+        if (!gb_validate_path(g, o->model, sxy, txy, xy, (size_t)n, c, &chk)) {
+            fprintf(stderr, CMD ": %s: expected a legal path from start to goal, found: %s\n", u->name,
+                    chk.msg);
+            rc = EX_DATAERR;
+        }
+        r.cost = c;
+    }
+    if (!rc) {
+        if (!tr.n)
+            fprintf(stderr,
+                    CMD ": note: %s recorded no step (it does not call gb_user_trace_*): the page shows "
+                        "its path only\n",
+                    u->name);
+        r.status = n > 0 ? GB_FOUND : GB_UNREACHABLE;
+        r.path = path;
+        r.path_len = n;
+        if (!r.st.expanded) r.st.expanded = nx;
+        char kv[128];
+        snprintf(kv, sizeof kv, "queue=none model=%s", gb_model_name(o->model));
+        gb_tracefile_search(f, g, u->name, kv, &tr, &r);
+    }
+    gb_free(tr.ev);
+    gb_free(path);
+    gb_free(xy);
     return rc;
 }
 
@@ -369,9 +496,9 @@ static int trace_search(trace_opts *o)
     }
     snprintf(mname, sizeof mname, "%s", base_name(mpath));
     const gb_grid *g = &map.grid;
-    gb_solver_spec specs[MAX_SOLVERS];
+    static tsolver sv[MAX_SOLVERS];
     int ns = 0;
-    if ((rc = parse_solvers(o, g, specs, &ns)) != 0) {
+    if ((rc = parse_solvers(o, g, sv, &ns)) != 0) {
         gb_map_free(&map);
         return rc;
     }
@@ -385,7 +512,9 @@ static int trace_search(trace_opts *o)
     }
     if (!rc) gb_tracefile_head(f, mname, &map, &q);
     const int32_t s = gb_grid_id(g, q.sx, q.sy), t = gb_grid_id(g, q.gx, q.gy);
-    for (int i = 0; i < ns && !rc; i++) rc = record(ws, g, &specs[i], o, s, t, f);
+    for (int i = 0; i < ns && !rc; i++)
+        rc =
+            sv[i].user ? record_user(sv[i].user, g, o, s, t, f) : record(ws, g, &sv[i].spec, o, s, t, f);
     if (f && fclose(f) != 0 && !rc) {
         fprintf(stderr, CMD ": expected memory for the trace's text, found none\n");
         rc = EX_OSERR;
@@ -412,5 +541,6 @@ int gb_cmd_trace(int argc, char **argv)
         return 0;
     }
     if ((rc = trace_check_opts(&o)) != 0) return rc;
+    if ((rc = load_plugins(&o)) != 0) return rc;
     return o.nfrom ? trace_from(&o) : trace_search(&o);
 }

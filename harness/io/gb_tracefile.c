@@ -50,11 +50,10 @@ static long cell_of(const gb_grid *g, int32_t id)
     return (long)gb_grid_y(g, id) * g->width + gb_grid_x(g, id);
 }
 
-void gb_tracefile_search(FILE *f, const gb_grid *g, const gb_solver_spec *spec, gb_model model,
-                         const gb_trace *t, const gb_result *r)
+void gb_tracefile_search(FILE *f, const gb_grid *g, const char *name, const char *kv, const gb_trace *t,
+                         const gb_result *r)
 {
-    fprintf(f, "search %s queue=bheap model=%s heuristic=%s wg=%g wh=%g\n", spec->name,
-            gb_model_name(model), gb_heur_name(spec->heur), spec->wg, spec->wh);
+    fprintf(f, "search %s %s\n", name, kv);
     for (size_t i = 0; i < t->n; i++) {
         const gb_trace_ev *e = &t->ev[i];
         switch (e->kind) {

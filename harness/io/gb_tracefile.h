@@ -30,11 +30,11 @@
  * optimum, "-" when negative). */
 void gb_tracefile_head(FILE *f, const char *map_name, const gb_map *m, const gb_query *q);
 
-/* One search of solver spec on g: the search line (queue, model,
- * heuristic, wg, wh), t's events as text lines, the path of r and the end
- * line with r's status, cost and counters. */
-void gb_tracefile_search(FILE *f, const gb_grid *g, const gb_solver_spec *spec, gb_model model,
-                         const gb_trace *t, const gb_result *r);
+/* One search of solver `name` on g: the search line with its KEY=VALUE
+ * words kv (queue, model, heuristic, wg, wh), t's events as text lines,
+ * the path of r and the end line with r's status, cost and counters. */
+void gb_tracefile_search(FILE *f, const gb_grid *g, const char *name, const char *kv, const gb_trace *t,
+                         const gb_result *r);
 
 /* What gb_tracefile_check found. */
 typedef struct gb_tracefile_info {

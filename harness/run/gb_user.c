@@ -10,6 +10,9 @@
 #include <dlfcn.h>
 #include <string.h>
 
+#include "gb_alloc.h"
+#include "gb_trace.h"
+
 static gb_user_solver reg[GB_USER_MAX];
 static gb_user_hooks hooks[GB_USER_MAX];
 static gb_user_metrics_fn metrics[GB_USER_MAX];
@@ -195,4 +198,46 @@ int gb_user_load_plugin(const char *path, gb_diag *d)
         gb_user_set_change(ct[i].name, ct[i].change);
     }
     return 0;   /* the library stays loaded for the life of the process */
+}
+
+/* ---- traces ------------------------------------------------------------ */
+
+static gb_trace *utrace; /* the recording of gridbench trace, or NULL */
+static size_t utrace_max;
+
+void gb_user_trace_attach(gb_trace *t, size_t max)
+{
+    utrace = t;
+    utrace_max = max;
+}
+
+/* One event: the array doubled (up to the limit) when full. */
+static void uput(int kind, int side, int32_t id, int32_t by, double g, double h)
+{
+    gb_trace *t = utrace;
+    if (t->n == t->cap && t->cap < utrace_max) {
+        size_t nc = t->cap ? 2 * t->cap : 4096;
+        if (nc > utrace_max) nc = utrace_max;
+        gb_trace_ev *ne = gb_realloc(t->ev, nc * sizeof *ne);
+        if (ne) {
+            t->ev = ne;
+            t->cap = nc;
+        }
+    }
+    gb_trace_put(t, kind, side, id, by, g, h);
+}
+
+void gb_user_trace_generate(int side, int32_t id, double g, double h, int32_t by)
+{
+    if (utrace) uput(GB_TR_GEN, side, id, by, g, h);
+}
+
+void gb_user_trace_expand(int side, int32_t id)
+{
+    if (utrace) uput(GB_TR_EXP, side, id, -1, 0.0, 0.0);
+}
+
+void gb_user_trace_stop(int side, int32_t id)
+{
+    if (utrace) uput(GB_TR_STOP, side, id, -1, 0.0, 0.0);
 }

@@ -272,6 +272,31 @@ int gb_user_has_change(const gb_user_solver *u);
  * when u has none. */
 int gb_user_change(const gb_user_solver *u, const gb_grid *g, const gb_user_patch *p, int n);
 
+/* ---- Traces: a user solver's search step by step (docs/trace.md) -------
+ *
+ * `gridbench trace --plugin LIB.so --solver NAME` replays a user solver's
+ * search in the viewer when the solver tells what it does, by calling
+ * these as it searches (ids are cell ids of the grid it was given; side 0
+ * for the search from the start, 1 for a backward search from the goal):
+ *   gb_user_trace_generate  a node's g was set or improved; h its
+ *                           heuristic value, by the node being expanded
+ *                           (-1 for a root);
+ *   gb_user_trace_expand    a node was taken off the open list and expanded;
+ *   gb_user_trace_stop      a node was taken off the open list and the
+ *                           search stopped there (the goal).
+ * Anywhere else (gridbench run, its workers) they return at once: one
+ * load and one branch per call.  A solver that fills st->expanded must
+ * call gb_user_trace_expand as often; `gridbench trace` checks it. */
+void gb_user_trace_generate(int side, int32_t id, double g, double h, int32_t by);
+void gb_user_trace_expand(int side, int32_t id);
+void gb_user_trace_stop(int side, int32_t id);
+
+/* For gridbench itself: record the calls above into t (NULL: stop), whose
+ * event array grows as needed up to max events (solvers/gb_trace.h; past
+ * it t->overflow is set).  The caller frees t->ev. */
+struct gb_trace;
+void gb_user_trace_attach(struct gb_trace *t, size_t max);
+
 #ifdef __cplusplus
 }
 #endif
