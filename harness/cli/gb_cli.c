@@ -2,7 +2,9 @@
  * gb_cli.c -- small helpers the subcommands share for their options, so
  * that every command words the same mistake the same way.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sysexits.h>
 
 #include "gb_cmd.h"
@@ -24,6 +26,25 @@ int gb_cli_model(const char *cmd, const char *arg, gb_model *out)
         return EX_USAGE;
     }
     *out = (gb_model)m;
+    return 0;
+}
+
+int gb_cli_size(const char *cmd, const char *opt, const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    int shift = 0;
+    if (*end == 'K' || *end == 'k') shift = 10, end++;
+    else if (*end == 'M' || *end == 'm') shift = 20, end++;
+    else if (*end == 'G' || *end == 'g') shift = 30, end++;
+    if (errno || end == s || *end || s[0] == '-' || v == 0 || v > (UINT64_MAX >> shift)) {
+        fprintf(stderr,
+                "%s: %s: expected a positive byte count with an optional K, M or G suffix, found '%s'\n",
+                cmd, opt, s);
+        return EX_USAGE;
+    }
+    *out = (uint64_t)v << shift;
     return 0;
 }
 

@@ -8,6 +8,9 @@
 #ifndef GB_CMD_H
 #define GB_CMD_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "gb_grid.h"
 #include "gb_opt.h"
 
@@ -23,6 +26,11 @@ int gb_cli_model(const char *cmd, const char *arg, gb_model *out);
 /* For a command that does not load maps under the water rule: 0, or
  * EX_USAGE after saying so when m is 8-nocut-water. */
 int gb_cli_no_water(const char *cmd, gb_model m);
+
+/* A byte count with an optional K, M or G suffix (powers of 1024), > 0,
+ * for option opt of command cmd: 0 with *out set, or EX_USAGE after
+ * "CMD: OPT: expected a positive byte count ..." on stderr. */
+int gb_cli_size(const char *cmd, const char *opt, const char *s, uint64_t *out);
 
 /* One query of a scenario file and its map, for the commands that look at
  * a single query (footprint, trace): the query on line `line` of scen, or

@@ -291,25 +291,6 @@ static int add_pairs(gb_run_opts *o, char **solvers, int ns, int *queues, int nq
     return 0;
 }
 
-/* A byte count with an optional K, M or G suffix (powers of 1024), > 0. */
-static int parse_size(const char *opt, const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    int shift = 0;
-    if (*end == 'K' || *end == 'k') shift = 10, end++;
-    else if (*end == 'M' || *end == 'm') shift = 20, end++;
-    else if (*end == 'G' || *end == 'g') shift = 30, end++;
-    if (errno || end == s || *end || s[0] == '-' || v == 0 || v > (UINT64_MAX >> shift)) {
-        fprintf(stderr, "gridbench run: %s: expected a positive byte count with an optional K, M "
-                "or G suffix, found '%s'\n", opt, s);
-        return EX_USAGE;
-    }
-    *out = (uint64_t)v << shift;
-    return 0;
-}
-
 static int parse_count(const char *opt, const char *s, long *out)
 {
     char *end;
@@ -539,7 +520,7 @@ static int run_option(run_cli *cl, int c, char *arg, char **argv)
         return 0;
     case 'f' + 256: o->fresh = 1; return 0;
     case 'r' + 256: return parse_retry(arg, &o->retry);
-    case 'B' + 256: return parse_size("--max-mem", arg, &o->max_mem);
+    case 'B' + 256: return gb_cli_size("gridbench run", "--max-mem", arg, &o->max_mem);
     case 'h': cl->help = 1; return 0;
     case ':':
         fprintf(stderr, "gridbench run: %s: expected a value, found none\n", argv[optind - 1]);

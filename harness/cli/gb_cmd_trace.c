@@ -128,23 +128,6 @@ static int usage_err(const char *fmt, ...)
     return EX_USAGE;
 }
 
-static int parse_size(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    int shift = 0;
-    if (*end == 'K' || *end == 'k') shift = 10, end++;
-    else if (*end == 'M' || *end == 'm') shift = 20, end++;
-    else if (*end == 'G' || *end == 'g') shift = 30, end++;
-    if (errno || end == s || *end || s[0] == '-' || v == 0 || v > (UINT64_MAX >> shift))
-        return usage_err("--max-mem: expected a positive byte count with an optional K, M or G "
-                         "suffix, found '%s'",
-                         s);
-    *out = (uint64_t)v << shift;
-    return 0;
-}
-
 /* argv -> *o through the option table; says why on failure. */
 static int trace_parse(int argc, char **argv, trace_opts *o, int *help)
 {
@@ -182,7 +165,7 @@ static int trace_parse(int argc, char **argv, trace_opts *o, int *help)
                 rc = usage_err("expected at most %s --from files, found more", GB_STR(MAX_FROM));
             else o->from[o->nfrom++] = arg;
             break;
-        case OPT_MAXMEM: rc = parse_size(arg, &o->max_mem); break;
+        case OPT_MAXMEM: rc = gb_cli_size(CMD, "--max-mem", arg, &o->max_mem); break;
         case OPT_PLUGIN:
             if (o->nplug == 8) rc = usage_err("expected at most 8 --plugin libraries, found %s", "more");
             else o->plugins[o->nplug++] = arg;
