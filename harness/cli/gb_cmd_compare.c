@@ -499,28 +499,51 @@ static void draw_plot(const gb_cmp *c, const char *path, const char *title)
     }
 }
 
-int gb_cmd_compare(int argc, char **argv)
-{
-    const char *out = NULL, *changes = NULL, *plot = NULL, *arg;
-    double fail_pct = NAN;
-    int allow = 0, allow_timing = 0;
+/* ---- the command, in stages -----------------------------------------
+ *
+ * cmp_parse (argv -> cmp_cli through the option table) -> cmp_check (the
+ * rules between options) -> cmp_inputs (the two runs resolved, the outputs
+ * checked against them, the rows loaded) -> cmp_comparable (same data,
+ * same timing, or refused) -> the comparison -> cmp_print (the text
+ * report) -> cmp_files (--out, --changes, --plot). */
+
+typedef struct cmp_cli {
+    const char *out, *changes, *plot;
+    double fail_pct; /* --fail-on-regression, NaN: not given */
+    int allow, allow_timing, help;
     gb_boot boot;
-    gb_boot_default(&boot);
+} cmp_cli;
+
+typedef struct cmp_job {
+    const cmp_cli *o;
+    gb_diag d;
+    input in[2];
+    gb_cmp *cmp;
+    int differs, sums, tdiff;
+    size_t nfo;
+    char why[700], twhy[600];
+} cmp_job;
+
+static int cmp_parse(int argc, char **argv, cmp_cli *o)
+{
+    o->fail_pct = NAN;
+    gb_boot_default(&o->boot);
+    const char *arg;
     unsigned long long v;
     int c, rc = 0;
     gb_opt_parser op;
     if (gb_opt_begin(&op, &gb_doc_compare) != 0) return EX_OSERR;
-    while (!rc && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
+    while (!rc && !o->help && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
-        case 'o': out = arg; break;
-        case OPT_CHANGES: changes = arg; break;
-        case OPT_PLOT: plot = arg; break;
-        case OPT_ALLOW: allow = 1; break;
-        case OPT_ALLOW_TIMING: allow_timing = 1; break;
+        case 'o': o->out = arg; break;
+        case OPT_CHANGES: o->changes = arg; break;
+        case OPT_PLOT: o->plot = arg; break;
+        case OPT_ALLOW: o->allow = 1; break;
+        case OPT_ALLOW_TIMING: o->allow_timing = 1; break;
         case OPT_FAIL: {
             char *end;
-            fail_pct = strtod(arg, &end);
-            if (!arg[0] || *end || !(fail_pct >= 0) || isinf(fail_pct)) {
+            o->fail_pct = strtod(arg, &end);
+            if (!arg[0] || *end || !(o->fail_pct >= 0) || isinf(o->fail_pct)) {
                 fprintf(stderr, CMD ": --fail-on-regression: expected a percentage >= 0, found '%s'\n", arg);
                 rc = EX_USAGE;
             }
@@ -533,90 +556,105 @@ int gb_cmd_compare(int argc, char **argv)
                 rc = EX_USAGE;
                 break;
             }
-            boot.resamples = (int)v;
+            o->boot.resamples = (int)v;
             break;
         case OPT_SEED:
-            if ((rc = parse_count("--seed", arg, UINT64_MAX, &v)) == 0) boot.seed = v;
+            if ((rc = parse_count("--seed", arg, UINT64_MAX, &v)) == 0) o->boot.seed = v;
             break;
-        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_compare, stdout); return 0;
+        case 'h': o->help = 1; break;
         default: rc = EX_USAGE; break;   /* gb_opt_next said why */
         }
     }
     gb_opt_end(&op);
-    if (rc) return rc;
+    return rc;
+}
+
+static int cmp_check(const cmp_cli *o, int argc)
+{
     if (argc - optind != 2) {
         fprintf(stderr, CMD ": expected two runs (OLD NEW), found %d arguments\n", argc - optind);
         gb_opt_help(&gb_doc_compare, stderr);
         return EX_USAGE;
     }
-    if ((out && !out[0]) || (changes && !changes[0]) || (plot && !plot[0])) {
+    if ((o->out && !o->out[0]) || (o->changes && !o->changes[0]) || (o->plot && !o->plot[0])) {
         fprintf(stderr, CMD ": expected a non-empty file name, found an empty string\n");
         return EX_USAGE;
     }
-    if (out && changes && strcmp(out, changes) == 0) {
-        fprintf(stderr, CMD ": expected --out and --changes to name different files, found '%s' twice\n", out);
+    if (o->out && o->changes && strcmp(o->out, o->changes) == 0) {
+        fprintf(stderr, CMD ": expected --out and --changes to name different files, found '%s' twice\n",
+                o->out);
         return EX_USAGE;
     }
+    return 0;
+}
 
-    gb_diag d;
-    gb_diag_clear(&d);
-    input in[2];
-    memset(in, 0, sizeof in);
-    gb_cmp *cmp = NULL;
-    rc = resolve(&in[0], argv[optind], &d);
-    if (!rc) rc = resolve(&in[1], argv[optind + 1], &d);
+/* The two runs, the outputs checked against them (no output overwrites
+ * an input), the rows loaded. */
+static int cmp_inputs(cmp_job *j, char **argv)
+{
+    const cmp_cli *o = j->o;
+    int rc = resolve(&j->in[0], argv[optind], &j->d);
+    if (!rc) rc = resolve(&j->in[1], argv[optind + 1], &j->d);
     if (!rc) {
-        char *inputs[4] = { in[0].csv, in[1].csv, in[0].envp[0] ? in[0].envp : NULL,
-                            in[1].envp[0] ? in[1].envp : NULL };
-        if (out) rc = gb_out_check(out, inputs, 4, &d);
-        if (!rc && changes) rc = gb_out_check(changes, inputs, 4, &d);
-        if (!rc && plot) rc = gb_out_check(plot, inputs, 4, &d);
+        char *inputs[4] = { j->in[0].csv, j->in[1].csv, j->in[0].envp[0] ? j->in[0].envp : NULL,
+                            j->in[1].envp[0] ? j->in[1].envp : NULL };
+        if (o->out) rc = gb_out_check(o->out, inputs, 4, &j->d);
+        if (!rc && o->changes) rc = gb_out_check(o->changes, inputs, 4, &j->d);
+        if (!rc && o->plot) rc = gb_out_check(o->plot, inputs, 4, &j->d);
     }
-    if (!rc) rc = gb_cmp_load(in[0].csv, in[1].csv, &cmp, &d);
-    if (rc) goto fail;
+    if (!rc) rc = gb_cmp_load(j->in[0].csv, j->in[1].csv, &j->cmp, &j->d);
+    return rc;
+}
 
-    /* same data? checksums when both runs list them, else the CSVs */
-    dfile fo[512], fn[512];
-    size_t nfo = in[0].env ? data_files(in[0].env, fo, 512) : 0;
-    size_t nfn = in[1].env ? data_files(in[1].env, fn, 512) : 0;
-    int sums = nfo > 0 && nfn > 0;
-    char why[700] = "";
-    int differs = sums && sums_differ(fo, nfo, fn, nfn, why, sizeof why);
-    if (!differs) differs = gb_cmp_data_differs(cmp, !sums, why, sizeof why);
-    if (differs && !allow) {
-        fprintf(stderr, CMD ": expected two runs on the same data, found different data: %s (pass "
-                "--allow-different-data to compare the common queries anyway)\n", why);
-        rc = EX_DATAERR;
-        goto done;
+/* Same data (checksums when both runs list them, else the CSVs) and the
+ * same timing, or the reason to refuse: -EX_DATAERR after saying why. */
+static int cmp_comparable(cmp_job *j)
+{
+    static dfile fo[512], fn[512];
+    j->nfo = j->in[0].env ? data_files(j->in[0].env, fo, 512) : 0;
+    size_t nfn = j->in[1].env ? data_files(j->in[1].env, fn, 512) : 0;
+    j->sums = j->nfo > 0 && nfn > 0;
+    j->differs = j->sums && sums_differ(fo, j->nfo, fn, nfn, j->why, sizeof j->why);
+    if (!j->differs) j->differs = gb_cmp_data_differs(j->cmp, !j->sums, j->why, sizeof j->why);
+    if (j->differs && !j->o->allow) {
+        fprintf(stderr,
+                CMD ": expected two runs on the same data, found different data: %s (pass "
+                    "--allow-different-data to compare the common queries anyway)\n",
+                j->why);
+        return -EX_DATAERR;
     }
-    char twhy[600] = "";
-    int tdiff = gb_cmp_timing_differs(cmp, twhy, sizeof twhy);
-    if (tdiff && !allow_timing) {
-        fprintf(stderr, CMD ": expected two runs timed alike, found %s: a time ratio between them "
-                "measures the timing as much as the solvers (pass --allow-different-timing to "
-                "compare anyway)\n", twhy);
-        rc = EX_DATAERR;
-        goto done;
+    j->tdiff = gb_cmp_timing_differs(j->cmp, j->twhy, sizeof j->twhy);
+    if (j->tdiff && !j->o->allow_timing) {
+        fprintf(stderr,
+                CMD ": expected two runs timed alike, found %s: a time ratio between them "
+                    "measures the timing as much as the solvers (pass --allow-different-timing to "
+                    "compare anyway)\n",
+                j->twhy);
+        return -EX_DATAERR;
     }
-    if (gb_cmp_compute(cmp, &boot) != 0) {
-        rc = gb_diag_set(&d, EX_OSERR, in[1].csv, 0, 0, "expected memory for the comparison, found none");
-        goto fail;
-    }
+    return 0;
+}
 
-    /* ---- print ---- */
+/* The report's head: the runs, the data, the timing, the pairs. */
+static void cmp_print_head(const cmp_job *j)
+{
+    const input *in = j->in;
+    const gb_cmp *cmp = j->cmp;
     printf("OLD  %s (%zu rows%s)\nNEW  %s (%zu rows%s)\n", in[0].arg, gb_cmp_rows(cmp, 0),
            in[0].env ? ", env.json" : ", no env.json", in[1].arg, gb_cmp_rows(cmp, 1),
            in[1].env ? ", env.json" : ", no env.json");
-    if (differs)
-        printf("data         DIFFERENT: %s -- compared anyway (--allow-different-data)\n", why);
-    else if (sums)
-        printf("data         same: %zu scenario and map files with equal SHA-256 in both env.json\n", nfo);
+    if (j->differs)
+        printf("data         DIFFERENT: %s -- compared anyway (--allow-different-data)\n", j->why);
+    else if (j->sums)
+        printf("data         same: %zu scenario and map files with equal SHA-256 in both env.json\n",
+               j->nfo);
     else
         printf("data         same map and scenario names, starts and goals in both CSVs (no checksums: "
                "env.json missing or without file list)\n");
-    if (tdiff)
+    if (j->tdiff)
         printf("timing       DIFFERENT: %s -- time ratios compare the timing too "
-               "(--allow-different-timing)\n", twhy);
+               "(--allow-different-timing)\n",
+               j->twhy);
     print_env(&in[0], &in[1]);
     size_t np = gb_cmp_pairs(cmp);
     printf("pairs        %zu rows in both runs; %zu only in OLD, %zu only in NEW (not compared)\n", np,
@@ -625,9 +663,17 @@ int gb_cmd_compare(int argc, char **argv)
         if (gb_cmp_duplicates(cmp, k))
             printf("             %s lists %zu (map, scen, line, solver, queue) twice: the first row counts\n",
                    k ? "NEW" : "OLD", gb_cmp_duplicates(cmp, k));
-    print_changes(cmp);
-    print_table(cmp, &boot);
+}
 
+/* The whole text report; the exit status it comes to (1: a regression,
+ * or a slowdown over --fail-on-regression). */
+static int cmp_print(const cmp_job *j)
+{
+    const gb_cmp *cmp = j->cmp;
+    const double fail_pct = j->o->fail_pct;
+    cmp_print_head(j);
+    print_changes(cmp);
+    print_table(cmp, &j->o->boot);
     size_t nreg = 0, slower = 0, faster = 0, same = 0, na = 0, over = 0;
     const gb_cmp_group *worst = NULL;
     for (size_t i = 0; i < gb_cmp_nchanges(cmp); i++) nreg += gb_cmp_change_at(cmp, i)->kind == GB_CMP_REGRESSION;
@@ -655,32 +701,60 @@ int gb_cmd_compare(int argc, char **argv)
         printf("%s: %zu correctness regression%s, %zu significant slowdown%s above %g %%\n",
                nreg || over ? "FAIL" : "PASS", nreg, nreg == 1 ? "" : "s", over, over == 1 ? "" : "s", fail_pct);
     fflush(stdout);
+    return nreg || over ? 1 : 0;
+}
 
-    /* ---- files ---- */
+/* --out, --changes (each through a temporary file) and --plot. */
+static int cmp_files(cmp_job *j)
+{
+    const cmp_cli *o = j->o;
     char tmp[4300];
     FILE *f;
-    if (out) {
-        if (!(f = gb_tmp_open(out, tmp, sizeof tmp, &d))) { rc = d.code; goto fail; }
-        write_groups(f, cmp);
-        if ((rc = gb_tmp_commit(f, tmp, out, &d)) != 0) goto fail;
+    int rc;
+    if (o->out) {
+        if (!(f = gb_tmp_open(o->out, tmp, sizeof tmp, &j->d))) return j->d.code;
+        write_groups(f, j->cmp);
+        if ((rc = gb_tmp_commit(f, tmp, o->out, &j->d)) != 0) return rc;
     }
-    if (changes) {
-        if (!(f = gb_tmp_open(changes, tmp, sizeof tmp, &d))) { rc = d.code; goto fail; }
-        write_changes(f, cmp);
-        if ((rc = gb_tmp_commit(f, tmp, changes, &d)) != 0) goto fail;
+    if (o->changes) {
+        if (!(f = gb_tmp_open(o->changes, tmp, sizeof tmp, &j->d))) return j->d.code;
+        write_changes(f, j->cmp);
+        if ((rc = gb_tmp_commit(f, tmp, o->changes, &j->d)) != 0) return rc;
     }
-    if (plot) {
+    if (o->plot) {
         char title[2100];
-        snprintf(title, sizeof title, "%s vs %s", in[0].arg, in[1].arg);
-        draw_plot(cmp, plot, title);
+        snprintf(title, sizeof title, "%s vs %s", j->in[0].arg, j->in[1].arg);
+        draw_plot(j->cmp, o->plot, title);
     }
-    rc = nreg || over ? 1 : 0;
-    goto done;
-fail:
-    report_err(&d);
-done:
-    gb_cmp_free(cmp);
-    gb_jv_free(in[0].env);
-    gb_jv_free(in[1].env);
-    return rc;
+    return 0;
+}
+
+int gb_cmd_compare(int argc, char **argv)
+{
+    cmp_cli o;
+    memset(&o, 0, sizeof o);
+    int rc = cmp_parse(argc, argv, &o);
+    if (rc) return rc;
+    if (o.help) {
+        gb_opt_help(&gb_doc_compare, stdout);
+        return 0;
+    }
+    if ((rc = cmp_check(&o, argc)) != 0) return rc;
+    static cmp_job j;
+    memset(&j, 0, sizeof j);
+    j.o = &o;
+    gb_diag_clear(&j.d);
+    int verdict = 0;
+    rc = cmp_inputs(&j, argv);
+    if (!rc) rc = cmp_comparable(&j);
+    if (!rc && gb_cmp_compute(j.cmp, &o.boot) != 0)
+        rc = gb_diag_set(&j.d, EX_OSERR, j.in[1].csv, 0, 0,
+                         "expected memory for the comparison, found none");
+    if (!rc) verdict = cmp_print(&j);
+    if (!rc) rc = cmp_files(&j);
+    if (rc > 0) report_err(&j.d);
+    gb_cmp_free(j.cmp);
+    gb_jv_free(j.in[0].env);
+    gb_jv_free(j.in[1].env);
+    return rc < 0 ? -rc : rc ? rc : verdict;
 }
