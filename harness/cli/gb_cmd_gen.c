@@ -290,204 +290,256 @@ static int gen_on_map(const gb_gen_opts *o, const gb_terrain *t, const char *map
     return rc;
 }
 
-int gb_cmd_gen(int argc, char **argv)
-{
-    /* dynamic scenarios from an existing map: their own options, so the
-     * hand-over comes before gen's parser would refuse them */
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--dynamic") == 0) return gb_cmd_gen_dynamic(argc, argv);
+/* ---- the command, in stages -----------------------------------------
+ *
+ * gen_parse (argv -> gen_cli through the option table) -> gen_check (the
+ * rules between options: which family takes which option, --goals with
+ * --per-goal, the terrain model) -> with --map, gen_on_map; else
+ * gen_paths (the files' names) -> gen_write (the map and scenario made,
+ * written, and said). */
+
+typedef struct gen_cli {
     gb_gen_opts o;
-    gb_gen_defaults(&o);
-    const char *out = NULL, *map_file = NULL, *arg;
-    int have_family = 0, have_goals = 0, have_terrain = 0;
+    const char *out, *map_file;
+    int have_family, have_goals, have_terrain, help, dynamic;
+    int given[3]; /* family-specific options given: [0] percent, [1] corridor, [2] room */
     gb_terrain terrain;
-    memset(&terrain, 0, sizeof terrain);
-    /* Which family-specific option was given, to refuse it for another
-     * family: [0] percent, [1] corridor, [2] room. */
-    int given[3] = { 0, 0, 0 };
+} gen_cli;
+
+static int gen_option(gen_cli *g, int c, const char *arg)
+{
+    gb_gen_opts *o = &g->o;
+    switch (c) {
+    case 'f': {
+        int f = gb_gen_family_from_name(arg);
+        if (f < 0) {
+            fprintf(stderr, CMD ": --family: expected random, maze, rooms or terrain, found '%s'\n",
+                    arg);
+            return EX_USAGE;
+        }
+        o->family = f;
+        g->have_family = 1;
+        return 0;
+    }
+    case 's': return parse_size(arg, &o->width, &o->height);
+    case 'p': g->given[0] = 1; return parse_percent(arg, &o->percent);
+    case 'c': g->given[1] = 1; return parse_int("--corridor", arg, GB_GEN_MAX_CORRIDOR, &o->corridor);
+    case 'r': g->given[2] = 1; return parse_int("--room", arg, GB_GEN_MAX_ROOM, &o->room);
+    case 'S': return parse_u64("--seed", arg, UINT64_MAX, &o->seed);
+    case 'n': return parse_int("--per-bucket", arg, 1000000, &o->per_bucket);
+    case 'Q': return parse_int("--max-queries", arg, 100000000, &o->max_queries);
+    case 'm': {
+        int rc = gb_cli_model(CMD, arg, &o->model);
+        return rc ? rc : gb_cli_no_water(CMD, o->model);
+    }
+    case OPT_TERRAIN: {
+        gb_diag td;
+        gb_diag_clear(&td);
+        g->have_terrain = 1;
+        int rc = gb_tfile_arg(arg, &g->terrain, &td);
+        if (rc) {
+            fprintf(stderr, CMD ": ");
+            gb_diag_print(&td, stderr);
+        }
+        return rc;
+    }
+    case 'o': g->out = arg; return 0;
+    case 'M': g->map_file = arg; return 0;
+    case 'G': g->have_goals = 1; return parse_int("--goals", arg, GB_GEN_MAX_GOALS, &o->goals);
+    case 'K': return parse_int("--per-goal", arg, GB_GEN_MAX_PER_GOAL, &o->per_goal);
+    case OPT_DYNAMIC: g->dynamic = 1; return 0; /* abbreviated ("--dyn"): the scan missed it */
+    case 'h': g->help = 1; return 0;
+    default: return EX_USAGE; /* gb_opt_next said why */
+    }
+}
+
+static int gen_parse(int argc, char **argv, gen_cli *g)
+{
+    gb_gen_defaults(&g->o);
+    const char *arg;
     int c, rc = 0;
     gb_opt_parser op;
     if (gb_opt_begin(&op, &gb_doc_gen) != 0) return EX_OSERR;
-    while (!rc && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
-        switch (c) {
-        case 'f': {
-            int f = gb_gen_family_from_name(arg);
-            if (f < 0) {
-                fprintf(stderr, CMD ": --family: expected random, maze, rooms or terrain, found '%s'\n", arg);
-                rc = EX_USAGE;
-                break;
-            }
-            o.family = f;
-            have_family = 1;
-            break;
-        }
-        case 's': rc = parse_size(arg, &o.width, &o.height); break;
-        case 'p': rc = parse_percent(arg, &o.percent); given[0] = 1; break;
-        case 'c': rc = parse_int("--corridor", arg, GB_GEN_MAX_CORRIDOR, &o.corridor); given[1] = 1; break;
-        case 'r': rc = parse_int("--room", arg, GB_GEN_MAX_ROOM, &o.room); given[2] = 1; break;
-        case 'S': rc = parse_u64("--seed", arg, UINT64_MAX, &o.seed); break;
-        case 'n': rc = parse_int("--per-bucket", arg, 1000000, &o.per_bucket); break;
-        case 'Q': rc = parse_int("--max-queries", arg, 100000000, &o.max_queries); break;
-        case 'm':
-            rc = gb_cli_model(CMD, arg, &o.model);
-            if (!rc) rc = gb_cli_no_water(CMD, o.model);
-            break;
-        case OPT_TERRAIN: {
-            gb_diag td;
-            gb_diag_clear(&td);
-            if ((rc = gb_tfile_arg(arg, &terrain, &td)) != 0) {
-                fprintf(stderr, CMD ": ");
-                gb_diag_print(&td, stderr);
-            }
-            have_terrain = 1;
-            break;
-        }
-        case 'o': out = arg; break;
-        case 'M': map_file = arg; break;
-        case 'G': rc = parse_int("--goals", arg, GB_GEN_MAX_GOALS, &o.goals); have_goals = 1; break;
-        case 'K': rc = parse_int("--per-goal", arg, GB_GEN_MAX_PER_GOAL, &o.per_goal); break;
-        case OPT_DYNAMIC:   /* abbreviated ("--dyn"), so the scan above missed it */
-            gb_opt_end(&op);
-            return gb_cmd_gen_dynamic(argc, argv);
-        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_gen, stdout); return 0;
-        default: rc = EX_USAGE; break;   /* gb_opt_next said why */
-        }
-    }
+    while (!rc && !g->help && !g->dynamic && (c = gb_opt_next(&op, argc, argv, &arg)) != -1)
+        rc = gen_option(g, c, arg);
     gb_opt_end(&op);
-    if (rc) return rc;
+    return rc;
+}
+
+static int terrain_model_ok(const gen_cli *g)
+{
+    if (!g->terrain.on || g->o.model == GB_MODEL_8_NOCUT || g->o.model == GB_MODEL_4) return 1;
+    fprintf(stderr, CMD ": --terrain-costs: expected model 8-nocut or 4, found %s\n",
+            gb_model_name(g->o.model));
+    return 0;
+}
+
+/* Every rule between options: 0, or EX_USAGE after saying which. */
+static int gen_check(gen_cli *g, int argc, char **argv)
+{
+    gb_gen_opts *o = &g->o;
     if (optind < argc) {
         fprintf(stderr, CMD ": expected no operands, found '%s'\n", argv[optind]);
         return EX_USAGE;
     }
-    if (have_goals && !o.per_goal) {
+    if (g->have_goals && !o->per_goal) {
         fprintf(stderr, CMD ": --goals: expected with --per-goal K, found no --per-goal\n");
         return EX_USAGE;
     }
-    if (o.per_goal && !have_goals) o.goals = 10;
-    if (o.per_goal && (o.goals < 1 || o.per_goal < 1)) {
+    if (o->per_goal && !g->have_goals) o->goals = 10;
+    if (o->per_goal && (o->goals < 1 || o->per_goal < 1)) {
         fprintf(stderr, CMD ": expected --goals and --per-goal of at least 1, found %d and %d\n",
-                o.goals, o.per_goal);
+                o->goals, o->per_goal);
         return EX_USAGE;
     }
-    if (map_file) {
-        if (!out) {
+    if (g->map_file) {
+        if (!g->out) {
             fprintf(stderr, CMD ": expected --out DIR, found none (see `gridbench gen --help`)\n");
             return EX_USAGE;
         }
-        if (have_family || given[0] || given[1] || given[2]) {
+        if (g->have_family || g->given[0] || g->given[1] || g->given[2]) {
             fprintf(stderr, CMD ": --map: expected no --family, --percent, --corridor or "
                     "--room (the map is given), found one\n");
             return EX_USAGE;
         }
-        if (terrain.on && o.model != GB_MODEL_8_NOCUT && o.model != GB_MODEL_4) {
-            fprintf(stderr, CMD ": --terrain-costs: expected model 8-nocut or 4, found %s\n",
-                    gb_model_name(o.model));
-            return EX_USAGE;
-        }
-        return gen_on_map(&o, &terrain, map_file, out);
+        return terrain_model_ok(g) ? 0 : EX_USAGE;
     }
-    if (!have_family) {
+    if (!g->have_family) {
         fprintf(stderr, CMD ": expected --family random|maze|rooms|terrain, found none "
                 "(see `gridbench gen --help`)\n");
         return EX_USAGE;
     }
-    if (!out) {
+    if (!g->out) {
         fprintf(stderr, CMD ": expected --out DIR, found none (see `gridbench gen --help`)\n");
         return EX_USAGE;
     }
     static const char *const opt_name[3] = { "--percent", "--corridor", "--room" };
     static const int opt_family[3] = { GB_GEN_RANDOM, GB_GEN_MAZE, GB_GEN_ROOMS };
     for (int i = 0; i < 3; i++) {
-        if (given[i] && o.family != opt_family[i] && !(i == 0 && o.family == GB_GEN_TERRAIN)) {
-            fprintf(stderr, CMD ": %s: expected with --family %s, found --family %s\n",
-                    opt_name[i], gb_gen_family_name(opt_family[i]),
-                    gb_gen_family_name(o.family));
+        if (g->given[i] && o->family != opt_family[i] && !(i == 0 && o->family == GB_GEN_TERRAIN)) {
+            fprintf(stderr, CMD ": %s: expected with --family %s, found --family %s\n", opt_name[i],
+                    gb_gen_family_name(opt_family[i]), gb_gen_family_name(o->family));
             return EX_USAGE;
         }
     }
-    if (o.family == GB_GEN_TERRAIN && !have_terrain) {
+    if (o->family == GB_GEN_TERRAIN && !g->have_terrain) {
         char err[256];
-        gb_terrain_parse(GB_GEN_TERRAIN_COSTS, &terrain, err, sizeof err);
+        gb_terrain_parse(GB_GEN_TERRAIN_COSTS, &g->terrain, err, sizeof err);
     }
-    if (terrain.on && o.model != GB_MODEL_8_NOCUT && o.model != GB_MODEL_4) {
-        fprintf(stderr, CMD ": --terrain-costs: expected model 8-nocut or 4, found %s\n",
-                gb_model_name(o.model));
-        return EX_USAGE;
-    }
+    if (!terrain_model_ok(g)) return EX_USAGE;
     gb_diag d;
     gb_diag_clear(&d);
-    if (gb_gen_check(&o, &d) != 0) {
+    if (gb_gen_check(o, &d) != 0) {
         fprintf(stderr, CMD ": %s\n", d.msg);
         return EX_USAGE;
     }
+    return 0;
+}
 
-    char name[256];
-    if (gb_gen_name(&o, name, sizeof name) != 0) {
-        fprintf(stderr, CMD ": expected a file name shorter than %zu bytes, found a longer one\n",
-                sizeof name);
+/* The files' names: NAME.map (its map column map_field) and NAME.map.scen in --out. */
+static int gen_paths(const gen_cli *g, char *name, size_t nn, char *map_field, size_t mf, char *map_path,
+                     char *scen_path, size_t pn)
+{
+    if (gb_gen_name(&g->o, name, nn) != 0) {
+        fprintf(stderr, CMD ": expected a file name shorter than %zu bytes, found a longer one\n", nn);
         return EX_SOFTWARE;
     }
-    char map_field[272], map_path[4096], scen_path[4096];
-    snprintf(map_field, sizeof map_field, "%s.map", name);
-    size_t ol = strlen(out);
-    const char *sep = ol > 0 && out[ol - 1] == '/' ? "" : "/";
-    int k1 = snprintf(map_path, sizeof map_path, "%s%s%s", out, sep, map_field);
-    int k2 = snprintf(scen_path, sizeof scen_path, "%s%s%s.scen", out, sep, map_field);
-    if (k1 < 0 || k2 < 0 || (size_t)k2 >= sizeof scen_path || (size_t)k1 >= sizeof map_path) {
+    snprintf(map_field, mf, "%s.map", name);
+    size_t ol = strlen(g->out);
+    const char *sep = ol > 0 && g->out[ol - 1] == '/' ? "" : "/";
+    int k1 = snprintf(map_path, pn, "%s%s%s", g->out, sep, map_field);
+    int k2 = snprintf(scen_path, pn, "%s%s%s.scen", g->out, sep, map_field);
+    if (k1 < 0 || k2 < 0 || (size_t)k2 >= pn || (size_t)k1 >= pn) {
         fprintf(stderr, CMD ": --out: expected a path shorter than %zu bytes, found %zu\n",
-                sizeof scen_path - strlen(map_field) - 8, ol);
+                pn - strlen(map_field) - 8, ol);
         return EX_USAGE;
     }
+    return 0;
+}
 
+/* What was written, on stderr. */
+static void gen_said(const gen_cli *g, const char *name, const char *map_path, const char *scen_path,
+                     const gb_map *m, const gb_scen *s)
+{
+    const gb_gen_opts *o = &g->o;
+    char param[64];
+    if (o->family == GB_GEN_RANDOM || o->family == GB_GEN_TERRAIN) {
+        /* The percentage as the name prints it: between the first and
+         * the last '-' of "random<S>-<P>-<seed>". */
+        const char *p1 = strchr(name, '-') + 1, *p2 = strrchr(name, '-');
+        snprintf(param, sizeof param, "%.*s%% blocked", (int)(p2 - p1), p1);
+    } else if (o->family == GB_GEN_MAZE) {
+        snprintf(param, sizeof param, "corridor %d", o->corridor);
+    } else {
+        snprintf(param, sizeof param, "room %d", o->room);
+    }
+    fprintf(stderr, CMD ": wrote %s (%s %ldx%ld, %s, seed %llu, %ld passable cells)\n", map_path,
+            gb_gen_family_name(o->family), (long)o->width, (long)o->height, param,
+            (unsigned long long)o->seed, (long)m->grid.npassable);
+    if (o->per_goal)
+        fprintf(stderr, CMD ": wrote %s (%zu queries, %d goals x %d starts, model %s)\n", scen_path,
+                s->n, o->goals, o->per_goal, gb_model_name(o->model));
+    else
+        fprintf(stderr,
+                CMD
+                ": wrote %s (%zu queries, %zu buckets from %ld to %ld, %d per bucket, model %s%s%s)\n",
+                scen_path, s->n, s->n / (size_t)o->per_bucket, (long)s->q[0].bucket,
+                (long)s->q[s->n - 1].bucket, o->per_bucket, gb_model_name(o->model),
+                g->terrain.on ? "+" : "", g->terrain.name);
+}
+
+/* Make the map and its scenario, write them (and the terrain file). */
+static int gen_write(const gen_cli *g)
+{
+    char name[256], map_field[272], map_path[4096], scen_path[4096];
+    int rc = gen_paths(g, name, sizeof name, map_field, sizeof map_field, map_path, scen_path,
+                       sizeof map_path);
+    if (rc) return rc;
+    gb_diag d;
+    gb_diag_clear(&d);
     gb_map m;
-    rc = gb_gen_map(&o, &m, &d);
-    if (rc) return report(&d);
-    m.path = gb_strdup(map_path);      /* names the map in gb_gen_scen's errors */
-    if (gb_terrain_apply(&terrain, m.terrain, &m.grid) != 0) {
+    if ((rc = gb_gen_map(&g->o, &m, &d)) != 0) return report(&d);
+    m.path = gb_strdup(map_path); /* names the map in gb_gen_scen's errors */
+    if (gb_terrain_apply(&g->terrain, m.terrain, &m.grid) != 0) {
         gb_map_free(&m);
         fprintf(stderr, CMD ": expected memory for the terrain costs, found none\n");
         return EX_OSERR;
     }
     gb_scen s;
-    rc = o.per_goal ? gb_gen_scen_m2o(&o, &m, map_field, &s, &d)
-                    : gb_gen_scen(&o, &m, map_field, &s, &d);
+    rc = g->o.per_goal ? gb_gen_scen_m2o(&g->o, &m, map_field, &s, &d)
+                       : gb_gen_scen(&g->o, &m, map_field, &s, &d);
     if (rc) {
         gb_map_free(&m);
         return report(&d);
     }
-    rc = make_dirs(out);
+    rc = make_dirs(g->out);
     if (rc == 0) {
         rc = gb_map_write(map_path, &m, &d);
         if (rc == 0) rc = gb_scen_write(scen_path, &s, &d);
         if (rc) report(&d);
-        else rc = write_terrain(scen_path, &terrain);
+        else rc = write_terrain(scen_path, &g->terrain);
     }
-    if (rc == 0) {
-        char param[64];
-        if (o.family == GB_GEN_RANDOM || o.family == GB_GEN_TERRAIN) {
-            /* The percentage as the name prints it: between the first and
-             * the last '-' of "random<S>-<P>-<seed>". */
-            const char *p1 = strchr(name, '-') + 1, *p2 = strrchr(name, '-');
-            snprintf(param, sizeof param, "%.*s%% blocked", (int)(p2 - p1), p1);
-        } else if (o.family == GB_GEN_MAZE) {
-            snprintf(param, sizeof param, "corridor %d", o.corridor);
-        } else {
-            snprintf(param, sizeof param, "room %d", o.room);
-        }
-        fprintf(stderr, CMD ": wrote %s (%s %ldx%ld, %s, seed %llu, %ld passable cells)\n",
-                map_path, gb_gen_family_name(o.family), (long)o.width, (long)o.height, param,
-                (unsigned long long)o.seed, (long)m.grid.npassable);
-        if (o.per_goal)
-            fprintf(stderr, CMD ": wrote %s (%zu queries, %d goals x %d starts, model %s)\n",
-                    scen_path, s.n, o.goals, o.per_goal, gb_model_name(o.model));
-        else
-            fprintf(stderr, CMD ": wrote %s (%zu queries, %zu buckets from %ld to %ld, "
-                    "%d per bucket, model %s%s%s)\n",
-                    scen_path, s.n, s.n / (size_t)o.per_bucket, (long)s.q[0].bucket,
-                    (long)s.q[s.n - 1].bucket, o.per_bucket, gb_model_name(o.model),
-                    terrain.on ? "+" : "", terrain.name);
-    }
+    if (rc == 0) gen_said(g, name, map_path, scen_path, &m, &s);
     gb_scen_free(&s);
     gb_map_free(&m);
     return rc;
+}
+
+int gb_cmd_gen(int argc, char **argv)
+{
+    /* dynamic scenarios from an existing map: their own options, so the
+     * hand-over comes before gen's parser would refuse them */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--dynamic") == 0) return gb_cmd_gen_dynamic(argc, argv);
+    static gen_cli g;
+    memset(&g, 0, sizeof g);
+    int rc = gen_parse(argc, argv, &g);
+    if (rc) return rc;
+    if (g.dynamic) return gb_cmd_gen_dynamic(argc, argv);
+    if (g.help) {
+        gb_opt_help(&gb_doc_gen, stdout);
+        return 0;
+    }
+    if ((rc = gen_check(&g, argc, argv)) != 0) return rc;
+    return g.map_file ? gen_on_map(&g.o, &g.terrain, g.map_file, g.out) : gen_write(&g);
 }
