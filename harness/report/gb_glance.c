@@ -359,45 +359,93 @@ static double median_of(double *a, size_t n)
     return n % 2 ? a[n / 2] : 0.5 * (a[n / 2 - 1] + a[n / 2]);
 }
 
+/* The geometric mean over m maps of median(num) / median(den), each map's
+ * pairs at [off[j], off[j+1]), with a bootstrap stratified by map
+ * (queries resampled within each, GB_BOOT_RESAMPLES times, 95 %).  NaN
+ * when a map has no pair.  0, or -1 out of memory. */
+static int strat_ratio(const double *num, const double *den, const size_t *off, int m, double *est,
+                       double *lo, double *hi)
+{
+    *est = *lo = *hi = NAN;
+    for (int j = 0; j < m; j++)
+        if (off[j + 1] == off[j]) return 0;
+    const size_t k = off[m];
+    double *ra = gb_malloc(k * sizeof *ra), *rb = gb_malloc(k * sizeof *rb),
+           *stat = gb_malloc(GB_BOOT_RESAMPLES * sizeof *stat);
+    int rc = !ra || !rb || !stat ? -1 : 0;
+    uint64_t rng = GB_BOOT_SEED;
+    double e = 0;
+    for (int j = 0; !rc && j < m; j++) {
+        size_t n = off[j + 1] - off[j];
+        memcpy(ra, num + off[j], n * sizeof *ra);
+        memcpy(rb, den + off[j], n * sizeof *rb);
+        e += log(median_of(ra, n) / median_of(rb, n));
+    }
+    for (int it = 0; !rc && it < GB_BOOT_RESAMPLES; it++) {
+        double sum = 0;
+        for (int j = 0; j < m; j++) {
+            size_t n = off[j + 1] - off[j];
+            for (size_t i = 0; i < n; i++) {
+                size_t p = off[j] + (size_t)gb_rng_below(&rng, n);
+                ra[i] = num[p];
+                rb[i] = den[p];
+            }
+            sum += log(median_of(ra, n) / median_of(rb, n));
+        }
+        stat[it] = sum / m;
+    }
+    if (!rc) {
+        qsort(stat, GB_BOOT_RESAMPLES, sizeof *stat, cmp_double);
+        *est = exp(e / m);
+        *lo = exp(gb_quantile(stat, GB_BOOT_RESAMPLES, 0.025));
+        *hi = exp(gb_quantile(stat, GB_BOOT_RESAMPLES, 0.975));
+    }
+    gb_free(ra);
+    gb_free(rb);
+    gb_free(stat);
+    return rc;
+}
+
+/* The sums of log median time and log amortised time of pair r's solver
+ * and queue over the class's maps, where it is a candidate on each: 1, or
+ * 0 when it is not a candidate on one of them. */
+static int class_score(const work *w, const rec *r, const int32_t *idx, const double *maxn, int m,
+                       double *lg, double *la)
+{
+    *lg = *la = 0;
+    for (int j = 0; j < m; j++) {
+        size_t k = 0;
+        while (k < w->nrec
+               && !(w->rec[k].map == idx[j] && !strcmp(w->rec[k].solver, r->solver)
+                    && !strcmp(w->rec[k].queue, r->queue) && candidate(&w->rec[k], maxn[j])))
+            k++;
+        if (k == w->nrec) return 0;
+        *lg += log(w->rec[k].med);
+        *la += log(w->rec[k].amort);
+    }
+    return 1;
+}
+
 /* A class of m >= 2 maps (idx[]): the pairs that are candidates on every
  * one, ranked by the geometric mean of their median times; the ratio of
  * runner-up to winner is the geometric mean of the per-map ratios, its
- * interval a bootstrap stratified by map (queries resampled within each). */
+ * interval a bootstrap stratified by map (strat_ratio). */
 static int class_row(const work *w, const int32_t *idx, int m, gb_glance_row *row, double *num,
                      double *den, int32_t *slot, size_t nq)
 {
-    const char *const *names = (const char *const *)w->maps.str;
     double maxn[64];
-    size_t total = 0;
     for (int j = 0; j < m; j++) {
         maxn[j] = 0;
         for (size_t i = 0; i < w->nrec; i++)
             if (w->rec[i].map == idx[j] && w->rec[i].n > maxn[j]) maxn[j] = w->rec[i].n;
-        total += (size_t)maxn[j];
+        row->queries += (size_t)maxn[j];
     }
-    row->queries = total;
-    /* score every pair of the first map that is a candidate on all */
-    double best[2] = { INFINITY, INFINITY }, best_am = INFINITY;
+    double best[2] = { INFINITY, INFINITY }, best_am = INFINITY, lg, la;
     const rec *top[2] = { NULL, NULL }, *am = NULL;
-    for (size_t i = 0; i < w->nrec; i++) {
+    for (size_t i = 0; i < w->nrec; i++) { /* the first map's candidates, scored on all */
         const rec *r = &w->rec[i];
-        if (r->map != idx[0] || !candidate(r, maxn[0])) continue;
-        double lg = 0, la = 0;
-        int on = 1;
-        for (int j = 0; j < m && on; j++) {
-            on = 0;
-            for (size_t k = 0; k < w->nrec; k++) {
-                const rec *o = &w->rec[k];
-                if (o->map == idx[j] && !strcmp(o->solver, r->solver) && !strcmp(o->queue, r->queue)
-                    && candidate(o, maxn[j])) {
-                    lg += log(o->med);
-                    la += log(o->amort);
-                    on = 1;
-                    break;
-                }
-            }
-        }
-        if (!on) continue;
+        if (r->map != idx[0] || !candidate(r, maxn[0]) || !class_score(w, r, idx, maxn, m, &lg, &la))
+            continue;
         if (la < best_am) {
             best_am = la;
             am = r;
@@ -414,69 +462,31 @@ static int class_row(const work *w, const int32_t *idx, int m, gb_glance_row *ro
             top[1] = r;
         }
     }
-    if (top[0]) {
-        row->have_win = 1;
-        pair_of(top[0], &row->win);
-        row->win.med = exp(best[0] / m);
-        row->win.med_lo = row->win.med_hi = NAN;
-    }
     if (am) {
         row->have_amort = 1;
         pair_of(am, &row->amort);
         row->amort.amort = exp(best_am / m);
     }
+    for (int t = 0; t < 2; t++) {
+        if (!top[t]) continue;
+        gb_glance_pair *p = t ? &row->run : &row->win;
+        pair_of(top[t], p);
+        p->med = exp(best[t] / m);
+        p->med_lo = p->med_hi = NAN;
+        *(t ? &row->have_run : &row->have_win) = 1;
+    }
     if (!top[1]) return 0;
-    row->have_run = 1;
-    pair_of(top[1], &row->run);
-    row->run.med = exp(best[1] / m);
-    row->run.med_lo = row->run.med_hi = NAN;
-    /* the paired times of each map, one after another */
-    size_t off[65], k = 0;
+    size_t off[65], k = 0; /* the paired times of each map, one after another */
     for (int j = 0; j < m; j++) {
         off[j] = k;
-        const series *a = series_of(w, names[idx[j]], top[1]->solver, top[1]->queue);
-        const series *b = series_of(w, names[idx[j]], top[0]->solver, top[0]->queue);
+        const char *map = w->maps.str[idx[j]];
+        const series *a = series_of(w, map, top[1]->solver, top[1]->queue),
+                     *b = series_of(w, map, top[0]->solver, top[0]->queue);
         if (!a || !b) return 0;
         k += pair_up(a, b, nq, num + k, den + k, slot);
     }
     off[m] = k;
-    double *ra = gb_malloc((k + 1) * sizeof *ra), *rb = gb_malloc((k + 1) * sizeof *rb),
-           *stat = gb_malloc(1000 * sizeof *stat);
-    if (!ra || !rb || !stat) {
-        gb_free(ra);
-        gb_free(rb);
-        gb_free(stat);
-        return -1;
-    }
-    uint64_t rng = GB_BOOT_SEED;
-    double est = 0;
-    for (int j = 0; j < m; j++) {
-        size_t n = off[j + 1] - off[j];
-        memcpy(ra, num + off[j], n * sizeof *ra);
-        memcpy(rb, den + off[j], n * sizeof *rb);
-        est += log(median_of(ra, n) / median_of(rb, n));
-    }
-    for (int it = 0; it < 1000; it++) {
-        double s = 0;
-        for (int j = 0; j < m; j++) {
-            size_t n = off[j + 1] - off[j];
-            for (size_t i = 0; i < n; i++) {
-                size_t p = off[j] + (size_t)gb_rng_below(&rng, n);
-                ra[i] = num[p];
-                rb[i] = den[p];
-            }
-            s += log(median_of(ra, n) / median_of(rb, n));
-        }
-        stat[it] = s / m;
-    }
-    qsort(stat, 1000, sizeof *stat, cmp_double);
-    row->ratio = exp(est / m);
-    row->ratio_lo = exp(gb_quantile(stat, 1000, 0.025));
-    row->ratio_hi = exp(gb_quantile(stat, 1000, 0.975));
-    gb_free(ra);
-    gb_free(rb);
-    gb_free(stat);
-    return 0;
+    return strat_ratio(num, den, off, m, &row->ratio, &row->ratio_lo, &row->ratio_hi);
 }
 
 static int winners(const work *w, gb_glance *g, const char *path, gb_diag *d)
