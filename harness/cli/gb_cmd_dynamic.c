@@ -217,58 +217,76 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int gb_cmd_dynamic(int argc, char **argv)
-{
-    const char *out = NULL, *trace = NULL, *astar_name = "astar-octile", *queue_name = "bheap";
-    gb_model model = GB_MODEL_8_NOCUT;
+/* ---- the command, in stages -----------------------------------------
+ *
+ * dyn_parse (argv -> dyn_cli through the option table) -> dyn_check (the
+ * solver, the queue, the model, the outputs against the inputs) -> every
+ * file replayed into the temporary outputs -> dyn_commit (both outputs,
+ * or neither) -> dyn_said (the totals on stderr). */
+
+typedef struct dyn_cli {
+    const char *out, *trace, *astar_name, *queue_name;
+    gb_model model;
     gb_terrain terrain;
-    memset(&terrain, 0, sizeof terrain);
-    long maxq = 0;
-    int quiet = 0, c;
+    long maxq;
+    int quiet, help;
+    gb_solver_spec sp; /* --astar, parsed by dyn_check */
+    int qk;            /* --queue, likewise */
+} dyn_cli;
+
+static int dyn_option(dyn_cli *o, int c, const char *arg)
+{
+    switch (c) {
+    case 'o': o->out = arg; return 0;
+    case 'm': return gb_cli_model(CMD, arg, &o->model);
+    case 'c' + 256: {
+        gb_diag td;
+        gb_diag_clear(&td);
+        int e = gb_tfile_arg(arg, &o->terrain, &td);
+        if (e) {
+            fputs(CMD ": ", stderr);
+            gb_diag_print(&td, stderr);
+        }
+        return e;
+    }
+    case 'a': o->astar_name = arg; return 0;
+    case 'Q': o->queue_name = arg; return 0;
+    case 'n': {
+        char *end;
+        errno = 0;
+        o->maxq = strtol(arg, &end, 10);
+        if (errno || *end || end == arg || o->maxq < 1 || arg[0] < '0' || arg[0] > '9') {
+            fprintf(stderr, CMD ": --max-queries: expected a positive integer, found '%s'\n", arg);
+            return EX_USAGE;
+        }
+        return 0;
+    }
+    case 't': o->trace = arg; return 0;
+    case 'q': o->quiet = 1; return 0;
+    case 'h': o->help = 1; return 0;
+    default: return EX_USAGE; /* gb_opt_next said why */
+    }
+}
+
+static int dyn_parse(int argc, char **argv, dyn_cli *o)
+{
+    o->astar_name = "astar-octile";
+    o->queue_name = "bheap";
+    o->model = GB_MODEL_8_NOCUT;
     const char *arg;
+    int c, rc = 0;
     gb_opt_parser op;
     if (gb_opt_begin(&op, &gb_doc_dynamic) != 0) return EX_OSERR;
-    while ((c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
-        switch (c) {
-        case 'o': out = arg; break;
-        case 'm': {
-            int e = gb_cli_model(CMD, arg, &model);
-            if (e) { gb_opt_end(&op); return e; }
-            break;
-        }
-        case 'c' + 256: {
-            gb_diag td;
-            gb_diag_clear(&td);
-            int e = gb_tfile_arg(arg, &terrain, &td);
-            if (e) {
-                fputs(CMD ": ", stderr);
-                gb_diag_print(&td, stderr);
-                gb_opt_end(&op);
-                return e;
-            }
-            break;
-        }
-        case 'a': astar_name = arg; break;
-        case 'Q': queue_name = arg; break;
-        case 'n': {
-            char *end;
-            errno = 0;
-            maxq = strtol(arg, &end, 10);
-            if (errno || *end || end == arg || maxq < 1 || arg[0] < '0' || arg[0] > '9') {
-                fprintf(stderr, CMD ": --max-queries: expected a positive integer, found '%s'\n", arg);
-                gb_opt_end(&op);
-                return EX_USAGE;
-            }
-            break;
-        }
-        case 't': trace = arg; break;
-        case 'q': quiet = 1; break;
-        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_dynamic, stdout); return 0;
-        default: gb_opt_end(&op); return EX_USAGE;   /* gb_opt_next said why */
-        }
-    }
+    while (!rc && !o->help && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) rc = dyn_option(o, c, arg);
     gb_opt_end(&op);
-    if (!out) {
+    return rc;
+}
+
+/* The rules between options, the solver and the queue: 0, or a code
+ * after saying why. */
+static int dyn_check(dyn_cli *o, int argc, char **argv)
+{
+    if (!o->out) {
         fprintf(stderr, CMD ": expected --out FILE, found none (see `gridbench dynamic --help`)\n");
         return EX_USAGE;
     }
@@ -276,116 +294,147 @@ int gb_cmd_dynamic(int argc, char **argv)
         fprintf(stderr, CMD ": expected one or more dynamic scenario files, found none\n");
         return EX_USAGE;
     }
-    gb_solver_spec sp;
     char err[512];
-    if (gb_solver_parse(astar_name, &sp, err, sizeof err) != 0) {
+    if (gb_solver_parse(o->astar_name, &o->sp, err, sizeof err) != 0) {
         fprintf(stderr, CMD ": --astar: %s\n", err);
         return EX_USAGE;
     }
-    if (terrain.on && model != GB_MODEL_8_NOCUT && model != GB_MODEL_4) {
+    if (o->terrain.on && o->model != GB_MODEL_8_NOCUT && o->model != GB_MODEL_4) {
         fprintf(stderr, CMD ": --terrain-costs: expected model 8-nocut or 4, found %s\n",
-                gb_model_name(model));
+                gb_model_name(o->model));
         return EX_USAGE;
     }
-    if (terrain.on && trace) {
+    if (o->terrain.on && o->trace) {
         fprintf(stderr,
-                CMD ": --trace: expected no --terrain-costs (the trace carries no costs), "
-                    "found %s\n",
-                terrain.name);
+                CMD ": --trace: expected no --terrain-costs (the trace carries no costs), found %s\n",
+                o->terrain.name);
         return EX_USAGE;
     }
     double bound;
-    if (gb_solver_guarantee(&sp, model, &bound) != GB_GUAR_OPTIMAL
-        || gb_solver_unsupported_w(&sp, model, terrain.on, err, sizeof err)) {
+    if (gb_solver_guarantee(&o->sp, o->model, &bound) != GB_GUAR_OPTIMAL
+        || gb_solver_unsupported_w(&o->sp, o->model, o->terrain.on, err, sizeof err)) {
         fprintf(stderr,
-                CMD ": --astar: expected an optimal solver that runs under model %s%s%s, "
-                    "found '%s'\n",
-                gb_model_name(model), terrain.on ? "+" : "", terrain.name, astar_name);
+                CMD ": --astar: expected an optimal solver that runs under model %s%s%s, found '%s'\n",
+                gb_model_name(o->model), o->terrain.on ? "+" : "", o->terrain.name, o->astar_name);
         return EX_USAGE;
     }
-    int qk = gb_queue_from_name(queue_name);
-    if (qk < 0) {
+    if ((o->qk = gb_queue_from_name(o->queue_name)) < 0) {
         char names[512];
         gb_queue_names(names, sizeof names);
-        fprintf(stderr, CMD ": --queue: expected one of %s, found '%s'\n", names, queue_name);
+        fprintf(stderr, CMD ": --queue: expected one of %s, found '%s'\n", names, o->queue_name);
+        return EX_USAGE;
+    }
+    if (o->trace && strcmp(o->trace, o->out) == 0) {
+        fprintf(stderr, CMD ": --trace: expected a file other than --out, found '%s'\n", o->trace);
         return EX_USAGE;
     }
     gb_diag d;
     gb_diag_clear(&d);
-    if (trace && strcmp(trace, out) == 0) {
-        fprintf(stderr, CMD ": --trace: expected a file other than --out, found '%s'\n", trace);
-        return EX_USAGE;
-    }
-    if (gb_out_check(out, argv + optind, argc - optind, &d) != 0
-        || (trace && (gb_out_check(trace, argv + optind, argc - optind, &d) != 0
-                      || gb_out_check(trace, (char *const *)&out, 1, &d) != 0))) {
+    if (gb_out_check(o->out, argv + optind, argc - optind, &d) != 0
+        || (o->trace
+            && (gb_out_check(o->trace, argv + optind, argc - optind, &d) != 0
+                || gb_out_check(o->trace, (char *const *)&o->out, 1, &d) != 0))) {
         fputs(CMD ": ", stderr);
         gb_diag_print(&d, stderr);
         return d.code;
     }
+    return 0;
+}
+
+/* Both outputs (the CSV f, the trace tf or none) complete and renamed
+ * into place, or neither: 0, or the code after saying why. */
+static int dyn_commit(const dyn_cli *o, FILE *f, const char *tmp, FILE *tf, const char *ttmp)
+{
+    gb_diag d;
+    gb_diag_clear(&d);
+    int rc = 0;
+    if (gb_tmp_close(f, tmp, &d) != 0) {
+        if (tf) gb_tmp_abort(tf, ttmp);
+        rc = d.code;
+    } else if (tf && gb_tmp_close(tf, ttmp, &d) != 0) {
+        gb_tmp_abort(NULL, tmp);
+        rc = d.code;
+    } else if ((tf && gb_tmp_rename(ttmp, o->trace, &d) != 0)) {
+        gb_tmp_abort(NULL, tmp);
+        rc = d.code;
+    } else if (gb_tmp_rename(tmp, o->out, &d) != 0) {
+        rc = d.code;
+    }
+    if (rc) {
+        fputs(CMD ": ", stderr);
+        gb_diag_print(&d, stderr);
+    }
+    return rc;
+}
+
+/* The totals of the replay, on stderr. */
+static void dyn_said(const dyn_cli *o, dyn_total *tot)
+{
+    /* no replans, no ratio and no array: qsort(NULL, 0) is undefined */
+    if (tot->nratio > 1) qsort(tot->ratio, tot->nratio, sizeof *tot->ratio, cmp_double);
+    if (o->quiet) return;
+    fprintf(stderr, CMD ": wrote %s: %ld queries, %ld wrong, %ld replans\n", o->out, tot->queries,
+            tot->wrong, tot->replans);
+    if (o->trace) fprintf(stderr, CMD ": wrote the trace %s\n", o->trace);
+    if (tot->replans > 0 && tot->ds_ns > 0) {
+        fprintf(
+            stderr,
+            CMD
+            ": replanning: D* Lite %.3f ms, %llu expansions; %s from scratch %.3f ms, %llu expansions; "
+            "speed-up %.2fx time",
+            (double)tot->ds_ns / 1e6, (unsigned long long)tot->ds_exp, o->sp.name,
+            (double)tot->as_ns / 1e6, (unsigned long long)tot->as_exp,
+            (double)tot->as_ns / (double)tot->ds_ns);
+        if (tot->ds_exp > 0)
+            fprintf(stderr, ", %.2fx expansions", (double)tot->as_exp / (double)tot->ds_exp);
+        fputc('\n', stderr);
+    }
+    if (tot->nratio > 0)
+        fprintf(stderr,
+                CMD
+                ": per-query replan_speedup: median %.2fx over %zu queries with replans (robust to a "
+                "busy machine's outliers)\n",
+                tot->nratio % 2 ? tot->ratio[tot->nratio / 2]
+                                : (tot->ratio[tot->nratio / 2 - 1] + tot->ratio[tot->nratio / 2]) / 2,
+                tot->nratio);
+}
+
+int gb_cmd_dynamic(int argc, char **argv)
+{
+    static dyn_cli o;
+    memset(&o, 0, sizeof o);
+    int rc = dyn_parse(argc, argv, &o);
+    if (rc) return rc;
+    if (o.help) {
+        gb_opt_help(&gb_doc_dynamic, stdout);
+        return 0;
+    }
+    if ((rc = dyn_check(&o, argc, argv)) != 0) return rc;
+    gb_diag d;
+    gb_diag_clear(&d);
     char tmp[4200], ttmp[4200];
-    FILE *f = gb_tmp_open(out, tmp, sizeof tmp, &d), *tf = NULL;
-    if (f && trace && !(tf = gb_tmp_open(trace, ttmp, sizeof ttmp, &d))) gb_tmp_abort(f, tmp);
-    if (!f || (trace && !tf)) { fputs(CMD ": ", stderr); gb_diag_print(&d, stderr); return d.code; }
+    FILE *f = gb_tmp_open(o.out, tmp, sizeof tmp, &d), *tf = NULL;
+    if (f && o.trace && !(tf = gb_tmp_open(o.trace, ttmp, sizeof ttmp, &d))) gb_tmp_abort(f, tmp);
+    if (!f || (o.trace && !tf)) {
+        fputs(CMD ": ", stderr);
+        gb_diag_print(&d, stderr);
+        return d.code;
+    }
     fputs(DYN_HEADER "\n", f);
     gb_dyntrace tr;
     if (tf) gb_dyntrace_begin(&tr, tf);
     dyn_total tot;
     memset(&tot, 0, sizeof tot);
-    int rc = 0;
     for (int i = optind; i < argc && rc == 0; i++)
-        rc = run_file(argv[i], model, &terrain, &sp, (gb_queue_kind)qk, maxq, quiet, f, tf ? &tr : NULL,
-                      &tot);
+        rc = run_file(argv[i], o.model, &o.terrain, &o.sp, (gb_queue_kind)o.qk, o.maxq, o.quiet, f,
+                      tf ? &tr : NULL, &tot);
     if (rc) {
         gb_tmp_abort(f, tmp);
         if (tf) gb_tmp_abort(tf, ttmp);
-        gb_free(tot.ratio);
-        return rc;
-    }
-    /* both outputs complete, or neither appears */
-    if (gb_tmp_close(f, tmp, &d) != 0) {
-        if (tf) gb_tmp_abort(tf, ttmp);
-        tf = NULL;
-        rc = d.code;
-    } else if (tf && gb_tmp_close(tf, ttmp, &d) != 0) {
-        gb_tmp_abort(NULL, tmp);
-        rc = d.code;
-    } else if ((tf && gb_tmp_rename(ttmp, trace, &d) != 0)) {
-        gb_tmp_abort(NULL, tmp);
-        rc = d.code;
-    } else if (gb_tmp_rename(tmp, out, &d) != 0) {
-        rc = d.code;
-    }
-    if (rc) {
-        fputs(CMD ": ", stderr);
-        gb_diag_print(&d, stderr);
-        gb_free(tot.ratio);
-        return rc;
-    }
-    /* no replans, no ratio and no array: qsort(NULL, 0) is undefined */
-    if (tot.nratio > 1) qsort(tot.ratio, tot.nratio, sizeof *tot.ratio, cmp_double);
-    if (!quiet) {
-        fprintf(stderr, CMD ": wrote %s: %ld queries, %ld wrong, %ld replans\n", out,
-                tot.queries, tot.wrong, tot.replans);
-        if (trace) fprintf(stderr, CMD ": wrote the trace %s\n", trace);
-        if (tot.replans > 0 && tot.ds_ns > 0) {
-            fprintf(stderr,
-                    CMD ": replanning: D* Lite %.3f ms, %llu expansions; %s from "
-                        "scratch %.3f ms, %llu expansions; speed-up %.2fx time",
-                    (double)tot.ds_ns / 1e6, (unsigned long long)tot.ds_exp, sp.name,
-                    (double)tot.as_ns / 1e6, (unsigned long long)tot.as_exp,
-                    (double)tot.as_ns / (double)tot.ds_ns);
-            if (tot.ds_exp > 0)
-                fprintf(stderr, ", %.2fx expansions", (double)tot.as_exp / (double)tot.ds_exp);
-            fputc('\n', stderr);
-        }
-        if (tot.nratio > 0)
-            fprintf(stderr, CMD ": per-query replan_speedup: median %.2fx over %zu queries "
-                    "with replans (robust to a busy machine's outliers)\n",
-                    tot.nratio % 2 ? tot.ratio[tot.nratio / 2]
-                                   : (tot.ratio[tot.nratio / 2 - 1] + tot.ratio[tot.nratio / 2]) / 2,
-                    tot.nratio);
+    } else if ((rc = dyn_commit(&o, f, tmp, tf, ttmp)) == 0) {
+        dyn_said(&o, &tot);
+        rc = tot.wrong ? 1 : 0;
     }
     gb_free(tot.ratio);
-    return tot.wrong ? 1 : 0;
+    return rc;
 }
