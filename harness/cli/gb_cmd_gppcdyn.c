@@ -19,6 +19,7 @@
  * The replay is gb_gppcreplay.h's; this file reads options and files and
  * writes the CSV through a temporary file renamed at the end.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,69 +162,81 @@ static const char *base_name(const char *path)
     return b ? b + 1 : path;
 }
 
-int gb_cmd_gppc_dynamic(int argc, char **argv)
-{
-    const char *out = NULL, *arg;
+/* ---- the command, in stages -----------------------------------------
+ *
+ * gd_parse (argv -> gd_cli through the option table) -> gd_check (the
+ * operands) -> gd_queues -> gd_user (plugins and GPPC entries loaded) ->
+ * gd_pairs (dijkstra and astar-octile first, then --solver in order, then
+ * the entries' solvers) -> gd_replay (every scenario into the temporary
+ * CSV, committed whole). */
+
+typedef struct gd_cli {
+    const char *out;
     char *slist[32], *qlist[32];
     const char *plugins[MAX_LOADS], *gdirs[MAX_LOADS];
-    int ns = 0, nql = 0, quiet = 0, c, nplug = 0, ngppc = 0, timeout_ms = DEFAULT_PLUGIN_TIMEOUT_MS;
-    long maxq = 0;
+    int ns, nql, nplug, ngppc, quiet, help, timeout_ms;
+    long maxq;
+} gd_cli;
+
+/* A value of a repeatable option into list (at most max, *n of them). */
+static int gd_push(const char *opt, const char **list, int *n, int max, const char *v)
+{
+    if (*n >= max) {
+        fprintf(stderr, CMD ": expected at most %d --%s options, found more\n", max, opt);
+        return EX_USAGE;
+    }
+    list[(*n)++] = v;
+    return 0;
+}
+
+/* A positive count of at most hi (msg: what is expected). */
+static int gd_count(const char *opt, const char *arg, long hi, const char *msg, long *out)
+{
+    char *end;
+    long v = strtol(arg, &end, 10);
+    if (*end || end == arg || v < 1 || v > hi || arg[0] < '0' || arg[0] > '9') {
+        fprintf(stderr, CMD ": %s: expected %s, found '%s'\n", opt, msg, arg);
+        return EX_USAGE;
+    }
+    *out = v;
+    return 0;
+}
+
+static int gd_option(gd_cli *o, int c, const char *arg)
+{
+    long v;
+    switch (c) {
+    case 'o': o->out = arg; return 0;
+    case 's': return gd_push("solver", (const char **)o->slist, &o->ns, 32, arg);
+    case 'q': return gd_push("queue", (const char **)o->qlist, &o->nql, 32, arg);
+    case 'n': return gd_count("--max-queries", arg, LONG_MAX, "a positive integer", &o->maxq);
+    case OPT_PLUGIN: return gd_push("plugin", o->plugins, &o->nplug, MAX_LOADS, arg);
+    case OPT_GPPC: return gd_push("gppc", o->gdirs, &o->ngppc, MAX_LOADS, arg);
+    case OPT_PLUGIN_TIMEOUT:
+        if (gd_count("--plugin-timeout", arg, 86400000, "1..86400000 ms", &v)) return EX_USAGE;
+        o->timeout_ms = (int)v;
+        return 0;
+    case OPT_QUIET: o->quiet = 1; return 0;
+    case 'h': o->help = 1; return 0;
+    default: return EX_USAGE; /* gb_opt_next said why */
+    }
+}
+
+static int gd_parse(int argc, char **argv, gd_cli *o)
+{
+    o->timeout_ms = DEFAULT_PLUGIN_TIMEOUT_MS;
+    const char *arg;
+    int c, rc = 0;
     gb_opt_parser op;
     if (gb_opt_begin(&op, &gb_doc_gppc_dynamic) != 0) return EX_OSERR;
-    while ((c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
-        switch (c) {
-        case 'o': out = arg; break;
-        case 's':
-        case 'q':
-            if ((c == 's' ? ns : nql) >= 32) {
-                gb_opt_end(&op);
-                fprintf(stderr, CMD ": expected at most 32 --%s options, found more\n",
-                        c == 's' ? "solver" : "queue");
-                return EX_USAGE;
-            }
-            if (c == 's') slist[ns++] = (char *)arg;
-            else qlist[nql++] = (char *)arg;
-            break;
-        case 'n': {
-            char *end;
-            maxq = strtol(arg, &end, 10);
-            if (*end || end == arg || maxq < 1 || arg[0] < '0' || arg[0] > '9') {
-                gb_opt_end(&op);
-                fprintf(stderr, CMD ": --max-queries: expected a positive integer, found '%s'\n",
-                        arg);
-                return EX_USAGE;
-            }
-            break;
-        }
-        case OPT_PLUGIN:
-        case OPT_GPPC:
-            if ((c == OPT_PLUGIN ? nplug : ngppc) >= MAX_LOADS) {
-                gb_opt_end(&op);
-                fprintf(stderr, CMD ": expected at most %d --%s options, found more\n", MAX_LOADS,
-                        c == OPT_PLUGIN ? "plugin" : "gppc");
-                return EX_USAGE;
-            }
-            if (c == OPT_PLUGIN) plugins[nplug++] = arg;
-            else gdirs[ngppc++] = arg;
-            break;
-        case OPT_PLUGIN_TIMEOUT: {
-            char *end;
-            long v = strtol(arg, &end, 10);
-            if (*end || end == arg || v < 1 || v > 86400000 || arg[0] < '0' || arg[0] > '9') {
-                gb_opt_end(&op);
-                fprintf(stderr, CMD ": --plugin-timeout: expected 1..86400000 ms, found '%s'\n", arg);
-                return EX_USAGE;
-            }
-            timeout_ms = (int)v;
-            break;
-        }
-        case OPT_QUIET: quiet = 1; break;
-        case 'h': gb_opt_end(&op); gb_opt_help(&gb_doc_gppc_dynamic, stdout); return 0;
-        default: gb_opt_end(&op); return EX_USAGE;   /* gb_opt_next said why */
-        }
-    }
+    while (!rc && !o->help && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) rc = gd_option(o, c, arg);
     gb_opt_end(&op);
-    if (!out || !out[0]) {
+    return rc;
+}
+
+static int gd_check(const gd_cli *o, int argc)
+{
+    if (!o->out || !o->out[0]) {
         fprintf(stderr, CMD ": expected --out FILE, found none (see `" CMD " --help`)\n");
         return EX_USAGE;
     }
@@ -231,43 +244,51 @@ int gb_cmd_gppc_dynamic(int argc, char **argv)
         fprintf(stderr, CMD ": expected one or more GPPC dynamic scenarios, found none\n");
         return EX_USAGE;
     }
-    /* queues, then pairs: dijkstra and astar-octile first, then -s in order */
-    int qs[GB_Q_COUNT], nq = 0;
-    for (int i = 0; i < nql; i++) {
+    return 0;
+}
+
+/* The queues of --queue (each once, in order; bheap when none). */
+static int gd_queues(const gd_cli *o, int *qs, int *nq)
+{
+    *nq = 0;
+    for (int i = 0; i < o->nql; i++) {
         char buf[512];
-        snprintf(buf, sizeof buf, "%s", qlist[i]);
+        snprintf(buf, sizeof buf, "%s", o->qlist[i]);
         for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
             int all = strcmp(tok, "all") == 0, q = all ? 0 : gb_queue_from_name(tok);
             if (q < 0) {
                 char names[512];
                 gb_queue_names(names, sizeof names);
-                fprintf(stderr, CMD ": --queue: expected one of %s or all, found '%s'\n", names,
-                        tok);
+                fprintf(stderr, CMD ": --queue: expected one of %s or all, found '%s'\n", names, tok);
                 return EX_USAGE;
             }
             for (int k = all ? 0 : q; k <= (all ? GB_Q_COUNT - 1 : q); k++) {
                 int dup = 0;
-                for (int j = 0; j < nq; j++) dup |= qs[j] == k;
-                if (!dup) qs[nq++] = k;
+                for (int j = 0; j < *nq; j++) dup |= qs[j] == k;
+                if (!dup) qs[(*nq)++] = k;
             }
         }
     }
-    if (nq == 0) qs[nq++] = GB_Q_BHEAP;
-    /* user solvers: --plugin libraries, then --gppc entries (built or reused) */
-    for (int i = 0; i < nplug; i++) {
+    if (*nq == 0) qs[(*nq)++] = GB_Q_BHEAP;
+    return 0;
+}
+
+/* --plugin libraries, then --gppc entries (built or reused); the entries'
+ * solvers into gsolv (*ngs). */
+static int gd_user(const gd_cli *o, const char **gsolv, int *ngs)
+{
+    for (int i = 0; i < o->nplug; i++) {
         gb_diag pd;
         gb_diag_clear(&pd);
-        int prc = gb_user_load_plugin(plugins[i], &pd);
+        int prc = gb_user_load_plugin(o->plugins[i], &pd);
         if (prc) {
             fputs(CMD ": --plugin: ", stderr);
             gb_diag_print(&pd, stderr);
             return prc;
         }
     }
-    const char *gsolv[MAX_LOADS * GB_USER_MAX];
-    int ngs = 0;
-    for (int i = 0; i < ngppc; i++) {
-        gb_gppc_build_opts bo = { .dir = gdirs[i], .use_make = 1 };
+    for (int i = 0; i < o->ngppc; i++) {
+        gb_gppc_build_opts bo = { .dir = o->gdirs[i], .use_make = 1 };
         gb_gppc_built bb;
         gb_diag pd;
         gb_diag_clear(&pd);
@@ -279,18 +300,25 @@ int gb_cmd_gppc_dynamic(int argc, char **argv)
             gb_diag_print(&pd, stderr);
             return prc;
         }
-        for (int k = before; k < gb_user_count() && ngs < MAX_LOADS * GB_USER_MAX; k++)
-            gsolv[ngs++] = gb_user_at(k)->name;
+        for (int k = before; k < gb_user_count() && *ngs < MAX_LOADS * GB_USER_MAX; k++)
+            gsolv[(*ngs)++] = gb_user_at(k)->name;
     }
-    static gb_gppcrep_pair pairs[MAX_PAIRS];
-    int np = 0, rc = add_solver("dijkstra", qs, nq, pairs, &np, timeout_ms);
-    if (!rc) rc = add_solver("astar-octile", qs, nq, pairs, &np, timeout_ms);
-    for (int i = 0; i < ns && !rc; i++) {
+    return 0;
+}
+
+/* The pairs: dijkstra and astar-octile first, then --solver in order
+ * (all: every registered solver that runs under 8-nocut), then gsolv. */
+static int gd_pairs(gd_cli *o, const int *qs, int nq, const char *const *gsolv, int ngs,
+                    gb_gppcrep_pair *pairs, int *np)
+{
+    int rc = add_solver("dijkstra", qs, nq, pairs, np, o->timeout_ms);
+    if (!rc) rc = add_solver("astar-octile", qs, nq, pairs, np, o->timeout_ms);
+    for (int i = 0; i < o->ns && !rc; i++) {
         char *save = NULL;
-        for (char *tok = strtok_r(slist[i], ",", &save); tok && !rc;
+        for (char *tok = strtok_r(o->slist[i], ",", &save); tok && !rc;
              tok = strtok_r(NULL, ",", &save)) {
             if (strcmp(tok, "all") != 0) {
-                rc = add_solver(tok, qs, nq, pairs, &np, timeout_ms);
+                rc = add_solver(tok, qs, nq, pairs, np, o->timeout_ms);
                 continue;
             }
             const char *name;
@@ -299,39 +327,49 @@ int gb_cmd_gppc_dynamic(int argc, char **argv)
                 char err[256];
                 if (gb_solver_parse(name, &sp, err, sizeof err) == 0
                     && !gb_solver_unsupported(&sp, GB_MODEL_8_NOCUT, err, sizeof err))
-                    rc = add_solver(name, qs, nq, pairs, &np, timeout_ms);
+                    rc = add_solver(name, qs, nq, pairs, np, o->timeout_ms);
             }
         }
     }
-    for (int i = 0; i < ngs && !rc; i++) rc = add_solver(gsolv[i], qs, nq, pairs, &np, timeout_ms);
-    if (rc) return rc;
+    for (int i = 0; i < ngs && !rc; i++) rc = add_solver(gsolv[i], qs, nq, pairs, np, o->timeout_ms);
+    return rc;
+}
 
+static int gd_fail(const gb_diag *d)
+{
+    fputs(CMD ": ", stderr);
+    gb_diag_print(d, stderr);
+    return d->code;
+}
+
+/* Every scenario replayed into the CSV, written whole or not at all; the
+ * exit status (1: a failure). */
+static int gd_replay(const gd_cli *o, char **scens, int nscen, const gb_gppcrep_pair *pairs, int np)
+{
     gb_diag d;
     gb_diag_clear(&d);
-    if (gb_out_check(out, argv + optind, argc - optind, &d) != 0) {
-        fputs(CMD ": ", stderr);
-        gb_diag_print(&d, stderr);
-        return d.code;
-    }
+    if (gb_out_check(o->out, scens, nscen, &d) != 0) return gd_fail(&d);
     char tmp[4200];
-    FILE *f = gb_tmp_open(out, tmp, sizeof tmp, &d);
-    if (!f) { fputs(CMD ": ", stderr); gb_diag_print(&d, stderr); return d.code; }
+    FILE *f = gb_tmp_open(o->out, tmp, sizeof tmp, &d);
+    if (!f) return gd_fail(&d);
     fprintf(f, "%s\n", gb_rows_header());
     sink_ctx ctx = { f };
     long rows = 0, failed = 0, mismatch = 0, queries = 0;
-    for (int i = optind; i < argc && rc == 0; i++) {
+    int rc = 0;
+    for (int i = 0; i < nscen && rc == 0; i++) {
         gb_gppcdyn s;
-        rc = gb_gppcdyn_load(argv[i], &s, &d);
-        if (rc) break;
-        if (!quiet)
-            fprintf(stderr, CMD ": %s: %ld x %ld map, %zu patches, %zu queries, %d pairs\n",
-                    argv[i], (long)s.width, (long)s.height, s.npatch, s.nquery, np);
+        if ((rc = gb_gppcdyn_load(scens[i], &s, &d)) != 0) break;
+        if (!o->quiet)
+            fprintf(stderr, CMD ": %s: %ld x %ld map, %zu patches, %zu queries, %d pairs\n", scens[i],
+                    (long)s.width, (long)s.height, s.npatch, s.nquery, np);
         gb_gppcrep_sum sum;
-        rc = gb_gppcrep_run(&s, base_name(argv[i]), pairs, np, maxq, write_row, &ctx, &sum, &d);
-        if (!quiet && !rc)
-            fprintf(stderr, CMD ": %s: %ld queries, %ld patches (%lld cells flipped), table "
-                    "rebuilds %.3f ms, %ld failures, %ld scenario mismatches\n", argv[i],
-                    sum.queries, sum.patches, (long long)sum.cells_changed,
+        rc = gb_gppcrep_run(&s, base_name(scens[i]), pairs, np, o->maxq, write_row, &ctx, &sum, &d);
+        if (!o->quiet && !rc)
+            fprintf(stderr,
+                    CMD
+                    ": %s: %ld queries, %ld patches (%lld cells flipped), table rebuilds %.3f ms, %ld "
+                    "failures, %ld scenario mismatches\n",
+                    scens[i], sum.queries, sum.patches, (long long)sum.cells_changed,
                     (double)sum.rebuild_ns / 1e6, sum.failed, sum.mismatch);
         rows += sum.rows;
         failed += sum.failed;
@@ -341,17 +379,33 @@ int gb_cmd_gppc_dynamic(int argc, char **argv)
     }
     if (rc) {
         gb_tmp_abort(f, tmp);
-        fputs(CMD ": ", stderr);
-        gb_diag_print(&d, stderr);
+        gd_fail(&d);
         return rc;
     }
-    if (gb_tmp_commit(f, tmp, out, &d) != 0) {
-        fputs(CMD ": ", stderr);
-        gb_diag_print(&d, stderr);
-        return d.code;
-    }
-    if (!quiet)
-        fprintf(stderr, CMD ": wrote %s: %ld rows, %ld queries, %ld failures, %ld scenario "
-                "mismatches\n", out, rows, queries, failed, mismatch);
+    if (gb_tmp_commit(f, tmp, o->out, &d) != 0) return gd_fail(&d);
+    if (!o->quiet)
+        fprintf(stderr, CMD ": wrote %s: %ld rows, %ld queries, %ld failures, %ld scenario mismatches\n",
+                o->out, rows, queries, failed, mismatch);
     return failed ? 1 : 0;
+}
+
+int gb_cmd_gppc_dynamic(int argc, char **argv)
+{
+    static gd_cli o;
+    memset(&o, 0, sizeof o);
+    int rc = gd_parse(argc, argv, &o);
+    if (rc) return rc;
+    if (o.help) {
+        gb_opt_help(&gb_doc_gppc_dynamic, stdout);
+        return 0;
+    }
+    if ((rc = gd_check(&o, argc)) != 0) return rc;
+    int qs[GB_Q_COUNT], nq;
+    static const char *gsolv[MAX_LOADS * GB_USER_MAX];
+    static gb_gppcrep_pair pairs[MAX_PAIRS];
+    int ngs = 0, np = 0;
+    if ((rc = gd_queues(&o, qs, &nq)) != 0 || (rc = gd_user(&o, gsolv, &ngs)) != 0
+        || (rc = gd_pairs(&o, qs, nq, gsolv, ngs, pairs, &np)) != 0)
+        return rc;
+    return gd_replay(&o, argv + optind, argc - optind, pairs, np);
 }
