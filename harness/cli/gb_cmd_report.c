@@ -667,46 +667,48 @@ static const char html_head[] =
 
 static void glance_correct(doc *d, const gb_glance *g)
 {
+    char scen[400];
+    if (g->scen_mismatch)
+        snprintf(scen, sizeof scen,
+                 "  **Scenario files: %zu of %zu queries print an optimal length that disagrees "
+                 "with Dijkstra's** (rows `scen_mismatch`: the solvers agree with Dijkstra, the file "
+                 "does not).",
+                 g->scen_mismatch, g->queries);
+    else
+        snprintf(scen, sizeof scen,
+                 "  The scenario files' printed optimum agrees with Dijkstra's on all %zu queries.",
+                 g->queries);
     if (!g->failed) {
         d_para(d,
                "✔ **Correct.** All %zu rows (%zu queries × solvers × queues) were checked: legal moves, "
-               "the "
-               "cost recomputed, equal to Dijkstra's optimum for every optimal solver and within the "
-               "bound for "
-               "the bounded ones. 0 failures.",
-               g->rows, g->queries);
-    } else {
-        d_para(d,
-               "✘ **%zu of %zu rows FAILED** the checks (see the table; every failing row is in "
-               "`queries.csv` with its status and message):",
-               g->failed, g->rows);
-        static const char *const hdr[] = { "solver", "failed rows", "statuses" };
-        d_table_begin(d, 3, hdr, "lrl");
-        for (size_t i = 0; i < g->nfail; i++) {
-            char n[32], st[512];
-            size_t k = 0;
-            st[0] = '\0';
-            for (int s = 0; s < GB_ROW_NSTATUS && k < sizeof st - 64; s++)
-                if (g->fail[i].by_status[s])
-                    k += (size_t)snprintf(st + k, sizeof st - k, "%s%zu `%s`", k ? ", " : "",
-                                          g->fail[i].by_status[s], gb_row_status_name((gb_row_status)s));
-            char sv[80];
-            snprintf(sv, sizeof sv, "`%s`", g->fail[i].solver);
-            snprintf(n, sizeof n, "%zu", g->fail[i].failed);
-            char *cells[3] = { sv, n, st };
-            d_table_row(d, 3, cells, "lrl");
-        }
-        d_table_end(d);
+               "the cost "
+               "recomputed, equal to Dijkstra's optimum for every optimal solver and within the bound "
+               "for the "
+               "bounded ones. 0 failures.%s",
+               g->rows, g->queries, scen);
+        return;
     }
-    if (g->scen_mismatch)
-        d_para(d,
-               "**Scenario files: %zu of %zu queries print an optimal length that disagrees with "
-               "Dijkstra's** "
-               "(rows `scen_mismatch`: the solvers agree with Dijkstra, the file does not).",
-               g->scen_mismatch, g->queries);
-    else
-        d_para(d, "Scenario files: the printed optimum of all %zu queries agrees with Dijkstra's.",
-               g->queries);
+    d_para(d,
+           "✘ **%zu of %zu rows FAILED** the checks (by solver below; every failing row is in "
+           "`queries.csv` "
+           "with its status and message).%s",
+           g->failed, g->rows, scen);
+    static const char *const hdr[] = { "solver", "failed rows", "statuses" };
+    d_table_begin(d, 3, hdr, "lrl");
+    for (size_t i = 0; i < g->nfail; i++) {
+        char n[32], st[512], sv[80];
+        size_t k = 0;
+        st[0] = '\0';
+        for (int s = 0; s < GB_ROW_NSTATUS && k < sizeof st - 64; s++)
+            if (g->fail[i].by_status[s])
+                k += (size_t)snprintf(st + k, sizeof st - k, "%s%zu `%s`", k ? ", " : "",
+                                      g->fail[i].by_status[s], gb_row_status_name((gb_row_status)s));
+        snprintf(sv, sizeof sv, "`%s`", g->fail[i].solver);
+        snprintf(n, sizeof n, "%zu", g->fail[i].failed);
+        char *cells[3] = { sv, n, st };
+        d_table_row(d, 3, cells, "lrl");
+    }
+    d_table_end(d);
 }
 
 /* "`solver` · `queue`" */
