@@ -34,65 +34,21 @@
  * that compare exactly like gb_pq_before, without branches (aux unused). */
 typedef gb_bheap_dk_ent gb_4heap_ent;
 
-typedef struct gb_4heap {
-    gb_pq_counters cnt;    /* operation counters, zeroed by clear() */
-    gb_4heap_ent *h;       /* [ncells] the heap array */
-    int32_t *pos;          /* [ncells] slot of id in h while id is queued */
-    size_t n;              /* entries in h */
-    int32_t ncells;        /* ids are in [0, ncells) */
-} gb_4heap;
+/* The heap's fields are those of gb_bheap_dk (cnt, h, pos, n, ncells):
+ * the arity is in the code, not in the data. */
+typedef gb_bheap_dk gb_4heap;
 
 static inline int gb_4heap_ent_before(const gb_4heap_ent *a, const gb_4heap_ent *b)
 {
     return gb_bheap_dk_ent_before(a, b);
 }
 
-/* Allocate for ids in [0, ncells).  0, or -1 with errno (ENOMEM, or EINVAL
- * for ncells < 0) and *q zeroed. */
-/* Bytes gb_4heap_init allocates for ncells (>= 0). */
-static inline size_t gb_4heap_bytes(int32_t ncells)
-{
-    size_t m = ncells > 0 ? (size_t)ncells : 1;
-    return m * (sizeof *((gb_4heap *)0)->h + sizeof *((gb_4heap *)0)->pos);
-}
-
-static inline int gb_4heap_init(gb_4heap *q, int32_t ncells)
-{
-    gb_4heap z = {0};
-    size_t m = ncells > 0 ? (size_t)ncells : 1;
-    *q = z;
-    if (ncells < 0) { errno = EINVAL; return -1; }
-    q->h = gb_malloc(m * sizeof *q->h);
-    q->pos = gb_malloc(m * sizeof *q->pos);
-    if (!q->h || !q->pos) {
-        gb_free(q->h); gb_free(q->pos);
-        *q = z;
-        errno = ENOMEM;
-        return -1;
-    }
-    q->ncells = ncells;
-    return 0;
-}
-
-/* Release the arrays; *q is zeroed.  Safe on a zeroed queue. */
-static inline void gb_4heap_free(gb_4heap *q)
-{
-    gb_4heap z = {0};
-    gb_free(q->h);
-    gb_free(q->pos);
-    *q = z;
-}
-
-/* Drop every entry and zero the counters.  O(1). */
-static inline void gb_4heap_clear(gb_4heap *q)
-{
-    gb_pq_counters z = {0};
-    q->n = 0;
-    q->cnt = z;
-}
-
-static inline int gb_4heap_empty(const gb_4heap *q) { return q->n == 0; }
-static inline size_t gb_4heap_size(const gb_4heap *q) { return q->n; }
+/* Allocation, release, clear, size and the double-key wrappers, shared
+ * with bheap-dk (gb_pq_dkheap.pmt). */
+static inline void gb_4heap_pushk(gb_4heap *q, int32_t id, uint64_t fk, uint64_t gk);
+static inline void gb_4heap_decreasek(gb_4heap *q, int32_t id, uint64_t fk, uint64_t gk);
+#define GB_DKH_T 4heap
+#include "gb_pq_dkheap.pmt"
 
 /* Place e by sifting it up from the hole at slot i. */
 static inline void gb_4heap_up_(gb_4heap *q, size_t i, gb_4heap_ent e)
@@ -130,16 +86,6 @@ static inline void gb_4heap_decreasek(gb_4heap *q, int32_t id, uint64_t fk, uint
     gb_4heap_ent e = gb_bheap_dk_ent_k(fk, gk, id, 0);
     q->cnt.decreases++;
     if (gb_4heap_ent_before(&e, &q->h[i])) gb_4heap_up_(q, i, e);
-}
-
-/* push and decrease with double keys: the integer images of (f, g). */
-static inline void gb_4heap_push(gb_4heap *q, int32_t id, double f, double g)
-{
-    gb_4heap_pushk(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
-}
-static inline void gb_4heap_decrease(gb_4heap *q, int32_t id, double f, double g)
-{
-    gb_4heap_decreasek(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
 }
 
 /* Remove and return the first id.  Precondition: not empty.  Bottom-up:

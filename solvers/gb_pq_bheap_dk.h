@@ -192,52 +192,12 @@ static inline int gb_bheap_dk_core_check(const gb_bheap_dk_ent *h,
 
 /* ---- the queue ------------------------------------------------------- */
 
-/* Allocate for ids in [0, ncells).  0, or -1 with errno (ENOMEM, or EINVAL
- * for ncells < 0) and *q zeroed. */
-/* Bytes gb_bheap_dk_init allocates for ncells (>= 0). */
-static inline size_t gb_bheap_dk_bytes(int32_t ncells)
-{
-    size_t m = ncells > 0 ? (size_t)ncells : 1;
-    return m * (sizeof *((gb_bheap_dk *)0)->h + sizeof *((gb_bheap_dk *)0)->pos);
-}
-
-static inline int gb_bheap_dk_init(gb_bheap_dk *q, int32_t ncells)
-{
-    gb_bheap_dk z = {0};
-    size_t m = ncells > 0 ? (size_t)ncells : 1;
-    *q = z;
-    if (ncells < 0) { errno = EINVAL; return -1; }
-    q->h = gb_malloc(m * sizeof *q->h);
-    q->pos = gb_malloc(m * sizeof *q->pos);
-    if (!q->h || !q->pos) {
-        gb_free(q->h); gb_free(q->pos);
-        *q = z;
-        errno = ENOMEM;
-        return -1;
-    }
-    q->ncells = ncells;
-    return 0;
-}
-
-/* Release the arrays; *q is zeroed.  Safe on a zeroed queue. */
-static inline void gb_bheap_dk_free(gb_bheap_dk *q)
-{
-    gb_bheap_dk z = {0};
-    gb_free(q->h);
-    gb_free(q->pos);
-    *q = z;
-}
-
-/* Drop every entry and zero the counters.  O(1). */
-static inline void gb_bheap_dk_clear(gb_bheap_dk *q)
-{
-    gb_pq_counters z = {0};
-    q->n = 0;
-    q->cnt = z;
-}
-
-static inline int gb_bheap_dk_empty(const gb_bheap_dk *q) { return q->n == 0; }
-static inline size_t gb_bheap_dk_size(const gb_bheap_dk *q) { return q->n; }
+/* Allocation, release, clear, size and the double-key wrappers: the ones
+ * the array heaps share (gb_pq_dkheap.pmt, after pushk and decreasek). */
+static inline void gb_bheap_dk_pushk(gb_bheap_dk *q, int32_t id, uint64_t fk, uint64_t gk);
+static inline void gb_bheap_dk_decreasek(gb_bheap_dk *q, int32_t id, uint64_t fk, uint64_t gk);
+#define GB_DKH_T bheap_dk
+#include "gb_pq_dkheap.pmt"
 
 /* Insert id, which must not be in the heap. */
 static inline void gb_bheap_dk_pushk(gb_bheap_dk *q, int32_t id, uint64_t fk, uint64_t gk)
@@ -259,16 +219,6 @@ static inline void gb_bheap_dk_decreasek(gb_bheap_dk *q, int32_t id, uint64_t fk
     gb_bheap_dk_ent e = gb_bheap_dk_ent_k(fk, gk, id, id);
     q->cnt.decreases++;
     if (gb_bheap_dk_ent_before(&e, &q->h[i])) gb_bheap_dk_core_up(q->h, q->pos, i, e);
-}
-
-/* push and decrease with double keys: the integer images of (f, g). */
-static inline void gb_bheap_dk_push(gb_bheap_dk *q, int32_t id, double f, double g)
-{
-    gb_bheap_dk_pushk(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
-}
-static inline void gb_bheap_dk_decrease(gb_bheap_dk *q, int32_t id, double f, double g)
-{
-    gb_bheap_dk_decreasek(q, id, gb_bheap_dk_fkey(f), gb_bheap_dk_gkey(g));
 }
 
 /* Remove and return the first id.  Precondition: not empty. */
