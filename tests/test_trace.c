@@ -296,6 +296,8 @@ static const struct bad_case {
       "found the end of the file" },
     { "search dijkstra queue=bheap\n", "# no search\n",
       "t.trace:8: error: expected 'search NAME [KEY=VALUE...]'" },
+    { "search dijkstra queue=bheap\n", "search </script>\n",
+      "t.trace:7: error: expected no '</' anywhere" },
 };
 
 GB_TEST(trace, from_checks_a_trace_and_names_file_and_line)

@@ -273,6 +273,8 @@ static int ck_body(checker *c, char *s, const char *orig)
 static int ck_line(checker *c, char *s, const char *orig)
 {
     char *fv[MAX_FIELDS];
+    if (strstr(s, "</"))
+        return bad(c, "expected no '</' anywhere (the page embeds the trace in a script)", orig);
     if (c->line == 1)
         return strcmp(s, "gridbench-trace 1") == 0 ? 0 : bad(c, "expected 'gridbench-trace 1'", orig);
     if ((s[0] == '#' || s[0] == '\0') && !(c->w && c->nrows < c->h)) return 0;
