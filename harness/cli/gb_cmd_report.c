@@ -425,19 +425,28 @@ static void d_heading(doc *d, int level, const char *id, const char *text)
     fprintf(d->html, "</h%d>\n", level);
 }
 
+/* One block of inline text in both documents: md_pre before and md_post
+ * after it in Markdown, inside the HTML element tag. */
+static void d_block(doc *d, const char *md_pre, const char *md_post, const char *tag, const char *fmt,
+                    va_list ap)
+{
+    char buf[4096];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    fputs(md_pre, d->md);
+    md_inline(d->md, buf, 0);
+    fputs(md_post, d->md);
+    fprintf(d->html, "<%s>", tag);
+    html_inline(d->html, buf);
+    fprintf(d->html, "</%s>\n", tag);
+}
+
 static void d_para(doc *d, const char *fmt, ...) GB_PRINTF_LIKE(2, 3);
 static void d_para(doc *d, const char *fmt, ...)
 {
-    char buf[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    d_block(d, "", "\n\n", "p", fmt, ap);
     va_end(ap);
-    md_inline(d->md, buf, 0);
-    fputs("\n\n", d->md);
-    fputs("<p>", d->html);
-    html_inline(d->html, buf);
-    fputs("</p>\n", d->html);
 }
 
 static void d_list_begin(doc *d) { fputs("<ul>\n", d->html); }
@@ -446,47 +455,45 @@ static void d_list_end(doc *d) { fputs("</ul>\n", d->html); fputc('\n', d->md); 
 static void d_item(doc *d, const char *fmt, ...) GB_PRINTF_LIKE(2, 3);
 static void d_item(doc *d, const char *fmt, ...)
 {
-    char buf[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    d_block(d, "- ", "\n", "li", fmt, ap);
     va_end(ap);
-    fputs("- ", d->md);
-    md_inline(d->md, buf, 0);
+}
+
+/* A table's header or data row: cells in Markdown and in HTML (cell tag
+ * th or td, aligned by align[i], 'l' or 'r'). */
+static void d_cells(doc *d, int n, const char *const *cells, const char *align, const char *tag)
+{
+    fputs("|", d->md);
+    for (int i = 0; i < n; i++) {
+        fputc(' ', d->md);
+        md_cell(d->md, cells[i]);
+        fputs(" |", d->md);
+    }
     fputc('\n', d->md);
-    fputs("<li>", d->html);
-    html_inline(d->html, buf);
-    fputs("</li>\n", d->html);
+    for (int i = 0; i < n; i++) {
+        fprintf(d->html, "<%s class=\"%s\">", tag, align[i] == 'r' ? "r" : "l");
+        html_inline(d->html, cells[i]);
+        fprintf(d->html, "</%s>", tag);
+    }
 }
 
 /* align: one of 'l' / 'r' per column. */
 static void d_table_begin(doc *d, int n, const char *const *hdr, const char *align)
 {
-    fputs("|", d->md);
-    for (int i = 0; i < n; i++) { fputc(' ', d->md); md_cell(d->md, hdr[i]); fputs(" |", d->md); }
-    fputs("\n|", d->md);
+    fputs("<div class=\"scroll\"><table>\n<thead><tr>", d->html);
+    d_cells(d, n, hdr, align, "th");
+    fputs("</tr></thead>\n<tbody>\n", d->html);
+    fputc('|', d->md);
     for (int i = 0; i < n; i++) fputs(align[i] == 'r' ? "---:|" : "---|", d->md);
     fputc('\n', d->md);
-    fputs("<div class=\"scroll\"><table>\n<thead><tr>", d->html);
-    for (int i = 0; i < n; i++) {
-        fprintf(d->html, "<th class=\"%s\">", align[i] == 'r' ? "r" : "l");
-        html_inline(d->html, hdr[i]);
-        fputs("</th>", d->html);
-    }
-    fputs("</tr></thead>\n<tbody>\n", d->html);
 }
 
 static void d_table_row(doc *d, int n, char *const *cells, const char *align)
 {
-    fputs("|", d->md);
-    for (int i = 0; i < n; i++) { fputc(' ', d->md); md_cell(d->md, cells[i]); fputs(" |", d->md); }
-    fputc('\n', d->md);
     fputs("<tr>", d->html);
-    for (int i = 0; i < n; i++) {
-        fprintf(d->html, "<td class=\"%s\">", align[i] == 'r' ? "r" : "l");
-        html_inline(d->html, cells[i]);
-        fputs("</td>", d->html);
-    }
+    d_cells(d, n, (const char *const *)cells, align, "td");
     fputs("</tr>\n", d->html);
 }
 
