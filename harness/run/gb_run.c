@@ -190,233 +190,317 @@ static int retry_read(const gb_run_opts *o, const gb_plan *pl, size_t *todo, siz
 
 /* ---- the run ---------------------------------------------------------- */
 
+/* ---- the run, in stages -----------------------------------------------
+ *
+ * run_plan (the plan, the output checked against the inputs, this shard's
+ * queries, --retry's selection) -> run_outputs (--retry's temporary file,
+ * the journal, or standard output; --paths) -> run_journal (the queries a
+ * resumed journal holds, checked and counted) -> run_execute (the rest,
+ * in this process or a pool of workers) -> run_finish (every output
+ * committed) -> run_close (on failure, the journal kept if it holds a
+ * complete query; the executor closed, its notes passed on).  One
+ * run_state holds what they share. */
+
+typedef struct run_state {
+    const gb_run_opts *o;
+    gb_run_totals *tot;
+    gb_plan pl;
+    int have_pl;
+    size_t *todo, ntodo, nall; /* plan indices to run, in order; nall before --retry picked */
+    char *keep;                /* --retry: the CSV retried, whole */
+    size_t *keep_at;
+    FILE *rf; /* --retry: the temporary new CSV */
+    char rtmp[1200];
+    gb_sink sk;
+    gb_exec ex;
+    int have_ex;
+    gb_qres r;
+    long qn; /* queries of this run complete */
+} run_state;
+
+static int oom(gb_diag *d) { return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); }
+
+/* The plan; the output, a regular file or nothing yet, none of the inputs;
+ * this shard's queries; --retry: those with rows to run again. */
+static int run_plan(run_state *st, char *const *scens, int nscen, gb_diag *d)
+{
+    const gb_run_opts *o = st->o;
+    int rc = gb_plan_build(&st->pl, o, scens, nscen, d);
+    if (rc) return rc;
+    st->have_pl = 1;
+    const gb_plan *pl = &st->pl;
+    if (o->out) {
+        char **in = gb_malloc((size_t)(2 * pl->nscen + 1) * sizeof *in);
+        if (!in) return oom(d);
+        for (int i = 0; i < pl->nscen; i++) {
+            in[2 * i] = (char *)pl->scen[i].path;
+            in[2 * i + 1] = pl->scen[i].map;
+        }
+        rc = gb_out_check(o->out, in, 2 * pl->nscen, d);
+        gb_free(in);
+        if (rc) return rc;
+    }
+    if (!(st->todo = gb_malloc((pl->n ? pl->n : 1) * sizeof *st->todo))) return oom(d);
+    for (size_t k = 0; k < pl->n; k++)
+        if (o->shard_n <= 1 || (long)(k % (size_t)o->shard_n) == o->shard_i) st->todo[st->ntodo++] = k;
+    st->nall = st->ntodo;
+    if (!o->retry) return 0;
+    size_t nredo = 0;
+    if ((rc = retry_read(o, pl, st->todo, st->nall, &nredo, &st->keep, &st->keep_at, st->tot, d)) != 0)
+        return rc;
+    st->ntodo = nredo;
+    if (o->note) {
+        char b[1200];
+        snprintf(b, sizeof b,
+                 "gridbench run: %s: %zu of %zu queries have rows to retry; the others are kept as "
+                 "they are",
+                 o->out, st->ntodo, st->nall);
+        o->note(o->ctx, GB_NOTE_INFO, b);
+    }
+    return 0;
+}
+
+/* The journal of --out, opened or resumed, as the sink's stream. */
+static int run_journal_open(run_state *st, gb_diag *d)
+{
+    const gb_run_opts *o = st->o;
+    gb_sink *sk = &st->sk;
+    char fp[256];
+    if (o->shard_n > 1)
+        snprintf(fp, sizeof fp, "%s, shard %ld/%ld", st->pl.fingerprint, o->shard_i, o->shard_n);
+    else snprintf(fp, sizeof fp, "%s", st->pl.fingerprint);
+    int mode = o->resume ? GB_JOURNAL_RESUME : o->fresh ? GB_JOURNAL_FRESH : GB_JOURNAL_NEW;
+    int rc = gb_journal_open(&sk->jr, o->out, fp, gb_rows_header(), gb_rows_kinds(), o->npairs, mode, d);
+    if (rc) return rc;
+    sk->out = sk->jr.f;
+    char sn[1300];
+    snprintf(sn, sizeof sn,
+             "gridbench run: interrupted; the completed queries are kept in %s: `--resume` (same "
+             "options) continues from there\n",
+             sk->jr.path);
+    gb_signal_note(sn);
+    if (o->resume && o->note) {
+        char b[1200];
+        if (sk->jr.ndone > 0)
+            snprintf(b, sizeof b, "gridbench run: %s: %ld queries done before, continuing after them",
+                     sk->jr.path, sk->jr.ndone);
+        else
+            snprintf(b, sizeof b,
+                     "gridbench run: %s: no complete query to keep, the run starts from the first",
+                     sk->jr.path);
+        o->note(o->ctx, GB_NOTE_INFO, b);
+    }
+    return 0;
+}
+
+/* Where the rows go: --retry's temporary file, the journal of --out, or
+ * standard output; --paths' temporary file.  A finished run (no journal,
+ * its CSV there) is never run whole again by --resume. */
+static int run_outputs(run_state *st, gb_diag *d)
+{
+    const gb_run_opts *o = st->o;
+    gb_sink *sk = &st->sk;
+    if (o->out && o->resume) {
+        char jp[1100];
+        struct stat js, os;
+        snprintf(jp, sizeof jp, "%s.partial", o->out);
+        if (stat(jp, &js) != 0 && stat(o->out, &os) == 0 && S_ISREG(os.st_mode))
+            return gb_diag_set(
+                d, EX_CANTCREAT, o->out, 0, 0,
+                "expected a journal to resume (%s), found none and a "
+                "finished %s: the run is complete; to run it again, remove it or use --fresh",
+                jp, o->out);
+    }
+    if (o->retry) {   /* FILE is written anew, temp file + rename, when all is done */
+        if (!(st->rf = gb_tmp_open(o->out, st->rtmp, sizeof st->rtmp, d))) return d->code;
+        fprintf(st->rf, "%s\n", gb_rows_header());
+        sk->out = st->rf;
+        sk->keep = st->keep;
+        sk->keep_at = st->keep_at;
+    } else if (o->out) {
+        int rc = run_journal_open(st, d);
+        if (rc) return rc;
+    } else {
+        fprintf(stdout, "%s\n", gb_rows_header());
+    }
+    if (o->paths_out) {   /* --paths: a temporary file, renamed when the run completed */
+        sk->paths = gb_tmp_open(o->paths_out, sk->paths_tmp, sizeof sk->paths_tmp, d);
+        if (!sk->paths) return d->code;
+        fprintf(sk->paths, "%s\n", gb_paths_header());
+    }
+    return 0;
+}
+
+/* Resume: the journal's queries, in order, are this run's first ones;
+ * each is checked against the plan and counted. */
+static int run_journal(run_state *st, gb_diag *d)
+{
+    const gb_run_opts *o = st->o;
+    gb_sink *sk = &st->sk;
+    if ((size_t)sk->jr.ndone > st->ntodo)
+        return gb_diag_set(d, EX_DATAERR, sk->jr.path, 0, 0,
+                           "expected at most %zu queries in the journal, found %ld", st->ntodo,
+                           sk->jr.ndone);
+    for (; st->qn < sk->jr.ndone; st->qn++) {
+        const gb_journal_query *jq = &sk->jr.done[st->qn];
+        size_t k = st->todo[st->qn];
+        const gb_query *q = gb_plan_query(&st->pl, k);
+        if (jq->line != q->line)
+            return gb_diag_set(
+                d, EX_DATAERR, sk->jr.path, 0, 0,
+                "expected query %ld of the journal at line %ld of %s, found line %ld: has the "
+                "scenario file changed?",
+                st->qn, q->line, st->pl.scen[st->pl.item[k].scen].path, jq->line);
+        const char *at = jq->rows;
+        long jline = jq->row_line;
+        int rc = check_rows(o, &st->pl, k, st->qn, &at, jq->rows + jq->rows_len, jq->status, NULL,
+                            sk->jr.path, &jline, "the journal was edited; rerun with --fresh", d);
+        if (rc) return rc;
+        st->tot->queries++;
+        if (!jq->scen_ok) st->tot->scen_mismatch++;
+        for (int pi = 0; pi < o->npairs; pi++)
+            gb_sink_count(st->tot, pi, jq->status[pi], jq->expanded[pi], jq->time_ns[pi], NULL);
+        gb_sink_progress(sk, k);
+    }
+    return 0;
+}
+
+/* The queries left, here or in a pool of workers: user solvers always run
+ * in a worker, so that a crash costs rows, not the run. */
+static int run_execute(run_state *st, gb_diag *d)
+{
+    const gb_run_opts *o = st->o;
+    int rc = gb_exec_init(&st->ex, o, &st->pl, d);
+    if (rc) return rc;
+    st->have_ex = 1;
+    const size_t left = st->ntodo - (size_t)st->qn;
+    st->ex.todo = st->todo + st->qn;
+    st->ex.ntodo = left;
+    int has_user = 0;
+    for (int pi = 0; pi < o->npairs; pi++) has_user |= o->pairs[pi].user != NULL;
+    if ((o->jobs > 1 && left > 1) || (has_user && left > 0)) {
+        rc = gb_pool_run(&st->sk, &st->ex, st->todo + st->qn, left, st->qn, d);
+        st->qn = rc ? (long)st->sk.done : (long)st->ntodo; /* on failure, what the journal holds */
+        return rc;
+    }
+    if (gb_qres_init(&st->r, o->npairs) != 0) return oom(d);
+    for (; (size_t)st->qn < st->ntodo; st->qn++) {
+        if ((rc = gb_exec_query(&st->ex, st->todo[st->qn], &st->r, d)) != 0) {
+            gb_sink_notes(o, st->r.notes, st->r.notes_len);
+            return rc;
+        }
+        if ((rc = gb_sink_query(&st->sk, st->todo[st->qn], st->qn, &st->r, d)) != 0) return rc;
+    }
+    return 0;
+}
+
+/* Every output complete and in place.  0, a failure that leaves the
+ * journal as it is (> 0), or one after which it is closed already
+ * (-code). */
+static int run_finish(run_state *st, gb_diag *d)
+{
+    const gb_run_opts *o = st->o;
+    gb_sink *sk = &st->sk;
+    int rc;
+    if (sk->paths) {
+        FILE *pf = sk->paths;
+        sk->paths = NULL;
+        if ((rc = gb_tmp_close(pf, sk->paths_tmp, d)) != 0) {
+            sk->paths_tmp[0] = '\0';
+            return rc;
+        }
+    }
+    if (st->rf) {
+        if ((rc = gb_sink_keep(sk, st->nall, d)) != 0) return rc;
+        rc = gb_tmp_commit(st->rf, st->rtmp, o->out, d);
+        st->rf = NULL;
+        if (rc) return -rc;
+        if (o->shard_n > 1 && (rc = write_shard_manifest(o, &st->pl, st->nall, d)) != 0) return -rc;
+    } else if (o->out) {
+        if ((rc = gb_journal_finish(&sk->jr, o->out, d)) != 0) return rc;
+        if (o->shard_n > 1 && (rc = write_shard_manifest(o, &st->pl, st->ntodo, d)) != 0) return -rc;
+    } else if (fflush(stdout) != 0) {
+        return -gb_diag_set(d, EX_IOERR, "<stdout>", 0, 0, "expected to write the CSV, found %s",
+                            strerror(errno));
+    }
+    if (sk->paths_tmp[0]) {
+        int pe = gb_tmp_rename(sk->paths_tmp, o->paths_out, d);
+        sk->paths_tmp[0] = '\0';
+        if (pe) return -pe;
+    }
+    return 0;
+}
+
+/* After a failure (failed): the journal kept when it holds a complete
+ * query, else removed.  Always: the temporaries of an incomplete run
+ * removed, the executor closed (its last notes passed on), all freed. */
+static void run_close(run_state *st, int failed)
+{
+    const gb_run_opts *o = st->o;
+    gb_sink *sk = &st->sk;
+    if (failed && o->out && sk->jr.f) {
+        gb_journal_close(&sk->jr);
+        if (st->qn > 0) {
+            if (o->note) {
+                char b[1300];
+                snprintf(b, sizeof b,
+                         "gridbench run: the %ld queries completed so far are kept in %s; `--resume` "
+                         "continues from there",
+                         st->qn, sk->jr.path);
+                o->note(o->ctx, GB_NOTE_INFO, b);
+            }
+        } else {
+            remove(sk->jr.path);
+        }
+    }
+    if (sk->paths_tmp[0]) gb_tmp_abort(sk->paths, sk->paths_tmp); /* the run did not complete */
+    if (st->rf) gb_tmp_abort(st->rf, st->rtmp);
+    gb_free(st->keep);
+    gb_free(st->keep_at);
+    gb_signal_note(NULL);
+    if (st->have_ex) { /* closing external solvers may leave warnings */
+        gb_qres_clear_text(&st->r);
+        FILE *nf = open_memstream(&st->r.notes, &st->r.notes_len);
+        st->ex.notes_f = nf;
+        gb_exec_free(&st->ex);
+        if (nf && fclose(nf) == 0) gb_sink_notes(o, st->r.notes, st->r.notes_len);
+    }
+    gb_qres_free(&st->r);
+    gb_free(st->todo);
+    if (st->have_pl) gb_plan_free(&st->pl);
+}
+
 int gb_run(const gb_run_opts *o, char *const *scens, int nscen, gb_run_totals *tot, gb_diag *d)
 {
     memset(tot, 0, sizeof *tot);
     gb_diag_clear(d);
     for (int pi = 0; pi < o->npairs; pi++)
         snprintf(tot->pair[pi].name, sizeof tot->pair[pi].name, "%s", o->pairs[pi].spec.name);
-
-    /* plan */
-    gb_plan pl;
-    int rc = gb_plan_build(&pl, o, scens, nscen, d);
-    if (rc) return rc;
-    if (o->out) {   /* the output: a regular file or nothing yet, none of the inputs */
-        char **in = gb_malloc((size_t)(2 * pl.nscen + 1) * sizeof *in);
-        if (!in) { gb_plan_free(&pl); return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); }
-        for (int i = 0; i < pl.nscen; i++) {
-            in[2 * i] = (char *)pl.scen[i].path;
-            in[2 * i + 1] = pl.scen[i].map;
-        }
-        rc = gb_out_check(o->out, in, 2 * pl.nscen, d);
-        gb_free(in);
-        if (rc) { gb_plan_free(&pl); return rc; }
+    run_state st;
+    memset(&st, 0, sizeof st);
+    st.o = o;
+    st.tot = tot;
+    int rc = run_plan(&st, scens, nscen, d);
+    if (rc) {
+        run_close(&st, 0);
+        return rc;
     }
-    size_t *todo = gb_malloc((pl.n ? pl.n : 1) * sizeof *todo);
-    size_t ntodo = 0;
-    if (!todo) { gb_plan_free(&pl); return gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); }
-    for (size_t k = 0; k < pl.n; k++)
-        if (o->shard_n <= 1 || (long)(k % (size_t)o->shard_n) == o->shard_i) todo[ntodo++] = k;
-    /* --retry: the queries of <out> to run again; the others' rows are kept */
-    size_t nall = ntodo, *keep_at = NULL;
-    char *keep = NULL, rtmp[1200];
-    FILE *rf = NULL;
-    if (o->retry) {
-        size_t nredo = 0;
-        if ((rc = retry_read(o, &pl, todo, nall, &nredo, &keep, &keep_at, tot, d)) != 0) {
-            gb_free(todo);
-            gb_plan_free(&pl);
-            return rc;
-        }
-        ntodo = nredo;
-        if (o->note) {
-            char b[1200];
-            snprintf(b, sizeof b, "gridbench run: %s: %zu of %zu queries have rows to retry; the "
-                     "others are kept as they are", o->out, ntodo, nall);
-            o->note(o->ctx, GB_NOTE_INFO, b);
-        }
-    }
-
-    /* sink */
-    gb_sink sk;
-    memset(&sk, 0, sizeof sk);
-    sk.o = o;
-    sk.pl = &pl;
-    sk.tot = tot;
+    gb_sink *sk = &st.sk;
+    sk->o = o;
+    sk->pl = &st.pl;
+    sk->tot = tot;
     const char *stop = getenv("GRIDBENCH_STOP_AFTER"); /* test hook (gb_sink.h) */
-    sk.stop_after = stop && *stop ? strtol(stop, NULL, 10) : 0;
-    sk.out = stdout;
-    sk.total = ntodo;
-    sk.t0 = gb_now_ns();
-    for (size_t i = 0; i < ntodo; i++) sk.work += gb_plan_work(&pl, todo[i]);
-    gb_exec ex;
-    int have_ex = 0;
-    gb_qres r;
-    memset(&r, 0, sizeof r);
-    long qn = 0;
-    if (o->out && o->resume) {   /* a finished run has no journal: never run it all again */
-        char jp[1100];
-        struct stat js, os;
-        snprintf(jp, sizeof jp, "%s.partial", o->out);
-        if (stat(jp, &js) != 0 && stat(o->out, &os) == 0 && S_ISREG(os.st_mode)) {
-            gb_free(todo);
-            gb_plan_free(&pl);
-            return gb_diag_set(d, EX_CANTCREAT, o->out, 0, 0, "expected a journal to resume (%s), "
-                               "found none and a finished %s: the run is complete; to run it again, "
-                               "remove it or use --fresh", jp, o->out);
-        }
-    }
-    if (o->retry) {   /* FILE is written anew, temp file + rename, when all is done */
-        if (!(rf = gb_tmp_open(o->out, rtmp, sizeof rtmp, d))) { rc = d->code; goto done_nofile; }
-        fprintf(rf, "%s\n", gb_rows_header());
-        sk.out = rf;
-        sk.keep = keep;
-        sk.keep_at = keep_at;
-    } else if (o->out) {
-        char fp[256];
-        if (o->shard_n > 1) snprintf(fp, sizeof fp, "%s, shard %ld/%ld", pl.fingerprint, o->shard_i, o->shard_n);
-        else snprintf(fp, sizeof fp, "%s", pl.fingerprint);
-        int mode = o->resume ? GB_JOURNAL_RESUME : o->fresh ? GB_JOURNAL_FRESH : GB_JOURNAL_NEW;
-        if ((rc = gb_journal_open(&sk.jr, o->out, fp, gb_rows_header(), gb_rows_kinds(), o->npairs, mode, d)) != 0) {
-            gb_free(todo);
-            gb_plan_free(&pl);
-            return rc;
-        }
-        sk.out = sk.jr.f;
-        char sn[1300];
-        snprintf(sn, sizeof sn, "gridbench run: interrupted; the completed queries are kept in %s: "
-                 "`--resume` (same options) continues from there\n", sk.jr.path);
-        gb_signal_note(sn);
-        if (o->resume && o->note) {
-            char b[1200];
-            if (sk.jr.ndone > 0)
-                snprintf(b, sizeof b, "gridbench run: %s: %ld queries done before, continuing after them",
-                         sk.jr.path, sk.jr.ndone);
-            else
-                snprintf(b, sizeof b, "gridbench run: %s: no complete query to keep, the run starts "
-                         "from the first", sk.jr.path);
-            o->note(o->ctx, GB_NOTE_INFO, b);
-        }
-    } else {
-        fprintf(stdout, "%s\n", gb_rows_header());
-    }
-    if (o->paths_out) {   /* --paths: a temporary file, renamed when the run completed */
-        sk.paths = gb_tmp_open(o->paths_out, sk.paths_tmp, sizeof sk.paths_tmp, d);
-        if (!sk.paths) { rc = d->code; goto done; }
-        fprintf(sk.paths, "%s\n", gb_paths_header());
-    }
-
-    /* resume: the journal's queries, in order, are this run's first ones */
-    if ((size_t)sk.jr.ndone > ntodo) {
-        rc = gb_diag_set(d, EX_DATAERR, sk.jr.path, 0, 0, "expected at most %zu queries in the "
-                         "journal, found %ld", ntodo, sk.jr.ndone);
-        goto done;
-    }
-    for (; qn < sk.jr.ndone; qn++) {
-        const gb_journal_query *jq = &sk.jr.done[qn];
-        size_t k = todo[qn];
-        const gb_query *q = gb_plan_query(&pl, k);
-        if (jq->line != q->line) {
-            rc = gb_diag_set(d, EX_DATAERR, sk.jr.path, 0, 0,
-                             "expected query %ld of the journal at line %ld of %s, found "
-                             "line %ld: has the scenario file changed?",
-                             qn, q->line, pl.scen[pl.item[k].scen].path, jq->line);
-            goto done;
-        }
-        const char *at = jq->rows;
-        long jline = jq->row_line;
-        if ((rc = check_rows(o, &pl, k, qn, &at, jq->rows + jq->rows_len, jq->status, NULL,
-                             sk.jr.path, &jline, "the journal was edited; rerun with --fresh", d)) != 0)
-            goto done;
-        tot->queries++;
-        if (!jq->scen_ok) tot->scen_mismatch++;
-        for (int pi = 0; pi < o->npairs; pi++)
-            gb_sink_count(tot, pi, jq->status[pi], jq->expanded[pi], jq->time_ns[pi], NULL);
-        gb_sink_progress(&sk, k);
-    }
-
-    /* execute */
-    if ((rc = gb_exec_init(&ex, o, &pl, d)) != 0) goto done;
-    have_ex = 1;
-    ex.todo = todo + qn;
-    ex.ntodo = ntodo - (size_t)qn;
-    /* user solvers always run in a worker: a crash costs rows, not the run */
-    int has_user = 0;
-    for (int pi = 0; pi < o->npairs; pi++) has_user |= o->pairs[pi].user != NULL;
-    if ((o->jobs > 1 && ntodo - (size_t)qn > 1) || (has_user && ntodo > (size_t)qn)) {
-        rc = gb_pool_run(&sk, &ex, todo + qn, ntodo - (size_t)qn, qn, d);
-        if (rc) {
-            qn = (long)sk.done;   /* what the journal holds */
-            goto done;
-        }
-        qn = (long)ntodo;
-    } else {
-        if (gb_qres_init(&r, o->npairs) != 0) { rc = gb_diag_set(d, EX_OSERR, "", 0, 0, "expected memory, found none"); goto done; }
-        for (; (size_t)qn < ntodo; qn++) {
-            rc = gb_exec_query(&ex, todo[qn], &r, d);
-            if (rc) { gb_sink_notes(o, r.notes, r.notes_len); goto done; }
-            if ((rc = gb_sink_query(&sk, todo[qn], qn, &r, d)) != 0) goto done;
-        }
-    }
-
-    /* finish */
-    if (sk.paths) {
-        FILE *pf = sk.paths;
-        sk.paths = NULL;
-        if ((rc = gb_tmp_close(pf, sk.paths_tmp, d)) != 0) { sk.paths_tmp[0] = '\0'; goto done; }
-    }
-    if (rf) {
-        if ((rc = gb_sink_keep(&sk, nall, d)) != 0) goto done;
-        rc = gb_tmp_commit(rf, rtmp, o->out, d);
-        rf = NULL;
-        if (rc) goto done_nofile;
-        if (o->shard_n > 1 && (rc = write_shard_manifest(o, &pl, nall, d)) != 0) goto done_nofile;
-    } else if (o->out) {
-        rc = gb_journal_finish(&sk.jr, o->out, d);
-        if (rc) goto done;
-        if (o->shard_n > 1 && (rc = write_shard_manifest(o, &pl, ntodo, d)) != 0) goto done_nofile;
-    } else if (fflush(stdout) != 0) {
-        rc = gb_diag_set(d, EX_IOERR, "<stdout>", 0, 0, "expected to write the CSV, found %s", strerror(errno));
-        goto done_nofile;
-    }
-    if (sk.paths_tmp[0]) {
-        int pe = gb_tmp_rename(sk.paths_tmp, o->paths_out, d);
-        sk.paths_tmp[0] = '\0';
-        if (pe) { rc = pe; goto done_nofile; }
-    }
-    rc = tot->failures ? 1 : (o->strict && tot->scen_mismatch ? 2 : 0);
-    goto done_nofile;
-
-done:
-    if (o->out && sk.jr.f) {   /* failed: keep what is complete, if anything is */
-        gb_journal_close(&sk.jr);
-        if (qn > 0) {
-            if (o->note) {
-                char b[1300];
-                snprintf(b, sizeof b, "gridbench run: the %ld queries completed so far are kept in "
-                         "%s; `--resume` continues from there", qn, sk.jr.path);
-                o->note(o->ctx, GB_NOTE_INFO, b);
-            }
-        } else {
-            remove(sk.jr.path);
-        }
-    }
-done_nofile:
-    if (sk.paths_tmp[0]) gb_tmp_abort(sk.paths, sk.paths_tmp);   /* the run did not complete */
-    if (rf) gb_tmp_abort(rf, rtmp);
-    gb_free(keep);
-    gb_free(keep_at);
-    gb_signal_note(NULL);
-    if (have_ex) {
-        /* closing external solvers may leave warnings */
-        gb_qres_clear_text(&r);
-        FILE *nf = open_memstream(&r.notes, &r.notes_len);
-        ex.notes_f = nf;
-        gb_exec_free(&ex);
-        if (nf && fclose(nf) == 0) gb_sink_notes(o, r.notes, r.notes_len);
-    }
-    gb_qres_free(&r);
-    gb_free(todo);
-    gb_plan_free(&pl);
+    sk->stop_after = stop && *stop ? strtol(stop, NULL, 10) : 0;
+    sk->out = stdout;
+    sk->total = st.ntodo;
+    sk->t0 = gb_now_ns();
+    for (size_t i = 0; i < st.ntodo; i++) sk->work += gb_plan_work(&st.pl, st.todo[i]);
+    if ((rc = run_outputs(&st, d)) == 0 && (rc = run_journal(&st, d)) == 0
+        && (rc = run_execute(&st, d)) == 0)
+        rc = run_finish(&st, d);
+    const int failed = rc > 0;
+    if (rc < 0) rc = -rc;
+    else if (rc == 0) rc = tot->failures ? 1 : (o->strict && tot->scen_mismatch ? 2 : 0);
+    run_close(&st, failed);
     return rc;
 }
