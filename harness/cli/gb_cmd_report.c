@@ -428,6 +428,8 @@ static void d_heading(doc *d, int level, const char *id, const char *text)
 /* One block of inline text in both documents: md_pre before and md_post
  * after it in Markdown, inside the HTML element tag. */
 static void d_block(doc *d, const char *md_pre, const char *md_post, const char *tag, const char *fmt,
+                    va_list ap) GB_PRINTF_LIKE(5, 0);
+static void d_block(doc *d, const char *md_pre, const char *md_post, const char *tag, const char *fmt,
                     va_list ap)
 {
     char buf[4096];
