@@ -1024,22 +1024,36 @@ static void xmap_free(xmap *x)
     memset(x, 0, sizeof *x);
 }
 
+/* DIR/NAME, a CSV of the run folder, opened with the columns need[0..n)
+ * (their indices into idx): 0 open (close it), 1 absent (what it feeds is
+ * left out), or a sysexits code with *d filled (unreadable, a column
+ * missing). */
+static int open_run_csv(const char *dir, const char *name, const char *const *need, int n, int *idx,
+                        gb_csv *c, gb_diag *d)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *probe = fopen(path, "r");
+    if (!probe) return 1;
+    fclose(probe);
+    int rc = gb_csv_open(c, path, d);
+    if (rc) return rc;
+    if ((rc = gb_csv_require(c, need, n, idx, d)) != 0) gb_csv_close(c);
+    return rc;
+}
+
 /* Read DIR/queries.csv and fill *x.  0 (x->have = 0 when the file is
  * absent or lacks the baseline), or a sysexits code with *d filled. */
 static int xmap_load(const char *dir, const table *t, xmap *x, gb_diag *d)
 {
     memset(x, 0, sizeof *x);
-    char path[4200];
-    snprintf(path, sizeof path, "%s/queries.csv", dir);
-    FILE *probe = fopen(path, "r");
-    if (!probe) return 0;
-    fclose(probe);
-    gb_csv c;
-    int rc = gb_csv_open(&c, path, d);
-    if (rc) return rc;
     static const char *const need[6] = { "map", "scen", "line", "solver", "queue", "time_ns" };
     int idx[6];
-    if ((rc = gb_csv_require(&c, need, 6, idx, d)) != 0) { gb_csv_close(&c); return rc; }
+    gb_csv c;
+    int rc = open_run_csv(dir, "queries.csv", need, 6, idx, &c, d);
+    if (rc) return rc == 1 ? 0 : rc;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/queries.csv", dir);
     const int cost_col = gb_csv_col(&c, "dijkstra_cost");
     gb_strtab maps = { 0 }, pairs = { 0 }, queries = { 0 };
     int32_t *rq = NULL, *rp = NULL, *qmap = NULL;
@@ -1575,20 +1589,14 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_
  * with *dg filled (a malformed file). */
 static int section_heur_verdicts(doc *d, const char *dir, gb_diag *dg)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/heuristics-verdicts.csv", dir);
-    FILE *probe = fopen(path, "r");
-    if (!probe) return 0;
-    fclose(probe);
-    gb_csv c;
-    int rc = gb_csv_open(&c, path, dg);
-    if (rc) return rc;
     static const char *const need[] = { "map", "model", "heuristic", "weight", "goals", "verdict",
                                         "inadmissible_cells", "max_over", "inconsistent_edges",
                                         "max_violation", "mean_ratio", "registry" };
     enum { NV = sizeof need / sizeof need[0] };
     int idx[NV];
-    if ((rc = gb_csv_require(&c, need, NV, idx, dg)) != 0) { gb_csv_close(&c); return rc; }
+    gb_csv c;
+    int rc = open_run_csv(dir, "heuristics-verdicts.csv", need, NV, idx, &c, dg);
+    if (rc) return rc == 1 ? 0 : rc;
     d_heading(d, 3, "heuristic-verdicts", "Heuristics: admissible? consistent? (`gridbench heuristics`)");
     d_para(d, "From `heuristics-verdicts.csv` (`gridbench heuristics --verdicts`): each heuristic checked "
            "against exact distances to sampled goals over every reachable cell.  Admissible = never above the "
@@ -1640,16 +1648,13 @@ static const char *const gppc_need[] = { "set",         "solver",     "queue",  
                                          "suboptimal",  "subopt_max", "undominated" };
 enum { GPPC_NG = sizeof gppc_need / sizeof gppc_need[0], GPPC_NC = 13 };
 
-/* Pass 1: does any row have a first-20 time apart from its total, or storage? */
-static int gppc_scan(const char *path, int *f20, int *sto, gb_diag *dg)
+/* Pass 1: does any row have a first-20 time apart from its total, or storage?
+ * 0, 1 (no gppc.csv), or a sysexits code with *dg filled. */
+static int gppc_scan(const char *dir, int *f20, int *sto, gb_diag *dg)
 {
     gb_csv c;
-    int idx[GPPC_NG], rc = gb_csv_open(&c, path, dg);
+    int idx[GPPC_NG], rc = open_run_csv(dir, "gppc.csv", gppc_need, GPPC_NG, idx, &c, dg);
     if (rc) return rc;
-    if ((rc = gb_csv_require(&c, gppc_need, GPPC_NG, idx, dg)) != 0) {
-        gb_csv_close(&c);
-        return rc;
-    }
     *f20 = *sto = 0;
     while ((rc = gb_csv_next(&c, dg)) == 0) {
         const double t = numf(gb_csv_field(&c, idx[8])), f = numf(gb_csv_field(&c, idx[11]));
@@ -1694,20 +1699,12 @@ static void gppc_cells(const gb_csv *c, const int *idx, char cell[GPPC_NC][256])
 
 static int section_gppc(doc *d, const char *dir, gb_diag *dg)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/gppc.csv", dir);
-    FILE *probe = fopen(path, "r");
-    if (!probe) return 0;
-    fclose(probe);
-    int f20, sto, rc = gppc_scan(path, &f20, &sto, dg);
-    if (rc) return rc;
+    int f20, sto, rc = gppc_scan(dir, &f20, &sto, dg);
+    if (rc) return rc == 1 ? 0 : rc;
     gb_csv c;
     int idx[GPPC_NG];
-    if ((rc = gb_csv_open(&c, path, dg)) != 0) return rc;
-    if ((rc = gb_csv_require(&c, gppc_need, GPPC_NG, idx, dg)) != 0) {
-        gb_csv_close(&c);
-        return rc;
-    }
+    if ((rc = open_run_csv(dir, "gppc.csv", gppc_need, GPPC_NG, idx, &c, dg)) != 0)
+        return rc == 1 ? 0 : rc;
     d_heading(d, 3, "gppc-table", "GPPC's table: time, memory, preprocessing, suboptimality");
     d_para(
         d,
