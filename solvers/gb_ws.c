@@ -293,14 +293,15 @@ int gb_solve(gb_ws *ws, const gb_solver_spec *s, gb_queue_kind q,
         errno = EINVAL;
         return -1;
     }
-    /* a traced search runs on the binary heap (gb_core_tr) */
-    if (gb_ws_prepare(ws, s, ws->trace ? GB_Q_BHEAP : q) != 0) return -1;
     const gb_family *f = gb_family_get(s->algo);
+    /* gb_ws_set_trace: a traceable solver runs its recording search, on
+     * the binary heap (gb_core_tr); any other runs as usual on q */
+    const int traced = ws->trace && gb_solver_traceable(s, ws->grid);
+    if (gb_ws_prepare(ws, s, traced ? GB_Q_BHEAP : q) != 0) return -1;
     next_gen(ws);
     ws->last_dirs = f->dirs;
     const int qi = f->fn_queues > 1 ? (int)q : 0, hi = f->fn_heurs > 1 ? (int)s->heur : 0;
-    if (ws->trace && f->fn_trace && !ws->grid->cost) /* gb_ws_set_trace: the recording search */
-        f->fn_trace[hi](ws, s, start, goal, out);
+    if (traced) f->fn_trace[hi](ws, s, start, goal, out);
     else (ws->grid->cost ? f->fn_w : f->fn)[qi * f->fn_heurs + hi](ws, s, start, goal, out);
     /* the +smooth modifier: inside the timed call, on every family's path */
     if (s->smooth && out->status == GB_FOUND && out->path_len > 0)

@@ -7,7 +7,8 @@
  *     counters (expand events == st.expanded, generate events ==
  *     st.generated + its roots), every expanded node was generated before,
  *     and the recording search returns the same cost and path length as
- *     the timed search on every queue;
+ *     the timed search on every queue; a solver that cannot be traced
+ *     runs untouched on its own queue with a trace attached;
  *   - the order is the algorithm's: Dijkstra expands in nondecreasing g,
  *     A* with a consistent heuristic in nondecreasing f, and the g a node
  *     is expanded with is Dijkstra's exact distance;
@@ -147,6 +148,47 @@ GB_TEST(trace, every_recording_agrees_with_the_counters_on_random_maps)
         gb_ws_free(ws);
         gb_grid_free(&g);
     }
+}
+
+/* With a trace attached, a solver that cannot be traced runs as usual on
+ * the queue it is given, prepared for that queue, and records nothing:
+ * on a fresh workspace (so the attach comes before any prepare), the
+ * same cost and expansions as without the trace, on every queue. */
+GB_TEST(trace, an_untraceable_solver_runs_on_its_own_queue_with_a_trace_attached)
+{
+    static const char *const other[] = { "theta", "sg", "bfs" };
+    char err[256];
+    gb_grid g;
+    random_grid(&g, 48, 36, 22, 11);
+    const size_t cap = 64;
+    gb_trace tr = { gb_malloc(cap * sizeof(gb_trace_ev)), 0, cap, 0 };
+    cr_assert_not_null(tr.ev);
+    srand(3);
+    const int32_t s = random_free(&g), t = random_free(&g);
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        gb_solver_spec sp;
+        cr_assert_eq(gb_solver_parse(other[i], &sp, err, sizeof err), 0, "%s", err);
+        cr_assert_not(gb_solver_traceable(&sp, &g), "%s", other[i]);
+        for (int q = 0; q < GB_Q_COUNT; q++) {
+            gb_ws *plain_ws = gb_ws_new(&g, GB_MODEL_8_NOCUT), *ws = gb_ws_new(&g, GB_MODEL_8_NOCUT);
+            cr_assert(plain_ws && ws);
+            gb_result plain, r;
+            cr_assert_eq(gb_solve(plain_ws, &sp, (gb_queue_kind)q, s, t, &plain), 0);
+            tr.n = 0;
+            gb_ws_set_trace(ws, &tr);
+            cr_assert_eq(gb_solve(ws, &sp, (gb_queue_kind)q, s, t, &r), 0, "%s on %s", other[i],
+                         gb_queue_name((gb_queue_kind)q));
+            cr_expect_eq(tr.n, 0u, "%s recorded events", other[i]);
+            cr_expect_eq(r.status, plain.status, "%s on %s", other[i], gb_queue_name((gb_queue_kind)q));
+            cr_expect_eq(r.st.expanded, plain.st.expanded, "%s on %s", other[i],
+                         gb_queue_name((gb_queue_kind)q));
+            if (plain.status == GB_FOUND) cr_expect_float_eq(r.cost, plain.cost, 1e-9, "%s", other[i]);
+            gb_ws_free(plain_ws);
+            gb_ws_free(ws);
+        }
+    }
+    gb_free(tr.ev);
+    gb_grid_free(&g);
 }
 
 /* The g each node is expanded with is its exact distance from the start:
