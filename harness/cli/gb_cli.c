@@ -48,6 +48,19 @@ int gb_cli_size(const char *cmd, const char *opt, const char *s, uint64_t *out)
     return 0;
 }
 
+int gb_cli_line(const char *cmd, const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    const long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < 1) {
+        fprintf(stderr, "%s: --line: expected a positive line number, found '%s'\n", cmd, s);
+        return EX_USAGE;
+    }
+    *out = v;
+    return 0;
+}
+
 int gb_cli_query(const char *scen, long line, int longest, const char *map_override, gb_map *map,
                  gb_query *q, char *mpath, size_t n, gb_diag *d)
 {

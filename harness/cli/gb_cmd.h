@@ -32,6 +32,11 @@ int gb_cli_no_water(const char *cmd, gb_model m);
  * "CMD: OPT: expected a positive byte count ..." on stderr. */
 int gb_cli_size(const char *cmd, const char *opt, const char *s, uint64_t *out);
 
+/* The value of --line of command cmd, a scenario line number (>= 1): 0
+ * with *out set, or EX_USAGE after "CMD: --line: expected a positive line
+ * number, found 'S'" on stderr. */
+int gb_cli_line(const char *cmd, const char *s, long *out);
+
 /* One query of a scenario file and its map, for the commands that look at
  * a single query (footprint, trace): the query on line `line` of scen, or
  * with longest the one of largest printed length (the first of equals);

@@ -32,7 +32,6 @@
  *   PREFIX.gp          gnuplot variables fp_* (see plots/footprint.gp)
  * each written to a temporary file and renamed.
  */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,16 +191,6 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-static int parse_line(const char *s, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < 1) return -1;
-    *out = v;
-    return 0;
-}
-
 typedef struct fp_row {
     char name[64];       /* canonical solver name */
     char file[4200];     /* PPM path */
@@ -279,12 +268,7 @@ static int fp_parse(int argc, char **argv, fp_cli *o)
     while (!rc && !o->help && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
         case 'S': o->scen = arg; break;
-        case 'l':
-            if (parse_line(arg, &o->line) != 0) {
-                fprintf(stderr, CMD ": --line: expected a positive line number, found '%s'\n", arg);
-                rc = EX_USAGE;
-            }
-            break;
+        case 'l': rc = gb_cli_line(CMD, arg, &o->line); break;
         case 'L': o->longest = 1; break;
         case 's':
             if (o->nsl >= MAX_SOLVERS) {

@@ -19,7 +19,6 @@
  * query; a search whose recording disagrees with its counters is an
  * internal error (exit 70), never a trace.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -141,14 +140,7 @@ static int trace_parse(int argc, char **argv, trace_opts *o, int *help)
     while (!rc && (c = gb_opt_next(&op, argc, argv, &arg)) != -1) {
         switch (c) {
         case 'S': o->scen = arg; break;
-        case 'l': {
-            char *end;
-            errno = 0;
-            o->line = strtol(arg, &end, 10);
-            if (errno || end == arg || *end || o->line < 1)
-                rc = usage_err("--line: expected a positive line number, found '%s'", arg);
-            break;
-        }
+        case 'l': rc = gb_cli_line(CMD, arg, &o->line); break;
         case 'L': o->longest = 1; break;
         case 's':
             if (o->nsl == MAX_SOLVERS)

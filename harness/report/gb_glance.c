@@ -70,11 +70,8 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 static double numf(const gb_csv *c, int col)
 {
     if (col < 0) return NAN;
-    const char *s = gb_csv_field(c, col);
-    if (!*s) return NAN;
-    char *end;
-    double v = strtod(s, &end);
-    return *end ? NAN : v;
+    double v;
+    return gb_csv_double(gb_csv_field(c, col), &v) == 0 ? v : NAN;
 }
 
 static void copy(char *dst, size_t n, const char *s) { snprintf(dst, n, "%s", s); }
