@@ -473,6 +473,17 @@ static void prune_init(uint8_t prune[8], uint8_t pruned_by[8])
 
 /* ---- indexed binary heap on (f, larger g) ----------------------------- */
 
+/* Why not the queues' heap (gb_pq_bheap_dk.h's core, whose operations
+ * these mirror): its branch-free compare of three integer keys and the key
+ * images of each push cost more than sg's shallow heaps save.  With that
+ * core in both heaps here (ties by node rank, the goal first), sg and
+ * sg-tl queries took 1.24-1.46x as long on five of six maps (AR0011SR,
+ * Berlin_0_256, arena, divideandconquer, room128-16-1; 0.94-1.04x on
+ * maze512-4-0; 300 queries each, 5 reps, medians of 3 runs side by side)
+ * and 31.5 M instead of 24.0 M instructions on AR0011SR; with one heap
+ * (no sarr) 1.1-1.5x.  The tie order here (no id: among equal (f, g) the
+ * heap's own order) is what the sg rows of the CSV are pinned to. */
+
 static inline int hbefore(const sg_hent *a, const sg_hent *b)
 {
     return a->f < b->f || (a->f == b->f && a->g > b->g);
