@@ -62,38 +62,22 @@
 
 namespace {
 
-const unsigned long MAX_CALLS = 1ul << 24;   /* GetPath calls for one query */
-const double FIRST_LEN = 20.0;               /* GPPC's "first 20 steps": Euclidean length */
+namespace gp = gb_gppc_plugin;   /* qualified: an entry's own names may be anything */
 
 struct state {
+    gp::core c;                       /* prepared, diverted, the metrics */
     std::vector<bool> bits;       /* the map, GPPC's way: bits[y*w+x] true = passable */
     int w = 0, h = 0;
     void *data = nullptr;         /* PrepareForSearch's answer for this map */
-    int prepared = 0;             /* 1 between a successful prepare and release */
-    int diverted = 0;             /* 1: this plugin holds a gb_gppc_stdout_divert */
     std::vector<xyLoc> path;      /* GetPath's output, reused by every query */
 #ifdef GB_GPPC_ANYANGLE
     std::vector<gb_gppc_pt> wp;   /* the same as real points */
 #else
     std::vector<gb_gppc_xy> wp;   /* the same in gridbench's coordinates */
 #endif
-    gb_user_metrics m;            /* what the last prepare and solve measured */
 };
 
 state S;
-
-uint64_t now_ns()
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-void fail(const char *fmt, const char *what)
-{
-    S.m.have |= GB_UM_ERROR;
-    snprintf(S.m.reason, sizeof S.m.reason, fmt, what);
-}
 
 double path_length(const std::vector<xyLoc> &p)
 {
@@ -116,138 +100,58 @@ int preprocess(void *arg, const char *file)
 int prepare(void *ctx, const gb_grid *g, gb_model m)
 {
     (void)ctx;
-    std::memset(&S.m, 0, sizeof S.m);
-    if (S.prepared) return fail("expected release before the next prepare, found %s", "none"), -1;
 #ifdef GB_GPPC_ANYANGLE
-    (void)m;   /* corners on the plane: no movement model, no int16 limit */
+    /* corners on the plane: no movement model, no int16 limit */
+    if (gp::begin_map(S.c, g, m, 0, INT32_MAX, "") != 0) return -1;
 #else
-    if (m != GB_MODEL_8_NOCUT)
-        return fail("expected the model 8-nocut (GPPC's only one), found %s",
-                    m == GB_MODEL_8_CUT1 ? "8-cut1" : m == GB_MODEL_8_CUTALL ? "8-cutall" : "4"), -1;
-    if (g->width > 32767 || g->height > 32767)
-        return fail("expected a map of at most 32767 columns and rows (GPPC's int16 xyLoc), found %s",
-                    "a larger one"), -1;
+    if (gp::begin_map(S.c, g, m, 1, 32767, "int16 xyLoc") != 0) return -1;
 #endif
     S.w = g->width;
     S.h = g->height;
     S.bits.assign((size_t)S.w * (size_t)S.h, false);
     for (int y = 0; y < S.h; y++)
         for (int x = 0; x < S.w; x++) S.bits[(size_t)y * S.w + x] = g->pass[gb_grid_id(g, x, y)] != 0;
-    S.diverted = gb_gppc_stdout_divert() == 0;
-    gb_gppc_index ix;
-    gb_diag d;
-    std::memset(&d, 0, sizeof d);
-    if (gb_gppc_index_open(GB_GPPC_ENTRY_HASH, g, preprocess, nullptr, &ix, &d) != 0) {
-        char b[200];
-        snprintf(b, sizeof b, "%s (index %s)", d.msg, d.path);
-        fail("%s", b);
-        goto undo;
-    }
-    {
-        std::string fn(ix.file);
-        uint64_t t0 = now_ns();
-        S.data = PrepareForSearch(S.bits, S.w, S.h, fn);
-        uint64_t dt = now_ns() - t0;
-        S.m.prepare_ns = dt ? dt : 1;
-    }
-    S.m.preprocess_ns = ix.preprocess_ns;
-    S.m.storage_bytes = ix.storage_bytes;
-    S.m.index_reused = ix.reused;
-    S.m.have |= GB_UM_MAP;
-    S.prepared = 1;
-    return 0;
-undo:
-    if (S.diverted) gb_gppc_stdout_restore();
-    S.diverted = 0;
-    return -1;
+    return gp::open_map(S.c, GB_GPPC_ENTRY_HASH, g, preprocess,
+                    [](const char *file) {
+                        std::string fn(file);
+                        return PrepareForSearch(S.bits, S.w, S.h, fn);
+                    },
+                    &S.data);
 }
 
 void release(void *ctx)
 {
     (void)ctx;
-    if (S.diverted) gb_gppc_stdout_restore();
-    S.diverted = 0;
+    gp::close_map(S.c);
     S.data = nullptr;   /* not freed: the GPPC API has no call for it */
-    S.prepared = 0;
 }
 
 int32_t solve(void *ctx, const gb_grid *g, gb_model m, int32_t s, int32_t t, int32_t *out, int32_t cap,
               gb_stats *st)
 {
     (void)ctx; (void)m; (void)st;
-    uint32_t keep = S.m.have & GB_UM_MAP;   /* the map's figures stay; the query's are new */
-    S.m.have = keep;
-    S.m.calls = S.m.total_ns = S.m.first20_ns = S.m.max_call_ns = 0;
-    S.m.bad_segment = -1;
-    S.m.reason[0] = '\0';
-    if (!S.prepared) return fail("expected a prepared map, found %s", "none"), -1;
+    if (gp::begin_query(S.c, GB_UM_MAP) != 0) return -1;   /* the map's figures stay */
     xyLoc sl, gl;
     sl.x = static_cast<decltype(sl.x)>(gb_grid_x(g, s));
     sl.y = static_cast<decltype(sl.y)>(gb_grid_y(g, s));
     gl.x = static_cast<decltype(gl.x)>(gb_grid_x(g, t));
     gl.y = static_cast<decltype(gl.y)>(gb_grid_y(g, t));
     S.path.clear();
-    bool done = false, reached = false;
-    uint64_t total = 0, first = 0, longest = 0, calls = 0;
-    while (!done) {
-        if (calls == MAX_CALLS) {
-            char b[64];
-            snprintf(b, sizeof b, "%lu calls", MAX_CALLS);
-            S.m.calls = calls;
-            return fail("expected GetPath to return true, found false after %s", b), -1;
-        }
-        uint64_t t0 = now_ns();
+    gp::call_clock clk;
+    for (bool done = false; !done;) {
+        if (clk.exhausted(S.c, "expected GetPath to return true, found false after %s")) return -1;
+        uint64_t t0 = gp::now_ns();
         done = GetPath(S.data, sl, gl, S.path);
-        uint64_t dt = now_ns() - t0;
-        calls++;
-        total += dt;
-        if (dt > longest) longest = dt;
-        if (!reached) {
-            first += dt;
-            reached = path_length(S.path) >= FIRST_LEN - 1e-6;
-        }
+        clk.add(gp::now_ns() - t0, clk.reached ? 0 : path_length(S.path));
     }
-    S.m.calls = calls;
-    S.m.total_ns = total;
-    S.m.first20_ns = first;
-    S.m.max_call_ns = longest;
-    S.m.have |= GB_UM_QUERY;
-    size_t n = S.path.size();
-    if (n == 0) {
-        if (s != t) return 0;   /* no path */
-        out[0] = s;             /* GPPC's empty answer to start == goal */
-        return 1;
-    }
-    S.wp.resize(n);
-    for (size_t i = 0; i < n; i++) {
-        S.wp[i].x = S.path[i].x;
-        S.wp[i].y = S.path[i].y;
-    }
-    int64_t bad = -1;
-#ifdef GB_GPPC_ANYANGLE
-    int32_t len = gb_gppc_snap(g, S.wp.data(), n, out, cap, &bad, S.m.reason, sizeof S.m.reason);
-#else
-    int32_t len = gb_gppc_expand(g, S.wp.data(), n, out, cap, &bad, S.m.reason, sizeof S.m.reason);
-#endif
-    if (len < 0) {
-        S.m.bad_segment = bad;
-        S.m.have |= GB_UM_SEGMENT;
-        return cap + 1;         /* the runner's invalid_path */
-    }
-    return len;
+    clk.store(S.c);
+    return gp::answer(S.c, g, s, t, S.path, S.wp, out, cap);
 }
 
 int metrics(void *ctx, gb_user_metrics *out)
 {
     (void)ctx;
-    uint32_t size = out->size;
-    gb_user_metrics m = S.m;
-    m.version = GB_USER_METRICS_VERSION;
-    snprintf(m.time_source, sizeof m.time_source, "gppc");
-    /* the whole struct of this version: write what the caller owns of it */
-    std::memcpy(out, &m, size < sizeof m ? size : sizeof m);
-    out->size = size;
-    return 0;
+    return gp::copy_metrics(S.c, out);
 }
 
 gb_gppc_plugin::exports &plugin_exports()

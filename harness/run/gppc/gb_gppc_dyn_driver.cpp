@@ -62,36 +62,20 @@ void gppc_map_change(void *data, const struct gppc_patch *changes, uint32_t n) _
 
 namespace {
 
-const unsigned long MAX_CALLS = 1ul << 24;   /* gppc_get_path calls for one query */
-const double FIRST_LEN = 20.0;               /* GPPC's "first 20 steps": Euclidean length */
+namespace gp = gb_gppc_plugin;   /* qualified: an entry's own names may be anything */
 
 struct state {
+    gp::core c;                               /* prepared, diverted, the metrics */
     std::vector<uint8_t> bits;                /* the active map (see the head) */
     int w = 0, h = 0;
     void *data = nullptr;                     /* gppc_search_init's answer */
-    int prepared = 0;                         /* 1 between a successful prepare and release */
-    int diverted = 0;                         /* 1: this plugin holds a gb_gppc_stdout_divert */
     std::vector<std::vector<uint8_t>> kept;   /* every patch's bit array since prepare */
     std::vector<gppc_patch> recs;             /* the last batch's records */
     std::vector<gppc_point> path;             /* the query's parts, concatenated */
     std::vector<gb_gppc_xy> wp;               /* the same in gridbench's coordinates */
-    gb_user_metrics m;                        /* what the last prepare, change and solve measured */
 };
 
 state S;
-
-uint64_t now_ns()
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-void fail(const char *fmt, const char *what)
-{
-    S.m.have |= GB_UM_ERROR;
-    snprintf(S.m.reason, sizeof S.m.reason, fmt, what);
-}
 
 void set_bit(std::vector<uint8_t> &b, size_t i, int v)
 {
@@ -119,54 +103,25 @@ int preprocess(void *arg, const char *file)
 int prepare(void *ctx, const gb_grid *g, gb_model m)
 {
     (void)ctx;
-    std::memset(&S.m, 0, sizeof S.m);
-    if (S.prepared) return fail("expected release before the next prepare, found %s", "none"), -1;
-    if (m != GB_MODEL_8_NOCUT)
-        return fail("expected the model 8-nocut (GPPC's only one), found %s",
-                    m == GB_MODEL_8_CUT1 ? "8-cut1" : m == GB_MODEL_8_CUTALL ? "8-cutall" : "4"), -1;
-    if (g->width > 65535 || g->height > 65535)
-        return fail("expected a map of at most 65535 columns and rows (GPPC's uint16 points), found %s",
-                    "a larger one"), -1;
+    if (gp::begin_map(S.c, g, m, 1, 65535, "uint16 points") != 0) return -1;
     S.w = g->width;
     S.h = g->height;
     S.bits.assign(((size_t)S.w * (size_t)S.h + 7) / 8, 0);
     for (int y = 0; y < S.h; y++)
         for (int x = 0; x < S.w; x++) set_bit(S.bits, (size_t)y * S.w + x, g->pass[gb_grid_id(g, x, y)] != 0);
-    S.diverted = gb_gppc_stdout_divert() == 0;
-    gb_gppc_index ix;
-    gb_diag d;
-    std::memset(&d, 0, sizeof d);
-    if (gb_gppc_index_open(GB_GPPC_ENTRY_HASH, g, preprocess, nullptr, &ix, &d) != 0) {
-        char b[200];
-        snprintf(b, sizeof b, "%s (index %s)", d.msg, d.path);
-        fail("%s", b);
-        if (S.diverted) gb_gppc_stdout_restore();
-        S.diverted = 0;
-        return -1;
-    }
-    uint64_t t0 = now_ns();
-    S.data = gppc_search_init(whole_map(), ix.file);
-    uint64_t dt = now_ns() - t0;
-    S.m.prepare_ns = dt ? dt : 1;
-    S.m.preprocess_ns = ix.preprocess_ns;
-    S.m.storage_bytes = ix.storage_bytes;
-    S.m.index_reused = ix.reused;
-    S.m.have |= GB_UM_MAP;
-    S.prepared = 1;
-    return 0;
+    return gp::open_map(S.c, GB_GPPC_ENTRY_HASH, g, preprocess,
+                        [](const char *file) { return gppc_search_init(whole_map(), file); }, &S.data);
 }
 
 void release(void *ctx)
 {
     (void)ctx;
-    if (S.prepared) {
+    if (S.c.prepared) {
         if (gppc_free_data) gppc_free_data(S.data);
         else if (gppc_free_search_data) gppc_free_search_data(S.data);
     }
-    if (S.diverted) gb_gppc_stdout_restore();
-    S.diverted = 0;
+    gp::close_map(S.c);
     S.data = nullptr;
-    S.prepared = 0;
     std::vector<std::vector<uint8_t>>().swap(S.kept);
     std::vector<uint8_t>().swap(S.bits);
 }
@@ -176,14 +131,14 @@ int change(void *ctx, const gb_grid *g, const gb_user_patch *p, int n)
 {
     (void)ctx;
     (void)g;
-    S.m.have &= ~(uint32_t)(GB_UM_CHANGE | GB_UM_ERROR);
-    if (!S.prepared) return fail("expected a prepared map, found %s", "none"), -1;
-    if (!gppc_map_change) return fail("expected the entry to define gppc_map_change, found %s", "none"), -1;
+    S.c.m.have &= ~(uint32_t)(GB_UM_CHANGE | GB_UM_ERROR);
+    if (!S.c.prepared) return gp::fail(S.c, "expected a prepared map, found %s", "none"), -1;
+    if (!gppc_map_change) return gp::fail(S.c, "expected the entry to define gppc_map_change, found %s", "none"), -1;
     S.recs.resize((size_t)n);
     for (int k = 0; k < n; k++) {
         const gb_user_patch *q = &p[k];
         if (q->x < 0 || q->y < 0 || q->w < 1 || q->h < 1 || q->x + q->w > S.w || q->y + q->h > S.h)
-            return fail("expected a patch inside the map, found %s", "one outside"), -1;
+            return gp::fail(S.c, "expected a patch inside the map, found %s", "one outside"), -1;
         std::vector<uint8_t> b(((size_t)q->w * (size_t)q->h + 7) / 8, 0);
         for (int32_t y = 0; y < q->h; y++)
             for (int32_t x = 0; x < q->w; x++) {
@@ -199,11 +154,11 @@ int change(void *ctx, const gb_grid *g, const gb_user_patch *p, int n)
         r.pos.x = (uint16_t)q->x;
         r.pos.y = (uint16_t)q->y;
     }
-    uint64_t t0 = now_ns();
+    uint64_t t0 = gp::now_ns();
     gppc_map_change(S.data, S.recs.data(), (uint32_t)n);
-    uint64_t dt = now_ns() - t0;
-    S.m.change_ns = dt ? dt : 1;
-    S.m.have |= GB_UM_CHANGE;
+    uint64_t dt = gp::now_ns() - t0;
+    S.c.m.change_ns = dt ? dt : 1;
+    S.c.m.have |= GB_UM_CHANGE;
     return 0;
 }
 
@@ -217,94 +172,49 @@ int32_t solve(void *ctx, const gb_grid *g, gb_model m, int32_t s, int32_t t, int
               gb_stats *st)
 {
     (void)ctx; (void)m; (void)st;
-    S.m.have &= GB_UM_MAP | GB_UM_CHANGE;   /* the map's and the batch's figures stay */
-    S.m.calls = S.m.total_ns = S.m.first20_ns = S.m.max_call_ns = 0;
-    S.m.bad_segment = -1;
-    S.m.reason[0] = '\0';
-    if (!S.prepared) return fail("expected a prepared map, found %s", "none"), -1;
-    gppc_point sp, gp;
+    if (gp::begin_query(S.c, GB_UM_MAP | GB_UM_CHANGE) != 0) return -1;   /* the map's and the batch's figures stay */
+    gppc_point sp, gl;
     sp.x = (uint16_t)gb_grid_x(g, s);
     sp.y = (uint16_t)gb_grid_y(g, s);
-    gp.x = (uint16_t)gb_grid_x(g, t);
-    gp.y = (uint16_t)gb_grid_y(g, t);
+    gl.x = (uint16_t)gb_grid_x(g, t);
+    gl.y = (uint16_t)gb_grid_y(g, t);
     S.path.clear();
-    bool done = false, reached = false;
-    uint64_t total = 0, first = 0, longest = 0, calls = 0;
+    gp::call_clock clk;
     double len = 0;
-    while (!done) {
-        if (calls == MAX_CALLS) {
-            char b[64];
-            snprintf(b, sizeof b, "%lu calls", MAX_CALLS);
-            S.m.calls = calls;
-            return fail("expected gppc_get_path to return incomplete = 0, found 1 after %s", b), -1;
-        }
-        uint64_t t0 = now_ns();
-        gppc_path r = gppc_get_path(S.data, sp, gp);
-        uint64_t dt = now_ns() - t0;
-        calls++;
-        total += dt;
-        if (dt > longest) longest = dt;
+    for (bool done = false; !done;) {
+        if (clk.exhausted(S.c, "expected gppc_get_path to return incomplete = 0, found 1 after %s")) return -1;
+        uint64_t t0 = gp::now_ns();
+        gppc_path r = gppc_get_path(S.data, sp, gl);
+        uint64_t dt = gp::now_ns() - t0;
         done = !r.incomplete;
         if (r.length > 0 && !r.path) {
-            S.m.calls = calls;
-            return fail("expected a path with its length, found NULL with length > %s", "0"), -1;
+            S.c.m.calls = clk.calls + 1;
+            return gp::fail(S.c, "expected a path with its length, found NULL with length > %s", "0"), -1;
         }
         if (r.length == 0 && r.incomplete) {
-            S.m.calls = calls;
-            return fail("expected an empty part to end the query (incomplete = 0), found incomplete = %s",
-                        "1"), -1;
+            S.c.m.calls = clk.calls + 1;
+            return gp::fail(S.c, "expected an empty part to end the query (incomplete = 0), found incomplete = %s",
+                            "1"), -1;
         }
         if (r.length == 0) S.path.clear();   /* no path: parts given before are discarded */
         for (uint32_t i = 0; i < r.length; i++) {
             if (!S.path.empty()) len += seg_len(S.path.back(), r.path[i]);
             S.path.push_back(r.path[i]);
         }
-        if (!reached) {
-            first += dt;
-            reached = len >= FIRST_LEN - 1e-6;
-        }
+        clk.add(dt, len);
     }
-    S.m.calls = calls;
-    S.m.total_ns = total;
-    S.m.first20_ns = first;
-    S.m.max_call_ns = longest;
-    S.m.have |= GB_UM_QUERY;
-    size_t n = S.path.size();
-    if (n == 0) {
-        if (s != t) return 0;   /* no path */
-        out[0] = s;             /* an empty answer to start == goal: the one-cell path */
-        return 1;
-    }
-    if (n == 1 && s == t && S.path[0].x == sp.x && S.path[0].y == sp.y) {
+    clk.store(S.c);
+    if (S.path.size() == 1 && s == t && S.path[0].x == sp.x && S.path[0].y == sp.y) {
         out[0] = s;             /* the one-cell path, spelt out */
         return 1;
     }
-    S.wp.resize(n);
-    for (size_t i = 0; i < n; i++) {
-        S.wp[i].x = S.path[i].x;
-        S.wp[i].y = S.path[i].y;
-    }
-    int64_t bad = -1;
-    int32_t cells = gb_gppc_expand(g, S.wp.data(), n, out, cap, &bad, S.m.reason, sizeof S.m.reason);
-    if (cells < 0) {
-        S.m.bad_segment = bad;
-        S.m.have |= GB_UM_SEGMENT;
-        return cap + 1;         /* the runner's invalid_path */
-    }
-    return cells;
+    return gp::answer(S.c, g, s, t, S.path, S.wp, out, cap);
 }
 
 int metrics(void *ctx, gb_user_metrics *out)
 {
     (void)ctx;
-    uint32_t size = out->size;
-    gb_user_metrics m = S.m;
-    m.version = GB_USER_METRICS_VERSION;
-    snprintf(m.time_source, sizeof m.time_source, "gppc");
-    /* the whole struct of this version: write what the caller owns of it */
-    std::memcpy(out, &m, size < sizeof m ? size : sizeof m);
-    out->size = size;
-    return 0;
+    return gp::copy_metrics(S.c, out);
 }
 
 gb_user_change_hook chooks[1];

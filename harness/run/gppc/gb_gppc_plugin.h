@@ -1,11 +1,23 @@
 /*
- * gb_gppc_plugin.h -- what both GPPC drivers export the same way: the
- * solver's name, its kind (optimal or not, grid or any-angle path) and
- * the three tables of the plugin ABI (gb_user.h): one solver, its
- * prepare/release hooks, its metrics.  The classic driver
+ * gb_gppc_plugin.h -- what both GPPC drivers do the same way: the
+ * solver's name, its kind (optimal or not, grid or any-angle path), the
+ * three tables of the plugin ABI (gb_user.h: one solver, its
+ * prepare/release hooks, its metrics), and the driver's side of a map and
+ * a query -- the checks GPPC's coordinate types impose, the index and the
+ * timed init call, the clock around the entry's calls, and the turn of its
+ * waypoints into the runner's answer.  The classic driver
  * (gb_gppc_driver.cpp, which also builds any-angle entries under
  * GB_GPPC_ANYANGLE) and the dynamic-track driver (gb_gppc_dyn_driver.cpp,
  * which adds a change hook of its own) include it; nothing else does.
+ * What is left in each driver is what differs: the entry's API (its map
+ * bits, its init and path calls, the dynamic track's patches).
+ *
+ * State: a driver holds one `core` (a plugin holds one solver).  Its
+ * invariants: prepared == 1 from a successful open_map to close_map;
+ * diverted == 1 while this plugin holds a gb_gppc_stdout_divert; m.have
+ * says which of m's figures are current (GB_UM_MAP from open_map,
+ * GB_UM_QUERY from a finished query, GB_UM_ERROR with m.reason after
+ * fail).
  *
  * Contract with the including driver: it includes this header once, and
  * defines, in its unnamed namespace, `gb_gppc_plugin::exports
@@ -21,8 +33,14 @@
 #ifndef GB_GPPC_PLUGIN_H
 #define GB_GPPC_PLUGIN_H
 
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
 #include <string>
+#include <vector>
 
+#include "gb_gppc.h"
 #include "gb_user.h"
 
 namespace gb_gppc_plugin {
@@ -79,6 +97,201 @@ inline int fill(exports &e, const char *raw, gb_user_solve_fn solve, gb_user_pre
     e.hooks[0] = gb_user_hooks{ e.name.c_str(), prepare, release };
     e.mhooks[0] = gb_user_metrics_hook{ e.name.c_str(), metrics };
     return 1;
+}
+
+/* ---- the driver's side of a map and a query ------------------------- */
+
+const unsigned long MAX_CALLS = 1ul << 24; /* an entry's path calls for one query */
+const double FIRST_LEN = 20.0;             /* GPPC's "first 20 steps": Euclidean length */
+
+struct core {
+    gb_user_metrics m; /* what the last prepare (and change) and solve measured */
+    int prepared = 0;  /* 1 between a successful open_map and close_map */
+    int diverted = 0;  /* 1: this plugin holds a gb_gppc_stdout_divert */
+};
+
+inline uint64_t now_ns()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Record a failure: m.reason = fmt with what (one %s). */
+inline void fail(core &c, const char *fmt, const char *what)
+{
+    c.m.have |= GB_UM_ERROR;
+    snprintf(c.m.reason, sizeof c.m.reason, fmt, what);
+}
+
+/* The start of prepare: m zeroed, then 0, or -1 (failed) when a map is
+ * still prepared, when m is not GPPC's one model (check_model: 8-nocut),
+ * or when g is wider or taller than max (GPPC's coordinate type, named by
+ * type, e.g. "int16 xyLoc"). */
+inline int begin_map(core &c, const gb_grid *g, gb_model m, int check_model, int32_t max,
+                     const char *type)
+{
+    std::memset(&c.m, 0, sizeof c.m);
+    if (c.prepared) return fail(c, "expected release before the next prepare, found %s", "none"), -1;
+    if (check_model && m != GB_MODEL_8_NOCUT)
+        return fail(c, "expected the model 8-nocut (GPPC's only one), found %s",
+                    m == GB_MODEL_8_CUT1     ? "8-cut1"
+                    : m == GB_MODEL_8_CUTALL ? "8-cutall"
+                                             : "4"),
+               -1;
+    if (g->width > max || g->height > max) {
+        char b[160];
+        snprintf(b, sizeof b, "expected a map of at most %d columns and rows (GPPC's %s), found %%s",
+                 (int)max, type);
+        return fail(c, b, "a larger one"), -1;
+    }
+    return 0;
+}
+
+/* The rest of prepare, once the driver holds the entry's map: the entry's
+ * stdout goes to stderr, the map's index is found or built
+ * (gb_gppc_index_open: pre in a child process), then init(index file)
+ * runs here, timed on its own (prepare_ns), and its answer is *data.
+ * 0 (prepared), or -1 (failed, stdout restored). */
+template <class Init>
+int open_map(core &c, const char *entry_hash, const gb_grid *g, gb_gppc_preprocess_fn pre, Init init,
+             void **data)
+{
+    c.diverted = gb_gppc_stdout_divert() == 0;
+    gb_gppc_index ix;
+    gb_diag d;
+    std::memset(&d, 0, sizeof d);
+    if (gb_gppc_index_open(entry_hash, g, pre, nullptr, &ix, &d) != 0) {
+        char b[200];
+        snprintf(b, sizeof b, "%s (index %s)", d.msg, d.path);
+        fail(c, "%s", b);
+        if (c.diverted) gb_gppc_stdout_restore();
+        c.diverted = 0;
+        return -1;
+    }
+    uint64_t t0 = now_ns();
+    *data = init(ix.file);
+    uint64_t dt = now_ns() - t0;
+    c.m.prepare_ns = dt ? dt : 1;
+    c.m.preprocess_ns = ix.preprocess_ns;
+    c.m.storage_bytes = ix.storage_bytes;
+    c.m.index_reused = ix.reused;
+    c.m.have |= GB_UM_MAP;
+    c.prepared = 1;
+    return 0;
+}
+
+/* The driver's part of release: stdout back, no map prepared. */
+inline void close_map(core &c)
+{
+    if (c.diverted) gb_gppc_stdout_restore();
+    c.diverted = 0;
+    c.prepared = 0;
+}
+
+/* The start of solve: the query's figures cleared, the flags in keep
+ * kept.  0, or -1 (failed) when no map is prepared. */
+inline int begin_query(core &c, uint32_t keep)
+{
+    c.m.have &= keep;
+    c.m.calls = c.m.total_ns = c.m.first20_ns = c.m.max_call_ns = 0;
+    c.m.bad_segment = -1;
+    c.m.reason[0] = '\0';
+    if (!c.prepared) return fail(c, "expected a prepared map, found %s", "none"), -1;
+    return 0;
+}
+
+/* The clock around one query's calls: GPPC's total, first-20-steps and
+ * longest call. */
+struct call_clock {
+    uint64_t total = 0, first = 0, longest = 0, calls = 0;
+    bool reached = false; /* the path so far is FIRST_LEN long */
+
+    /* true (and c failed, expected naming the call's end) when the
+     * query has had MAX_CALLS calls */
+    bool exhausted(core &c, const char *expected)
+    {
+        if (calls != MAX_CALLS) return false;
+        char b[64];
+        snprintf(b, sizeof b, "%lu calls", MAX_CALLS);
+        c.m.calls = calls;
+        fail(c, expected, b);
+        return true;
+    }
+    /* one call of dt ns, after which the path is len long */
+    void add(uint64_t dt, double len)
+    {
+        calls++;
+        total += dt;
+        if (dt > longest) longest = dt;
+        if (!reached) {
+            first += dt;
+            reached = len >= FIRST_LEN - 1e-6;
+        }
+    }
+    void store(core &c) const
+    {
+        c.m.calls = calls;
+        c.m.total_ns = total;
+        c.m.first20_ns = first;
+        c.m.max_call_ns = longest;
+        c.m.have |= GB_UM_QUERY;
+    }
+};
+
+/* The runner's answer from the entry's n waypoints in path (any type with
+ * x and y), through wp (reused): no waypoints is no path, or the one-cell
+ * path when s == t; else the cells of gb_gppc_expand (grid waypoints,
+ * gb_gppc_xy) or the lattice points of gb_gppc_snap (any-angle ones,
+ * gb_gppc_pt).  Refused waypoints are cap + 1 (the runner's
+ * invalid_path), with the segment and the reason in c.m. */
+inline int32_t to_cells(const gb_grid *g, const gb_gppc_xy *wp, size_t n, int32_t *out, int32_t cap,
+                        int64_t *bad, char *why, size_t whyn)
+{
+    return gb_gppc_expand(g, wp, n, out, cap, bad, why, whyn);
+}
+inline int32_t to_cells(const gb_grid *g, const gb_gppc_pt *wp, size_t n, int32_t *out, int32_t cap,
+                        int64_t *bad, char *why, size_t whyn)
+{
+    return gb_gppc_snap(g, wp, n, out, cap, bad, why, whyn);
+}
+
+template <class P, class W>
+int32_t answer(core &c, const gb_grid *g, int32_t s, int32_t t, const std::vector<P> &path,
+               std::vector<W> &wp, int32_t *out, int32_t cap)
+{
+    size_t n = path.size();
+    if (n == 0) {
+        if (s != t) return 0; /* no path */
+        out[0] = s;           /* GPPC's empty answer to start == goal */
+        return 1;
+    }
+    wp.resize(n);
+    for (size_t i = 0; i < n; i++) {
+        wp[i].x = path[i].x;
+        wp[i].y = path[i].y;
+    }
+    int64_t bad = -1;
+    int32_t len = to_cells(g, wp.data(), n, out, cap, &bad, c.m.reason, sizeof c.m.reason);
+    if (len < 0) {
+        c.m.bad_segment = bad;
+        c.m.have |= GB_UM_SEGMENT;
+        return cap + 1;
+    }
+    return len;
+}
+
+/* The metrics hook's body: c's figures, as much of them as the caller's
+ * struct (out->size) holds. */
+inline int copy_metrics(const core &c, gb_user_metrics *out)
+{
+    uint32_t size = out->size;
+    gb_user_metrics m = c.m;
+    m.version = GB_USER_METRICS_VERSION;
+    snprintf(m.time_source, sizeof m.time_source, "gppc");
+    std::memcpy(out, &m, size < sizeof m ? size : sizeof m);
+    out->size = size;
+    return 0;
 }
 
 }  // namespace gb_gppc_plugin
