@@ -481,28 +481,72 @@ static void d_cells(doc *d, int n, const char *const *cells, const char *align, 
     }
 }
 
-/* align: one of 'l' / 'r' per column. */
-static void d_table_begin(doc *d, int n, const char *const *hdr, const char *align)
+/* A table being written: its columns (n of them, aligned by align) and
+ * the cells of one row, which the caller fills (d_set, or D_CELL bytes at
+ * d_cell) before d_tab_row writes them; d_tab_put writes a row of the
+ * caller's own strings instead (for cells that may be longer).  A row's
+ * cells are not cleared: every row sets each of them. */
+enum { D_MAXCOL = 19, D_CELL = 400 };
+typedef struct d_tab {
+    doc *d;
+    int n;             /* columns: strlen(align), at most D_MAXCOL */
+    const char *align; /* 'l' / 'r' per column */
+    char cell[D_MAXCOL][D_CELL];
+} d_tab;
+
+/* Start a table on d: the header row hdr[0 .. strlen(align)). */
+static void d_tab_open(d_tab *t, doc *d, const char *const *hdr, const char *align)
 {
+    t->d = d;
+    t->n = (int)strlen(align);
+    t->align = align;
     fputs("<div class=\"scroll\"><table>\n<thead><tr>", d->html);
-    d_cells(d, n, hdr, align, "th");
+    d_cells(d, t->n, hdr, align, "th");
     fputs("</tr></thead>\n<tbody>\n", d->html);
     fputc('|', d->md);
-    for (int i = 0; i < n; i++) fputs(align[i] == 'r' ? "---:|" : "---|", d->md);
+    for (int i = 0; i < t->n; i++) fputs(align[i] == 'r' ? "---:|" : "---|", d->md);
     fputc('\n', d->md);
 }
 
-static void d_table_row(doc *d, int n, char *const *cells, const char *align)
+/* d_tab_open for a static header array and alignment string, whose
+ * lengths are checked against each other at compile time. */
+#define D_TAB_OPEN(t, d, hdr, align)                                                    \
+    do {                                                                                \
+        _Static_assert(sizeof(hdr) / sizeof((hdr)[0]) == sizeof(align) - 1, "columns"); \
+        d_tab_open((t), (d), (hdr), (align));                                           \
+    } while (0)
+
+static char *d_cell(d_tab *t, int k) { return t->cell[k]; }
+
+static void d_set(d_tab *t, int k, const char *fmt, ...) GB_PRINTF_LIKE(3, 4);
+static void d_set(d_tab *t, int k, const char *fmt, ...)
 {
-    fputs("<tr>", d->html);
-    d_cells(d, n, (const char *const *)cells, align, "td");
-    fputs("</tr>\n", d->html);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->cell[k], sizeof t->cell[k], fmt, ap);
+    va_end(ap);
 }
 
-static void d_table_end(doc *d)
+/* One row of cells[0 .. n). */
+static void d_tab_put(d_tab *t, const char *const *cells)
 {
-    fputc('\n', d->md);
-    fputs("</tbody>\n</table></div>\n", d->html);
+    fputs("<tr>", t->d->html);
+    d_cells(t->d, t->n, cells, t->align, "td");
+    fputs("</tr>\n", t->d->html);
+}
+
+/* One row of the table's own cells. */
+static void d_tab_row(d_tab *t)
+{
+    const char *cells[D_MAXCOL];
+    for (int k = 0; k < t->n; k++) cells[k] = t->cell[k];
+    d_tab_put(t, cells);
+}
+
+static void d_tab_close(d_tab *t)
+{
+    fputc('\n', t->d->md);
+    fputs("</tbody>\n</table></div>\n", t->d->html);
 }
 
 /* s[0..n) as base64 (RFC 4648, with '=' padding), on one line. */
@@ -703,21 +747,21 @@ static void glance_correct(doc *d, const gb_glance *g)
            "with its status and message).%s",
            g->failed, g->rows, scen);
     static const char *const hdr[] = { "solver", "failed rows", "statuses" };
-    d_table_begin(d, 3, hdr, "lrl");
+    d_tab t;
+    D_TAB_OPEN(&t, d, hdr, "lrl");
     for (size_t i = 0; i < g->nfail; i++) {
-        char n[32], st[512], sv[80];
+        char *st = d_cell(&t, 2);
         size_t k = 0;
         st[0] = '\0';
-        for (int s = 0; s < GB_ROW_NSTATUS && k < sizeof st - 64; s++)
+        for (int s = 0; s < GB_ROW_NSTATUS && k < D_CELL - 64; s++)
             if (g->fail[i].by_status[s])
-                k += (size_t)snprintf(st + k, sizeof st - k, "%s%zu `%s`", k ? ", " : "",
+                k += (size_t)snprintf(st + k, D_CELL - k, "%s%zu `%s`", k ? ", " : "",
                                       g->fail[i].by_status[s], gb_row_status_name((gb_row_status)s));
-        snprintf(sv, sizeof sv, "`%s`", g->fail[i].solver);
-        snprintf(n, sizeof n, "%zu", g->fail[i].failed);
-        char *cells[3] = { sv, n, st };
-        d_table_row(d, 3, cells, "lrl");
+        d_set(&t, 0, "`%s`", g->fail[i].solver);
+        d_set(&t, 1, "%zu", g->fail[i].failed);
+        d_tab_row(&t);
     }
-    d_table_end(d);
+    d_tab_close(&t);
 }
 
 /* "`solver` · `queue`" */
@@ -727,7 +771,7 @@ static const char *fmt_pair(char *b, size_t n, const gb_glance_pair *p)
     return b;
 }
 
-static void glance_row(doc *d, const gb_glance_row *r, int per_class, const char *map1)
+static void glance_row(d_tab *t, const gb_glance_row *r, int per_class, const char *map1)
 {
     char name[256], q[32], win[200], med[96], run[200], ratio[96], am[240], u1[32], u2[32], u3[32];
     if (per_class && r->maps == 1) snprintf(name, sizeof name, "**%s**: `%s`", r->name, map1);
@@ -735,10 +779,8 @@ static void glance_row(doc *d, const gb_glance_row *r, int per_class, const char
     else snprintf(name, sizeof name, "`%s` (%s)", r->name, r->cls);
     snprintf(q, sizeof q, "%zu", r->queries);
     if (!r->have_win) {
-        char *cells[7] = { name,        q,           (char *)"no optimal solver ran on every query",
-                           (char *)"-", (char *)"-", (char *)"-",
-                           (char *)"-" };
-        d_table_row(d, 7, cells, "lrlrlll");
+        const char *cells[7] = { name, q, "no optimal solver ran on every query", "-", "-", "-", "-" };
+        d_tab_put(t, cells);
         return;
     }
     char pw[160];
@@ -767,8 +809,8 @@ static void glance_row(doc *d, const gb_glance_row *r, int per_class, const char
                      : "",
                  pr, fmt_us(u1, sizeof u1, r->amort.amort), r->amort.outlier ? " ‡" : "");
     }
-    char *cells[7] = { name, q, win, med, run, ratio, am };
-    d_table_row(d, 7, cells, "lrlrlll");
+    const char *cells[7] = { name, q, win, med, run, ratio, am };
+    d_tab_put(t, cells);
 }
 
 static void glance_winners(doc *d, const gb_glance *g)
@@ -782,7 +824,8 @@ static void glance_winners(doc *d, const gb_glance *g)
                                        "fastest with prep amortised (mean + prep/n), µs" };
     int multi = 0;
     for (size_t i = 0; i < g->ncls; i++) multi |= g->cls[i].maps > 1;
-    d_table_begin(d, 7, hdr, "lrlrlll");
+    d_tab t;
+    D_TAB_OPEN(&t, d, hdr, "lrlrlll");
     for (size_t i = 0; i < g->ncls; i++) { /* a one-map class names its map */
         const char *m1 = "";
         for (size_t m = 0; m < g->nmap; m++)
@@ -790,11 +833,10 @@ static void glance_winners(doc *d, const gb_glance *g)
                 m1 = g->map[m].name;
                 break;
             }
-        glance_row(d, &g->cls[i], 1, m1);
+        glance_row(&t, &g->cls[i], 1, m1);
     }
-    if (!multi) d_table_end(d);
-    for (size_t i = 0; multi && i < g->nmap; i++) glance_row(d, &g->map[i], 0, NULL);
-    if (multi) d_table_end(d);
+    for (size_t i = 0; multi && i < g->nmap; i++) glance_row(&t, &g->map[i], 0, NULL);
+    d_tab_close(&t);
     int ties = 0, outl = 0;
     for (size_t i = 0; i < g->ncls; i++) {
         ties |= g->cls[i].have_run && !isnan(g->cls[i].ratio_lo) && g->cls[i].ratio_lo <= 1.0;
@@ -859,21 +901,20 @@ static void glance_heuristics(doc *d, const gb_glance *g)
            g->heur[0].maps, g->heur[0].maps == 1 ? "" : "s");
     static const char *const hdr[] = { "heuristic", "admissible", "consistent",
                                        "informedness (mean h/h*)", "as the registry claims" };
-    d_table_begin(d, 5, hdr, "lllrl");
+    d_tab t;
+    D_TAB_OPEN(&t, d, hdr, "lllrl");
     for (size_t i = 0; i < g->nheur; i++) {
         const gb_glance_heur *h = &g->heur[i];
-        char nm[80], a[32], c[32], inf[32], reg[32];
-        snprintf(nm, sizeof nm, "`%s`", h->name);
-        snprintf(a, sizeof a, h->admissible == h->maps ? "yes" : "**no**: on %d of %d maps",
-                 h->maps - h->admissible, h->maps);
-        snprintf(c, sizeof c, h->consistent == h->maps ? "yes" : "**no**: on %d of %d maps",
-                 h->maps - h->consistent, h->maps);
-        snprintf(inf, sizeof inf, "%.3f", h->info_mean);
-        snprintf(reg, sizeof reg, h->registry_agrees == h->maps ? "yes" : "**no**");
-        char *cells[5] = { nm, a, c, inf, reg };
-        d_table_row(d, 5, cells, "lllrl");
+        d_set(&t, 0, "`%s`", h->name);
+        d_set(&t, 1, h->admissible == h->maps ? "yes" : "**no**: on %d of %d maps",
+              h->maps - h->admissible, h->maps);
+        d_set(&t, 2, h->consistent == h->maps ? "yes" : "**no**: on %d of %d maps",
+              h->maps - h->consistent, h->maps);
+        d_set(&t, 3, "%.3f", h->info_mean);
+        d_set(&t, 4, h->registry_agrees == h->maps ? "yes" : "**no**");
+        d_tab_row(&t);
     }
-    d_table_end(d);
+    d_tab_close(&t);
 }
 
 /* Links to the search viewers of `traces/` (traces.tsv: map, page). */
@@ -1218,26 +1259,24 @@ static void section_across(doc *d, const table *t, const xmap *x)
            t->ref, x->nmaps, GB_BOOT_RESAMPLES);
     static const char *const hdr[] = { "solver", "queue", "guarantee", "maps", "geometric-mean speedup [95% CI]",
                                        "lowest map", "highest map" };
-    static const char align[] = "lllrrll";
-    d_table_begin(d, 7, hdr, align);
+    d_tab tb;
+    D_TAB_OPEN(&tb, d, hdr, "lllrrll");
     for (size_t i = 0; i < x->n; i++) {
         const xsolver *s = &x->s[i];
-        char cell[7][400], fx[96];
-        char *cells[7];
-        for (int k = 0; k < 7; k++) cells[k] = cell[k];
-        snprintf(cell[0], sizeof cell[0], "`%s`", s->solver);
-        snprintf(cell[1], sizeof cell[1], "`%s`", s->queue);
-        snprintf(cell[2], sizeof cell[2], "%s", s->guarantee);
-        snprintf(cell[3], sizeof cell[3], "%d", s->maps);
-        if (s->other) snprintf(cell[4], sizeof cell[4], "no speedup (timed as `%s`)", s->other);
-        else fmt_x_ci(cell[4], sizeof cell[4], s->est, s->lo, s->hi);
-        if (s->min_map[0]) snprintf(cell[5], sizeof cell[5], "%s `%s`", fmt_x(fx, sizeof fx, s->smin), s->min_map);
-        else snprintf(cell[5], sizeof cell[5], "-");
-        if (s->max_map[0]) snprintf(cell[6], sizeof cell[6], "%s `%s`", fmt_x(fx, sizeof fx, s->smax), s->max_map);
-        else snprintf(cell[6], sizeof cell[6], "-");
-        d_table_row(d, 7, cells, align);
+        char fx[96];
+        d_set(&tb, 0, "`%s`", s->solver);
+        d_set(&tb, 1, "`%s`", s->queue);
+        d_set(&tb, 2, "%s", s->guarantee);
+        d_set(&tb, 3, "%d", s->maps);
+        if (s->other) d_set(&tb, 4, "no speedup (timed as `%s`)", s->other);
+        else fmt_x_ci(d_cell(&tb, 4), D_CELL, s->est, s->lo, s->hi);
+        if (s->min_map[0]) d_set(&tb, 5, "%s `%s`", fmt_x(fx, sizeof fx, s->smin), s->min_map);
+        else d_set(&tb, 5, "-");
+        if (s->max_map[0]) d_set(&tb, 6, "%s `%s`", fmt_x(fx, sizeof fx, s->smax), s->max_map);
+        else d_set(&tb, 6, "-");
+        d_tab_row(&tb);
     }
-    d_table_end(d);
+    d_tab_close(&tb);
 }
 
 /* ---- sections ---------------------------------------------------------- */
@@ -1262,10 +1301,10 @@ static void join_names(const gb_jv *arr, char *out, size_t n)
     if (k >= n) out[n - 1] = '\0';
 }
 
-static void env_row(doc *d, const char *key, const char *val)
+static void env_row(d_tab *t, const char *key, const char *val)
 {
-    char *cells[2] = { (char *)key, (char *)val };
-    d_table_row(d, 2, cells, "ll");
+    const char *cells[2] = { key, val };
+    d_tab_put(t, cells);
 }
 
 static void section_env(doc *d, const gb_jv *env, const xmap *x)
@@ -1274,27 +1313,28 @@ static void section_env(doc *d, const gb_jv *env, const xmap *x)
     d_heading(d, 2, "environment", "Environment");
     fputs("<div class=\"env\">\n", d->html);
     static const char *const hdr[2] = { "item", "value" };
-    d_table_begin(d, 2, hdr, "ll");
+    d_tab t;
+    D_TAB_OPEN(&t, d, hdr, "ll");
     const gb_jv *run = gb_jv_get(env, "run");
     snprintf(b, sizeof b, "`%s`", gb_jv_str(gb_jv_get(run, "run_id"), "?"));
-    env_row(d, "Run", b);
-    env_row(d, "Date (UTC)", gb_jv_str(gb_jv_get(env, "date"), "unknown"));
+    env_row(&t, "Run", b);
+    env_row(&t, "Date (UTC)", gb_jv_str(gb_jv_get(env, "date"), "unknown"));
     snprintf(b, sizeof b, "`%s`", gb_jv_str(gb_jv_get(env, "commit"), "unknown"));
-    env_row(d, "Commit", b);
+    env_row(&t, "Commit", b);
     snprintf(b, sizeof b, "%s, %.0f logical cores", gb_jv_str(gb_jv_get(env, "cpu"), "unknown"),
              gb_jv_num(gb_jv_get(env, "cores"), 0));
-    env_row(d, "CPU", b);
-    env_row(d, "Kernel", gb_jv_str(gb_jv_get(env, "kernel"), "unknown"));
-    env_row(d, "Host", gb_jv_str(gb_jv_get(env, "host"), "unknown"));
+    env_row(&t, "CPU", b);
+    env_row(&t, "Kernel", gb_jv_str(gb_jv_get(env, "kernel"), "unknown"));
+    env_row(&t, "Host", gb_jv_str(gb_jv_get(env, "host"), "unknown"));
     const gb_jv *la = gb_jv_get(env, "load_avg");
     if (la && la->type == GB_JV_ARR && la->n == 3) {
         snprintf(b, sizeof b, "%.2f, %.2f, %.2f (1, 5, 15 minutes, before the run)",
                  gb_jv_num(&la->items[0], NAN), gb_jv_num(&la->items[1], NAN), gb_jv_num(&la->items[2], NAN));
-        env_row(d, "Load average", b);
+        env_row(&t, "Load average", b);
     }
-    env_row(d, "Compiler", gb_jv_str(gb_jv_get(env, "compiler"), "unknown"));
+    env_row(&t, "Compiler", gb_jv_str(gb_jv_get(env, "compiler"), "unknown"));
     snprintf(b, sizeof b, "`%s`", gb_jv_str(gb_jv_get(env, "cflags"), "unknown"));
-    env_row(d, "Build flags", b);
+    env_row(&t, "Build flags", b);
     const gb_jv *cal = gb_jv_get(env, "calibration");
     if (cal && cal->type == GB_JV_OBJ) {
         snprintf(b, sizeof b, "single-source Dijkstra on `%s` (%s): median %.2f ms over %.0f runs, "
@@ -1302,24 +1342,24 @@ static void section_env(doc *d, const gb_jv *env, const xmap *x)
                  gb_jv_str(gb_jv_get(cal, "map"), "?"), gb_jv_str(gb_jv_get(cal, "model"), "?"),
                  gb_jv_num(gb_jv_get(cal, "median_ns"), NAN) / 1e6, gb_jv_num(gb_jv_get(cal, "runs"), NAN),
                  gb_jv_num(gb_jv_get(cal, "cells_per_s"), NAN) / 1e6);
-        env_row(d, "Calibration", b);
+        env_row(&t, "Calibration", b);
     }
     snprintf(b, sizeof b, "`%s`", gb_jv_str(gb_jv_get(run, "model"), "?"));
-    env_row(d, "Movement model", b);
+    env_row(&t, "Movement model", b);
     double count = gb_jv_num(gb_jv_get(run, "count"), 0);
     snprintf(b, sizeof b, "%.0f timed runs per query and pair (cold = the first; warm, the time reported, = the median of the others)",
              gb_jv_num(gb_jv_get(run, "reps"), NAN));
-    env_row(d, "Repetitions", b);
+    env_row(&t, "Repetitions", b);
     double jobs = gb_jv_num(gb_jv_get(run, "jobs"), 1);
     if (jobs > 1) {
         snprintf(b, sizeof b, "%.0f worker processes, each pinned to its own CPU when there were "
                  "enough (times measured side by side with other workers: see docs/timing.md)", jobs);
-        env_row(d, "Parallel", b);
+        env_row(&t, "Parallel", b);
     }
     const char *from = gb_jv_str(gb_jv_get(run, "queries_from"), "gridbench run");
     if (strcmp(from, "gridbench run") != 0) {
         snprintf(b, sizeof b, "`%s` (not run in this folder, e.g. merged from shards)", from);
-        env_row(d, "Per-query rows", b);
+        env_row(&t, "Per-query rows", b);
     }
     double sample = gb_jv_num(gb_jv_get(run, "sample"), 0);
     if (count > 0 || sample > 0) {
@@ -1329,9 +1369,9 @@ static void section_env(doc *d, const gb_jv *env, const xmap *x)
             snprintf(c2, sizeof c2, "%sabout %.0f evenly spaced queries (every k-th, all lengths)",
                      count > 0 ? "; of those, " : "of each scenario, ", sample);
         snprintf(b, sizeof b, "%s%s", c1, c2);
-        env_row(d, "Queries", b);
+        env_row(&t, "Queries", b);
     } else {
-        env_row(d, "Queries", "every query of each scenario");
+        env_row(&t, "Queries", "every query of each scenario");
     }
     if (x && x->nsl) {   /* what the slice covers, from queries.csv */
         size_t k = 0;
@@ -1345,12 +1385,12 @@ static void section_env(doc *d, const gb_jv *env, const xmap *x)
             if (w < 0 || (size_t)w >= sizeof b - k) break;
             k += (size_t)w;
         }
-        env_row(d, "Slice per map", b);
+        env_row(&t, "Slice per map", b);
     }
     join_names(gb_jv_get(run, "solvers"), b, sizeof b);
-    env_row(d, "Solvers", b);
+    env_row(&t, "Solvers", b);
     join_names(gb_jv_get(run, "queues"), b, sizeof b);
-    env_row(d, "Queues", b);
+    env_row(&t, "Queues", b);
     const gb_jv *sc = gb_jv_get(run, "scenarios");
     if (sc && sc->type == GB_JV_ARR) {
         size_t k = 0;
@@ -1367,7 +1407,7 @@ static void section_env(doc *d, const gb_jv *env, const xmap *x)
         if (shown < sc->n)
             snprintf(b + k, sizeof b - k, " and %zu more (every path and SHA-256 in `env.json`)",
                      sc->n - shown);
-        env_row(d, "Scenarios", b);
+        env_row(&t, "Scenarios", b);
     }
     const gb_jv *hf = gb_jv_get(run, "hyperfine");
     if (hf && hf->type == GB_JV_OBJ) {
@@ -1375,9 +1415,9 @@ static void section_env(doc *d, const gb_jv *env, const xmap *x)
         snprintf(b, sizeof b, "%.0f runs after %.0f warm-up per command, scenario `%s`, solvers %s",
                  gb_jv_num(gb_jv_get(hf, "runs"), NAN), gb_jv_num(gb_jv_get(hf, "warmup"), NAN),
                  base_name(gb_jv_str(gb_jv_get(hf, "scen"), "?")), c);
-        env_row(d, "hyperfine", b);
+        env_row(&t, "hyperfine", b);
     }
-    d_table_end(d);
+    d_tab_close(&t);
     fputs("</div>\n", d->html);
     d_para(d, "Full record: `env.json`; per-query rows: `queries.csv`; statistics: `summary.csv`.");
 }
@@ -1606,31 +1646,28 @@ static int section_heur_verdicts(doc *d, const char *dir, gb_diag *dg)
     static const char *const hdr[] = { "heuristic", "weight", "model", "map", "goals", "verdict",
                                        "cells overestimated", "largest overestimate", "inconsistent moves",
                                        "largest violation", "mean h/h*", "registry" };
-    static const char align[] = "lrllrlrrrrrl";
-    d_table_begin(d, 12, hdr, align);
+    d_tab t;
+    D_TAB_OPEN(&t, d, hdr, "lrllrlrrrrrl");
     while ((rc = gb_csv_next(&c, dg)) == 0) {
-        char cell[12][256];
-        char *cells[12];
-        for (int k = 0; k < 12; k++) cells[k] = cell[k];
         const char *verdict = gb_csv_field(&c, idx[5]);
         const int good = strcmp(verdict, "admissible+consistent") == 0;
-        snprintf(cell[0], sizeof cell[0], "`%s`", gb_csv_field(&c, idx[2]));
-        snprintf(cell[1], sizeof cell[1], "%s", gb_csv_field(&c, idx[3]));
-        snprintf(cell[2], sizeof cell[2], "`%s`", gb_csv_field(&c, idx[1]));
-        snprintf(cell[3], sizeof cell[3], "`%s`", gb_csv_field(&c, idx[0]));
-        snprintf(cell[4], sizeof cell[4], "%s", gb_csv_field(&c, idx[4]));
-        snprintf(cell[5], sizeof cell[5], good ? "%s" : "**%s**", verdict);
-        snprintf(cell[6], sizeof cell[6], "%s", gb_csv_field(&c, idx[6]));
-        fmt_num(cell[7], sizeof cell[7], numf(gb_csv_field(&c, idx[7])), 4);
-        snprintf(cell[8], sizeof cell[8], "%s", gb_csv_field(&c, idx[8]));
-        fmt_num(cell[9], sizeof cell[9], numf(gb_csv_field(&c, idx[9])), 4);
-        fmt_num(cell[10], sizeof cell[10], numf(gb_csv_field(&c, idx[10])), 4);
+        d_set(&t, 0, "`%s`", gb_csv_field(&c, idx[2]));
+        d_set(&t, 1, "%s", gb_csv_field(&c, idx[3]));
+        d_set(&t, 2, "`%s`", gb_csv_field(&c, idx[1]));
+        d_set(&t, 3, "`%s`", gb_csv_field(&c, idx[0]));
+        d_set(&t, 4, "%s", gb_csv_field(&c, idx[4]));
+        d_set(&t, 5, good ? "%s" : "**%s**", verdict);
+        d_set(&t, 6, "%s", gb_csv_field(&c, idx[6]));
+        fmt_num(d_cell(&t, 7), D_CELL, numf(gb_csv_field(&c, idx[7])), 4);
+        d_set(&t, 8, "%s", gb_csv_field(&c, idx[8]));
+        fmt_num(d_cell(&t, 9), D_CELL, numf(gb_csv_field(&c, idx[9])), 4);
+        fmt_num(d_cell(&t, 10), D_CELL, numf(gb_csv_field(&c, idx[10])), 4);
         const char *reg = gb_csv_field(&c, idx[11]);
-        snprintf(cell[11], sizeof cell[11], strncmp(reg, "WRONG", 5) == 0 ? "**%s**" : "%s", reg);
-        d_table_row(d, 12, cells, align);
+        d_set(&t, 11, strncmp(reg, "WRONG", 5) == 0 ? "**%s**" : "%s", reg);
+        d_tab_row(&t);
     }
     gb_csv_close(&c);
-    d_table_end(d);
+    d_tab_close(&t);
     return rc == GB_CSV_EOF ? 0 : rc;
 }
 
@@ -1749,16 +1786,17 @@ static int section_gppc(doc *d, const char *dir, gb_diag *dg)
         align[nk++] = align_all[k];
     }
     align[nk] = '\0';
-    d_table_begin(d, nk, hdr, align);
+    d_tab t;
+    d_tab_open(&t, d, hdr, align);
     while ((rc = gb_csv_next(&c, dg)) == 0) {
         char cell[GPPC_NC][256];
-        char *cells[GPPC_NC];
+        const char *cells[GPPC_NC];
         gppc_cells(&c, idx, cell);
         for (int k = 0; k < nk; k++) cells[k] = cell[keep[k]];
-        d_table_row(d, nk, cells, align);
+        d_tab_put(&t, cells);
     }
     gb_csv_close(&c);
-    d_table_end(d);
+    d_tab_close(&t);
     return rc == GB_CSV_EOF ? 0 : rc;
 }
 
@@ -1781,10 +1819,8 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
         "memory", "prep ms", "mean + prep/n µs", "status"
     };
     static const char align[] = "lllrrrrrrrrrrrrrrrl";
-    d_table_begin(d, 19, hdr, align);
-    char cell[19][160];
-    char *cells[19];
-    for (int k = 0; k < 19; k++) cells[k] = cell[k];
+    d_tab tb;
+    D_TAB_OPEN(&tb, d, hdr, align);
     /* one row per solver (reference queue) or every pair, fastest median first */
     const srow **rows = gb_malloc((t->n ? t->n : 1) * sizeof *rows);
     size_t nrows = 0;
@@ -1795,42 +1831,42 @@ static void pair_table(doc *d, const table *t, const char *map, int all)
     if (rows) qsort(rows, nrows, sizeof *rows, cmp_by_median);
     for (size_t i = 0; i < nrows; i++) {
         const srow *r = rows[i];
-        snprintf(cell[0], sizeof cell[0], "`%s`", r->solver);
-        snprintf(cell[1], sizeof cell[1], "`%s`", r->queue);
-        snprintf(cell[2], sizeof cell[2], "%s", r->guarantee);
-        fmt_num(cell[3], sizeof cell[3], r->n, 0);
-        fmt_us(cell[4], sizeof cell[4], r->t_med);
-        fmt_us_ci(cell[5], sizeof cell[5], r->t_lo, r->t_hi);
-        fmt_us(cell[6], sizeof cell[6], r->t_mean);
-        fmt_us(cell[7], sizeof cell[7], r->t_p95);
-        fmt_us(cell[8], sizeof cell[8], r->t_iqr);
-        fmt_us(cell[9], sizeof cell[9], r->cold);
-        fmt_num(cell[10], sizeof cell[10], r->exp_mean, 1);
-        fmt_num(cell[11], sizeof cell[11], r->exp_med, 0);
-        fmt_x_ci(cell[12], sizeof cell[12], r->speedup, r->sp_lo, r->sp_hi);
-        fmt_num(cell[13], sizeof cell[13], r->sub_mean, 4);
-        fmt_num(cell[14], sizeof cell[14], r->sub_max, 4);
-        fmt_bytes(cell[15], sizeof cell[15], r->mem);
+        d_set(&tb, 0, "`%s`", r->solver);
+        d_set(&tb, 1, "`%s`", r->queue);
+        d_set(&tb, 2, "%s", r->guarantee);
+        fmt_num(d_cell(&tb, 3), D_CELL, r->n, 0);
+        fmt_us(d_cell(&tb, 4), D_CELL, r->t_med);
+        fmt_us_ci(d_cell(&tb, 5), D_CELL, r->t_lo, r->t_hi);
+        fmt_us(d_cell(&tb, 6), D_CELL, r->t_mean);
+        fmt_us(d_cell(&tb, 7), D_CELL, r->t_p95);
+        fmt_us(d_cell(&tb, 8), D_CELL, r->t_iqr);
+        fmt_us(d_cell(&tb, 9), D_CELL, r->cold);
+        fmt_num(d_cell(&tb, 10), D_CELL, r->exp_mean, 1);
+        fmt_num(d_cell(&tb, 11), D_CELL, r->exp_med, 0);
+        fmt_x_ci(d_cell(&tb, 12), D_CELL, r->speedup, r->sp_lo, r->sp_hi);
+        fmt_num(d_cell(&tb, 13), D_CELL, r->sub_mean, 4);
+        fmt_num(d_cell(&tb, 14), D_CELL, r->sub_max, 4);
+        fmt_bytes(d_cell(&tb, 15), D_CELL, r->mem);
         /* preprocessing per map (landmarks, jump tables, subgoal graphs, an external
          * solver's start) apart, then amortised over the map's queries */
-        fmt_num(cell[16], sizeof cell[16], isnan(r->prep) ? NAN : r->prep / 1e6, 2);
-        fmt_us(cell[17], sizeof cell[17],
+        fmt_num(d_cell(&tb, 16), D_CELL, isnan(r->prep) ? NAN : r->prep / 1e6, 2);
+        fmt_us(d_cell(&tb, 17), D_CELL,
                isnan(r->prep) || !(r->n > 0) ? NAN : r->t_mean + r->prep / r->n);
         if (r->t_mean > r->t_p95) { /* an outlier: a few queries make the mean */
-            strcat(cell[6], " ‡");
-            if (strcmp(cell[17], "-") != 0) strcat(cell[17], " ‡");
+            strcat(d_cell(&tb, 6), " ‡");
+            if (strcmp(d_cell(&tb, 17), "-") != 0) strcat(d_cell(&tb, 17), " ‡");
         }
         if (failures(r) > 0) {   /* bold: status_text leaves room for the markers */
-            memcpy(cell[18], "**", 2);
-            status_text(r, cell[18] + 2, sizeof cell[18] - 4);
-            strcat(cell[18], "**");
+            memcpy(d_cell(&tb, 18), "**", 2);
+            status_text(r, d_cell(&tb, 18) + 2, D_CELL - 4);
+            strcat(d_cell(&tb, 18), "**");
         } else {
-            status_text(r, cell[18], sizeof cell[18]);
+            status_text(r, d_cell(&tb, 18), D_CELL);
         }
-        d_table_row(d, 19, cells, align);
+        d_tab_row(&tb);
     }
     gb_free(rows);
-    d_table_end(d);
+    d_tab_close(&tb);
 }
 
 /* Solvers that do not promise the grid optimum (bounded, none, and the
@@ -1858,28 +1894,26 @@ static void section_tradeoff(doc *d, const table *t)
     static const char *const hdr[] = { "map", "solver", "guarantee", "n", "subopt mean", "subopt max",
                                        "at the optimum", "cost / straight line", "speedup [95% CI]" };
     static const char align[] = "lllrrrrrr";
-    d_table_begin(d, 9, hdr, align);
-    char cell[9][400];
-    char *cells[9];
-    for (int k = 0; k < 9; k++) cells[k] = cell[k];
+    d_tab tb;
+    D_TAB_OPEN(&tb, d, hdr, align);
     for (size_t m = 0; m < t->nmaps; m++)
         for (size_t i = 0; i < t->n; i++) {
             const srow *r = &t->r[i];
             if (strcmp(r->map, t->maps[m]) != 0 || strcmp(r->guarantee, "optimal") == 0) continue;
             if (ref_row(t, r->map, r->solver) != r) continue;
-            snprintf(cell[0], sizeof cell[0], "`%s`", r->map);
-            snprintf(cell[1], sizeof cell[1], "`%s`", r->solver);
-            snprintf(cell[2], sizeof cell[2], "%s", r->guarantee);
-            fmt_num(cell[3], sizeof cell[3], r->n, 0);
-            fmt_num(cell[4], sizeof cell[4], r->sub_mean, 4);
-            fmt_num(cell[5], sizeof cell[5], r->sub_max, 4);
-            if (isnan(r->oshare)) snprintf(cell[6], sizeof cell[6], "-");
-            else snprintf(cell[6], sizeof cell[6], "%.1f %%", 100.0 * r->oshare);
-            fmt_num(cell[7], sizeof cell[7], r->lbr, 4);
-            fmt_x_ci(cell[8], sizeof cell[8], r->speedup, r->sp_lo, r->sp_hi);
-            d_table_row(d, 9, cells, align);
+            d_set(&tb, 0, "`%s`", r->map);
+            d_set(&tb, 1, "`%s`", r->solver);
+            d_set(&tb, 2, "%s", r->guarantee);
+            fmt_num(d_cell(&tb, 3), D_CELL, r->n, 0);
+            fmt_num(d_cell(&tb, 4), D_CELL, r->sub_mean, 4);
+            fmt_num(d_cell(&tb, 5), D_CELL, r->sub_max, 4);
+            if (isnan(r->oshare)) d_set(&tb, 6, "-");
+            else d_set(&tb, 6, "%.1f %%", 100.0 * r->oshare);
+            fmt_num(d_cell(&tb, 7), D_CELL, r->lbr, 4);
+            fmt_x_ci(d_cell(&tb, 8), D_CELL, r->speedup, r->sp_lo, r->sp_hi);
+            d_tab_row(&tb);
         }
-    d_table_end(d);
+    d_tab_close(&tb);
 }
 
 static int section_tables(doc *d, const table *t, const gb_jv *hf, const xmap *x, const char *dir, gb_diag *dg)
@@ -1928,26 +1962,24 @@ static int section_tables(doc *d, const table *t, const gb_jv *hf, const xmap *x
             double v = gb_jv_num(gb_jv_get(&res->items[i], "mean"), INFINITY);
             if (v < fastest) fastest = v;
         }
-        d_table_begin(d, 9, hdr, align);
+        d_tab tb;
+        D_TAB_OPEN(&tb, d, hdr, align);
         for (size_t i = 0; i < res->n; i++) {
             const gb_jv *r = &res->items[i];
-            char cell[9][128];
-            char *cells[9];
-            for (int k = 0; k < 9; k++) cells[k] = cell[k];
             double mean = gb_jv_num(gb_jv_get(r, "mean"), NAN) * 1e3;
             const gb_jv *times = gb_jv_get(r, "times");
-            snprintf(cell[0], sizeof cell[0], "`%s`", gb_jv_str(gb_jv_get(r, "command"), "?"));
-            snprintf(cell[1], sizeof cell[1], "%.1f ± %.1f", mean, gb_jv_num(gb_jv_get(r, "stddev"), NAN) * 1e3);
-            fmt_num(cell[2], sizeof cell[2], gb_jv_num(gb_jv_get(r, "median"), NAN) * 1e3, 1);
-            fmt_num(cell[3], sizeof cell[3], gb_jv_num(gb_jv_get(r, "min"), NAN) * 1e3, 1);
-            fmt_num(cell[4], sizeof cell[4], gb_jv_num(gb_jv_get(r, "max"), NAN) * 1e3, 1);
-            fmt_num(cell[5], sizeof cell[5], gb_jv_num(gb_jv_get(r, "user"), NAN) * 1e3, 1);
-            fmt_num(cell[6], sizeof cell[6], gb_jv_num(gb_jv_get(r, "system"), NAN) * 1e3, 1);
-            snprintf(cell[7], sizeof cell[7], "%zu", times && times->type == GB_JV_ARR ? times->n : 0);
-            snprintf(cell[8], sizeof cell[8], "%.2f", mean / (fastest * 1e3));
-            d_table_row(d, 9, cells, align);
+            d_set(&tb, 0, "`%s`", gb_jv_str(gb_jv_get(r, "command"), "?"));
+            d_set(&tb, 1, "%.1f ± %.1f", mean, gb_jv_num(gb_jv_get(r, "stddev"), NAN) * 1e3);
+            fmt_num(d_cell(&tb, 2), D_CELL, gb_jv_num(gb_jv_get(r, "median"), NAN) * 1e3, 1);
+            fmt_num(d_cell(&tb, 3), D_CELL, gb_jv_num(gb_jv_get(r, "min"), NAN) * 1e3, 1);
+            fmt_num(d_cell(&tb, 4), D_CELL, gb_jv_num(gb_jv_get(r, "max"), NAN) * 1e3, 1);
+            fmt_num(d_cell(&tb, 5), D_CELL, gb_jv_num(gb_jv_get(r, "user"), NAN) * 1e3, 1);
+            fmt_num(d_cell(&tb, 6), D_CELL, gb_jv_num(gb_jv_get(r, "system"), NAN) * 1e3, 1);
+            d_set(&tb, 7, "%zu", times && times->type == GB_JV_ARR ? times->n : 0);
+            d_set(&tb, 8, "%.2f", mean / (fastest * 1e3));
+            d_tab_row(&tb);
         }
-        d_table_end(d);
+        d_tab_close(&tb);
     }
     d_heading(d, 3, "all-pairs", "Every solver × queue pair");
     fputs("<details>\n<summary>Show the full table per map (from <code>summary.csv</code>)</summary>\n", d->html);
