@@ -14,6 +14,10 @@
  *                the plot data, and the pinned errors; the CLI writes the
  *                same bytes as the library ($GB_BIN)
  *   footprint    a 6x3 map: the PPM's header, size and pixels, the tables
+ *   report       `gridbench report` on hand-written run folders: winners
+ *                and ties, tables, embedded images, the cross-map table
+ *   plots        the gnuplot scripts on hand-written plot data
+ *   report_browser  report.html in headless Chromium (scripts/check-html.sh)
  *   report_cli   usage errors of the new subcommands and of the script
  *   report_e2e   scripts/report.sh on a tiny generated dataset: every
  *                artefact exists and is well-formed (CSV headers and row
@@ -21,6 +25,20 @@
  *                report.html and report.md resolves, env.json keys and
  *                checksums), and summary figures recomputed here from
  *                queries.csv match summary.csv
+ *
+ * The shared fixture is a run_dir: a fresh folder under /tmp and the log
+ * of its last command (rd_open, rd_write, rd_env, rd_summary with the
+ * rows of a summary.csv as a table of srow, rd_report, rd_slurp,
+ * rd_close).  What a test expects is written as a table wherever the
+ * same check repeats:
+ *   - a page or a log against a table of `want`s: it HAS a string, LACKS
+ *     it, has it ONCE, is it (EQ), STARTS with it, or has it AFTER the
+ *     string of the check before (an order); expect_text names a failing
+ *     check by its index, its string and its note, above the text;
+ *   - the figures of a summary table as `cell`s: row, column, a string or
+ *     a number within a tolerance (expect_cells);
+ *   - errors as tables of cases (the input, the exit status or code, the
+ *     pinned message), walked in a loop whose messages name the case.
  *
  * Tests that run the binary take it from $GB_BIN (set by `make test`) and
  * are skipped without it, or when it lacks the new subcommands; the
@@ -238,6 +256,192 @@ static void first_line(const char *path, char *out, size_t n)
 #define EXPECT_NEAR(a, b, tol) \
     cr_expect(fabs((double)(a) - (double)(b)) <= (tol), "%s = %.9g, expected %.9g", #a, (double)(a), (double)(b))
 
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- tables of checks ------------------------------------------------- */
+
+/* One check of a text: it has the string s (HAS), has it not (LACKS), has
+ * it once (ONCE: not again after its first place), is it (EQ), starts with
+ * it (STARTS), or has it after the first place of the string of the check
+ * before (AFTER).  why, when set, says what the check means. */
+enum { W_HAS, W_LACKS, W_ONCE, W_EQ, W_STARTS, W_AFTER };
+typedef struct want {
+    int how;
+    const char *s, *why;
+} want;
+/* clang-format off */
+#define HAS(s)    { W_HAS, (s), NULL }
+#define LACKS(s)  { W_LACKS, (s), NULL }
+#define ONCE(s)   { W_ONCE, (s), NULL }
+#define EQ(s)     { W_EQ, (s), NULL }
+#define STARTS(s) { W_STARTS, (s), NULL }
+#define AFTER(s)  { W_AFTER, (s), NULL }
+/* clang-format on */
+
+/* Every check of w[0..n) on text, called name in the messages; show: the
+ * text under a failing check (not for an SVG, or a page with its images). */
+static void expect_text_n(const char *text, const char *name, int show, const want *w, size_t n)
+{
+    static const char *const verb[] = {
+        "contain",    "not contain", "contain once",
+        "be exactly", "start with",  "contain, after the string before,"
+    };
+    const char *prev = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *at = strstr(text, w[i].s);
+        int ok = w[i].how == W_HAS      ? at != NULL
+                 : w[i].how == W_LACKS  ? at == NULL
+                 : w[i].how == W_ONCE   ? at != NULL && strstr(at + 1, w[i].s) == NULL
+                 : w[i].how == W_EQ     ? strcmp(text, w[i].s) == 0
+                 : w[i].how == W_STARTS ? at == text
+                                        : at != NULL && prev != NULL && prev < at;
+        cr_expect(ok, "%s, check %zu: expected it to %s \"%s\"%s%s%s%s", name, i, verb[w[i].how], w[i].s,
+                  w[i].why ? " -- " : "", w[i].why ? w[i].why : "", show ? "\n--- found:\n" : "",
+                  show ? text : "");
+        prev = at;
+    }
+}
+#define EXPECT_TEXT(text, name, w)       expect_text_n((text), (name), 1, (w), N_OF(w))
+#define EXPECT_TEXT_QUIET(text, name, w) expect_text_n((text), (name), 0, (w), N_OF(w))
+
+/* The file dir/rel against w[0..n), shown in the messages. */
+static void expect_file(const char *dir, const char *rel, const want *w, size_t n)
+{
+    char p[4300];
+    snprintf(p, sizeof p, "%s/%s", dir, rel);
+    char *text = slurp(p, NULL);
+    expect_text_n(text, rel, 1, w, n);
+    free(text);
+}
+#define EXPECT_FILE(dir, rel, w) expect_file((dir), (rel), (w), N_OF(w))
+
+/* One check of a file, in a folder the test names. */
+typedef struct file_want {
+    const char *file;
+    want w;
+} file_want;
+
+static void expect_files(const char *dir, const file_want *fw, size_t n)
+{
+    for (size_t i = 0; i < n; i++) expect_file(dir, fw[i].file, &fw[i].w, 1);
+}
+
+/* One figure of a summary table: row r's column col is the string str,
+ * or (str NULL) the number num within tol. */
+typedef struct cell {
+    int r;
+    const char *col, *str;
+    double num, tol;
+} cell;
+/* clang-format off */
+#define CELL_S(r, col, s)        { (r), (col), (s), 0, 0 }
+#define CELL_N(r, col, num, tol) { (r), (col), NULL, (num), (tol) }
+/* clang-format on */
+
+static void expect_cells(const table *t, const char *name, const cell *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *got = tget(t, (size_t)c[i].r, c[i].col);
+        if (c[i].str)
+            cr_expect_str_eq(got, c[i].str, "%s, cell %zu: row %d, %s is '%s', expected '%s'", name, i,
+                             c[i].r, c[i].col, got, c[i].str);
+        else
+            cr_expect(fabs(atof(got) - c[i].num) <= c[i].tol,
+                      "%s, cell %zu: row %d, %s = %.9g, expected %.9g", name, i, c[i].r, c[i].col,
+                      atof(got), c[i].num);
+    }
+}
+#define EXPECT_CELLS(t, name, c) expect_cells((t), (name), (c), N_OF(c))
+
+/* ---- the run folder ------------------------------------------------------ */
+
+/* A fresh folder: top under /tmp, dir the one the test works in (top, or
+ * a folder in it), log the output of its last command (in top). */
+typedef struct run_dir {
+    char top[64], dir[128], log[128];
+} run_dir;
+
+static void rd_open(run_dir *r, const char *sub)
+{
+    make_tmpdir(r->top, sizeof r->top);
+    snprintf(r->log, sizeof r->log, "%s/log", r->top);
+    snprintf(r->dir, sizeof r->dir, "%s%s%s", r->top, sub ? "/" : "", sub ? sub : "");
+    if (sub) cr_assert_eq(mkdir(r->dir, 0777), 0);
+}
+
+static void rd_close(const run_dir *r) { rm_rf(r->top); }
+
+/* dir/rel, in one of four buffers: good until the fourth call after. */
+static const char *rd_path(const run_dir *r, const char *rel)
+{
+    static char buf[4][512];
+    static unsigned k;
+    char *p = buf[k++ % 4];
+    snprintf(p, sizeof buf[0], "%s/%s", r->dir, rel);
+    return p;
+}
+
+#define rd_write(r, rel, text) write_file(rd_path((r), (rel)), (text))
+#define rd_slurp(r, rel)       slurp(rd_path((r), (rel)), NULL)
+/* A shell command (printf-style), its output to r's log: the exit status. */
+#define rd_sh(r, ...) sh((r)->log, __VA_ARGS__)
+
+/* env.json naming the run only. */
+static void rd_env(const run_dir *r, const char *run_id)
+{
+    char text[256];
+    snprintf(text, sizeof text, "{\"run\": {\"run_id\": \"%s\"}}\n", run_id);
+    rd_write(r, "env.json", text);
+}
+
+/* `$GB_BIN report DIR` (the test has called gb_bin): its exit status;
+ * rd_report: it must succeed. */
+#define rd_run_report(r) rd_sh((r), "'%s' report '%s'", getenv("GB_BIN"), (r)->dir)
+static void rd_report(const run_dir *r)
+{
+    int rc = rd_run_report(r);
+    cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(r->log));
+}
+
+/* The last command, called label, exited with want_rc and, when msg is
+ * set, said msg. */
+static void expect_exit(const run_dir *r, const char *label, int rc, int want_rc, const char *msg)
+{
+    char *l = slurp(r->log, NULL);
+    cr_expect_eq(rc, want_rc, "%s: exit %d, expected %d:\n%s", label, rc, want_rc, l);
+    if (msg)
+        cr_expect(strstr(l, msg) != NULL, "%s: expected the message \"%s\", found:\n%s", label, msg, l);
+    free(l);
+}
+
+/* A pinned error: what it is, its input, the code returned, the stage it
+ * fails at (where a test has several), the place line:col (0: not
+ * checked), the message and the text shown (NULL: not checked). */
+typedef struct err_case {
+    const char *what, *in;
+    int rc, stage;
+    long line, col;
+    const char *msg, *text;
+} err_case;
+
+/* A command line (a shell command), its exit status and what it says
+ * (NULL: not checked). */
+typedef struct cli_case {
+    const char *in;
+    int rc;
+    const char *msg;
+} cli_case;
+
+/* Case i of a table of pinned errors returned rc with the diagnosis d. */
+static void expect_err(const err_case *e, size_t i, int rc, const gb_diag *d)
+{
+    cr_expect_eq(rc, e->rc, "case %zu (%s): returned %d, expected %d", i, e->what, rc, e->rc);
+    if (e->line) cr_expect_eq(d->line, e->line, "case %zu (%s): line %ld", i, e->what, d->line);
+    if (e->col) cr_expect_eq(d->col, e->col, "case %zu (%s): column %ld", i, e->what, d->col);
+    cr_expect_str_eq(d->msg, e->msg, "case %zu (%s): '%s'", i, e->what, d->msg);
+    if (e->text) cr_expect_str_eq(d->text, e->text, "case %zu (%s): text '%s'", i, e->what, d->text);
+}
+
 /* ---- quantiles ------------------------------------------------------- */
 
 GB_TEST(quantile, type7_values)
@@ -296,36 +500,35 @@ GB_TEST(csv_reader, quoting_crlf_bom_and_blank_lines)
 
 GB_TEST(csv_reader, errors)
 {
+    /* stage: where it fails -- 0 gb_csv_open, 1 the first gb_csv_next, 2 gb_csv_require of a and zz */
+    static const err_case cases[] = {
+        { "an empty file", "", EX_DATAERR, 0, 0, 0, "expected a header line, found an empty file",
+          NULL },
+        { "a name twice", "a,b,a\n", EX_DATAERR, 0, 0, 0,
+          "expected unique header names, found 'a' twice", NULL },
+        { "text after a closing quote", "a,b\n\"x\"y,2\n", EX_DATAERR, 1, 2, 4,
+          "expected ',' or the end of the line after a closing quote, found 'y'", NULL },
+        { "an open quote", "a,b\n1,\"open\n", EX_DATAERR, 1, 0, 0,
+          "expected a closing quote before the end of the file, found none", NULL },
+        { "a required column missing", "a,b\n", EX_DATAERR, 2, 0, 0,
+          "expected a column 'zz' in the header, found none", NULL },
+    };
+    static const char *const need[] = { "a", "zz" };
     char dir[64], path[128];
     make_tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/t.csv", dir);
     gb_csv c;
     gb_diag d;
-    write_file(path, "");
-    cr_expect_eq(gb_csv_open(&c, path, &d), EX_DATAERR);
-    cr_expect_str_eq(d.msg, "expected a header line, found an empty file");
-    write_file(path, "a,b,a\n");
-    cr_expect_eq(gb_csv_open(&c, path, &d), EX_DATAERR);
-    cr_expect_str_eq(d.msg, "expected unique header names, found 'a' twice");
-    write_file(path, "a,b\n\"x\"y,2\n");
-    cr_assert_eq(gb_csv_open(&c, path, &d), 0);
-    cr_expect_eq(gb_csv_next(&c, &d), EX_DATAERR);
-    cr_expect_eq(d.line, 2);
-    cr_expect_eq(d.col, 4);
-    cr_expect_str_eq(d.msg, "expected ',' or the end of the line after a closing quote, found 'y'");
-    gb_csv_close(&c);
-    write_file(path, "a,b\n1,\"open\n");
-    cr_assert_eq(gb_csv_open(&c, path, &d), 0);
-    cr_expect_eq(gb_csv_next(&c, &d), EX_DATAERR);
-    cr_expect_str_eq(d.msg, "expected a closing quote before the end of the file, found none");
-    gb_csv_close(&c);
-    static const char *const need[] = { "a", "zz" };
-    int idx[2];
-    write_file(path, "a,b\n");
-    cr_assert_eq(gb_csv_open(&c, path, &d), 0);
-    cr_expect_eq(gb_csv_require(&c, need, 2, idx, &d), EX_DATAERR);
-    cr_expect_str_eq(d.msg, "expected a column 'zz' in the header, found none");
-    gb_csv_close(&c);
+    for (size_t i = 0; i < N_OF(cases); i++) {
+        write_file(path, cases[i].in);
+        int rc = gb_csv_open(&c, path, &d), idx[2];
+        if (cases[i].stage) {
+            cr_assert_eq(rc, 0, "case %zu (%s): %s", i, cases[i].what, d.msg);
+            rc = cases[i].stage == 1 ? gb_csv_next(&c, &d) : gb_csv_require(&c, need, 2, idx, &d);
+        }
+        expect_err(&cases[i], i, rc, &d);
+        if (cases[i].stage) gb_csv_close(&c);
+    }
     snprintf(path, sizeof path, "%s/missing.csv", dir);
     cr_expect_eq(gb_csv_open(&c, path, &d), EX_NOINPUT);
     rm_rf(dir);
@@ -358,26 +561,23 @@ GB_TEST(json_reader, values_and_escapes)
 
 GB_TEST(json_reader, errors_name_the_place)
 {
-    gb_jv *v;
-    gb_diag d;
-    const char *s1 = "{\"a\": 1,}";
-    cr_expect_eq(gb_jv_parse("x.json", s1, strlen(s1), &v, &d), EX_DATAERR);
-    cr_expect_null(v);
-    cr_expect_eq(d.line, 1);
-    cr_expect_eq(d.col, 9);
-    cr_expect_str_eq(d.msg, "expected a member name in quotes, found '}'");
-    const char *s2 = "[1,\n 2 3]";
-    cr_expect_eq(gb_jv_parse("x.json", s2, strlen(s2), &v, &d), EX_DATAERR);
-    cr_expect_eq(d.line, 2);
-    cr_expect_eq(d.col, 4);
-    cr_expect_str_eq(d.msg, "expected ',' or ']', found '3]'");
-    cr_expect_str_eq(d.text, " 2 3]");
-    const char *s3 = "{} x";
-    cr_expect_eq(gb_jv_parse("x.json", s3, strlen(s3), &v, &d), EX_DATAERR);
-    cr_expect_str_eq(d.msg, "expected the end of the input after the JSON value, found 'x'");
-    const char *s4 = "\"abc";
-    cr_expect_eq(gb_jv_parse("x.json", s4, strlen(s4), &v, &d), EX_DATAERR);
-    cr_expect_str_eq(d.msg, "expected a closing '\"' of the string, found the end of the input");
+    static const err_case cases[] = {
+        { "a trailing comma", "{\"a\": 1,}", EX_DATAERR, 0, 1, 9,
+          "expected a member name in quotes, found '}'", NULL },
+        { "a missing comma", "[1,\n 2 3]", EX_DATAERR, 0, 2, 4, "expected ',' or ']', found '3]'",
+          " 2 3]" },
+        { "text after the value", "{} x", EX_DATAERR, 0, 0, 0,
+          "expected the end of the input after the JSON value, found 'x'", NULL },
+        { "an open string", "\"abc", EX_DATAERR, 0, 0, 0,
+          "expected a closing '\"' of the string, found the end of the input", NULL },
+    };
+    for (size_t i = 0; i < N_OF(cases); i++) {
+        gb_jv *v;
+        gb_diag d;
+        int rc = gb_jv_parse("x.json", cases[i].in, strlen(cases[i].in), &v, &d);
+        cr_expect_null(v, "case %zu (%s)", i, cases[i].what);
+        expect_err(&cases[i], i, rc, &d);
+    }
 }
 
 /* ---- summary ---------------------------------------------------------- */
@@ -407,44 +607,58 @@ static const char hand_csv[] =
     "21,,\"m,2\",s2.scen,2,0,astar-octile,bheap,optimal,scen_mismatch,3,1.000000,2,30\n"
     "\n";
 
+/* The columns `gridbench summary` requires, in the order of `run`. */
+#define QHDR                                                                                         \
+    "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,time_ns,time_" \
+    "cold_ns"
+
+/* text as q.csv in r, through gb_summary_load and gb_summary_write_csv
+ * into s.csv, read back into t. */
+static void summarize(const run_dir *r, const char *text, table *t)
+{
+    char in[512], out[512];
+    snprintf(in, sizeof in, "%s", rd_path(r, "q.csv"));
+    snprintf(out, sizeof out, "%s", rd_path(r, "s.csv"));
+    write_file(in, text);
+    gb_summary *s;
+    gb_diag d;
+    cr_assert_eq(gb_summary_load(in, &s, &d), 0, "%s:%ld: %s", d.path, d.line, d.msg);
+    cr_assert_eq(gb_summary_write_csv(s, out, &d), 0, "%s", d.msg);
+    gb_summary_free(s);
+    table_load(out, t);
+}
+
 /* lb_ratio_mean: the mean of the run's lb_ratio over the rows that have
  * one (empty fields skipped); a group without any leaves it empty. */
 GB_TEST(summary, lb_ratio_mean_over_the_rows_that_have_one)
 {
-    char dir[64], in[128], out[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(in, sizeof in, "%s/q.csv", dir);
-    snprintf(out, sizeof out, "%s/s.csv", dir);
-    write_file(in, "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
-                   "time_ns,time_cold_ns,lb_ratio\n"
+    static const cell cells[] = { CELL_S(0, "lb_ratio_mean", "1.3000"),
+                                  CELL_S(1, "lb_ratio_mean", "1.1000"), CELL_S(2, "lb_ratio_mean", "") };
+    run_dir r;
+    rd_open(&r, NULL);
+    table t;
+    summarize(&r,
+              QHDR ",lb_ratio\n"
                    "m,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100,1.2\n"
                    "m,s,2,0,theta,bheap,none,ok,2,0.95,10,100,100,1.05\n"
                    "m,s,3,0,dijkstra,bheap,optimal,ok,4,1,10,100,100,1.4\n"
                    "m,s,3,0,theta,bheap,none,ok,4,0.9,10,100,100,1.15\n"
                    "m,s,4,0,dijkstra,bheap,optimal,ok,0,1,10,100,100,\n"
                    "m,s,4,0,theta,bheap,none,ok,0,1,10,100,100,\n"
-                   "m,s,2,0,bfs,fifo,none,ok,2,1,10,100,100,\n");
-    gb_summary *s;
-    gb_diag d;
-    cr_assert_eq(gb_summary_load(in, &s, &d), 0, "%s:%ld: %s", d.path, d.line, d.msg);
-    cr_assert_eq(gb_summary_write_csv(s, out, &d), 0, "%s", d.msg);
-    gb_summary_free(s);
-    table t;
-    table_load(out, &t);
+                   "m,s,2,0,bfs,fifo,none,ok,2,1,10,100,100,\n",
+              &t);
     cr_assert_eq(t.nrow, 3);
-    cr_expect_str_eq(tget(&t, 0, "lb_ratio_mean"), "1.3000");
-    cr_expect_str_eq(tget(&t, 1, "lb_ratio_mean"), "1.1000");
-    cr_expect_str_eq(tget(&t, 2, "lb_ratio_mean"), "");
+    EXPECT_CELLS(&t, "s.csv", cells);
     table_free(&t);
     /* a field that is no positive number is an error naming the place */
-    write_file(in, "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
-                   "time_ns,time_cold_ns,lb_ratio\n"
-                   "m,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100,x\n");
-    cr_assert_neq(gb_summary_load(in, &s, &d), 0);
+    rd_write(&r, "q.csv", QHDR ",lb_ratio\nm,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100,x\n");
+    gb_summary *s;
+    gb_diag d;
+    cr_assert_neq(gb_summary_load(rd_path(&r, "q.csv"), &s, &d), 0);
     cr_expect(strstr(d.msg, "column lb_ratio: expected a positive number or an empty field, found") != NULL,
               "%s", d.msg);
     cr_expect_eq(d.line, 2);
-    rm_rf(dir);
+    rd_close(&r);
 }
 
 /* optimal_share: GPPC's "solved optimally", the share of a group's rows
@@ -453,12 +667,11 @@ GB_TEST(summary, lb_ratio_mean_over_the_rows_that_have_one)
  * optimum only); empty for optimal solvers. */
 GB_TEST(summary, optimal_share_of_the_solvers_without_the_guarantee)
 {
-    char dir[64], in[128], out[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(in, sizeof in, "%s/q.csv", dir);
-    snprintf(out, sizeof out, "%s/s.csv", dir);
-    write_file(in, "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
-                   "time_ns,time_cold_ns,cost_model\n"
+    run_dir r;
+    rd_open(&r, NULL);
+    table t;
+    summarize(&r,
+              QHDR ",cost_model\n"
                    "m,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100,grid\n"
                    "m,s,2,0,theta,bheap,none,ok,2,1.0000000001,10,100,100,anyangle-gppc\n"
                    "m,s,2,0,anya,own-heap,none,ok,2,1,10,100,100,anyangle-gppc\n"
@@ -469,14 +682,8 @@ GB_TEST(summary, optimal_share_of_the_solvers_without_the_guarantee)
                    "m,s,3,0,anya,own-heap,none,ok,4,1,10,100,100,anyangle-gppc\n"
                    "m,s,3,0,gbfs-octile,bheap,none,ok,4,1,10,100,100,grid\n"
                    "m,s,3,0,theta+c,bheap,none,ok,4,1,10,100,100,anyangle\n"
-                   "m,s,4,0,theta,bheap,none,ok,4,,10,100,100,anyangle-gppc\n");
-    gb_summary *s;
-    gb_diag d;
-    cr_assert_eq(gb_summary_load(in, &s, &d), 0, "%s:%ld: %s", d.path, d.line, d.msg);
-    cr_assert_eq(gb_summary_write_csv(s, out, &d), 0, "%s", d.msg);
-    gb_summary_free(s);
-    table t;
-    table_load(out, &t);
+                   "m,s,4,0,theta,bheap,none,ok,4,,10,100,100,anyangle-gppc\n",
+              &t);
     cr_assert_eq(t.nrow, 5);
     for (int i = 0; i < 5; i++) {
         const char *sv = tget(&t, (size_t)i, "solver"), *sh = tget(&t, (size_t)i, "optimal_share");
@@ -485,7 +692,7 @@ GB_TEST(summary, optimal_share_of_the_solvers_without_the_guarantee)
         else cr_expect_str_eq(sh, "0.5000", "%s: one of two rows with a subopt", sv);
     }
     table_free(&t);
-    rm_rf(dir);
+    rd_close(&r);
 }
 
 /* model: each group carries the model column of its rows (movement model
@@ -493,49 +700,37 @@ GB_TEST(summary, optimal_share_of_the_solvers_without_the_guarantee)
  * column; the column is appended after the older ones. */
 GB_TEST(summary, model_column_per_group)
 {
-    char dir[64], in[128], out[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(in, sizeof in, "%s/q.csv", dir);
-    snprintf(out, sizeof out, "%s/s.csv", dir);
-    write_file(in,
-               "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
-               "time_ns,time_cold_ns,model\n"
-               "m,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100,8-nocut+terrain:.=1;G=1;S=3;T=inf;W=5\n"
-               "m,s,3,0,dijkstra,bheap,optimal,ok,4,1,10,100,100,8-nocut+terrain:.=1;G=1;S=3;T=inf;W=5\n"
-               "m,s,2,0,astar-octile,bheap,optimal,ok,2,1,10,100,100,4\n"
-               "m,s,3,0,astar-octile,bheap,optimal,ok,4,1,10,100,100,8-nocut\n");
-    gb_summary *s;
-    gb_diag d;
-    cr_assert_eq(gb_summary_load(in, &s, &d), 0, "%s:%ld: %s", d.path, d.line, d.msg);
-    cr_assert_eq(gb_summary_write_csv(s, out, &d), 0, "%s", d.msg);
-    gb_summary_free(s);
+    static const cell cells[] = { CELL_S(0, "model", "8-nocut+terrain:.=1;G=1;S=3;T=inf;W=5"),
+                                  CELL_S(1, "model", "mixed") };
+    run_dir r;
+    rd_open(&r, NULL);
     table t;
-    table_load(out, &t);
+    summarize(&r,
+              QHDR
+              ",model\n"
+              "m,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100,8-nocut+terrain:.=1;G=1;S=3;T=inf;W=5\n"
+              "m,s,3,0,dijkstra,bheap,optimal,ok,4,1,10,100,100,8-nocut+terrain:.=1;G=1;S=3;T=inf;W=5\n"
+              "m,s,2,0,astar-octile,bheap,optimal,ok,2,1,10,100,100,4\n"
+              "m,s,3,0,astar-octile,bheap,optimal,ok,4,1,10,100,100,8-nocut\n",
+              &t);
     cr_assert_eq(t.nrow, 2);
-    cr_expect_str_eq(tget(&t, 0, "model"), "8-nocut+terrain:.=1;G=1;S=3;T=inf;W=5");
-    cr_expect_str_eq(tget(&t, 1, "model"), "mixed");
+    EXPECT_CELLS(&t, "s.csv", cells);
     table_free(&t);
     const char *h = gb_summary_csv_header();
     size_t hl = strlen(h);
     cr_expect(hl > 34 && strcmp(h + hl - 34, ",lb_ratio_mean,model,optimal_share") == 0,
               "model is appended after lb_ratio_mean: %s", h);
     /* an older CSV without the column: the field is empty */
-    write_file(in, "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
-                   "time_ns,time_cold_ns\n"
-                   "m,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100\n");
-    cr_assert_eq(gb_summary_load(in, &s, &d), 0, "%s:%ld: %s", d.path, d.line, d.msg);
-    cr_assert_eq(gb_summary_write_csv(s, out, &d), 0, "%s", d.msg);
-    gb_summary_free(s);
-    table_load(out, &t);
+    summarize(&r, QHDR "\nm,s,2,0,dijkstra,bheap,optimal,ok,2,1,10,100,100\n", &t);
     cr_assert_eq(t.nrow, 1);
     cr_expect_str_eq(tget(&t, 0, "model"), "");
     table_free(&t);
-    rm_rf(dir);
+    rd_close(&r);
 }
 
 GB_TEST(summary, hand_written_csv)
 {
-    char dir[64], in[128], out[128], pd[128], p[256];
+    char dir[64], in[128], out[128], pd[128];
     make_tmpdir(dir, sizeof dir);
     snprintf(in, sizeof in, "%s/q.csv", dir);
     snprintf(out, sizeof out, "%s/s.csv", dir);
@@ -568,62 +763,43 @@ GB_TEST(summary, hand_written_csv)
         cr_expect_str_eq(tget(&t, r, "solver"), order[r][1]);
         cr_expect_str_eq(tget(&t, r, "queue"), order[r][2]);
     }
-    /* dijkstra on m1: times 100 200 300 400 1000 */
-    cr_expect_str_eq(tget(&t, 0, "guarantee"), "optimal");
-    cr_expect_str_eq(tget(&t, 0, "n"), "5");
-    EXPECT_NEAR(tnum(&t, 0, "time_median_ns"), 300, 1e-9);
-    EXPECT_NEAR(tnum(&t, 0, "time_mean_ns"), 400, 1e-9);
-    EXPECT_NEAR(tnum(&t, 0, "time_p25_ns"), 200, 1e-9);
-    EXPECT_NEAR(tnum(&t, 0, "time_p75_ns"), 400, 1e-9);
-    EXPECT_NEAR(tnum(&t, 0, "time_p95_ns"), 880, 1e-9);
-    EXPECT_NEAR(tnum(&t, 0, "time_iqr_ns"), 200, 1e-9);
-    EXPECT_NEAR(tnum(&t, 0, "time_cold_median_ns"), 305, 1e-9);
-    EXPECT_NEAR(tnum(&t, 0, "expanded_mean"), 30, 1e-9);
-    EXPECT_NEAR(tnum(&t, 0, "expanded_median"), 30, 1e-9);
-    cr_expect_str_eq(tget(&t, 0, "speedup"), "1.0000");
-    cr_expect_str_eq(tget(&t, 0, "speedup_n"), "5");
-    cr_expect_str_eq(tget(&t, 0, "subopt_mean"), "");     /* optimal: not reported */
-    cr_expect_str_eq(tget(&t, 0, "ok"), "5");
-    cr_expect_str_eq(tget(&t, 0, "mem_bytes_max"), "");   /* no mem_bytes column */
-    /* astar on m1: 50 100 100 200 (no q6) */
-    EXPECT_NEAR(tnum(&t, 1, "time_median_ns"), 100, 1e-9);
-    EXPECT_NEAR(tnum(&t, 1, "time_mean_ns"), 112.5, 1e-9);
-    EXPECT_NEAR(tnum(&t, 1, "time_p25_ns"), 87.5, 1e-9);
-    EXPECT_NEAR(tnum(&t, 1, "time_p75_ns"), 125, 1e-9);
-    EXPECT_NEAR(tnum(&t, 1, "time_p95_ns"), 185, 1e-9);
-    EXPECT_NEAR(tnum(&t, 1, "time_iqr_ns"), 37.5, 1e-9);
-    EXPECT_NEAR(tnum(&t, 1, "expanded_mean"), 2.5, 1e-9);
-    /* speedup on the 4 shared queries: median(100,200,300,400) / 100 */
-    cr_expect_str_eq(tget(&t, 1, "speedup"), "2.5000");
-    cr_expect_str_eq(tget(&t, 1, "speedup_n"), "4");
-    /* wastar: bounded, subopt 1.0 1.1 1.2 1.3 (q6 empty), one limit */
-    cr_expect_str_eq(tget(&t, 2, "guarantee"), "bounded");
-    EXPECT_NEAR(tnum(&t, 2, "time_median_ns"), 30, 1e-9);
-    cr_expect_str_eq(tget(&t, 2, "speedup"), "10.0000");
-    cr_expect_str_eq(tget(&t, 2, "subopt_mean"), "1.150000");
-    cr_expect_str_eq(tget(&t, 2, "subopt_max"), "1.300000");
-    cr_expect_str_eq(tget(&t, 2, "lb_ratio_mean"), "");   /* no lb_ratio column in the input */
-    cr_expect_str_eq(tget(&t, 2, "ok"), "4");
-    cr_expect_str_eq(tget(&t, 2, "limit"), "1");
-    /* bfs: one row */
-    cr_expect_str_eq(tget(&t, 3, "n"), "1");
-    EXPECT_NEAR(tnum(&t, 3, "time_p95_ns"), 7, 1e-9);
-    cr_expect_str_eq(tget(&t, 3, "time_iqr_ns"), "0.000");
-    cr_expect_str_eq(tget(&t, 3, "subopt_max"), "1.000000");
-    cr_expect_str_eq(tget(&t, 3, "speedup"), "14.2857");    /* 100 / 7 on q2 */
-    /* m,2 */
-    cr_expect_str_eq(tget(&t, 5, "speedup"), "2.0000");
-    cr_expect_str_eq(tget(&t, 5, "scen_mismatch"), "1");
-    cr_expect_str_eq(tget(&t, 5, "ok"), "0");
-    /* intervals (appended columns): the baseline against itself is exactly
-     * 1; one row is its own interval; the others are what gb_stats
-     * computes on the same values with the default settings */
-    cr_expect_str_eq(tget(&t, 0, "speedup_lo"), "1.0000");
-    cr_expect_str_eq(tget(&t, 0, "speedup_hi"), "1.0000");
-    cr_expect_str_eq(tget(&t, 3, "time_median_lo_ns"), "7.000");
-    cr_expect_str_eq(tget(&t, 3, "time_median_hi_ns"), "7.000");
-    cr_expect_str_eq(tget(&t, 3, "speedup_lo"), "14.2857");
-    cr_expect_str_eq(tget(&t, 3, "speedup_hi"), "14.2857");
+    static const cell cells[] = {
+        /* dijkstra on m1: times 100 200 300 400 1000 */
+        CELL_S(0, "guarantee", "optimal"), CELL_S(0, "n", "5"), CELL_N(0, "time_median_ns", 300, 1e-9),
+        CELL_N(0, "time_mean_ns", 400, 1e-9), CELL_N(0, "time_p25_ns", 200, 1e-9),
+        CELL_N(0, "time_p75_ns", 400, 1e-9), CELL_N(0, "time_p95_ns", 880, 1e-9),
+        CELL_N(0, "time_iqr_ns", 200, 1e-9), CELL_N(0, "time_cold_median_ns", 305, 1e-9),
+        CELL_N(0, "expanded_mean", 30, 1e-9), CELL_N(0, "expanded_median", 30, 1e-9),
+        CELL_S(0, "speedup", "1.0000"), CELL_S(0, "speedup_n", "5"),
+        CELL_S(0, "subopt_mean", ""),                         /* optimal: not reported */
+        CELL_S(0, "ok", "5"), CELL_S(0, "mem_bytes_max", ""), /* no mem_bytes column */
+        /* astar on m1: 50 100 100 200 (no q6) */
+        CELL_N(1, "time_median_ns", 100, 1e-9), CELL_N(1, "time_mean_ns", 112.5, 1e-9),
+        CELL_N(1, "time_p25_ns", 87.5, 1e-9), CELL_N(1, "time_p75_ns", 125, 1e-9),
+        CELL_N(1, "time_p95_ns", 185, 1e-9), CELL_N(1, "time_iqr_ns", 37.5, 1e-9),
+        CELL_N(1, "expanded_mean", 2.5, 1e-9),
+        /* speedup on the 4 shared queries: median(100,200,300,400) / 100 */
+        CELL_S(1, "speedup", "2.5000"), CELL_S(1, "speedup_n", "4"),
+        /* wastar: bounded, subopt 1.0 1.1 1.2 1.3 (q6 empty), one limit */
+        CELL_S(2, "guarantee", "bounded"), CELL_N(2, "time_median_ns", 30, 1e-9),
+        CELL_S(2, "speedup", "10.0000"), CELL_S(2, "subopt_mean", "1.150000"),
+        CELL_S(2, "subopt_max", "1.300000"),
+        CELL_S(2, "lb_ratio_mean", ""), /* no lb_ratio column in the input */
+        CELL_S(2, "ok", "4"), CELL_S(2, "limit", "1"),
+        /* bfs: one row; 100 / 7 on q2 */
+        CELL_S(3, "n", "1"), CELL_N(3, "time_p95_ns", 7, 1e-9), CELL_S(3, "time_iqr_ns", "0.000"),
+        CELL_S(3, "subopt_max", "1.000000"), CELL_S(3, "speedup", "14.2857"),
+        /* m,2 */
+        CELL_S(5, "speedup", "2.0000"), CELL_S(5, "scen_mismatch", "1"), CELL_S(5, "ok", "0"),
+        /* intervals (appended columns): the baseline against itself is
+         * exactly 1; one row is its own interval */
+        CELL_S(0, "speedup_lo", "1.0000"), CELL_S(0, "speedup_hi", "1.0000"),
+        CELL_S(3, "time_median_lo_ns", "7.000"), CELL_S(3, "time_median_hi_ns", "7.000"),
+        CELL_S(3, "speedup_lo", "14.2857"), CELL_S(3, "speedup_hi", "14.2857")
+    };
+    EXPECT_CELLS(&t, "s.csv", cells);
+    /* the other intervals are what gb_stats computes on the same values
+     * with the default settings */
     {
         gb_boot bt;
         gb_boot_default(&bt);
@@ -644,32 +820,27 @@ GB_TEST(summary, hand_written_csv)
     table_free(&t);
 
     /* plot data */
-    char *meta = slurp((snprintf(p, sizeof p, "%s/meta.tsv", pd), p), NULL);
-    cr_expect(strstr(meta, "ref_queue\tbheap\nbaseline\t1\nmaps\t2\nsolvers\t4\nqueues\t3\n") == meta, "%s", meta);
-    cr_expect(strstr(meta, "solver\twastar-octile:w=1.5\n") != NULL);
-    free(meta);
-    char *maps = slurp((snprintf(p, sizeof p, "%s/maps.tsv", pd), p), NULL);
-    cr_expect_str_eq(maps, "# idx\tmap\tslug\tscen\tqueries\n0\tm1\tm1\ts1.scen\t5\n1\tm,2\tm_2\ts2.scen\t1\n");
-    free(maps);
-    char *sp = slurp((snprintf(p, sizeof p, "%s/speedup.tsv", pd), p), NULL);
-    /* astar per query: 2 2 3 2 -> p5 2, p25 2, p50 2, p75 2.25, p95 2.85 */
-    cr_expect(strstr(sp, "\"m1\"\tsolver\tn\tp5\tp25\tp50\tp75\tp95\n0\tastar-octile\t4\t2\t2\t2\t2.25\t2.85\n") != NULL,
-              "%s", sp);
-    free(sp);
-    char *bk = slurp((snprintf(p, sizeof p, "%s/bucket-m1.tsv", pd), p), NULL);
-    /* dijkstra bucket 1: q3, q4 -> len mean 5.5, times 0.2 0.3 us */
-    cr_expect(strstr(bk, "\"dijkstra\"\tbucket\tn\tlen_mean\ttime_median_us\ttime_p25_us\ttime_p75_us\t"
-                         "expanded_mean\texpanded_median\n0\t1\t1\t0.1\t0.1\t0.1\t10\t10\n"
-                         "1\t2\t5.5\t0.25\t0.225\t0.275\t25\t25\n") != NULL, "%s", bk);
-    free(bk);
-    char *qu = slurp((snprintf(p, sizeof p, "%s/queues.tsv", pd), p), NULL);
-    cr_expect_str_eq(qu, "");    /* no solver ran on two queues */
-    free(qu);
-    char *ca = slurp((snprintf(p, sizeof p, "%s/cactus.tsv", pd), p), NULL);
-    /* wastar: 4 solved rows (the limit row is not solved) */
-    cr_expect(strstr(ca, "\"wastar-octile:w=1.5\"\trank\ttime_us\n1\t0.01\n2\t0.02\n3\t0.03\n4\t0.04\n\n\n") != NULL,
-              "%s", ca);
-    free(ca);
+    static const file_want plot[] = {
+        { "meta.tsv", STARTS("ref_queue\tbheap\nbaseline\t1\nmaps\t2\nsolvers\t4\nqueues\t3\n") },
+        { "meta.tsv", HAS("solver\twastar-octile:w=1.5\n") },
+        { "maps.tsv",
+          EQ("# idx\tmap\tslug\tscen\tqueries\n0\tm1\tm1\ts1.scen\t5\n1\tm,2\tm_2\ts2.scen\t1\n") },
+        { "speedup.tsv",
+          { W_HAS,
+            "\"m1\"\tsolver\tn\tp5\tp25\tp50\tp75\tp95\n0\tastar-octile\t4\t2\t2\t2\t2.25\t2.85\n",
+            "astar per query: 2 2 3 2 -> p5 2, p25 2, p50 2, p75 2.25, p95 2.85" } },
+        { "bucket-m1.tsv",
+          { W_HAS,
+            "\"dijkstra\"\tbucket\tn\tlen_mean\ttime_median_us\ttime_p25_us\ttime_p75_us\texpanded_"
+            "mean\t"
+            "expanded_median\n0\t1\t1\t0.1\t0.1\t0.1\t10\t10\n1\t2\t5.5\t0.25\t0.225\t0.275\t25\t25\n",
+            "dijkstra bucket 1: q3, q4 -> len mean 5.5, times 0.2 0.3 us" } },
+        { "queues.tsv", { W_EQ, "", "no solver ran on two queues" } },
+        { "cactus.tsv",
+          { W_HAS, "\"wastar-octile:w=1.5\"\trank\ttime_us\n1\t0.01\n2\t0.02\n3\t0.03\n4\t0.04\n\n\n",
+            "wastar: 4 solved rows (the limit row is not solved)" } },
+    };
+    expect_files(pd, plot, N_OF(plot));
 
     /* the CLI writes the same bytes */
     const char *bin = gb_bin_or_null();
@@ -701,83 +872,70 @@ GB_TEST(summary, hand_written_csv)
 
 GB_TEST(summary, errors_are_pinned)
 {
-    char dir[64], in[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(in, sizeof in, "%s/q.csv", dir);
-    gb_summary *s;
-    gb_diag d;
-    write_file(in, "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,time_cold_ns\n");
-    cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
-    cr_expect_str_eq(d.msg, "expected a column 'time_ns' in the header, found none");
-    const char *hdr = "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,time_ns,time_cold_ns\n";
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%sm,s,2,0,dijkstra,bheap,optimal,ok,1,1,3,abc,4\n", hdr);
-    write_file(in, buf);
-    cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
-    cr_expect_eq(d.line, 2);
-    cr_expect_str_eq(d.msg, "column time_ns: expected a number, found 'abc'");
-    snprintf(buf, sizeof buf, "%sm,s,2,0,dijkstra,bheap,optimal,fine,1,1,3,5,4\n", hdr);
-    write_file(in, buf);
-    cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
-    cr_expect_str_eq(d.msg, "column status: expected ok, unreachable, invalid_path, suboptimal, "
-                            "scen_mismatch, false_unreachable, limit, protocol_error, timeout or "
-                            "crash, found 'fine'");
-    snprintf(buf, sizeof buf, "%sm,s,2,0,dijkstra,bheap,optimal,ok,1,x,3,5,4\n", hdr);
-    write_file(in, buf);
-    cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
-    cr_expect_str_eq(d.msg, "column subopt: expected a number or an empty field, found 'x'");
-    /* mem_bytes is optional, but when present it is a byte count */
-    snprintf(buf, sizeof buf, "%.*s,mem_bytes\nm,s,2,0,dijkstra,bheap,optimal,ok,1,1,3,5,4,-8\n",
-             (int)strlen(hdr) - 1, hdr);
-    write_file(in, buf);
-    cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
-    cr_expect_eq(d.line, 2);
-    cr_expect_str_eq(d.msg, "column mem_bytes: expected a non-negative number or an empty field, "
-                            "found '-8'");
-    snprintf(buf, sizeof buf, "%.*s,mem_bytes\nm,s,2,0,dijkstra,bheap,optimal,ok,1,1,3,5,4,\n"
-             "m,s,3,0,dijkstra,bheap,optimal,ok,1,1,3,5,4,4096\nm,s,4,0,dijkstra,bheap,optimal,ok,1,1,3,5,4,1024\n",
-             (int)strlen(hdr) - 1, hdr);
-    write_file(in, buf);
-    cr_assert_eq(gb_summary_load(in, &s, &d), 0, "%s", d.msg);
-    {
-        char out[160];
-        snprintf(out, sizeof out, "%s/s.csv", dir);
-        cr_assert_eq(gb_summary_write_csv(s, out, &d), 0, "%s", d.msg);
-        gb_summary_free(s);
-        table t;
-        table_load(out, &t);
-        cr_assert_eq(t.nrow, 1);
-        EXPECT_NEAR(tnum(&t, 0, "mem_bytes_max"), 4096, 0);   /* the largest; empty skipped */
-        table_free(&t);
+    /* the place: its line only; mem_bytes is optional, but when present it is a byte count */
+    static const err_case cases[] = {
+        { "no time_ns column",
+          "map,scen,line,bucket,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,time_cold_"
+          "ns\n",
+          EX_DATAERR, 0, 0, 0, "expected a column 'time_ns' in the header, found none", NULL },
+        { "a time that is no number", QHDR "\nm,s,2,0,dijkstra,bheap,optimal,ok,1,1,3,abc,4\n",
+          EX_DATAERR, 0, 2, 0, "column time_ns: expected a number, found 'abc'", NULL },
+        { "an unknown status", QHDR "\nm,s,2,0,dijkstra,bheap,optimal,fine,1,1,3,5,4\n", EX_DATAERR, 0,
+          0, 0,
+          "column status: expected ok, unreachable, invalid_path, suboptimal, scen_mismatch, "
+          "false_unreachable, limit, protocol_error, timeout or crash, found 'fine'",
+          NULL },
+        { "a subopt that is no number", QHDR "\nm,s,2,0,dijkstra,bheap,optimal,ok,1,x,3,5,4\n",
+          EX_DATAERR, 0, 0, 0, "column subopt: expected a number or an empty field, found 'x'", NULL },
+        { "a negative mem_bytes", QHDR ",mem_bytes\nm,s,2,0,dijkstra,bheap,optimal,ok,1,1,3,5,4,-8\n",
+          EX_DATAERR, 0, 2, 0,
+          "column mem_bytes: expected a non-negative number or an empty field, found '-8'", NULL },
+        { "no data row", QHDR "\n", EX_DATAERR, 0, 0, 0, "expected at least one data row, found none",
+          NULL },
+    };
+    static const cell cells[] = { CELL_N(0, "mem_bytes_max", 4096, 0) }; /* the largest; empty skipped */
+    run_dir r;
+    rd_open(&r, NULL);
+    for (size_t i = 0; i < N_OF(cases); i++) {
+        rd_write(&r, "q.csv", cases[i].in);
+        gb_summary *s;
+        gb_diag d;
+        expect_err(&cases[i], i, gb_summary_load(rd_path(&r, "q.csv"), &s, &d), &d);
     }
-    write_file(in, hdr);
-    cr_expect_eq(gb_summary_load(in, &s, &d), EX_DATAERR);
-    cr_expect_str_eq(d.msg, "expected at least one data row, found none");
-    rm_rf(dir);
+    table t;
+    summarize(&r,
+              QHDR ",mem_bytes\nm,s,2,0,dijkstra,bheap,optimal,ok,1,1,3,5,4,\n"
+                   "m,s,3,0,dijkstra,bheap,optimal,ok,1,1,3,5,4,4096\n"
+                   "m,s,4,0,dijkstra,bheap,optimal,ok,1,1,3,5,4,1024\n",
+              &t);
+    cr_assert_eq(t.nrow, 1);
+    EXPECT_CELLS(&t, "s.csv", cells);
+    table_free(&t);
+    rd_close(&r);
 }
 
 /* ---- footprint -------------------------------------------------------- */
 
+/* The path colour of the footprint's PPM. */
+#define RGB_PATH "\xd6\x27\x28"
+
 /* Run `footprint --line 2 --solver SOLVERS` on a w x h map (map and scen
- * texts given) in a fresh folder dir (of size 64) and return the PPM of
- * the first solver, checked for its header and size; *px points at its
- * pixels.  The caller frees it and removes dir. */
-static char *footprint_ppm(char *dir, const char *map, const char *scen, const char *solvers,
-                           int w, int h, const unsigned char **px)
+ * texts given) in a fresh folder r and return the PPM of the first
+ * solver, checked for its header and size; *px points at its pixels.
+ * The caller frees it and closes r. */
+static char *footprint_ppm(run_dir *r, const char *map, const char *scen, const char *solvers, int w,
+                           int h, const unsigned char **px)
 {
-    char p[256], log[128], head[64];
-    make_tmpdir(dir, 64);
-    snprintf(log, sizeof log, "%s/log", dir);
-    snprintf(p, sizeof p, "%s/t.map", dir);
-    write_file(p, map);
-    snprintf(p, sizeof p, "%s/t.map.scen", dir);
-    write_file(p, scen);
-    int rc = sh(log, "'%s' footprint --scen '%s' --line 2 --solver %s --out '%s/fp'", gb_bin(), p,
-                solvers, dir);
-    cr_assert_eq(rc, 0, "exit %d: %s", rc, tail_of(log));
+    char head[64], rel[128];
+    rd_open(r, NULL);
+    rd_write(r, "t.map", map);
+    rd_write(r, "t.map.scen", scen);
+    int rc = rd_sh(r, "'%s' footprint --scen '%s' --line 2 --solver %s --out '%s/fp'", gb_bin(),
+                   rd_path(r, "t.map.scen"), solvers, r->dir);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, tail_of(r->log));
     size_t len, first = strcspn(solvers, ",");
-    snprintf(p, sizeof p, "%s/fp-%.*s.ppm", dir, (int)first, solvers);
-    char *ppm = slurp(p, &len);
+    snprintf(rel, sizeof rel, "fp-%.*s.ppm", (int)first, solvers);
+    char *ppm = slurp(rd_path(r, rel), &len);
     snprintf(head, sizeof head, "P6\n%d %d\n255\n", w, h);
     size_t hl = strlen(head);
     cr_assert_eq(len, hl + (size_t)w * (size_t)h * 3);
@@ -788,48 +946,48 @@ static char *footprint_ppm(char *dir, const char *map, const char *scen, const c
 
 GB_TEST(footprint, tiny_map_pixels_and_tables)
 {
+    static const struct {
+        int x, y;
+        const char *rgb, *what;
+    } colour[] = { { 1, 1, "\x3a\x3a\x3a", "blocked cell" },
+                   { 0, 1, "\x2c\xa0\x2c", "start" },
+                   { 5, 1, "\x7b\x2f\xbe", "goal" } };
+    static const file_want tables[] = {
+        { "fp.tsv", HAS(" line 2: (0,1) -> (5,1), map t.map 6x3, model 8-nocut, queue bheap\n") },
+        { "fp.tsv", HAS("\ndijkstra\tfp-dijkstra.ppm\tfound\t7.00000000\t8\t") },
+        { "fp.tsv", HAS("\njps\tfp-jps.ppm\tfound\t7.00000000\t8\t") },
+        { "fp.gp", HAS("fp_n = 2\nfp_w = 6\nfp_h = 3\nfp_sx = 0\nfp_sy = 1\nfp_gx = 5\nfp_gy = 1\n") },
+        { "fp.gp", HAS("fp_skip1 = 11\n") },
+    };
+    /* errors: the options after --scen */
+    static const cli_case bad[] = {
+        { "--line 9 --solver dijkstra", EX_DATAERR,
+          "expected a query on line 9, found none (queries are on lines 2..2)" },
+        { "--solver dijkstra", EX_USAGE,
+          "expected exactly one of --line N and --longest, found neither" },
+        { "--longest --model 4 --solver jps", EX_USAGE, NULL },
+    };
     const char *bin = gb_bin();
-    char dir[64], p[256], log[128];
+    run_dir r;
     const unsigned char *px;
-    char *ppm = footprint_ppm(dir, "type octile\nheight 3\nwidth 6\nmap\n......\n.@@@@.\n......\n",
-                              "version 1\n0\tt.map\t6\t3\t0\t1\t5\t1\t7.00000000\n", "dijkstra,jps",
-                              6, 3, &px);
-    int rc;
-    snprintf(log, sizeof log, "%s/log", dir);
-#define PX(x, y) (px + ((y) * 6 + (x)) * 3)
-    cr_expect(memcmp(PX(1, 1), "\x3a\x3a\x3a", 3) == 0, "blocked cell colour");
-    cr_expect(memcmp(PX(0, 1), "\x2c\xa0\x2c", 3) == 0, "start colour");
-    cr_expect(memcmp(PX(5, 1), "\x7b\x2f\xbe", 3) == 0, "goal colour");
+    char *ppm =
+        footprint_ppm(&r, "type octile\nheight 3\nwidth 6\nmap\n......\n.@@@@.\n......\n",
+                      "version 1\n0\tt.map\t6\t3\t0\t1\t5\t1\t7.00000000\n", "dijkstra,jps", 6, 3, &px);
+    for (size_t i = 0; i < N_OF(colour); i++)
+        cr_expect(memcmp(px + (colour[i].y * 6 + colour[i].x) * 3, colour[i].rgb, 3) == 0, "%s colour",
+                  colour[i].what);
     int red = 0;
-    for (int i = 0; i < 18; i++) red += memcmp(px + i * 3, "\xd6\x27\x28", 3) == 0;
+    for (int i = 0; i < 18; i++) red += memcmp(px + i * 3, RGB_PATH, 3) == 0;
     cr_expect_eq(red, 6, "path cells between start and goal: expected 6, found %d", red);
-#undef PX
     free(ppm);
-    cr_expect(file_exists((snprintf(p, sizeof p, "%s/fp-jps.ppm", dir), p)));
-    char *tsv = slurp((snprintf(p, sizeof p, "%s/fp.tsv", dir), p), NULL);
-    cr_expect(strstr(tsv, " line 2: (0,1) -> (5,1), map t.map 6x3, model 8-nocut, queue bheap\n") != NULL, "%s", tsv);
-    cr_expect(strstr(tsv, "\ndijkstra\tfp-dijkstra.ppm\tfound\t7.00000000\t8\t") != NULL, "%s", tsv);
-    cr_expect(strstr(tsv, "\njps\tfp-jps.ppm\tfound\t7.00000000\t8\t") != NULL, "%s", tsv);
-    free(tsv);
-    char *gp = slurp((snprintf(p, sizeof p, "%s/fp.gp", dir), p), NULL);
-    cr_expect(strstr(gp, "fp_n = 2\nfp_w = 6\nfp_h = 3\nfp_sx = 0\nfp_sy = 1\nfp_gx = 5\nfp_gy = 1\n") != NULL, "%s", gp);
-    cr_expect(strstr(gp, "fp_skip1 = 11\n") != NULL, "%s", gp);
-    free(gp);
-    /* errors */
-    snprintf(p, sizeof p, "%s/t.map.scen", dir);
-    rc = sh(log, "'%s' footprint --scen '%s' --line 9 --solver dijkstra --out '%s/fp'", bin, p, dir);
-    cr_expect_eq(rc, EX_DATAERR);
-    char *l = slurp(log, NULL);
-    cr_expect(strstr(l, "expected a query on line 9, found none (queries are on lines 2..2)") != NULL, "%s", l);
-    free(l);
-    rc = sh(log, "'%s' footprint --scen '%s' --solver dijkstra --out '%s/fp'", bin, p, dir);
-    cr_expect_eq(rc, EX_USAGE);
-    l = slurp(log, NULL);
-    cr_expect(strstr(l, "expected exactly one of --line N and --longest, found neither") != NULL, "%s", l);
-    free(l);
-    rc = sh(log, "'%s' footprint --scen '%s' --longest --model 4 --solver jps --out '%s/fp'", bin, p, dir);
-    cr_expect_eq(rc, EX_USAGE);
-    rm_rf(dir);
+    cr_expect(file_exists(rd_path(&r, "fp-jps.ppm")));
+    expect_files(r.dir, tables, N_OF(tables));
+    for (size_t i = 0; i < N_OF(bad); i++) {
+        int rc = rd_sh(&r, "'%s' footprint --scen '%s' %s --out '%s/fp'", bin, rd_path(&r, "t.map.scen"),
+                       bad[i].in, r.dir);
+        expect_exit(&r, bad[i].in, rc, bad[i].rc, bad[i].msg);
+    }
+    rd_close(&r);
 }
 
 /* An any-angle path is a list of waypoints: its segments are drawn as
@@ -838,96 +996,108 @@ GB_TEST(footprint, tiny_map_pixels_and_tables)
  * colour, one per column. */
 GB_TEST(footprint, any_angle_segments_are_drawn_in_full)
 {
-    char dir[64];
+    run_dir r;
     const unsigned char *px;
-    char *ppm = footprint_ppm(dir, "type octile\nheight 3\nwidth 8\nmap\n........\n........\n........\n",
-                              "version 1\n0\tt.map\t8\t3\t0\t0\t7\t2\t7.82842712\n", "theta", 8, 3,
-                              &px);
+    char *ppm = footprint_ppm(&r, "type octile\nheight 3\nwidth 8\nmap\n........\n........\n........\n",
+                              "version 1\n0\tt.map\t8\t3\t0\t0\t7\t2\t7.82842712\n", "theta", 8, 3, &px);
     int red = 0, cols = 0;
     for (int x = 1; x < 7; x++) {
         int in_col = 0;
-        for (int y = 0; y < 3; y++) in_col += memcmp(px + (y * 8 + x) * 3, "\xd6\x27\x28", 3) == 0;
+        for (int y = 0; y < 3; y++) in_col += memcmp(px + (y * 8 + x) * 3, RGB_PATH, 3) == 0;
         red += in_col;
         cols += in_col == 1;
     }
     cr_expect_eq(red, 6, "path cells between the two waypoints: expected 6, found %d", red);
     cr_expect_eq(cols, 6, "one path cell per column: %d columns have one", cols);
-    cr_expect(memcmp(px + (1 * 8 + 3) * 3, "\xd6\x27\x28", 3) == 0, "(3,1) lies on the segment");
+    cr_expect(memcmp(px + (1 * 8 + 3) * 3, RGB_PATH, 3) == 0, "(3,1) lies on the segment");
     free(ppm);
-    rm_rf(dir);
+    rd_close(&r);
 }
 
-/* ---- winners and ties ---------------------------------------------------- */
+/* ---- the report's run folder -------------------------------------------- */
 
-/* One summary.csv row: the figures the headlines use, the rest fixed;
- * sum_row_g also sets the guarantee and subopt mean / max (NaN: empty). */
-static void sum_row_g(FILE *f, const char *map, const char *solver, const char *queue, const char *guar,
-                      double sub_mean, double sub_max, double t_med, double t_lo, double t_hi, double sp,
-                      double sp_lo, double sp_hi, double lbr, double share)
+/* One summary.csv row: the figures the headlines use (median time and its
+ * interval, speedup and its interval), the rest fixed.  guar NULL: an
+ * optimal solver (no subopt, lb_ratio_mean nor optimal_share); else that
+ * guarantee, the subopt mean and max and the other two (NAN: empty). */
+typedef struct srow {
+    const char *map, *solver, *queue;
+    double t_med, t_lo, t_hi, sp, sp_lo, sp_hi;
+    const char *guar;
+    double sub_mean, sub_max, lbr, share;
+} srow;
+/* clang-format off */
+#define ROW(map, solver, queue, t_med, t_lo, t_hi, sp, sp_lo, sp_hi) \
+    { (map), (solver), (queue), (t_med), (t_lo), (t_hi), (sp), (sp_lo), (sp_hi), NULL, 0, 0, 0, 0 }
+/* clang-format on */
+/* The baseline, and a solver ten times faster. */
+#define ROW_DIJKSTRA(map) ROW((map), "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1)
+#define ROW_JPS(map)      ROW((map), "jps", "bheap", 100, 90, 110, 10, 9, 11)
+
+static void sum_row(FILE *f, const srow *s)
 {
-    fprintf(f, "%s,%s,%s,%s,50,%.3f,%.3f,%.3f,%.3f,%.3f,1.000,%.3f,10.000,10.000,%.4f,50,", map, solver,
-            queue, guar, t_med, t_med, t_med, t_med, t_med, t_med, sp);
+    double sub_mean = s->guar ? s->sub_mean : NAN, lbr = s->guar ? s->lbr : NAN;
+    double share = s->guar ? s->share : NAN;
+    fprintf(f, "%s,%s,%s,%s,50,%.3f,%.3f,%.3f,%.3f,%.3f,1.000,%.3f,10.000,10.000,%.4f,50,", s->map,
+            s->solver, s->queue, s->guar ? s->guar : "optimal", s->t_med, s->t_med, s->t_med, s->t_med,
+            s->t_med, s->t_med, s->sp);
     if (isnan(sub_mean)) fputs(",", f);
-    else fprintf(f, "%.4f,%.4f", sub_mean, sub_max);
+    else fprintf(f, "%.4f,%.4f", sub_mean, s->sub_max);
     for (int k = 0; k < GB_ROW_NSTATUS; k++) fprintf(f, ",%d", k == GB_ROW_OK ? 50 : 0);
     /* prep_ns_max, speedup_astar: none; time_source inproc; prep_amortised_ns: none */
-    fprintf(f, ",1024,%.3f,%.3f,%.4f,%.4f,,,inproc,,", t_lo, t_hi, sp_lo, sp_hi);
+    fprintf(f, ",1024,%.3f,%.3f,%.4f,%.4f,,,inproc,,", s->t_lo, s->t_hi, s->sp_lo, s->sp_hi);
     if (!isnan(lbr)) fprintf(f, "%.4f", lbr);
     fputs(",8-nocut,", f);   /* model, optimal_share */
     if (!isnan(share)) fprintf(f, "%.4f", share);
     fputc('\n', f);
 }
 
-static void sum_row(FILE *f, const char *map, const char *solver, const char *queue, double t_med, double t_lo,
-                    double t_hi, double sp, double sp_lo, double sp_hi)
+/* r's summary.csv: the header and rows[0..n). */
+static void rd_summary(const run_dir *r, const srow *rows, size_t n)
 {
-    sum_row_g(f, map, solver, queue, "optimal", NAN, NAN, t_med, t_lo, t_hi, sp, sp_lo, sp_hi, NAN, NAN);
+    FILE *f = fopen(rd_path(r, "summary.csv"), "w");
+    cr_assert(f != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    for (size_t i = 0; i < n; i++) sum_row(f, &rows[i]);
+    cr_assert_eq(fclose(f), 0);
 }
+
+static const srow baseline_only[] = { ROW_DIJKSTRA("A") };
+
+/* ---- winners and ties ---------------------------------------------------- */
 
 /* Solvers without the optimality guarantee get a table of path length
  * against speed-up (any-angle ones below 1); a run of optimal solvers
  * only has none. */
 GB_TEST(report, tradeoff_table_of_the_solvers_that_are_not_optimal)
 {
-    const char *bin = gb_bin();
-    char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    snprintf(p, sizeof p, "%s/env.json", dir);
-    write_file(p, "{\"commit\": \"x\", \"run\": {\"run_id\": \"trade\"}}\n");
-    for (int pass = 0; pass < 2; pass++) {
-        snprintf(p, sizeof p, "%s/summary.csv", dir);
-        FILE *f = fopen(p, "w");
-        cr_assert(f != NULL);
-        fprintf(f, "%s\n", gb_summary_csv_header());
-        sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
-        sum_row(f, "A", "jps", "bheap", 100, 90, 110, 10, 9, 11);
-        if (pass == 1) {
-            sum_row_g(f, "A", "theta", "bheap", "none", 0.9550, 1.0, 2000, 1900, 2100, 0.5, 0.45, 0.55, 1.0312, 0.25);
-            sum_row_g(f, "A", "hpa:c=16", "bheap", "none", 1.0420, 1.2040, 50, 40, 60, 20, 18, 22, NAN, NAN);
-            sum_row_g(f, "A", "hpa:c=16", "bucket", "none", 1.0420, 1.2040, 50, 40, 60, 20, 18, 22, NAN, NAN);
-        }
-        cr_assert_eq(fclose(f), 0);
-        int rc = sh(log, "'%s' report '%s'", bin, dir);
-        cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
-        snprintf(p, sizeof p, "%s/report.md", dir);
-        char *md = slurp(p, NULL);
-        if (pass == 0) {
-            cr_expect(strstr(md, "not grid-optimal") == NULL, "%s", md);
-        } else {
-            cr_expect(strstr(md, "### Paths that are not grid-optimal: length against speed") != NULL, "%s", md);
-            cr_expect(strstr(md, "| `A` | `theta` | none | 50 | 0.9550 | 1.0000 | 25.0 % | 1.0312 | 0.50× [0.45, 0.55] |") != NULL,
-                      "%s", md);
-            cr_expect(strstr(md, "| `A` | `hpa:c=16` | none | 50 | 1.0420 | 1.2040 | - | - | 20.0× [18.0, 22.0] |") != NULL,
-                      "%s", md);
-            /* one row per solver, on the reference queue only */
-            const char *a = strstr(md, "| `A` | `hpa:c=16` |");
-            cr_expect(a && strstr(a + 1, "| `A` | `hpa:c=16` |") == NULL, "%s", md);
-            cr_expect(strstr(md, "| `A` | `jps` | optimal") == NULL, "%s", md);
-        }
-        free(md);
-    }
-    rm_rf(dir);
+    /* pass 0: the first two rows; pass 1: all */
+    static const srow rows[] = {
+        ROW_DIJKSTRA("A"),
+        ROW_JPS("A"),
+        { "A", "theta", "bheap", 2000, 1900, 2100, 0.5, 0.45, 0.55, "none", 0.9550, 1.0, 1.0312, 0.25 },
+        { "A", "hpa:c=16", "bheap", 50, 40, 60, 20, 18, 22, "none", 1.0420, 1.2040, NAN, NAN },
+        { "A", "hpa:c=16", "bucket", 50, 40, 60, 20, 18, 22, "none", 1.0420, 1.2040, NAN, NAN },
+    };
+    static const want optimal_only[] = { LACKS("not grid-optimal") };
+    static const want others[] = {
+        HAS("### Paths that are not grid-optimal: length against speed"),
+        HAS("| `A` | `theta` | none | 50 | 0.9550 | 1.0000 | 25.0 % | 1.0312 | 0.50× [0.45, 0.55] |"),
+        HAS("| `A` | `hpa:c=16` | none | 50 | 1.0420 | 1.2040 | - | - | 20.0× [18.0, 22.0] |"),
+        { W_ONCE, "| `A` | `hpa:c=16` |", "one row per solver, on the reference queue only" },
+        LACKS("| `A` | `jps` | optimal"),
+    };
+    gb_bin();
+    run_dir r;
+    rd_open(&r, NULL);
+    rd_write(&r, "env.json", "{\"commit\": \"x\", \"run\": {\"run_id\": \"trade\"}}\n");
+    rd_summary(&r, rows, 2);
+    rd_report(&r);
+    EXPECT_FILE(r.dir, "report.md", optimal_only);
+    rd_summary(&r, rows, N_OF(rows));
+    rd_report(&r);
+    EXPECT_FILE(r.dir, "report.md", others);
+    rd_close(&r);
 }
 
 /* The data of the report's tradeoff plot (`gridbench summary --plot-data`,
@@ -937,96 +1107,97 @@ GB_TEST(report, tradeoff_table_of_the_solvers_that_are_not_optimal)
 GB_TEST(report, tradeoff_plot_data)
 {
     const char *bin = gb_bin();
-    char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/out", dir);
-    snprintf(p, sizeof p, "%s/q.csv", dir);
-    write_file(p, "scen,line,bucket,map,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
-                  "time_ns,time_cold_ns\n"
-                  "s,2,0,M,dijkstra,bheap,optimal,ok,5,1,9,1000,1000\n"
-                  "s,2,0,M,astar-octile,bheap,optimal,ok,5,1,9,100,100\n"
-                  "s,2,0,M,wastar-octile:w=2,bheap,bounded,ok,5,1.25,9,50,50\n"
-                  "s,2,0,M,wastar-octile:w=2,bucket,bounded,ok,5,1.25,9,40,40\n"
-                  "s,2,0,M,hpa:c=8,own-heap,none,ok,5,1.5,9,20,20\n"
-                  "s,2,0,M,theta,bheap,none,ok,5,0.95,9,4000,4000\n"
-                  "s,3,0,M,dijkstra,bheap,optimal,ok,5,1,9,1000,1000\n"
-                  "s,3,0,M,hpa:c=8,own-heap,none,suboptimal,5,0.5,9,20,20\n"
-                  "s,4,0,M,hpa:c=8,own-heap,none,ok,5,1.1,9,10,10\n");
-    int rc = sh(log, "'%s' summary '%s' --out '%s/s.csv' --plot-data '%s/data'", bin, p, dir, dir);
-    cr_assert_eq(rc, 0, "summary exit %d: %s", rc, tail_of(log));
-    snprintf(p, sizeof p, "%s/data/tradeoff.tsv", dir);
-    char *out = slurp(p, NULL);
+    run_dir r;
+    rd_open(&r, NULL);
+    rd_write(&r, "q.csv",
+             "scen,line,bucket,map,solver,queue,guarantee,status,dijkstra_cost,subopt,expanded,"
+             "time_ns,time_cold_ns\n"
+             "s,2,0,M,dijkstra,bheap,optimal,ok,5,1,9,1000,1000\n"
+             "s,2,0,M,astar-octile,bheap,optimal,ok,5,1,9,100,100\n"
+             "s,2,0,M,wastar-octile:w=2,bheap,bounded,ok,5,1.25,9,50,50\n"
+             "s,2,0,M,wastar-octile:w=2,bucket,bounded,ok,5,1.25,9,40,40\n"
+             "s,2,0,M,hpa:c=8,own-heap,none,ok,5,1.5,9,20,20\n"
+             "s,2,0,M,theta,bheap,none,ok,5,0.95,9,4000,4000\n"
+             "s,3,0,M,dijkstra,bheap,optimal,ok,5,1,9,1000,1000\n"
+             "s,3,0,M,hpa:c=8,own-heap,none,suboptimal,5,0.5,9,20,20\n"
+             "s,4,0,M,hpa:c=8,own-heap,none,ok,5,1.1,9,10,10\n");
+    int rc = rd_sh(&r, "'%s' summary '%s/q.csv' --out '%s/s.csv' --plot-data '%s/data'", bin, r.dir,
+                   r.dir, r.dir);
+    cr_assert_eq(rc, 0, "summary exit %d: %s", rc, tail_of(r.log));
+    char *out = rd_slurp(&r, "data/tradeoff.tsv");
     cr_assert_not_null(out, "no tradeoff.tsv");
     cr_expect_str_eq(out, "M\twastar-octile:w=2\t1.25\t20\n"
                           "M\thpa:c=8\t1.5\t50\n"
                           "M\ttheta\t0.95\t0.25\n");
     free(out);
-    rm_rf(dir);
+    rd_close(&r);
 }
 
 /* Headlines name a winner only when its interval is clear of the
  * runner-up's; overlapping intervals are called a tie. */
 GB_TEST(report, winners_only_when_intervals_are_apart)
 {
-    const char *bin = gb_bin();
-    char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    snprintf(p, sizeof p, "%s/env.json", dir);
-    write_file(p, "{\"commit\": \"x\", \"run\": {\"run_id\": \"ties\"}}\n");
-    snprintf(p, sizeof p, "%s/summary.csv", dir);
-    FILE *f = fopen(p, "w");
-    cr_assert(f != NULL);
-    fprintf(f, "%s\n", gb_summary_csv_header());
-    /* A: jps/bucket 10x [9, 11] clear of astar 5x [4.5, 5.5]; jps/bheap 9.8x [9.2, 10.5] ties on the queue */
-    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
-    sum_row(f, "A", "astar-octile", "bheap", 200, 180, 220, 5, 4.5, 5.5);
-    sum_row(f, "A", "jps", "bheap", 102, 95, 110, 9.8, 9.2, 10.5);
-    sum_row(f, "A", "jps", "bucket", 100, 92, 108, 10, 9, 11);
-    /* B: jps 10x [8, 12] and astar 9x [7, 11] overlap: a tie; astar-zero 0.95x [0.9, 1.05] is no loss */
-    sum_row(f, "B", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
-    sum_row(f, "B", "jps", "bheap", 100, 80, 120, 10, 8, 12);
-    sum_row(f, "B", "astar-octile", "bheap", 111, 90, 130, 9, 7, 11);
-    sum_row(f, "B", "astar-zero", "bheap", 1052, 950, 1150, 0.95, 0.9, 1.05);
-    sum_row(f, "B", "bidijkstra", "bheap", 1250, 1150, 1350, 0.8, 0.75, 0.85);
-    cr_assert_eq(fclose(f), 0);
-    int rc = sh(log, "'%s' report '%s'", bin, dir);
-    cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
-    snprintf(p, sizeof p, "%s/report.md", dir);
-    char *md = slurp(p, NULL);
-    cr_expect(strstr(md, "- `A`: fastest optimal solver **`jps`** (on `bucket`), median 0.100 µs per query "
-                         "[0.092, 0.108], 10.0× [9.0, 11.0] faster than `dijkstra` on `bheap` (1.00 µs); its "
-                         "interval is clear of the runner-up `astar-octile` (on `bheap`, 5.00× [4.50, 5.50]); "
-                         "queue for `jps`: **a tie** between `bucket` and `bheap` (intervals overlap);") != NULL,
-              "%s", md);
-    cr_expect(strstr(md, "- `B`: fastest optimal solver: **a tie** between `jps` on `bheap` (median 0.100 µs, "
-                         "speedup 10.0× [8.0, 12.0]) and `astar-octile` on `bheap` (median 0.111 µs, speedup "
-                         "9.00× [7.00, 11.00]): their 95 % intervals overlap") != NULL, "%s", md);
-    /* slower than Dijkstra: only bidijkstra, whose whole interval is below 1 */
-    cr_expect(strstr(md, "slower than Dijkstra here (speedup and its whole interval below 1, queue `bheap`): "
-                         "`bidijkstra` 0.80× [0.75, 0.85].") != NULL, "%s", md);
-    cr_expect(strstr(md, "`astar-zero` 0.95") == NULL, "%s", md);
-    cr_expect(strstr(md, "| `jps` | `bucket` | optimal | 50 | 0.100 | [0.092, 0.108] |") != NULL, "%s", md);
-    free(md);
-    rm_rf(dir);
+    static const srow rows[] = {
+        /* A: jps/bucket 10x [9, 11] clear of astar 5x [4.5, 5.5]; jps/bheap 9.8x [9.2, 10.5] ties on the
+         * queue */
+        ROW_DIJKSTRA("A"),
+        ROW("A", "astar-octile", "bheap", 200, 180, 220, 5, 4.5, 5.5),
+        ROW("A", "jps", "bheap", 102, 95, 110, 9.8, 9.2, 10.5),
+        ROW("A", "jps", "bucket", 100, 92, 108, 10, 9, 11),
+        /* B: jps 10x [8, 12] and astar 9x [7, 11] overlap: a tie; astar-zero 0.95x [0.9, 1.05] is no loss */
+        ROW_DIJKSTRA("B"),
+        ROW("B", "jps", "bheap", 100, 80, 120, 10, 8, 12),
+        ROW("B", "astar-octile", "bheap", 111, 90, 130, 9, 7, 11),
+        ROW("B", "astar-zero", "bheap", 1052, 950, 1150, 0.95, 0.9, 1.05),
+        ROW("B", "bidijkstra", "bheap", 1250, 1150, 1350, 0.8, 0.75, 0.85),
+    };
+    static const want md[] = {
+        HAS("- `A`: fastest optimal solver **`jps`** (on `bucket`), median 0.100 µs per query [0.092, "
+            "0.108], 10.0× [9.0, 11.0] faster than `dijkstra` on `bheap` (1.00 µs); its interval is "
+            "clear of the runner-up `astar-octile` (on `bheap`, 5.00× [4.50, 5.50]); queue for `jps`: "
+            "**a tie** between `bucket` and `bheap` (intervals overlap);"),
+        HAS("- `B`: fastest optimal solver: **a tie** between `jps` on `bheap` (median 0.100 µs, "
+            "speedup 10.0× [8.0, 12.0]) and `astar-octile` on `bheap` (median 0.111 µs, speedup 9.00× "
+            "[7.00, 11.00]): their 95 % intervals overlap"),
+        { W_HAS,
+          "slower than Dijkstra here (speedup and its whole interval below 1, queue `bheap`): "
+          "`bidijkstra` 0.80× [0.75, 0.85].",
+          "slower than Dijkstra: only bidijkstra, whose whole interval is below 1" },
+        LACKS("`astar-zero` 0.95"),
+        HAS("| `jps` | `bucket` | optimal | 50 | 0.100 | [0.092, 0.108] |"),
+    };
+    gb_bin();
+    run_dir r;
+    rd_open(&r, NULL);
+    rd_write(&r, "env.json", "{\"commit\": \"x\", \"run\": {\"run_id\": \"ties\"}}\n");
+    rd_summary(&r, rows, N_OF(rows));
+    rd_report(&r);
+    EXPECT_FILE(r.dir, "report.md", md);
+    rd_close(&r);
 }
 
 /* A summary row with a per-map preparation (prep_ns_max, NAN: none), a
  * time_source and a speedup (NAN: none, as summary writes it for a row
  * timed another way). */
-static void sum_row_src(FILE *f, const char *map, const char *solver, const char *queue, double t_med,
-                        double sp, double prep, const char *src)
+typedef struct src_row {
+    const char *solver, *queue;
+    double t_med, sp, prep;
+    const char *src;
+} src_row;
+
+static void sum_row_src(FILE *f, const char *map, const src_row *s)
 {
-    fprintf(f, "%s,%s,%s,optimal,50,%.3f,%.3f,%.3f,%.3f,%.3f,1.000,%.3f,10.000,10.000,", map, solver, queue,
-            t_med, t_med, t_med, t_med, t_med, t_med);
+    double t_med = s->t_med, sp = s->sp;
+    fprintf(f, "%s,%s,%s,optimal,50,%.3f,%.3f,%.3f,%.3f,%.3f,1.000,%.3f,10.000,10.000,", map, s->solver,
+            s->queue, t_med, t_med, t_med, t_med, t_med, t_med);
     if (isnan(sp)) fputs(",,,", f);
     else fprintf(f, "%.4f,50,,", sp);
     for (int k = 0; k < GB_ROW_NSTATUS; k++) fprintf(f, ",%d", k == GB_ROW_OK ? 50 : 0);
     fprintf(f, ",1024,%.3f,%.3f,", 0.97 * t_med, 1.03 * t_med);
     if (isnan(sp)) fputs(",,", f);
     else fprintf(f, "%.4f,%.4f,", 0.985 * sp, 1.015 * sp);
-    if (!isnan(prep)) fprintf(f, "%.0f", prep);
-    fprintf(f, ",,%s,,,8-nocut,\n", src);   /* ..., lb_ratio_mean, model, optimal_share */
+    if (!isnan(s->prep)) fprintf(f, "%.0f", s->prep);
+    fprintf(f, ",,%s,,,8-nocut,\n", s->src); /* ..., lb_ratio_mean, model, optimal_share */
 }
 
 /* The friction of a first report: per-map rows in the order of their
@@ -1037,54 +1208,51 @@ static void sum_row_src(FILE *f, const char *map, const char *solver, const char
  * or xmap_load ranks a row of another time_source. */
 GB_TEST(report, rows_by_median_prep_named_and_no_speedup_for_externals)
 {
-    const char *bin = gb_bin();
-    char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    snprintf(p, sizeof p, "%s/env.json", dir);
-    write_file(p, "{\"run\": {\"run_id\": \"order\"}}\n");
-    snprintf(p, sizeof p, "%s/summary.csv", dir);
-    FILE *f = fopen(p, "w");
-    cr_assert(f != NULL);
-    fprintf(f, "%s\n", gb_summary_csv_header());
-    sum_row_src(f, "A", "dijkstra", "bheap", 1e6, 1, 2e4, "inproc");   /* a queue's prep: below a query */
-    sum_row_src(f, "A", "jps", "bheap", 1e5, 10, NAN, "inproc");
-    sum_row_src(f, "A", "external:foo", "none", 5e4, NAN, 3e6, "process");
-    sum_row_src(f, "A", "sg-tl-dt", "own-heap", 1016, 984, 18.9e6, "inproc");
-    cr_assert_eq(fclose(f), 0);
-    snprintf(p, sizeof p, "%s/queries.csv", dir);
-    f = fopen(p, "w");
-    cr_assert(f != NULL);
-    fputs("map,scen,line,solver,queue,status,time_ns\n", f);
-    for (int q = 0; q < 3; q++) {
-        fprintf(f, "A,A.scen,%d,dijkstra,bheap,ok,1000000\n", q + 2);
-        fprintf(f, "A,A.scen,%d,jps,bheap,ok,100000\n", q + 2);
-        fprintf(f, "A,A.scen,%d,external:foo,none,ok,50000\n", q + 2);
-        fprintf(f, "A,A.scen,%d,sg-tl-dt,own-heap,ok,1016\n", q + 2);
-    }
-    cr_assert_eq(fclose(f), 0);
-    int rc = sh(log, "'%s' report '%s'", bin, dir);
-    cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
-    snprintf(p, sizeof p, "%s/report.md", dir);
-    char *md = slurp(p, NULL);
-    cr_expect(strstr(md, "fastest optimal solver **`sg-tl-dt`** (on `own-heap`), median 1.02 µs per query "
-                         "[0.986, 1.05], 984× [969, 999] (+18.9 ms prep per map) faster than `dijkstra` on "
-                         "`bheap` (1000 µs); its interval is clear of the runner-up `jps` (on `bheap`, "
-                         "10.0× [9.8, 10.2])") != NULL, "%s", md);
-    cr_expect(strstr(md, "prep per map) faster than `dijkstra` on `bheap` (1000 µs); its interval is clear of the "
-                         "runner-up `jps` (on `bheap`, 10.0× [9.8, 10.2] (+") == NULL, "jps has no prep: %s", md);
+    /* each solver's queries (3) take its median */
+    static const src_row rows[] = {
+        { "dijkstra", "bheap", 1e6, 1, 2e4, "inproc" }, /* a queue's prep: below a query */
+        { "jps", "bheap", 1e5, 10, NAN, "inproc" },
+        { "external:foo", "none", 5e4, NAN, 3e6, "process" },
+        { "sg-tl-dt", "own-heap", 1016, 984, 18.9e6, "inproc" },
+    };
+    static const want md[] = {
+        HAS("fastest optimal solver **`sg-tl-dt`** (on `own-heap`), median 1.02 µs per query [0.986, "
+            "1.05], 984× [969, 999] (+18.9 ms prep per map) faster than `dijkstra` on `bheap` (1000 "
+            "µs); its interval is clear of the runner-up `jps` (on `bheap`, 10.0× [9.8, 10.2])"),
+        { W_LACKS,
+          "prep per map) faster than `dijkstra` on `bheap` (1000 µs); its interval is clear of the "
+          "runner-up `jps` (on `bheap`, 10.0× [9.8, 10.2] (+",
+          "jps has no prep" },
+        /* across maps: the same rule as the headline's */
+        HAS("| `external:foo` | `none` | optimal | 0 | no speedup (timed as `process`) | - | - |"),
+        HAS("| `sg-tl-dt` | `own-heap` | optimal | 1 | 984× [984, 984] |"),
+    };
     /* the per-map table, fastest first: sg-tl-dt, the external, jps, dijkstra */
-    const char *tab = strstr(md, "| solver | queue | guarantee | n | median µs |");
-    cr_assert_not_null(tab, "%s", md);
-    const char *r1 = strstr(tab, "| `sg-tl-dt` | `own-heap` |"), *r2 = strstr(tab, "| `external:foo` | `none` |"),
-               *r3 = strstr(tab, "| `jps` | `bheap` |"), *r4 = strstr(tab, "| `dijkstra` | `bheap` |");
-    cr_expect(r1 && r2 && r3 && r4 && r1 < r2 && r2 < r3 && r3 < r4, "rows not by median:\n%s", tab);
-    /* across maps: the same rule as the headline's */
-    cr_expect(strstr(md, "| `external:foo` | `none` | optimal | 0 | no speedup (timed as `process`) | - | - |")
-              != NULL, "%s", md);
-    cr_expect(strstr(md, "| `sg-tl-dt` | `own-heap` | optimal | 1 | 984× [984, 984] |") != NULL, "%s", md);
-    free(md);
-    rm_rf(dir);
+    static const want by_median[] = { HAS("| `sg-tl-dt` | `own-heap` |"),
+                                      AFTER("| `external:foo` | `none` |"), AFTER("| `jps` | `bheap` |"),
+                                      AFTER("| `dijkstra` | `bheap` |") };
+    gb_bin();
+    run_dir r;
+    rd_open(&r, NULL);
+    rd_env(&r, "order");
+    FILE *f = fopen(rd_path(&r, "summary.csv"), "w"), *q = fopen(rd_path(&r, "queries.csv"), "w");
+    cr_assert(f != NULL && q != NULL);
+    fprintf(f, "%s\n", gb_summary_csv_header());
+    fputs("map,scen,line,solver,queue,status,time_ns\n", q);
+    for (size_t i = 0; i < N_OF(rows); i++) sum_row_src(f, "A", &rows[i]);
+    for (int k = 0; k < 3; k++)
+        for (size_t i = 0; i < N_OF(rows); i++)
+            fprintf(q, "A,A.scen,%d,%s,%s,ok,%.0f\n", k + 2, rows[i].solver, rows[i].queue,
+                    rows[i].t_med);
+    cr_assert(fclose(f) == 0 && fclose(q) == 0);
+    rd_report(&r);
+    char *page = rd_slurp(&r, "report.md");
+    EXPECT_TEXT(page, "report.md", md);
+    const char *tab = strstr(page, "| solver | queue | guarantee | n | median µs |");
+    cr_assert_not_null(tab, "%s", page);
+    EXPECT_TEXT(tab, "report.md's per-map table, by median", by_median);
+    free(page);
+    rd_close(&r);
 }
 
 /* A machine that was busy (env.json says so) puts a warning first among
@@ -1092,686 +1260,89 @@ GB_TEST(report, rows_by_median_prep_named_and_no_speedup_for_externals)
  * behind machine_busy (gb_env_busy). */
 GB_TEST(report, a_busy_machine_is_flagged_first)
 {
-    gb_env e;
-    memset(&e, 0, sizeof e);
-    e.cores = 2;
-    e.load[0] = 0.5;
-    char why[160];
-    cr_assert_eq(gb_env_busy(&e, NULL, why, sizeof why), 0);
-    cr_assert_str_empty(why);
-    e.load[0] = 1.6;
-    cr_assert_eq(gb_env_busy(&e, NULL, why, sizeof why), 1);
-    cr_assert_str_eq(why, "load average 1.60 on 2 cores before the run");
-    e.load[0] = 0.1;
-    gb_calib c;
-    memset(&c, 0, sizeof c);
-    c.min_ns = 100;
-    c.max_ns = 140;
-    cr_assert_eq(gb_env_busy(&e, &c, why, sizeof why), 0);
-    c.max_ns = 230;
-    cr_assert_eq(gb_env_busy(&e, &c, why, sizeof why), 1);
-    cr_assert_str_eq(why, "the calibration's slowest run took 2.3x its fastest");
+    /* the load on 2 cores, the calibration's fastest and slowest run (0:
+     * none), the verdict, its reason (NULL: not checked) */
+    static const struct {
+        double load;
+        int64_t min_ns, max_ns;
+        int busy;
+        const char *why;
+    } rule[] = { { 0.5, 0, 0, 0, "" },
+                 { 1.6, 0, 0, 1, "load average 1.60 on 2 cores before the run" },
+                 { 0.1, 100, 140, 0, NULL },
+                 { 0.1, 100, 230, 1, "the calibration's slowest run took 2.3x its fastest" } };
+    for (size_t i = 0; i < N_OF(rule); i++) {
+        gb_env e;
+        gb_calib c;
+        char why[160];
+        memset(&e, 0, sizeof e);
+        memset(&c, 0, sizeof c);
+        e.cores = 2;
+        e.load[0] = rule[i].load;
+        c.min_ns = rule[i].min_ns;
+        c.max_ns = rule[i].max_ns;
+        cr_assert_eq(gb_env_busy(&e, rule[i].max_ns ? &c : NULL, why, sizeof why), rule[i].busy,
+                     "case %zu", i);
+        if (rule[i].why) cr_assert_str_eq(why, rule[i].why, "case %zu: '%s'", i, why);
+    }
 
-    const char *bin = gb_bin();
+    static const char warning[] =
+        "**Warning: the machine was busy while this was measured** (load average "
+        "3.10 on 2 cores before the run)";
+    static const char findings[] = "## Headline findings\n\n- ";
+    static const want busy_md[] = {
+        HAS(warning), HAS("| Load average | 3.10, 2.00, 1.00 (1, 5, 15 minutes, before the run) |")
+    };
+    static const want quiet_md[] = { LACKS("machine was busy") };
+    static const srow rows[] = { ROW_DIJKSTRA("A"), ROW_JPS("A") };
+    gb_bin();
     for (int busy = 0; busy < 2; busy++) {
-        char dir[64], p[256], log[128];
-        make_tmpdir(dir, sizeof dir);
-        snprintf(log, sizeof log, "%s/log", dir);
-        snprintf(p, sizeof p, "%s/env.json", dir);
-        write_file(p, busy ? "{\"machine_busy\": true, \"machine_busy_why\": \"load average 3.10 on 2 "
-                             "cores before the run\", \"load_avg\": [3.1, 2, 1], \"run\": {\"run_id\": \"b\"}}\n"
-                           : "{\"machine_busy\": false, \"machine_busy_why\": \"\", \"load_avg\": [0.1, 0.2, 0.3], "
-                             "\"run\": {\"run_id\": \"q\"}}\n");
-        snprintf(p, sizeof p, "%s/summary.csv", dir);
-        FILE *f = fopen(p, "w");
-        cr_assert(f != NULL);
-        fprintf(f, "%s\n", gb_summary_csv_header());
-        sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
-        sum_row(f, "A", "jps", "bheap", 100, 90, 110, 10, 9, 11);
-        cr_assert_eq(fclose(f), 0);
-        int rc = sh(log, "'%s' report '%s'", bin, dir);
-        cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
-        snprintf(p, sizeof p, "%s/report.md", dir);
-        char *md = slurp(p, NULL);
-        const char *w = strstr(md, "**Warning: the machine was busy while this was measured** (load average "
-                                   "3.10 on 2 cores before the run)");
+        run_dir r;
+        rd_open(&r, NULL);
+        rd_write(
+            &r, "env.json",
+            busy
+                ? "{\"machine_busy\": true, \"machine_busy_why\": \"load average 3.10 on 2 cores before "
+                  "the run\", \"load_avg\": [3.1, 2, 1], \"run\": {\"run_id\": \"b\"}}\n"
+                : "{\"machine_busy\": false, \"machine_busy_why\": \"\", \"load_avg\": [0.1, 0.2, 0.3], "
+                  "\"run\": {\"run_id\": \"q\"}}\n");
+        rd_summary(&r, rows, N_OF(rows));
+        rd_report(&r);
+        char *md = rd_slurp(&r, "report.md");
         if (busy) {
-            cr_expect(w != NULL, "%s", md);
-            const char *f1 = strstr(md, "## Headline findings\n\n- ");
-            cr_expect(f1 && w && w == f1 + strlen("## Headline findings\n\n- "), "not first: %s", md);
-            cr_expect(strstr(md, "| Load average | 3.10, 2.00, 1.00 (1, 5, 15 minutes, before the run) |") != NULL,
-                      "%s", md);
+            EXPECT_TEXT(md, "report.md (busy)", busy_md);
+            const char *w = strstr(md, warning), *f1 = strstr(md, findings);
+            cr_expect(f1 && w && w == f1 + strlen(findings), "not first: %s", md);
         } else {
-            cr_expect(strstr(md, "machine was busy") == NULL, "%s", md);
+            EXPECT_TEXT(md, "report.md (quiet)", quiet_md);
         }
         free(md);
-        rm_rf(dir);
+        rd_close(&r);
     }
 }
 
-static int check_self_contained(const char *path);
-
-/* report.html embeds each PNG as base64 (every padding case), marks an
- * image the folder lacks, and links no file; report.md keeps the
- * relative links. */
 /* A 1x1 PNG (67 bytes). */
 static const unsigned char tiny_png[67] =
     "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01"
     "\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0a\x49\x44\x41\x54\x78\x9c\x63\x00\x01\x00\x00"
     "\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
 
-/* The first n bytes of tiny_png into dir/rel. */
-static void write_png(const char *dir, const char *rel, size_t n)
+/* The first n bytes of tiny_png into r's rel. */
+static void rd_png(const run_dir *r, const char *rel, size_t n)
 {
-    char p[512];
-    snprintf(p, sizeof p, "%s/%s", dir, rel);
-    FILE *f = fopen(p, "wb");
-    cr_assert(f != NULL, "%s", p);
+    FILE *f = fopen(rd_path(r, rel), "wb");
+    cr_assert(f != NULL, "%s", rel);
     cr_assert_eq(fwrite(tiny_png, 1, n, f), n);
     cr_assert_eq(fclose(f), 0);
 }
 
-/* A run folder dir with an env.json, a one-row summary.csv and plots/. */
-static void image_run_folder(const char *dir)
+/* A run folder r for the image tests: env.json, summary.csv of rows[0..n)
+ * and plots/. */
+static void rd_image_folder(const run_dir *r, const char *run_id, const srow *rows, size_t n)
 {
-    char p[256];
-    snprintf(p, sizeof p, "%s/env.json", dir);
-    write_file(p, "{\"run\": {\"run_id\": \"img\"}}\n");
-    snprintf(p, sizeof p, "%s/summary.csv", dir);
-    FILE *f = fopen(p, "w");
-    cr_assert(f != NULL);
-    fprintf(f, "%s\n", gb_summary_csv_header());
-    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
-    cr_assert_eq(fclose(f), 0);
-    snprintf(p, sizeof p, "%s/plots", dir);
-    cr_assert_eq(mkdir(p, 0777), 0);
-}
-
-GB_TEST(report, html_embeds_images_and_marks_missing_ones)
-{
-    const char *bin = gb_bin();
-    char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    image_run_folder(dir);
-    for (int k = 0; k < 3; k++) {   /* 67, 66 and 65 bytes: padding "==", none, "=" */
-        char rel[32];
-        snprintf(rel, sizeof rel, "plots/p%d.png", k);
-        write_png(dir, rel, sizeof tiny_png - (size_t)k);
-    }
-    snprintf(p, sizeof p, "%s/plots.tsv", dir);
-    write_file(p, "time\tplots/p0.png\tplots/p0.svg\tFirst <plot>\n"
-                  "time\tplots/p1.png\t-\tSecond\n"
-                  "cactus\tplots/p2.png\t-\tThird\n"
-                  "cactus\tplots/gone.png\t-\tMissing\n");
-    int rc = sh(log, "'%s' report '%s'", bin, dir);
-    char *l = slurp(log, NULL);
-    cr_expect_eq(rc, 0, "%s", l);
-    cr_expect(strstr(l, "gridbench report: warning: ") != NULL && strstr(l, "/plots/gone.png: expected the "
-              "image the plots manifest names, found none") != NULL, "%s", l);
-    free(l);
-    snprintf(p, sizeof p, "%s/report.html", dir);
-    cr_expect_eq(check_self_contained(p), 3);
-    char *html = slurp(p, NULL);
-    cr_expect(strstr(html, "<img src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4"
-                           "nGMAAQAABQABDQottAAAAABJRU5ErkJggg==\" alt=\"First &lt;plot&gt;\">") != NULL, "%s", html);
-    cr_expect(strstr(html, "base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4nGMAAQAABQABDQottAAAAABJ"
-                           "RU5ErkJg\"") != NULL);
-    cr_expect(strstr(html, "base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4nGMAAQAABQABDQottAAAAABJ"
-                           "RU5ErkI=\"") != NULL);
-    cr_expect(strstr(html, "<p class=\"bad\">Image missing from the run folder: <code>plots/gone.png</code></p>")
-              != NULL, "%s", html);
-    cr_expect(strstr(html, "(vector version: <code>plots/p0.svg</code> in the run folder)") != NULL);
-    free(html);
-    snprintf(p, sizeof p, "%s/report.md", dir);
-    char *md = slurp(p, NULL);
-    cr_expect(strstr(md, "![First plot](plots/p0.png)\n\nFirst <plot> ([SVG](plots/p0.svg))") != NULL ||
-              strstr(md, "![First <plot>](plots/p0.png)") != NULL, "%s", md);
-    cr_expect(strstr(md, "](plots/gone.png)") != NULL, "%s", md);
-    free(md);
-    rm_rf(dir);
-}
-
-/* plots.tsv is data: an image is embedded or linked only when it lies
- * inside the run folder (no "..", no absolute path, no link leading out)
- * and its first bytes say PNG (or SVG for the svg column); anything else
- * is skipped with a warning naming the manifest line. */
-GB_TEST(report, images_outside_the_run_folder_or_not_images_are_skipped)
-{
-    const char *bin = gb_bin();
-    char top[64], dir[128], p[256], log[128];
-    make_tmpdir(top, sizeof top);
-    snprintf(dir, sizeof dir, "%s/run", top);
-    snprintf(log, sizeof log, "%s/log", top);
-    cr_assert_eq(mkdir(dir, 0777), 0);
-    image_run_folder(dir);
-    /* a real PNG inside (its last byte cut: its base64 ends "RU5ErkJg"),
-     * a real PNG outside (whole: "RU5ErkJggg=="), a secret outside */
-    write_png(dir, "plots/in.png", sizeof tiny_png - 1);
-    write_png(top, "out.png", sizeof tiny_png);
-    snprintf(p, sizeof p, "%s/secret", top);
-    write_file(p, "s3cr3t\n");
-    snprintf(p, sizeof p, "%s/plots/in.svg", dir);
-    write_file(p, "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n");
-    snprintf(p, sizeof p, "%s/plots/fake.png", dir);
-    write_file(p, "s3cr3t, named .png\n");
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "ln -s ../../out.png %s/plots/link.png && ln -s in.png %s/plots/ok-link.png "
-             "&& ln -s ../../secret %s/plots/link.svg", dir, dir, dir);
-    cr_assert_eq(system(cmd), 0);
-    snprintf(p, sizeof p, "%s/plots.tsv", dir);
-    char man[1024];
-    snprintf(man, sizeof man,
-             "time\t../../../../../../../../etc/hostname\t-\tUp and out\n"   /* line 1 */
-             "time\t%s/out.png\t-\tAbsolute\n"                                /* 2 */
-             "time\tplots/link.png\t-\tA link leading out\n"                  /* 3 */
-             "time\tplots/fake.png\t-\tNot a PNG\n"                           /* 4 */
-             "time\tplots/../../out.png\t-\tDown and up\n"                    /* 5 */
-             "cactus\tplots/in.png\tplots/link.svg\tSVG leading out\n"        /* 6 */
-             "cactus\tplots/ok-link.png\tplots/fake.png\tSVG that is not\n"   /* 7 */
-             "cactus\tplots/in.png\tplots/in.svg\tAll good\n", top);          /* 8 */
-    write_file(p, man);
-    int rc = sh(log, "'%s' report '%s'", bin, dir);
-    char *l = slurp(log, NULL);
-    cr_expect_eq(rc, 0, "%s", l);
-    const char *want[] = {
-        ":1: expected a PNG inside the run folder, found '../../../../../../../../etc/hostname' "
-            "(a path leading outside it); skipped",
-        "/out.png' (a path leading outside it); skipped",
-        ":3: expected a PNG inside the run folder, found 'plots/link.png' (a link leading outside it); skipped",
-        ":4: expected a PNG inside the run folder, found 'plots/fake.png' (a file that is not a PNG by its "
-            "first bytes); skipped",
-        ":5: expected a PNG inside the run folder, found 'plots/../../out.png' (a path leading outside it)",
-        ":6: expected an SVG inside the run folder, found 'plots/link.svg' (a link leading outside it); skipped",
-        ":7: expected an SVG inside the run folder, found 'plots/fake.png' (a file that is not an SVG by "
-            "its first bytes); skipped",
-    };
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-        cr_expect(strstr(l, want[i]) != NULL, "wanted: %s\nin: %s", want[i], l);
-    cr_expect(strstr(l, ":8:") == NULL, "%s", l);
-    free(l);
-    snprintf(p, sizeof p, "%s/report.html", dir);
-    cr_expect_eq(check_self_contained(p), 3);   /* lines 6, 7 and 8 */
-    char *html = slurp(p, NULL);
-    cr_expect(strstr(html, "RU5ErkJggg==") == NULL, "a PNG from outside was embedded");
-    cr_expect(strstr(html, "czNjcjN0") == NULL && strstr(html, "s3cr3t") == NULL, "the secret was embedded");
-    cr_expect(strstr(html, "Up and out") == NULL && strstr(html, "hostname") == NULL, "%s", html);
-    cr_expect(strstr(html, "(vector version: <code>plots/in.svg</code> in the run folder)") != NULL, "%s", html);
-    cr_expect(strstr(html, "link.svg") == NULL && strstr(html, "fake.png") == NULL, "%s", html);
-    free(html);
-    snprintf(p, sizeof p, "%s/report.md", dir);
-    char *md = slurp(p, NULL);
-    cr_expect(strstr(md, "hostname") == NULL && strstr(md, "out.png") == NULL && strstr(md, "fake.png") == NULL,
-              "%s", md);
-    cr_expect(strstr(md, "([SVG](plots/in.svg))") != NULL, "%s", md);
-    free(md);
-    rm_rf(top);
-}
-
-/* ---- across maps ------------------------------------------------------------ */
-
-/* The cross-map table: the geometric mean of the per-map speedups, with a
- * stratified bootstrap interval.  Constant per-query ratios make every
- * resample equal (4x on A, 16x on B: 8x [8, 8]); a noisy solver gets an
- * interval around its estimate; the same input gives the same bytes. */
-GB_TEST(report, cross_map_geometric_mean_with_intervals)
-{
-    const char *bin = gb_bin();
-    char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    snprintf(p, sizeof p, "%s/env.json", dir);
-    write_file(p, "{\"run\": {\"run_id\": \"geo\"}}\n");
-    snprintf(p, sizeof p, "%s/summary.csv", dir);
-    FILE *f = fopen(p, "w");
-    cr_assert(f != NULL);
-    fprintf(f, "%s\n", gb_summary_csv_header());
-    sum_row(f, "A", "dijkstra", "bheap", 300, 200, 400, 1, 1, 1);
-    sum_row(f, "A", "jps", "bheap", 75, 50, 100, 4, 4, 4);
-    sum_row(f, "A", "astar-octile", "bheap", 150, 100, 200, 2, 2, 2);
-    sum_row(f, "A", "noisy", "bheap", 150, 100, 200, 2, 1, 3);
-    sum_row(f, "B", "dijkstra", "bheap", 300, 200, 400, 1, 1, 1);
-    sum_row(f, "B", "jps", "bheap", 19, 12, 25, 16, 16, 16);
-    sum_row(f, "B", "noisy", "bheap", 150, 100, 200, 2, 1, 3);
-    cr_assert_eq(fclose(f), 0);
-    snprintf(p, sizeof p, "%s/queries.csv", dir);
-    f = fopen(p, "w");
-    cr_assert(f != NULL);
-    fputs("map,scen,line,solver,queue,status,time_ns\n", f);
-    for (int m = 0; m < 2; m++) {
-        int nq = m == 0 ? 5 : 4;
-        for (int q = 0; q < nq; q++) {
-            double base = 100.0 * (q + 1) * (m + 1);
-            const char *map = m ? "B" : "A";
-            fprintf(f, "%s,%s.scen,%d,dijkstra,bheap,ok,%.3f\n", map, map, q + 2, base);
-            fprintf(f, "%s,%s.scen,%d,jps,bheap,ok,%.6f\n", map, map, q + 2, base / (m ? 16 : 4));
-            fprintf(f, "%s,%s.scen,%d,jps,bucket,ok,%.6f\n", map, map, q + 2, base);   /* not its queue */
-            if (!m) fprintf(f, "%s,%s.scen,%d,astar-octile,bheap,ok,%.6f\n", map, map, q + 2, base / 2);
-            fprintf(f, "%s,%s.scen,%d,noisy,bheap,ok,%.6f\n", map, map, q + 2, base / (1.0 + (q * 7 % 5)));
-        }
-    }
-    cr_assert_eq(fclose(f), 0);
-    int rc = sh(log, "'%s' report '%s'", bin, dir);
-    cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
-    snprintf(p, sizeof p, "%s/report.md", dir);
-    char *md = slurp(p, NULL);
-    cr_expect(strstr(md, "### Across maps: geometric-mean speedup over Dijkstra") != NULL, "%s", md);
-    /* the slice each map ran (no dijkstra_cost column here: no length range) */
-    cr_expect(strstr(md, "| Slice per map | `A`: 5 queries; `B`: 4 queries |") != NULL, "%s", md);
-    cr_expect(strstr(md, "| `jps` | `bheap` | optimal | 2 | 8.00× [8.00, 8.00] | 4.00× `A` | 16.0× `B` |") != NULL,
-              "%s", md);
-    cr_expect(strstr(md, "| `astar-octile` | `bheap` | optimal | 1 | 2.00× [2.00, 2.00] | 2.00× `A` | 2.00× `A` |")
-              != NULL, "%s", md);
-    /* sorted by the estimate, fastest first */
-    const char *j = strstr(md, "| `jps` | `bheap` | optimal | 2 |"), *a = strstr(md, "| `astar-octile` | `bheap` | optimal | 1 |");
-    cr_expect(j && a && j < a, "not sorted by speedup");
-    /* noisy: per-query ratios 1..5, so resamples differ -- read the row back */
-    const char *nz = strstr(md, "| `noisy` | `bheap` | optimal | 2 | ");
-    cr_assert(nz != NULL, "%s", md);
-    double est = 0, lo = 0, hi = 0;
-    cr_assert_eq(sscanf(nz, "| `noisy` | `bheap` | optimal | 2 | %lf× [%lf, %lf]", &est, &lo, &hi), 3, "%.120s", nz);
-    cr_expect(lo < hi && lo <= est && est <= hi, "noisy: %g [%g, %g]", est, lo, hi);
-    /* the same input, the same page */
-    rc = sh(log, "'%s' report '%s'", bin, dir);
-    cr_assert_eq(rc, 0);
-    char *md2 = slurp(p, NULL);
-    cr_expect_str_eq(md2, md);
-    free(md2);
-    free(md);
-    /* without queries.csv (or without the baseline) the table is left out */
-    snprintf(p, sizeof p, "%s/queries.csv", dir);
-    cr_assert_eq(remove(p), 0);
-    rc = sh(log, "'%s' report '%s'", bin, dir);
-    cr_assert_eq(rc, 0);
-    snprintf(p, sizeof p, "%s/report.md", dir);
-    md = slurp(p, NULL);
-    cr_expect(strstr(md, "Across maps: geometric-mean") == NULL);
-    free(md);
-    rm_rf(dir);
-}
-
-/* The verdicts of `gridbench heuristics --verdicts`, when the folder has
- * them, become a table: failing verdicts and a wrong registry claim in
- * bold; a malformed file is an error naming it. */
-GB_TEST(report, heuristic_verdict_table)
-{
-    const char *bin = gb_bin();
-    char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    snprintf(p, sizeof p, "%s/env.json", dir);
-    write_file(p, "{\"run\": {\"run_id\": \"heur\"}}\n");
-    snprintf(p, sizeof p, "%s/summary.csv", dir);
-    FILE *f = fopen(p, "w");
-    cr_assert(f != NULL);
-    fprintf(f, "%s\n", gb_summary_csv_header());
-    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
-    cr_assert_eq(fclose(f), 0);
-    snprintf(p, sizeof p, "%s/heuristics-verdicts.csv", dir);
-    write_file(p, "map,model,heuristic,weight,goals,verdict,inadmissible_cells,max_over,inconsistent_edges,"
-                  "max_violation,mean_ratio,registry\n"
-                  "m.map,8-nocut,octile,1,4,admissible+consistent,0,0,0,0,0.5,agrees\n"
-                  "m.map,8-nocut,manhattan,1,4,neither,74,1.171572875,10648,0.5857864376,0.6,agrees\n"
-                  "m.map,8-nocut,euclidean,1,4,neither,3,0.5,2,0.25,0.4,WRONG: claims admissible\n");
-    int rc = sh(log, "'%s' report '%s'", bin, dir);
-    cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(log));
-    snprintf(p, sizeof p, "%s/report.md", dir);
-    char *md = slurp(p, NULL);
-    cr_expect(strstr(md, "### Heuristics: admissible? consistent? (`gridbench heuristics`)") != NULL, "%s", md);
-    cr_expect(strstr(md, "| `octile` | 1 | `8-nocut` | `m.map` | 4 | admissible+consistent | 0 | 0.0000 | 0 | "
-                         "0.0000 | 0.5000 | agrees |") != NULL, "%s", md);
-    cr_expect(strstr(md, "| `manhattan` | 1 | `8-nocut` | `m.map` | 4 | **neither** | 74 | 1.1716 | 10648 | "
-                         "0.5858 | 0.6000 | agrees |") != NULL, "%s", md);
-    cr_expect(strstr(md, "| **WRONG: claims admissible** |") != NULL, "%s", md);
-    free(md);
-    snprintf(p, sizeof p, "%s/report.html", dir);
-    char *html = slurp(p, NULL);
-    cr_expect(strstr(html, "<td class=\"l\"><strong>neither</strong></td>") != NULL);
-    free(html);
-    snprintf(p, sizeof p, "%s/heuristics-verdicts.csv", dir);
-    write_file(p, "heuristic,weight,bucket,lo,hi,mean_ratio,cells\noctile,1,0,0,4,0.5,10\n");
-    rc = sh(log, "'%s' report '%s'", bin, dir);
-    cr_expect_eq(rc, 65, "%s", tail_of(log));
-    cr_expect(strstr(tail_of(log), "heuristics-verdicts.csv") != NULL, "%s", tail_of(log));
-    rm_rf(dir);
-}
-
-/* ---- the plots, rendered ------------------------------------------------ */
-
-/* gnuplot and plots/ at hand, else skip the calling test. */
-static void need_gnuplot(void)
-{
-    if (!file_exists("plots/style.gp")) cr_skip_test("not run from the repository root");
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0) cr_skip_test("gnuplot not installed");
-}
-
-/* The stroke width of the data line drawn in colour rgb (as gnuplot's svg
- * writes it, "rgb( 31, 119, 180)") with at least two segments: the width
- * of the group around it; its path's d into d.  -1 when there is none. */
-static double svg_line_width(const char *svg, const char *rgb, char *d, size_t n)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "<path stroke='%s'  d='", rgb);
-    for (const char *p = svg; (p = strstr(p, pat)) != NULL; p++) {
-        const char *dd = p + strlen(pat), *e = strchr(dd, '\'');
-        int segs = 0;
-        for (const char *q = dd; q < e; q++) segs += *q == 'L';
-        if (!e || segs < 2) continue;
-        snprintf(d, n, "%.*s", (int)(e - dd), dd);
-        const char *w = NULL;
-        for (const char *q = svg; (q = strstr(q, "stroke-width=\"")) != NULL && q < p; q++) w = q;
-        return w ? atof(w + 14) : -1;
-    }
-    return -1;
-}
-
-/* Two solvers with the same means (A* with two heuristics on a maze) and
- * one that expands nothing.  Breaks if the later line is drawn as wide as
- * the earlier (it would hide it), or 0 is dropped from the log axis. */
-GB_TEST(plots, expansions_keep_identical_lines_and_zero_visible)
-{
-    need_gnuplot();
-    char dir[64], p[256], svgp[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    snprintf(p, sizeof p, "%s/bucket.tsv", dir);
-    static const char *const hdr = "\tbucket\tn\tlen_mean\ttime_median_us\ttime_p25_us\ttime_p75_us\t"
-                                   "expanded_mean\texpanded_median\n";
-    char tsv[2048];
-    size_t k = 0;
-    const char *names[3] = { "a", "b", "z" };
-    for (int b = 0; b < 3; b++) {
-        k += (size_t)snprintf(tsv + k, sizeof tsv - k, "%s\"%s\"%s", b ? "\n\n" : "", names[b], hdr);
-        for (int i = 0; i < 3; i++) {
-            double e = b == 2 ? 0 : 4.0 * (i == 0 ? 1 : i == 1 ? 10 : 100);
-            k += (size_t)snprintf(tsv + k, sizeof tsv - k, "%d\t3\t%d\t1\t1\t1\t%g\t%g\n", i, 2 + 20 * i, e, e);
-        }
-    }
-    write_file(p, tsv);
-    snprintf(svgp, sizeof svgp, "%s/e.svg", dir);
-    int rc = sh(log, "gnuplot -e \"data='%s'; out='%s'\" plots/expansions_vs_length.gp", p, svgp);
-    cr_assert_eq(rc, 0, "gnuplot: %s", tail_of(log));
-    char *svg = slurp(svgp, NULL);
-    char da[512], db[512], dz[512];
-    double wa = svg_line_width(svg, "rgb( 31, 119, 180)", da, sizeof da);   /* line styles 1, 2, 3 */
-    double wb = svg_line_width(svg, "rgb(214,  39,  40)", db, sizeof db);
-    double wz = svg_line_width(svg, "rgb( 44, 160,  44)", dz, sizeof dz);
-    cr_assert(wa > 0 && wb > 0, "lines a and b not found");
-    cr_expect_str_eq(da, db, "a and b should coincide");
-    cr_expect_gt(wa, wb + 0.5, "the earlier line (%g) must stay wider than the one drawn on it (%g)", wa, wb);
-    cr_expect_gt(wz, 0, "the solver with 0 expansions has no line");
-    cr_expect(strstr(svg, ">0</text>") != NULL, "no tick labelled 0");
-    free(svg);
-    rm_rf(dir);
-}
-
-/* The trade-off plot: each box's label "solver  map" upright below it
- * (never running past the plot's edge), and a log axis that reads 0.01,
- * 1, 100 -- not 1024 ... 0.00098.  Breaks if the labels go back to a
- * slant or the axis to base 2 or a fixed format. */
-GB_TEST(plots, tradeoff_labels_under_their_boxes_and_plain_log_ticks)
-{
-    need_gnuplot();
-    char dir[64], p[256], svgp[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    snprintf(p, sizeof p, "%s/tradeoff.tsv", dir);
-    char tsv[4096];
-    size_t k = 0;
-    for (int i = 0; i < 20; i++)
-        k += (size_t)snprintf(tsv + k, sizeof tsv - k, "A.map\twastar-octile:w=1.5\t%.3f\t%g\nB.map\ttheta\t0.97\t%g\n",
-                              1.0 + i / 100.0, 0.001 * pow(10, i / 3.0), 2.0 + i);
-    write_file(p, tsv);
-    snprintf(svgp, sizeof svgp, "%s/t.svg", dir);
-    int rc = sh(log, "gnuplot -e \"data='%s'; out='%s'\" plots/hpa_tradeoff.gp", p, svgp);
-    cr_assert_eq(rc, 0, "gnuplot: %s", tail_of(log));
-    char *svg = slurp(svgp, NULL);
-    const char *l = strstr(svg, ">wastar-octile:w=1.5  A</text>");
-    cr_assert_not_null(l, "no box label 'wastar-octile:w=1.5  A'");
-    const char *g = l;
-    while (g > svg && strncmp(g, "<g transform=", 13) != 0) g--;
-    cr_expect(strstr(g, "rotate(-90)") && strstr(g, "rotate(-90)") < l && strstr(g, "text-anchor=\"end\"") < l,
-              "the label is not upright and ending at its box: %.200s", g);
-    cr_expect(strstr(svg, ">theta  B</text>") != NULL);
-    cr_expect(strstr(svg, ">0.01</text>") != NULL && strstr(svg, ">100</text>") != NULL, "no plain powers of 10");
-    cr_expect(strstr(svg, ">1024") == NULL && strstr(svg, ">0.03125") == NULL && strstr(svg, ".00000<") == NULL,
-              "unreadable ticks");
-    free(svg);
-    rm_rf(dir);
-}
-
-/* ---- the page in a real browser ----------------------------------------- */
-
-/* Chromium on $PATH (or $GB_CHROMIUM), else skip the calling test with a
- * message that says how to get it. */
-static void need_chromium(void)
-{
-    if (!file_exists("scripts/check-html.sh")) cr_skip_test("not run from the repository root");
-    const char *c = getenv("GB_CHROMIUM");
-    if (c && c[0] ? access(c, X_OK) != 0
-                  : system("command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1") != 0)
-        cr_skip_test("chromium is not installed (Debian package chromium, see scripts/deps.sh): "
-                     "report.html was not rendered in a browser");
-}
-
-/* A run folder with one summary row and the given plots.tsv; 0 when
- * `gridbench report` wrote its pages. */
-static int browser_fixture(const char *bin, const char *dir, const char *manifest, const char *log)
-{
-    static const unsigned char png[67] =
-        "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01"
-        "\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0a\x49\x44\x41\x54\x78\x9c\x63\x00\x01\x00\x00"
-        "\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82";
-    char p[256];
-    snprintf(p, sizeof p, "%s/env.json", dir);
-    write_file(p, "{\"run\": {\"run_id\": \"browser\"}}\n");
-    snprintf(p, sizeof p, "%s/summary.csv", dir);
-    FILE *f = fopen(p, "w");
-    cr_assert(f != NULL);
-    fprintf(f, "%s\n", gb_summary_csv_header());
-    sum_row(f, "A", "dijkstra", "bheap", 1000, 900, 1100, 1, 1, 1);
-    sum_row(f, "A", "jps", "bheap", 100, 90, 110, 10, 9, 11);
-    cr_assert_eq(fclose(f), 0);
-    snprintf(p, sizeof p, "%s/plots", dir);
-    mkdir(p, 0777);
-    snprintf(p, sizeof p, "%s/plots/good.png", dir);
-    f = fopen(p, "wb");
-    cr_assert(f != NULL);
-    cr_assert_eq(fwrite(png, 1, sizeof png, f), sizeof png);
-    cr_assert_eq(fclose(f), 0);
-    /* a PNG's signature, then bytes no browser can decode (without the
-     * signature, gridbench report would not embed it at all) */
-    snprintf(p, sizeof p, "%s/plots/bad.png", dir);
-    write_file(p, "\x89PNG\r\n\x1a\nnot a png at all\n");
-    snprintf(p, sizeof p, "%s/plots.tsv", dir);
-    write_file(p, manifest);
-    return sh(log, "'%s' report '%s'", bin, dir);
-}
-
-/* report.html rendered by headless Chromium: every image loads, and the
- * screenshot is a PNG.  Skipped only when chromium is absent. */
-GB_TEST(report_browser, every_image_loads_and_a_screenshot_is_kept)
-{
-    GB_TEST_E2E();
-    const char *bin = gb_bin();
-    need_chromium();
-    char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    int rc = browser_fixture(bin, dir, "time\tplots/good.png\t-\tA good image\n"
-                                       "cactus\tplots/good.png\t-\tThe same again\n", log);
-    cr_assert_eq(rc, 0, "report: %s", tail_of(log));
-    rc = sh(log, "scripts/check-html.sh --min-images 2 --screenshot '%s/report.png' '%s/report.html'", dir, dir);
-    cr_expect_eq(rc, 0, "check-html.sh exit %d: %s", rc, tail_of(log));
-    cr_expect(strstr(tail_of(log), "all 2 images loaded in Chromium") != NULL, "%s", tail_of(log));
-    size_t len = 0;
-    snprintf(p, sizeof p, "%s/report.png", dir);
-    char *shot = file_exists(p) ? slurp(p, &len) : NULL;
-    cr_expect(shot && len > 1000 && memcmp(shot, "\x89PNG\r\n\x1a\n", 8) == 0, "no screenshot %s", p);
-    free(shot);
-    /* the check copy is not left in the run folder, and the page stays script-free */
-    snprintf(p, sizeof p, "%s/report.html", dir);
-    char *html = slurp(p, NULL);
-    cr_expect(strstr(html, "<script") == NULL);
-    free(html);
-    rm_rf(dir);
-}
-
-/* The screenshot shows the whole page, not its top 2400 px (where a
- * report's plots never were).  Breaks if the window keeps a fixed height
- * or the page's height is measured at another width. */
-GB_TEST(report_browser, the_screenshot_covers_the_whole_page)
-{
-    GB_TEST_E2E(); /* two Chromium starts, 4 s of CPU: make test-full */
-    need_chromium();
-    char dir[64], p[256], shot[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    snprintf(p, sizeof p, "%s/tall.html", dir);
-    write_file(p, "<!DOCTYPE html><html><head><title>t</title></head><body style=\"margin:0\">"
-                  "<div style=\"height:6000px\">a long page</div><p>its end</p></body></html>\n");
-    snprintf(shot, sizeof shot, "%s/tall.png", dir);
-    int rc = sh(log, "scripts/check-html.sh --screenshot '%s' '%s'", shot, p);
-    cr_assert_eq(rc, 0, "check-html.sh exit %d: %s", rc, tail_of(log));
-    size_t len = 0;
-    unsigned char *png = (unsigned char *)slurp(shot, &len);
-    cr_assert(png && len > 24 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0, "no PNG %s", shot);
-    unsigned long w = (unsigned long)png[16] << 24 | (unsigned long)png[17] << 16
-                      | (unsigned long)png[18] << 8 | (unsigned long)png[19];
-    unsigned long h = (unsigned long)png[20] << 24 | (unsigned long)png[21] << 16
-                      | (unsigned long)png[22] << 8 | (unsigned long)png[23];
-    cr_expect_eq(w, 1280, "screenshot %lu px wide", w);
-    cr_expect(h > 6000 && h < 6200, "screenshot %lu px tall, the page about 6050", h);
-    cr_expect(strstr(tail_of(log), "1280 x ") != NULL, "%s", tail_of(log));
-    free(png);
-    rm_rf(dir);
-}
-
-/* The check fails on a deliberately broken image -- an embedded PNG that
- * does not decode, and a reference to a file that is not there -- and
- * names each; --min-images fails a page without images. */
-GB_TEST(report_browser, a_broken_image_fails_the_check)
-{
-    GB_TEST_E2E();
-    const char *bin = gb_bin();
-    need_chromium();
-    char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    int rc = browser_fixture(bin, dir, "time\tplots/good.png\t-\tGood\n"
-                                       "time\tplots/bad.png\t-\tBroken on purpose\n", log);
-    cr_assert_eq(rc, 0, "report: %s", tail_of(log));
-    rc = sh(log, "scripts/check-html.sh '%s/report.html'", dir);
-    cr_expect_eq(rc, 1, "expected exit 1 for a broken embedded image, found %d: %s", rc, tail_of(log));
-    /* the signature and "not a png" in base64 */
-    cr_expect(strstr(tail_of(log), "1 of 2 images did not load in Chromium") != NULL &&
-              strstr(tail_of(log), "data:image/png;base64,iVBORw0KGgpub3QgYSBwbmcg") != NULL, "%s", tail_of(log));
-    /* a hand-made page: one good image, one missing file */
-    snprintf(p, sizeof p, "%s/links.html", dir);
-    write_file(p, "<!DOCTYPE html><html><head><title>t</title></head><body>"
-                  "<img src=\"plots/good.png\" alt=\"\"><img src=\"plots/gone.png\" alt=\"\"></body></html>\n");
-    rc = sh(log, "scripts/check-html.sh '%s'", p);
-    cr_expect_eq(rc, 1, "expected exit 1 for a missing file, found %d: %s", rc, tail_of(log));
-    cr_expect(strstr(tail_of(log), "  plots/gone.png") != NULL && strstr(tail_of(log), "good.png") == NULL,
-              "%s", tail_of(log));
-    write_file(p, "<!DOCTYPE html><html><body><p>no image</p></body></html>\n");
-    rc = sh(log, "scripts/check-html.sh --min-images 1 '%s'", p);
-    cr_expect_eq(rc, 1, "%s", tail_of(log));
-    cr_expect(strstr(tail_of(log), "expected at least 1 images, found 0") != NULL, "%s", tail_of(log));
-    rm_rf(dir);
-}
-
-/* Without chromium the check says so and exits 3 (report.sh then skips
- * its screenshot with a note); this needs no browser. */
-GB_TEST(report_browser, absent_chromium_is_named)
-{
-    if (!file_exists("scripts/check-html.sh")) cr_skip_test("not run from the repository root");
-    char dir[64], p[256], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    snprintf(p, sizeof p, "%s/page.html", dir);
-    write_file(p, "<html><body></body></html>\n");
-    int rc = sh(log, "GB_CHROMIUM=%s/no-such-browser scripts/check-html.sh '%s'", dir, p);
-    cr_expect_eq(rc, 3, "%s", tail_of(log));
-    cr_expect(strstr(tail_of(log), "chromium not found") != NULL &&
-              strstr(tail_of(log), "install the Debian package chromium") != NULL, "%s", tail_of(log));
-    rm_rf(dir);
-}
-
-/* ---- CLI errors ------------------------------------------------------- */
-
-GB_TEST(report_cli, usage_errors)
-{
-    const char *bin = gb_bin();
-    char dir[64], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    cr_expect_eq(sh(log, "'%s' summary", bin), EX_USAGE);
-    char *l = slurp(log, NULL);
-    cr_expect(strstr(l, "gridbench summary: expected one QUERIES.csv, found 0 file arguments") != NULL, "%s", l);
-    free(l);
-    cr_expect_eq(sh(log, "'%s' summary '%s/none.csv'", bin, dir), EX_NOINPUT);
-    cr_expect_eq(sh(log, "'%s' report '%s'", bin, dir), EX_NOINPUT);
-    l = slurp(log, NULL);
-    cr_expect(strstr(l, "env.json") != NULL, "%s", l);
-    free(l);
-    cr_expect_eq(sh(log, "'%s' report", bin), EX_USAGE);
-    cr_expect_eq(sh(log, "'%s' summary --help", bin), 0);
-    rm_rf(dir);
-}
-
-GB_TEST(report_cli, script_names_missing_tools_and_bad_options)
-{
-    const char *bin = gb_bin();
-    if (!file_exists("scripts/report.sh")) cr_skip_test("not run from the repository root");
-    char dir[64], log[128];
-    make_tmpdir(dir, sizeof dir);
-    snprintf(log, sizeof log, "%s/log", dir);
-    int rc = sh(log, "/bin/bash scripts/report.sh --bin '%s' --reps 0", bin);
-    cr_expect_eq(rc, 2);
-    char *l = slurp(log, NULL);
-    cr_expect(strstr(l, "report.sh: error: --reps: expected a positive integer, found '0'") != NULL, "%s", l);
-    free(l);
-    rc = sh(log, "/bin/bash scripts/report.sh --bin '%s' --anyangle-model corner", bin);
-    cr_expect_eq(rc, 2);
-    l = slurp(log, NULL);
-    cr_expect(strstr(l, "report.sh: error: --anyangle-model: expected centre or gppc, found 'corner'") != NULL,
-              "%s", l);
-    free(l);
-    /* no gnuplot on PATH: the message names the Debian package */
-    rc = sh(log, "PATH=/nonexistent /bin/bash scripts/report.sh --bin '%s'", bin);
-    cr_expect_eq(rc, 3);
-    l = slurp(log, NULL);
-    cr_expect(strstr(l, "gnuplot not found: install the Debian package gnuplot-nox") != NULL, "%s", l);
-    free(l);
-    rm_rf(dir);
-}
-
-/* ---- end to end ------------------------------------------------------- */
-
-/* Every src="..." / href="..." of an HTML file (except anchors and
- * absolute URLs) and every ](...) of a Markdown file names a file in dir. */
-static int check_links(const char *dir, const char *file, const char *const *marks, int nmarks, char close)
-{
-    char p[4200];
-    snprintf(p, sizeof p, "%s/%s", dir, file);
-    char *text = slurp(p, NULL);
-    int n = 0;
-    for (int m = 0; m < nmarks; m++) {
-        for (const char *s = strstr(text, marks[m]); s; s = strstr(s + 1, marks[m])) {
-            const char *b = s + strlen(marks[m]);
-            const char *e = strchr(b, close);
-            cr_assert(e != NULL);
-            char link[1024];
-            snprintf(link, sizeof link, "%.*s", (int)(e - b), b);
-            if (link[0] == '#' || strstr(link, "://")) continue;
-            snprintf(p, sizeof p, "%s/%s", dir, link);
-            cr_expect(file_exists(p), "%s links to %s, which does not exist", file, link);
-            n++;
-        }
-    }
-    free(text);
-    return n;
+    rd_env(r, run_id);
+    rd_summary(r, rows, n);
+    cr_assert_eq(mkdir(rd_path(r, "plots"), 0777), 0);
 }
 
 /* Decode base64 s[0..n) into out (size >= 3 n / 4); the length, or -1
@@ -1810,14 +1381,17 @@ static int check_self_contained(const char *path)
         const char *b = s + 5, *e = strchr(b, '"');
         cr_assert(e != NULL);
         static const char pre[] = "data:image/png;base64,";
-        cr_assert(strncmp(b, pre, sizeof pre - 1) == 0, "%s: an image that is not embedded: %.60s", path, b);
+        cr_assert(strncmp(b, pre, sizeof pre - 1) == 0, "%s: an image that is not embedded: %.60s", path,
+                  b);
         b += sizeof pre - 1;
         unsigned char *png = malloc((size_t)(e - b) + 4);
         cr_assert(png != NULL);
         long len = unbase64(b, (size_t)(e - b), png);
-        cr_expect(len > 20 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0, "%s: image %d is no PNG", path, n);
-        int iend = 0;   /* the IEND chunk ends the file (the test's own images cut its CRC) */
-        for (long k = len - 12; k >= 0 && k <= len - 4 && !iend; k++) iend = memcmp(png + k, "IEND", 4) == 0;
+        cr_expect(len > 20 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0, "%s: image %d is no PNG", path,
+                  n);
+        int iend = 0; /* the IEND chunk ends the file (the test's own images cut its CRC) */
+        for (long k = len - 12; k >= 0 && k <= len - 4 && !iend; k++)
+            iend = memcmp(png + k, "IEND", 4) == 0;
         cr_expect(iend, "%s: image %d is truncated", path, n);
         free(png);
         n++;
@@ -1839,6 +1413,562 @@ static int check_self_contained(const char *path)
         cr_expect(!viewer || access(f, R_OK) == 0, "%s links a viewer that is not there: %s", path, f);
     }
     free(html);
+    return n;
+}
+
+/* report.html embeds each PNG as base64 (every padding case), marks an
+ * image the folder lacks, and links no file; report.md keeps the
+ * relative links. */
+GB_TEST(report, html_embeds_images_and_marks_missing_ones)
+{
+    static const want log_want[] = { HAS("gridbench report: warning: "),
+                                     HAS("/plots/gone.png: expected the image the plots manifest names, "
+                                         "found none") };
+    static const want html[] = {
+        HAS("<img src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4"
+            "nGMAAQAABQABDQottAAAAABJRU5ErkJggg==\" alt=\"First &lt;plot&gt;\">"),
+        HAS("base64,"
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4nGMAAQAABQABDQottAAAAABJRU5ErkJg"
+            "\""),
+        HAS("base64,"
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4nGMAAQAABQABDQottAAAAABJRU5ErkI="
+            "\""),
+        HAS("<p class=\"bad\">Image missing from the run folder: <code>plots/gone.png</code></p>"),
+        HAS("(vector version: <code>plots/p0.svg</code> in the run folder)"),
+    };
+    gb_bin();
+    run_dir r;
+    rd_open(&r, NULL);
+    rd_image_folder(&r, "img", baseline_only, N_OF(baseline_only));
+    for (int k = 0; k < 3; k++) {   /* 67, 66 and 65 bytes: padding "==", none, "=" */
+        char rel[32];
+        snprintf(rel, sizeof rel, "plots/p%d.png", k);
+        rd_png(&r, rel, sizeof tiny_png - (size_t)k);
+    }
+    rd_write(&r, "plots.tsv",
+             "time\tplots/p0.png\tplots/p0.svg\tFirst <plot>\ntime\tplots/p1.png\t-\tSecond\n"
+             "cactus\tplots/p2.png\t-\tThird\ncactus\tplots/gone.png\t-\tMissing\n");
+    int rc = rd_run_report(&r);
+    char *l = slurp(r.log, NULL);
+    cr_expect_eq(rc, 0, "%s", l);
+    EXPECT_TEXT(l, "the report's output", log_want);
+    free(l);
+    cr_expect_eq(check_self_contained(rd_path(&r, "report.html")), 3);
+    EXPECT_FILE(r.dir, "report.html", html);
+    char *md = rd_slurp(&r, "report.md");
+    cr_expect(strstr(md, "![First plot](plots/p0.png)\n\nFirst <plot> ([SVG](plots/p0.svg))") != NULL
+                  || strstr(md, "![First <plot>](plots/p0.png)") != NULL,
+              "%s", md);
+    cr_expect(strstr(md, "](plots/gone.png)") != NULL, "%s", md);
+    free(md);
+    rd_close(&r);
+}
+
+/* plots.tsv is data: an image is embedded or linked only when it lies
+ * inside the run folder (no "..", no absolute path, no link leading out)
+ * and its first bytes say PNG (or SVG for the svg column); anything else
+ * is skipped with a warning naming the manifest line. */
+GB_TEST(report, images_outside_the_run_folder_or_not_images_are_skipped)
+{
+    static const want log_want[] = {
+        HAS(":1: expected a PNG inside the run folder, found '../../../../../../../../etc/hostname' (a "
+            "path leading outside it); skipped"),
+        HAS("/out.png' (a path leading outside it); skipped"),
+        HAS(":3: expected a PNG inside the run folder, found 'plots/link.png' (a link leading outside "
+            "it); skipped"),
+        HAS(":4: expected a PNG inside the run folder, found 'plots/fake.png' (a file that is not a PNG "
+            "by its first bytes); skipped"),
+        HAS(":5: expected a PNG inside the run folder, found 'plots/../../out.png' (a path leading "
+            "outside it)"),
+        HAS(":6: expected an SVG inside the run folder, found 'plots/link.svg' (a link leading outside "
+            "it); skipped"),
+        HAS(":7: expected an SVG inside the run folder, found 'plots/fake.png' (a file that is not an "
+            "SVG by its first bytes); skipped"),
+        LACKS(":8:"),
+    };
+    static const want html[] = { { W_LACKS, "RU5ErkJggg==", "a PNG from outside was embedded" },
+                                 { W_LACKS, "czNjcjN0", "the secret was embedded" },
+                                 { W_LACKS, "s3cr3t", "the secret was embedded" },
+                                 LACKS("Up and out"),
+                                 LACKS("hostname"),
+                                 HAS("(vector version: <code>plots/in.svg</code> in the run folder)"),
+                                 LACKS("link.svg"),
+                                 LACKS("fake.png") };
+    static const want md[] = { LACKS("hostname"), LACKS("out.png"), LACKS("fake.png"),
+                               HAS("([SVG](plots/in.svg))") };
+    gb_bin();
+    run_dir r;
+    rd_open(&r, "run"); /* the run folder top/run; what lies outside it, in top */
+    rd_image_folder(&r, "img", baseline_only, N_OF(baseline_only));
+    /* a real PNG inside (its last byte cut: its base64 ends "RU5ErkJg"),
+     * a real PNG outside (whole: "RU5ErkJggg=="), a secret outside */
+    rd_png(&r, "plots/in.png", sizeof tiny_png - 1);
+    rd_png(&r, "../out.png", sizeof tiny_png);
+    rd_write(&r, "../secret", "s3cr3t\n");
+    rd_write(&r, "plots/in.svg",
+             "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n");
+    rd_write(&r, "plots/fake.png", "s3cr3t, named .png\n");
+    cr_assert_eq(rd_sh(&r,
+                       "cd '%s/plots' && ln -s ../../out.png link.png && ln -s in.png ok-link.png "
+                       "&& ln -s ../../secret link.svg",
+                       r.dir),
+                 0);
+    char man[1024];
+    snprintf(man, sizeof man,
+             "time\t../../../../../../../../etc/hostname\t-\tUp and out\n"  /* line 1 */
+             "time\t%s/out.png\t-\tAbsolute\n"                              /* 2 */
+             "time\tplots/link.png\t-\tA link leading out\n"                /* 3 */
+             "time\tplots/fake.png\t-\tNot a PNG\n"                         /* 4 */
+             "time\tplots/../../out.png\t-\tDown and up\n"                  /* 5 */
+             "cactus\tplots/in.png\tplots/link.svg\tSVG leading out\n"      /* 6 */
+             "cactus\tplots/ok-link.png\tplots/fake.png\tSVG that is not\n" /* 7 */
+             "cactus\tplots/in.png\tplots/in.svg\tAll good\n",              /* 8 */
+             r.top);
+    rd_write(&r, "plots.tsv", man);
+    int rc = rd_run_report(&r);
+    char *l = slurp(r.log, NULL);
+    cr_expect_eq(rc, 0, "%s", l);
+    EXPECT_TEXT(l, "the report's output", log_want);
+    free(l);
+    cr_expect_eq(check_self_contained(rd_path(&r, "report.html")), 3); /* lines 6, 7 and 8 */
+    EXPECT_FILE(r.dir, "report.html", html);
+    EXPECT_FILE(r.dir, "report.md", md);
+    rd_close(&r);
+}
+
+/* ---- across maps ------------------------------------------------------------ */
+
+/* The cross-map table: the geometric mean of the per-map speedups, with a
+ * stratified bootstrap interval.  Constant per-query ratios make every
+ * resample equal (4x on A, 16x on B: 8x [8, 8]); a noisy solver gets an
+ * interval around its estimate; the same input gives the same bytes. */
+GB_TEST(report, cross_map_geometric_mean_with_intervals)
+{
+    static const srow rows[] = {
+        ROW("A", "dijkstra", "bheap", 300, 200, 400, 1, 1, 1),
+        ROW("A", "jps", "bheap", 75, 50, 100, 4, 4, 4),
+        ROW("A", "astar-octile", "bheap", 150, 100, 200, 2, 2, 2),
+        ROW("A", "noisy", "bheap", 150, 100, 200, 2, 1, 3),
+        ROW("B", "dijkstra", "bheap", 300, 200, 400, 1, 1, 1),
+        ROW("B", "jps", "bheap", 19, 12, 25, 16, 16, 16),
+        ROW("B", "noisy", "bheap", 150, 100, 200, 2, 1, 3),
+    };
+    static const want md_want[] = {
+        HAS("### Across maps: geometric-mean speedup over Dijkstra"),
+        /* the slice each map ran (no dijkstra_cost column here: no length range) */
+        HAS("| Slice per map | `A`: 5 queries; `B`: 4 queries |"),
+        HAS("| `jps` | `bheap` | optimal | 2 | 8.00× [8.00, 8.00] | 4.00× `A` | 16.0× `B` |"),
+        HAS("| `astar-octile` | `bheap` | optimal | 1 | 2.00× [2.00, 2.00] | 2.00× `A` | 2.00× `A` |"),
+        /* sorted by the estimate, fastest first */
+        HAS("| `jps` | `bheap` | optimal | 2 |"),
+        AFTER("| `astar-octile` | `bheap` | optimal | 1 |"),
+    };
+    static const want without[] = { LACKS("Across maps: geometric-mean") };
+    gb_bin();
+    run_dir r;
+    rd_open(&r, NULL);
+    rd_env(&r, "geo");
+    rd_summary(&r, rows, N_OF(rows));
+    FILE *f = fopen(rd_path(&r, "queries.csv"), "w");
+    cr_assert(f != NULL);
+    fputs("map,scen,line,solver,queue,status,time_ns\n", f);
+    for (int m = 0; m < 2; m++) {
+        int nq = m == 0 ? 5 : 4;
+        for (int q = 0; q < nq; q++) {
+            double base = 100.0 * (q + 1) * (m + 1);
+            const char *map = m ? "B" : "A";
+            fprintf(f, "%s,%s.scen,%d,dijkstra,bheap,ok,%.3f\n", map, map, q + 2, base);
+            fprintf(f, "%s,%s.scen,%d,jps,bheap,ok,%.6f\n", map, map, q + 2, base / (m ? 16 : 4));
+            fprintf(f, "%s,%s.scen,%d,jps,bucket,ok,%.6f\n", map, map, q + 2, base);   /* not its queue */
+            if (!m) fprintf(f, "%s,%s.scen,%d,astar-octile,bheap,ok,%.6f\n", map, map, q + 2, base / 2);
+            fprintf(f, "%s,%s.scen,%d,noisy,bheap,ok,%.6f\n", map, map, q + 2, base / (1.0 + (q * 7 % 5)));
+        }
+    }
+    cr_assert_eq(fclose(f), 0);
+    rd_report(&r);
+    char *md = rd_slurp(&r, "report.md");
+    EXPECT_TEXT(md, "report.md", md_want);
+    /* noisy: per-query ratios 1..5, so resamples differ -- read the row back */
+    const char *nz = strstr(md, "| `noisy` | `bheap` | optimal | 2 | ");
+    cr_assert(nz != NULL, "%s", md);
+    double est = 0, lo = 0, hi = 0;
+    cr_assert_eq(sscanf(nz, "| `noisy` | `bheap` | optimal | 2 | %lf× [%lf, %lf]", &est, &lo, &hi), 3,
+                 "%.120s", nz);
+    cr_expect(lo < hi && lo <= est && est <= hi, "noisy: %g [%g, %g]", est, lo, hi);
+    /* the same input, the same page */
+    rd_report(&r);
+    char *md2 = rd_slurp(&r, "report.md");
+    cr_expect_str_eq(md2, md);
+    free(md2);
+    free(md);
+    /* without queries.csv (or without the baseline) the table is left out */
+    cr_assert_eq(remove(rd_path(&r, "queries.csv")), 0);
+    rd_report(&r);
+    EXPECT_FILE(r.dir, "report.md", without);
+    rd_close(&r);
+}
+
+/* The verdicts of `gridbench heuristics --verdicts`, when the folder has
+ * them, become a table: failing verdicts and a wrong registry claim in
+ * bold; a malformed file is an error naming it. */
+GB_TEST(report, heuristic_verdict_table)
+{
+    static const want md[] = {
+        HAS("### Heuristics: admissible? consistent? (`gridbench heuristics`)"),
+        HAS("| `octile` | 1 | `8-nocut` | `m.map` | 4 | admissible+consistent | 0 | 0.0000 | 0 | 0.0000 "
+            "| 0.5000 | agrees |"),
+        HAS("| `manhattan` | 1 | `8-nocut` | `m.map` | 4 | **neither** | 74 | 1.1716 | 10648 | 0.5858 | "
+            "0.6000 | agrees |"),
+        HAS("| **WRONG: claims admissible** |"),
+    };
+    static const want html[] = { HAS("<td class=\"l\"><strong>neither</strong></td>") };
+    gb_bin();
+    run_dir r;
+    rd_open(&r, NULL);
+    rd_env(&r, "heur");
+    rd_summary(&r, baseline_only, N_OF(baseline_only));
+    rd_write(&r, "heuristics-verdicts.csv",
+             "map,model,heuristic,weight,goals,verdict,inadmissible_cells,max_over,inconsistent_edges,"
+             "max_violation,mean_ratio,registry\n"
+             "m.map,8-nocut,octile,1,4,admissible+consistent,0,0,0,0,0.5,agrees\n"
+             "m.map,8-nocut,manhattan,1,4,neither,74,1.171572875,10648,0.5857864376,0.6,agrees\n"
+             "m.map,8-nocut,euclidean,1,4,neither,3,0.5,2,0.25,0.4,WRONG: claims admissible\n");
+    rd_report(&r);
+    EXPECT_FILE(r.dir, "report.md", md);
+    EXPECT_FILE(r.dir, "report.html", html);
+    rd_write(&r, "heuristics-verdicts.csv",
+             "heuristic,weight,bucket,lo,hi,mean_ratio,cells\noctile,1,0,0,4,0.5,10\n");
+    int rc = rd_run_report(&r);
+    cr_expect_eq(rc, 65, "%s", tail_of(r.log));
+    cr_expect(strstr(tail_of(r.log), "heuristics-verdicts.csv") != NULL, "%s", tail_of(r.log));
+    rd_close(&r);
+}
+
+/* ---- the plots, rendered ------------------------------------------------ */
+
+/* gnuplot and plots/ at hand, else skip the calling test. */
+static void need_gnuplot(void)
+{
+    if (!file_exists("plots/style.gp")) cr_skip_test("not run from the repository root");
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) cr_skip_test("gnuplot not installed");
+}
+
+/* The stroke width of the data line drawn in colour rgb (as gnuplot's svg
+ * writes it, "rgb( 31, 119, 180)") with at least two segments: the width
+ * of the group around it; its path's d into d.  -1 when there is none. */
+static double svg_line_width(const char *svg, const char *rgb, char *d, size_t n)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "<path stroke='%s'  d='", rgb);
+    for (const char *p = svg; (p = strstr(p, pat)) != NULL; p++) {
+        const char *dd = p + strlen(pat), *e = strchr(dd, '\'');
+        int segs = 0;
+        for (const char *q = dd; q < e; q++) segs += *q == 'L';
+        if (!e || segs < 2) continue;
+        snprintf(d, n, "%.*s", (int)(e - dd), dd);
+        const char *w = NULL;
+        for (const char *q = svg; (q = strstr(q, "stroke-width=\"")) != NULL && q < p; q++) w = q;
+        return w ? atof(w + 14) : -1;
+    }
+    return -1;
+}
+
+/* Two solvers with the same means (A* with two heuristics on a maze) and
+ * one that expands nothing.  Breaks if the later line is drawn as wide as
+ * the earlier (it would hide it), or 0 is dropped from the log axis. */
+GB_TEST(plots, expansions_keep_identical_lines_and_zero_visible)
+{
+    need_gnuplot();
+    run_dir r;
+    rd_open(&r, NULL);
+    static const char *const hdr = "\tbucket\tn\tlen_mean\ttime_median_us\ttime_p25_us\ttime_p75_us\t"
+                                   "expanded_mean\texpanded_median\n";
+    char tsv[2048];
+    size_t k = 0;
+    const char *names[3] = { "a", "b", "z" };
+    for (int b = 0; b < 3; b++) {
+        k += (size_t)snprintf(tsv + k, sizeof tsv - k, "%s\"%s\"%s", b ? "\n\n" : "", names[b], hdr);
+        for (int i = 0; i < 3; i++) {
+            double e = b == 2 ? 0 : 4.0 * (i == 0 ? 1 : i == 1 ? 10 : 100);
+            k += (size_t)snprintf(tsv + k, sizeof tsv - k, "%d\t3\t%d\t1\t1\t1\t%g\t%g\n", i, 2 + 20 * i, e, e);
+        }
+    }
+    rd_write(&r, "bucket.tsv", tsv);
+    int rc =
+        rd_sh(&r, "gnuplot -e \"data='%s/bucket.tsv'; out='%s/e.svg'\" plots/expansions_vs_length.gp",
+              r.dir, r.dir);
+    cr_assert_eq(rc, 0, "gnuplot: %s", tail_of(r.log));
+    char *svg = rd_slurp(&r, "e.svg");
+    char da[512], db[512], dz[512];
+    double wa = svg_line_width(svg, "rgb( 31, 119, 180)", da, sizeof da);   /* line styles 1, 2, 3 */
+    double wb = svg_line_width(svg, "rgb(214,  39,  40)", db, sizeof db);
+    double wz = svg_line_width(svg, "rgb( 44, 160,  44)", dz, sizeof dz);
+    cr_assert(wa > 0 && wb > 0, "lines a and b not found");
+    cr_expect_str_eq(da, db, "a and b should coincide");
+    cr_expect_gt(wa, wb + 0.5, "the earlier line (%g) must stay wider than the one drawn on it (%g)", wa, wb);
+    cr_expect_gt(wz, 0, "the solver with 0 expansions has no line");
+    cr_expect(strstr(svg, ">0</text>") != NULL, "no tick labelled 0");
+    free(svg);
+    rd_close(&r);
+}
+
+/* The trade-off plot: each box's label "solver  map" upright below it
+ * (never running past the plot's edge), and a log axis that reads 0.01,
+ * 1, 100 -- not 1024 ... 0.00098.  Breaks if the labels go back to a
+ * slant or the axis to base 2 or a fixed format. */
+GB_TEST(plots, tradeoff_labels_under_their_boxes_and_plain_log_ticks)
+{
+    static const want svg_want[] = { HAS(">theta  B</text>"),
+                                     { W_HAS, ">0.01</text>", "no plain powers of 10" },
+                                     { W_HAS, ">100</text>", "no plain powers of 10" },
+                                     { W_LACKS, ">1024", "unreadable ticks" },
+                                     { W_LACKS, ">0.03125", "unreadable ticks" },
+                                     { W_LACKS, ".00000<", "unreadable ticks" } };
+    need_gnuplot();
+    run_dir r;
+    rd_open(&r, NULL);
+    char tsv[4096];
+    size_t k = 0;
+    for (int i = 0; i < 20; i++)
+        k += (size_t)snprintf(tsv + k, sizeof tsv - k, "A.map\twastar-octile:w=1.5\t%.3f\t%g\nB.map\ttheta\t0.97\t%g\n",
+                              1.0 + i / 100.0, 0.001 * pow(10, i / 3.0), 2.0 + i);
+    rd_write(&r, "tradeoff.tsv", tsv);
+    int rc = rd_sh(&r, "gnuplot -e \"data='%s/tradeoff.tsv'; out='%s/t.svg'\" plots/hpa_tradeoff.gp",
+                   r.dir, r.dir);
+    cr_assert_eq(rc, 0, "gnuplot: %s", tail_of(r.log));
+    char *svg = rd_slurp(&r, "t.svg");
+    const char *l = strstr(svg, ">wastar-octile:w=1.5  A</text>");
+    cr_assert_not_null(l, "no box label 'wastar-octile:w=1.5  A'");
+    const char *g = l;
+    while (g > svg && strncmp(g, "<g transform=", 13) != 0) g--;
+    cr_expect(strstr(g, "rotate(-90)") && strstr(g, "rotate(-90)") < l && strstr(g, "text-anchor=\"end\"") < l,
+              "the label is not upright and ending at its box: %.200s", g);
+    EXPECT_TEXT_QUIET(svg, "t.svg", svg_want);
+    free(svg);
+    rd_close(&r);
+}
+
+/* ---- the page in a real browser ----------------------------------------- */
+
+/* Chromium on $PATH (or $GB_CHROMIUM), else skip the calling test with a
+ * message that says how to get it. */
+static void need_chromium(void)
+{
+    if (!file_exists("scripts/check-html.sh")) cr_skip_test("not run from the repository root");
+    const char *c = getenv("GB_CHROMIUM");
+    if (c && c[0] ? access(c, X_OK) != 0
+                  : system("command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1") != 0)
+        cr_skip_test("chromium is not installed (Debian package chromium, see scripts/deps.sh): "
+                     "report.html was not rendered in a browser");
+}
+
+/* A run folder r with two summary rows, plots/good.png, plots/bad.png and
+ * the given plots.tsv; `gridbench report` must write its pages. */
+static void browser_fixture(run_dir *r, const char *manifest)
+{
+    static const srow rows[] = { ROW_DIJKSTRA("A"), ROW_JPS("A") };
+    gb_bin();
+    rd_open(r, NULL);
+    rd_image_folder(r, "browser", rows, N_OF(rows));
+    rd_png(r, "plots/good.png", sizeof tiny_png);
+    /* a PNG's signature, then bytes no browser can decode (without the
+     * signature, gridbench report would not embed it at all) */
+    rd_write(r, "plots/bad.png", "\x89PNG\r\n\x1a\nnot a png at all\n");
+    rd_write(r, "plots.tsv", manifest);
+    int rc = rd_run_report(r);
+    cr_assert_eq(rc, 0, "report: %s", tail_of(r->log));
+}
+
+/* report.html rendered by headless Chromium: every image loads, and the
+ * screenshot is a PNG.  Skipped only when chromium is absent. */
+GB_TEST(report_browser, every_image_loads_and_a_screenshot_is_kept)
+{
+    static const want out[] = { HAS("all 2 images loaded in Chromium") };
+    static const want html[] = { LACKS("<script") };
+    GB_TEST_E2E();
+    gb_bin();
+    need_chromium();
+    run_dir r;
+    browser_fixture(
+        &r, "time\tplots/good.png\t-\tA good image\ncactus\tplots/good.png\t-\tThe same again\n");
+    int rc =
+        rd_sh(&r, "scripts/check-html.sh --min-images 2 --screenshot '%s/report.png' '%s/report.html'",
+              r.dir, r.dir);
+    cr_expect_eq(rc, 0, "check-html.sh exit %d: %s", rc, tail_of(r.log));
+    EXPECT_TEXT(tail_of(r.log), "check-html.sh's output", out);
+    size_t len = 0;
+    const char *p = rd_path(&r, "report.png");
+    char *shot = file_exists(p) ? slurp(p, &len) : NULL;
+    cr_expect(shot && len > 1000 && memcmp(shot, "\x89PNG\r\n\x1a\n", 8) == 0, "no screenshot %s", p);
+    free(shot);
+    /* the check copy is not left in the run folder, and the page stays script-free */
+    EXPECT_FILE(r.dir, "report.html", html);
+    rd_close(&r);
+}
+
+/* The screenshot shows the whole page, not its top 2400 px (where a
+ * report's plots never were).  Breaks if the window keeps a fixed height
+ * or the page's height is measured at another width. */
+GB_TEST(report_browser, the_screenshot_covers_the_whole_page)
+{
+    static const want out[] = { HAS("1280 x ") };
+    GB_TEST_E2E(); /* two Chromium starts, 4 s of CPU: make test-full */
+    need_chromium();
+    run_dir r;
+    rd_open(&r, NULL);
+    rd_write(&r, "tall.html",
+             "<!DOCTYPE html><html><head><title>t</title></head><body style=\"margin:0\">"
+             "<div style=\"height:6000px\">a long page</div><p>its end</p></body></html>\n");
+    int rc = rd_sh(&r, "scripts/check-html.sh --screenshot '%s/tall.png' '%s/tall.html'", r.dir, r.dir);
+    cr_assert_eq(rc, 0, "check-html.sh exit %d: %s", rc, tail_of(r.log));
+    size_t len = 0;
+    unsigned char *png = (unsigned char *)slurp(rd_path(&r, "tall.png"), &len);
+    cr_assert(png && len > 24 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0, "no PNG tall.png");
+    unsigned long w = (unsigned long)png[16] << 24 | (unsigned long)png[17] << 16
+                      | (unsigned long)png[18] << 8 | (unsigned long)png[19];
+    unsigned long h = (unsigned long)png[20] << 24 | (unsigned long)png[21] << 16
+                      | (unsigned long)png[22] << 8 | (unsigned long)png[23];
+    cr_expect_eq(w, 1280, "screenshot %lu px wide", w);
+    cr_expect(h > 6000 && h < 6200, "screenshot %lu px tall, the page about 6050", h);
+    EXPECT_TEXT(tail_of(r.log), "check-html.sh's output", out);
+    free(png);
+    rd_close(&r);
+}
+
+/* The check fails on a deliberately broken image -- an embedded PNG that
+ * does not decode, and a reference to a file that is not there -- and
+ * names each; --min-images fails a page without images. */
+GB_TEST(report_browser, a_broken_image_fails_the_check)
+{
+    /* the page checked (NULL: report.html), the options, what the check says */
+    static const struct {
+        const char *what, *page, *opts;
+        want out[2];
+        size_t nout;
+    } cases[] = {
+        /* the signature and "not a png" in base64 */
+        { "a broken embedded image",
+          NULL,
+          "",
+          { HAS("1 of 2 images did not load in Chromium"),
+            HAS("data:image/png;base64,iVBORw0KGgpub3QgYSBwbmcg") },
+          2 },
+        /* a hand-made page: one good image, one missing file */
+        { "a missing file",
+          "<!DOCTYPE html><html><head><title>t</title></head><body><img src=\"plots/good.png\" alt=\"\">"
+          "<img src=\"plots/gone.png\" alt=\"\"></body></html>\n",
+          "",
+          { HAS("  plots/gone.png"), LACKS("good.png") },
+          2 },
+        { "no image",
+          "<!DOCTYPE html><html><body><p>no image</p></body></html>\n",
+          "--min-images 1 ",
+          { HAS("expected at least 1 images, found 0") },
+          1 },
+    };
+    GB_TEST_E2E();
+    gb_bin();
+    need_chromium();
+    run_dir r;
+    browser_fixture(&r, "time\tplots/good.png\t-\tGood\ntime\tplots/bad.png\t-\tBroken on purpose\n");
+    for (size_t i = 0; i < N_OF(cases); i++) {
+        if (cases[i].page) rd_write(&r, "links.html", cases[i].page);
+        int rc = rd_sh(&r, "scripts/check-html.sh %s'%s/%s'", cases[i].opts, r.dir,
+                       cases[i].page ? "links.html" : "report.html");
+        cr_expect_eq(rc, 1, "expected exit 1 for %s, found %d: %s", cases[i].what, rc, tail_of(r.log));
+        char name[96];
+        snprintf(name, sizeof name, "check-html.sh's output for %s", cases[i].what);
+        expect_text_n(tail_of(r.log), name, 1, cases[i].out, cases[i].nout);
+    }
+    rd_close(&r);
+}
+
+/* Without chromium the check says so and exits 3 (report.sh then skips
+ * its screenshot with a note); this needs no browser. */
+GB_TEST(report_browser, absent_chromium_is_named)
+{
+    static const want out[] = { HAS("chromium not found"), HAS("install the Debian package chromium") };
+    if (!file_exists("scripts/check-html.sh")) cr_skip_test("not run from the repository root");
+    run_dir r;
+    rd_open(&r, NULL);
+    rd_write(&r, "page.html", "<html><body></body></html>\n");
+    int rc =
+        rd_sh(&r, "GB_CHROMIUM=%s/no-such-browser scripts/check-html.sh '%s/page.html'", r.dir, r.dir);
+    cr_expect_eq(rc, 3, "%s", tail_of(r.log));
+    EXPECT_TEXT(tail_of(r.log), "check-html.sh's output", out);
+    rd_close(&r);
+}
+
+/* ---- CLI errors ------------------------------------------------------- */
+
+/* Each case: a shell command ($B: the binary, $D: the test's folder). */
+static void expect_cli(const cli_case *cases, size_t n)
+{
+    run_dir r;
+    rd_open(&r, NULL);
+    for (size_t i = 0; i < n; i++) {
+        int rc = rd_sh(&r, "B='%s'; D='%s'; %s", getenv("GB_BIN"), r.dir, cases[i].in);
+        char label[256];
+        snprintf(label, sizeof label, "case %zu: %s", i, cases[i].in);
+        expect_exit(&r, label, rc, cases[i].rc, cases[i].msg);
+    }
+    rd_close(&r);
+}
+
+GB_TEST(report_cli, usage_errors)
+{
+    static const cli_case cases[] = {
+        { "\"$B\" summary", EX_USAGE,
+          "gridbench summary: expected one QUERIES.csv, found 0 file arguments" },
+        { "\"$B\" summary \"$D/none.csv\"", EX_NOINPUT, NULL },
+        { "\"$B\" report \"$D\"", EX_NOINPUT, "env.json" },
+        { "\"$B\" report", EX_USAGE, NULL },
+        { "\"$B\" summary --help", 0, NULL },
+    };
+    gb_bin();
+    expect_cli(cases, N_OF(cases));
+}
+
+GB_TEST(report_cli, script_names_missing_tools_and_bad_options)
+{
+    static const cli_case cases[] = {
+        { "/bin/bash scripts/report.sh --bin \"$B\" --reps 0", 2,
+          "report.sh: error: --reps: expected a positive integer, found '0'" },
+        { "/bin/bash scripts/report.sh --bin \"$B\" --anyangle-model corner", 2,
+          "report.sh: error: --anyangle-model: expected centre or gppc, found 'corner'" },
+        /* no gnuplot on PATH: the message names the Debian package */
+        { "PATH=/nonexistent /bin/bash scripts/report.sh --bin \"$B\"", 3,
+          "gnuplot not found: install the Debian package gnuplot-nox" },
+    };
+    gb_bin();
+    if (!file_exists("scripts/report.sh")) cr_skip_test("not run from the repository root");
+    expect_cli(cases, N_OF(cases));
+}
+
+/* ---- end to end ------------------------------------------------------- */
+
+/* Every src="..." / href="..." of an HTML file (except anchors and
+ * absolute URLs) and every ](...) of a Markdown file names a file in dir. */
+static int check_links(const char *dir, const char *file, const char *const *marks, int nmarks, char close)
+{
+    char p[4200];
+    snprintf(p, sizeof p, "%s/%s", dir, file);
+    char *text = slurp(p, NULL);
+    int n = 0;
+    for (int m = 0; m < nmarks; m++) {
+        for (const char *s = strstr(text, marks[m]); s; s = strstr(s + 1, marks[m])) {
+            const char *b = s + strlen(marks[m]);
+            const char *e = strchr(b, close);
+            cr_assert(e != NULL);
+            char link[1024];
+            snprintf(link, sizeof link, "%.*s", (int)(e - b), b);
+            if (link[0] == '#' || strstr(link, "://")) continue;
+            snprintf(p, sizeof p, "%s/%s", dir, link);
+            cr_expect(file_exists(p), "%s links to %s, which does not exist", file, link);
+            n++;
+        }
+    }
+    free(text);
     return n;
 }
 
@@ -1909,9 +2039,9 @@ GB_TEST(report_e2e, a_map_name_with_csv_and_json_specials, .timeout = 180)
     snprintf(p, sizeof p, "%s/results/odd/data/tradeoff.tsv", dir);
     char *tt = slurp(p, NULL);
     cr_assert_not_null(tt, "no tradeoff.tsv");
-    char want[64];
-    snprintf(want, sizeof want, "%s\tgbfs-octile\t", name);
-    cr_expect(strncmp(tt, want, strlen(want)) == 0, "tradeoff.tsv starts: %.80s", tt);
+    char first[64];
+    snprintf(first, sizeof first, "%s\tgbfs-octile\t", name);
+    cr_expect(strncmp(tt, first, strlen(first)) == 0, "tradeoff.tsv starts: %.80s", tt);
     free(tt);
     /* env.json: valid for the project's reader and for python's */
     snprintf(p, sizeof p, "%s/results/odd/env.json", dir);
@@ -2177,42 +2307,49 @@ GB_TEST(report_e2e, report_script_on_tiny_dataset, .timeout = 180)
     cr_expect_eq(check_self_contained(p), 11, "expected the 11 images embedded in report.html");
     int nl = check_links(run, "report.md", md_marks, 1, ')');
     cr_expect(nl >= 11 + 2, "expected the 11 images and 2 viewers in report.md, found %d links", nl);
-    { /* the first screen: correctness, winners, queues, heuristics, viewers */
-        snprintf(p, sizeof p, "%s/report.md", run);
-        char *md = slurp(p, NULL);
-        const char *g = strstr(md, "## At a glance"), *h = strstr(md, "## Headline findings");
-        cr_expect(g && h && g < h, "no first screen before the findings");
-        cr_expect(g && strstr(g, "**Correct.** All ") != NULL, "no correctness line");
-        cr_expect(g && strstr(g, "| fastest optimal (solver · queue) |") != NULL, "no winner table");
-        cr_expect(g && strstr(g, "**Queues:** of the ") != NULL, "no queue sentence");
-        cr_expect(g && strstr(g, "| `octile` | yes | yes | ") != NULL, "no heuristic verdicts: octile");
-        cr_expect(g && strstr(g, "](traces/random32-20-3.map.html)") != NULL, "no viewer link");
-        free(md);
-    }
-    {   /* the tables show each row's workspace */
-        snprintf(p, sizeof p, "%s/report.md", run);
-        char *md = slurp(p, NULL);
-        cr_expect(strstr(md, "| memory |") != NULL, "report.md tables lack the memory column");
-        cr_expect(strstr(md, "| Slice per map | `random32-20-3.map`: ") != NULL &&
-                  strstr(md, " queries, optimal lengths ") != NULL, "report.md states no slice");
-        cr_expect(strstr(md, "### Across maps: geometric-mean speedup over Dijkstra") != NULL &&
-                  strstr(md, "| `jps` | `bheap` | optimal | 2 | ") != NULL, "no cross-map table");
-        cr_expect(strstr(md, " KiB |") != NULL || strstr(md, " MiB |") != NULL,
-                  "report.md shows no workspace size");
-        free(md);
-    }
+    /* the first screen (correctness, winners, queues, heuristics, viewers)
+     * before the findings; the tables show each row's workspace */
+    static const want first_screen[] = {
+        HAS("## At a glance"),
+        { W_AFTER, "## Headline findings", "no first screen before the findings" },
+    };
+    static const want glance[] = {
+        { W_HAS, "**Correct.** All ", "no correctness line" },
+        { W_HAS, "| fastest optimal (solver · queue) |", "no winner table" },
+        { W_HAS, "**Queues:** of the ", "no queue sentence" },
+        { W_HAS, "| `octile` | yes | yes | ", "no heuristic verdicts: octile" },
+        { W_HAS, "](traces/random32-20-3.map.html)", "no viewer link" },
+    };
+    static const want md_want[] = {
+        { W_HAS, "| memory |", "report.md tables lack the memory column" },
+        { W_HAS, "| Slice per map | `random32-20-3.map`: ", "report.md states no slice" },
+        { W_HAS, " queries, optimal lengths ", "report.md states no slice" },
+        { W_HAS, "### Across maps: geometric-mean speedup over Dijkstra", "no cross-map table" },
+        { W_HAS, "| `jps` | `bheap` | optimal | 2 | ", "no cross-map table" },
+    };
+    snprintf(p, sizeof p, "%s/report.md", run);
+    char *md = slurp(p, NULL);
+    const char *g = strstr(md, "## At a glance");
+    EXPECT_TEXT(md, "report.md", first_screen);
+    EXPECT_TEXT(g ? g : "", "report.md from its first screen on", glance);
+    EXPECT_TEXT(md, "report.md", md_want);
+    cr_expect(strstr(md, " KiB |") != NULL || strstr(md, " MiB |") != NULL,
+              "report.md shows no workspace size");
+    free(md);
+    /* report.html: the first screen first, the environment after the plots */
+    static const want html_want[] = {
+        { W_LACKS, "<script", "report.html must not use JavaScript" },
+        HAS("id=\"glance\""),
+        AFTER("id=\"findings\""),
+        AFTER("id=\"tables\""),
+        AFTER("id=\"plots\""),
+        AFTER("id=\"environment\""),
+        HAS("No solver failures"),
+        HAS("hyperfine"),
+    };
     snprintf(p, sizeof p, "%s/report.html", run);
     char *html = slurp(p, NULL);
-    cr_expect(strstr(html, "<script") == NULL, "report.html must not use JavaScript");
-    const char *env_at = strstr(html, "id=\"environment\""), *find_at = strstr(html, "id=\"findings\""),
-               *tab_at = strstr(html, "id=\"tables\""), *plot_at = strstr(html, "id=\"plots\""),
-               *glance_at = strstr(html, "id=\"glance\"");
-    cr_expect(
-        glance_at && env_at && find_at && tab_at && plot_at && glance_at < find_at && find_at < tab_at
-            && tab_at < plot_at && plot_at < env_at,
-        "report.html sections out of order: the first screen first, the environment after the plots");
-    cr_expect(strstr(html, "No solver failures") != NULL);
-    cr_expect(strstr(html, "hyperfine") != NULL);
+    EXPECT_TEXT_QUIET(html, "report.html", html_want);
     free(html);
     rm_rf(dir);
 }
