@@ -33,10 +33,10 @@
  * same check repeats:
  *   - a page or a log against a table of `want`s: it HAS a string, LACKS
  *     it, has it ONCE, is it (EQ), STARTS with it, or has it AFTER the
- *     string of the check before (an order); expect_text names a failing
+ *     string of the check before (an order); EXPECT_TEXT names a failing
  *     check by its index, its string and its note, above the text;
  *   - the figures of a summary table as `cell`s: row, column, a string or
- *     a number within a tolerance (expect_cells);
+ *     a number within a tolerance (EXPECT_CELLS);
  *   - errors as tables of cases (the input, the exit status or code, the
  *     pinned message), walked in a loop whose messages name the case.
  *
@@ -436,10 +436,16 @@ typedef struct cli_case {
 static void expect_err(const err_case *e, size_t i, int rc, const gb_diag *d)
 {
     cr_expect_eq(rc, e->rc, "case %zu (%s): returned %d, expected %d", i, e->what, rc, e->rc);
-    if (e->line) cr_expect_eq(d->line, e->line, "case %zu (%s): line %ld", i, e->what, d->line);
-    if (e->col) cr_expect_eq(d->col, e->col, "case %zu (%s): column %ld", i, e->what, d->col);
-    cr_expect_str_eq(d->msg, e->msg, "case %zu (%s): '%s'", i, e->what, d->msg);
-    if (e->text) cr_expect_str_eq(d->text, e->text, "case %zu (%s): text '%s'", i, e->what, d->text);
+    if (e->line)
+        cr_expect_eq(d->line, e->line, "case %zu (%s): line %ld, expected %ld", i, e->what, d->line,
+                     e->line);
+    if (e->col)
+        cr_expect_eq(d->col, e->col, "case %zu (%s): column %ld, expected %ld", i, e->what, d->col,
+                     e->col);
+    cr_expect_str_eq(d->msg, e->msg, "case %zu (%s): '%s', expected '%s'", i, e->what, d->msg, e->msg);
+    if (e->text)
+        cr_expect_str_eq(d->text, e->text, "case %zu (%s): text '%s', expected '%s'", i, e->what,
+                         d->text, e->text);
 }
 
 /* ---- quantiles ------------------------------------------------------- */
