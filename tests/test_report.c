@@ -1068,6 +1068,15 @@ static void rd_summary(const run_dir *r, const srow *rows, size_t n)
     cr_assert_eq(fclose(f), 0);
 }
 
+/* A report test's run folder r: env.json naming run_id, summary.csv of rows[0..n). */
+static void rd_report_folder(run_dir *r, const char *run_id, const srow *rows, size_t n)
+{
+    gb_bin();
+    rd_open(r, NULL);
+    rd_env(r, run_id);
+    rd_summary(r, rows, n);
+}
+
 static const srow baseline_only[] = { ROW_DIJKSTRA("A") };
 
 /* ---- winners and ties ---------------------------------------------------- */
@@ -1570,11 +1579,8 @@ GB_TEST(report, cross_map_geometric_mean_with_intervals)
         AFTER("| `astar-octile` | `bheap` | optimal | 1 |"),
     };
     static const want without[] = { LACKS("Across maps: geometric-mean") };
-    gb_bin();
     run_dir r;
-    rd_open(&r, NULL);
-    rd_env(&r, "geo");
-    rd_summary(&r, rows, N_OF(rows));
+    rd_report_folder(&r, "geo", rows, N_OF(rows));
     FILE *f = fopen(rd_path(&r, "queries.csv"), "w");
     cr_assert(f != NULL);
     fputs("map,scen,line,solver,queue,status,time_ns\n", f);
@@ -1628,11 +1634,8 @@ GB_TEST(report, heuristic_verdict_table)
         HAS("| **WRONG: claims admissible** |"),
     };
     static const want html[] = { HAS("<td class=\"l\"><strong>neither</strong></td>") };
-    gb_bin();
     run_dir r;
-    rd_open(&r, NULL);
-    rd_env(&r, "heur");
-    rd_summary(&r, baseline_only, N_OF(baseline_only));
+    rd_report_folder(&r, "heur", baseline_only, N_OF(baseline_only));
     rd_write(&r, "heuristics-verdicts.csv",
              "map,model,heuristic,weight,goals,verdict,inadmissible_cells,max_over,inconsistent_edges,"
              "max_violation,mean_ratio,registry\n"
