@@ -397,10 +397,50 @@ static void rd_env(const run_dir *r, const char *run_id)
 /* `$GB_BIN report DIR` (the test has called gb_bin): its exit status;
  * rd_report: it must succeed. */
 #define rd_run_report(r) rd_sh((r), "'%s' report '%s'", getenv("GB_BIN"), (r)->dir)
+static size_t count_of(const char *s, const char *what)
+{
+    size_t n = 0, k = strlen(what);
+    for (const char *p = strstr(s, what); p; p = strstr(p + k, what)) n++;
+    return n;
+}
+
+/* What every page must be, whatever its sections: in report.md a blank
+ * line before and after each table (else Markdown runs the next paragraph
+ * into it), in report.html each table, body and row closed. */
+static void expect_well_formed(const run_dir *r)
+{
+    char *md = slurp(rd_path(r, "report.md"), NULL);
+    const char *prev = NULL;
+    for (const char *l = md; *l;) {
+        const char *e = strchr(l, '\n');
+        if (!e) e = l + strlen(l);
+        const int row = *l == '|', prev_row = prev && *prev == '|';
+        if (row && !prev_row)
+            cr_expect(prev && *prev == '\n', "report.md: a table without a blank line before it: %.*s",
+                      (int)(e - l), l);
+        if (prev_row && !row)
+            cr_expect(*l == '\n', "report.md: a table without a blank line after it: %.*s", (int)(e - l),
+                      l);
+        prev = l;
+        l = *e ? e + 1 : e;
+    }
+    free(md);
+    char *html = slurp(rd_path(r, "report.html"), NULL);
+    static const char *const pair[][2] = { { "<table>", "</table>" },
+                                           { "<tbody>", "</tbody>" },
+                                           { "<tr>", "</tr>" } };
+    for (size_t i = 0; i < sizeof pair / sizeof pair[0]; i++)
+        cr_expect_eq(count_of(html, pair[i][0]), count_of(html, pair[i][1]),
+                     "report.html: %zu %s, %zu %s", count_of(html, pair[i][0]), pair[i][0],
+                     count_of(html, pair[i][1]), pair[i][1]);
+    free(html);
+}
+
 static void rd_report(const run_dir *r)
 {
     int rc = rd_run_report(r);
     cr_assert_eq(rc, 0, "report exit %d: %s", rc, tail_of(r->log));
+    expect_well_formed(r);
 }
 
 /* The last command, called label, exited with want_rc and, when msg is
