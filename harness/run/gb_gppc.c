@@ -864,203 +864,267 @@ static void note_entry(const char *hd, const char *root, const char *file)
     write_whole(p, text);
 }
 
-int gb_gppc_build(const gb_gppc_build_opts *o, gb_gppc_built *b, gb_diag *d)
+/* One build, stage to stage (gb_gppc_build): the entry and its driver,
+ * then its sources and flags, then the compiler's command line and the
+ * build key, then (unless the cache holds that key) the compile.  Each
+ * stage returns 0 or a sysexits code with *d filled; the argv are freed
+ * by gb_gppc_build whatever the stage reached. */
+typedef struct gppc_job {
+    const gb_gppc_build_opts *o;
+    gb_gppc_built *b;
+    const char *const *ext;  /* the source extensions of the entry's track */
+    const char *file;        /* the plugin's file name: --name, or "entry" */
+    char root[4096];         /* the entry's folder, real path */
+    char drv[4400];          /* the driver's source */
+    char inc[13000];         /* the driver's -I flags */
+    char hd[1100];           /* the entry's cache folder */
+    char key[65];            /* the build key (hex SHA-256) */
+    gb_argv src, cf, lf, cc; /* sources, compile flags, link flags, the command line */
+} gppc_job;
+
+/* The entry (its folder, Entry.h, its track), its hash, the driver and
+ * the paths of the plugin and its log in the cache. */
+static int job_locate(gppc_job *j, gb_diag *d)
 {
-    char root[4096], drv[4400], inc[13000], cache[1000], hd[1100], key[65], ver[512];
-    memset(b, 0, sizeof *b);
+    const gb_gppc_build_opts *o = j->o;
+    gb_gppc_built *b = j->b;
     if (o->name && !name_ok(o->name))
         return gb_diag_set(d, EX_USAGE, "", 0, 0, "--name: expected letters, digits, '-', '_' or '.' "
                            "(at most 63), found '%s'", o->name);
-    if (!realpath(o->dir, root))
+    if (!realpath(o->dir, j->root))
         return gb_diag_set(d, EX_NOINPUT, o->dir, 0, 0, "expected a GPPC entry folder, found '%s'",
                            strerror(errno));
-    snprintf(drv, sizeof drv, "%s/Entry.h", root);
-    if (access(drv, R_OK) != 0)
-        return gb_diag_set(d, EX_NOINPUT, root, 0, 0, "expected a GPPC entry (Entry.h), found none");
-    const int dyn = is_dynamic(drv);
-    const int aa = !o->anyangle && dyn == 0 ? is_anyangle(root) : 0;
+    snprintf(j->drv, sizeof j->drv, "%s/Entry.h", j->root);
+    if (access(j->drv, R_OK) != 0)
+        return gb_diag_set(d, EX_NOINPUT, j->root, 0, 0, "expected a GPPC entry (Entry.h), found none");
+    const int dyn = is_dynamic(j->drv);
+    const int aa = !o->anyangle && dyn == 0 ? is_anyangle(j->root) : 0;
     if (dyn < 0 || aa < 0)
-        return gb_diag_set(d, EX_OSERR, root, 0, 0,
+        return gb_diag_set(d, EX_OSERR, j->root, 0, 0,
                            "expected memory to read the entry's headers, found none");
     b->dynamic = dyn;
     b->anyangle = o->anyangle || aa;
     if (b->dynamic && b->anyangle)
-        return gb_diag_set(d, EX_USAGE, root, 0, 0,
+        return gb_diag_set(d, EX_USAGE, j->root, 0, 0,
                            "--anyangle: expected an entry of the classic API "
                            "(GetPath), found a dynamic-track one (gppc_map_change)");
-    const char *const *ext = b->dynamic ? dyn_ext : src_ext;
-    int rc = entry_hash(root, b->hash, d);
+    j->ext = b->dynamic ? dyn_ext : src_ext;
+    int rc = entry_hash(j->root, b->hash, d);
     if (rc) return rc;
-    if ((rc = gb_gppc_find_driver(drv, sizeof drv, inc, sizeof inc, d)) != 0) return rc;
+    if ((rc = gb_gppc_find_driver(j->drv, sizeof j->drv, j->inc, sizeof j->inc, d)) != 0) return rc;
     if (b->dynamic) {   /* the dynamic track's driver sits beside the classic one */
-        char *slash = strrchr(drv, '/');
-        snprintf(slash + 1, sizeof drv - (size_t)(slash + 1 - drv), "gb_gppc_dyn_driver.cpp");
-        if (access(drv, R_OK) != 0)
-            return gb_diag_set(d, EX_NOINPUT, drv, 0, 0, "expected the GPPC dynamic-track driver, found "
-                               "'%s'", strerror(errno));
+        char *slash = strrchr(j->drv, '/');
+        snprintf(slash + 1, sizeof j->drv - (size_t)(slash + 1 - j->drv), "gb_gppc_dyn_driver.cpp");
+        if (access(j->drv, R_OK) != 0)
+            return gb_diag_set(d, EX_NOINPUT, j->drv, 0, 0,
+                               "expected the GPPC dynamic-track driver, found "
+                               "'%s'",
+                               strerror(errno));
     }
+    char cache[1000];
     if (gb_gppc_cache_dir(cache, sizeof cache) != 0)
         return gb_diag_set(d, EX_CANTCREAT, "", 0, 0, "expected XDG_CACHE_HOME or HOME to name the cache "
                            "folder, found neither");
-    snprintf(hd, sizeof hd, "%s/%s", cache, b->hash);
-    const char *file = o->name ? o->name : "entry";
-    snprintf(b->so, sizeof b->so, "%s/%s.so", hd, file);
-    snprintf(b->log, sizeof b->log, "%s/%s.log", hd, file);
+    snprintf(j->hd, sizeof j->hd, "%s/%s", cache, b->hash);
+    j->file = o->name ? o->name : "entry";
+    snprintf(b->so, sizeof b->so, "%s/%s.so", j->hd, j->file);
+    snprintf(b->log, sizeof b->log, "%s/%s.log", j->hd, j->file);
+    return 0;
+}
 
-    /* sources and flags */
-    gb_argv src = { 0 }, cf = { 0 }, lf = { 0 }, cc = { 0 };
+/* The sources and flags: the Makefile's (a dry run), else the
+ * CMakeLists.txt's (dynamic track), else the folder's sources; then the
+ * defaults for what they leave out, and --cxxflags. */
+static int job_sources(gppc_job *j, gb_diag *d)
+{
+    gb_gppc_built *b = j->b;
     char mk[4200];
-    snprintf(mk, sizeof mk, "%s/Makefile", root);
-    if (o->use_make && (access(mk, R_OK) == 0 || (snprintf(mk, sizeof mk, "%s/makefile", root),
-                                                   access(mk, R_OK) == 0))) {
-        if (from_make(root, ext, &src, &cf, &lf) == 0 && src.n) b->from_make = 1;
-        else { argv_free(&src); argv_free(&cf); argv_free(&lf); }
+    snprintf(mk, sizeof mk, "%s/Makefile", j->root);
+    if (j->o->use_make
+        && (access(mk, R_OK) == 0
+            || (snprintf(mk, sizeof mk, "%s/makefile", j->root), access(mk, R_OK) == 0))) {
+        if (from_make(j->root, j->ext, &j->src, &j->cf, &j->lf) == 0 && j->src.n) b->from_make = 1;
+        else {
+            argv_free(&j->src);
+            argv_free(&j->cf);
+            argv_free(&j->lf);
+        }
     }
-    if (!b->from_make && b->dynamic && from_cmake(root, &src) == 0 && src.n) b->from_cmake = 1;
+    if (!b->from_make && b->dynamic && from_cmake(j->root, &j->src) == 0 && j->src.n) b->from_cmake = 1;
     if (!b->from_make && !b->from_cmake)
-        for (const char *const *e = ext; *e; e++) {
+        for (const char *const *e = j->ext; *e; e++) {
             char g[32];
             snprintf(g, sizeof g, "*.%s", *e);
-            add_source(root, g, &src);
+            add_source(j->root, g, &j->src);
         }
     int have_std = 0, have_o = 0;
-    for (int i = 0; i < cf.n; i++) {
-        have_std |= !strncmp(cf.v[i], "-std=", 5);
-        have_o |= !strncmp(cf.v[i], "-O", 2);
+    for (int i = 0; i < j->cf.n; i++) {
+        have_std |= !strncmp(j->cf.v[i], "-std=", 5);
+        have_o |= !strncmp(j->cf.v[i], "-O", 2);
     }
-    if (!have_std) argv_add(&cf, "-std=c++17");
-    if (!have_o) { argv_add(&cf, "-O3"); argv_add(&cf, "-DNDEBUG"); }
-    argv_split(&cf, o->cxxflags);
-    b->nsources = src.n;
-    if (src.oom || cf.oom || lf.oom) {
-        rc = gb_diag_set(d, EX_OSERR, root, 0, 0, "expected memory for the command line, found none");
-        goto out;
+    if (!have_std) argv_add(&j->cf, "-std=c++17");
+    if (!have_o) {
+        argv_add(&j->cf, "-O3");
+        argv_add(&j->cf, "-DNDEBUG");
     }
-    if (!src.n) {
-        rc = gb_diag_set(d, EX_NOINPUT, root, 0, 0, "expected C++ sources (*.cpp, *.cc, *.cxx besides "
-                         "main.cpp), found none");
-        goto out;
-    }
+    argv_split(&j->cf, j->o->cxxflags);
+    b->nsources = j->src.n;
+    if (j->src.oom || j->cf.oom || j->lf.oom)
+        return gb_diag_set(d, EX_OSERR, j->root, 0, 0,
+                           "expected memory for the command line, found none");
+    if (!j->src.n)
+        return gb_diag_set(d, EX_NOINPUT, j->root, 0, 0,
+                           "expected C++ sources (*.cpp, *.cc, *.cxx besides "
+                           "main.cpp), found none");
+    return 0;
+}
 
-    /* the command line; its words (and the compiler's version) are the key */
-    add_compiler(&cc);
-    for (int i = 0; i < cf.n; i++) argv_add(&cc, cf.v[i]);
-    argv_add(&cc, "-fPIC");
-    argv_add(&cc, "-shared");
-    argv_add(&cc, "-Wl,-Bsymbolic");
-    argv_addf(&cc, "-I%s", root);
-    argv_split(&cc, inc);
-    argv_addf(&cc, "-DGB_GPPC_ENTRY_HASH=\"%s\"", b->hash);
-    if (o->name) argv_addf(&cc, "-DGB_GPPC_NAME=\"%s\"", o->name);
-    if (o->suboptimal) argv_add(&cc, "-DGB_GPPC_SUBOPTIMAL=1");
-    if (b->anyangle) argv_add(&cc, "-DGB_GPPC_ANYANGLE=1");
-    {   /* C sources (dynamic entries may be C) as C, the rest as C++ */
-        static const char *const c_ext[] = { "c", NULL };
-        int nc = 0;
-        for (int i = 0; i < src.n; i++) nc += has_ext(src.v[i], c_ext);
-        if (nc) {
-            argv_add(&cc, "-x");
-            argv_add(&cc, "c");
-            for (int i = 0; i < src.n; i++)
-                if (has_ext(src.v[i], c_ext)) argv_add(&cc, src.v[i]);
-            argv_add(&cc, "-x");
-            argv_add(&cc, "none");
-        }
-        for (int i = 0; i < src.n; i++)
-            if (!has_ext(src.v[i], c_ext)) argv_add(&cc, src.v[i]);
+/* The command line, and the build key: the hashes of the driver and of
+ * gb_gppc_plugin.h, the compiler's version and the command's words. */
+static int job_command(gppc_job *j, gb_diag *d)
+{
+    const gb_gppc_build_opts *o = j->o;
+    gb_argv *cc = &j->cc;
+    add_compiler(cc);
+    for (int i = 0; i < j->cf.n; i++) argv_add(cc, j->cf.v[i]);
+    argv_add(cc, "-fPIC");
+    argv_add(cc, "-shared");
+    argv_add(cc, "-Wl,-Bsymbolic");
+    argv_addf(cc, "-I%s", j->root);
+    argv_split(cc, j->inc);
+    argv_addf(cc, "-DGB_GPPC_ENTRY_HASH=\"%s\"", j->b->hash);
+    if (o->name) argv_addf(cc, "-DGB_GPPC_NAME=\"%s\"", o->name);
+    if (o->suboptimal) argv_add(cc, "-DGB_GPPC_SUBOPTIMAL=1");
+    if (j->b->anyangle) argv_add(cc, "-DGB_GPPC_ANYANGLE=1");
+    /* C sources (dynamic entries may be C) as C, the rest as C++ */
+    static const char *const c_ext[] = { "c", NULL };
+    int nc = 0;
+    for (int i = 0; i < j->src.n; i++) nc += has_ext(j->src.v[i], c_ext);
+    if (nc) {
+        argv_add(cc, "-x");
+        argv_add(cc, "c");
+        for (int i = 0; i < j->src.n; i++)
+            if (has_ext(j->src.v[i], c_ext)) argv_add(cc, j->src.v[i]);
+        argv_add(cc, "-x");
+        argv_add(cc, "none");
     }
-    argv_add(&cc, drv);
-    for (int i = 0; i < lf.n; i++) argv_add(&cc, lf.v[i]);
-    if (cc.oom) {
-        rc = gb_diag_set(d, EX_OSERR, root, 0, 0, "expected memory for the command line, found none");
-        goto out;
-    }
-    {
-        gb_sha256_ctx c;
-        uint8_t dig[GB_SHA256_BYTES];
-        char dh[65], hh[65], hdr[4400];
-        gb_diag dd;
-        if (gb_sha256_file(drv, dh, &dd) != 0) dh[0] = '\0';
-        /* the header both drivers include, beside them (gb_gppc_plugin.h) */
-        snprintf(hdr, sizeof hdr, "%.*s/gb_gppc_plugin.h", (int)(strrchr(drv, '/') - drv), drv);
-        if (gb_sha256_file(hdr, hh, &dd) != 0) hh[0] = '\0';
-        compiler_version(ver, sizeof ver);
-        gb_sha256_init(&c);
-        gb_sha256_update(&c, "gppc-build 1\n", 13);
-        gb_sha256_update(&c, dh, strlen(dh));
-        gb_sha256_update(&c, hh, strlen(hh));
-        gb_sha256_update(&c, ver, strlen(ver) + 1);
-        for (int i = 0; i < cc.n; i++) gb_sha256_update(&c, cc.v[i], strlen(cc.v[i]) + 1);
-        gb_sha256_final(&c, dig);
-        gb_sha256_hex(dig, key);
-    }
+    for (int i = 0; i < j->src.n; i++)
+        if (!has_ext(j->src.v[i], c_ext)) argv_add(cc, j->src.v[i]);
+    argv_add(cc, j->drv);
+    for (int i = 0; i < j->lf.n; i++) argv_add(cc, j->lf.v[i]);
+    if (cc->oom)
+        return gb_diag_set(d, EX_OSERR, j->root, 0, 0,
+                           "expected memory for the command line, found none");
+    gb_sha256_ctx c;
+    uint8_t dig[GB_SHA256_BYTES];
+    char dh[65], hh[65], hdr[4400], ver[512];
+    gb_diag dd;
+    if (gb_sha256_file(j->drv, dh, &dd) != 0) dh[0] = '\0';
+    /* the header both drivers include, beside them (gb_gppc_plugin.h) */
+    snprintf(hdr, sizeof hdr, "%.*s/gb_gppc_plugin.h", (int)(strrchr(j->drv, '/') - j->drv), j->drv);
+    if (gb_sha256_file(hdr, hh, &dd) != 0) hh[0] = '\0';
+    compiler_version(ver, sizeof ver);
+    gb_sha256_init(&c);
+    gb_sha256_update(&c, "gppc-build 1\n", 13);
+    gb_sha256_update(&c, dh, strlen(dh));
+    gb_sha256_update(&c, hh, strlen(hh));
+    gb_sha256_update(&c, ver, strlen(ver) + 1);
+    for (int i = 0; i < cc->n; i++) gb_sha256_update(&c, cc->v[i], strlen(cc->v[i]) + 1);
+    gb_sha256_final(&c, dig);
+    gb_sha256_hex(dig, j->key);
+    return 0;
+}
+
+/* 1 when the cache holds a plugin built with this key (and --force was
+ * not given), else 0. */
+static int job_cached(const gppc_job *j)
+{
     char keyp[1300], text[128];
-    snprintf(keyp, sizeof keyp, "%s.key", b->so);
-    if (!o->force && access(b->so, R_OK) == 0) {
-        FILE *f = fopen(keyp, "r");
-        if (f) {
-            size_t r = fread(text, 1, sizeof text - 1, f);
-            text[r] = '\0';
-            fclose(f);
-            if (r >= 64 && !strncmp(text, key, 64)) { b->reused = 1; goto out; }
-        }
-    }
-    if (gb_make_dirs(hd) != 0) {
-        rc = gb_diag_set(d, EX_CANTCREAT, hd, 0, 0, "expected a writable cache folder, found '%s'",
-                         strerror(errno));
-        goto out;
-    }
+    snprintf(keyp, sizeof keyp, "%s.key", j->b->so);
+    if (j->o->force || access(j->b->so, R_OK) != 0) return 0;
+    FILE *f = fopen(keyp, "r");
+    if (!f) return 0;
+    size_t r = fread(text, 1, sizeof text - 1, f);
+    text[r] = '\0';
+    fclose(f);
+    return r >= 64 && !strncmp(text, j->key, 64);
+}
+
+/* Compile in a private folder of the cache, the command heading the log,
+ * then rename the plugin into place and record its key and entry. */
+static int job_compile(gppc_job *j, gb_diag *d)
+{
+    gb_gppc_built *b = j->b;
+    gb_argv *cc = &j->cc;
+    if (gb_make_dirs(j->hd) != 0)
+        return gb_diag_set(d, EX_CANTCREAT, j->hd, 0, 0, "expected a writable cache folder, found '%s'",
+                           strerror(errno));
     char tmpd[1300], tmpso[1400];
-    snprintf(tmpd, sizeof tmpd, "%s/build.%ld", hd, (long)getpid());
-    snprintf(tmpso, sizeof tmpso, "%s/%s.so", tmpd, file);
-    if (gb_make_dirs(tmpd) != 0 || empty_dir(tmpd) != 0) {
-        rc = gb_diag_set(d, EX_CANTCREAT, tmpd, 0, 0, "expected a build folder, found '%s'", strerror(errno));
-        goto out;
-    }
-    argv_add(&cc, "-o");
-    argv_add(&cc, tmpso);
+    snprintf(tmpd, sizeof tmpd, "%s/build.%ld", j->hd, (long)getpid());
+    snprintf(tmpso, sizeof tmpso, "%s/%s.so", tmpd, j->file);
+    if (gb_make_dirs(tmpd) != 0 || empty_dir(tmpd) != 0)
+        return gb_diag_set(d, EX_CANTCREAT, tmpd, 0, 0, "expected a build folder, found '%s'",
+                           strerror(errno));
+    argv_add(cc, "-o");
+    argv_add(cc, tmpso);
     int lg = open(b->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (cc.oom || lg < 0) {
-        rc = cc.oom ? gb_diag_set(d, EX_OSERR, root, 0, 0, "expected memory for the command line, found none")
-                    : gb_diag_set(d, EX_CANTCREAT, b->log, 0, 0, "expected a writable log, found '%s'",
-                                  strerror(errno));
+    if (cc->oom || lg < 0) {
+        int rc = cc->oom ? gb_diag_set(d, EX_OSERR, j->root, 0, 0,
+                                       "expected memory for the command line, found none")
+                         : gb_diag_set(d, EX_CANTCREAT, b->log, 0, 0,
+                                       "expected a writable log, found '%s'", strerror(errno));
         if (lg >= 0) close(lg);
         rmdir(tmpd);
-        goto out;
+        return rc;
     }
-    {   /* the command itself heads the log */
-        FILE *lf2 = fdopen(dup(lg), "w");
-        if (lf2) {
-            for (int i = 0; i < cc.n; i++) fprintf(lf2, "%s%s", i ? " " : "", cc.v[i]);
-            fputs("\n\n", lf2);
-            fclose(lf2);
-        }
+    FILE *lf = fdopen(dup(lg), "w"); /* the command itself heads the log */
+    if (lf) {
+        for (int i = 0; i < cc->n; i++) fprintf(lf, "%s%s", i ? " " : "", cc->v[i]);
+        fputs("\n\n", lf);
+        fclose(lf);
     }
-    int ws = 0;
-    int started = run_cmd(&cc, root, lg, 1, &ws) == 0;
+    int ws = 0, rc = 0;
+    int started = run_cmd(cc, j->root, lg, 1, &ws) == 0;
     close(lg);
     if (!started || (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)) {
-        rc = gb_diag_set(d, EX_UNAVAILABLE, "", 0, 0, "expected a C++ compiler (%s), found none; log: %s",
-                         cc.v[0], b->log);
+        rc = gb_diag_set(d, EX_UNAVAILABLE, "", 0, 0,
+                         "expected a C++ compiler (%s), found none; log: %s", cc->v[0], b->log);
     } else if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || access(tmpso, R_OK) != 0) {
         char how[96];
         wait_text(ws, how, sizeof how);
-        rc = gb_diag_set(d, EX_DATAERR, root, 0, 0, "expected the entry to compile, found %s; compiler "
-                         "log: %s", how, b->log);
+        rc = gb_diag_set(d, EX_DATAERR, j->root, 0, 0,
+                         "expected the entry to compile, found %s; compiler "
+                         "log: %s",
+                         how, b->log);
     } else if (rename(tmpso, b->so) != 0) {
         rc = gb_diag_set(d, EX_CANTCREAT, b->so, 0, 0, "expected to store the plugin, found '%s'",
                          strerror(errno));
     } else {
-        snprintf(text, sizeof text, "%s\n", key);
+        char keyp[1300], text[128];
+        snprintf(keyp, sizeof keyp, "%s.key", b->so);
+        snprintf(text, sizeof text, "%s\n", j->key);
         write_whole(keyp, text);
-        note_entry(hd, root, file);
+        note_entry(j->hd, j->root, j->file);
     }
     empty_dir(tmpd);
     rmdir(tmpd);
-out:
-    argv_free(&src);
-    argv_free(&cf);
-    argv_free(&lf);
-    argv_free(&cc);
+    return rc;
+}
+
+int gb_gppc_build(const gb_gppc_build_opts *o, gb_gppc_built *b, gb_diag *d)
+{
+    memset(b, 0, sizeof *b);
+    gppc_job j; /* 23 KB of paths, as the one function had on its stack before */
+    memset(&j, 0, sizeof j);
+    j.o = o;
+    j.b = b;
+    int rc = job_locate(&j, d);
+    if (!rc) rc = job_sources(&j, d);
+    if (!rc) rc = job_command(&j, d);
+    if (!rc && !(b->reused = job_cached(&j))) rc = job_compile(&j, d);
+    argv_free(&j.src);
+    argv_free(&j.cf);
+    argv_free(&j.lf);
+    argv_free(&j.cc);
     return rc;
 }
