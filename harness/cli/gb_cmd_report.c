@@ -1435,130 +1435,146 @@ static void status_text(const srow *r, char *b, size_t n)
     if (!k) snprintf(b, n, "-");
 }
 
-static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_jv *env)
+/* A headline: the optimal solvers slower than Dijkstra on map (on the
+ * reference queue), when their whole speedup interval is below 1. */
+static void headline_slower(doc *d, const table *t, const char *map, const srow *base)
 {
-    int unranked = 0;
+    char fx[96];
+    if (!base) return;
+    char slow[1024] = "";
+    size_t sk = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const srow *r = &t->r[i];
+        if (strcmp(r->map, map) || r == base || ref_row(t, map, r->solver) != r) continue;
+        if (strcmp(r->guarantee, "optimal") || isnan(r->speedup) || r->speedup >= 1.0) continue;
+        if (!isnan(r->sp_hi) && r->sp_hi >= 1.0) continue; /* interval holds 1: a tie */
+        int w = snprintf(slow + sk, sizeof slow - sk, "%s`%s` %s", sk ? ", " : "", r->solver,
+                         fmt_x_ci(fx, sizeof fx, r->speedup, r->sp_lo, r->sp_hi));
+        if (w < 0 || (size_t)w >= sizeof slow - sk) break;
+        sk += (size_t)w;
+    }
+    if (sk)
+        d_item(d,
+               "`%s`: slower than Dijkstra here (speedup and its whole interval below 1, queue "
+               "`%s`): %s.",
+               map, t->ref, slow);
+}
+
+/* The headlines of one map: its fastest optimal solver (or the tie), the
+ * runner-up and the queue that won, the fastest of all, the fewest
+ * expansions; then the solvers slower than Dijkstra.  *unranked is set
+ * when a row was timed by another clock (not ranked). */
+static void headline_map(doc *d, const table *t, const char *map, int *unranked)
+{
     char a[64], b2[64], c2[64], fx[96], fy[96], ci[96], px[64], py[64];
-    d_heading(d, 2, "findings", "Headline findings");
-    d_list_begin(d);
-    const gb_jv *busy = gb_jv_get(env, "machine_busy");
-    if (busy && busy->type == GB_JV_BOOL && busy->num != 0)   /* first, so nobody misses it */
-        d_item(d, "**Warning: the machine was busy while this was measured** (%s): every time "
-               "here is noisier and slower than on a quiet machine; trust ratios measured side by "
-               "side, and intervals, more than absolute times.",
-               gb_jv_str(gb_jv_get(env, "machine_busy_why"), "?"));
-    for (size_t m = 0; m < t->nmaps; m++) {
-        const char *map = t->maps[m];
-        const srow *best = NULL, *bestany = NULL, *fewest = NULL;
-        const srow *base = find_row(t, map, "dijkstra", "bheap");
-        for (size_t i = 0; i < t->n; i++) {
-            const srow *r = &t->r[i];
-            if (strcmp(r->map, map) || failures(r) > 0) continue;
-            if (other_source(r, base)) { unranked = 1; continue; }   /* another clock: not ranked */
-            if (!bestany || r->t_med < bestany->t_med) bestany = r;
-            if (strcmp(r->guarantee, "optimal") != 0) continue;
-            if (!best || r->t_med < best->t_med) best = r;
-            if (!fewest || r->exp_mean < fewest->exp_mean) fewest = r;
-        }
-        if (!best && !bestany) {
-            d_item(d, "`%s`: every solver failed on some query (see below).", map);
+    const srow *best = NULL, *bestany = NULL, *fewest = NULL;
+    const srow *base = find_row(t, map, "dijkstra", "bheap");
+    for (size_t i = 0; i < t->n; i++) {
+        const srow *r = &t->r[i];
+        if (strcmp(r->map, map) || failures(r) > 0) continue;
+        if (other_source(r, base)) { /* another clock: not ranked */
+            *unranked = 1;
             continue;
         }
-        char line[2048];
-        int k = 0;
-        if (best) {
-            /* the runner-up among the other solvers, and among best's other queues */
-            const srow *rival = NULL, *qrival = NULL;
-            for (size_t i = 0; i < t->n; i++) {
-                const srow *r = &t->r[i];
-                if (strcmp(r->map, map) || failures(r) > 0 || strcmp(r->guarantee, "optimal") != 0
-                    || other_source(r, base)) continue;
-                if (strcmp(r->solver, best->solver) != 0) {
-                    if (!rival || r->t_med < rival->t_med) rival = r;
-                } else if (r != best && (!qrival || r->t_med < qrival->t_med)) {
-                    qrival = r;
-                }
-            }
-            int stie = rival ? tie_of(best, rival) : 0, qtie = qrival ? tie_of(best, qrival) : 0;
-            if (stie == 1) {
-                k = snprintf(line, sizeof line, "`%s`: fastest optimal solver: **a tie** between `%s` on `%s` "
-                             "(median %s µs, speedup %s%s) and `%s` on `%s` (median %s µs, speedup %s%s): their "
-                             "95 %% intervals overlap", map, best->solver, best->queue,
-                             fmt_us(a, sizeof a, best->t_med),
-                             fmt_x_ci(fx, sizeof fx, best->speedup, best->sp_lo, best->sp_hi),
-                             fmt_prep(px, sizeof px, best), rival->solver, rival->queue,
-                             fmt_us(b2, sizeof b2, rival->t_med),
-                             fmt_x_ci(fy, sizeof fy, rival->speedup, rival->sp_lo, rival->sp_hi),
-                             fmt_prep(py, sizeof py, rival));
-            } else {
-                k = snprintf(line, sizeof line, "`%s`: fastest optimal solver **`%s`** (on `%s`), median %s µs "
-                             "per query %s", map, best->solver, best->queue, fmt_us(a, sizeof a, best->t_med),
-                             fmt_us_ci(ci, sizeof ci, best->t_lo, best->t_hi));
-                if (base && !isnan(best->speedup) && best != base)
-                    k += snprintf(line + k, sizeof line - (size_t)k, ", %s%s faster than `dijkstra` on `bheap` "
-                                  "(%s µs)", fmt_x_ci(fx, sizeof fx, best->speedup, best->sp_lo, best->sp_hi),
-                                  fmt_prep(px, sizeof px, best), fmt_us(b2, sizeof b2, base->t_med));
-                if (rival && stie == 0)
-                    k += snprintf(line + k, sizeof line - (size_t)k, "; its interval is clear of the runner-up "
-                                  "`%s` (on `%s`, %s%s)", rival->solver, rival->queue,
-                                  fmt_x_ci(fy, sizeof fy, rival->speedup, rival->sp_lo, rival->sp_hi),
-                                  fmt_prep(py, sizeof py, rival));
-                if (stie < 0 || qtie < 0)
-                    k += snprintf(line + k, sizeof line - (size_t)k, " (summary.csv has no intervals: rerun "
-                                  "`gridbench summary` to tell winners from ties)");
-            }
-            if (qrival && qtie == 1 && k < (int)sizeof line)
-                k += snprintf(line + k, sizeof line - (size_t)k, "; queue for `%s`: **a tie** between `%s` and "
-                              "`%s` (intervals overlap)", best->solver, best->queue, qrival->queue);
-            else if (qrival && qtie == 0 && k < (int)sizeof line)
-                k += snprintf(line + k, sizeof line - (size_t)k, "; queue for `%s`: `%s` beats `%s` (intervals "
-                              "apart)", best->solver, best->queue, qrival->queue);
-        } else {
-            k = snprintf(line, sizeof line, "`%s`: no optimal solver ran without failures", map);
-        }
-        if (bestany && bestany != best && k < (int)sizeof line)
-            k += snprintf(line + k, sizeof line - (size_t)k, "; fastest of all: `%s` on `%s` (%s, "
-                          "median %s µs, %s%s faster than Dijkstra, paths %s × optimal on average)",
-                          bestany->solver, bestany->queue,
-                          strcmp(bestany->guarantee, "bounded") == 0 ? "bounded suboptimal" : "no guarantee",
-                          fmt_us(a, sizeof a, bestany->t_med),
-                          fmt_x_ci(fx, sizeof fx, bestany->speedup, bestany->sp_lo, bestany->sp_hi),
-                          fmt_prep(px, sizeof px, bestany),
-                          fmt_num(c2, sizeof c2, bestany->sub_mean, 3));
-        if (fewest && base && fewest->exp_mean > 0 && k < (int)sizeof line)
-            snprintf(line + k, sizeof line - (size_t)k, "; fewest expansions among optimal solvers: `%s` "
-                     "(mean %s, %s fewer than Dijkstra's %s).", fewest->solver,
-                     fmt_num(a, sizeof a, fewest->exp_mean, 0),
-                     fmt_x(fx, sizeof fx, base->exp_mean / fewest->exp_mean),
-                     fmt_num(b2, sizeof b2, base->exp_mean, 0));
-        else if (k < (int)sizeof line)
-            snprintf(line + k, sizeof line - (size_t)k, ".");
-        d_item(d, "%s", line);
-        /* optimal solvers slower than Dijkstra here (on the reference queue) */
-        if (base) {
-            char slow[1024] = "";
-            size_t sk = 0;
-            for (size_t i = 0; i < t->n; i++) {
-                const srow *r = &t->r[i];
-                if (strcmp(r->map, map) || r == base || ref_row(t, map, r->solver) != r) continue;
-                if (strcmp(r->guarantee, "optimal") || isnan(r->speedup) || r->speedup >= 1.0) continue;
-                if (!isnan(r->sp_hi) && r->sp_hi >= 1.0) continue;   /* interval holds 1: a tie */
-                int w = snprintf(slow + sk, sizeof slow - sk, "%s`%s` %s", sk ? ", " : "", r->solver,
-                                 fmt_x_ci(fx, sizeof fx, r->speedup, r->sp_lo, r->sp_hi));
-                if (w < 0 || (size_t)w >= sizeof slow - sk) break;
-                sk += (size_t)w;
-            }
-            if (sk)
-                d_item(d, "`%s`: slower than Dijkstra here (speedup and its whole interval below 1, queue "
-                       "`%s`): %s.", map, t->ref, slow);
-        }
+        if (!bestany || r->t_med < bestany->t_med) bestany = r;
+        if (strcmp(r->guarantee, "optimal") != 0) continue;
+        if (!best || r->t_med < best->t_med) best = r;
+        if (!fewest || r->exp_mean < fewest->exp_mean) fewest = r;
     }
-    if (unranked)
-        d_item(d, "Solvers timed another way than the in-process ones (`time_source` `process`: an "
-               "external solver's protocol round trip; `plugin`: a call into a user library) are "
-               "not ranked against them above and have no speedup; their times are in the tables, "
-               "marked by that column.");
-    /* failures */
+    if (!best && !bestany) {
+        d_item(d, "`%s`: every solver failed on some query (see below).", map);
+        return;
+    }
+    char line[2048];
+    int k = 0;
+    if (best) {
+        /* the runner-up among the other solvers, and among best's other queues */
+        const srow *rival = NULL, *qrival = NULL;
+        for (size_t i = 0; i < t->n; i++) {
+            const srow *r = &t->r[i];
+            if (strcmp(r->map, map) || failures(r) > 0 || strcmp(r->guarantee, "optimal") != 0
+                || other_source(r, base))
+                continue;
+            if (strcmp(r->solver, best->solver) != 0) {
+                if (!rival || r->t_med < rival->t_med) rival = r;
+            } else if (r != best && (!qrival || r->t_med < qrival->t_med)) {
+                qrival = r;
+            }
+        }
+        int stie = rival ? tie_of(best, rival) : 0, qtie = qrival ? tie_of(best, qrival) : 0;
+        if (stie == 1) {
+            k = snprintf(
+                line, sizeof line,
+                "`%s`: fastest optimal solver: **a tie** between `%s` on `%s` "
+                "(median %s µs, speedup %s%s) and `%s` on `%s` (median %s µs, speedup %s%s): their "
+                "95 %% intervals overlap",
+                map, best->solver, best->queue, fmt_us(a, sizeof a, best->t_med),
+                fmt_x_ci(fx, sizeof fx, best->speedup, best->sp_lo, best->sp_hi),
+                fmt_prep(px, sizeof px, best), rival->solver, rival->queue,
+                fmt_us(b2, sizeof b2, rival->t_med),
+                fmt_x_ci(fy, sizeof fy, rival->speedup, rival->sp_lo, rival->sp_hi),
+                fmt_prep(py, sizeof py, rival));
+        } else {
+            k = snprintf(line, sizeof line,
+                         "`%s`: fastest optimal solver **`%s`** (on `%s`), median %s µs "
+                         "per query %s",
+                         map, best->solver, best->queue, fmt_us(a, sizeof a, best->t_med),
+                         fmt_us_ci(ci, sizeof ci, best->t_lo, best->t_hi));
+            if (base && !isnan(best->speedup) && best != base)
+                k += snprintf(line + k, sizeof line - (size_t)k,
+                              ", %s%s faster than `dijkstra` on `bheap` "
+                              "(%s µs)",
+                              fmt_x_ci(fx, sizeof fx, best->speedup, best->sp_lo, best->sp_hi),
+                              fmt_prep(px, sizeof px, best), fmt_us(b2, sizeof b2, base->t_med));
+            if (rival && stie == 0)
+                k += snprintf(line + k, sizeof line - (size_t)k,
+                              "; its interval is clear of the runner-up "
+                              "`%s` (on `%s`, %s%s)",
+                              rival->solver, rival->queue,
+                              fmt_x_ci(fy, sizeof fy, rival->speedup, rival->sp_lo, rival->sp_hi),
+                              fmt_prep(py, sizeof py, rival));
+            if (stie < 0 || qtie < 0)
+                k += snprintf(line + k, sizeof line - (size_t)k,
+                              " (summary.csv has no intervals: rerun "
+                              "`gridbench summary` to tell winners from ties)");
+        }
+        if (qrival && qtie == 1 && k < (int)sizeof line)
+            k += snprintf(line + k, sizeof line - (size_t)k,
+                          "; queue for `%s`: **a tie** between `%s` and "
+                          "`%s` (intervals overlap)",
+                          best->solver, best->queue, qrival->queue);
+        else if (qrival && qtie == 0 && k < (int)sizeof line)
+            k += snprintf(line + k, sizeof line - (size_t)k,
+                          "; queue for `%s`: `%s` beats `%s` (intervals "
+                          "apart)",
+                          best->solver, best->queue, qrival->queue);
+    } else {
+        k = snprintf(line, sizeof line, "`%s`: no optimal solver ran without failures", map);
+    }
+    if (bestany && bestany != best && k < (int)sizeof line)
+        k += snprintf(line + k, sizeof line - (size_t)k,
+                      "; fastest of all: `%s` on `%s` (%s, "
+                      "median %s µs, %s%s faster than Dijkstra, paths %s × optimal on average)",
+                      bestany->solver, bestany->queue,
+                      strcmp(bestany->guarantee, "bounded") == 0 ? "bounded suboptimal" : "no guarantee",
+                      fmt_us(a, sizeof a, bestany->t_med),
+                      fmt_x_ci(fx, sizeof fx, bestany->speedup, bestany->sp_lo, bestany->sp_hi),
+                      fmt_prep(px, sizeof px, bestany), fmt_num(c2, sizeof c2, bestany->sub_mean, 3));
+    if (fewest && base && fewest->exp_mean > 0 && k < (int)sizeof line)
+        snprintf(line + k, sizeof line - (size_t)k,
+                 "; fewest expansions among optimal solvers: `%s` "
+                 "(mean %s, %s fewer than Dijkstra's %s).",
+                 fewest->solver, fmt_num(a, sizeof a, fewest->exp_mean, 0),
+                 fmt_x(fx, sizeof fx, base->exp_mean / fewest->exp_mean),
+                 fmt_num(b2, sizeof b2, base->exp_mean, 0));
+    else if (k < (int)sizeof line) snprintf(line + k, sizeof line - (size_t)k, ".");
+    d_item(d, "%s", line);
+    headline_slower(d, t, map, base);
+}
+
+/* The headline on failures: none, or every failing pair with its statuses. */
+static void headline_failures(doc *d, const table *t)
+{
     double nfail = 0, rows = 0;
     for (size_t i = 0; i < t->n; i++) { nfail += failures(&t->r[i]); rows += t->r[i].n; }
     if (nfail == 0) {
@@ -1584,7 +1600,12 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_
         }
         fputs("</ul>\n", d->html);
     }
-    /* scenario disagreements: per map the largest count over its pairs */
+}
+
+/* The headline on the scenario files: per map the largest count of
+ * scen_mismatch over its pairs. */
+static void headline_scen(doc *d, const table *t)
+{
     double nscen = 0;
     char maps[2048] = "";
     size_t mk = 0;
@@ -1603,7 +1624,11 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_
     else
         d_item(d, "**%.0f queries** whose printed length disagrees with Dijkstra's optimum "
                "(status `scen_mismatch`; the solvers are not at fault): %s.", nscen, maps);
-    /* hyperfine */
+}
+
+/* The headline on whole processes (hyperfine.json), when there is one. */
+static void headline_hyperfine(doc *d, const gb_jv *hf)
+{
     const gb_jv *res = gb_jv_get(hf, "results");
     if (res && res->type == GB_JV_ARR && res->n > 0) {
         const gb_jv *fast = NULL;
@@ -1618,6 +1643,29 @@ static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_
                gb_jv_str(gb_jv_get(fast, "command"), "?"), gb_jv_num(gb_jv_get(fast, "mean"), NAN) * 1e3,
                gb_jv_num(gb_jv_get(fast, "stddev"), NAN) * 1e3);
     }
+}
+
+static void section_headlines(doc *d, const table *t, const gb_jv *hf, const gb_jv *env)
+{
+    int unranked = 0;
+    d_heading(d, 2, "findings", "Headline findings");
+    d_list_begin(d);
+    const gb_jv *busy = gb_jv_get(env, "machine_busy");
+    if (busy && busy->type == GB_JV_BOOL && busy->num != 0) /* first, so nobody misses it */
+        d_item(d,
+               "**Warning: the machine was busy while this was measured** (%s): every time "
+               "here is noisier and slower than on a quiet machine; trust ratios measured side by "
+               "side, and intervals, more than absolute times.",
+               gb_jv_str(gb_jv_get(env, "machine_busy_why"), "?"));
+    for (size_t m = 0; m < t->nmaps; m++) headline_map(d, t, t->maps[m], &unranked);
+    if (unranked)
+        d_item(d, "Solvers timed another way than the in-process ones (`time_source` `process`: an "
+                  "external solver's protocol round trip; `plugin`: a call into a user library) are "
+                  "not ranked against them above and have no speedup; their times are in the tables, "
+                  "marked by that column.");
+    headline_failures(d, t);
+    headline_scen(d, t);
+    headline_hyperfine(d, hf);
     d_list_end(d);
 }
 
