@@ -218,6 +218,95 @@ GB_TEST(stats, bootstrap_matches_naive_resampling)
     cr_expect(c1.lo != c3.lo || c1.hi != c3.hi);
 }
 
+/* The stratified ratio written naively from its contract in gb_stats.h:
+ * stratum j resampled from its own stream seed + j + 1, medians by
+ * sorting, the geometric mean of the strata with pairs. */
+static void naive_strat(const double *num, const double *den, const size_t *off, size_t m,
+                        const gb_boot *b, gb_ci *out)
+{
+    double *v = calloc((size_t)b->resamples, sizeof *v), lsum = 0;
+    double *rn = malloc(off[m] * sizeof *rn + 1), *rd = malloc(off[m] * sizeof *rd + 1);
+    cr_assert(v && rn && rd);
+    size_t used = 0;
+    for (size_t j = 0; j < m; j++) {
+        size_t n = off[j + 1] - off[j];
+        if (!n) continue;
+        used++;
+        memcpy(rn, num + off[j], n * sizeof *rn);
+        memcpy(rd, den + off[j], n * sizeof *rd);
+        qsort(rn, n, sizeof *rn, cmp_d);
+        qsort(rd, n, sizeof *rd, cmp_d);
+        lsum += log(((rn[(n - 1) / 2] + rn[n / 2]) / 2) / ((rd[(n - 1) / 2] + rd[n / 2]) / 2));
+        uint64_t st = b->seed + j + 1;
+        for (int k = 0; k < b->resamples; k++) {
+            for (size_t i = 0; i < n; i++) {
+                size_t u = off[j] + (size_t)gb_rng_below(&st, n);
+                rn[i] = num[u];
+                rd[i] = den[u];
+            }
+            qsort(rn, n, sizeof *rn, cmp_d);
+            qsort(rd, n, sizeof *rd, cmp_d);
+            v[k] += log(((rn[(n - 1) / 2] + rn[n / 2]) / 2) / ((rd[(n - 1) / 2] + rd[n / 2]) / 2));
+        }
+    }
+    for (int k = 0; k < b->resamples; k++) v[k] = exp(v[k] / (double)used);
+    qsort(v, (size_t)b->resamples, sizeof *v, cmp_d);
+    out->est = exp(lsum / (double)used);
+    out->lo = gb_quantile(v, (size_t)b->resamples, (1 - b->level) / 2);
+    out->hi = gb_quantile(v, (size_t)b->resamples, (1 + b->level) / 2);
+    free(v);
+    free(rn);
+    free(rd);
+}
+
+/* gb_boot_strat_ratio (the across-map table and the first screen's class
+ * ratios): equal to the naive version, an empty stratum left out but in
+ * its place, constant ratios exact, a zero median undefined. */
+GB_TEST(stats, stratified_ratio_matches_naive_resampling)
+{
+    double num[60], den[60];
+    uint64_t s = 11;
+    for (int i = 0; i < 60; i++) {
+        den[i] = 50 + (double)gb_rng_below(&s, 500);
+        num[i] = den[i] * (1.5 + (double)gb_rng_below(&s, 200) / 100.0);
+    }
+    const size_t off[5] = { 0, 17, 17, 40, 60 }; /* stratum 1 is empty */
+    gb_boot b;
+    gb_boot_default(&b);
+    b.resamples = 200;
+    gb_ci ci, nv;
+    double ratio[4];
+    size_t used = 9;
+    cr_assert_eq(gb_boot_strat_ratio(num, den, off, 4, &b, &ci, ratio, &used), 0);
+    naive_strat(num, den, off, 4, &b, &nv);
+    cr_expect_eq(used, 3);
+    cr_expect(isnan(ratio[1]) && ratio[0] > 1.5 && ratio[2] > 1.5 && ratio[3] > 1.5, "%g %g %g %g",
+              ratio[0], ratio[1], ratio[2], ratio[3]);
+    EXPECT_NEAR(ci.est, nv.est, 1e-12);
+    EXPECT_NEAR(ci.lo, nv.lo, 1e-12);
+    EXPECT_NEAR(ci.hi, nv.hi, 1e-12);
+    EXPECT_NEAR(ci.est, exp((log(ratio[0]) + log(ratio[2]) + log(ratio[3])) / 3), 1e-12);
+    cr_expect(ci.lo < ci.est && ci.est < ci.hi, "%g outside [%g, %g]", ci.est, ci.lo, ci.hi);
+    /* the same data gives the same figures */
+    gb_ci again;
+    cr_assert_eq(gb_boot_strat_ratio(num, den, off, 4, &b, &again, NULL, NULL), 0);
+    cr_expect(again.est == ci.est && again.lo == ci.lo && again.hi == ci.hi);
+    /* constant ratios per stratum (2 and 8): every resample is the same */
+    double x[6] = { 1, 2, 3, 10, 20, 30 }, y[6] = { 2, 4, 6, 80, 160, 240 };
+    const size_t o2[3] = { 0, 3, 6 };
+    cr_assert_eq(gb_boot_strat_ratio(y, x, o2, 2, &b, &ci, NULL, NULL), 0);
+    EXPECT_NEAR(ci.est, 4.0, 1e-12);
+    EXPECT_NEAR(ci.lo, 4.0, 1e-12);
+    EXPECT_NEAR(ci.hi, 4.0, 1e-12);
+    /* a zero median makes the estimate undefined; no pair at all too */
+    double z[6] = { 0, 0, 0, 10, 20, 30 };
+    cr_assert_eq(gb_boot_strat_ratio(y, z, o2, 2, &b, &ci, ratio, &used), 0);
+    cr_expect(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi) && used == 2 && isnan(ratio[0]));
+    const size_t o0[3] = { 0, 0, 0 };
+    cr_assert_eq(gb_boot_strat_ratio(y, x, o0, 2, &b, &ci, NULL, &used), 0);
+    cr_expect(isnan(ci.est) && used == 0);
+}
+
 GB_TEST(stats, bootstrap_exact_multiples_and_single_samples)
 {
     double x[20], y[20];

@@ -982,8 +982,8 @@ static int section_glance(doc *d, const char *dir, gb_diag *dg)
  * resampled s_m; GB_BOOT_RESAMPLES resamples, 95 %.  Map m's draws come
  * from its own splitmix64 stream seeded GB_BOOT_SEED + m + 1 (m = the
  * map's order in queries.csv), so the figure never depends on another
- * solver.  Medians by selection (type 7: the mean of the two middle
- * values when n is even). */
+ * solver: gb_boot_strat_ratio (gb_stats.h), as the first screen's class
+ * ratios. */
 
 typedef struct xsolver {
     const char *solver, *queue, *guarantee;
@@ -1010,46 +1010,6 @@ typedef struct xmap {
     xslice *sl;               /* per map, when queries.csv was read */
     size_t nsl;
 } xmap;
-
-/* The k-th smallest of a[0..n) (k < n); a is reordered (Hoare's selection). */
-static double select_kth(double *a, size_t n, size_t k)
-{
-    size_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        double piv = a[lo + (hi - lo) / 2];
-        size_t i = lo, j = hi;
-        while (i <= j) {
-            while (a[i] < piv) i++;
-            while (a[j] > piv) j--;
-            if (i <= j) {
-                double t = a[i]; a[i] = a[j]; a[j] = t;
-                i++;
-                if (j == 0) break;
-                j--;
-            }
-        }
-        if (k <= j) hi = j;
-        else if (k >= i) lo = i;
-        else return a[k];
-    }
-    return a[k];
-}
-
-/* Type-7 median of a[0..n) (n >= 1); a is reordered. */
-static double median_sel(double *a, size_t n)
-{
-    double m = select_kth(a, n, (n - 1) / 2);
-    if (n % 2) return m;
-    double next = a[n / 2];   /* the smallest of the upper part */
-    for (size_t i = n / 2 + 1; i < n; i++) if (a[i] < next) next = a[i];
-    return (m + next) / 2;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static int cmp_xsolver(const void *a, const void *b)
 {
@@ -1098,7 +1058,9 @@ static int xmap_load(const char *dir, const table *t, xmap *x, gb_diag *d)
     const int cost_col = gb_csv_col(&c, "dijkstra_cost");
     gb_strtab maps = { 0 }, pairs = { 0 }, queries = { 0 };
     int32_t *rq = NULL, *rp = NULL, *qmap = NULL;
-    double *rt = NULL, *tm = NULL, *bt = NULL, *a = NULL, *b = NULL, *logs = NULL;
+    double *rt = NULL, *tm = NULL, *bt = NULL, *a = NULL, *b = NULL, *sp = NULL;
+    size_t *off = NULL;
+    const gb_boot boot = { GB_BOOT_RESAMPLES, GB_BOOT_SEED, GB_BOOT_LEVEL };
     size_t nr = 0, cap = 0, qcap = 0;
     char key[1024];
     while ((rc = gb_csv_next(&c, d)) == 0) {
@@ -1163,8 +1125,12 @@ static int xmap_load(const char *dir, const table *t, xmap *x, gb_diag *d)
     bt = gb_malloc((nq ? nq : 1) * sizeof *bt);
     a = gb_malloc((nq ? nq : 1) * sizeof *a);
     b = gb_malloc((nq ? nq : 1) * sizeof *b);
-    logs = gb_calloc(GB_BOOT_RESAMPLES, sizeof *logs);
-    if (!x->s || !tm || !bt || !a || !b || !logs) { rc = gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none"); goto out; }
+    sp = gb_malloc((nm ? nm : 1) * sizeof *sp);
+    off = gb_malloc((nm + 1) * sizeof *off);
+    if (!x->s || !tm || !bt || !a || !b || !sp || !off) {
+        rc = gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none");
+        goto out;
+    }
     for (size_t q = 0; q < nq; q++) bt[q] = NAN;
     for (size_t r = 0; r < nr; r++) if (rp[r] == base) bt[rq[r]] = rt[r];
     for (size_t i = 0; i < t->n; i++) {
@@ -1192,55 +1158,50 @@ static int xmap_load(const char *dir, const table *t, xmap *x, gb_diag *d)
         }
         for (size_t q = 0; q < nq; q++) tm[q] = NAN;
         for (size_t r = 0; r < nr; r++) if (rp[r] == pi) tm[rq[r]] = rt[r];
-        double lsum = 0;
-        int undefined = 0;
-        memset(logs, 0, GB_BOOT_RESAMPLES * sizeof *logs);
+        /* the pairs of each map, in file order, map after map */
+        size_t n = 0;
         for (size_t m = 0; m < nm; m++) {
-            /* the map's query pairs, in file order */
-            size_t n = 0;
+            off[m] = n;
             for (size_t q = 0; q < nq; q++)
-                if (qmap[q] == (int32_t)m && !isnan(bt[q]) && !isnan(tm[q])) { a[n] = bt[q]; b[n] = tm[q]; n++; }
-            if (!n) continue;
-            double *ca = gb_malloc(2 * n * sizeof *ca);
-            if (!ca) { rc = gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none"); goto out; }
-            double *cb = ca + n;
-            memcpy(ca, a, n * sizeof *ca);
-            memcpy(cb, b, n * sizeof *cb);
-            double ma = median_sel(ca, n), mb = median_sel(cb, n);
-            double sp = mb > 0 ? ma / mb : NAN;
-            xs->maps++;
-            if (!(sp > 0)) undefined = 1;
-            else {
-                lsum += log(sp);
-                if (isnan(xs->smin) || sp < xs->smin) { xs->smin = sp; snprintf(xs->min_map, sizeof xs->min_map, "%s", maps.str[m]); }
-                if (isnan(xs->smax) || sp > xs->smax) { xs->smax = sp; snprintf(xs->max_map, sizeof xs->max_map, "%s", maps.str[m]); }
-            }
-            uint64_t st = (uint64_t)GB_BOOT_SEED + m + 1;
-            for (int k = 0; k < GB_BOOT_RESAMPLES; k++) {
-                for (size_t j = 0; j < n; j++) {
-                    size_t u = (size_t)gb_rng_below(&st, n);
-                    ca[j] = a[u];
-                    cb[j] = b[u];
+                if (qmap[q] == (int32_t)m && !isnan(bt[q]) && !isnan(tm[q])) {
+                    a[n] = bt[q];
+                    b[n] = tm[q];
+                    n++;
                 }
-                double ra = median_sel(ca, n), rb = median_sel(cb, n);
-                logs[k] += ra > 0 && rb > 0 ? log(ra / rb) : NAN;
-            }
-            gb_free(ca);
         }
-        if (!xs->maps || undefined) continue;
-        xs->est = exp(lsum / xs->maps);
-        size_t nv = 0;
-        for (int k = 0; k < GB_BOOT_RESAMPLES; k++)
-            if (!isnan(logs[k])) logs[nv++] = exp(logs[k] / xs->maps);
-        qsort(logs, nv, sizeof *logs, cmp_double);
-        xs->lo = gb_quantile(logs, nv, (1 - GB_BOOT_LEVEL) / 2);
-        xs->hi = gb_quantile(logs, nv, (1 + GB_BOOT_LEVEL) / 2);
+        off[nm] = n;
+        gb_ci ci;
+        size_t used = 0;
+        if (gb_boot_strat_ratio(a, b, off, nm, &boot, &ci, sp, &used) != 0) {
+            rc = gb_diag_set(d, EX_OSERR, path, 0, 0, "expected memory, found none");
+            goto out;
+        }
+        xs->maps = (int)used;
+        xs->est = ci.est;
+        xs->lo = ci.lo;
+        xs->hi = ci.hi;
+        for (size_t m = 0; m < nm; m++) {
+            if (!(sp[m] > 0)) continue;
+            if (isnan(xs->smin) || sp[m] < xs->smin) {
+                xs->smin = sp[m];
+                snprintf(xs->min_map, sizeof xs->min_map, "%s", maps.str[m]);
+            }
+            if (isnan(xs->smax) || sp[m] > xs->smax) {
+                xs->smax = sp[m];
+                snprintf(xs->max_map, sizeof xs->max_map, "%s", maps.str[m]);
+            }
+        }
     }
     qsort(x->s, x->n, sizeof *x->s, cmp_xsolver);
     x->have = 1;
 out:
     gb_free(rq); gb_free(rp); gb_free(rt); gb_free(qmap);
-    gb_free(tm); gb_free(bt); gb_free(a); gb_free(b); gb_free(logs);
+    gb_free(tm);
+    gb_free(bt);
+    gb_free(a);
+    gb_free(b);
+    gb_free(sp);
+    gb_free(off);
     gb_strtab_free(&maps);
     gb_strtab_free(&pairs);
     gb_strtab_free(&queries);

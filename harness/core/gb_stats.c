@@ -214,6 +214,103 @@ int gb_boot_ratio(const double *num, const double *den, size_t n, gb_stat stat, 
     return boot(num, den, n, stat, b, out);
 }
 
+/* ---- stratified ratios ------------------------------------------------- */
+
+/* The k-th smallest of a[0..n) (0-based), a reordered (Hoare's select). */
+static double select_kth(double *a, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double piv = a[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < piv) i++;
+            while (a[j] > piv) j--;
+            if (i <= j) {
+                double t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                i++;
+                if (j == 0) break;
+                j--;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else return a[k];
+    }
+    return a[k];
+}
+
+/* The median of a[0..n) (n >= 1), a reordered. */
+static double median_sel(double *a, size_t n)
+{
+    double m = select_kth(a, n, (n - 1) / 2);
+    if (n % 2) return m;
+    double next = a[n / 2]; /* the smallest of the upper part */
+    for (size_t i = n / 2 + 1; i < n; i++)
+        if (a[i] < next) next = a[i];
+    return (m + next) / 2;
+}
+
+int gb_boot_strat_ratio(const double *num, const double *den, const size_t *off, size_t m,
+                        const gb_boot *b, gb_ci *out, double *ratio, size_t *used)
+{
+    out->est = out->lo = out->hi = NAN;
+    const int B = b->resamples > 0 ? b->resamples : 1;
+    size_t nmax = 0, nused = 0;
+    for (size_t j = 0; j < m; j++) {
+        if (off[j + 1] - off[j] > nmax) nmax = off[j + 1] - off[j];
+        if (ratio) ratio[j] = NAN;
+    }
+    double *ca = gb_malloc(2 * (nmax ? nmax : 1) * sizeof *ca),
+           *logs = gb_calloc((size_t)B, sizeof *logs);
+    if (!ca || !logs) {
+        gb_free(ca);
+        gb_free(logs);
+        if (used) *used = 0;
+        return -1;
+    }
+    double *cb = ca + (nmax ? nmax : 1), lsum = 0;
+    int undefined = 0;
+    for (size_t j = 0; j < m; j++) {
+        const size_t n = off[j + 1] - off[j];
+        const double *a = num + off[j], *d = den + off[j];
+        if (!n) continue;
+        memcpy(ca, a, n * sizeof *ca);
+        memcpy(cb, d, n * sizeof *cb);
+        double ma = median_sel(ca, n), mb = median_sel(cb, n);
+        double sp = mb > 0 ? ma / mb : NAN;
+        nused++;
+        if (ratio) ratio[j] = sp;
+        if (!(sp > 0)) undefined = 1;
+        else lsum += log(sp);
+        uint64_t st = b->seed + j + 1;
+        for (int k = 0; k < B; k++) {
+            for (size_t i = 0; i < n; i++) {
+                size_t u = (size_t)gb_rng_below(&st, n);
+                ca[i] = a[u];
+                cb[i] = d[u];
+            }
+            double ra = median_sel(ca, n), rb = median_sel(cb, n);
+            logs[k] += ra > 0 && rb > 0 ? log(ra / rb) : NAN;
+        }
+    }
+    if (used) *used = nused;
+    if (nused && !undefined) {
+        out->est = exp(lsum / (double)nused);
+        size_t nv = 0;
+        for (int k = 0; k < B; k++)
+            if (!isnan(logs[k])) logs[nv++] = exp(logs[k] / (double)nused);
+        qsort(logs, nv, sizeof *logs, cmp_dbl);
+        out->lo = gb_quantile(logs, nv, (1 - b->level) / 2);
+        out->hi = gb_quantile(logs, nv, (1 + b->level) / 2);
+    }
+    gb_free(ca);
+    gb_free(logs);
+    return 0;
+}
+
 /* ---- Mann-Whitney U ---------------------------------------------------- */
 
 /* P(U <= u) and P(U >= u) under H0 for sizes (nx, ny), no ties, from the

@@ -82,6 +82,22 @@ int gb_boot_stat(const double *x, size_t n, gb_stat stat, const gb_boot *b, gb_c
 int gb_boot_ratio(const double *num, const double *den, size_t n, gb_stat stat, const gb_boot *b,
                   gb_ci *out);
 
+/* The geometric mean over strata j < m (maps) of the median ratio
+ * median(num) / median(den) over stratum j's pairs, which lie at
+ * [off[j], off[j+1]); a stratum with no pair is left out but keeps its
+ * place j.  The interval is a stratified paired percentile bootstrap:
+ * each of b->resamples resamples redraws every stratum's pairs with
+ * replacement -- stratum j from its own stream, seeded b->seed + j + 1,
+ * so that one stratum's draws do not depend on the others -- and takes
+ * the geometric mean again (a resample with a median ratio that is not
+ * positive is left out).  Medians: the mean of the two middle values
+ * when n is even.  The estimate is NaN when no stratum has a pair or one
+ * has a ratio that is not positive.  ratio (NULL to skip) gets each
+ * stratum's own ratio (NaN when it has no pair), *used the strata with
+ * pairs (NULL to skip).  0, or -1 when out of memory (*out all NaN). */
+int gb_boot_strat_ratio(const double *num, const double *den, const size_t *off, size_t m,
+                        const gb_boot *b, gb_ci *out, double *ratio, size_t *used);
+
 /* Nonzero when the intervals [a.lo, a.hi] and [b.lo, b.hi] share a
  * point, or either is undefined (NaN): then the two figures are a tie. */
 int gb_ci_overlap(const gb_ci *a, const gb_ci *b);

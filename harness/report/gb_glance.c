@@ -344,63 +344,24 @@ static int map_row(const work *w, int32_t m, const char *map, gb_glance_row *row
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *a, size_t n)
-{
-    qsort(a, n, sizeof *a, cmp_double);
-    return n % 2 ? a[n / 2] : 0.5 * (a[n / 2 - 1] + a[n / 2]);
-}
-
 /* The geometric mean over m maps of median(num) / median(den), each map's
  * pairs at [off[j], off[j+1]), with a bootstrap stratified by map
- * (queries resampled within each, GB_BOOT_RESAMPLES times, 95 %).  NaN
- * when a map has no pair.  0, or -1 out of memory. */
+ * (gb_boot_strat_ratio: the across-map table's statistic).  NaN when a
+ * map has no pair.  0, or -1 out of memory. */
 static int strat_ratio(const double *num, const double *den, const size_t *off, int m, double *est,
                        double *lo, double *hi)
 {
     *est = *lo = *hi = NAN;
     for (int j = 0; j < m; j++)
         if (off[j + 1] == off[j]) return 0;
-    const size_t k = off[m];
-    double *ra = gb_malloc(k * sizeof *ra), *rb = gb_malloc(k * sizeof *rb),
-           *stat = gb_malloc(GB_BOOT_RESAMPLES * sizeof *stat);
-    int rc = !ra || !rb || !stat ? -1 : 0;
-    uint64_t rng = GB_BOOT_SEED;
-    double e = 0;
-    for (int j = 0; !rc && j < m; j++) {
-        size_t n = off[j + 1] - off[j];
-        memcpy(ra, num + off[j], n * sizeof *ra);
-        memcpy(rb, den + off[j], n * sizeof *rb);
-        e += log(median_of(ra, n) / median_of(rb, n));
-    }
-    for (int it = 0; !rc && it < GB_BOOT_RESAMPLES; it++) {
-        double sum = 0;
-        for (int j = 0; j < m; j++) {
-            size_t n = off[j + 1] - off[j];
-            for (size_t i = 0; i < n; i++) {
-                size_t p = off[j] + (size_t)gb_rng_below(&rng, n);
-                ra[i] = num[p];
-                rb[i] = den[p];
-            }
-            sum += log(median_of(ra, n) / median_of(rb, n));
-        }
-        stat[it] = sum / m;
-    }
-    if (!rc) {
-        qsort(stat, GB_BOOT_RESAMPLES, sizeof *stat, cmp_double);
-        *est = exp(e / m);
-        *lo = exp(gb_quantile(stat, GB_BOOT_RESAMPLES, 0.025));
-        *hi = exp(gb_quantile(stat, GB_BOOT_RESAMPLES, 0.975));
-    }
-    gb_free(ra);
-    gb_free(rb);
-    gb_free(stat);
-    return rc;
+    gb_boot b;
+    gb_boot_default(&b);
+    gb_ci ci;
+    if (gb_boot_strat_ratio(num, den, off, (size_t)m, &b, &ci, NULL, NULL) != 0) return -1;
+    *est = ci.est;
+    *lo = ci.lo;
+    *hi = ci.hi;
+    return 0;
 }
 
 /* The sums of log median time and log amortised time of pair r's solver
