@@ -100,11 +100,11 @@ int preprocess(void *arg, const char *file)
 int prepare(void *ctx, const gb_grid *g, gb_model m)
 {
     (void)ctx;
+    if (gp::begin_map(S.c) != 0) return -1;
 #ifdef GB_GPPC_ANYANGLE
-    /* corners on the plane: no movement model, no int16 limit */
-    if (gp::begin_map(S.c, g, m, 0, INT32_MAX, "") != 0) return -1;
+    (void)m;   /* corners on the plane: no movement model, no int16 limit */
 #else
-    if (gp::begin_map(S.c, g, m, 1, 32767, "int16 xyLoc") != 0) return -1;
+    if (gp::check_grid(S.c, g, m, 32767, "int16 xyLoc") != 0) return -1;
 #endif
     S.w = g->width;
     S.h = g->height;
@@ -139,7 +139,7 @@ int32_t solve(void *ctx, const gb_grid *g, gb_model m, int32_t s, int32_t t, int
     S.path.clear();
     gp::call_clock clk;
     for (bool done = false; !done;) {
-        if (clk.exhausted(S.c, "expected GetPath to return true, found false after %s")) return -1;
+        if (clk.exhausted(S.c, "GetPath to return true, found false")) return -1;
         uint64_t t0 = gp::now_ns();
         done = GetPath(S.data, sl, gl, S.path);
         clk.add(gp::now_ns() - t0, clk.reached ? 0 : path_length(S.path));

@@ -103,7 +103,7 @@ int preprocess(void *arg, const char *file)
 int prepare(void *ctx, const gb_grid *g, gb_model m)
 {
     (void)ctx;
-    if (gp::begin_map(S.c, g, m, 1, 65535, "uint16 points") != 0) return -1;
+    if (gp::begin_map(S.c) != 0 || gp::check_grid(S.c, g, m, 65535, "uint16 points") != 0) return -1;
     S.w = g->width;
     S.h = g->height;
     S.bits.assign(((size_t)S.w * (size_t)S.h + 7) / 8, 0);
@@ -132,13 +132,13 @@ int change(void *ctx, const gb_grid *g, const gb_user_patch *p, int n)
     (void)ctx;
     (void)g;
     S.c.m.have &= ~(uint32_t)(GB_UM_CHANGE | GB_UM_ERROR);
-    if (!S.c.prepared) return gp::fail(S.c, "expected a prepared map, found %s", "none"), -1;
-    if (!gppc_map_change) return gp::fail(S.c, "expected the entry to define gppc_map_change, found %s", "none"), -1;
+    if (!S.c.prepared) return gp::fail(S.c, "expected a prepared map, found none");
+    if (!gppc_map_change) return gp::fail(S.c, "expected the entry to define gppc_map_change, found none");
     S.recs.resize((size_t)n);
     for (int k = 0; k < n; k++) {
         const gb_user_patch *q = &p[k];
         if (q->x < 0 || q->y < 0 || q->w < 1 || q->h < 1 || q->x + q->w > S.w || q->y + q->h > S.h)
-            return gp::fail(S.c, "expected a patch inside the map, found %s", "one outside"), -1;
+            return gp::fail(S.c, "expected a patch inside the map, found one outside");
         std::vector<uint8_t> b(((size_t)q->w * (size_t)q->h + 7) / 8, 0);
         for (int32_t y = 0; y < q->h; y++)
             for (int32_t x = 0; x < q->w; x++) {
@@ -182,19 +182,18 @@ int32_t solve(void *ctx, const gb_grid *g, gb_model m, int32_t s, int32_t t, int
     gp::call_clock clk;
     double len = 0;
     for (bool done = false; !done;) {
-        if (clk.exhausted(S.c, "expected gppc_get_path to return incomplete = 0, found 1 after %s")) return -1;
+        if (clk.exhausted(S.c, "gppc_get_path to return incomplete = 0, found 1")) return -1;
         uint64_t t0 = gp::now_ns();
         gppc_path r = gppc_get_path(S.data, sp, gl);
         uint64_t dt = gp::now_ns() - t0;
         done = !r.incomplete;
         if (r.length > 0 && !r.path) {
             S.c.m.calls = clk.calls + 1;
-            return gp::fail(S.c, "expected a path with its length, found NULL with length > %s", "0"), -1;
+            return gp::fail(S.c, "expected a path with its length, found NULL with length > 0");
         }
         if (r.length == 0 && r.incomplete) {
             S.c.m.calls = clk.calls + 1;
-            return gp::fail(S.c, "expected an empty part to end the query (incomplete = 0), found incomplete = %s",
-                            "1"), -1;
+            return gp::fail(S.c, "expected an empty part to end the query (incomplete = 0), found incomplete = 1");
         }
         if (r.length == 0) S.path.clear();   /* no path: parts given before are discarded */
         for (uint32_t i = 0; i < r.length; i++) {

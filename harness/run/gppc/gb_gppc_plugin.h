@@ -33,6 +33,7 @@
 #ifndef GB_GPPC_PLUGIN_H
 #define GB_GPPC_PLUGIN_H
 
+#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -117,34 +118,41 @@ inline uint64_t now_ns()
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Record a failure: m.reason = fmt with what (one %s). */
-inline void fail(core &c, const char *fmt, const char *what)
+/* Record a failure: m.reason = the printf-style fmt.  Returns -1, what
+ * a hook returns on a failure. */
+inline int fail(core &c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+inline int fail(core &c, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     c.m.have |= GB_UM_ERROR;
-    snprintf(c.m.reason, sizeof c.m.reason, fmt, what);
+    vsnprintf(c.m.reason, sizeof c.m.reason, fmt, ap);
+    va_end(ap);
+    return -1;
 }
 
-/* The start of prepare: m zeroed, then 0, or -1 (failed) when a map is
- * still prepared, when m is not GPPC's one model (check_model: 8-nocut),
- * or when g is wider or taller than max (GPPC's coordinate type, named by
- * type, e.g. "int16 xyLoc"). */
-inline int begin_map(core &c, const gb_grid *g, gb_model m, int check_model, int32_t max,
-                     const char *type)
+/* The start of prepare: m zeroed; 0, or -1 (failed) when a map is still
+ * prepared. */
+inline int begin_map(core &c)
 {
     std::memset(&c.m, 0, sizeof c.m);
-    if (c.prepared) return fail(c, "expected release before the next prepare, found %s", "none"), -1;
-    if (check_model && m != GB_MODEL_8_NOCUT)
+    if (c.prepared) return fail(c, "expected release before the next prepare, found none");
+    return 0;
+}
+
+/* A grid entry's map: 0, or -1 (failed) when m is not GPPC's one model
+ * (8-nocut) or g is wider or taller than max, the limit of GPPC's
+ * coordinate type (named by type, e.g. "int16 xyLoc"). */
+inline int check_grid(core &c, const gb_grid *g, gb_model m, int32_t max, const char *type)
+{
+    if (m != GB_MODEL_8_NOCUT)
         return fail(c, "expected the model 8-nocut (GPPC's only one), found %s",
                     m == GB_MODEL_8_CUT1     ? "8-cut1"
                     : m == GB_MODEL_8_CUTALL ? "8-cutall"
-                                             : "4"),
-               -1;
-    if (g->width > max || g->height > max) {
-        char b[160];
-        snprintf(b, sizeof b, "expected a map of at most %d columns and rows (GPPC's %s), found %%s",
-                 (int)max, type);
-        return fail(c, b, "a larger one"), -1;
-    }
+                                             : "4");
+    if (g->width > max || g->height > max)
+        return fail(c, "expected a map of at most %d columns and rows (GPPC's %s), found a larger one",
+                    (int)max, type);
     return 0;
 }
 
@@ -162,9 +170,7 @@ int open_map(core &c, const char *entry_hash, const gb_grid *g, gb_gppc_preproce
     gb_diag d;
     std::memset(&d, 0, sizeof d);
     if (gb_gppc_index_open(entry_hash, g, pre, nullptr, &ix, &d) != 0) {
-        char b[200];
-        snprintf(b, sizeof b, "%s (index %s)", d.msg, d.path);
-        fail(c, "%s", b);
+        fail(c, "%s (index %s)", d.msg, d.path);
         if (c.diverted) gb_gppc_stdout_restore();
         c.diverted = 0;
         return -1;
@@ -197,7 +203,7 @@ inline int begin_query(core &c, uint32_t keep)
     c.m.calls = c.m.total_ns = c.m.first20_ns = c.m.max_call_ns = 0;
     c.m.bad_segment = -1;
     c.m.reason[0] = '\0';
-    if (!c.prepared) return fail(c, "expected a prepared map, found %s", "none"), -1;
+    if (!c.prepared) return fail(c, "expected a prepared map, found none");
     return 0;
 }
 
@@ -207,15 +213,13 @@ struct call_clock {
     uint64_t total = 0, first = 0, longest = 0, calls = 0;
     bool reached = false; /* the path so far is FIRST_LEN long */
 
-    /* true (and c failed, expected naming the call's end) when the
-     * query has had MAX_CALLS calls */
-    bool exhausted(core &c, const char *expected)
+    /* true (and c failed: "expected <what> after MAX_CALLS calls") when
+     * the query has had MAX_CALLS calls */
+    bool exhausted(core &c, const char *what)
     {
         if (calls != MAX_CALLS) return false;
-        char b[64];
-        snprintf(b, sizeof b, "%lu calls", MAX_CALLS);
         c.m.calls = calls;
-        fail(c, expected, b);
+        fail(c, "expected %s after %lu calls", what, MAX_CALLS);
         return true;
     }
     /* one call of dt ns, after which the path is len long */
